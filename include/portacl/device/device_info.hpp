@@ -1,0 +1,102 @@
+// The device model: a plain value holding everything the mapping rules decide
+// from. It can come from a live device, from JSON, or from clinfo text, so a
+// dump of any real device is a usable description. Unknown numbers are 0 and
+// unknown strings empty: a partial dump is still a valid description.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "portacl/util/json.hpp"
+
+namespace portacl {
+
+enum class DeviceType { unknown, cpu, gpu, accelerator, custom };
+enum class LocalMemType { unknown, none, local, global };
+
+std::string to_string(DeviceType t);
+std::string to_string(LocalMemType t);
+DeviceType device_type_from_string(const std::string& s);      // throws on unknown text
+LocalMemType local_mem_type_from_string(const std::string& s);  // throws on unknown text
+
+// Scalar element types the kernels and the vector-width rules know about.
+enum class ElementType { i8, i16, i32, i64, f16, f32, f64 };
+std::string to_string(ElementType t);
+std::string cl_type_name(ElementType t);  // "float", "double", ...
+std::size_t size_of(ElementType t);
+
+struct VectorWidths {
+  std::uint32_t char_ = 0, short_ = 0, int_ = 0, long_ = 0, half = 0, float_ = 0, double_ = 0;
+  std::uint32_t of(ElementType t) const;
+  bool operator==(const VectorWidths& o) const;
+};
+
+// cl_nv_device_attribute_query.
+struct NvidiaAttributes {
+  std::uint32_t compute_capability_major = 0, compute_capability_minor = 0;
+  std::uint32_t warp_size = 0;
+  std::uint32_t registers_per_block = 0;
+  bool integrated_memory = false;
+  bool operator==(const NvidiaAttributes& o) const;
+};
+
+// cl_amd_device_attribute_query.
+struct AmdAttributes {
+  std::string board_name;
+  std::uint32_t wavefront_width = 0;
+  std::uint32_t simd_per_compute_unit = 0;
+  std::uint32_t simd_width = 0;
+  std::uint32_t simd_instruction_width = 0;
+  std::uint32_t gfxip_major = 0, gfxip_minor = 0;
+  bool operator==(const AmdAttributes& o) const;
+};
+
+struct DeviceInfo {
+  // Platform.
+  std::string platform_name, platform_vendor, platform_version;
+  // Identity.
+  std::string name, vendor, version, driver_version, opencl_c_version;
+  std::uint32_t vendor_id = 0;
+  DeviceType type = DeviceType::unknown;
+  // Execution resources.
+  std::uint32_t compute_units = 0;
+  std::uint32_t clock_mhz = 0;
+  std::uint64_t max_work_group_size = 0;
+  std::vector<std::uint64_t> max_work_item_sizes;  // one entry per dimension
+  std::uint32_t preferred_work_group_multiple = 0;
+  // Memory.
+  LocalMemType local_mem_type = LocalMemType::unknown;
+  std::uint64_t local_mem_size = 0;
+  std::uint64_t global_mem_size = 0;
+  std::uint64_t max_mem_alloc_size = 0;
+  std::uint64_t global_cache_size = 0;
+  std::uint32_t global_cache_line_size = 0;
+  std::uint64_t max_constant_buffer_size = 0;
+  bool host_unified_memory = false;
+  // Vectors and precision.
+  VectorWidths preferred_vector_width, native_vector_width;
+  bool fp64 = false, fp16 = false;
+  std::vector<std::string> extensions;
+  // Vendor attributes, present only where the extension exists.
+  std::optional<NvidiaAttributes> nvidia;
+  std::optional<AmdAttributes> amd;
+  std::vector<std::uint32_t> intel_sub_group_sizes;
+
+  // Where this description came from ("live", "clinfo:FILE", "json:FILE").
+  std::string source;
+
+  bool has_extension(const std::string& ext) const;
+  // Dimension `d`'s item limit, 0 when unknown.
+  std::uint64_t max_item_size(unsigned d) const;
+
+  Json to_json() const;
+  // Throws portacl::Error naming the offending field.
+  static DeviceInfo from_json(const Json& j);
+
+  bool operator==(const DeviceInfo& o) const;
+  bool operator!=(const DeviceInfo& o) const { return !(*this == o); }
+};
+
+}  // namespace portacl

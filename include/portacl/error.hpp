@@ -1,0 +1,40 @@
+// Every failure surfaces as portacl::Error: an OpenCL status is named
+// (CL_OUT_OF_RESOURCES, ...) together with the call that returned it, so a
+// user never has to look up a bare integer.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace portacl {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message, int cl_status = 0)
+      : std::runtime_error(message), status_(cl_status) {}
+  // The OpenCL status code, 0 when the error did not come from OpenCL.
+  int cl_status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+// A failed program build: what() holds the compiler's log.
+class BuildError : public Error {
+ public:
+  BuildError(const std::string& message, std::string log)
+      : Error(message, -11 /* CL_BUILD_PROGRAM_FAILURE */), log_(std::move(log)) {}
+  const std::string& build_log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+// "CL_OUT_OF_RESOURCES" for -5, "CL_UNKNOWN_ERROR(-1234)" for unknown codes.
+std::string cl_error_name(int status);
+
+// Throws Error("<call> failed: <name> (<status>)") unless status is CL_SUCCESS.
+void check_cl(int status, const char* call);
+void check_cl(int status, const std::string& call);
+
+}  // namespace portacl

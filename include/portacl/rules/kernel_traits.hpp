@@ -1,0 +1,43 @@
+// What a kernel is, as far as the mapping rules care: the rules decide from
+// these traits and the device, never from the kernel's name.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+#include "portacl/device/device_info.hpp"
+
+namespace portacl {
+
+struct KernelTraits {
+  std::string name;                       // for explanations and tuning keys
+  ElementType element = ElementType::f32;
+  unsigned dimensions = 1;                // 1, 2 or 3
+  bool benefits_from_local_tiling = false;  // has a local-memory variant worth using on GPUs
+  bool needs_barriers = false;            // the local/tiled variant synchronises work-groups
+  bool has_barrier_free_variant = true;   // a variant without barriers exists (CPU rule)
+  bool vectorizable = true;               // the .cl source takes a VW macro
+  double bytes_per_item = 0;              // global-memory traffic per element
+  double flops_per_item = 0;
+  // Local memory the tiled variant needs per work-item, in bytes; the rules
+  // check it against the device's local memory.
+  std::size_t local_bytes_per_work_item = 0;
+
+  // Memory-bound when it moves more than ~4 bytes per flop: such kernels
+  // want wide loads even on SIMT GPUs (16-byte transactions).
+  bool memory_bound() const { return bytes_per_item > 4.0 * flops_per_item; }
+};
+
+// Extent of the problem in elements per dimension (unused dimensions are 1).
+struct ProblemSize {
+  std::array<std::size_t, 3> extent{{0, 1, 1}};
+
+  ProblemSize() = default;
+  explicit ProblemSize(std::size_t n) : extent{{n, 1, 1}} {}
+  ProblemSize(std::size_t x, std::size_t y, std::size_t z = 1) : extent{{x, y, z}} {}
+
+  std::size_t elements() const { return extent[0] * extent[1] * extent[2]; }
+};
+
+}  // namespace portacl

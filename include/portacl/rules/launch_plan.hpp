@@ -1,0 +1,61 @@
+// A launch plan: every choice the runtime makes for one kernel launch, each
+// with the rule that made it and why, so a user can see the reasoning.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "portacl/device/device_class.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/util/json.hpp"
+
+namespace portacl {
+
+// How host data reaches the device.
+enum class MemoryStrategy {
+  map_host_memory,  // zero copy: host-allocated buffer, mapped (CPUs, integrated GPUs)
+  pinned_staging,   // copy through page-locked staging memory (discrete GPUs over PCIe)
+  direct_copy,      // plain read/write from pageable memory
+};
+std::string to_string(MemoryStrategy m);
+
+struct Decision {
+  std::string what;   // "work_group_size", "vector_width", ...
+  std::string value;  // as shown to the user
+  std::string rule;   // rule id from the rule book ("nvidia.wg-warp-multiple")
+  std::string why;    // the reasoning with the device's numbers
+};
+
+struct LaunchPlan {
+  std::string kernel;
+  DeviceClass device_class = DeviceClass::other_accelerator;
+  unsigned dimensions = 1;
+  std::array<std::size_t, 3> local{{1, 1, 1}};
+  std::array<std::size_t, 3> global{{0, 1, 1}};  // multiples of local
+  unsigned vector_width = 1;
+  bool use_local_memory = false;
+  bool barrier_free_variant = false;
+  std::size_t items_per_work_item = 1;  // grid-stride iterations (of vectors) per work-item
+  std::size_t work_groups = 0;
+  MemoryStrategy memory = MemoryStrategy::direct_copy;
+  std::map<std::string, std::string> macros;  // -D macros for the .cl source
+  std::vector<Decision> decisions;
+  // "rules" for the chapter-1 defaults, or the name of whatever overrode them
+  // (e.g. "tuning database: <file>").
+  std::string provenance = "rules";
+
+  std::size_t work_group_size() const { return local[0] * local[1] * local[2]; }
+  bool empty() const { return work_groups == 0; }
+  // "-DVW=4 -DWG_SIZE=256 ..." in a stable order (part of the binary cache key).
+  std::string build_options() const;
+  // One line per decision: what = value  [rule] why.
+  std::string explain() const;
+  Json to_json() const;
+
+  void decide(std::string what, std::string value, std::string rule, std::string why);
+};
+
+}  // namespace portacl

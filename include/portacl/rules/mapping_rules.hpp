@@ -1,0 +1,68 @@
+// The planner: device description + kernel traits + problem size -> launch
+// plan, by the chapter-1 rules, with live limits always winning and a hook
+// through which a tuning database can override the rules' defaults.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "portacl/device/device_info.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/launch_plan.hpp"
+
+namespace portacl {
+
+// The hard limits a plan must respect.
+struct DeviceLimits {
+  std::size_t max_work_group_size = 0;                 // 0: unknown (no limit applied)
+  std::array<std::size_t, 3> max_item_sizes{{0, 0, 0}};  // 0: unknown
+  std::size_t local_mem_size = 0;
+  std::string source;  // whose limits these are, for explanations
+
+  static DeviceLimits of(const DeviceInfo& d);
+  // The tighter of two sets of limits (a fixture's plan run on a real device).
+  DeviceLimits intersect(const DeviceLimits& other) const;
+};
+
+// Values a tuning database (or a caller) substitutes for the rules' choices.
+struct PlanOverride {
+  std::optional<std::size_t> work_group_size;
+  std::optional<std::array<std::size_t, 3>> local_shape;
+  std::optional<unsigned> vector_width;
+  std::optional<std::size_t> work_groups;  // cap on work-groups (grid stride)
+  std::optional<bool> use_local_memory;
+  std::map<std::string, std::string> macros;  // extra tunables for the .cl source
+  std::string provenance = "override";
+};
+
+// The hook for the tuning database: asked for every plan; an empty result
+// means "use the rules".
+using PlanOverrideProvider =
+    std::function<std::optional<PlanOverride>(const DeviceInfo&, const KernelTraits&, const ProblemSize&)>;
+void set_plan_override_provider(PlanOverrideProvider provider);
+
+struct PlanOptions {
+  // Also respect these limits (e.g. PoCL's, when running a fixture's plan).
+  std::optional<DeviceLimits> live_limits;
+  // CL_KERNEL_WORK_GROUP_SIZE of the compiled kernel, once known (0: unknown).
+  std::size_t kernel_work_group_limit = 0;
+  // An explicit override for this plan; takes precedence over the provider.
+  std::optional<PlanOverride> override_values;
+  bool consult_provider = true;
+};
+
+// Throws portacl::Error when the request cannot be planned at all (double on
+// a device without fp64, dimensions outside 1..3).
+LaunchPlan make_plan(const DeviceInfo& device, const KernelTraits& traits, const ProblemSize& size,
+                     const PlanOptions& options = {});
+
+}  // namespace portacl
+
+namespace portacl {
+// How buffers on this device are best filled (the memory rule of the plan).
+MemoryStrategy preferred_memory_strategy(const DeviceInfo& device);
+}  // namespace portacl

@@ -1,0 +1,110 @@
+// Typed device buffers. How data moves (map, pinned staging, plain copy) is
+// the plan's memory rule for the device unless the caller says otherwise.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+#include "portacl/cl.hpp"
+#include "portacl/rules/launch_plan.hpp"
+
+namespace portacl {
+
+class Context;
+
+// The untyped part, compiled once in the library.
+class BufferStorage {
+ public:
+  BufferStorage(Context& ctx, std::size_t bytes, MemoryStrategy strategy, const char* what);
+  BufferStorage(Context& ctx, std::size_t bytes, const char* what);  // the device's preferred strategy
+
+  std::size_t bytes() const { return bytes_; }
+  MemoryStrategy strategy() const { return strategy_; }
+  Context& context() const { return *ctx_; }
+  const cl::Buffer& cl_buffer() const { return buffer_; }
+
+ protected:
+  void write_bytes(const void* src, std::size_t bytes);
+  void read_bytes(void* dst, std::size_t bytes) const;
+  void* map_bytes(cl_map_flags flags) const;
+  void unmap_bytes(void* ptr) const;
+  void check_count(std::size_t given, std::size_t have, const char* op) const;
+
+ private:
+  const cl::Buffer& staging() const;
+
+  Context* ctx_;
+  std::size_t bytes_;
+  MemoryStrategy strategy_;
+  std::string what_;  // "Buffer<float>" for messages
+  cl::Buffer buffer_;           // null when bytes_ == 0
+  mutable cl::Buffer staging_;  // pinned host memory, created on first transfer
+};
+
+// A mapped view of a buffer; unmapped when it goes out of scope.
+template <class T>
+class Mapped {
+ public:
+  Mapped(const BufferStorage* owner, T* data, std::size_t n, void (*unmap)(const BufferStorage*, void*))
+      : owner_(owner), data_(data), n_(n), unmap_(unmap) {}
+  Mapped(Mapped&& o) noexcept : owner_(o.owner_), data_(o.data_), n_(o.n_), unmap_(o.unmap_) { o.data_ = nullptr; }
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+  ~Mapped() {
+    if (data_) unmap_(owner_, data_);
+  }
+  T* data() const { return data_; }
+  std::size_t size() const { return n_; }
+  T& operator[](std::size_t i) const { return data_[i]; }
+  T* begin() const { return data_; }
+  T* end() const { return data_ + n_; }
+
+ private:
+  const BufferStorage* owner_;
+  T* data_;
+  std::size_t n_;
+  void (*unmap_)(const BufferStorage*, void*);
+};
+
+template <class T>
+class Buffer : public BufferStorage {
+ public:
+  Buffer(Context& ctx, std::size_t n) : BufferStorage(ctx, n * sizeof(T), type_label()), n_(n) {}
+  Buffer(Context& ctx, std::size_t n, MemoryStrategy s) : BufferStorage(ctx, n * sizeof(T), s, type_label()), n_(n) {}
+  Buffer(Context& ctx, const std::vector<T>& host) : Buffer(ctx, host.size()) { upload(host); }
+
+  std::size_t size() const { return n_; }
+
+  void upload(const T* src, std::size_t n) {
+    check_count(n, n_, "upload");
+    write_bytes(src, n * sizeof(T));
+  }
+  void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
+  void download(T* dst, std::size_t n) const {
+    check_count(n, n_, "download");
+    read_bytes(dst, n * sizeof(T));
+  }
+  std::vector<T> download() const {
+    std::vector<T> out(n_);
+    read_bytes(out.data(), n_ * sizeof(T));
+    return out;
+  }
+  // Direct access (zero copy where the buffer lives in host memory).
+  Mapped<T> map(cl_map_flags flags = CL_MAP_READ | CL_MAP_WRITE) {
+    return Mapped<T>(this, static_cast<T*>(map_bytes(flags)), n_, &unmap_thunk);
+  }
+
+ private:
+  static const char* type_label() {
+    if (typeid(T) == typeid(float)) return "Buffer<float>";
+    if (typeid(T) == typeid(double)) return "Buffer<double>";
+    if (typeid(T) == typeid(int)) return "Buffer<int>";
+    return "Buffer";
+  }
+  static void unmap_thunk(const BufferStorage* b, void* p) { static_cast<const Buffer*>(b)->unmap_bytes(p); }
+  std::size_t n_;
+};
+
+}  // namespace portacl

@@ -1,0 +1,86 @@
+// A device, its context and one in-order profiling queue, the program cache
+// and the kernel sources: everything a launch needs, owned in one RAII value.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "portacl/cl.hpp"
+#include "portacl/programs/kernel_library.hpp"
+#include "portacl/programs/program_cache.hpp"
+#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/runtime/device.hpp"
+
+namespace portacl {
+
+// Where a kernel lives: its .cl file and entry point.
+struct KernelRef {
+  std::string file;
+  std::string entry;
+};
+
+struct PreparedKernel {
+  cl::Kernel kernel;
+  LaunchPlan plan;
+  std::string name;  // entry point, for messages
+};
+
+struct ContextOptions {
+  // Disk cache directory; unset: ProgramCache::default_directory(); "" disables.
+  std::optional<std::string> cache_directory;
+  // Kernel sources; unset: KernelLibrary::standard().
+  std::optional<KernelLibrary> kernels;
+};
+
+class Context {
+ public:
+  Context();  // select_device("") : PORTACL_DEVICE or the default
+  explicit Context(const std::string& selector, ContextOptions options = {});
+  explicit Context(Device device, ContextOptions options = {});
+  // Buffers and kernels refer back to their context: it does not move.
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const Device& device() const { return device_; }
+  const DeviceInfo& info() const { return device_.info(); }
+  const cl::Context& cl_context() const { return context_; }
+  cl::CommandQueue& queue() { return queue_; }
+  ProgramCache& programs() { return *programs_; }
+  const KernelLibrary& kernel_library() const { return kernels_; }
+
+  // The rule-based (or tuned) plan for this device.
+  LaunchPlan plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options = {}) const;
+
+  // Loads, compiles (through both caches) and returns the kernel with a plan
+  // that also respects the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE.
+  PreparedKernel prepare(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
+                         const PlanOptions& options = {});
+  // Same with a plan made elsewhere (e.g. another device class's plan);
+  // throws if the plan exceeds this kernel's or device's limits.
+  PreparedKernel prepare(const KernelRef& ref, const LaunchPlan& plan);
+
+  // Enqueues the kernel over the plan's ranges. A plan that covers no
+  // work-items is an error: skip the launch for empty problems instead.
+  cl::Event launch(const PreparedKernel& k);
+  void finish();
+
+  // Kernel run time from profiling events.
+  static double elapsed_ms(const cl::Event& event);
+
+ private:
+  cl::Kernel build_kernel(const KernelRef& ref, const std::string& options);
+
+  Device device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  KernelLibrary kernels_;
+  std::unique_ptr<ProgramCache> programs_;
+};
+
+// Sets kernel arguments in order; errors name the kernel and the argument.
+namespace detail {
+void set_arg(cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value);
+}
+
+}  // namespace portacl

@@ -1,0 +1,52 @@
+// Finding devices: every platform's devices, classified, and selection by
+// index, "platform:device", type, or name substring, also through the
+// PORTACL_DEVICE environment variable so any program can be pointed at
+// another device without recompiling.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "portacl/cl.hpp"
+#include "portacl/device/device_class.hpp"
+#include "portacl/device/device_info.hpp"
+
+namespace portacl {
+
+class Device {
+ public:
+  Device(cl::Platform platform, cl::Device device, unsigned platform_index, unsigned device_index,
+         unsigned global_index);
+
+  const DeviceInfo& info() const { return info_; }
+  const Classification& classification() const { return class_; }
+  const cl::Device& cl_device() const { return device_; }
+  const cl::Platform& cl_platform() const { return platform_; }
+  unsigned platform_index() const { return platform_index_; }
+  unsigned device_index() const { return device_index_; }
+  unsigned index() const { return global_index_; }  // position in all_devices()
+  // "[0] pthread-haswell-AMD EPYC (Portable Computing Language) cpu"
+  std::string describe() const;
+
+ private:
+  cl::Platform platform_;
+  cl::Device device_;
+  unsigned platform_index_, device_index_, global_index_;
+  DeviceInfo info_;
+  Classification class_;
+};
+
+// Every device of every platform, in platform order. Empty when there is no
+// OpenCL platform (that is not an error here; selection reports it).
+std::vector<Device> all_devices();
+
+// Selector grammar:
+//   ""            PORTACL_DEVICE if set, else the first GPU, else the first device
+//   "2"           the third device of all_devices()
+//   "1:0"         platform 1, device 0
+//   "gpu", "cpu", "accelerator" (optionally ":N" for the N-th of that type)
+//   anything else a case-insensitive substring of the device or platform name
+// Throws portacl::Error listing the available devices when nothing matches.
+Device select_device(const std::string& selector = "");
+
+}  // namespace portacl

@@ -1,0 +1,175 @@
+#include "portacl/programs/kernel_library.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "embedded_kernels.hpp"
+#include "portacl/error.hpp"
+
+namespace portacl {
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+std::string dir_of(const std::string& origin) {
+  if (origin.rfind("embedded:", 0) == 0 || origin.rfind("text:", 0) == 0) return "";
+  size_t slash = origin.find_last_of('/');
+  return slash == std::string::npos ? "." : origin.substr(0, slash);
+}
+
+// `#include "name"` or `#include <name>`: returns name, or "" if the line is
+// no include.
+std::string include_target(const std::string& line) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string::npos || line[i] != '#') return "";
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string::npos || line.compare(i, 7, "include") != 0) return "";
+  i = line.find_first_of("\"<", i + 7);
+  if (i == std::string::npos) return "";
+  char close = line[i] == '"' ? '"' : '>';
+  size_t j = line.find(close, i + 1);
+  if (j == std::string::npos) return "";
+  return line.substr(i + 1, j - i - 1);
+}
+
+}  // namespace
+
+std::uint64_t fnv1a64(const std::string& data) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+KernelLibrary::KernelLibrary(std::vector<std::string> search_path, bool use_embedded)
+    : path_(std::move(search_path)), embedded_(use_embedded) {}
+
+std::vector<std::string> KernelLibrary::default_search_path() {
+  std::vector<std::string> p;
+  if (const char* env = std::getenv("PORTACL_KERNEL_PATH")) {
+    std::stringstream ss(env);
+    std::string dir;
+    while (std::getline(ss, dir, ':'))
+      if (!dir.empty()) p.push_back(dir);
+  }
+#ifdef PORTACL_INSTALL_KERNEL_DIR
+  p.push_back(PORTACL_INSTALL_KERNEL_DIR);
+#endif
+#ifdef PORTACL_SOURCE_KERNEL_DIR
+  p.push_back(PORTACL_SOURCE_KERNEL_DIR);
+#endif
+  return p;
+}
+
+const KernelLibrary& KernelLibrary::standard() {
+  // Read once: the environment is consulted when the first kernel loads.
+  static const KernelLibrary lib(default_search_path(), true);
+  return lib;
+}
+
+std::vector<std::string> KernelLibrary::embedded_names() {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < embedded::file_count; ++i) names.push_back(embedded::files[i].name);
+  return names;
+}
+
+bool KernelLibrary::find(const std::string& name, const std::string& including_dir,
+                         std::string& text, std::string& origin) const {
+  if (name.empty() || name.find("..") != std::string::npos)
+    throw Error("kernel file name '" + name + "' is not a plain file name");
+  if (name[0] == '/') {
+    origin = name;
+    return read_file(name, text);
+  }
+  std::vector<std::string> dirs;
+  if (!including_dir.empty()) dirs.push_back(including_dir);
+  dirs.insert(dirs.end(), path_.begin(), path_.end());
+  for (const auto& d : dirs) {
+    std::string candidate = d + "/" + name;
+    if (read_file(candidate, text)) {
+      origin = candidate;
+      return true;
+    }
+  }
+  if (embedded_) {
+    for (std::size_t i = 0; i < embedded::file_count; ++i) {
+      if (name == embedded::files[i].name) {
+        text.assign(reinterpret_cast<const char*>(embedded::files[i].data), embedded::files[i].size);
+        origin = "embedded:" + name;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void KernelLibrary::expand(const std::string& name, const std::string& text,
+                           const std::string& origin, std::vector<std::string>& stack,
+                           std::string& out) const {
+  if (std::find(stack.begin(), stack.end(), name) != stack.end())
+    throw Error("kernel file '" + name + "' includes itself (through " + stack.back() + ")");
+  if (stack.size() > 32) throw Error("kernel includes nested deeper than 32 levels at '" + name + "'");
+  stack.push_back(name);
+  out += "#line 1 \"" + name + "\"\n";
+  std::istringstream in(text);
+  std::string line;
+  std::size_t lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string target = include_target(line);
+    if (target.empty()) {
+      out += line;
+      out += '\n';
+      continue;
+    }
+    std::string sub_text, sub_origin;
+    if (!find(target, dir_of(origin), sub_text, sub_origin))
+      throw Error(name + ":" + std::to_string(lineno) + ": included kernel file '" + target +
+                  "' not found");
+    expand(target, sub_text, sub_origin, stack, out);
+    out += "#line " + std::to_string(lineno + 1) + " \"" + name + "\"\n";
+  }
+  stack.pop_back();
+}
+
+KernelSource KernelLibrary::load(const std::string& name) const {
+  std::string text, origin;
+  if (!find(name, "", text, origin)) {
+    std::string where;
+    for (const auto& d : path_) where += "\n  " + d + "/" + name;
+    if (embedded_) where += "\n  (embedded copies: none named '" + name + "')";
+    if (where.empty()) where = "\n  (empty search path, embedded copies disabled)";
+    throw Error("kernel file '" + name + "' not found; looked in:" + where +
+                "\n(set PORTACL_KERNEL_PATH to a directory holding it)");
+  }
+  KernelSource s;
+  s.name = name;
+  s.origin = origin;
+  std::vector<std::string> stack;
+  expand(name, text, origin, stack, s.text);
+  s.hash = fnv1a64(s.text);
+  return s;
+}
+
+KernelSource KernelLibrary::from_text(const std::string& name, const std::string& text) const {
+  KernelSource s;
+  s.name = name;
+  s.origin = "text:" + name;
+  std::vector<std::string> stack;
+  expand(name, text, s.origin, stack, s.text);
+  s.hash = fnv1a64(s.text);
+  return s;
+}
+
+}  // namespace portacl

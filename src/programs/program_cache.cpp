@@ -1,0 +1,204 @@
+#include "portacl/programs/program_cache.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+namespace {
+
+const char kMagic[] = "PORTACL-PROGRAM-BINARY 1";
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// mkdir -p; returns the errno of the failing step, 0 on success.
+int make_dirs(const std::string& path) {
+  std::string cur;
+  std::stringstream ss(path);
+  std::string part;
+  if (!path.empty() && path[0] == '/') cur = "/";
+  while (std::getline(ss, part, '/')) {
+    if (part.empty()) continue;
+    cur += part + "/";
+    if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return errno;
+    struct stat st;
+    if (::stat(cur.c_str(), &st) != 0) return errno;
+    if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+  }
+  return 0;
+}
+
+std::string cache_key(const DeviceInfo& info, const KernelSource& source, const std::string& options) {
+  // Everything that changes the binary: a new driver or source means a new key.
+  return "platform=" + info.platform_name + " " + info.platform_version + "\ndevice=" + info.name +
+         "\ndriver=" + info.driver_version + "\nsource=" + source.name + " " + hex64(source.hash) +
+         "\noptions=" + options + "\n";
+}
+
+[[noreturn]] void build_failed(const cl::Program& program, const cl::Device& device,
+                               const DeviceInfo& info, const KernelSource& source,
+                               const std::string& options, cl_int status) {
+  std::string log;
+  program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
+  while (!log.empty() && (log.back() == '\n' || log.back() == '\0')) log.pop_back();
+  throw BuildError("OpenCL build of '" + source.name + "' (" + source.origin + ") failed on '" +
+                       info.name + "' with " + cl_error_name(status) + "\n  options: " + options +
+                       "\n  compiler log:\n" + log,
+                   log);
+}
+
+}  // namespace
+
+std::string ProgramCache::default_directory() {
+  if (const char* env = std::getenv("PORTACL_CACHE_DIR")) {
+    std::string v = env;
+    if (v == "off" || v == "0" || v == "none") return "";
+    return v;
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"))
+    if (*xdg) return std::string(xdg) + "/portacl/programs";
+  if (const char* home = std::getenv("HOME"))
+    if (*home) return std::string(home) + "/.cache/portacl/programs";
+  return "";
+}
+
+ProgramCache::ProgramCache(std::string disk_dir) : dir_(std::move(disk_dir)) {
+  if (dir_.empty()) return;
+  if (int err = make_dirs(dir_))
+    throw Error("program binary cache directory '" + dir_ + "' cannot be created: " +
+                std::strerror(err) +
+                " (set PORTACL_CACHE_DIR to a writable directory, or PORTACL_CACHE_DIR=off)");
+  if (::access(dir_.c_str(), R_OK | W_OK | X_OK) != 0)
+    throw Error("program binary cache directory '" + dir_ + "' is not readable and writable: " +
+                std::strerror(errno) +
+                " (set PORTACL_CACHE_DIR to a writable directory, or PORTACL_CACHE_DIR=off)");
+}
+
+CacheStats ProgramCache::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+std::string ProgramCache::entry_path(const DeviceInfo& info, const KernelSource& source,
+                                     const std::string& options) const {
+  if (dir_.empty()) return "";
+  return dir_ + "/" + hex64(fnv1a64(cache_key(info, source, options))) + ".bin";
+}
+
+bool ProgramCache::load_from_disk(const std::string& path, const std::string& key,
+                                  const cl::Context& context, const cl::Device& device,
+                                  const std::string& options, cl::Program& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;  // no entry yet
+  auto reject = [&](const char* why) {
+    f.close();
+    std::remove(path.c_str());
+    ++stats_.disk_rejects;
+    if (std::getenv("PORTACL_VERBOSE"))
+      std::cerr << "portacl: rebuilding cached program " << path << ": " << why << "\n";
+    return false;
+  };
+  std::string magic;
+  std::getline(f, magic);
+  if (magic != kMagic) return reject("not a portacl program binary");
+  std::size_t key_len = 0, payload_len = 0;
+  std::string checksum;
+  if (!(f >> key_len) || f.get() != '\n' || key_len > (1u << 20)) return reject("bad header");
+  std::string stored_key(key_len, '\0');
+  if (!f.read(&stored_key[0], static_cast<std::streamsize>(key_len))) return reject("truncated key");
+  // Same file name but another key: a hash collision or a stale entry.
+  if (stored_key != key) return reject("key mismatch (stale entry)");
+  if (!(f >> payload_len >> checksum) || f.get() != '\n' || payload_len > (1ull << 32))
+    return reject("bad payload header");
+  std::string payload(payload_len, '\0');
+  if (!f.read(&payload[0], static_cast<std::streamsize>(payload_len))) return reject("truncated binary");
+  if (f.peek() != std::char_traits<char>::eof()) return reject("trailing bytes");
+  if (hex64(fnv1a64(payload)) != checksum) return reject("checksum mismatch (corrupt binary)");
+
+  cl_int err = CL_SUCCESS;
+  cl::Program::Binaries bins{std::vector<unsigned char>(payload.begin(), payload.end())};
+  std::vector<cl_int> status;
+  cl::Program program(context, std::vector<cl::Device>{device}, bins, &status, &err);
+  if (err != CL_SUCCESS) return reject("driver refused the binary");
+  err = program.build(std::vector<cl::Device>{device}, options.c_str());
+  if (err != CL_SUCCESS) return reject("driver could not build the binary");
+  out = program;
+  return true;
+}
+
+void ProgramCache::store_to_disk(const std::string& path, const std::string& key,
+                                 const cl::Program& program) {
+  std::vector<std::vector<unsigned char>> bins;
+  if (program.getInfo(CL_PROGRAM_BINARIES, &bins) != CL_SUCCESS || bins.empty() || bins[0].empty())
+    return;  // the driver keeps no binary: nothing to cache
+  std::string payload(bins[0].begin(), bins[0].end());
+  // Unique temporary name in the same directory, then an atomic rename: a
+  // reader sees the old entry or the complete new one, never a partial file.
+  std::random_device rd;
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + hex64(rd() ^ (std::uint64_t(rd()) << 32));
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << kMagic << "\n" << key.size() << "\n" << key << payload.size() << " " << hex64(fnv1a64(payload))
+      << "\n";
+    f.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+    f.flush();
+    if (!f) {
+      f.close();
+      std::remove(tmp.c_str());
+      std::cerr << "portacl: warning: could not write program cache entry " << tmp
+                << "; the program works but will be rebuilt next time\n";
+      return;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    std::cerr << "portacl: warning: could not install program cache entry " << path << ": "
+              << std::strerror(errno) << "\n";
+    return;
+  }
+  ++stats_.disk_writes;
+}
+
+cl::Program ProgramCache::get(const cl::Context& context, const cl::Device& device,
+                              const DeviceInfo& info, const KernelSource& source,
+                              const std::string& options) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto mem_key = std::make_tuple(context(), device(), source.hash, options);
+  auto it = memory_.find(mem_key);
+  if (it != memory_.end()) {
+    ++stats_.memory_hits;
+    return it->second;
+  }
+  std::string key = cache_key(info, source, options);
+  std::string path = entry_path(info, source, options);
+  cl::Program program;
+  if (!path.empty() && load_from_disk(path, key, context, device, options, program)) {
+    ++stats_.disk_hits;
+  } else {
+    cl_int err = CL_SUCCESS;
+    program = cl::Program(context, source.text, false, &err);
+    check_cl(err, "clCreateProgramWithSource(" + source.name + ")");
+    err = program.build(std::vector<cl::Device>{device}, options.c_str());
+    ++stats_.compiles;
+    if (err != CL_SUCCESS) build_failed(program, device, info, source, options, err);
+    if (!path.empty()) store_to_disk(path, key, program);
+  }
+  memory_.emplace(mem_key, program);
+  return program;
+}
+
+}  // namespace portacl

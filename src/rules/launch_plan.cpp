@@ -1,0 +1,85 @@
+#include "portacl/rules/launch_plan.hpp"
+
+#include <sstream>
+
+#include "portacl/rules/rule_book.hpp"
+
+namespace portacl {
+
+std::string to_string(MemoryStrategy m) {
+  switch (m) {
+    case MemoryStrategy::map_host_memory: return "map";
+    case MemoryStrategy::pinned_staging: return "pinned-staging";
+    case MemoryStrategy::direct_copy: return "copy";
+  }
+  return "?";
+}
+
+void LaunchPlan::decide(std::string what, std::string value, std::string rule_id, std::string why) {
+  rule(rule_id);  // validates the id
+  // A later decision on the same choice (a limit, an override) replaces the
+  // earlier one's value but both stay visible: append, never erase.
+  decisions.push_back(Decision{std::move(what), std::move(value), std::move(rule_id), std::move(why)});
+}
+
+std::string LaunchPlan::build_options() const {
+  std::string out;
+  for (const auto& kv : macros) {
+    if (!out.empty()) out += ' ';
+    out += "-D" + kv.first + "=" + kv.second;
+  }
+  return out;
+}
+
+std::string LaunchPlan::explain() const {
+  std::ostringstream os;
+  os << "plan for " << kernel << " on a " << to_string(device_class) << " (" << provenance << ")\n";
+  os << "  global " << global[0];
+  for (unsigned d = 1; d < dimensions; ++d) os << "x" << global[d];
+  os << ", local " << local[0];
+  for (unsigned d = 1; d < dimensions; ++d) os << "x" << local[d];
+  os << ", " << work_groups << " work-groups, vector width " << vector_width << ", "
+     << items_per_work_item << " item(s)/work-item, local memory "
+     << (use_local_memory ? "yes" : "no") << ", memory " << to_string(memory) << "\n";
+  for (const auto& d : decisions) {
+    os << "  - " << d.what << " = " << d.value << "  [" << d.rule << "] " << d.why << "\n";
+  }
+  os << "  build options: " << build_options() << "\n";
+  return os.str();
+}
+
+Json LaunchPlan::to_json() const {
+  Json j = Json::object();
+  j["kernel"] = kernel;
+  j["device_class"] = to_string(device_class);
+  j["dimensions"] = dimensions;
+  Json g = Json::array(), l = Json::array();
+  for (unsigned d = 0; d < dimensions; ++d) {
+    g.push_back(global[d]);
+    l.push_back(local[d]);
+  }
+  j["global"] = g;
+  j["local"] = l;
+  j["work_group_size"] = work_group_size();
+  j["work_groups"] = work_groups;
+  j["vector_width"] = vector_width;
+  j["use_local_memory"] = use_local_memory;
+  j["barrier_free_variant"] = barrier_free_variant;
+  j["items_per_work_item"] = items_per_work_item;
+  j["memory"] = to_string(memory);
+  j["build_options"] = build_options();
+  j["provenance"] = provenance;
+  Json ds = Json::array();
+  for (const auto& d : decisions) {
+    Json x = Json::object();
+    x["what"] = d.what;
+    x["value"] = d.value;
+    x["rule"] = d.rule;
+    x["why"] = d.why;
+    ds.push_back(x);
+  }
+  j["decisions"] = ds;
+  return j;
+}
+
+}  // namespace portacl

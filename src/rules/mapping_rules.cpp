@@ -1,0 +1,543 @@
+#include "portacl/rules/mapping_rules.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+#include "portacl/device/device_class.hpp"
+#include "portacl/error.hpp"
+
+namespace portacl {
+namespace {
+
+std::mutex provider_mutex;
+PlanOverrideProvider& provider_slot() {
+  static PlanOverrideProvider p;
+  return p;
+}
+
+std::size_t ceil_div(std::size_t a, std::size_t b) { return b ? (a + b - 1) / b : 0; }
+
+std::size_t round_down_to(std::size_t v, std::size_t m) { return m ? v / m * m : v; }
+
+std::size_t floor_pow2(std::size_t v) {
+  std::size_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+unsigned valid_vector_width(unsigned w) {
+  // OpenCL C has vectors of 2, 3, 4, 8, 16; the kernels use the powers of two.
+  if (w >= 16) return 16;
+  if (w >= 8) return 8;
+  if (w >= 4) return 4;
+  if (w >= 2) return 2;
+  return 1;
+}
+
+std::string str(std::size_t v) { return std::to_string(v); }
+
+// Per-class choices for the work-group size, before limits.
+struct GroupRule {
+  std::size_t granule = 1;  // work-group size is a multiple of this
+  std::size_t target = 64;  // preferred size
+  std::size_t book_max = 0; // class's own maximum (0: none beyond the device's)
+  const char* granule_rule = "generic.wg-preferred-multiple";
+  const char* target_rule = "generic.wg-start";
+  std::string granule_why, target_why;
+};
+
+std::uint32_t cpu_lanes(const DeviceInfo& d, const Classification& c, ElementType e) {
+  std::uint32_t w = std::max(d.native_vector_width.of(e), d.preferred_vector_width.of(e));
+  if (w >= 2) return w;
+  // Derive from the float SIMD width by element size.
+  std::size_t bytes = c.simd_width_float * 4;
+  return static_cast<std::uint32_t>(std::max<std::size_t>(1, bytes / size_of(e)));
+}
+
+GroupRule group_rule(const DeviceInfo& d, const Classification& c, const KernelTraits& t) {
+  GroupRule g;
+  switch (c.device_class) {
+    case DeviceClass::cpu: {
+      std::size_t w = cpu_lanes(d, c, t.element);
+      g.granule = w;
+      g.granule_rule = "cpu.wg-simd-multiple";
+      g.granule_why = str(w) + " " + cl_type_name(t.element) + " lanes per SIMD instruction (" +
+                      c.architecture + ")";
+      // 32-128, aligned to the SIMD width: 64 unless the lanes alone exceed it.
+      g.target = std::max<std::size_t>(64, w);
+      g.target_rule = "cpu.wg-range";
+      g.target_why = "64 is inside 32-128 and a multiple of " + str(w);
+      break;
+    }
+    case DeviceClass::intel_mic:
+      g.granule = 16;
+      g.granule_rule = "mic.wg-16-multiple";
+      g.granule_why = "16 floats per 512-bit VPU instruction";
+      g.target = 64;
+      g.target_rule = "mic.wg-range";
+      g.target_why = "64 is inside the CPU range 32-128 and a multiple of 16";
+      break;
+    case DeviceClass::nvidia_gpu:
+      g.granule = c.execution_width;
+      g.granule_rule = "nvidia.wg-warp-multiple";
+      g.granule_why = "warp of " + str(c.execution_width) + " work-items";
+      g.target = 256;
+      g.target_rule = "nvidia.wg-start";
+      g.target_why = "256 = top of the book's 128-256 start, a multiple of 64";
+      g.book_max = 1024;
+      break;
+    case DeviceClass::amd_gcn_gpu:
+      g.granule = c.execution_width;
+      g.granule_rule = "amd.wg-wavefront-multiple";
+      g.granule_why = "wavefront of " + str(c.execution_width) + " work-items";
+      g.target = 256;
+      g.target_rule = "amd.wg-start";
+      g.target_why = "256 = top of the book's 128-256 start";
+      g.book_max = 256;
+      break;
+    case DeviceClass::amd_gpu_other:
+      g.granule = c.execution_width;
+      g.granule_rule = "amd-other.wavefront";
+      g.granule_why = "wavefront of " + str(c.execution_width) + " work-items";
+      g.target = 256;
+      g.target_rule = "generic.wg-start";
+      g.target_why = "GPU start of 256";
+      g.book_max = 256;
+      break;
+    case DeviceClass::intel_gpu:
+    case DeviceClass::other_gpu:
+      g.granule = std::max<std::size_t>(1, c.execution_width);
+      g.granule_why = "execution width " + str(g.granule);
+      g.target = 256;
+      g.target_why = "GPU start of 256";
+      break;
+    case DeviceClass::other_accelerator:
+      g.granule = std::max<std::size_t>(1, c.execution_width);
+      g.granule_why = "execution width " + str(g.granule);
+      g.target = 64;
+      g.target_why = "non-GPU start of 64";
+      break;
+  }
+  if (g.granule == 0) g.granule = 1;
+  g.target = std::max(g.granule, round_down_to(g.target, g.granule));
+  return g;
+}
+
+// Vector width from the class's rule.
+unsigned vector_rule(const DeviceInfo& d, const Classification& c, const KernelTraits& t,
+                     std::string& rule_id, std::string& why) {
+  std::size_t sz = size_of(t.element);
+  unsigned w = 1;
+  switch (c.device_class) {
+    case DeviceClass::cpu:
+      w = cpu_lanes(d, c, t.element);
+      rule_id = "cpu.vector-types";
+      why = str(w) + " x " + cl_type_name(t.element) + " fills the " + c.architecture + " unit";
+      break;
+    case DeviceClass::intel_mic:
+      w = static_cast<unsigned>(64 / sz);
+      rule_id = "mic.vector-16";
+      why = "64-byte VPU: " + cl_type_name(t.element) + str(valid_vector_width(w));
+      break;
+    case DeviceClass::nvidia_gpu:
+    case DeviceClass::amd_gcn_gpu:
+      rule_id = c.device_class == DeviceClass::nvidia_gpu ? "nvidia.vector-transactions"
+                                                          : "amd.vector-transactions";
+      if (t.memory_bound()) {
+        w = static_cast<unsigned>(std::max<std::size_t>(1, 16 / sz));
+        why = "memory-bound (" + std::to_string(static_cast<int>(t.bytes_per_item)) +
+              " B per " + std::to_string(static_cast<int>(t.flops_per_item)) +
+              " flops): 16-byte loads";
+      } else {
+        w = 1;
+        why = "compute-bound: scalar work-items, the SIMT hardware vectorises across them";
+      }
+      break;
+    case DeviceClass::amd_gpu_other:
+      w = static_cast<unsigned>(std::max<std::size_t>(1, 16 / sz));
+      rule_id = "amd-other.vliw-vectors";
+      why = "16-byte vectors keep VLIW slots and memory transactions full";
+      break;
+    default: {
+      unsigned pref = d.preferred_vector_width.of(t.element);
+      w = pref ? pref : 1;
+      if (c.device_class != DeviceClass::other_accelerator && t.memory_bound())
+        w = std::max<unsigned>(w, static_cast<unsigned>(std::max<std::size_t>(1, 16 / sz)));
+      rule_id = "generic.vector-preferred";
+      why = "preferred " + cl_type_name(t.element) + " width " + str(pref) +
+            (t.memory_bound() ? ", at least 16 bytes for a memory-bound kernel" : "");
+      break;
+    }
+  }
+  return w;
+}
+
+// Work-groups that fill the device; the rest is covered by grid stride.
+std::size_t target_groups(const DeviceInfo& d, const Classification& c, std::size_t wg,
+                          std::string& rule_id, std::string& why) {
+  std::size_t cu = std::max<std::uint32_t>(1, d.compute_units);
+  switch (c.device_class) {
+    case DeviceClass::cpu:
+      rule_id = "cpu.groups-per-cu";
+      why = "10 x " + str(cu) + " compute units";
+      return 10 * cu;
+    case DeviceClass::intel_mic:
+      rule_id = "mic.groups-per-core";
+      why = str(cu) + " hardware threads = 4 per core, one work-group each";
+      return std::max<std::size_t>(cu, 4);
+    case DeviceClass::nvidia_gpu: {
+      // Resident work-items per SM by generation: 2048, except Turing's 1024
+      // and the 1536 of consumer Ampere/Ada.
+      std::size_t resident = 2048;
+      if (d.nvidia) {
+        auto ma = d.nvidia->compute_capability_major, mi = d.nvidia->compute_capability_minor;
+        if (ma == 7 && mi == 5) resident = 1024;
+        if (ma == 8 && (mi == 6 || mi == 7 || mi == 9)) resident = 1536;
+      }
+      std::size_t per_cu = std::max<std::size_t>(1, resident / wg);
+      rule_id = "nvidia.occupancy";
+      why = str(cu) + " SMs x " + str(per_cu) + " resident work-groups (" + str(resident) +
+            " work-items/SM) x 2 waves";
+      return cu * per_cu * 2;
+    }
+    case DeviceClass::amd_gcn_gpu: {
+      std::size_t per_cu = std::max<std::size_t>(1, 2560 / wg);
+      rule_id = "amd.occupancy";
+      why = str(cu) + " CUs x " + str(per_cu) + " resident work-groups (2560 work-items/CU) x 2 waves";
+      return cu * per_cu * 2;
+    }
+    case DeviceClass::amd_gpu_other:
+    case DeviceClass::intel_gpu:
+    case DeviceClass::other_gpu:
+      rule_id = "general.grid-stride";
+      why = str(cu) + " compute units x 16 work-groups";
+      return cu * 16;
+    case DeviceClass::other_accelerator:
+      rule_id = "general.grid-stride";
+      why = str(cu) + " compute units x 4 work-groups";
+      return cu * 4;
+  }
+  return cu;
+}
+
+// 2D/3D work-group shape: dimension 0 spans the coalescing (or SIMD) unit.
+std::array<std::size_t, 3> shape_for(const Classification& c, const GroupRule& g, std::size_t wg,
+                                     unsigned dims, std::string& rule_id, std::string& why) {
+  std::array<std::size_t, 3> s{{wg, 1, 1}};
+  if (dims == 1) return s;
+  std::size_t x = 16;
+  switch (c.device_class) {
+    case DeviceClass::nvidia_gpu:
+      x = c.execution_width;
+      rule_id = "nvidia.coalescing-shape";
+      why = "dimension 0 spans one warp (" + str(x) + ")";
+      break;
+    case DeviceClass::amd_gcn_gpu:
+      x = 16;
+      rule_id = "amd.coalescing-shape";
+      why = "dimension 0 spans the 16-work-item coalescing unit (a quarter wavefront)";
+      break;
+    case DeviceClass::cpu:
+    case DeviceClass::intel_mic:
+      x = std::max<std::size_t>(16, g.granule);
+      rule_id = c.device_class == DeviceClass::cpu ? "cpu.wg-simd-multiple" : "mic.wg-16-multiple";
+      why = "dimension 0 (the vectorised one) is a multiple of the SIMD width";
+      break;
+    default:
+      x = std::max<std::size_t>(16, g.granule);
+      rule_id = "generic.wg-preferred-multiple";
+      why = "dimension 0 spans the execution width";
+      break;
+  }
+  x = std::min(x, wg);
+  s[0] = x;
+  s[1] = std::max<std::size_t>(1, wg / x);
+  return s;
+}
+
+MemoryStrategy memory_rule(const DeviceInfo& d, const Classification& c, std::string& rule_id,
+                           std::string& why) {
+  switch (c.device_class) {
+    case DeviceClass::cpu:
+      rule_id = "cpu.map-not-copy";
+      why = "the CPU device works in host memory";
+      return MemoryStrategy::map_host_memory;
+    case DeviceClass::intel_mic:
+      rule_id = "mic.pinned-copy";
+      why = "the card's GDDR5 sits behind PCI-E";
+      return MemoryStrategy::pinned_staging;
+    default:
+      break;
+  }
+  bool integrated = d.host_unified_memory || (d.nvidia && d.nvidia->integrated_memory);
+  if (integrated) {
+    rule_id = "generic.memory-by-unified";
+    why = "device reports host-unified memory: zero copy";
+    return MemoryStrategy::map_host_memory;
+  }
+  if (c.device_class == DeviceClass::nvidia_gpu) rule_id = "nvidia.pinned-transfers";
+  else if (c.device_class == DeviceClass::amd_gcn_gpu) rule_id = "amd.pinned-transfers";
+  else rule_id = "generic.memory-by-unified";
+  why = "discrete device memory over PCI-E: DMA from pinned host memory";
+  return MemoryStrategy::pinned_staging;
+}
+
+}  // namespace
+
+DeviceLimits DeviceLimits::of(const DeviceInfo& d) {
+  DeviceLimits l;
+  l.max_work_group_size = static_cast<std::size_t>(d.max_work_group_size);
+  for (unsigned i = 0; i < 3; ++i) l.max_item_sizes[i] = static_cast<std::size_t>(d.max_item_size(i));
+  l.local_mem_size = static_cast<std::size_t>(d.local_mem_size);
+  l.source = d.name.empty() ? "device" : d.name;
+  return l;
+}
+
+DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
+  auto tighter = [](std::size_t a, std::size_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
+  DeviceLimits l;
+  l.max_work_group_size = tighter(max_work_group_size, o.max_work_group_size);
+  for (unsigned i = 0; i < 3; ++i) l.max_item_sizes[i] = tighter(max_item_sizes[i], o.max_item_sizes[i]);
+  l.local_mem_size = tighter(local_mem_size, o.local_mem_size);
+  l.source = source + " and " + o.source;
+  return l;
+}
+
+void set_plan_override_provider(PlanOverrideProvider provider) {
+  std::lock_guard<std::mutex> lock(provider_mutex);
+  provider_slot() = std::move(provider);
+}
+
+LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSize& size,
+                     const PlanOptions& opt) {
+  if (t.dimensions < 1 || t.dimensions > 3)
+    throw Error("kernel '" + t.name + "' has " + std::to_string(t.dimensions) +
+                " dimensions; OpenCL launches have 1, 2 or 3");
+  if (t.element == ElementType::f64 && !d.fp64)
+    throw Error("kernel '" + t.name + "' needs double precision but device '" + d.name +
+                "' has no cl_khr_fp64");
+  if (t.element == ElementType::f16 && !d.fp16)
+    throw Error("kernel '" + t.name + "' needs half precision but device '" + d.name +
+                "' has no cl_khr_fp16");
+
+  const Classification c = classify(d);
+  LaunchPlan p;
+  p.kernel = t.name;
+  p.device_class = c.device_class;
+  p.dimensions = t.dimensions;
+
+  DeviceLimits limits = DeviceLimits::of(d);
+  if (opt.live_limits) limits = limits.intersect(*opt.live_limits);
+
+  std::optional<PlanOverride> ov = opt.override_values;
+  if (!ov && opt.consult_provider) {
+    PlanOverrideProvider prov;
+    {
+      std::lock_guard<std::mutex> lock(provider_mutex);
+      prov = provider_slot();
+    }
+    if (prov) ov = prov(d, t, size);
+  }
+  if (ov) p.provenance = ov->provenance;
+
+  // 1. Work-group size.
+  GroupRule g = group_rule(d, c, t);
+  p.decide("work_group_granule", str(g.granule), g.granule_rule, g.granule_why);
+  std::size_t wg = g.target;
+  p.decide("work_group_size", str(wg), g.target_rule, g.target_why);
+  if (g.book_max && wg > g.book_max) {
+    wg = g.book_max;
+    p.decide("work_group_size", str(wg), c.device_class == DeviceClass::amd_gcn_gpu ? "amd.wg-max-256"
+                                                                                   : "amd-other.wavefront",
+             "class maximum " + str(g.book_max));
+  }
+  if (ov && ov->work_group_size) {
+    wg = *ov->work_group_size;
+    p.decide("work_group_size", str(wg), "tuning.override", ov->provenance);
+  }
+
+  // 2. Vector width.
+  unsigned vw = 1;
+  if (t.vectorizable) {
+    std::string rid, why;
+    unsigned want = vector_rule(d, c, t, rid, why);
+    vw = valid_vector_width(want);
+    p.decide("vector_width", str(vw), rid, why);
+    if (vw != want)
+      p.decide("vector_width", str(vw), "limits.vector-width-divides",
+               str(want) + " is not an OpenCL vector width");
+  } else {
+    p.decide("vector_width", "1", "limits.vector-width-divides", "the kernel takes no vector types");
+  }
+  if (ov && ov->vector_width) {
+    vw = *ov->vector_width;
+    if (vw != valid_vector_width(vw) || vw == 0)
+      throw Error("override for '" + t.name + "': vector width " + str(vw) +
+                  " is not 1, 2, 4, 8 or 16");
+    p.decide("vector_width", str(vw), "tuning.override", ov->provenance);
+  }
+
+  // 3. Live limits always win over the book and over tuned values.
+  auto apply_limit = [&](std::size_t limit, const char* rule_id, const std::string& what_limit) {
+    if (limit == 0 || wg <= limit) return;
+    std::size_t fitted = round_down_to(limit, g.granule);
+    if (fitted == 0) fitted = floor_pow2(limit);
+    p.decide("work_group_size", str(fitted), rule_id,
+             str(wg) + " exceeds " + what_limit + " " + str(limit) +
+                 (fitted % g.granule == 0 ? "" : "; granule " + str(g.granule) + " no longer fits"));
+    wg = fitted;
+  };
+  apply_limit(limits.max_work_group_size, "limits.max-work-group-size",
+              "CL_DEVICE_MAX_WORK_GROUP_SIZE of " + limits.source + " =");
+  if (opt.kernel_work_group_limit)
+    apply_limit(opt.kernel_work_group_limit, "limits.kernel-work-group-size",
+                "the kernel's CL_KERNEL_WORK_GROUP_SIZE");
+
+  // 4. Shape.
+  std::string srule, swhy;
+  std::array<std::size_t, 3> local = shape_for(c, g, wg, t.dimensions, srule, swhy);
+  if (ov && ov->local_shape) {
+    local = *ov->local_shape;
+    srule = "tuning.override";
+    swhy = ov->provenance;
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    if (i >= t.dimensions) local[i] = 1;
+    if (local[i] == 0) throw Error("override for '" + t.name + "': a local dimension of 0");
+    std::size_t lim = limits.max_item_sizes[i];
+    if (lim && local[i] > lim) {
+      p.decide("local_shape", str(lim), "limits.max-work-group-size",
+               "dimension " + str(i) + " exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[" + str(i) + "] = " + str(lim));
+      local[i] = floor_pow2(lim);
+    }
+  }
+  while (limits.max_work_group_size && local[0] * local[1] * local[2] > limits.max_work_group_size) {
+    // An overridden shape that is too large shrinks its largest dimension.
+    auto it = std::max_element(local.begin(), local.end());
+    *it = std::max<std::size_t>(1, *it / 2);
+  }
+  p.local = local;
+  if (t.dimensions > 1) {
+    std::string v = str(local[0]);
+    for (unsigned i = 1; i < t.dimensions; ++i) v += "x" + str(local[i]);
+    p.decide("local_shape", v, srule, swhy);
+  }
+  wg = p.work_group_size();
+
+  // 5. Local memory and barriers.
+  if (t.benefits_from_local_tiling) {
+    bool use = false;
+    std::string rid, why;
+    if (c.device_class == DeviceClass::cpu) {
+      rid = "cpu.no-local-memory";
+      why = "local memory is ordinary cached memory on a CPU";
+    } else if (c.device_class == DeviceClass::intel_mic) {
+      rid = "mic.no-local-memory";
+      why = "no on-chip scratchpad on the MIC";
+    } else if (d.local_mem_type != LocalMemType::local) {
+      rid = c.device_class == DeviceClass::amd_gcn_gpu ? "amd.local-memory-emulated"
+                                                       : "generic.local-memory-if-real";
+      why = "CL_DEVICE_LOCAL_MEM_TYPE is " + to_string(d.local_mem_type);
+    } else {
+      std::size_t cap = limits.local_mem_size;
+      if (c.device_class == DeviceClass::amd_gcn_gpu) cap = std::min<std::size_t>(cap ? cap : 32768, 32768);
+      if (c.device_class == DeviceClass::nvidia_gpu) cap = std::min<std::size_t>(cap ? cap : 49152, 49152);
+      std::size_t need = t.local_bytes_per_work_item * wg;
+      if (need > cap) {
+        rid = "limits.local-mem-size";
+        why = str(need) + " bytes of local memory exceed the " + str(cap) + " available";
+      } else {
+        use = true;
+        rid = c.device_class == DeviceClass::nvidia_gpu
+                  ? "nvidia.local-memory-tiling"
+                  : (c.device_class == DeviceClass::amd_gcn_gpu ? "amd.local-memory-tiling"
+                                                                : "generic.local-memory-if-real");
+        why = "real local memory, " + str(need) + " of " + str(cap) + " bytes per work-group";
+      }
+    }
+    if (ov && ov->use_local_memory && *ov->use_local_memory != use) {
+      bool allowed = !*ov->use_local_memory ||
+                     (limits.local_mem_size == 0 ||
+                      t.local_bytes_per_work_item * wg <= limits.local_mem_size);
+      if (allowed) {
+        use = *ov->use_local_memory;
+        rid = "tuning.override";
+        why = ov->provenance;
+      }
+    }
+    p.use_local_memory = use;
+    p.decide("use_local_memory", use ? "yes" : "no", rid, why);
+  }
+  bool cpu_like = c.device_class == DeviceClass::cpu || c.device_class == DeviceClass::intel_mic;
+  if (t.needs_barriers && t.has_barrier_free_variant && cpu_like) {
+    p.barrier_free_variant = true;
+    p.decide("barrier_free_variant", "yes", "cpu.avoid-barriers",
+             "barriers cost a context switch per work-item here");
+  }
+
+  // 6. How many work-groups, and how much each work-item does.
+  std::array<std::size_t, 3> units{{ceil_div(size.extent[0], vw), size.extent[1], size.extent[2]}};
+  std::size_t needed = 1;
+  for (unsigned i = 0; i < t.dimensions; ++i) needed *= ceil_div(units[i], p.local[i]);
+  if (size.elements() == 0) needed = 0;
+  std::string grule, gwhy;
+  std::size_t groups = needed;
+  if (t.dimensions == 1) {
+    std::size_t target = target_groups(d, c, wg, grule, gwhy);
+    if (ov && ov->work_groups) {
+      target = *ov->work_groups;
+      grule = "tuning.override";
+      gwhy = ov->provenance;
+    }
+    if (needed <= target) {
+      groups = needed;
+      gwhy = "problem covered by " + str(needed) + " work-group(s), at most " + str(target) + " wanted (" +
+             gwhy + ")";
+    } else {
+      groups = target;
+    }
+    p.global[0] = groups * p.local[0];
+    std::size_t threads = groups * wg;
+    p.items_per_work_item = threads ? ceil_div(units[0], threads) : 0;
+    p.decide("work_groups", str(groups), grule, gwhy);
+    p.decide("items_per_work_item", str(p.items_per_work_item),
+             c.device_class == DeviceClass::cpu ? "cpu.large-grain" : "general.grid-stride",
+             str(units[0]) + " vector(s) of " + str(vw) + " over " + str(threads) + " work-items");
+  } else {
+    for (unsigned i = 0; i < t.dimensions; ++i)
+      p.global[i] = size.elements() ? ceil_div(units[i], p.local[i]) * p.local[i] : 0;
+    p.items_per_work_item = size.elements() ? 1 : 0;
+    p.decide("work_groups", str(groups), "general.cover-problem", "one work-item per (vector) element");
+  }
+  p.work_groups = groups;
+
+  // 7. Memory strategy.
+  std::string mrule, mwhy;
+  p.memory = memory_rule(d, c, mrule, mwhy);
+  p.decide("memory", to_string(p.memory), mrule, mwhy);
+
+  // 8. Compile-time macros: only size-independent choices, so the binary
+  // cache holds one program per configuration, not per problem size.
+  p.vector_width = vw;
+  p.macros["T"] = cl_type_name(t.element);
+  p.macros["VW"] = str(vw);
+  p.macros["WG_SIZE"] = str(wg);
+  p.macros["WG_X"] = str(p.local[0]);
+  p.macros["WG_Y"] = str(p.local[1]);
+  p.macros["WG_Z"] = str(p.local[2]);
+  p.macros["USE_LOCAL_MEMORY"] = p.use_local_memory ? "1" : "0";
+  p.macros["BARRIER_FREE"] = p.barrier_free_variant ? "1" : "0";
+  if (t.element == ElementType::f64) p.macros["PORTACL_FP64"] = "1";
+  if (ov)
+    for (const auto& kv : ov->macros) p.macros[kv.first] = kv.second;
+  return p;
+}
+
+}  // namespace portacl
+
+namespace portacl {
+MemoryStrategy preferred_memory_strategy(const DeviceInfo& d) {
+  std::string rule_id, why;
+  return memory_rule(d, classify(d), rule_id, why);
+}
+}  // namespace portacl

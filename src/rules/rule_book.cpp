@@ -1,0 +1,108 @@
+#include "portacl/rules/rule_book.hpp"
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+const std::vector<Rule>& rule_book() {
+  static const std::vector<Rule> book = {
+      // Live limits: the device's own numbers always beat the book's.
+      {"limits.max-work-group-size", "all", "1.6",
+       "Never exceed CL_DEVICE_MAX_WORK_GROUP_SIZE (or CL_DEVICE_MAX_WORK_ITEM_SIZES per dimension)."},
+      {"limits.kernel-work-group-size", "all", "1.6",
+       "Never exceed the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE."},
+      {"limits.local-mem-size", "all", "1.6",
+       "A work-group's local memory must fit CL_DEVICE_LOCAL_MEM_SIZE."},
+      {"limits.vector-width-divides", "all", "1.6",
+       "Vector width is a power of two the OpenCL C vector types offer (1, 2, 4, 8, 16)."},
+      {"limits.fp64", "all", "1.6", "double needs cl_khr_fp64 (or OpenCL C 1.2 optional core fp64)."},
+      {"general.grid-stride", "all", "1.6",
+       "Launch only as many work-groups as fill the device; each work-item loops over the rest (grid stride)."},
+      {"general.cover-problem", "all", "1.6",
+       "Small problems launch just enough work-groups to cover every element once."},
+      {"tuning.override", "all", "-",
+       "A tuned value for this device and size bucket replaces the rule's default."},
+      // CPU (1.5.1, 1.6).
+      {"cpu.wg-simd-multiple", "cpu", "1.5.1",
+       "Work-items i and i+W share a SIMD lane: work-group size is a multiple of the SIMD width W for the element type."},
+      {"cpu.wg-range", "cpu", "1.6",
+       "CPU work-groups of 32-128 work-items, aligned to the SIMD width."},
+      {"cpu.groups-per-cu", "cpu", "1.5.1",
+       "At least 10x as many work-groups as compute units, to balance load."},
+      {"cpu.no-local-memory", "cpu", "1.5.1",
+       "Local memory is emulated in ordinary memory on CPUs: use the variant without it and rely on caches."},
+      {"cpu.avoid-barriers", "cpu", "1.5.1",
+       "A barrier costs a context switch per work-item on a CPU: prefer the barrier-free variant."},
+      {"cpu.vector-types", "cpu", "1.6",
+       "Explicit vector types sized to the SIMD unit (native vector width) help CPU performance."},
+      {"cpu.map-not-copy", "cpu", "1.6",
+       "A CPU device shares host memory: map buffers instead of copying."},
+      {"cpu.large-grain", "cpu", "1.5.1",
+       "A work-group must carry enough work to fill the vector unit, else thread switches dominate."},
+      // NVIDIA (1.3.4, 1.5.2, 1.6).
+      {"nvidia.wg-warp-multiple", "nvidia_gpu", "1.6",
+       "Work-groups are cut into warps of 32: work-group size is a multiple of the warp size (the book advises 64)."},
+      {"nvidia.wg-start", "nvidia_gpu", "1.6", "128-256 work-items per work-group is the starting point."},
+      {"nvidia.vector-transactions", "nvidia_gpu", "1.5.2",
+       "SIMT: vectors matter only for memory transactions; memory-bound kernels use 16-byte loads (float4), compute-bound ones scalars."},
+      {"nvidia.occupancy", "nvidia_gpu", "1.3.4",
+       "Up to 2048 resident work-items per SM: launch enough work-groups to fill every SM several times."},
+      {"nvidia.local-memory-tiling", "nvidia_gpu", "1.5.2",
+       "Local memory (48 KB per work-group) is fast on-chip storage: use the tiled variant when the kernel benefits."},
+      {"nvidia.coalescing-shape", "nvidia_gpu", "1.5.2",
+       "Coalescing is per warp along dimension 0: dimension 0 of a 2D work-group spans a full warp."},
+      {"nvidia.pinned-transfers", "nvidia_gpu", "1.6",
+       "PCI-E transfers run at full speed only from page-locked (pinned) host memory."},
+      // AMD GCN (1.3.3, 1.5.3, 1.6).
+      {"amd.wg-wavefront-multiple", "amd_gcn_gpu", "1.6",
+       "Wavefronts are 64 wide: work-group size is a multiple of 64."},
+      {"amd.wg-max-256", "amd_gcn_gpu", "1.5.3", "GCN work-groups hold at most 256 work-items."},
+      {"amd.wg-start", "amd_gcn_gpu", "1.6", "128-256 work-items per work-group is the starting point."},
+      {"amd.vector-transactions", "amd_gcn_gpu", "1.5.3",
+       "Memory-bound kernels use 16-byte (float4) loads; the ALUs are scalar per work-item."},
+      {"amd.occupancy", "amd_gcn_gpu", "1.3.3",
+       "Up to 2560 resident work-items per CU: launch enough work-groups to fill every CU several times."},
+      {"amd.local-memory-tiling", "amd_gcn_gpu", "1.5.3",
+       "64 KB local memory per CU, at most 32 KB per work-group: use the tiled variant when the kernel benefits."},
+      {"amd.local-memory-emulated", "amd_gcn_gpu", "1.6",
+       "Where CL_DEVICE_LOCAL_MEM_TYPE is CL_GLOBAL, local memory is emulated: do not use it."},
+      {"amd.coalescing-shape", "amd_gcn_gpu", "1.5.3",
+       "Coalescing unit is a quarter wavefront (16 work-items) along dimension 0."},
+      {"amd.pinned-transfers", "amd_gcn_gpu", "1.6",
+       "Discrete GPU: stage transfers through pinned host memory for DMA."},
+      // Intel MIC (1.4, 1.7, 1.8).
+      {"mic.wg-16-multiple", "intel_mic", "1.8",
+       "The 512-bit VPU packs 16 work-items: work-group size is a multiple of 16."},
+      {"mic.wg-range", "intel_mic", "1.8", "Treated like a CPU: 32-128 work-items per work-group."},
+      {"mic.vector-16", "intel_mic", "1.8", "Use float16 / double8 vector types to fill the VPU."},
+      {"mic.groups-per-core", "intel_mic", "1.8",
+       "At least 4 work-groups per core (one per hardware thread; OpenCL counts threads as compute units)."},
+      {"mic.no-local-memory", "intel_mic", "1.8",
+       "No on-chip local memory; cache-block instead of using local memory."},
+      {"mic.pinned-copy", "intel_mic", "1.4",
+       "The card has its own GDDR5 memory over PCI-E: copy through pinned staging, mapping is no zero copy."},
+      // Other GPUs and accelerators: no chapter-1 rules, so generic GPU advice.
+      {"generic.wg-preferred-multiple", "all", "1.6",
+       "Work-group size is a multiple of CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the execution width)."},
+      {"generic.wg-start", "all", "1.6", "GPUs: 128-256 work-items per work-group; others: 64."},
+      {"generic.vector-preferred", "all", "1.6",
+       "Vector width from CL_DEVICE_PREFERRED_VECTOR_WIDTH for the element type (at least 16 bytes for memory-bound GPU kernels)."},
+      {"generic.local-memory-if-real", "all", "1.6",
+       "Use local-memory tiling only where local memory is real (CL_LOCAL) and the device is a GPU."},
+      {"generic.memory-by-unified", "all", "1.6",
+       "Devices sharing host memory (CL_DEVICE_HOST_UNIFIED_MEMORY) map; discrete ones stage through pinned memory."},
+      {"amd-other.wavefront", "amd_gpu_other", "1.3.3",
+       "Work-group size is a multiple of the wavefront (64 on VLIW, 32 on RDNA) and at most 256."},
+      {"amd-other.vliw-vectors", "amd_gpu_other", "1.3.3",
+       "VLIW parts pack independent operations: 4-wide vectors keep their slots busy."},
+  };
+  return book;
+}
+
+const Rule& rule(const std::string& id) {
+  for (const auto& r : rule_book())
+    if (id == r.id) return r;
+  throw Error("internal: rule '" + id + "' is not in the rule book");
+}
+
+}  // namespace portacl

@@ -1,0 +1,116 @@
+#include "portacl/runtime/buffer.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+#include "portacl/error.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+BufferStorage::BufferStorage(Context& ctx, std::size_t bytes, const char* what)
+    : BufferStorage(ctx, bytes, preferred_memory_strategy(ctx.info()), what) {}
+
+BufferStorage::BufferStorage(Context& ctx, std::size_t bytes, MemoryStrategy strategy, const char* what)
+    : ctx_(&ctx), bytes_(bytes), strategy_(strategy), what_(what) {
+  // OpenCL has no zero-byte buffers; an empty Buffer holds none and every
+  // transfer on it is a no-op.
+  if (bytes_ == 0) return;
+  if (ctx.info().max_mem_alloc_size && bytes_ > ctx.info().max_mem_alloc_size)
+    throw Error(what_ + " of " + std::to_string(bytes_) + " bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
+                std::to_string(ctx.info().max_mem_alloc_size) + ") of '" + ctx.info().name + "'");
+  cl_mem_flags flags = CL_MEM_READ_WRITE;
+  if (strategy_ == MemoryStrategy::map_host_memory) flags |= CL_MEM_ALLOC_HOST_PTR;
+  cl_int err = CL_SUCCESS;
+  buffer_ = cl::Buffer(ctx.cl_context(), flags, bytes_, nullptr, &err);
+  check_cl(err, "clCreateBuffer(" + what_ + ", " + std::to_string(bytes_) + " bytes)");
+}
+
+void BufferStorage::check_count(std::size_t given, std::size_t have, const char* op) const {
+  if (given != have)
+    throw Error(what_ + "::" + op + ": " + std::to_string(given) + " elements given for a buffer of " +
+                std::to_string(have));
+}
+
+const cl::Buffer& BufferStorage::staging() const {
+  if (!staging_()) {
+    cl_int err = CL_SUCCESS;
+    staging_ = cl::Buffer(ctx_->cl_context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes_, nullptr, &err);
+    check_cl(err, "clCreateBuffer(pinned staging for " + what_ + ")");
+  }
+  return staging_;
+}
+
+void BufferStorage::write_bytes(const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  auto& q = ctx_->queue();
+  cl_int err = CL_SUCCESS;
+  switch (strategy_) {
+    case MemoryStrategy::direct_copy:
+      check_cl(q.enqueueWriteBuffer(buffer_, CL_TRUE, 0, bytes, src), "clEnqueueWriteBuffer(" + what_ + ")");
+      return;
+    case MemoryStrategy::map_host_memory: {
+      void* p = q.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, nullptr, nullptr, &err);
+      check_cl(err, "clEnqueueMapBuffer(" + what_ + ")");
+      std::memcpy(p, src, bytes);
+      check_cl(q.enqueueUnmapMemObject(buffer_, p), "clEnqueueUnmapMemObject(" + what_ + ")");
+      return;
+    }
+    case MemoryStrategy::pinned_staging: {
+      const cl::Buffer& s = staging();
+      void* p = q.enqueueMapBuffer(s, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, nullptr, nullptr, &err);
+      check_cl(err, "clEnqueueMapBuffer(staging of " + what_ + ")");
+      std::memcpy(p, src, bytes);
+      check_cl(q.enqueueUnmapMemObject(s, p), "clEnqueueUnmapMemObject(staging of " + what_ + ")");
+      check_cl(q.enqueueCopyBuffer(s, buffer_, 0, 0, bytes), "clEnqueueCopyBuffer(staging -> " + what_ + ")");
+      return;
+    }
+  }
+}
+
+void BufferStorage::read_bytes(void* dst, std::size_t bytes) const {
+  if (bytes == 0) return;
+  auto& q = ctx_->queue();
+  cl_int err = CL_SUCCESS;
+  switch (strategy_) {
+    case MemoryStrategy::direct_copy:
+      check_cl(q.enqueueReadBuffer(buffer_, CL_TRUE, 0, bytes, dst), "clEnqueueReadBuffer(" + what_ + ")");
+      return;
+    case MemoryStrategy::map_host_memory: {
+      void* p = q.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, nullptr, &err);
+      check_cl(err, "clEnqueueMapBuffer(" + what_ + ")");
+      std::memcpy(dst, p, bytes);
+      check_cl(q.enqueueUnmapMemObject(buffer_, p), "clEnqueueUnmapMemObject(" + what_ + ")");
+      check_cl(q.finish(), "clFinish");
+      return;
+    }
+    case MemoryStrategy::pinned_staging: {
+      const cl::Buffer& s = staging();
+      check_cl(q.enqueueCopyBuffer(buffer_, s, 0, 0, bytes), "clEnqueueCopyBuffer(" + what_ + " -> staging)");
+      void* p = q.enqueueMapBuffer(s, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, nullptr, &err);
+      check_cl(err, "clEnqueueMapBuffer(staging of " + what_ + ")");
+      std::memcpy(dst, p, bytes);
+      check_cl(q.enqueueUnmapMemObject(s, p), "clEnqueueUnmapMemObject(staging of " + what_ + ")");
+      check_cl(q.finish(), "clFinish");
+      return;
+    }
+  }
+}
+
+void* BufferStorage::map_bytes(cl_map_flags flags) const {
+  if (bytes_ == 0) return nullptr;
+  cl_int err = CL_SUCCESS;
+  void* p = ctx_->queue().enqueueMapBuffer(buffer_, CL_TRUE, flags, 0, bytes_, nullptr, nullptr, &err);
+  check_cl(err, "clEnqueueMapBuffer(" + what_ + ")");
+  return p;
+}
+
+void BufferStorage::unmap_bytes(void* ptr) const {
+  if (!ptr) return;
+  // Called from a destructor: report, never throw.
+  cl_int err = ctx_->queue().enqueueUnmapMemObject(buffer_, ptr);
+  if (err == CL_SUCCESS) err = ctx_->queue().finish();
+  if (err != CL_SUCCESS) std::fprintf(stderr, "portacl: unmapping %s failed: %s\n", what_.c_str(), cl_error_name(err).c_str());
+}
+
+}  // namespace portacl

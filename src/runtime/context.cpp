@@ -1,0 +1,109 @@
+#include "portacl/runtime/context.hpp"
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+Context::Context() : Context(select_device("")) {}
+
+Context::Context(const std::string& selector, ContextOptions options)
+    : Context(select_device(selector), std::move(options)) {}
+
+Context::Context(Device device, ContextOptions options)
+    : device_(std::move(device)),
+      kernels_(options.kernels ? std::move(*options.kernels) : KernelLibrary::standard()) {
+  cl_int err = CL_SUCCESS;
+  context_ = cl::Context(device_.cl_device(), nullptr, nullptr, nullptr, &err);
+  check_cl(err, "clCreateContext(" + device_.info().name + ")");
+  queue_ = cl::CommandQueue(context_, device_.cl_device(), CL_QUEUE_PROFILING_ENABLE, &err);
+  check_cl(err, "clCreateCommandQueue(" + device_.info().name + ")");
+  programs_ = std::make_unique<ProgramCache>(options.cache_directory ? *options.cache_directory
+                                                                     : ProgramCache::default_directory());
+}
+
+LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options) const {
+  return make_plan(device_.info(), traits, size, options);
+}
+
+cl::Kernel Context::build_kernel(const KernelRef& ref, const std::string& options) {
+  KernelSource src = kernels_.load(ref.file);
+  cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), src, options);
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(program, ref.entry.c_str(), &err);
+  check_cl(err, "clCreateKernel(" + ref.entry + " in " + ref.file + ")");
+  return k;
+}
+
+namespace {
+std::size_t kernel_wg_limit(const cl::Kernel& k, const cl::Device& d, const std::string& name) {
+  size_t limit = 0;
+  check_cl(k.getWorkGroupInfo(d, CL_KERNEL_WORK_GROUP_SIZE, &limit),
+           "clGetKernelWorkGroupInfo(" + name + ", CL_KERNEL_WORK_GROUP_SIZE)");
+  return limit;
+}
+}  // namespace
+
+PreparedKernel Context::prepare(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
+                                const PlanOptions& options) {
+  LaunchPlan p = plan(traits, size, options);
+  cl::Kernel k = build_kernel(ref, p.build_options());
+  std::size_t limit = kernel_wg_limit(k, device_.cl_device(), ref.entry);
+  if (limit && p.work_group_size() > limit) {
+    // The compiled kernel holds fewer work-items (registers, local memory):
+    // re-plan under its limit, and rebuild if the macros changed.
+    PlanOptions tighter = options;
+    tighter.kernel_work_group_limit = limit;
+    LaunchPlan q = plan(traits, size, tighter);
+    if (q.build_options() != p.build_options()) k = build_kernel(ref, q.build_options());
+    p = std::move(q);
+  }
+  return PreparedKernel{k, std::move(p), ref.entry};
+}
+
+PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
+  cl::Kernel k = build_kernel(ref, plan.build_options());
+  std::size_t limit = kernel_wg_limit(k, device_.cl_device(), ref.entry);
+  if (limit && plan.work_group_size() > limit)
+    throw Error("plan for '" + ref.entry + "' uses work-groups of " + std::to_string(plan.work_group_size()) +
+                " but the compiled kernel allows at most " + std::to_string(limit) +
+                " on '" + info().name + "' (CL_KERNEL_WORK_GROUP_SIZE)");
+  return PreparedKernel{k, plan, ref.entry};
+}
+
+cl::Event Context::launch(const PreparedKernel& k) {
+  const LaunchPlan& p = k.plan;
+  if (p.empty())
+    throw Error("zero-size launch of '" + k.name +
+                "': the plan covers no work-items (an empty problem needs no launch)");
+  cl::NDRange global, local;
+  switch (p.dimensions) {
+    case 1: global = cl::NDRange(p.global[0]); local = cl::NDRange(p.local[0]); break;
+    case 2: global = cl::NDRange(p.global[0], p.global[1]); local = cl::NDRange(p.local[0], p.local[1]); break;
+    default:
+      global = cl::NDRange(p.global[0], p.global[1], p.global[2]);
+      local = cl::NDRange(p.local[0], p.local[1], p.local[2]);
+  }
+  cl::Event ev;
+  check_cl(queue_.enqueueNDRangeKernel(k.kernel, cl::NullRange, global, local, nullptr, &ev),
+           "clEnqueueNDRangeKernel(" + k.name + ", global " + std::to_string(p.global[0]) + ", local " +
+               std::to_string(p.local[0]) + ")");
+  return ev;
+}
+
+void Context::finish() { check_cl(queue_.finish(), "clFinish"); }
+
+double Context::elapsed_ms(const cl::Event& event) {
+  check_cl(event.wait(), "clWaitForEvents");
+  cl_ulong start = 0, end = 0;
+  check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
+  check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
+  return static_cast<double>(end - start) * 1e-6;
+}
+
+namespace detail {
+void set_arg(cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value) {
+  check_cl(::clSetKernelArg(k(), index, size, value), "clSetKernelArg(" + name + ", argument " + std::to_string(index) + ")");
+}
+}  // namespace detail
+
+}  // namespace portacl

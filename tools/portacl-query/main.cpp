@@ -1,0 +1,148 @@
+// portacl-query: what each OpenCL device is and what the runtime would
+// choose for it, and why.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "report.hpp"
+
+using namespace portacl;
+
+namespace {
+
+const char* kUsage =
+    "usage: portacl-query [options]\n"
+    "\n"
+    "Lists every OpenCL platform and device with its portacl class, architecture\n"
+    "and key properties, and the launch plan the runtime would use for a few\n"
+    "representative kernels.\n"
+    "\n"
+    "options:\n"
+    "  --device SEL        only the selected device (index, P:D, cpu|gpu|accelerator[:N],\n"
+    "                      or a name substring; default: all devices)\n"
+    "  --from-clinfo FILE  describe the device(s) in a clinfo (or clinfo --raw) dump\n"
+    "  --from-json FILE    describe the device(s) in a portacl JSON description\n"
+    "  --explain           show the rule behind every decision\n"
+    "  --json              machine-readable output\n"
+    "  --version           print the version\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "exit status: 0 success, 1 runtime error (no device, unreadable file), 2 usage error\n"
+    "environment: PORTACL_DEVICE picks the default device of every portacl program.\n";
+
+struct Args {
+  std::string device, from_clinfo, from_json;
+  bool explain = false, json = false, device_given = false;
+};
+
+int usage_error(const std::string& msg) {
+  std::cerr << "portacl-query: " << msg << "\n(try --help)\n";
+  return 2;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Error("cannot open '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Accepts one description, an array of them, or portacl-query --json output.
+std::vector<DeviceInfo> devices_from_json(const std::string& path) {
+  Json j = Json::parse(read_file(path));
+  std::vector<DeviceInfo> out;
+  auto add = [&](const Json& v) {
+    DeviceInfo d = DeviceInfo::from_json(v.contains("device") ? *v.find("device") : v);
+    d.source = "json:" + path;
+    out.push_back(d);
+  };
+  if (j.is_array()) {
+    for (const auto& v : j.as_array()) add(v);
+  } else if (const Json* devs = j.find("devices")) {
+    for (const auto& v : devs->as_array("devices")) add(v);
+  } else {
+    add(j);
+  }
+  if (out.empty()) throw Error("'" + path + "' holds no device description");
+  return out;
+}
+
+int run(const Args& a) {
+  Json all = Json::object();
+  Json list = Json::array();
+  std::ostringstream text;
+  auto emit = [&](const DeviceInfo& d, const std::string& heading) {
+    if (a.json) list.push_back(portacl_query::json_report(d));
+    else text << portacl_query::text_report(d, heading, a.explain) << "\n";
+  };
+  if (!a.from_clinfo.empty() || !a.from_json.empty()) {
+    std::vector<DeviceInfo> devs =
+        a.from_clinfo.empty() ? devices_from_json(a.from_json) : parse_clinfo_file(a.from_clinfo);
+    unsigned i = 0;
+    for (const auto& d : devs) emit(d, "[" + std::to_string(i++) + "] (" + d.source + ")");
+  } else if (a.device_given) {
+    Device d = select_device(a.device);
+    emit(d.info(), "[" + std::to_string(d.index()) + "]");
+  } else {
+    std::vector<Device> devs = all_devices();
+    if (devs.empty()) throw Error("no OpenCL device available (is an ICD such as pocl-opencl-icd installed?)");
+    for (const auto& d : devs)
+      emit(d.info(), "[" + std::to_string(d.index()) + "] platform " + std::to_string(d.platform_index()) +
+                         ", device " + std::to_string(d.device_index()) + ":");
+  }
+  if (a.json) {
+    all["portacl_version"] = PORTACL_VERSION_STRING;
+    all["devices"] = list;
+    std::cout << all.dump(2) << "\n";
+  } else {
+    std::cout << text.str();
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string& out) -> bool {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (arg == "--version") {
+      std::cout << "portacl-query " << PORTACL_VERSION_STRING << "\n";
+      return 0;
+    } else if (arg == "--explain") {
+      a.explain = true;
+    } else if (arg == "--json") {
+      a.json = true;
+    } else if (arg == "--device") {
+      if (!value(a.device)) return usage_error("--device needs a selector");
+      a.device_given = true;
+    } else if (arg == "--from-clinfo") {
+      if (!value(a.from_clinfo)) return usage_error("--from-clinfo needs a file");
+    } else if (arg == "--from-json") {
+      if (!value(a.from_json)) return usage_error("--from-json needs a file");
+    } else {
+      return usage_error("unknown argument '" + arg + "'");
+    }
+  }
+  if (!a.from_clinfo.empty() && !a.from_json.empty())
+    return usage_error("--from-clinfo and --from-json exclude each other");
+  if (a.device_given && (!a.from_clinfo.empty() || !a.from_json.empty()))
+    return usage_error("--device selects a live device; it does not combine with --from-clinfo/--from-json");
+  try {
+    return run(a);
+  } catch (const std::exception& e) {
+    std::cerr << "portacl-query: " << e.what() << "\n";
+    return 1;
+  }
+}

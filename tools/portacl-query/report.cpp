@@ -1,0 +1,148 @@
+#include "report.hpp"
+
+#include <sstream>
+
+namespace portacl_query {
+
+using namespace portacl;
+
+namespace {
+
+std::string human_bytes(std::uint64_t b) {
+  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  std::ostringstream os;
+  os.precision(v < 10 && u ? 2 : 0);
+  os << std::fixed << v << " " << unit[u];
+  return os.str();
+}
+
+std::string plan_summary(const LaunchPlan& p) {
+  std::ostringstream os;
+  os << "local " << p.local[0];
+  for (unsigned d = 1; d < p.dimensions; ++d) os << "x" << p.local[d];
+  os << ", " << p.work_groups << " groups, VW " << p.vector_width << ", " << p.items_per_work_item
+     << " item(s)/wi, local mem " << (p.use_local_memory ? "yes" : "no");
+  if (p.barrier_free_variant) os << ", barrier-free";
+  os << ", " << to_string(p.memory);
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<Shape> representative_shapes(const DeviceInfo& d) {
+  std::vector<Shape> s;
+  s.push_back({"axpy float, n=2^24", axpy_traits(ElementType::f32), ProblemSize(std::size_t{1} << 24)});
+  if (d.fp64)
+    s.push_back({"axpy double, n=2^24", axpy_traits(ElementType::f64), ProblemSize(std::size_t{1} << 24)});
+  KernelTraits red;
+  red.name = "reduction";
+  red.element = ElementType::f32;
+  red.benefits_from_local_tiling = true;
+  red.needs_barriers = true;
+  red.has_barrier_free_variant = true;
+  red.bytes_per_item = 4;
+  red.flops_per_item = 1;
+  red.local_bytes_per_work_item = 4;
+  s.push_back({"sum float, n=2^24", red, ProblemSize(std::size_t{1} << 24)});
+  KernelTraits tiled;
+  tiled.name = "tiled-2d";
+  tiled.element = ElementType::f32;
+  tiled.dimensions = 2;
+  tiled.benefits_from_local_tiling = true;
+  tiled.needs_barriers = true;
+  tiled.has_barrier_free_variant = false;
+  tiled.vectorizable = false;
+  tiled.bytes_per_item = 8;
+  tiled.flops_per_item = 64;
+  tiled.local_bytes_per_work_item = 8;
+  s.push_back({"tiled 2D float, 4096x4096", tiled, ProblemSize(4096, 4096)});
+  return s;
+}
+
+std::string text_report(const DeviceInfo& d, const std::string& heading, bool explain,
+                        const DeviceLimits* live) {
+  Classification c = classify(d);
+  std::ostringstream os;
+  os << heading << " " << d.name << "\n";
+  os << "  platform        " << (d.platform_name.empty() ? "(unknown)" : d.platform_name) << "\n";
+  os << "  class           " << to_string(c.device_class) << "  (" << c.architecture << ")\n";
+  if (explain) os << "  classified by   " << c.reason << "\n";
+  os << "  vendor          " << d.vendor << " (0x" << std::hex << d.vendor_id << std::dec << "), driver "
+     << d.driver_version << "\n";
+  os << "  compute units   " << d.compute_units << " @ " << d.clock_mhz << " MHz, execution width "
+     << c.execution_width << "\n";
+  os << "  work-group max  " << d.max_work_group_size << " (items";
+  for (auto s : d.max_work_item_sizes) os << " " << s;
+  os << ")\n";
+  os << "  local memory    " << human_bytes(d.local_mem_size) << " (" << to_string(d.local_mem_type) << ")\n";
+  os << "  global memory   " << human_bytes(d.global_mem_size) << ", max alloc " << human_bytes(d.max_mem_alloc_size)
+     << ", cache " << human_bytes(d.global_cache_size) << " / line " << d.global_cache_line_size << " B\n";
+  os << "  vector widths   float " << d.preferred_vector_width.float_ << "/" << d.native_vector_width.float_
+     << ", double " << d.preferred_vector_width.double_ << "/" << d.native_vector_width.double_
+     << " (preferred/native); fp64 " << (d.fp64 ? "yes" : "no") << ", fp16 " << (d.fp16 ? "yes" : "no") << "\n";
+  if (d.nvidia)
+    os << "  NVIDIA          compute capability " << d.nvidia->compute_capability_major << "."
+       << d.nvidia->compute_capability_minor << ", warp " << d.nvidia->warp_size << ", registers/block "
+       << d.nvidia->registers_per_block << "\n";
+  if (d.amd)
+    os << "  AMD             gfx IP " << d.amd->gfxip_major << "." << d.amd->gfxip_minor << ", wavefront "
+       << d.amd->wavefront_width << ", " << d.amd->simd_per_compute_unit << " SIMD x " << d.amd->simd_width
+       << " per CU\n";
+  if (!d.intel_sub_group_sizes.empty()) {
+    os << "  Intel           sub-group sizes";
+    for (auto s : d.intel_sub_group_sizes) os << " " << s;
+    os << "\n";
+  }
+  os << "  plans:\n";
+  for (const auto& shape : representative_shapes(d)) {
+    PlanOptions opt;
+    if (live) opt.live_limits = *live;
+    try {
+      LaunchPlan p = make_plan(d, shape.traits, shape.size, opt);
+      os << "    " << shape.label << ": " << plan_summary(p) << "  [" << p.provenance << "]\n";
+      if (explain) {
+        for (const auto& dec : p.decisions)
+          os << "        " << dec.what << " = " << dec.value << "  [" << dec.rule << "] " << dec.why << "\n";
+        os << "        build options: " << p.build_options() << "\n";
+      }
+    } catch (const Error& e) {
+      os << "    " << shape.label << ": not plannable: " << e.what() << "\n";
+    }
+  }
+  return os.str();
+}
+
+Json json_report(const DeviceInfo& d, const DeviceLimits* live) {
+  Classification c = classify(d);
+  Json j = Json::object();
+  j["device"] = d.to_json();
+  Json& cj = j["classification"];
+  cj["class"] = to_string(c.device_class);
+  cj["architecture"] = c.architecture;
+  cj["execution_width"] = c.execution_width;
+  cj["simd_width_float"] = c.simd_width_float;
+  cj["reason"] = c.reason;
+  Json plans = Json::array();
+  for (const auto& shape : representative_shapes(d)) {
+    PlanOptions opt;
+    if (live) opt.live_limits = *live;
+    Json entry = Json::object();
+    entry["shape"] = shape.label;
+    try {
+      entry["plan"] = make_plan(d, shape.traits, shape.size, opt).to_json();
+    } catch (const Error& e) {
+      entry["error"] = e.what();
+    }
+    plans.push_back(entry);
+  }
+  j["plans"] = plans;
+  return j;
+}
+
+}  // namespace portacl_query

@@ -1,0 +1,26 @@
+// What portacl-query prints about one device: its description, class and
+// the plans for a few representative kernel shapes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "portacl/portacl.hpp"
+
+namespace portacl_query {
+
+struct Shape {
+  std::string label;
+  portacl::KernelTraits traits;
+  portacl::ProblemSize size;
+};
+
+// Representative shapes: streaming (AXPY, float and double), a reduction, a
+// tiled 2D kernel. Double shapes only where the device has fp64.
+std::vector<Shape> representative_shapes(const portacl::DeviceInfo& d);
+
+std::string text_report(const portacl::DeviceInfo& d, const std::string& heading, bool explain,
+                        const portacl::DeviceLimits* live_limits = nullptr);
+portacl::Json json_report(const portacl::DeviceInfo& d, const portacl::DeviceLimits* live_limits = nullptr);
+
+}  // namespace portacl_query
