@@ -299,6 +299,9 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
       dev = nullptr;
       continue;
     }
+    // clinfo's trailing sections describe the ICD loader and NULL-platform
+    // behaviour; their "Device Name" lines repeat devices already read.
+    if (k == "NULL platform behavior" || k == "ICD loader properties" || k == "CL_ICDL_NAME") break;
     if (k == "Device Name" || k == "CL_DEVICE_NAME") {
       devices.emplace_back();
       dev = &devices.back();
@@ -311,11 +314,6 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
       continue;
     }
     if (!dev) continue;
-    // Past the last device: clinfo's trailing sections describe the loader.
-    if (k == "NULL platform behavior" || k == "ICD loader properties") {
-      dev = nullptr;
-      continue;
-    }
 
     if (k == "Preferred / native vector sizes") {
       in_vector_sizes = true;

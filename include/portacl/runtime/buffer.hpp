@@ -74,6 +74,7 @@ class Buffer : public BufferStorage {
   Buffer(Context& ctx, std::size_t n) : BufferStorage(ctx, n * sizeof(T), type_label()), n_(n) {}
   Buffer(Context& ctx, std::size_t n, MemoryStrategy s) : BufferStorage(ctx, n * sizeof(T), s, type_label()), n_(n) {}
   Buffer(Context& ctx, const std::vector<T>& host) : Buffer(ctx, host.size()) { upload(host); }
+  Buffer(Context& ctx, const std::vector<T>& host, MemoryStrategy s) : Buffer(ctx, host.size(), s) { upload(host); }
 
   std::size_t size() const { return n_; }
 

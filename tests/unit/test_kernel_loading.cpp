@@ -1,0 +1,92 @@
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+TEST_CASE("kernels load from the search path, first directory first", "[loading]") {
+  std::string a = test::scratch_dir("kpath-a"), b = test::scratch_dir("kpath-b");
+  test::write_file(b + "/mine.cl", "// from b\n");
+  test::write_file(a + "/mine.cl", "// from a\n");
+  KernelLibrary lib({a, b}, false);
+  KernelSource s = lib.load("mine.cl");
+  CHECK(s.origin == a + "/mine.cl");
+  CHECK_THAT(s.text, Catch::Contains("// from a"));
+  CHECK_THAT(s.text, Catch::Contains("#line 1 \"mine.cl\""));
+  KernelLibrary only_b({b}, false);
+  CHECK_THAT(only_b.load("mine.cl").text, Catch::Contains("// from b"));
+}
+
+TEST_CASE("the embedded copy is used when no file is found", "[loading]") {
+  KernelLibrary lib({}, true);
+  auto names = KernelLibrary::embedded_names();
+  CHECK(std::find(names.begin(), names.end(), "axpy.cl") != names.end());
+  KernelSource s = lib.load("axpy.cl");
+  CHECK(s.origin == "embedded:axpy.cl");
+  // The include was resolved from the embedded copies too.
+  CHECK_THAT(s.text, Catch::Contains("#define PORTACL_COMMON_CL"));
+  CHECK_THAT(s.text, Catch::Contains("__kernel void axpy"));
+  // Identical to the file in the source tree, byte for byte after expansion.
+  KernelLibrary files({PORTACL_FIXTURE_DIR "/../../../kernels"}, false);
+  CHECK(files.load("axpy.cl").text == s.text);
+}
+
+TEST_CASE("PORTACL_KERNEL_PATH comes first in the default search path", "[loading]") {
+  std::string dir = test::scratch_dir("envpath");
+  ::setenv("PORTACL_KERNEL_PATH", (dir + ":/nonexistent").c_str(), 1);
+  auto path = KernelLibrary::default_search_path();
+  ::unsetenv("PORTACL_KERNEL_PATH");
+  REQUIRE(path.size() >= 3);
+  CHECK(path[0] == dir);
+  CHECK(path[1] == "/nonexistent");
+}
+
+TEST_CASE("includes resolve with line markers, cycles are reported", "[loading]") {
+  std::string dir = test::scratch_dir("includes");
+  test::write_file(dir + "/inner.cl", "#define INNER 1\n");
+  test::write_file(dir + "/outer.cl", "// line 1\n#include \"inner.cl\"\nint after;\n");
+  KernelSource s = KernelLibrary({dir}, false).load("outer.cl");
+  CHECK(s.text == "#line 1 \"outer.cl\"\n// line 1\n#line 1 \"inner.cl\"\n#define INNER 1\n#line 3 \"outer.cl\"\nint after;\n");
+  test::write_file(dir + "/loop_a.cl", "#include \"loop_b.cl\"\n");
+  test::write_file(dir + "/loop_b.cl", "#include \"loop_a.cl\"\n");
+  CHECK_THROWS_WITH(KernelLibrary({dir}, false).load("loop_a.cl"), Catch::Contains("includes itself"));
+  test::write_file(dir + "/dangling.cl", "\n\n#include \"gone.cl\"\n");
+  CHECK_THROWS_WITH(KernelLibrary({dir}, false).load("dangling.cl"),
+                    Catch::Contains("dangling.cl:3: included kernel file 'gone.cl' not found"));
+}
+
+TEST_CASE("a missing kernel file names every place looked in", "[loading]") {
+  KernelLibrary lib({"/nowhere/one", "/nowhere/two"}, true);
+  try {
+    lib.load("missing.cl");
+    FAIL("no exception");
+  } catch (const Error& e) {
+    std::string m = e.what();
+    CHECK_THAT(m, Catch::Contains("'missing.cl' not found"));
+    CHECK_THAT(m, Catch::Contains("/nowhere/one/missing.cl"));
+    CHECK_THAT(m, Catch::Contains("/nowhere/two/missing.cl"));
+    CHECK_THAT(m, Catch::Contains("PORTACL_KERNEL_PATH"));
+  }
+  CHECK_THROWS_WITH(lib.load("../etc/passwd"), Catch::Contains("not a plain file name"));
+}
+
+TEST_CASE("a kernel with a syntax error raises BuildError with the compiler log", "[loading]") {
+  std::string dir = test::scratch_dir("broken");
+  test::write_file(dir + "/broken.cl",
+                   "#include \"portacl_common.cl\"\n__kernel void broken(__global T* x) {\n  x[0] = 1\n}\n");
+  ContextOptions opt;
+  opt.kernels = KernelLibrary({dir}, true);  // portacl_common.cl from the embedded copy
+  opt.cache_directory = "";
+  Context ctx(test::cpu_context().device(), opt);
+  try {
+    ctx.prepare(KernelRef{"broken.cl", "broken"}, axpy_traits(ElementType::f32), ProblemSize(10));
+    FAIL("no exception");
+  } catch (const BuildError& e) {
+    std::string m = e.what();
+    CHECK_THAT(m, Catch::Contains("OpenCL build of 'broken.cl'"));
+    CHECK_THAT(m, Catch::Contains("CL_BUILD_PROGRAM_FAILURE"));
+    CHECK_THAT(m, Catch::Contains("-DT=float"));
+    // The log points at the .cl file and line, thanks to the #line markers.
+    CHECK_THAT(e.build_log(), Catch::Contains("broken.cl:3"));
+  }
+}

@@ -1,0 +1,73 @@
+#include "test_support.hpp"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace test {
+
+std::string fixture_path(const std::string& file) { return std::string(PORTACL_FIXTURE_DIR) + "/" + file; }
+
+std::vector<std::string> fixture_files() {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(PORTACL_FIXTURE_DIR)) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() > 7 && n.substr(n.size() - 7) == ".clinfo") out.push_back(n);
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+portacl::DeviceInfo load_fixture(const std::string& file) {
+  return portacl::parse_clinfo_file(fixture_path(file)).at(0);
+}
+
+std::string scratch_dir(const std::string& name) {
+  static int counter = 0;
+  std::string dir = std::string(PORTACL_TEST_TMP) + "/" + name + "-" + std::to_string(seed() % 100000) + "-" +
+                    std::to_string(++counter);
+  std::string cmd = "rm -rf '" + dir + "' && mkdir -p '" + dir + "'";
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot create " + dir);
+  return dir;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+portacl::Context& cpu_context() {
+  static std::unique_ptr<portacl::Context> ctx =
+      std::make_unique<portacl::Context>(portacl::select_device("cpu"));
+  return *ctx;
+}
+
+std::uint64_t seed() {
+  static const std::uint64_t s = []() -> std::uint64_t {
+    if (const char* env = std::getenv("PORTACL_TEST_SEED")) return std::strtoull(env, nullptr, 10);
+    return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  }();
+  return s;
+}
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 g(seed());
+  return g;
+}
+
+}  // namespace test
