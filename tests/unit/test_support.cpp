@@ -52,8 +52,11 @@ std::string read_file(const std::string& path) {
 }
 
 portacl::Context& cpu_context() {
-  static std::unique_ptr<portacl::Context> ctx =
-      std::make_unique<portacl::Context>(portacl::select_device("cpu"));
+  // PORTACL_TEST_DEVICE runs the suite on another device (the GPU run does).
+  static std::unique_ptr<portacl::Context> ctx = [] {
+    const char* env = std::getenv("PORTACL_TEST_DEVICE");
+    return std::make_unique<portacl::Context>(portacl::select_device(env && *env ? env : "cpu"));
+  }();
   return *ctx;
 }
 

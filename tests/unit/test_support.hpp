@@ -21,7 +21,8 @@ std::string scratch_dir(const std::string& name);
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
 
-// The CPU (PoCL) device every test runs on, shared for speed.
+// The device the tests run on, shared for speed: PoCL's CPU device, or
+// PORTACL_TEST_DEVICE.
 portacl::Context& cpu_context();
 
 std::mt19937_64& rng();
