@@ -187,3 +187,14 @@ TEST_CASE("classification of descriptions without vendor attributes", "[device]"
   d.name = "Microcontroller accelerator";
   CHECK(classify(d).device_class == DeviceClass::other_accelerator);
 }
+
+TEST_CASE("the H100's clinfo dump reads exactly like the live device did", "[device]") {
+  // nvidia_h100.live.json is what read_device_info() returned on the H100
+  // (portacl-query --json through the device tool), captured with the dump.
+  DeviceInfo live = DeviceInfo::from_json(Json::parse(test::read_file(test::fixture_path("nvidia_h100.live.json"))));
+  DeviceInfo dump = test::load_fixture("nvidia_h100.clinfo");
+  live.source = dump.source = "";
+  CHECK(live == dump);
+  CHECK(dump.nvidia->compute_capability_major == 9);
+  CHECK(dump.compute_units == 132);
+}
