@@ -12,8 +12,13 @@ foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/
     message(FATAL_ERROR "install is missing ${f}")
   endif()
 endforeach()
+set(extra "")
+if(SANITIZE)
+  # A sanitized library needs its runtime linked into the executable too.
+  set(extra "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK}/consumer" -G "${GENERATOR}"
-                        "-DCMAKE_PREFIX_PATH=${prefix}"
+                        "-DCMAKE_PREFIX_PATH=${prefix}" ${extra}
                 RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed (${rc})")

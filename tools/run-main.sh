@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job: set up, build, list the devices with what the runtime would
+# choose for them, and run SAXPY/DAXPY on the default device (PORTACL_DEVICE
+# or the first argument picks another).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/tools/setup.sh" build >/dev/null
+"$root/build/tools/portacl-query"
+"$root/build/tools/portacl-demo" "$@"

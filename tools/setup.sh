@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what portacl needs from Debian's packages (only what is missing),
+# then configures and builds into the given directory. Idempotent: a second
+# run with nothing changed installs nothing and rebuilds nothing.
+#   tools/setup.sh BUILD_DIR [extra cmake arguments...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${1:-build}
+shift || true
+
+packages=(g++ cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-clhpp-headers libclblast-dev catch2
+          pocl-opencl-icd clinfo)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "portacl setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+case "$build_dir" in /*) ;; *) build_dir="$root/$build_dir" ;; esac
+if [ ! -f "$build_dir/build.ninja" ] || [ $# -gt 0 ]; then
+  cmake -S "$root" -B "$build_dir" -G Ninja "$@" >/dev/null
+fi
+cmake --build "$build_dir"
