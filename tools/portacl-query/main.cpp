@@ -25,6 +25,7 @@ const char* kUsage =
     "  --from-clinfo FILE  describe the device(s) in a clinfo (or clinfo --raw) dump\n"
     "  --from-json FILE    describe the device(s) in a portacl JSON description\n"
     "  --explain           show the rule behind every decision\n"
+    "  --rules             print the rule book the planner applies (Markdown table)\n"
     "  --json              machine-readable output\n"
     "  --version           print the version\n"
     "  -h, --help          this text\n"
@@ -119,6 +120,11 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--version") {
       std::cout << "portacl-query " << PORTACL_VERSION_STRING << "\n";
+      return 0;
+    } else if (arg == "--rules") {
+      std::cout << "| rule | class | section | statement |\n|---|---|---|---|\n";
+      for (const auto& r : rule_book())
+        std::cout << "| `" << r.id << "` | " << r.device_class << " | " << r.section << " | " << r.statement << " |\n";
       return 0;
     } else if (arg == "--explain") {
       a.explain = true;
