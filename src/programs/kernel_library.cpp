@@ -1,6 +1,7 @@
 #include "portacl/programs/kernel_library.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -116,12 +117,18 @@ bool KernelLibrary::find(const std::string& name, const std::string& including_d
 
 void KernelLibrary::expand(const std::string& name, const std::string& text,
                            const std::string& origin, std::vector<std::string>& stack,
-                           std::string& out) const {
+                           KernelSource& src) const {
+  std::string& out = src.text;
+  auto emit = [&](const std::string& line, const std::string& file, std::size_t no) {
+    out += line;
+    out += '\n';
+    src.line_origin.emplace_back(file, no);
+  };
   if (std::find(stack.begin(), stack.end(), name) != stack.end())
     throw Error("kernel file '" + name + "' includes itself (through " + stack.back() + ")");
   if (stack.size() > 32) throw Error("kernel includes nested deeper than 32 levels at '" + name + "'");
   stack.push_back(name);
-  out += "#line 1 \"" + name + "\"\n";
+  emit("#line 1 \"" + name + "\"", "", 0);
   std::istringstream in(text);
   std::string line;
   std::size_t lineno = 0;
@@ -129,16 +136,15 @@ void KernelLibrary::expand(const std::string& name, const std::string& text,
     ++lineno;
     std::string target = include_target(line);
     if (target.empty()) {
-      out += line;
-      out += '\n';
+      emit(line, name, lineno);
       continue;
     }
     std::string sub_text, sub_origin;
     if (!find(target, dir_of(origin), sub_text, sub_origin))
       throw Error(name + ":" + std::to_string(lineno) + ": included kernel file '" + target +
                   "' not found");
-    expand(target, sub_text, sub_origin, stack, out);
-    out += "#line " + std::to_string(lineno + 1) + " \"" + name + "\"\n";
+    expand(target, sub_text, sub_origin, stack, src);
+    emit("#line " + std::to_string(lineno + 1) + " \"" + name + "\"", "", 0);
   }
   stack.pop_back();
 }
@@ -157,7 +163,7 @@ KernelSource KernelLibrary::load(const std::string& name) const {
   s.name = name;
   s.origin = origin;
   std::vector<std::string> stack;
-  expand(name, text, origin, stack, s.text);
+  expand(name, text, origin, stack, s);
   s.hash = fnv1a64(s.text);
   return s;
 }
@@ -167,9 +173,43 @@ KernelSource KernelLibrary::from_text(const std::string& name, const std::string
   s.name = name;
   s.origin = "text:" + name;
   std::vector<std::string> stack;
-  expand(name, text, s.origin, stack, s.text);
+  expand(name, text, s.origin, stack, s);
   s.hash = fnv1a64(s.text);
   return s;
+}
+
+}  // namespace portacl
+
+namespace portacl {
+
+std::string KernelSource::where(std::size_t expanded_line) const {
+  if (expanded_line == 0 || expanded_line > line_origin.size()) return "";
+  const auto& o = line_origin[expanded_line - 1];
+  return o.first.empty() ? "" : o.first + ":" + std::to_string(o.second);
+}
+
+std::string map_log_lines(const std::string& log, const KernelSource& source) {
+  static const char* markers[] = {"<kernel>:", "<source>:"};
+  std::string out;
+  std::size_t i = 0;
+  while (i < log.size()) {
+    bool mapped = false;
+    for (const char* m : markers) {
+      std::size_t len = std::char_traits<char>::length(m);
+      if (log.compare(i, len, m) != 0) continue;
+      std::size_t j = i + len, line = 0;
+      while (j < log.size() && std::isdigit(static_cast<unsigned char>(log[j]))) line = line * 10 + (log[j++] - '0');
+      std::string w = j > i + len ? source.where(line) : "";
+      if (!w.empty()) {
+        out += w;
+        i = j;
+        mapped = true;
+      }
+      break;
+    }
+    if (!mapped) out += log[i++];
+  }
+  return out;
 }
 
 }  // namespace portacl

@@ -55,6 +55,8 @@ std::string cache_key(const DeviceInfo& info, const KernelSource& source, const 
   std::string log;
   program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
   while (!log.empty() && (log.back() == '\n' || log.back() == '\0')) log.pop_back();
+  // Compilers that ignore #line report lines of the expanded text: map them back.
+  log = map_log_lines(log, source);
   throw BuildError("OpenCL build of '" + source.name + "' (" + source.origin + ") failed on '" +
                        info.name + "' with " + cl_error_name(status) + "\n  options: " + options +
                        "\n  compiler log:\n" + log,

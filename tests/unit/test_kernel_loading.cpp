@@ -90,3 +90,20 @@ TEST_CASE("a kernel with a syntax error raises BuildError with the compiler log"
     CHECK_THAT(e.build_log(), Catch::Contains("broken.cl:3"));
   }
 }
+
+TEST_CASE("compiler logs that ignore #line are mapped back to file and line", "[loading]") {
+  std::string dir = test::scratch_dir("logmap");
+  test::write_file(dir + "/inner.cl", "int a;\nint b;\n");
+  test::write_file(dir + "/outer.cl", "// one\n#include \"inner.cl\"\nint c = ;\n");
+  KernelSource s = KernelLibrary({dir}, false).load("outer.cl");
+  // Expanded: 1 #line, 2 "// one", 3 #line, 4 "int a;", 5 "int b;", 6 #line, 7 "int c = ;"
+  CHECK(s.where(2) == "outer.cl:1");
+  CHECK(s.where(5) == "inner.cl:2");
+  CHECK(s.where(7) == "outer.cl:3");
+  CHECK(s.where(1).empty());
+  CHECK(s.where(99).empty());
+  // NVIDIA's form: "<kernel>:LINE:COL: error ...".
+  CHECK(map_log_lines("<kernel>:7:9: error: expected expression\n<kernel>:5:1: note", s) ==
+        "outer.cl:3:9: error: expected expression\ninner.cl:2:1: note");
+  CHECK(map_log_lines("broken.cl:3:9: error", s) == "broken.cl:3:9: error");  // already mapped
+}

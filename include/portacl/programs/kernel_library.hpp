@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace portacl {
@@ -16,7 +17,17 @@ struct KernelSource {
   std::string text;    // includes expanded
   std::string origin;  // "/path/to/axpy.cl" or "embedded:axpy.cl"
   std::uint64_t hash = 0;  // of `text`; part of the binary cache key
+  // For each line of `text` (index = line - 1): the file and line it came
+  // from. Some compilers (NVIDIA's) ignore #line, so logs are mapped back.
+  std::vector<std::pair<std::string, std::size_t>> line_origin;
+
+  // "axpy.cl:12" for line `expanded_line` of `text`, or "" if unknown.
+  std::string where(std::size_t expanded_line) const;
 };
+
+// Rewrites "<kernel>:N" / "<source>:N" references to expanded lines in a
+// compiler log into "file.cl:line".
+std::string map_log_lines(const std::string& log, const KernelSource& source);
 
 class KernelLibrary {
  public:
@@ -42,7 +53,7 @@ class KernelLibrary {
   bool find(const std::string& name, const std::string& including_dir, std::string& text,
             std::string& origin) const;
   void expand(const std::string& name, const std::string& text, const std::string& origin,
-              std::vector<std::string>& stack, std::string& out) const;
+              std::vector<std::string>& stack, KernelSource& out) const;
 
   std::vector<std::string> path_;
   bool embedded_;
