@@ -12,6 +12,7 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/rules/launch_plan.hpp"
 #include "portacl/rules/mapping_rules.hpp"
+#include "portacl/rules/reference_shapes.hpp"
 #include "portacl/rules/rule_book.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"

@@ -104,22 +104,26 @@ DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& devi
       dev_value<cl_ulong>(device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE");
   d.host_unified_memory = dev_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY, "CL_DEVICE_HOST_UNIFIED_MEMORY");
 
-  auto& p = d.preferred_vector_width;
-  p.char_ = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR");
-  p.short_ = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT");
-  p.int_ = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT");
-  p.long_ = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG");
-  p.half = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF");
-  p.float_ = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT");
-  p.double_ = dev_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE");
-  auto& n = d.native_vector_width;
-  n.char_ = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, "CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR");
-  n.short_ = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, "CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT");
-  n.int_ = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, "CL_DEVICE_NATIVE_VECTOR_WIDTH_INT");
-  n.long_ = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, "CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG");
-  n.half = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, "CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF");
-  n.float_ = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, "CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT");
-  n.double_ = dev_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, "CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE");
+  struct WidthQuery {
+    std::uint32_t VectorWidths::*slot;
+    cl_device_info preferred, native;
+    const char* name;
+  };
+  static const WidthQuery widths[] = {
+      {&VectorWidths::char_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, "CHAR"},
+      {&VectorWidths::short_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, "SHORT"},
+      {&VectorWidths::int_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, "INT"},
+      {&VectorWidths::long_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, "LONG"},
+      {&VectorWidths::half, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, "HALF"},
+      {&VectorWidths::float_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, "FLOAT"},
+      {&VectorWidths::double_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, "DOUBLE"},
+  };
+  for (const auto& w : widths) {
+    d.preferred_vector_width.*w.slot =
+        dev_value<cl_uint>(device, w.preferred, (std::string("CL_DEVICE_PREFERRED_VECTOR_WIDTH_") + w.name).c_str());
+    d.native_vector_width.*w.slot =
+        dev_value<cl_uint>(device, w.native, (std::string("CL_DEVICE_NATIVE_VECTOR_WIDTH_") + w.name).c_str());
+  }
 
   std::istringstream ext(dev_string(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS"));
   std::string e;

@@ -6,35 +6,14 @@ using namespace portacl;
 
 namespace {
 
+// The reference shapes (float and double) plus a char stream, whose SIMD
+// width differs from the float one on every CPU.
 std::vector<KernelTraits> shapes() {
   std::vector<KernelTraits> s;
-  s.push_back(axpy_traits(ElementType::f32));
-  s.push_back(axpy_traits(ElementType::f64));
-  KernelTraits red;
-  red.name = "reduction";
-  red.benefits_from_local_tiling = true;
-  red.needs_barriers = true;
-  red.bytes_per_item = 4;
-  red.flops_per_item = 1;
-  red.local_bytes_per_work_item = 4;
-  s.push_back(red);
-  KernelTraits chars = red;
+  for (const auto& r : reference_shapes(true)) s.push_back(r.traits);
+  KernelTraits chars = axpy_traits(ElementType::i8);
   chars.name = "char-stream";
-  chars.element = ElementType::i8;
-  chars.benefits_from_local_tiling = false;
-  chars.needs_barriers = false;
   s.push_back(chars);
-  KernelTraits tiled;
-  tiled.name = "tiled-2d";
-  tiled.dimensions = 2;
-  tiled.benefits_from_local_tiling = true;
-  tiled.needs_barriers = true;
-  tiled.has_barrier_free_variant = false;
-  tiled.vectorizable = false;
-  tiled.bytes_per_item = 8;
-  tiled.flops_per_item = 64;
-  tiled.local_bytes_per_work_item = 8;
-  s.push_back(tiled);
   return s;
 }
 
@@ -153,7 +132,7 @@ TEST_CASE("live limits win over the book", "[rules]") {
   CHECK(q.macros.at("WG_SIZE") == "96");
 
   // A tiled kernel whose local memory no longer fits falls back to the plain variant.
-  KernelTraits tiled = shapes().back();
+  KernelTraits tiled = tiled_2d_shape_traits(ElementType::f32);
   tiled.local_bytes_per_work_item = 64;
   LaunchPlan r = make_plan(nv, tiled, ProblemSize(512, 512), o);
   CHECK(!r.use_local_memory);
@@ -172,7 +151,7 @@ TEST_CASE("the override hook replaces rule defaults, limits still win", "[rules]
     return o;
   });
   LaunchPlan p = make_plan(amd, axpy_traits(ElementType::f32), ProblemSize(1 << 22));
-  LaunchPlan untouched = make_plan(amd, shapes()[2], ProblemSize(1 << 22));
+  LaunchPlan untouched = make_plan(amd, reduction_shape_traits(ElementType::f32), ProblemSize(1 << 22));
   set_plan_override_provider(nullptr);
   CHECK(p.provenance == "tuning database: test");
   CHECK(p.work_group_size() == 256);

@@ -35,36 +35,6 @@ std::string plan_summary(const LaunchPlan& p) {
 
 }  // namespace
 
-std::vector<Shape> representative_shapes(const DeviceInfo& d) {
-  std::vector<Shape> s;
-  s.push_back({"axpy float, n=2^24", axpy_traits(ElementType::f32), ProblemSize(std::size_t{1} << 24)});
-  if (d.fp64)
-    s.push_back({"axpy double, n=2^24", axpy_traits(ElementType::f64), ProblemSize(std::size_t{1} << 24)});
-  KernelTraits red;
-  red.name = "reduction";
-  red.element = ElementType::f32;
-  red.benefits_from_local_tiling = true;
-  red.needs_barriers = true;
-  red.has_barrier_free_variant = true;
-  red.bytes_per_item = 4;
-  red.flops_per_item = 1;
-  red.local_bytes_per_work_item = 4;
-  s.push_back({"sum float, n=2^24", red, ProblemSize(std::size_t{1} << 24)});
-  KernelTraits tiled;
-  tiled.name = "tiled-2d";
-  tiled.element = ElementType::f32;
-  tiled.dimensions = 2;
-  tiled.benefits_from_local_tiling = true;
-  tiled.needs_barriers = true;
-  tiled.has_barrier_free_variant = false;
-  tiled.vectorizable = false;
-  tiled.bytes_per_item = 8;
-  tiled.flops_per_item = 64;
-  tiled.local_bytes_per_work_item = 8;
-  s.push_back({"tiled 2D float, 4096x4096", tiled, ProblemSize(4096, 4096)});
-  return s;
-}
-
 std::string text_report(const DeviceInfo& d, const std::string& heading, bool explain,
                         const DeviceLimits* live) {
   Classification c = classify(d);
@@ -100,7 +70,7 @@ std::string text_report(const DeviceInfo& d, const std::string& heading, bool ex
     os << "\n";
   }
   os << "  plans:\n";
-  for (const auto& shape : representative_shapes(d)) {
+  for (const auto& shape : reference_shapes(d.fp64)) {
     PlanOptions opt;
     if (live) opt.live_limits = *live;
     try {
@@ -129,7 +99,7 @@ Json json_report(const DeviceInfo& d, const DeviceLimits* live) {
   cj["simd_width_float"] = c.simd_width_float;
   cj["reason"] = c.reason;
   Json plans = Json::array();
-  for (const auto& shape : representative_shapes(d)) {
+  for (const auto& shape : reference_shapes(d.fp64)) {
     PlanOptions opt;
     if (live) opt.live_limits = *live;
     Json entry = Json::object();

@@ -9,16 +9,6 @@
 
 namespace portacl_query {
 
-struct Shape {
-  std::string label;
-  portacl::KernelTraits traits;
-  portacl::ProblemSize size;
-};
-
-// Representative shapes: streaming (AXPY, float and double), a reduction, a
-// tiled 2D kernel. Double shapes only where the device has fp64.
-std::vector<Shape> representative_shapes(const portacl::DeviceInfo& d);
-
 std::string text_report(const portacl::DeviceInfo& d, const std::string& heading, bool explain,
                         const portacl::DeviceLimits* live_limits = nullptr);
 portacl::Json json_report(const portacl::DeviceInfo& d, const portacl::DeviceLimits* live_limits = nullptr);
