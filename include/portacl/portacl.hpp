@@ -7,6 +7,8 @@
 #include "portacl/device/device_info.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/axpy.hpp"
+#include "portacl/kernels/element.hpp"
+#include "portacl/kernels/stream.hpp"
 #include "portacl/programs/kernel_library.hpp"
 #include "portacl/programs/program_cache.hpp"
 #include "portacl/rules/kernel_traits.hpp"

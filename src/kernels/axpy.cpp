@@ -1,6 +1,7 @@
 #include "portacl/kernels/axpy.hpp"
 
-#include "portacl/error.hpp"
+#include "kernel_call.hpp"
+#include "portacl/kernels/element.hpp"
 
 namespace portacl {
 
@@ -19,28 +20,15 @@ KernelTraits axpy_traits(ElementType element) {
 namespace {
 
 template <class T>
-constexpr ElementType element_of();
-template <>
-constexpr ElementType element_of<float>() { return ElementType::f32; }
-template <>
-constexpr ElementType element_of<double>() { return ElementType::f64; }
-
-template <class T>
 void check_operands(Context& ctx, const Buffer<T>& x, Buffer<T>& y) {
-  if (&x.context() != &ctx) throw Error("axpy: buffer x belongs to another context");
-  if (&y.context() != &ctx) throw Error("axpy: buffer y belongs to another context");
-  if (x.size() != y.size())
-    throw Error("axpy: x has " + std::to_string(x.size()) + " elements but y has " + std::to_string(y.size()));
+  kernel_call::same_context(ctx, x, "axpy", "x");
+  kernel_call::same_context(ctx, y, "axpy", "y");
+  kernel_call::same_length("axpy", "x", x.size(), "y", y.size());
 }
 
 template <class T>
 void run(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, PreparedKernel& k) {
-  cl_ulong n = x.size();
-  detail::set_arg(k.kernel, k.name, 0, sizeof n, &n);
-  detail::set_arg(k.kernel, k.name, 1, sizeof a, &a);
-  detail::set_arg(k.kernel, k.name, 2, sizeof(cl_mem), &x.cl_buffer()());
-  detail::set_arg(k.kernel, k.name, 3, sizeof(cl_mem), &y.cl_buffer()());
-  ctx.launch(k);
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(x.size()), a, x, y);
 }
 
 }  // namespace
@@ -48,8 +36,8 @@ void run(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, PreparedKernel& k)
 template <class T>
 LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options) {
   check_operands(ctx, x, y);
-  if (x.size() == 0) return ctx.plan(axpy_traits(element_of<T>()), ProblemSize(0), options);
-  PreparedKernel k = ctx.prepare(axpy_kernel, axpy_traits(element_of<T>()), ProblemSize(x.size()), options);
+  if (x.size() == 0) return ctx.plan(axpy_traits(element_of<T>::value), ProblemSize(0), options);
+  PreparedKernel k = ctx.prepare(axpy_kernel, axpy_traits(element_of<T>::value), ProblemSize(x.size()), options);
   run(ctx, a, x, y, k);
   return k.plan;
 }
@@ -58,9 +46,9 @@ template <class T>
 void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan) {
   check_operands(ctx, x, y);
   auto t = plan.macros.find("T");
-  if (t == plan.macros.end() || t->second != cl_type_name(element_of<T>()))
+  if (t == plan.macros.end() || t->second != cl_type_name(element_of<T>::value))
     throw Error("axpy: the plan was made for element type '" + (t == plan.macros.end() ? "?" : t->second) +
-                "', the buffers hold " + cl_type_name(element_of<T>()));
+                "', the buffers hold " + cl_type_name(element_of<T>::value));
   if (x.size() == 0) return;
   PreparedKernel k = ctx.prepare(axpy_kernel, plan);
   run(ctx, a, x, y, k);

@@ -22,11 +22,20 @@ Context::Context(Device device, ContextOptions options)
 }
 
 LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options) const {
-  return make_plan(device_.info(), traits, size, options);
+  if (!options.plan_as) return make_plan(device_.info(), traits, size, options);
+  // Another device's rules, this device's limits and capabilities.
+  if (traits.element == ElementType::f64 && !info().fp64)
+    throw Error("kernel '" + traits.name + "' needs double precision but device '" + info().name +
+                "' has no cl_khr_fp64");
+  PlanOptions o = options;
+  DeviceLimits live = DeviceLimits::of(info());
+  o.live_limits = o.live_limits ? o.live_limits->intersect(live) : live;
+  o.plan_as.reset();
+  return make_plan(*options.plan_as, traits, size, o);
 }
 
 cl::Kernel Context::build_kernel(const KernelRef& ref, const std::string& options) {
-  KernelSource src = kernels_.load(ref.file);
+  KernelSource src = ref.source_text.empty() ? kernels_.load(ref.file) : kernels_.from_text(ref.file, ref.source_text);
   cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), src, options);
   cl_int err = CL_SUCCESS;
   cl::Kernel k(program, ref.entry.c_str(), &err);

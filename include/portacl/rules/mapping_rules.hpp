@@ -53,6 +53,9 @@ struct PlanOptions {
   // An explicit override for this plan; takes precedence over the provider.
   std::optional<PlanOverride> override_values;
   bool consult_provider = true;
+  // Plan by this device's rules instead of the context's own (the context's
+  // live limits still apply): how AMD or MIC plans are run on PoCL.
+  std::optional<DeviceInfo> plan_as;
 };
 
 // Throws portacl::Error when the request cannot be planned at all (double on

@@ -18,6 +18,9 @@ namespace portacl {
 struct KernelRef {
   std::string file;
   std::string entry;
+  // When set, the source is this text (named `file` in messages; its
+  // #includes resolve from the kernel library): user-fused kernels.
+  std::string source_text;
 };
 
 struct PreparedKernel {

@@ -1,0 +1,36 @@
+// Streaming kernels: copy, fill, scale, AXPBY and a user-defined element-wise
+// map, float and double, any length. Each returns the plan it ran under.
+// Errors (before any launch): lengths differ, a buffer of another context,
+// a map expression that does not compile (BuildError with the log).
+#pragma once
+
+#include <string>
+
+#include "portacl/kernels/element.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+// The family's declaration: where its kernels live and what the rules see.
+// `arrays` is how many arrays of n elements a call reads or writes.
+KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops_per_item);
+KernelRef stream_kernel(const std::string& entry);
+
+template <class T>
+LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
+template <class T>
+LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& options = {});
+template <class T>
+LaunchPlan scale(Context& ctx, T a, Buffer<T>& y, const PlanOptions& options = {});
+// y = a*x + b*y
+template <class T>
+LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const PlanOptions& options = {});
+// y = expression(x) element by element; `expression` is OpenCL C in `x`,
+// e.g. "x * x + 1" or "sqrt(fabs(x))" (valid for scalars and vectors).
+template <class T>
+LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, Buffer<T>& y,
+               const PlanOptions& options = {});
+
+}  // namespace portacl

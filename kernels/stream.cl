@@ -1,0 +1,44 @@
+// Streaming kernels: every work-item strides over whole vectors of VW
+// elements, then the n % VW tail is done element by element, so any n works
+// under any plan.
+#include "portacl_common.cl"
+
+#define PORTACL_VECTORS(i) for (size_t i = get_global_id(0); i < n / VW; i += get_global_size(0))
+#define PORTACL_TAIL(j) for (size_t j = (n / VW) * VW + get_global_id(0); j < n; j += get_global_size(0))
+
+__kernel void copy(const ulong n, __global const T* restrict x, __global T* restrict y) {
+  PORTACL_VECTORS(i) VSTORE(VLOAD(i, x), i, y);
+  PORTACL_TAIL(j) y[j] = x[j];
+}
+
+__kernel void fill(const ulong n, const T value, __global T* restrict y) {
+  const VT v = (VT)(value);
+  PORTACL_VECTORS(i) VSTORE(v, i, y);
+  PORTACL_TAIL(j) y[j] = value;
+}
+
+__kernel void scale(const ulong n, const T a, __global T* restrict y) {
+  PORTACL_VECTORS(i) VSTORE(a * VLOAD(i, y), i, y);
+  PORTACL_TAIL(j) y[j] = a * y[j];
+}
+
+__kernel void axpby(const ulong n, const T a, __global const T* restrict x, const T b, __global T* restrict y) {
+  PORTACL_VECTORS(i) VSTORE(a * VLOAD(i, x) + b * VLOAD(i, y), i, y);
+  PORTACL_TAIL(j) y[j] = a * x[j] + b * y[j];
+}
+
+// y = MAP_EXPR(x): the user's OpenCL C expression, defined by the host in
+// front of this file. It sees x as a VT (vector) in the loop and a T in the
+// tail, so it must be written for both (arithmetic and built-ins are).
+#ifdef MAP_EXPR
+__kernel void map(const ulong n, __global const T* restrict x_in, __global T* restrict y) {
+  PORTACL_VECTORS(i) {
+    const VT x = VLOAD(i, x_in);
+    VSTORE(MAP_EXPR(x), i, y);
+  }
+  PORTACL_TAIL(j) {
+    const T x = x_in[j];
+    y[j] = MAP_EXPR(x);
+  }
+}
+#endif

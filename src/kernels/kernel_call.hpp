@@ -1,0 +1,42 @@
+// What every typed kernel call does before and at launch: check operands
+// (same context, matching lengths) and set arguments in order.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include "portacl/error.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+namespace kernel_call {
+
+inline void same_context(const Context& ctx, const BufferStorage& b, const char* op, const char* name) {
+  if (&b.context() != &ctx) throw Error(std::string(op) + ": buffer " + name + " belongs to another context");
+}
+
+inline void same_length(const char* op, const char* a, std::size_t na, const char* b, std::size_t nb) {
+  if (na != nb)
+    throw Error(std::string(op) + ": " + a + " has " + std::to_string(na) + " elements but " + b + " has " +
+                std::to_string(nb));
+}
+
+inline void set(PreparedKernel& k, unsigned i, const BufferStorage& b) {
+  detail::set_arg(k.kernel, k.name, i, sizeof(cl_mem), &b.cl_buffer()());
+}
+template <class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>
+void set(PreparedKernel& k, unsigned i, const S& v) {
+  detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
+}
+
+// Sets every argument in order and launches.
+template <class... Args>
+void launch(Context& ctx, PreparedKernel& k, const Args&... args) {
+  unsigned i = 0;
+  (set(k, i++, args), ...);
+  ctx.launch(k);
+}
+
+}  // namespace kernel_call
+}  // namespace portacl

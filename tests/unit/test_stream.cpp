@@ -1,0 +1,157 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+namespace {
+
+template <class T>
+std::vector<T> random_vector(std::size_t n, double lo = 0.5, double hi = 2.0) {
+  std::uniform_real_distribution<double> mag(lo, hi);
+  std::bernoulli_distribution sign(0.5);
+  std::vector<T> v(n);
+  for (auto& e : v) e = static_cast<T>(sign(test::rng()) ? mag(test::rng()) : -mag(test::rng()));
+  return v;
+}
+
+// Compares with a double-precision reference: |out - ref| <= tol * scale.
+template <class T>
+void check_close(const std::vector<T>& out, const std::vector<double>& ref, const std::vector<double>& scale,
+                 double ulps) {
+  REQUIRE(out.size() == ref.size());
+  const double eps = std::numeric_limits<T>::epsilon();
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    double err = std::fabs(static_cast<double>(out[i]) - ref[i]);
+    if (!(err <= ulps * eps * scale[i])) {
+      if (!bad) first = i;
+      ++bad;
+    }
+  }
+  INFO("first wrong element " << first << " of " << out.size() << ": got " << (out.empty() ? 0.0 : double(out[first]))
+                              << ", want " << (ref.empty() ? 0.0 : ref[first]));
+  CHECK(bad == 0);
+}
+
+const std::vector<std::size_t> kSizes = {0, 1, 2, 3, 7, 13, 31, 61, 127, 257, 1021, 4099, 65537};
+
+// Runs every streaming operation once at size n under `opt` and checks it.
+template <class T>
+void check_all_streams(Context& ctx, std::size_t n, const PlanOptions& opt) {
+  INFO("n = " << n);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const std::vector<T> poison(n, nan);  // output-only buffers start as NaN
+  std::vector<T> x = random_vector<T>(n), y = random_vector<T>(n);
+  const T a = random_vector<T>(1)[0], b = random_vector<T>(1)[0];
+  std::vector<double> ref(n), mag(n);
+  Buffer<T> dx(ctx, x);
+
+  {  // copy: exact
+    Buffer<T> dy(ctx, poison);
+    copy(ctx, dx, dy, opt);
+    CHECK(dy.download() == x);
+  }
+  {  // fill: exact
+    Buffer<T> dy(ctx, poison);
+    fill(ctx, dy, a, opt);
+    CHECK(dy.download() == std::vector<T>(n, a));
+  }
+  {  // scale: one rounding
+    Buffer<T> dy(ctx, y);
+    scale(ctx, a, dy, opt);
+    for (std::size_t i = 0; i < n; ++i) {
+      ref[i] = double(a) * double(y[i]);
+      mag[i] = std::fabs(ref[i]);
+    }
+    check_close(dy.download(), ref, mag, 1);
+  }
+  {  // axpby: cancellation possible, so scaled by the terms
+    Buffer<T> dy(ctx, y);
+    axpby(ctx, a, dx, b, dy, opt);
+    for (std::size_t i = 0; i < n; ++i) {
+      ref[i] = double(a) * double(x[i]) + double(b) * double(y[i]);
+      mag[i] = std::fabs(double(a) * double(x[i])) + std::fabs(double(b) * double(y[i]));
+    }
+    check_close(dy.download(), ref, mag, 3);
+  }
+  {  // map with a user expression
+    Buffer<T> dy(ctx, poison);
+    map(ctx, "x * x + (T)1", dx, dy, opt);
+    for (std::size_t i = 0; i < n; ++i) {
+      ref[i] = double(x[i]) * double(x[i]) + 1;
+      mag[i] = ref[i];
+    }
+    check_close(dy.download(), ref, mag, 2);
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("streaming kernels match the host reference at awkward sizes", "[stream]", float, double) {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : kSizes) check_all_streams<TestType>(ctx, n, {});
+}
+
+TEMPLATE_TEST_CASE("streaming kernels run correctly under every device class's plan", "[stream]", float, double) {
+  Context& ctx = test::cpu_context();
+  for (const auto& f : test::fixture_files()) {
+    PlanOptions opt;
+    opt.plan_as = test::load_fixture(f);
+    if (element_of<TestType>::value == ElementType::f64 && !opt.plan_as->fp64) continue;
+    INFO(f);
+    for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}})
+      check_all_streams<TestType>(ctx, n, opt);
+    // The plan really is that class's.
+    Buffer<TestType> y(ctx, 100);
+    LaunchPlan p = fill(ctx, y, TestType(1), opt);
+    CHECK(p.device_class == classify(*opt.plan_as).device_class);
+  }
+}
+
+TEST_CASE("map takes built-in functions and propagates NaN and infinity", "[stream]") {
+  Context& ctx = test::cpu_context();
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x = {4.0f, -9.0f, 0.0f, inf, -inf, nan, 2.25f, 1e-30f, 100.0f};
+  Buffer<float> dx(ctx, x), dy(ctx, x.size());
+  map(ctx, "sqrt(fabs(x))", dx, dy);
+  std::vector<float> out = dy.download();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    float want = std::sqrt(std::fabs(x[i]));
+    if (std::isnan(want)) CHECK(std::isnan(out[i]));
+    else CHECK(out[i] == Approx(want).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("streaming kernels refuse bad operands", "[stream]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> a(ctx, 10), b(ctx, 11);
+  CHECK_THROWS_WITH(copy(ctx, a, b), Catch::Contains("copy: x has 10 elements but y has 11"));
+  CHECK_THROWS_WITH(axpby(ctx, 1.0f, a, 2.0f, b), Catch::Contains("axpby: x has 10"));
+  CHECK_THROWS_WITH(map(ctx, "x", a, b), Catch::Contains("map: x has 10"));
+  ContextOptions o;
+  o.cache_directory = "";
+  Context other(ctx.device(), o);
+  Buffer<float> foreign(other, 10);
+  CHECK_THROWS_WITH(fill(ctx, foreign, 1.0f), Catch::Contains("fill: buffer y belongs to another context"));
+  CHECK_THROWS_WITH(scale(ctx, 2.0f, foreign), Catch::Contains("scale: buffer y belongs to another context"));
+  CHECK_THROWS_WITH(copy(ctx, foreign, a), Catch::Contains("copy: buffer x belongs to another context"));
+  CHECK_THROWS_WITH(map(ctx, "  ", a, a), Catch::Contains("expression is empty"));
+  CHECK_THROWS_WITH(map(ctx, "x\n+1", a, a), Catch::Contains("one line"));
+}
+
+TEST_CASE("a map expression that does not compile carries the compiler's log", "[stream]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> x(ctx, 16), y(ctx, 16);
+  try {
+    map(ctx, "x + undefined_thing", x, y);
+    FAIL("no exception");
+  } catch (const BuildError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("OpenCL build of 'map.cl'"));
+    CHECK_THAT(e.build_log(), Catch::Contains("undefined_thing"));
+  }
+}
