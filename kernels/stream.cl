@@ -22,6 +22,11 @@ __kernel void scale(const ulong n, const T a, __global T* restrict y) {
   PORTACL_TAIL(j) y[j] = a * y[j];
 }
 
+__kernel void axpy(const ulong n, const T a, __global const T* restrict x, __global T* restrict y) {
+  PORTACL_VECTORS(i) VSTORE(a * VLOAD(i, x) + VLOAD(i, y), i, y);
+  PORTACL_TAIL(j) y[j] = a * x[j] + y[j];
+}
+
 __kernel void axpby(const ulong n, const T a, __global const T* restrict x, const T b, __global T* restrict y) {
   PORTACL_VECTORS(i) VSTORE(a * VLOAD(i, x) + b * VLOAD(i, y), i, y);
   PORTACL_TAIL(j) y[j] = a * x[j] + b * y[j];

@@ -2,20 +2,14 @@
 
 #include "kernel_call.hpp"
 #include "portacl/kernels/element.hpp"
+#include "portacl/kernels/stream.hpp"
 
 namespace portacl {
 
-const KernelRef axpy_kernel{"axpy.cl", "axpy"};
+// AXPY is a member of the streaming family (stream.cl): read x, read y, write y.
+const KernelRef axpy_kernel = stream_kernel("axpy");
 
-KernelTraits axpy_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "axpy";
-  t.element = element;
-  t.dimensions = 1;
-  t.bytes_per_item = 3.0 * static_cast<double>(size_of(element));  // read x, read y, write y
-  t.flops_per_item = 2;
-  return t;
-}
+KernelTraits axpy_traits(ElementType element) { return stream_traits("axpy", element, 3, 2); }
 
 namespace {
 
@@ -26,20 +20,13 @@ void check_operands(Context& ctx, const Buffer<T>& x, Buffer<T>& y) {
   kernel_call::same_length("axpy", "x", x.size(), "y", y.size());
 }
 
-template <class T>
-void run(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, PreparedKernel& k) {
-  kernel_call::launch(ctx, k, static_cast<cl_ulong>(x.size()), a, x, y);
-}
 
 }  // namespace
 
 template <class T>
 LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options) {
   check_operands(ctx, x, y);
-  if (x.size() == 0) return ctx.plan(axpy_traits(element_of<T>::value), ProblemSize(0), options);
-  PreparedKernel k = ctx.prepare(axpy_kernel, axpy_traits(element_of<T>::value), ProblemSize(x.size()), options);
-  run(ctx, a, x, y, k);
-  return k.plan;
+  return kernel_call::launch_1d(ctx, axpy_kernel, axpy_traits(element_of<T>::value), x.size(), options, a, x, y);
 }
 
 template <class T>
@@ -51,7 +38,7 @@ void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan&
                 "', the buffers hold " + cl_type_name(element_of<T>::value));
   if (x.size() == 0) return;
   PreparedKernel k = ctx.prepare(axpy_kernel, plan);
-  run(ctx, a, x, y, k);
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(x.size()), a, x, y);
 }
 
 template LaunchPlan axpy<float>(Context&, float, const Buffer<float>&, Buffer<float>&, const PlanOptions&);

@@ -38,5 +38,16 @@ void launch(Context& ctx, PreparedKernel& k, const Args&... args) {
   ctx.launch(k);
 }
 
+// Plans, builds and launches a 1D kernel over n elements whose first
+// argument is n; an empty problem returns its (empty) plan without a launch.
+template <class... Args>
+LaunchPlan launch_1d(Context& ctx, const KernelRef& ref, const KernelTraits& traits, std::size_t n,
+                     const PlanOptions& options, const Args&... args) {
+  if (n == 0) return ctx.plan(traits, ProblemSize(0), options);
+  PreparedKernel k = ctx.prepare(ref, traits, ProblemSize(n), options);
+  launch(ctx, k, static_cast<cl_ulong>(n), args...);
+  return k.plan;
+}
+
 }  // namespace kernel_call
 }  // namespace portacl

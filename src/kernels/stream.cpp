@@ -16,39 +16,26 @@ KernelTraits stream_traits(const std::string& kernel, ElementType element, unsig
 
 KernelRef stream_kernel(const std::string& entry) { return KernelRef{"stream.cl", entry, ""}; }
 
-namespace {
-
-// Plans, builds and launches one streaming kernel over n elements; an empty
-// problem returns its (empty) plan without launching.
-template <class T, class... Args>
-LaunchPlan run(Context& ctx, const KernelRef& ref, const KernelTraits& traits, std::size_t n,
-               const PlanOptions& options, const Args&... args) {
-  if (n == 0) return ctx.plan(traits, ProblemSize(0), options);
-  PreparedKernel k = ctx.prepare(ref, traits, ProblemSize(n), options);
-  kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), args...);
-  return k.plan;
-}
-
-}  // namespace
+using kernel_call::launch_1d;
 
 template <class T>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o) {
   kernel_call::same_context(ctx, x, "copy", "x");
   kernel_call::same_context(ctx, y, "copy", "y");
   kernel_call::same_length("copy", "x", x.size(), "y", y.size());
-  return run<T>(ctx, stream_kernel("copy"), stream_traits("copy", element_of<T>::value, 2, 0), x.size(), o, x, y);
+  return launch_1d(ctx, stream_kernel("copy"), stream_traits("copy", element_of<T>::value, 2, 0), x.size(), o, x, y);
 }
 
 template <class T>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& o) {
   kernel_call::same_context(ctx, y, "fill", "y");
-  return run<T>(ctx, stream_kernel("fill"), stream_traits("fill", element_of<T>::value, 1, 0), y.size(), o, value, y);
+  return launch_1d(ctx, stream_kernel("fill"), stream_traits("fill", element_of<T>::value, 1, 0), y.size(), o, value, y);
 }
 
 template <class T>
 LaunchPlan scale(Context& ctx, T a, Buffer<T>& y, const PlanOptions& o) {
   kernel_call::same_context(ctx, y, "scale", "y");
-  return run<T>(ctx, stream_kernel("scale"), stream_traits("scale", element_of<T>::value, 2, 1), y.size(), o, a, y);
+  return launch_1d(ctx, stream_kernel("scale"), stream_traits("scale", element_of<T>::value, 2, 1), y.size(), o, a, y);
 }
 
 template <class T>
@@ -56,7 +43,7 @@ LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const
   kernel_call::same_context(ctx, x, "axpby", "x");
   kernel_call::same_context(ctx, y, "axpby", "y");
   kernel_call::same_length("axpby", "x", x.size(), "y", y.size());
-  return run<T>(ctx, stream_kernel("axpby"), stream_traits("axpby", element_of<T>::value, 3, 3), x.size(), o, a, x,
+  return launch_1d(ctx, stream_kernel("axpby"), stream_traits("axpby", element_of<T>::value, 3, 3), x.size(), o, a, x,
                 b, y);
 }
 
@@ -70,7 +57,7 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
   // The expression becomes a macro in front of stream.cl; the source hash
   // (and so the binary cache key) includes it.
   KernelRef ref{"map.cl", "map", "#define MAP_EXPR(x) (" + expression + ")\n#include \"stream.cl\"\n"};
-  return run<T>(ctx, ref, stream_traits("map", element_of<T>::value, 2, 1), x.size(), o, x, y);
+  return launch_1d(ctx, ref, stream_traits("map", element_of<T>::value, 2, 1), x.size(), o, x, y);
 }
 
 #define PORTACL_STREAM_INSTANTIATE(T)                                                                      \

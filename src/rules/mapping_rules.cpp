@@ -303,6 +303,15 @@ DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
   return l;
 }
 
+void require_precision(const DeviceInfo& d, const KernelTraits& t) {
+  if (t.element == ElementType::f64 && !d.fp64)
+    throw Error("kernel '" + t.name + "' needs double precision but device '" + d.name +
+                "' has no cl_khr_fp64");
+  if (t.element == ElementType::f16 && !d.fp16)
+    throw Error("kernel '" + t.name + "' needs half precision but device '" + d.name +
+                "' has no cl_khr_fp16");
+}
+
 void set_plan_override_provider(PlanOverrideProvider provider) {
   std::lock_guard<std::mutex> lock(provider_mutex);
   provider_slot() = std::move(provider);
@@ -313,12 +322,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
   if (t.dimensions < 1 || t.dimensions > 3)
     throw Error("kernel '" + t.name + "' has " + std::to_string(t.dimensions) +
                 " dimensions; OpenCL launches have 1, 2 or 3");
-  if (t.element == ElementType::f64 && !d.fp64)
-    throw Error("kernel '" + t.name + "' needs double precision but device '" + d.name +
-                "' has no cl_khr_fp64");
-  if (t.element == ElementType::f16 && !d.fp16)
-    throw Error("kernel '" + t.name + "' needs half precision but device '" + d.name +
-                "' has no cl_khr_fp16");
+  require_precision(d, t);
 
   const Classification c = classify(d);
   LaunchPlan p;

@@ -24,9 +24,7 @@ Context::Context(Device device, ContextOptions options)
 LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options) const {
   if (!options.plan_as) return make_plan(device_.info(), traits, size, options);
   // Another device's rules, this device's limits and capabilities.
-  if (traits.element == ElementType::f64 && !info().fp64)
-    throw Error("kernel '" + traits.name + "' needs double precision but device '" + info().name +
-                "' has no cl_khr_fp64");
+  require_precision(info(), traits);
   PlanOptions o = options;
   DeviceLimits live = DeviceLimits::of(info());
   o.live_limits = o.live_limits ? o.live_limits->intersect(live) : live;
@@ -35,7 +33,15 @@ LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, co
 }
 
 cl::Kernel Context::build_kernel(const KernelRef& ref, const std::string& options) {
-  KernelSource src = ref.source_text.empty() ? kernels_.load(ref.file) : kernels_.from_text(ref.file, ref.source_text);
+  // Sources are read and expanded once per context, not on every launch.
+  std::string key = ref.file + '\0' + ref.source_text;
+  auto it = sources_.find(key);
+  if (it == sources_.end()) {
+    KernelSource loaded =
+        ref.source_text.empty() ? kernels_.load(ref.file) : kernels_.from_text(ref.file, ref.source_text);
+    it = sources_.emplace(std::move(key), std::move(loaded)).first;
+  }
+  const KernelSource& src = it->second;
   cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), src, options);
   cl_int err = CL_SUCCESS;
   cl::Kernel k(program, ref.entry.c_str(), &err);

@@ -7,7 +7,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${
 if(rc)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
-foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/kernels/axpy.cl)
+foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/kernels/stream.cl)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "install is missing ${f}")
   endif()

@@ -20,15 +20,15 @@ TEST_CASE("kernels load from the search path, first directory first", "[loading]
 TEST_CASE("the embedded copy is used when no file is found", "[loading]") {
   KernelLibrary lib({}, true);
   auto names = KernelLibrary::embedded_names();
-  CHECK(std::find(names.begin(), names.end(), "axpy.cl") != names.end());
-  KernelSource s = lib.load("axpy.cl");
-  CHECK(s.origin == "embedded:axpy.cl");
+  CHECK(std::find(names.begin(), names.end(), "stream.cl") != names.end());
+  KernelSource s = lib.load("stream.cl");
+  CHECK(s.origin == "embedded:stream.cl");
   // The include was resolved from the embedded copies too.
   CHECK_THAT(s.text, Catch::Contains("#define PORTACL_COMMON_CL"));
-  CHECK_THAT(s.text, Catch::Contains("__kernel void axpy"));
+  CHECK_THAT(s.text, Catch::Contains("__kernel void axpy("));
   // Identical to the file in the source tree, byte for byte after expansion.
   KernelLibrary files({PORTACL_FIXTURE_DIR "/../../../kernels"}, false);
-  CHECK(files.load("axpy.cl").text == s.text);
+  CHECK(files.load("stream.cl").text == s.text);
 }
 
 TEST_CASE("PORTACL_KERNEL_PATH comes first in the default search path", "[loading]") {

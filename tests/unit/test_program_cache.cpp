@@ -16,7 +16,7 @@ CacheStats load_axpy(const std::string& cache_dir, std::string* entry = nullptr)
   Context ctx(test::cpu_context().device(), opt);
   PreparedKernel k = ctx.prepare(axpy_kernel, axpy_traits(ElementType::f32), ProblemSize(1000));
   if (entry)
-    *entry = ctx.programs().entry_path(ctx.info(), ctx.kernel_library().load("axpy.cl"), k.plan.build_options());
+    *entry = ctx.programs().entry_path(ctx.info(), ctx.kernel_library().load(axpy_kernel.file), k.plan.build_options());
   // The kernel still works, whichever way it was obtained.
   std::vector<float> x(1000, 1.5f), y(1000, 2.0f);
   Buffer<float> dx(ctx, x), dy(ctx, y);

@@ -13,7 +13,7 @@
 namespace portacl {
 
 struct KernelSource {
-  std::string name;    // "axpy.cl"
+  std::string name;    // "stream.cl"
   std::string text;    // includes expanded
   std::string origin;  // "/path/to/axpy.cl" or "embedded:axpy.cl"
   std::uint64_t hash = 0;  // of `text`; part of the binary cache key

@@ -58,6 +58,10 @@ struct PlanOptions {
   std::optional<DeviceInfo> plan_as;
 };
 
+// Throws portacl::Error naming kernel and device when `device` lacks the
+// precision `traits.element` needs (fp64, fp16).
+void require_precision(const DeviceInfo& device, const KernelTraits& traits);
+
 // Throws portacl::Error when the request cannot be planned at all (double on
 // a device without fp64, dimensions outside 1..3).
 LaunchPlan make_plan(const DeviceInfo& device, const KernelTraits& traits, const ProblemSize& size,

@@ -2,6 +2,7 @@
 // and the kernel sources: everything a launch needs, owned in one RAII value.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,7 @@ class Context {
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
+  std::map<std::string, KernelSource> sources_;  // by file and source text
   std::unique_ptr<ProgramCache> programs_;
 };
 
