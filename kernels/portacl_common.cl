@@ -31,4 +31,20 @@
 #define VSTORE(v, i, p) PORTACL_CAT(vstore, VW)((v), (i), (p))
 #endif
 
+// Visits units 0..count-1 spread over the whole grid. CPUs (CHUNKED) give
+// each work-item one contiguous chunk, so a core streams consecutive cache
+// lines; GPUs stride by the grid so neighbouring work-items touch
+// neighbouring addresses (coalescing).
+#ifndef CHUNKED
+#define CHUNKED 0
+#endif
+#if CHUNKED
+#define PORTACL_FOR_UNITS(i, count)                                                              \
+  for (size_t i##_per = ((count) + get_global_size(0) - 1) / get_global_size(0),                 \
+              i = get_global_id(0) * i##_per, i##_end = min((size_t)(count), i + i##_per); \
+       i < i##_end; ++i)
+#else
+#define PORTACL_FOR_UNITS(i, count) for (size_t i = get_global_id(0); i < (size_t)(count); i += get_global_size(0))
+#endif
+
 #endif  // PORTACL_COMMON_CL

@@ -3,7 +3,7 @@
 // under any plan.
 #include "portacl_common.cl"
 
-#define PORTACL_VECTORS(i) for (size_t i = get_global_id(0); i < n / VW; i += get_global_size(0))
+#define PORTACL_VECTORS(i) PORTACL_FOR_UNITS(i, n / VW)
 #define PORTACL_TAIL(j) for (size_t j = (n / VW) * VW + get_global_id(0); j < n; j += get_global_size(0))
 
 __kernel void copy(const ulong n, __global const T* restrict x, __global T* restrict y) {

@@ -9,6 +9,7 @@
 #include "portacl/kernels/axpy.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "portacl/kernels/reduce.hpp"
 #include "portacl/programs/kernel_library.hpp"
 #include "portacl/programs/program_cache.hpp"
 #include "portacl/rules/kernel_traits.hpp"

@@ -22,6 +22,16 @@ inline void same_length(const char* op, const char* a, std::size_t na, const cha
                 std::to_string(nb));
 }
 
+// A user's OpenCL C expression becomes a one-line macro in the kernel source.
+inline void check_expression(const char* op, const char* what, const std::string& text) {
+  if (text.find_first_not_of(" \t") == std::string::npos) throw Error(std::string(op) + ": the " + what + " is empty");
+  if (text.find('\n') != std::string::npos || text.find('\r') != std::string::npos)
+    throw Error(std::string(op) + ": the " + what + " must be one line");
+}
+
+inline void set(PreparedKernel& k, unsigned i, const cl::Buffer& b) {
+  detail::set_arg(k.kernel, k.name, i, sizeof(cl_mem), &b());
+}
 inline void set(PreparedKernel& k, unsigned i, const BufferStorage& b) {
   detail::set_arg(k.kernel, k.name, i, sizeof(cl_mem), &b.cl_buffer()());
 }

@@ -52,8 +52,7 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
   kernel_call::same_context(ctx, x, "map", "x");
   kernel_call::same_context(ctx, y, "map", "y");
   kernel_call::same_length("map", "x", x.size(), "y", y.size());
-  if (expression.find_first_not_of(" \t") == std::string::npos) throw Error("map: the expression is empty");
-  if (expression.find('\n') != std::string::npos) throw Error("map: the expression must be one line");
+  kernel_call::check_expression("map", "expression", expression);
   // The expression becomes a macro in front of stream.cl; the source hash
   // (and so the binary cache key) includes it.
   KernelRef ref{"map.cl", "map", "#define MAP_EXPR(x) (" + expression + ")\n#include \"stream.cl\"\n"};

@@ -66,6 +66,7 @@ Json LaunchPlan::to_json() const {
   j["use_local_memory"] = use_local_memory;
   j["barrier_free_variant"] = barrier_free_variant;
   j["items_per_work_item"] = items_per_work_item;
+  j["passes"] = passes;
   j["memory"] = to_string(memory);
   j["build_options"] = build_options();
   j["provenance"] = provenance;

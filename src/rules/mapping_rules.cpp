@@ -289,8 +289,19 @@ DeviceLimits DeviceLimits::of(const DeviceInfo& d) {
   l.max_work_group_size = static_cast<std::size_t>(d.max_work_group_size);
   for (unsigned i = 0; i < 3; ++i) l.max_item_sizes[i] = static_cast<std::size_t>(d.max_item_size(i));
   l.local_mem_size = static_cast<std::size_t>(d.local_mem_size);
+  // int32 global atomics are core since OpenCL 1.1; the extension names older ones.
+  l.global_atomics = d.has_extension("cl_khr_global_int32_base_atomics") ||
+                     d.opencl_c_version.find("OpenCL C 1.0") == std::string::npos;
+  l.sub_group_ops = sub_group_ops_of(d);
   l.source = d.name.empty() ? "device" : d.name;
   return l;
+}
+
+unsigned sub_group_ops_of(const DeviceInfo& d) {
+  unsigned ops = 0;
+  if (d.has_extension("cl_khr_subgroups")) ops |= sub_group_reduce;
+  if (classify(d).device_class == DeviceClass::nvidia_gpu && d.nvidia) ops |= warp_shuffle;
+  return ops;
 }
 
 DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
@@ -299,6 +310,12 @@ DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
   l.max_work_group_size = tighter(max_work_group_size, o.max_work_group_size);
   for (unsigned i = 0; i < 3; ++i) l.max_item_sizes[i] = tighter(max_item_sizes[i], o.max_item_sizes[i]);
   l.local_mem_size = tighter(local_mem_size, o.local_mem_size);
+  l.global_atomics = !global_atomics ? o.global_atomics
+                     : !o.global_atomics ? global_atomics
+                                         : std::optional<bool>(*global_atomics && *o.global_atomics);
+  l.sub_group_ops = !sub_group_ops ? o.sub_group_ops
+                    : !o.sub_group_ops ? sub_group_ops
+                                       : std::optional<unsigned>(*sub_group_ops & *o.sub_group_ops);
   l.source = source + " and " + o.source;
   return l;
 }
@@ -477,6 +494,43 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
     p.barrier_free_variant = true;
     p.decide("barrier_free_variant", "yes", "cpu.avoid-barriers",
              "barriers cost a context switch per work-item here");
+  }
+
+  // 5b. How partial results are combined (reductions, scans).
+  if (t.combines_partials) {
+    bool per_item = p.barrier_free_variant || !p.use_local_memory;
+    unsigned ops = limits.sub_group_ops.value_or(0);
+    std::size_t sub_group_macro = 0;
+    if (!per_item && (ops & warp_shuffle) && wg % 32 == 0) {
+      sub_group_macro = 2;
+      p.decide("sub_groups", "warp shuffle", "nvidia.warp-shuffle",
+               "warps of 32 combine in registers; local memory holds " + str(wg / 32) + " value(s)");
+    } else if (!per_item && (ops & sub_group_reduce)) {
+      sub_group_macro = 1;
+      p.decide("sub_groups", "sub_group_reduce", "general.sub-group-combine", "the device has cl_khr_subgroups");
+    } else if (!per_item) {
+      p.decide("sub_groups", "no", "general.sub-group-combine", "no sub-group operations on " + limits.source);
+    }
+    bool single = limits.global_atomics.value_or(true);
+    p.decide("passes", single ? "1 (last work-group combines)" : "2",
+             single ? "general.single-pass-combine" : "general.two-pass-combine",
+             per_item ? "one partial result per work-item (no barriers)" : "one partial result per work-group");
+    if (ov && ov->passes) {
+      if (*ov->passes != 1 && *ov->passes != 2)
+        throw Error("override for '" + t.name + "': passes must be 1 or 2, not " + str(*ov->passes));
+      if (*ov->passes == 1 && !limits.global_atomics.value_or(true))
+        throw Error("override for '" + t.name + "': a single pass needs global atomics, which " + limits.source +
+                    " lacks");
+      single = *ov->passes == 1;
+      p.decide("passes", str(*ov->passes), "tuning.override", ov->provenance);
+    }
+    p.passes = single ? 1 : 2;
+    p.macros["SUB_GROUPS"] = str(sub_group_macro);
+  }
+  if (t.dimensions == 1 && cpu_like) {
+    p.macros["CHUNKED"] = "1";
+    p.decide("work_item_order", "contiguous chunks", "cpu.contiguous-chunks",
+             "each work-item streams consecutive cache lines");
   }
 
   // 6. How many work-groups, and how much each work-item does.

@@ -20,6 +20,12 @@ const std::vector<Rule>& rule_book() {
        "Launch only as many work-groups as fill the device; each work-item loops over the rest (grid stride)."},
       {"general.cover-problem", "all", "1.6",
        "Small problems launch just enough work-groups to cover every element once."},
+      {"general.single-pass-combine", "all", "003 12",
+       "The last work-group to finish (an atomic ticket) combines the partial results: one launch instead of two."},
+      {"general.two-pass-combine", "all", "003 12",
+       "Without global atomics a second launch of one work-group combines the partial results."},
+      {"general.sub-group-combine", "all", "003 12",
+       "Where the device has sub-group operations, each sub-group combines its values first; local memory holds one value per sub-group."},
       {"tuning.override", "all", "-",
        "A tuned value for this device and size bucket replaces the rule's default."},
       // CPU (1.5.1, 1.6).
@@ -37,6 +43,8 @@ const std::vector<Rule>& rule_book() {
        "Explicit vector types sized to the SIMD unit (native vector width) help CPU performance."},
       {"cpu.map-not-copy", "cpu", "1.6",
        "A CPU device shares host memory: map buffers instead of copying."},
+      {"cpu.contiguous-chunks", "cpu", "1.5.1",
+       "Each work-item walks one contiguous chunk, so a core streams consecutive cache lines (a grid stride jumps the whole grid every step)."},
       {"cpu.large-grain", "cpu", "1.5.1",
        "A work-group must carry enough work to fill the vector unit, else thread switches dominate."},
       // NVIDIA (1.3.4, 1.5.2, 1.6).
@@ -51,6 +59,8 @@ const std::vector<Rule>& rule_book() {
        "Local memory (48 KB per work-group) is fast on-chip storage: use the tiled variant when the kernel benefits."},
       {"nvidia.coalescing-shape", "nvidia_gpu", "1.5.2",
        "Coalescing is per warp along dimension 0: dimension 0 of a 2D work-group spans a full warp."},
+      {"nvidia.warp-shuffle", "nvidia_gpu", "004",
+       "A warp of 32 exchanges registers with shuffles (shfl.sync, inline PTX in NVIDIA's OpenCL): reductions within a warp need no local memory."},
       {"nvidia.pinned-transfers", "nvidia_gpu", "1.6",
        "PCI-E transfers run at full speed only from page-locked (pinned) host memory."},
       // AMD GCN (1.3.3, 1.5.3, 1.6).

@@ -1,5 +1,8 @@
 #include "portacl/runtime/context.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "portacl/error.hpp"
 
 namespace portacl {
@@ -85,7 +88,9 @@ PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
   return PreparedKernel{k, plan, ref.entry};
 }
 
-cl::Event Context::launch(const PreparedKernel& k) {
+cl::Event Context::launch(const PreparedKernel& k) { return launch(k, queue_, nullptr); }
+
+cl::Event Context::launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait) {
   const LaunchPlan& p = k.plan;
   if (p.empty())
     throw Error("zero-size launch of '" + k.name +
@@ -99,10 +104,40 @@ cl::Event Context::launch(const PreparedKernel& k) {
       local = cl::NDRange(p.local[0], p.local[1], p.local[2]);
   }
   cl::Event ev;
-  check_cl(queue_.enqueueNDRangeKernel(k.kernel, cl::NullRange, global, local, nullptr, &ev),
+  check_cl(queue.enqueueNDRangeKernel(k.kernel, cl::NullRange, global, local, wait && !wait->empty() ? wait : nullptr,
+                                      &ev),
            "clEnqueueNDRangeKernel(" + k.name + ", global " + std::to_string(p.global[0]) + ", local " +
                std::to_string(p.local[0]) + ")");
+  if (recorder_) recorder_->push_back(ev);
   return ev;
+}
+
+cl::CommandQueue& Context::queue(unsigned index) {
+  if (index == 0) return queue_;
+  while (extra_queues_.size() < index) {
+    cl_int err = CL_SUCCESS;
+    extra_queues_.emplace_back(context_, device_.cl_device(), CL_QUEUE_PROFILING_ENABLE, &err);
+    check_cl(err, "clCreateCommandQueue(" + device_.info().name + ", queue " +
+                      std::to_string(extra_queues_.size()) + ")");
+  }
+  return extra_queues_[index - 1];
+}
+
+const cl::Buffer& Context::scratch(const std::string& purpose, std::size_t bytes, bool zeroed) {
+  Scratch& s = scratch_[purpose];
+  if (s.bytes < bytes || s.bytes == 0) {
+    std::size_t want = std::max<std::size_t>(bytes, 64);
+    cl_int err = CL_SUCCESS;
+    cl::Buffer b(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
+    check_cl(err, "clCreateBuffer(scratch '" + purpose + "', " + std::to_string(want) + " bytes)");
+    if (zeroed) {
+      std::vector<unsigned char> zeros(want, 0);
+      check_cl(queue_.enqueueWriteBuffer(b, CL_TRUE, 0, want, zeros.data()), "clEnqueueWriteBuffer(scratch '" + purpose + "')");
+    }
+    s.buffer = b;
+    s.bytes = want;
+  }
+  return s.buffer;
 }
 
 void Context::finish() { check_cl(queue_.finish(), "clFinish"); }
@@ -113,6 +148,15 @@ double Context::elapsed_ms(const cl::Event& event) {
   check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
   check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
   return static_cast<double>(end - start) * 1e-6;
+}
+
+double LaunchRecorder::span_ms() const {
+  if (events_.empty()) return 0;
+  check_cl(events_.back().wait(), "clWaitForEvents");
+  cl_ulong start = 0, end = 0;
+  check_cl(events_.front().getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
+  check_cl(events_.back().getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
 namespace detail {

@@ -10,14 +10,7 @@ using namespace portacl;
 
 namespace {
 
-template <class T>
-std::vector<T> random_vector(std::size_t n, double lo = 0.5, double hi = 2.0) {
-  std::uniform_real_distribution<double> mag(lo, hi);
-  std::bernoulli_distribution sign(0.5);
-  std::vector<T> v(n);
-  for (auto& e : v) e = static_cast<T>(sign(test::rng()) ? mag(test::rng()) : -mag(test::rng()));
-  return v;
-}
+using test::random_vector;
 
 // Compares with a double-precision reference: |out - ref| <= tol * scale.
 template <class T>
@@ -37,8 +30,6 @@ void check_close(const std::vector<T>& out, const std::vector<double>& ref, cons
                               << ", want " << (ref.empty() ? 0.0 : ref[first]));
   CHECK(bad == 0);
 }
-
-const std::vector<std::size_t> kSizes = {0, 1, 2, 3, 7, 13, 31, 61, 127, 257, 1021, 4099, 65537};
 
 // Runs every streaming operation once at size n under `opt` and checks it.
 template <class T>
@@ -94,7 +85,7 @@ void check_all_streams(Context& ctx, std::size_t n, const PlanOptions& opt) {
 
 TEMPLATE_TEST_CASE("streaming kernels match the host reference at awkward sizes", "[stream]", float, double) {
   Context& ctx = test::cpu_context();
-  for (std::size_t n : kSizes) check_all_streams<TestType>(ctx, n, {});
+  for (std::size_t n : test::awkward_sizes) check_all_streams<TestType>(ctx, n, {});
 }
 
 TEMPLATE_TEST_CASE("streaming kernels run correctly under every device class's plan", "[stream]", float, double) {

@@ -73,4 +73,6 @@ std::mt19937_64& rng() {
   return g;
 }
 
+const std::vector<std::size_t> awkward_sizes = {0, 1, 2, 3, 7, 13, 31, 61, 127, 257, 1021, 4099, 65537};
+
 }  // namespace test

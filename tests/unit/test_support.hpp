@@ -28,4 +28,29 @@ portacl::Context& cpu_context();
 std::mt19937_64& rng();
 std::uint64_t seed();
 
+// Fresh random values with magnitudes in [lo, hi) and random signs.
+template <class T>
+std::vector<T> random_vector(std::size_t n, double lo = 0.5, double hi = 2.0) {
+  std::uniform_real_distribution<double> mag(lo, hi);
+  std::bernoulli_distribution sign(0.5);
+  std::vector<T> v(n);
+  for (auto& e : v) e = static_cast<T>(sign(rng()) ? mag(rng()) : -mag(rng()));
+  return v;
+}
+
+// Random multiples of 1/denominator in [-limit, limit]: sums and products of
+// these are exact in float for the sizes the tests use, so results can be
+// compared bit for bit whatever order the device adds in.
+template <class T>
+std::vector<T> random_dyadic(std::size_t n, int limit, int denominator) {
+  std::uniform_int_distribution<int> k(-limit * denominator, limit * denominator);
+  std::vector<T> v(n);
+  for (auto& e : v) e = static_cast<T>(k(rng())) / static_cast<T>(denominator);
+  return v;
+}
+
+// Lengths that are 0, 1, primes and not multiples of any work-group size or
+// vector width.
+extern const std::vector<std::size_t> awkward_sizes;
+
 }  // namespace test

@@ -23,6 +23,9 @@ struct KernelTraits {
   // Local memory the tiled variant needs per work-item, in bytes; the rules
   // check it against the device's local memory.
   std::size_t local_bytes_per_work_item = 0;
+  // A reduction or scan: the work-groups' partial results must be combined,
+  // so the planner also picks single- or two-pass and sub-group operations.
+  bool combines_partials = false;
 
   // Memory-bound when it moves more than ~4 bytes per flop: such kernels
   // want wide loads even on SIMT GPUs (16-byte transactions).

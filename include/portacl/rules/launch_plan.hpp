@@ -38,6 +38,9 @@ struct LaunchPlan {
   unsigned vector_width = 1;
   bool use_local_memory = false;
   bool barrier_free_variant = false;
+  // Reductions and scans: 1 when the last work-group combines the partial
+  // results (a kernel argument, not a macro: both share one binary), else 2.
+  unsigned passes = 1;
   std::size_t items_per_work_item = 1;  // grid-stride iterations (of vectors) per work-item
   std::size_t work_groups = 0;
   MemoryStrategy memory = MemoryStrategy::direct_copy;

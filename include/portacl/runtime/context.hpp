@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "portacl/cl.hpp"
 #include "portacl/programs/kernel_library.hpp"
@@ -67,7 +68,23 @@ class Context {
   // Enqueues the kernel over the plan's ranges. A plan that covers no
   // work-items is an error: skip the launch for empty problems instead.
   cl::Event launch(const PreparedKernel& k);
+  // Same on another queue of this context, after `wait` (pipelines).
+  cl::Event launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait = nullptr);
   void finish();
+
+  // Extra in-order profiling queues (index 0 is queue()), created on first
+  // use: independent streams of work that may overlap.
+  cl::CommandQueue& queue(unsigned index);
+
+  // Device memory the library's kernels reuse between calls (partial
+  // results, tickets), named by purpose; grown on demand. New memory is
+  // zero-filled when `zeroed`. Kernels that use the same purpose must not
+  // run concurrently on different queues.
+  const cl::Buffer& scratch(const std::string& purpose, std::size_t bytes, bool zeroed = false);
+
+  // While set, every launch's event is also appended here (how tools time
+  // operations made of several kernels).
+  void record_launches(std::vector<cl::Event>* sink) { recorder_ = sink; }
 
   // Kernel run time from profiling events.
   static double elapsed_ms(const cl::Event& event);
@@ -81,6 +98,29 @@ class Context {
   KernelLibrary kernels_;
   std::map<std::string, KernelSource> sources_;  // by file and source text
   std::unique_ptr<ProgramCache> programs_;
+  std::vector<cl::CommandQueue> extra_queues_;
+  struct Scratch {
+    cl::Buffer buffer;
+    std::size_t bytes = 0;
+  };
+  std::map<std::string, Scratch> scratch_;
+  std::vector<cl::Event>* recorder_ = nullptr;
+};
+
+// Records the launches of its scope: Context::record_launches, undone on exit.
+class LaunchRecorder {
+ public:
+  explicit LaunchRecorder(Context& ctx) : ctx_(ctx) { ctx_.record_launches(&events_); }
+  ~LaunchRecorder() { ctx_.record_launches(nullptr); }
+  LaunchRecorder(const LaunchRecorder&) = delete;
+  LaunchRecorder& operator=(const LaunchRecorder&) = delete;
+  const std::vector<cl::Event>& events() const { return events_; }
+  // From the first launch's start to the last one's end, in milliseconds.
+  double span_ms() const;
+
+ private:
+  Context& ctx_;
+  std::vector<cl::Event> events_;
 };
 
 // Sets kernel arguments in order; errors name the kernel and the argument.

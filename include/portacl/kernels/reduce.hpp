@@ -1,0 +1,64 @@
+// Reductions over a buffer: sum, dot, 2-norm, min, max, argmin, argmax,
+// iamax and count-if, float and double, any length. The plan picks the
+// variant (per-work-item partials without barriers on CPUs, local memory and
+// warp shuffles on GPUs; single pass where the device has global atomics).
+//
+// IEEE semantics: NaN anywhere makes sum, dot, nrm2, min and max NaN (min
+// and max propagate NaN like IEEE 754-2019 minimum/maximum, unlike fmin);
+// infinities add as IEEE says (inf + -inf is NaN). argmin/argmax/iamax
+// return the first NaN if there is one, otherwise the first index holding
+// the extreme value. min, max and the arg* of an empty buffer are errors;
+// sum, dot, nrm2 and count_if of one are 0.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "portacl/kernels/element.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+template <class T>
+struct Extremum {
+  T value;            // the compared value (|x[index]| for iamax)
+  std::size_t index;  // first index holding it
+};
+
+// The family's declaration: what the rules see for a reduction that reads
+// `inputs` arrays and accumulates `state_bytes` per partial result.
+KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsigned inputs, std::size_t state_bytes,
+                           bool vectorizable, double flops_per_item);
+
+// Every call may also report the plan it ran under through `used`.
+template <class T>
+T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
+      LaunchPlan* used = nullptr);
+// sqrt(sum x^2); float input accumulates in double where the device has it
+// (no overflow of the squares), double input does not scale.
+template <class T>
+T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+T min(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+T max(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+Extremum<T> argmin(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+Extremum<T> argmax(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+// BLAS i_amax: the first index of the largest |x|.
+template <class T>
+Extremum<T> iamax(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+// How many elements satisfy `predicate`, an OpenCL C condition in `x`
+// (e.g. "x > 0.5f", "isnan(x)", "x >= 1 && x < 2"); it is compiled for
+// vectors too, so write it with comparisons, not `if`.
+template <class T>
+std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& options = {},
+                       LaunchPlan* used = nullptr);
+
+}  // namespace portacl

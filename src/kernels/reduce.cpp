@@ -1,0 +1,238 @@
+#include "portacl/kernels/reduce.hpp"
+
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "kernel_call.hpp"
+
+namespace portacl {
+
+KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsigned inputs, std::size_t state_bytes,
+                           bool vectorizable, double flops) {
+  KernelTraits t;
+  t.name = kernel;
+  t.element = element;
+  t.dimensions = 1;
+  t.benefits_from_local_tiling = true;  // work-group combine in local memory
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;    // per-work-item partials
+  t.combines_partials = true;
+  t.vectorizable = vectorizable;
+  t.bytes_per_item = inputs * static_cast<double>(size_of(element));
+  t.flops_per_item = flops;
+  t.local_bytes_per_work_item = state_bytes;
+  return t;
+}
+
+namespace {
+
+// One reduction: the definitions reduce.cl expects (see its header).
+struct ReduceOp {
+  std::string name;
+  std::string definitions;
+  std::size_t state_bytes;
+  unsigned inputs;
+  bool vectorizable;
+  double flops;
+};
+
+const char* one_input = "#define INPUTS __global const T* restrict x\n";
+const char* two_inputs = "#define INPUTS __global const T* restrict x, __global const T* restrict y\n";
+
+ReduceOp additive(const std::string& name, const std::string& state, const std::string& element,
+                  const std::string& element_v, unsigned inputs, double flops, std::size_t state_bytes) {
+  return ReduceOp{name,
+                  "#define S " + state + "\n#define IDENTITY ((S)0)\n#define COMBINE(a, b) ((a) + (b))\n"
+                  "#define COMBINE_IS_ADD 1\n" + (inputs == 1 ? one_input : two_inputs) +
+                      "#define ELEMENT(i) (" + element + ")\n#define ELEMENT_V(i) (" + element_v + ")\n",
+                  state_bytes, inputs, true, flops};
+}
+
+// NaN wins (IEEE 754-2019 minimum/maximum), written for scalars and vectors.
+ReduceOp extreme(const std::string& name, const char* op, const char* worst) {
+  return ReduceOp{name,
+                  std::string("#define S T\n#define IDENTITY ((T)") + worst + ")\n#define COMBINE(a, b) ((((a) " + op +
+                      " (b)) | isnan(a)) ? (a) : (b))\n" + one_input +
+                      "#define ELEMENT(i) (x[i])\n#define ELEMENT_V(i) VLOAD(i, x)\n",
+                  0, 1, true, 1};
+}
+
+// Value and index; ties and NaNs go to the lower index.
+ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst, const char* value_of) {
+  return ReduceOp{name,
+                  std::string("typedef struct { T v; ulong i; } arg_t;\n#define S arg_t\n"
+                              "inline arg_t arg_make(T v, ulong i) { arg_t r; r.v = v; r.i = i; return r; }\n"
+                              "inline arg_t arg_combine(arg_t a, arg_t b) {\n"
+                              "  const int an = isnan(a.v), bn = isnan(b.v);\n"
+                              "  const int take_a = an ? (!bn || a.i < b.i)\n"
+                              "                        : (!bn && ((a.v ") +
+                      op + " b.v) || (a.v == b.v && a.i < b.i)));\n"
+                           "  return take_a ? a : b;\n}\n"
+                           "#define IDENTITY arg_make((T)" + worst + ", ULONG_MAX)\n"
+                           "#define COMBINE(a, b) arg_combine((a), (b))\n" + one_input +
+                      "#define ELEMENT(i) arg_make(" + value_of + ", (ulong)(i))\n",
+                  0, 1, false, 1};
+}
+
+template <class S>
+S run(Context& ctx, ReduceOp op, ElementType element, std::size_t n, std::vector<const BufferStorage*> inputs,
+      const PlanOptions& options, LaunchPlan* used) {
+  if (op.state_bytes == 0) op.state_bytes = sizeof(S);
+  KernelTraits traits = reduce_traits(op.name, element, op.inputs, op.state_bytes, op.vectorizable, op.flops);
+  std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
+  KernelRef ref{op.name + ".cl", "reduce", source};
+  if (n == 0) {
+    if (used) *used = ctx.plan(traits, ProblemSize(0), options);
+    return S{};
+  }
+  PreparedKernel k = ctx.prepare(ref, traits, ProblemSize(n), options);
+  const LaunchPlan& plan = k.plan;
+  const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
+  const bool single_pass = plan.passes == 1;
+  const std::size_t units = per_item ? plan.global[0] : plan.work_groups;
+
+  const cl::Buffer& partials = ctx.scratch("reduce.partials", units * op.state_bytes);
+  const cl::Buffer& ticket = ctx.scratch("reduce.ticket", sizeof(cl_uint), true);
+  const cl::Buffer& result = ctx.scratch("reduce.result", op.state_bytes);
+  unsigned arg = 0;
+  kernel_call::set(k, arg++, static_cast<cl_ulong>(n));
+  for (const BufferStorage* b : inputs) kernel_call::set(k, arg++, *b);
+  kernel_call::set(k, arg++, partials);
+  kernel_call::set(k, arg++, ticket);
+  kernel_call::set(k, arg++, result);
+  kernel_call::set(k, arg++, static_cast<cl_uint>(single_pass));
+  ctx.launch(k);
+
+  if (!single_pass) {
+    LaunchPlan second = plan;
+    std::size_t threads = per_item ? 1 : plan.work_group_size();
+    second.local = {{threads, 1, 1}};
+    second.global = {{threads, 1, 1}};
+    second.work_groups = 1;
+    PreparedKernel combine = ctx.prepare(KernelRef{ref.file, "reduce_partials", source}, second);
+    kernel_call::launch(ctx, combine, static_cast<cl_ulong>(units), partials, result);
+  }
+  S out{};
+  check_cl(ctx.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof(S), &out),
+           "clEnqueueReadBuffer(" + op.name + " result)");
+  if (used) *used = plan;
+  return out;
+}
+
+template <class T>
+void check_inputs(Context& ctx, const char* op, const Buffer<T>& x) {
+  kernel_call::same_context(ctx, x, op, "x");
+}
+
+template <class T>
+void require_elements(const char* op, const Buffer<T>& x) {
+  if (x.size() == 0)
+    throw Error(std::string(op) + ": the buffer is empty, and " + op + " of no elements is undefined");
+}
+
+// Device-side layout of arg_t: { T v; ulong i; }.
+template <class T>
+struct ArgState {
+  T v;
+  std::uint64_t i;
+};
+
+template <class T>
+Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* worst, const char* value_of,
+                    const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  check_inputs(ctx, name, x);
+  require_elements(name, x);
+  auto s = run<ArgState<T>>(ctx, arg_extreme(name, op, worst, value_of), element_of<T>::value, x.size(), {&x}, o,
+                            used);
+  return Extremum<T>{s.v, static_cast<std::size_t>(s.i)};
+}
+
+}  // namespace
+
+template <class T>
+T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  check_inputs(ctx, "sum", x);
+  return run<T>(ctx, additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1, 0), element_of<T>::value, x.size(), {&x}, o,
+                used);
+}
+
+template <class T>
+T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
+  check_inputs(ctx, "dot", x);
+  kernel_call::same_context(ctx, y, "dot", "y");
+  kernel_call::same_length("dot", "x", x.size(), "y", y.size());
+  return run<T>(ctx, additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2, 0), element_of<T>::value,
+                x.size(), {&x, &y}, o, used);
+}
+
+template <class T>
+T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  check_inputs(ctx, "nrm2", x);
+  if (std::is_same<T, float>::value && ctx.info().fp64) {
+    // Squares of floats cannot overflow a double.
+    ReduceOp op = additive("nrm2_wide", "double", "(double)x[i] * (double)x[i]",
+                           "PORTACL_CAT(convert_, SV)(VLOAD(i, x)) * PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 2,
+                           0);
+    op.definitions = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + op.definitions;
+    return static_cast<T>(std::sqrt(run<double>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used)));
+  }
+  return std::sqrt(run<T>(ctx, additive("nrm2", "T", "x[i] * x[i]", "VLOAD(i, x) * VLOAD(i, x)", 1, 2, 0),
+                          element_of<T>::value, x.size(), {&x}, o, used));
+}
+
+template <class T>
+T min(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  check_inputs(ctx, "min", x);
+  require_elements("min", x);
+  return run<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+}
+
+template <class T>
+T max(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  check_inputs(ctx, "max", x);
+  require_elements("max", x);
+  return run<T>(ctx, extreme("max", ">", "-INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+}
+
+template <class T>
+Extremum<T> argmin(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  return run_arg(ctx, "argmin", "<", "INFINITY", "x[i]", x, o, used);
+}
+
+template <class T>
+Extremum<T> argmax(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  return run_arg(ctx, "argmax", ">", "-INFINITY", "x[i]", x, o, used);
+}
+
+template <class T>
+Extremum<T> iamax(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  return run_arg(ctx, "iamax", ">", "-INFINITY", "fabs(x[i])", x, o, used);
+}
+
+template <class T>
+std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& o,
+                       LaunchPlan* used) {
+  check_inputs(ctx, "count_if", x);
+  kernel_call::check_expression("count_if", "predicate", predicate);
+  // Comparisons give 1 on scalars and -1 on vectors.
+  ReduceOp op = additive("count_if", "ulong", "(PREDICATE(x[i])) ? 1 : 0",
+                         "PORTACL_CAT(convert_, SV)(-(PREDICATE(VLOAD(i, x))))", 1, 1, sizeof(cl_ulong));
+  op.definitions = "#define PREDICATE(x) (" + predicate + ")\n" + op.definitions;
+  return run<cl_ulong>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used);
+}
+
+#define PORTACL_REDUCE_INSTANTIATE(T)                                                                               \
+  template T sum<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                  \
+  template T dot<T>(Context&, const Buffer<T>&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                \
+  template T nrm2<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                 \
+  template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                  \
+  template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                  \
+  template Extremum<T> argmin<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                     \
+  template Extremum<T> argmax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                     \
+  template Extremum<T> iamax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                      \
+  template std::uint64_t count_if<T>(Context&, const std::string&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
+PORTACL_REDUCE_INSTANTIATE(float)
+PORTACL_REDUCE_INSTANTIATE(double)
+
+}  // namespace portacl

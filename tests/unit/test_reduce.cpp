@@ -1,0 +1,195 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+namespace {
+
+struct HostExtremum {
+  double value;
+  std::size_t index;
+};
+
+// First index of the extreme value, first NaN if any.
+template <class T, class Better>
+HostExtremum host_arg(const std::vector<T>& x, Better better, bool absolute) {
+  HostExtremum e{absolute ? std::fabs(double(x[0])) : double(x[0]), 0};
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    double v = absolute ? std::fabs(double(x[i])) : double(x[i]);
+    if (std::isnan(e.value)) break;
+    if (std::isnan(v) || better(v, e.value)) e = {v, i};
+  }
+  return e;
+}
+
+// Every reduction once at size n under `opt`, on inputs whose sums and
+// products are exact in T (so any order of addition gives the same bits).
+// `all` false: one additive and one arg reduction (they share the combining code).
+template <class T>
+void check_all_reductions(Context& ctx, std::size_t n, const PlanOptions& opt, bool all = true) {
+  INFO("n = " << n);
+  const std::vector<T> x = test::random_dyadic<T>(n, 2, 8), y = test::random_dyadic<T>(n, 2, 4);
+  Buffer<T> dx(ctx, x), dy(ctx, y);
+  double s = 0, d = 0, q = 0;
+  std::uint64_t above = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += x[i];
+    d += double(x[i]) * y[i];
+    q += double(x[i]) * x[i];
+    above += x[i] > T(0.5);
+  }
+  CHECK(double(sum(ctx, dx, opt)) == s);
+  if (!all) {
+    if (n) CHECK(argmax(ctx, dx, opt).index == host_arg(x, std::greater<double>(), false).index);
+    return;
+  }
+  CHECK(double(dot(ctx, dx, dy, opt)) == d);
+  CHECK(double(nrm2(ctx, dx, opt)) == Approx(std::sqrt(q)).epsilon(2 * std::numeric_limits<T>::epsilon()));
+  CHECK(count_if(ctx, "x > (T)0.5", dx, opt) == above);
+  if (n == 0) return;
+  CHECK(min(ctx, dx, opt) == *std::min_element(x.begin(), x.end()));
+  CHECK(max(ctx, dx, opt) == *std::max_element(x.begin(), x.end()));
+  // Few distinct values: ties are everywhere, so first-index rules matter.
+  HostExtremum lo = host_arg(x, std::less<double>(), false), hi = host_arg(x, std::greater<double>(), false),
+               amax = host_arg(x, std::greater<double>(), true);
+  Extremum<T> got = argmin(ctx, dx, opt);
+  CHECK(got.index == lo.index);
+  CHECK(double(got.value) == lo.value);
+  got = argmax(ctx, dx, opt);
+  CHECK(got.index == hi.index);
+  CHECK(double(got.value) == hi.value);
+  got = iamax(ctx, dx, opt);
+  CHECK(got.index == amax.index);
+  CHECK(double(got.value) == amax.value);
+}
+
+// Forces one number of passes on top of `opt`.
+PlanOptions with_passes(PlanOptions opt, int passes) {
+  PlanOverride ov;
+  ov.passes = passes;
+  ov.provenance = "test: " + std::to_string(passes) + " pass(es)";
+  opt.override_values = ov;
+  return opt;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("reductions match the host reference at awkward sizes", "[reduce]", float, double) {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : test::awkward_sizes) check_all_reductions<TestType>(ctx, n, {});
+}
+
+TEMPLATE_TEST_CASE("reductions run single- and two-pass under every device class's plan", "[reduce]", float,
+                   double) {
+  Context& ctx = test::cpu_context();
+  for (const auto& f : test::fixture_files()) {
+    PlanOptions opt;
+    opt.plan_as = test::load_fixture(f);
+    if (element_of<TestType>::value == ElementType::f64 && !opt.plan_as->fp64) continue;
+    for (int passes : {1, 2}) {
+      INFO(f << ", " << passes << " pass(es)");
+      for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}})
+        check_all_reductions<TestType>(ctx, n, with_passes(opt, passes), passes == 1);
+    }
+    // The plan really is that class's, with the variant its rules ask for.
+    Buffer<TestType> x(ctx, std::vector<TestType>(1000, TestType(1)));
+    LaunchPlan p;
+    CHECK(sum(ctx, x, opt, &p) == TestType(1000));
+    CHECK(p.device_class == classify(*opt.plan_as).device_class);
+    bool cpu_like = p.device_class == DeviceClass::cpu || p.device_class == DeviceClass::intel_mic;
+    CHECK(p.barrier_free_variant == cpu_like);
+    if (p.device_class == DeviceClass::nvidia_gpu || p.device_class == DeviceClass::amd_gcn_gpu)
+      CHECK(p.use_local_memory);
+  }
+}
+
+TEST_CASE("large reductions stay within rounding of the double reference", "[reduce]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t n = (std::size_t{1} << 21) + 13;
+  std::vector<float> x = test::random_vector<float>(n), y = test::random_vector<float>(n);
+  Buffer<float> dx(ctx, x), dy(ctx, y);
+  double s = 0, abs_s = 0, d = 0, abs_d = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += x[i];
+    abs_s += std::fabs(x[i]);
+    d += double(x[i]) * y[i];
+    abs_d += std::fabs(double(x[i]) * y[i]);
+  }
+  // Partial sums of a few thousand terms each: far below the n*eps bound,
+  // far above what a lost element (magnitude >= 0.5) would cost.
+  const double eps = std::numeric_limits<float>::epsilon();
+  CHECK(std::fabs(sum(ctx, dx) - s) <= 64 * eps * abs_s / std::sqrt(double(n)) + 1e-3);
+  CHECK(std::fabs(dot(ctx, dx, dy) - d) <= 64 * eps * abs_d / std::sqrt(double(n)) + 1e-3);
+}
+
+TEMPLATE_TEST_CASE("reductions follow IEEE for NaN and infinity", "[reduce]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const std::size_t n = 10007;
+  for (std::size_t at : {std::size_t{0}, std::size_t{4242}, n - 1}) {
+    INFO("special value at " << at);
+    std::vector<T> x = test::random_vector<T>(n);
+    x[at] = nan;
+    x[(at + 17) % n] = nan;  // a second NaN: the first index wins
+    Buffer<T> dx(ctx, x);
+    CHECK(std::isnan(sum(ctx, dx)));
+    CHECK(std::isnan(min(ctx, dx)));
+    CHECK(std::isnan(max(ctx, dx)));
+    CHECK(std::isnan(nrm2(ctx, dx)));
+    CHECK(argmin(ctx, dx).index == std::min(at, (at + 17) % n));
+    CHECK(argmax(ctx, dx).index == std::min(at, (at + 17) % n));
+    CHECK(count_if(ctx, "isnan(x)", dx) == 2);
+
+    x = test::random_vector<T>(n);
+    x[at] = inf;
+    dx.upload(x);
+    CHECK(sum(ctx, dx) == inf);
+    CHECK(max(ctx, dx) == inf);
+    CHECK(argmax(ctx, dx).index == at);
+    CHECK(iamax(ctx, dx).index == at);
+    x[(at + 17) % n] = -inf;
+    dx.upload(x);
+    CHECK(std::isnan(sum(ctx, dx)));  // inf + -inf
+    CHECK(min(ctx, dx) == -inf);
+    CHECK(argmin(ctx, dx).index == (at + 17) % n);
+    CHECK(iamax(ctx, dx).index == std::min(at, (at + 17) % n));  // |inf| ties
+  }
+}
+
+TEST_CASE("float nrm2 does not overflow where the squares would", "[reduce]") {
+  Context& ctx = test::cpu_context();
+  if (!ctx.info().fp64) return;
+  std::vector<float> x(1001, 1e30f);
+  Buffer<float> dx(ctx, x);
+  CHECK(nrm2(ctx, dx) == Approx(1e30 * std::sqrt(1001.0)).epsilon(1e-6));
+}
+
+TEST_CASE("reductions refuse bad operands", "[reduce]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> a(ctx, 10), b(ctx, 11), empty(ctx, 0);
+  CHECK_THROWS_WITH(dot(ctx, a, b), Catch::Contains("dot: x has 10 elements but y has 11"));
+  CHECK_THROWS_WITH(dot(ctx, empty, a), Catch::Contains("dot: x has 0 elements but y has 10"));
+  CHECK_THROWS_WITH(min(ctx, empty), Catch::Contains("min: the buffer is empty"));
+  CHECK_THROWS_WITH(argmax(ctx, empty), Catch::Contains("argmax: the buffer is empty"));
+  CHECK(sum(ctx, empty) == 0.0f);
+  ContextOptions o;
+  o.cache_directory = "";
+  Context other(ctx.device(), o);
+  Buffer<float> foreign(other, 10);
+  CHECK_THROWS_WITH(sum(ctx, foreign), Catch::Contains("sum: buffer x belongs to another context"));
+  CHECK_THROWS_WITH(dot(ctx, a, foreign), Catch::Contains("dot: buffer y belongs to another context"));
+  CHECK_THROWS_WITH(count_if(ctx, "", a), Catch::Contains("count_if: the predicate is empty"));
+  try {
+    count_if(ctx, "x > no_such_name", a);
+    FAIL("no exception");
+  } catch (const BuildError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("count_if.cl"));
+    CHECK_THAT(e.build_log(), Catch::Contains("no_such_name"));
+  }
+}
