@@ -10,6 +10,7 @@
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/reduce.hpp"
+#include "portacl/kernels/scan.hpp"
 #include "portacl/programs/kernel_library.hpp"
 #include "portacl/programs/program_cache.hpp"
 #include "portacl/rules/kernel_traits.hpp"

@@ -1,0 +1,132 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+namespace {
+
+// Inputs whose prefix sums are exact in T, so any order of addition gives
+// the host's sequential result bit for bit.
+template <class T>
+std::vector<T> exact_inputs(std::size_t n) {
+  if (std::is_integral<T>::value) {
+    std::uniform_int_distribution<int> d(-1000, 1000);
+    std::vector<T> v(n);
+    for (auto& e : v) e = static_cast<T>(d(test::rng()));
+    return v;
+  }
+  return test::random_dyadic<T>(n, 2, 8);
+}
+
+template <class T>
+T poison() {
+  return std::is_integral<T>::value ? static_cast<T>(0x5EED5EED) : std::numeric_limits<T>::quiet_NaN();
+}
+
+// Bitwise equality that also treats NaN == NaN (the poison).
+template <class T>
+bool same(T a, T b) {
+  return a == b || (std::isnan(static_cast<double>(a)) && std::isnan(static_cast<double>(b)));
+}
+
+template <class T>
+void check_scans(Context& ctx, std::size_t n, const PlanOptions& opt) {
+  INFO("n = " << n);
+  const std::vector<T> x = exact_inputs<T>(n);
+  std::vector<T> inc(n), exc(n);
+  double run = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    exc[i] = static_cast<T>(run);
+    run += x[i];
+    inc[i] = static_cast<T>(run);
+  }
+  Buffer<T> dx(ctx, x), dy(ctx, std::vector<T>(n, poison<T>()));
+  inclusive_scan(ctx, dx, dy, opt);
+  CHECK(dy.download() == inc);
+  dy.upload(std::vector<T>(n, poison<T>()));
+  exclusive_scan(ctx, dx, dy, opt);
+  CHECK(dy.download() == exc);
+  Buffer<T> in_place(ctx, x);
+  inclusive_scan(ctx, in_place, in_place, opt);
+  CHECK(in_place.download() == inc);
+
+  // Compaction: the kept elements in order, the count, and y untouched after.
+  std::vector<T> kept;
+  for (T v : x)
+    if (v > T(0)) kept.push_back(v);
+  std::vector<T> y(n + 3, poison<T>());
+  Buffer<T> dz(ctx, y);
+  std::size_t count = compact(ctx, "x > 0", dx, dz, opt);
+  REQUIRE(count == kept.size());
+  std::vector<T> got = dz.download();
+  bool ok = true;
+  for (std::size_t i = 0; i < got.size(); ++i) ok = ok && same(got[i], i < count ? kept[i] : poison<T>());
+  CHECK(ok);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("scans and compaction match the host at awkward sizes", "[scan]", int, float, double) {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : test::awkward_sizes) check_scans<TestType>(ctx, n, {});
+  check_scans<TestType>(ctx, (std::size_t{1} << 20) + 7, {});
+}
+
+TEMPLATE_TEST_CASE("scans and compaction run under every device class's plan", "[scan]", int, float, double) {
+  Context& ctx = test::cpu_context();
+  for (const auto& f : test::fixture_files()) {
+    PlanOptions opt;
+    opt.plan_as = test::load_fixture(f);
+    if (element_of<TestType>::value == ElementType::f64 && !opt.plan_as->fp64) continue;
+    INFO(f);
+    for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}})
+      check_scans<TestType>(ctx, n, opt);
+    Buffer<TestType> x(ctx, 1000), y(ctx, 1000);
+    LaunchPlan p = inclusive_scan(ctx, x, y, opt);
+    CHECK(p.device_class == classify(*opt.plan_as).device_class);
+  }
+}
+
+TEST_CASE("compaction keeps NaN-free values and handles all or nothing kept", "[scan]") {
+  Context& ctx = test::cpu_context();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x = test::random_vector<float>(5003);
+  for (std::size_t i = 0; i < x.size(); i += 7) x[i] = nan;
+  Buffer<float> dx(ctx, x), dy(ctx, x.size());
+  std::size_t count = compact(ctx, "!isnan(x)", dx, dy);
+  CHECK(count == x.size() - (x.size() + 6) / 7);
+  std::vector<float> got = dy.download();
+  std::vector<float> want;
+  for (float v : x)
+    if (!std::isnan(v)) want.push_back(v);
+  got.resize(count);
+  CHECK(got == want);
+  CHECK(compact(ctx, "x > 100", dx, dy) == 0);
+  CHECK(compact(ctx, "isnan(x) || !isnan(x)", dx, dy) == x.size());
+}
+
+TEST_CASE("scans refuse bad operands", "[scan]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> a(ctx, 10), b(ctx, 11), c(ctx, 9);
+  CHECK_THROWS_WITH(inclusive_scan(ctx, a, b), Catch::Contains("inclusive_scan: x has 10 elements but y has 11"));
+  CHECK_THROWS_WITH(exclusive_scan(ctx, a, c), Catch::Contains("exclusive_scan: x has 10"));
+  CHECK_THROWS_WITH(compact(ctx, "x > 0", a, c), Catch::Contains("compact: y has 9 elements but x has 10"));
+  CHECK_THROWS_WITH(compact(ctx, "x > 0", a, a), Catch::Contains("different buffers"));
+  CHECK_THROWS_WITH(compact(ctx, " ", a, b), Catch::Contains("predicate is empty"));
+  ContextOptions o;
+  o.cache_directory = "";
+  Context other(ctx.device(), o);
+  Buffer<float> foreign(other, 10);
+  CHECK_THROWS_WITH(inclusive_scan(ctx, foreign, a), Catch::Contains("buffer x belongs to another context"));
+  try {
+    compact(ctx, "x > undefined_symbol", a, b);
+    FAIL("no exception");
+  } catch (const BuildError& e) {
+    CHECK_THAT(e.build_log(), Catch::Contains("undefined_symbol"));
+  }
+}
