@@ -9,6 +9,7 @@
 #include "portacl/kernels/axpy.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"
 #include "portacl/programs/kernel_library.hpp"

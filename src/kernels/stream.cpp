@@ -16,6 +16,12 @@ KernelTraits stream_traits(const std::string& kernel, ElementType element, unsig
 
 KernelRef stream_kernel(const std::string& entry) { return KernelRef{"stream.cl", entry, ""}; }
 
+KernelRef map_kernel(const std::string& expression) {
+  // The expression becomes a macro in front of stream.cl; the source hash
+  // (and so the binary cache key) includes it.
+  return KernelRef{"map.cl", "map", "#define MAP_EXPR(x) (" + expression + ")\n#include \"stream.cl\"\n"};
+}
+
 using kernel_call::launch_1d;
 
 template <class T>
@@ -53,10 +59,7 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
   kernel_call::same_context(ctx, y, "map", "y");
   kernel_call::same_length("map", "x", x.size(), "y", y.size());
   kernel_call::check_expression("map", "expression", expression);
-  // The expression becomes a macro in front of stream.cl; the source hash
-  // (and so the binary cache key) includes it.
-  KernelRef ref{"map.cl", "map", "#define MAP_EXPR(x) (" + expression + ")\n#include \"stream.cl\"\n"};
-  return launch_1d(ctx, ref, stream_traits("map", element_of<T>::value, 2, 1), x.size(), o, x, y);
+  return launch_1d(ctx, map_kernel(expression), stream_traits("map", element_of<T>::value, 2, 1), x.size(), o, x, y);
 }
 
 #define PORTACL_STREAM_INSTANTIATE(T)                                                                      \

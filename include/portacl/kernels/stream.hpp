@@ -17,6 +17,8 @@ namespace portacl {
 // `arrays` is how many arrays of n elements a call reads or writes.
 KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops_per_item);
 KernelRef stream_kernel(const std::string& entry);
+// The map kernel for one user expression (checked by the caller).
+KernelRef map_kernel(const std::string& expression);
 
 template <class T>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});

@@ -1,0 +1,40 @@
+// Streaming over host memory in chunks, overlapping upload, kernel and
+// download on several in-order queues joined by events (003 11.4-11.5).
+// The host arrays stay the caller's; on discrete GPUs each queue stages its
+// chunk through pinned memory so the copies run as DMA beside the kernels.
+// The result is bit for bit that of upload + kernel + download.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+struct PipelineOptions {
+  std::size_t chunk_elements = 0;  // 0: n / (4 * queues), at least 2^18
+  unsigned queues = 2;             // 1 runs the same steps without overlap
+  // Stage through pinned host memory; unset: where the device's memory rule
+  // says so (discrete GPUs).
+  std::optional<bool> pinned_staging;
+};
+
+struct PipelineReport {
+  std::size_t chunks = 0;
+  std::size_t chunk_elements = 0;
+  unsigned queues = 0;
+  bool pinned_staging = false;  // chunks went through pinned host memory
+  double wall_ms = 0;           // enqueue of the first chunk to the last result in y
+};
+
+// y = a*x + y over n host elements.
+template <class T>
+PipelineReport axpy_pipelined(Context& ctx, T a, const T* x, T* y, std::size_t n, const PipelineOptions& options = {});
+// y = expression(x) over n host elements (see map in stream.hpp).
+template <class T>
+PipelineReport map_pipelined(Context& ctx, const std::string& expression, const T* x, T* y, std::size_t n,
+                             const PipelineOptions& options = {});
+
+}  // namespace portacl
