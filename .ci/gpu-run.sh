@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine lent through the device tool (not part of CI):
-# builds portacl there, captures the GPU's clinfo, runs the test suite on
-# PoCL and on the GPU, portacl-query and the demo. Logs go to $OUT.
+# builds portacl there, runs the unit tests on the GPU and on PoCL, and
+# portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
+# STEPS (default "build tests bench") picks what runs; TESTS the Catch2 tags.
 set -u
 OUT=${OUT:-/tmp/out}
+STEPS=${STEPS:-build tests bench}
 mkdir -p "$OUT" /tmp/icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
@@ -12,33 +14,41 @@ export OCL_ICD_VENDORS=/tmp/icd
 deps=/tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
 export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
-if [ "${CAPTURE_CLINFO:-0}" = 1 ]; then
-{
-  echo "# NVIDIA H100 80GB HBM3 (Hopper, compute capability 9.0), NVIDIA OpenCL."
-  echo "# Source: 'clinfo' (Debian 12's clinfo 3.0.23) captured through the project's device tool, $(date -u +%F)."
-  "$deps/usr/bin/clinfo"
-} > "$OUT/h100_full.clinfo" 2>&1
-"$deps/usr/bin/clinfo" --raw > "$OUT/h100_raw.clinfo" 2>&1
-fi
 export PORTACL_CACHE_DIR=/tmp/portacl-cache
-( cmake -S . -B /tmp/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
-    -DCMAKE_INCLUDE_PATH="$deps/usr/include" && ninja -C /tmp/build ) > "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
-/tmp/build/tools/portacl-query > "$OUT/query.txt" 2>&1; echo "query exit $?" >> "$OUT/query.txt"
-/tmp/build/tools/portacl-query --device gpu --explain > "$OUT/query_explain.txt" 2>&1
-# Cold vs warm program cache; the driver's own cache is off so "cold" compiles.
-{
-  for i in 1 2 3; do
-    rm -rf /tmp/demo-cache
-    echo "== cold (empty portacl cache, CUDA_CACHE_DISABLE=1)"
-    CUDA_CACHE_DISABLE=1 PORTACL_CACHE_DIR=/tmp/demo-cache /usr/bin/time -f "wall %e s" /tmp/build/tools/portacl-demo gpu
-    echo "== warm (portacl binary cache, CUDA_CACHE_DISABLE=1)"
-    CUDA_CACHE_DISABLE=1 PORTACL_CACHE_DIR=/tmp/demo-cache /usr/bin/time -f "wall %e s" /tmp/build/tools/portacl-demo gpu
-  done
-} > "$OUT/demo.txt" 2>&1
-(cd /tmp/build && ctest -j8 --output-on-failure) > "$OUT/ctest_pocl.log" 2>&1
-PORTACL_TEST_DEVICE=gpu /tmp/build/tests/portacl_tests "[axpy],[runtime],[cache],[loading],[device]" > "$OUT/tests_gpu.log" 2>&1
-echo "gpu tests exit $?" >> "$OUT/tests_gpu.log"
-for f in "$OUT/ctest_pocl.log" "$OUT/tests_gpu.log"; do tail -n 4 "$f"; done
-head -30 "$OUT/query_explain.txt"
-grep -E "AXPY|wall|programs" "$OUT/demo.txt"
+has() { [[ " $STEPS " == *" $1 "* ]]; }
+if has build; then
+  ( cmake -S . -B /tmp/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
+      -DCMAKE_INCLUDE_PATH="$deps/usr/include" && ninja -C /tmp/build ) > "$OUT/build.log" 2>&1 ||
+    { tail -50 "$OUT/build.log"; exit 1; }
+  nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
+  /tmp/build/tools/portacl-query --device gpu --explain > "$OUT/query_explain.txt" 2>&1
+fi
+if has tests; then
+  PORTACL_TEST_DEVICE=gpu timeout 300 /tmp/build/tests/portacl_tests ${TESTS:-} > "$OUT/tests_gpu.log" 2>&1
+  echo "gpu tests exit $?" >> "$OUT/tests_gpu.log"
+  tail -n 30 "$OUT/tests_gpu.log"
+fi
+if has pocl; then
+  (cd /tmp/build && timeout 300 ctest -j8 --output-on-failure) > "$OUT/ctest_pocl.log" 2>&1
+  tail -n 4 "$OUT/ctest_pocl.log"
+fi
+if has bench; then
+  timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} --json > "$OUT/bench_h100.json" 2> "$OUT/bench_h100.err"
+  echo "bench exit $?"
+  python3 - "$OUT/bench_h100.json" > "$OUT/bench_h100.txt" <<'PY' || tail -20 "$OUT/bench_h100.err"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["ceilings"]
+print(f'{r["device"]} | {r["platform"]} | driver {r["driver"]} | {r["started"]}')
+print(f'copy {c["copy_gbs"]:.1f} GB/s  fma {c["fma_gflops"]:.0f} GFLOP/s')
+for k in r["kernels"]:
+    b = k.get("clblast")
+    t = k["time"]
+    line = f'{k["kernel"]:16s} {k["n"]:>10.0f} {t["median_ms"]:9.4f} ({t["min_ms"]:.4f}-{t["max_ms"]:.4f}) {k["gbs"]:8.1f} GB/s {100*k["fraction_of_copy"]:5.1f}%'
+    if b: line += f' | {b["routine"]:6s} {b["time"]["median_ms"]:9.4f} {b["gbs"]:8.1f} GB/s {b["speedup"]:5.2f}x {b["check"]}'
+    print(line + f'  {k["check"]}  [{k["plan"]}]')
+for t in r["transfers"]:
+    print(f'{t["path"]:30s} {t["n"]:>10.0f} {t["wall"]["median_ms"]:9.2f} ms {t["gbs"]:6.2f} GB/s {t["check"]}')
+PY
+  cat "$OUT/bench_h100.txt"
+fi

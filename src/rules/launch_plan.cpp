@@ -31,6 +31,20 @@ std::string LaunchPlan::build_options() const {
   return out;
 }
 
+std::string LaunchPlan::summary() const {
+  std::ostringstream os;
+  os << "local " << local[0];
+  for (unsigned d = 1; d < dimensions; ++d) os << "x" << local[d];
+  os << ", " << work_groups << " groups, VW " << vector_width << ", " << items_per_work_item
+     << " item(s)/wi, local mem " << (use_local_memory ? "yes" : "no");
+  if (barrier_free_variant) os << ", barrier-free";
+  if (macros.count("SUB_GROUPS") && macros.at("SUB_GROUPS") != "0")
+    os << (macros.at("SUB_GROUPS") == "2" ? ", warp shuffles" : ", sub-groups");
+  if (macros.count("SUB_GROUPS")) os << ", " << passes << " pass(es)";
+  os << ", " << to_string(memory);
+  return os.str();
+}
+
 std::string LaunchPlan::explain() const {
   std::ostringstream os;
   os << "plan for " << kernel << " on a " << to_string(device_class) << " (" << provenance << ")\n";

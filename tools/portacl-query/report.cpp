@@ -22,16 +22,6 @@ std::string human_bytes(std::uint64_t b) {
   return os.str();
 }
 
-std::string plan_summary(const LaunchPlan& p) {
-  std::ostringstream os;
-  os << "local " << p.local[0];
-  for (unsigned d = 1; d < p.dimensions; ++d) os << "x" << p.local[d];
-  os << ", " << p.work_groups << " groups, VW " << p.vector_width << ", " << p.items_per_work_item
-     << " item(s)/wi, local mem " << (p.use_local_memory ? "yes" : "no");
-  if (p.barrier_free_variant) os << ", barrier-free";
-  os << ", " << to_string(p.memory);
-  return os.str();
-}
 
 }  // namespace
 
@@ -75,7 +65,7 @@ std::string text_report(const DeviceInfo& d, const std::string& heading, bool ex
     if (live) opt.live_limits = *live;
     try {
       LaunchPlan p = make_plan(d, shape.traits, shape.size, opt);
-      os << "    " << shape.label << ": " << plan_summary(p) << "  [" << p.provenance << "]\n";
+      os << "    " << shape.label << ": " << p.summary() << "  [" << p.provenance << "]\n";
       if (explain) {
         for (const auto& dec : p.decisions)
           os << "        " << dec.what << " = " << dec.value << "  [" << dec.rule << "] " << dec.why << "\n";

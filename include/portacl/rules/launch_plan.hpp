@@ -56,6 +56,8 @@ struct LaunchPlan {
   std::string build_options() const;
   // One line per decision: what = value  [rule] why.
   std::string explain() const;
+  // One line: "local 256, 2112 groups, VW 4, 8 item(s)/wi, local mem no, ...".
+  std::string summary() const;
   Json to_json() const;
 
   void decide(std::string what, std::string value, std::string rule, std::string why);

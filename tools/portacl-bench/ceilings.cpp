@@ -1,0 +1,49 @@
+#include "ceilings.hpp"
+
+namespace bench {
+
+using namespace portacl;
+
+Ceilings measure_ceilings(Context& ctx, std::size_t n, int warmup, int reps) {
+  Ceilings c;
+  c.copy_elements = n;
+  {
+    Buffer<float> x(ctx, n), y(ctx, n);
+    fill(ctx, x, 1.0f);
+    PlanOptions float4;
+    PlanOverride ov;
+    ov.vector_width = 4;
+    ov.provenance = "bench: float4 copy";
+    float4.override_values = ov;
+    c.copy = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { copy(ctx, x, y, float4); }); });
+    c.copy_gbs = 2.0 * n * sizeof(float) / (c.copy.median_ms * 1e6);
+  }
+  {
+    KernelTraits t;
+    t.name = "fma_peak";
+    t.element = ElementType::f32;
+    t.bytes_per_item = 0;
+    t.flops_per_item = 1;
+    // Enough work-items to fill the device by its own rules, each with a
+    // long chain: the launch lasts milliseconds.
+    const std::size_t items = std::size_t{1} << 22;
+    PreparedKernel k = ctx.prepare(KernelRef{"peak.cl", "fma_peak", ""}, t, ProblemSize(items));
+    const cl_uint iterations = 4096;
+    const std::size_t threads = k.plan.global[0];
+    c.fma_flops = 2.0 * 8 * k.plan.vector_width * double(iterations) * threads;
+    const cl::Buffer& out = ctx.scratch("bench.fma", threads * sizeof(float));
+    c.fma = measure(warmup, reps, [&] {
+      return portacl_ms(ctx, [&] {
+        detail::set_arg(k.kernel, k.name, 0, sizeof iterations, &iterations);
+        const float seed = 0.5f;
+        detail::set_arg(k.kernel, k.name, 1, sizeof seed, &seed);
+        detail::set_arg(k.kernel, k.name, 2, sizeof(cl_mem), &out());
+        ctx.launch(k);
+      });
+    });
+    c.fma_gflops = c.fma_flops / (c.fma.median_ms * 1e6);
+  }
+  return c;
+}
+
+}  // namespace bench

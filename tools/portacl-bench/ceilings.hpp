@@ -1,0 +1,23 @@
+// The device's own ceilings, measured in the same run as the kernels they
+// judge: streaming bandwidth with a float4 copy and arithmetic peak with
+// chains of dependent FMAs.
+#pragma once
+
+#include <cstddef>
+
+#include "measure.hpp"
+
+namespace bench {
+
+struct Ceilings {
+  std::size_t copy_elements = 0;
+  Stats copy;
+  double copy_gbs = 0;  // bytes read + written per second, 1e9
+  Stats fma;
+  double fma_gflops = 0;
+  double fma_flops = 0;  // per launch
+};
+
+Ceilings measure_ceilings(portacl::Context& ctx, std::size_t copy_elements, int warmup, int reps);
+
+}  // namespace bench

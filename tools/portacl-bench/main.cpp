@@ -1,0 +1,238 @@
+// portacl-bench: measures the device's ceilings, then every kernel of the
+// streaming/reduction/scan family at several sizes beside CLBlast's routine
+// with the same semantics, in one run. A benchmark, not a test: it reports,
+// and fails (exit 1) only when an output is wrong.
+#include <clblast_c.h>
+
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "cases.hpp"
+#include "report.hpp"
+
+using namespace portacl;
+
+namespace {
+
+const char* kUsage =
+    "usage: portacl-bench [options]\n"
+    "\n"
+    "Measures the device's copy bandwidth (float4 copy) and FP32 FMA peak, then\n"
+    "every streaming, reduction and scan kernel, each beside the CLBlast routine\n"
+    "with the same semantics, and SAXPY end to end from host memory.\n"
+    "\n"
+    "options:\n"
+    "  --device SEL       device (index, P:D, cpu|gpu|accelerator[:N] or a name\n"
+    "                     substring; default PORTACL_DEVICE or the first device)\n"
+    "  --sizes LIST       element counts, e.g. 2^20,2^24,1000003 (default 2^20,2^24,2^26)\n"
+    "  --kernels LIST     only these kernels (names as in the table; default all)\n"
+    "  --reps N           timed runs per measurement (default 20)\n"
+    "  --warmup N         untimed runs first (default 3)\n"
+    "  --no-baseline      skip CLBlast\n"
+    "  --no-transfers     skip the end-to-end host-memory section\n"
+    "  --json | --csv     machine-readable output instead of the table\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "exit status: 0 all outputs correct, 1 a wrong output or a runtime error, 2 usage error\n";
+
+struct Args {
+  std::string device;
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> kernels;
+  int reps = 20, warmup = 3;
+  bool baseline = true, transfers = true, json = false, csv = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::size_t parse_size(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    if (s.rfind("2^", 0) == 0) {
+      unsigned long k = std::stoul(s.substr(2), &used);
+      if (used + 2 == s.size() && k < 40) return std::size_t{1} << k;
+    } else {
+      unsigned long long v = std::stoull(s, &used);
+      if (used == s.size() && v > 0) return static_cast<std::size_t>(v);
+    }
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument("'" + s + "' is not a size (a positive count or 2^k)");
+}
+
+int positive(const std::string& s, const char* what) {
+  try {
+    std::size_t used = 0;
+    int v = std::stoi(s, &used);
+    if (used == s.size() && v >= 0) return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(std::string(what) + " must be a non-negative integer, not '" + s + "'");
+}
+
+std::string now_text() {
+  std::time_t t = std::time(nullptr);
+  char b[64];
+  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
+  return b;
+}
+
+bool wanted(const Args& a, const std::string& name) {
+  if (a.kernels.empty()) return true;
+  for (const auto& k : a.kernels)
+    if (name == k || name.rfind(k + " ", 0) == 0) return true;
+  return false;
+}
+
+// SAXPY from host memory and back: the memory strategies and the pipeline.
+void transfers(Context& ctx, const Args& a, std::size_t n, unsigned long long seed, bench::Report& r) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> x(n), y0(n), y(n), want;
+  for (auto& v : x) v = d(rng);
+  for (auto& v : y0) v = d(rng);
+  const float alpha = 0.5f;
+  auto wall = [](const std::function<void()>& f) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  auto add = [&](const std::string& path, const std::function<void()>& f) {
+    bench::TransferRow t;
+    t.path = path;
+    t.n = n;
+    t.wall = bench::measure(1, std::max(3, a.reps / 4), [&] {
+      y = y0;
+      return wall(f);
+    });
+    t.gbs = 3.0 * n * sizeof(float) / (t.wall.median_ms * 1e6);
+    if (want.empty()) want = y;
+    t.check = y == want ? "ok" : "differs from the first path";
+    r.transfers.push_back(t);
+  };
+  for (MemoryStrategy s : {MemoryStrategy::direct_copy, MemoryStrategy::pinned_staging, MemoryStrategy::map_host_memory}) {
+    Buffer<float> dx(ctx, n, s), dy(ctx, n, s);
+    add("buffers, " + to_string(s), [&] {
+      dx.upload(x.data(), n);
+      dy.upload(y.data(), n);
+      axpy(ctx, alpha, dx, dy);
+      dy.download(y.data(), n);
+    });
+  }
+  for (unsigned queues : {2u, 4u})
+    add("pipeline, " + std::to_string(queues) + " queues", [&] {
+      PipelineOptions o;
+      o.queues = queues;
+      axpy_pipelined(ctx, alpha, x.data(), y.data(), n, o);
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      auto value = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+        return argv[++i];
+      };
+      if (arg == "-h" || arg == "--help") {
+        std::cout << kUsage;
+        return 0;
+      } else if (arg == "--device") a.device = value();
+      else if (arg == "--sizes") {
+        for (const auto& s : split(value())) a.sizes.push_back(parse_size(s));
+      } else if (arg == "--kernels") a.kernels = split(value());
+      else if (arg == "--reps") a.reps = std::max(1, positive(value(), "--reps"));
+      else if (arg == "--warmup") a.warmup = positive(value(), "--warmup");
+      else if (arg == "--no-baseline") a.baseline = false;
+      else if (arg == "--no-transfers") a.transfers = false;
+      else if (arg == "--json") a.json = true;
+      else if (arg == "--csv") a.csv = true;
+      else throw std::invalid_argument("unknown option '" + arg + "'");
+    }
+    if (a.json && a.csv) throw std::invalid_argument("--json and --csv exclude each other");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "portacl-bench: " << e.what() << "\n(try --help)\n";
+    return 2;
+  }
+  if (a.sizes.empty()) a.sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26};
+
+  try {
+    Context ctx(a.device);
+    bench::Report r;
+    r.device = ctx.info().name;
+    r.platform = ctx.info().platform_name + " " + ctx.info().platform_version;
+    r.driver = ctx.info().driver_version;
+    r.device_class = to_string(ctx.device().classification().device_class);
+    r.clblast = a.baseline ? "CLBlast (system library)" : "";
+    r.started = now_text();
+    r.seed = std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
+    r.warmup = a.warmup;
+    r.reps = a.reps;
+    std::size_t largest = *std::max_element(a.sizes.begin(), a.sizes.end());
+    if (!a.json && !a.csv) std::cerr << "measuring ceilings...\n";
+    r.ceilings = bench::measure_ceilings(ctx, largest, a.warmup, a.reps);
+
+    bool all_ok = true;
+    const std::vector<bench::Case> cases = bench::all_cases(a.baseline);
+    for (std::size_t n : a.sizes) {
+      bench::Workload w(ctx, n, r.seed + n);
+      for (const bench::Case& c : cases) {
+        if (!wanted(a, c.name)) continue;
+        if (!a.json && !a.csv) std::cerr << "  " << c.name << " n=" << n << "\n";
+        bench::Row row;
+        row.kernel = c.name;
+        row.n = n;
+        w.reset_y();
+        row.check = c.check(w);
+        if (row.check.empty()) row.check = "ok";
+        else all_ok = false;
+        w.reset_y();
+        row.plan = c.run(w).summary();
+        row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.run(w); }); });
+        row.gbs = c.bytes_per_element * n / (row.ours.median_ms * 1e6);
+        row.gflops = c.flops_per_element * n / (row.ours.median_ms * 1e6);
+        row.fraction_of_copy = row.gbs / r.ceilings.copy_gbs;
+        if (!c.baseline.empty()) {
+          row.baseline = c.baseline;
+          w.reset_y();
+          cl_event e = c.run_baseline(w);  // first call: CLBlast compiles here
+          clWaitForEvents(1, &e);
+          clReleaseEvent(e);
+          row.baseline_check = c.check_baseline ? c.check_baseline(w) : "";
+          if (row.baseline_check.empty()) row.baseline_check = "ok";
+          row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::gated_ms(ctx, [&] { return c.run_baseline(w); }); });
+          row.baseline_gbs = c.bytes_per_element * n / (row.theirs.median_ms * 1e6);
+          row.speedup = row.theirs.median_ms / row.ours.median_ms;
+        }
+        r.rows.push_back(row);
+      }
+    }
+    if (a.transfers) {
+      if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";
+      transfers(ctx, a, largest, r.seed, r);
+      for (const auto& t : r.transfers) all_ok = all_ok && t.check == "ok";
+    }
+    if (a.json) bench::print_json(std::cout, r);
+    else if (a.csv) bench::print_csv(std::cout, r);
+    else bench::print_table(std::cout, r);
+    return all_ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "portacl-bench: " << e.what() << "\n";
+    return 1;
+  }
+}

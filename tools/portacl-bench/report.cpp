@@ -1,0 +1,146 @@
+#include "report.hpp"
+
+#include <cstdio>
+
+#include "portacl/util/json.hpp"
+
+namespace bench {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string size_label(std::size_t n) {
+  for (unsigned k = 10; k < 40; ++k)
+    if (n == (std::size_t{1} << k)) return "2^" + std::to_string(k);
+  return std::to_string(n);
+}
+
+std::string spread(const Stats& s) { return fmt("%.4f", s.min_ms) + "-" + fmt("%.4f", s.max_ms); }
+
+portacl::Json stats_json(const Stats& s) {
+  portacl::Json j = portacl::Json::object();
+  j["median_ms"] = s.median_ms;
+  j["min_ms"] = s.min_ms;
+  j["max_ms"] = s.max_ms;
+  j["reps"] = s.reps;
+  return j;
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const Report& r) {
+  const Ceilings& c = r.ceilings;
+  out << "portacl-bench on " << r.device << " (" << r.platform << ", driver " << r.driver << ", class "
+      << r.device_class << ")\n"
+      << "started " << r.started << ", seed " << r.seed << ", " << r.warmup << " warm-up + " << r.reps
+      << " timed runs each, device profiling clock; baseline " << (r.clblast.empty() ? "none" : r.clblast) << "\n\n"
+      << "ceilings (measured now):\n"
+      << "  copy bandwidth  " << fmt("%.1f", c.copy_gbs) << " GB/s  (float4 copy of " << size_label(c.copy_elements)
+      << " floats, read+write; median " << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy) << ")\n"
+      << "  FP32 FMA peak   " << fmt("%.1f", c.fma_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma.median_ms)
+      << " ms, " << spread(c.fma) << ")\n\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-16s %7s %10s %19s %9s %7s %8s | %-7s %10s %9s %7s  %s\n", "kernel", "n",
+                "median ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "CLBlast", "median ms", "GB/s", "speedup",
+                "check");
+  out << line;
+  for (const Row& w : r.rows) {
+    std::string base = w.baseline.empty() ? "-" : w.baseline;
+    std::string bm = w.baseline.empty() ? "" : fmt("%.4f", w.theirs.median_ms);
+    std::string bg = w.baseline.empty() ? "" : fmt("%.1f", w.baseline_gbs);
+    std::string sp = w.baseline.empty() ? "" : fmt("%.2fx", w.speedup);
+    std::string check = w.check + (w.baseline_check.empty() || w.baseline_check == "ok" ? "" : "; CLBlast: " + w.baseline_check);
+    std::snprintf(line, sizeof line, "%-16s %7s %10.4f %19s %9.1f %6.1f%% %8.1f | %-7s %10s %9s %7s  %s\n",
+                  w.kernel.c_str(), size_label(w.n).c_str(), w.ours.median_ms, spread(w.ours).c_str(), w.gbs,
+                  100 * w.fraction_of_copy, w.gflops, base.c_str(), bm.c_str(), bg.c_str(), sp.c_str(),
+                  check.c_str());
+    out << line;
+  }
+  if (!r.transfers.empty()) {
+    out << "\nend to end from host memory (upload x and y, SAXPY, download y; wall clock):\n";
+    for (const TransferRow& t : r.transfers) {
+      std::snprintf(line, sizeof line, "  %-34s %7s %10.2f ms %19s %8.2f GB/s  %s\n", t.path.c_str(),
+                    size_label(t.n).c_str(), t.wall.median_ms, spread(t.wall).c_str(), t.gbs, t.check.c_str());
+      out << line;
+    }
+  }
+  out << "\nGB/s counts the bytes each operation must move (scans: read n + write n; their reduce-then-scan\n"
+         "reads the input twice). %copy is of the copy bandwidth above. speedup = CLBlast median / portacl median.\n";
+}
+
+void print_json(std::ostream& out, const Report& r) {
+  using portacl::Json;
+  Json j = Json::object();
+  j["device"] = r.device;
+  j["platform"] = r.platform;
+  j["driver"] = r.driver;
+  j["device_class"] = r.device_class;
+  j["baseline"] = r.clblast;
+  j["started"] = r.started;
+  j["seed"] = static_cast<double>(r.seed);
+  j["warmup"] = r.warmup;
+  j["reps"] = r.reps;
+  j["clock"] = "OpenCL profiling events";
+  Json c = Json::object();
+  c["copy_gbs"] = r.ceilings.copy_gbs;
+  c["copy_elements"] = static_cast<double>(r.ceilings.copy_elements);
+  c["copy"] = stats_json(r.ceilings.copy);
+  c["fma_gflops"] = r.ceilings.fma_gflops;
+  c["fma"] = stats_json(r.ceilings.fma);
+  j["ceilings"] = c;
+  Json rows = Json::array();
+  for (const Row& w : r.rows) {
+    Json e = Json::object();
+    e["kernel"] = w.kernel;
+    e["n"] = static_cast<double>(w.n);
+    e["time"] = stats_json(w.ours);
+    e["gbs"] = w.gbs;
+    e["gflops"] = w.gflops;
+    e["fraction_of_copy"] = w.fraction_of_copy;
+    e["plan"] = w.plan;
+    e["check"] = w.check;
+    if (!w.baseline.empty()) {
+      Json b = Json::object();
+      b["routine"] = w.baseline;
+      b["time"] = stats_json(w.theirs);
+      b["gbs"] = w.baseline_gbs;
+      b["speedup"] = w.speedup;
+      b["check"] = w.baseline_check;
+      e["clblast"] = b;
+    }
+    rows.push_back(e);
+  }
+  j["kernels"] = rows;
+  Json tr = Json::array();
+  for (const TransferRow& t : r.transfers) {
+    Json e = Json::object();
+    e["path"] = t.path;
+    e["n"] = static_cast<double>(t.n);
+    e["wall"] = stats_json(t.wall);
+    e["gbs"] = t.gbs;
+    e["check"] = t.check;
+    tr.push_back(e);
+  }
+  j["transfers"] = tr;
+  out << j.dump(2) << "\n";
+}
+
+void print_csv(std::ostream& out, const Report& r) {
+  out << "device,kernel,n,median_ms,min_ms,max_ms,reps,gbs,gflops,fraction_of_copy,copy_gbs,check,baseline,"
+         "baseline_median_ms,baseline_gbs,speedup\n";
+  for (const Row& w : r.rows) {
+    out << '"' << r.device << "\"," << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
+        << w.ours.max_ms << ',' << w.ours.reps << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy << ','
+        << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
+    if (!w.baseline.empty()) out << w.theirs.median_ms << ',' << w.baseline_gbs << ',' << w.speedup;
+    else out << ",,";
+    out << '\n';
+  }
+}
+
+}  // namespace bench

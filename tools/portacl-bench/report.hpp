@@ -1,0 +1,50 @@
+// portacl-bench's results and their three renderings: a table for people,
+// JSON for machines, CSV for spreadsheets.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ceilings.hpp"
+
+namespace bench {
+
+struct Row {
+  std::string kernel;
+  std::size_t n = 0;
+  Stats ours;
+  double gbs = 0, gflops = 0;
+  double fraction_of_copy = 0;  // of the measured copy bandwidth
+  std::string plan;             // the plan's short summary
+  std::string check;            // "ok" or what was wrong
+  std::string baseline;         // CLBlast routine or ""
+  Stats theirs;
+  double baseline_gbs = 0;
+  double speedup = 0;  // CLBlast median / ours
+  std::string baseline_check;
+};
+
+struct TransferRow {
+  std::string path;
+  std::size_t n = 0;
+  Stats wall;
+  double gbs = 0;  // host bytes in and out per second
+  std::string check;
+};
+
+struct Report {
+  std::string device, platform, driver, device_class, clblast;
+  std::string started;  // local time
+  unsigned long long seed = 0;
+  int warmup = 0, reps = 0;
+  Ceilings ceilings;
+  std::vector<Row> rows;
+  std::vector<TransferRow> transfers;
+};
+
+void print_table(std::ostream& out, const Report& r);
+void print_json(std::ostream& out, const Report& r);
+void print_csv(std::ostream& out, const Report& r);
+
+}  // namespace bench
