@@ -130,12 +130,14 @@ void transfers(Context& ctx, const Args& a, std::size_t n, unsigned long long se
       dy.download(y.data(), n);
     });
   }
-  for (unsigned queues : {2u, 4u})
-    add("pipeline, " + std::to_string(queues) + " queues", [&] {
-      PipelineOptions o;
-      o.queues = queues;
-      axpy_pipelined(ctx, alpha, x.data(), y.data(), n, o);
-    });
+  for (bool pinned : {true, false})
+    for (unsigned queues : {2u, 4u})
+      add("pipeline, " + std::to_string(queues) + " queues, " + (pinned ? "pinned staging" : "pageable"), [&] {
+        PipelineOptions o;
+        o.queues = queues;
+        o.pinned_staging = pinned;
+        axpy_pipelined(ctx, alpha, x.data(), y.data(), n, o);
+      });
 }
 
 }  // namespace

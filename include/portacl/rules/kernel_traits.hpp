@@ -27,9 +27,10 @@ struct KernelTraits {
   // so the planner also picks single- or two-pass and sub-group operations.
   bool combines_partials = false;
 
-  // Memory-bound when it moves more than ~4 bytes per flop: such kernels
-  // want wide loads even on SIMT GPUs (16-byte transactions).
-  bool memory_bound() const { return bytes_per_item > 4.0 * flops_per_item; }
+  // Memory-bound below one flop per byte (every device here does tens of
+  // flops per byte of bandwidth): such kernels want wide loads even on SIMT
+  // GPUs (16-byte transactions). A sum (1 flop per 4 bytes) is one.
+  bool memory_bound() const { return bytes_per_item >= flops_per_item && bytes_per_item > 0; }
 };
 
 // Extent of the problem in elements per dimension (unused dimensions are 1).
