@@ -56,8 +56,7 @@ PipelineReport run(Context& ctx, const char* op, const T* x, T* y, std::size_t n
   const std::size_t bytes = chunk * sizeof(T);
   r.chunk_elements = chunk;
   r.chunks = (n + chunk - 1) / chunk;
-  r.pinned_staging = opt.pinned_staging.value_or(preferred_memory_strategy(ctx.info()) ==
-                                                 MemoryStrategy::pinned_staging);
+  r.pinned_staging = opt.pinned_staging.value_or(false);
 
   PreparedKernel k = ctx.prepare(ref, traits, ProblemSize(chunk));
   std::vector<Lane> lanes(std::min<std::size_t>(opt.queues, r.chunks));
