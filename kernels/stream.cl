@@ -1,6 +1,7 @@
-// Streaming kernels: every work-item strides over whole vectors of VW
-// elements, then the n % VW tail is done element by element, so any n works
-// under any plan.
+// Streaming kernels: work-items visit whole vectors of VW elements
+// (PORTACL_FOR_UNITS: contiguous chunks on CPUs, a grid stride on GPUs),
+// then the n % VW tail is done element by element, so any n works under
+// any plan.
 #include "portacl_common.cl"
 
 #define PORTACL_VECTORS(i) PORTACL_FOR_UNITS(i, n / VW)

@@ -31,7 +31,6 @@ namespace {
 struct ReduceOp {
   std::string name;
   std::string definitions;
-  std::size_t state_bytes;
   unsigned inputs;
   bool vectorizable;
   double flops;
@@ -41,12 +40,12 @@ const char* one_input = "#define INPUTS __global const T* restrict x\n";
 const char* two_inputs = "#define INPUTS __global const T* restrict x, __global const T* restrict y\n";
 
 ReduceOp additive(const std::string& name, const std::string& state, const std::string& element,
-                  const std::string& element_v, unsigned inputs, double flops, std::size_t state_bytes) {
+                  const std::string& element_v, unsigned inputs, double flops) {
   return ReduceOp{name,
                   "#define S " + state + "\n#define IDENTITY ((S)0)\n#define COMBINE(a, b) ((a) + (b))\n"
                   "#define COMBINE_IS_ADD 1\n" + (inputs == 1 ? one_input : two_inputs) +
                       "#define ELEMENT(i) (" + element + ")\n#define ELEMENT_V(i) (" + element_v + ")\n",
-                  state_bytes, inputs, true, flops};
+                  inputs, true, flops};
 }
 
 // NaN wins (IEEE 754-2019 minimum/maximum), written for scalars and vectors.
@@ -55,7 +54,7 @@ ReduceOp extreme(const std::string& name, const char* op, const char* worst) {
                   std::string("#define S T\n#define IDENTITY ((T)") + worst + ")\n#define COMBINE(a, b) ((((a) " + op +
                       " (b)) | isnan(a)) ? (a) : (b))\n" + one_input +
                       "#define ELEMENT(i) (x[i])\n#define ELEMENT_V(i) VLOAD(i, x)\n",
-                  0, 1, true, 1};
+                  1, true, 1};
 }
 
 // Value and index; ties and NaNs go to the lower index.
@@ -72,14 +71,13 @@ ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst,
                            "#define IDENTITY arg_make((T)" + worst + ", ULONG_MAX)\n"
                            "#define COMBINE(a, b) arg_combine((a), (b))\n" + one_input +
                       "#define ELEMENT(i) arg_make(" + value_of + ", (ulong)(i))\n",
-                  0, 1, false, 1};
+                  1, false, 1};
 }
 
 template <class S>
-S run(Context& ctx, ReduceOp op, ElementType element, std::size_t n, std::vector<const BufferStorage*> inputs,
+S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std::vector<const BufferStorage*> inputs,
       const PlanOptions& options, LaunchPlan* used) {
-  if (op.state_bytes == 0) op.state_bytes = sizeof(S);
-  KernelTraits traits = reduce_traits(op.name, element, op.inputs, op.state_bytes, op.vectorizable, op.flops);
+  KernelTraits traits = reduce_traits(op.name, element, op.inputs, sizeof(S), op.vectorizable, op.flops);
   std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
   KernelRef ref{op.name + ".cl", "reduce", source};
   if (n == 0) {
@@ -92,9 +90,9 @@ S run(Context& ctx, ReduceOp op, ElementType element, std::size_t n, std::vector
   const bool single_pass = plan.passes == 1;
   const std::size_t units = per_item ? plan.global[0] : plan.work_groups;
 
-  const cl::Buffer& partials = ctx.scratch("reduce.partials", units * op.state_bytes);
+  const cl::Buffer& partials = ctx.scratch("reduce.partials", units * sizeof(S));
   const cl::Buffer& ticket = ctx.scratch("reduce.ticket", sizeof(cl_uint), true);
-  const cl::Buffer& result = ctx.scratch("reduce.result", op.state_bytes);
+  const cl::Buffer& result = ctx.scratch("reduce.result", sizeof(S));
   unsigned arg = 0;
   kernel_call::set(k, arg++, static_cast<cl_ulong>(n));
   for (const BufferStorage* b : inputs) kernel_call::set(k, arg++, *b);
@@ -121,11 +119,6 @@ S run(Context& ctx, ReduceOp op, ElementType element, std::size_t n, std::vector
 }
 
 template <class T>
-void check_inputs(Context& ctx, const char* op, const Buffer<T>& x) {
-  kernel_call::same_context(ctx, x, op, "x");
-}
-
-template <class T>
 void require_elements(const char* op, const Buffer<T>& x) {
   if (x.size() == 0)
     throw Error(std::string(op) + ": the buffer is empty, and " + op + " of no elements is undefined");
@@ -141,7 +134,7 @@ struct ArgState {
 template <class T>
 Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* worst, const char* value_of,
                     const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
-  check_inputs(ctx, name, x);
+  kernel_call::same_context(ctx, x, name, "x");
   require_elements(name, x);
   auto s = run<ArgState<T>>(ctx, arg_extreme(name, op, worst, value_of), element_of<T>::value, x.size(), {&x}, o,
                             used);
@@ -152,45 +145,44 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
 
 template <class T>
 T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
-  check_inputs(ctx, "sum", x);
-  return run<T>(ctx, additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1, 0), element_of<T>::value, x.size(), {&x}, o,
+  kernel_call::same_context(ctx, x, "sum", "x");
+  return run<T>(ctx, additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1), element_of<T>::value, x.size(), {&x}, o,
                 used);
 }
 
 template <class T>
 T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
-  check_inputs(ctx, "dot", x);
+  kernel_call::same_context(ctx, x, "dot", "x");
   kernel_call::same_context(ctx, y, "dot", "y");
   kernel_call::same_length("dot", "x", x.size(), "y", y.size());
-  return run<T>(ctx, additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2, 0), element_of<T>::value,
+  return run<T>(ctx, additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2), element_of<T>::value,
                 x.size(), {&x, &y}, o, used);
 }
 
 template <class T>
 T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
-  check_inputs(ctx, "nrm2", x);
+  kernel_call::same_context(ctx, x, "nrm2", "x");
   if (std::is_same<T, float>::value && ctx.info().fp64) {
     // Squares of floats cannot overflow a double.
     ReduceOp op = additive("nrm2_wide", "double", "(double)x[i] * (double)x[i]",
-                           "PORTACL_CAT(convert_, SV)(VLOAD(i, x)) * PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 2,
-                           0);
+                           "PORTACL_CAT(convert_, SV)(VLOAD(i, x)) * PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 2);
     op.definitions = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + op.definitions;
     return static_cast<T>(std::sqrt(run<double>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used)));
   }
-  return std::sqrt(run<T>(ctx, additive("nrm2", "T", "x[i] * x[i]", "VLOAD(i, x) * VLOAD(i, x)", 1, 2, 0),
+  return std::sqrt(run<T>(ctx, additive("nrm2", "T", "x[i] * x[i]", "VLOAD(i, x) * VLOAD(i, x)", 1, 2),
                           element_of<T>::value, x.size(), {&x}, o, used));
 }
 
 template <class T>
 T min(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
-  check_inputs(ctx, "min", x);
+  kernel_call::same_context(ctx, x, "min", "x");
   require_elements("min", x);
   return run<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T>
 T max(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
-  check_inputs(ctx, "max", x);
+  kernel_call::same_context(ctx, x, "max", "x");
   require_elements("max", x);
   return run<T>(ctx, extreme("max", ">", "-INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
 }
@@ -213,11 +205,11 @@ Extremum<T> iamax(Context& ctx, const Buffer<T>& x, const PlanOptions& o, Launch
 template <class T>
 std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& o,
                        LaunchPlan* used) {
-  check_inputs(ctx, "count_if", x);
+  kernel_call::same_context(ctx, x, "count_if", "x");
   kernel_call::check_expression("count_if", "predicate", predicate);
   // Comparisons give 1 on scalars and -1 on vectors.
   ReduceOp op = additive("count_if", "ulong", "(PREDICATE(x[i])) ? 1 : 0",
-                         "PORTACL_CAT(convert_, SV)(-(PREDICATE(VLOAD(i, x))))", 1, 1, sizeof(cl_ulong));
+                         "PORTACL_CAT(convert_, SV)(-(PREDICATE(VLOAD(i, x))))", 1, 1);
   op.definitions = "#define PREDICATE(x) (" + predicate + ")\n" + op.definitions;
   return run<cl_ulong>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used);
 }

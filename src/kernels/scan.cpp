@@ -1,22 +1,14 @@
 #include "portacl/kernels/scan.hpp"
 
 #include "kernel_call.hpp"
+#include "portacl/kernels/reduce.hpp"
 
 namespace portacl {
 
 KernelTraits scan_traits(const std::string& kernel, ElementType element, std::size_t sum_bytes) {
-  KernelTraits t;
-  t.name = kernel;
-  t.element = element;
-  t.dimensions = 1;
-  t.benefits_from_local_tiling = true;  // tiles scanned in local memory
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;    // one block per work-item
-  t.combines_partials = true;
-  t.bytes_per_item = 3.0 * static_cast<double>(size_of(element));  // read twice, write once
-  t.flops_per_item = 2;
-  t.local_bytes_per_work_item = sum_bytes;
-  return t;
+  // A scan plans like a reduction that moves three arrays' worth of traffic
+  // (the input read twice, the output written once).
+  return reduce_traits(kernel, element, 3, sum_bytes, true, 2);
 }
 
 namespace {
@@ -30,9 +22,10 @@ struct ScanJob {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-// Runs both passes; returns the total (what compaction keeps).
+// Runs both passes; returns the total (what compaction keeps) when
+// `want_total`, which costs a blocking read.
 template <class T>
-cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive,
+cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive, bool want_total,
              const PlanOptions& options, LaunchPlan* used) {
   const std::size_t n = x.size();
   KernelTraits traits = scan_traits(job.name, element_of<T>::value, job.sum_bytes);
@@ -63,7 +56,7 @@ cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y,
   kernel_call::launch(ctx, blocks_k, static_cast<cl_ulong>(n), static_cast<cl_ulong>(block), x, totals, y,
                       static_cast<cl_uint>(inclusive), count);
   cl_ulong total = 0;
-  if (job.sum_bytes == sizeof(cl_ulong))  // compaction: the count decides how much of y is valid
+  if (want_total)
     check_cl(ctx.queue().enqueueReadBuffer(count, CL_TRUE, 0, sizeof total, &total),
              "clEnqueueReadBuffer(" + job.name + " count)");
   if (used) *used = plan;
@@ -78,7 +71,7 @@ LaunchPlan scan(Context& ctx, const char* op, const Buffer<T>& x, Buffer<T>& y, 
   kernel_call::same_length(op, "x", x.size(), "y", y.size());
   ScanJob job{"prefix_sum", "#define S T\n#define VALUE(v) (v)\n#define COMPACT 0\n", sizeof(T)};
   LaunchPlan used;
-  run(ctx, job, x, y, inclusive, o, &used);
+  run(ctx, job, x, y, inclusive, false, o, &used);
   return used;
 }
 
@@ -108,7 +101,7 @@ std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>&
               "#define PREDICATE(x) (" + predicate +
                   ")\n#define S ulong\n#define VALUE(v) ((PREDICATE(v)) ? (ulong)1 : (ulong)0)\n#define COMPACT 1\n",
               sizeof(cl_ulong)};
-  return static_cast<std::size_t>(run(ctx, job, x, y, false, o, used));
+  return static_cast<std::size_t>(run(ctx, job, x, y, false, true, o, used));
 }
 
 #define PORTACL_SCAN_INSTANTIATE(T)                                                                            \

@@ -87,13 +87,10 @@ TEMPLATE_TEST_CASE("reductions match the host reference at awkward sizes", "[red
 TEMPLATE_TEST_CASE("reductions run single- and two-pass under every device class's plan", "[reduce]", float,
                    double) {
   Context& ctx = test::cpu_context();
-  for (const auto& f : test::fixture_files()) {
-    PlanOptions opt;
-    opt.plan_as = test::load_fixture(f);
-    if (element_of<TestType>::value == ElementType::f64 && !opt.plan_as->fp64) continue;
+  for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     for (int passes : {1, 2}) {
       INFO(f << ", " << passes << " pass(es)");
-      for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}})
+      for (std::size_t n : test::class_plan_sizes)
         check_all_reductions<TestType>(ctx, n, with_passes(opt, passes), passes == 1);
     }
     // The plan really is that class's, with the variant its rules ask for.

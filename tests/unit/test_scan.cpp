@@ -79,13 +79,9 @@ TEMPLATE_TEST_CASE("scans and compaction match the host at awkward sizes", "[sca
 
 TEMPLATE_TEST_CASE("scans and compaction run under every device class's plan", "[scan]", int, float, double) {
   Context& ctx = test::cpu_context();
-  for (const auto& f : test::fixture_files()) {
-    PlanOptions opt;
-    opt.plan_as = test::load_fixture(f);
-    if (element_of<TestType>::value == ElementType::f64 && !opt.plan_as->fp64) continue;
+  for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
-    for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}})
-      check_scans<TestType>(ctx, n, opt);
+    for (std::size_t n : test::class_plan_sizes) check_scans<TestType>(ctx, n, opt);
     Buffer<TestType> x(ctx, 1000), y(ctx, 1000);
     LaunchPlan p = inclusive_scan(ctx, x, y, opt);
     CHECK(p.device_class == classify(*opt.plan_as).device_class);

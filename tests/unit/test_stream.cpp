@@ -90,13 +90,9 @@ TEMPLATE_TEST_CASE("streaming kernels match the host reference at awkward sizes"
 
 TEMPLATE_TEST_CASE("streaming kernels run correctly under every device class's plan", "[stream]", float, double) {
   Context& ctx = test::cpu_context();
-  for (const auto& f : test::fixture_files()) {
-    PlanOptions opt;
-    opt.plan_as = test::load_fixture(f);
-    if (element_of<TestType>::value == ElementType::f64 && !opt.plan_as->fp64) continue;
+  for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
-    for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}})
-      check_all_streams<TestType>(ctx, n, opt);
+    for (std::size_t n : test::class_plan_sizes) check_all_streams<TestType>(ctx, n, opt);
     // The plan really is that class's.
     Buffer<TestType> y(ctx, 100);
     LaunchPlan p = fill(ctx, y, TestType(1), opt);

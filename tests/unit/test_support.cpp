@@ -73,6 +73,19 @@ std::mt19937_64& rng() {
   return g;
 }
 
+std::vector<ClassPlan> class_plans(portacl::ElementType element) {
+  std::vector<ClassPlan> out;
+  for (const auto& f : fixture_files()) {
+    ClassPlan c{f, {}};
+    c.options.plan_as = load_fixture(f);
+    if (element == portacl::ElementType::f64 && !c.options.plan_as->fp64) continue;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+const std::vector<std::size_t> class_plan_sizes = {1, 61, 4099, 100003};
+
 const std::vector<std::size_t> awkward_sizes = {0, 1, 2, 3, 7, 13, 31, 61, 127, 257, 1021, 4099, 65537};
 
 }  // namespace test

@@ -49,6 +49,17 @@ std::vector<T> random_dyadic(std::size_t n, int limit, int denominator) {
   return v;
 }
 
+// One entry per fixture device that can run `element`: the fixture's file and
+// options that plan by its class's rules on the test device (clamped to
+// the test device's limits).
+struct ClassPlan {
+  std::string fixture;
+  portacl::PlanOptions options;
+};
+std::vector<ClassPlan> class_plans(portacl::ElementType element);
+// The sizes each kernel runs at under every class's plan.
+extern const std::vector<std::size_t> class_plan_sizes;
+
 // Lengths that are 0, 1, primes and not multiples of any work-group size or
 // vector width.
 extern const std::vector<std::size_t> awkward_sizes;

@@ -277,18 +277,17 @@ std::vector<Case> all_cases(bool with_baseline) {
     }
     return std::string();
   };
-  c.push_back({"inclusive_scan", 8, 1, [](Workload& w) { return inclusive_scan(w.ctx, w.x, w.z); },
-               [=](Workload& w) {
-                 inclusive_scan(w.ctx, w.x, w.z);
-                 return scan_check(w, true);
-               },
-               "", nullptr, nullptr});
-  c.push_back({"exclusive_scan", 8, 1, [](Workload& w) { return exclusive_scan(w.ctx, w.x, w.z); },
-               [=](Workload& w) {
-                 exclusive_scan(w.ctx, w.x, w.z);
-                 return scan_check(w, false);
-               },
-               "", nullptr, nullptr});
+  for (bool inclusive : {true, false}) {
+    auto scan = [inclusive](Workload& w) {
+      return inclusive ? inclusive_scan(w.ctx, w.x, w.z) : exclusive_scan(w.ctx, w.x, w.z);
+    };
+    c.push_back({inclusive ? "inclusive_scan" : "exclusive_scan", 8, 1, scan,
+                 [=](Workload& w) {
+                   scan(w);
+                   return scan_check(w, inclusive);
+                 },
+                 "", nullptr, nullptr});
+  }
   // Compaction reads n and writes what it keeps (a quarter here).
   c.push_back({"compact x>0.5", 5, 1, [](Workload& w) {
                  LaunchPlan p;
