@@ -22,6 +22,12 @@ void LaunchPlan::decide(std::string what, std::string value, std::string rule_id
   decisions.push_back(Decision{std::move(what), std::move(value), std::move(rule_id), std::move(why)});
 }
 
+const Decision* LaunchPlan::decision(const std::string& what) const {
+  for (auto it = decisions.rbegin(); it != decisions.rend(); ++it)
+    if (it->what == what) return &*it;
+  return nullptr;
+}
+
 std::string LaunchPlan::build_options() const {
   std::string out;
   for (const auto& kv : macros) {

@@ -21,7 +21,7 @@ const std::vector<Rule>& rule_book() {
       {"general.cover-problem", "all", "1.6",
        "Small problems launch just enough work-groups to cover every element once."},
       {"general.single-pass-combine", "all", "003 12",
-       "The last work-group to finish (an atomic ticket) combines the partial results: one launch instead of two."},
+       "The last work-group to finish (an atomic ticket) combines the partial results: one launch instead of two. Scans: decoupled look-back, each work-group adding up the totals its predecessors publish, so the input is read once."},
       {"general.two-pass-combine", "all", "003 12",
        "Without global atomics a second launch of one work-group combines the partial results."},
       {"general.sub-group-combine", "all", "003 12",

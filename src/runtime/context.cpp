@@ -136,8 +136,20 @@ const cl::Buffer& Context::scratch(const std::string& purpose, std::size_t bytes
     }
     s.buffer = b;
     s.bytes = want;
+    s.epoch = 0;
   }
   return s.buffer;
+}
+
+std::uint32_t Context::scratch_epoch(const std::string& purpose, std::uint32_t limit) {
+  auto it = scratch_.find(purpose);
+  if (it == scratch_.end()) throw Error("scratch_epoch: no scratch buffer '" + purpose + "'");
+  Scratch& s = it->second;
+  if (++s.epoch >= limit) {
+    check_cl(queue_.enqueueFillBuffer(s.buffer, cl_uchar(0), 0, s.bytes), "clEnqueueFillBuffer(scratch '" + purpose + "')");
+    s.epoch = 1;
+  }
+  return s.epoch;
 }
 
 void Context::finish() { check_cl(queue_.finish(), "clFinish"); }

@@ -79,7 +79,7 @@ TEST_CASE("a kernel with a syntax error raises BuildError with the compiler log"
   opt.cache_directory = "";
   Context ctx(test::cpu_context().device(), opt);
   try {
-    ctx.prepare(KernelRef{"broken.cl", "broken"}, axpy_traits(ElementType::f32), ProblemSize(10));
+    ctx.prepare(KernelRef{"broken.cl", "broken", {}}, axpy_traits(ElementType::f32), ProblemSize(10));
     FAIL("no exception");
   } catch (const BuildError& e) {
     std::string m = e.what();

@@ -69,14 +69,6 @@ void check_all_reductions(Context& ctx, std::size_t n, const PlanOptions& opt, b
 }
 
 // Forces one number of passes on top of `opt`.
-PlanOptions with_passes(PlanOptions opt, int passes) {
-  PlanOverride ov;
-  ov.passes = passes;
-  ov.provenance = "test: " + std::to_string(passes) + " pass(es)";
-  opt.override_values = ov;
-  return opt;
-}
-
 }  // namespace
 
 TEMPLATE_TEST_CASE("reductions match the host reference at awkward sizes", "[reduce]", float, double) {
@@ -91,7 +83,7 @@ TEMPLATE_TEST_CASE("reductions run single- and two-pass under every device class
     for (int passes : {1, 2}) {
       INFO(f << ", " << passes << " pass(es)");
       for (std::size_t n : test::class_plan_sizes)
-        check_all_reductions<TestType>(ctx, n, with_passes(opt, passes), passes == 1);
+        check_all_reductions<TestType>(ctx, n, test::with_passes(opt, passes), passes == 1);
     }
     // The plan really is that class's, with the variant its rules ask for.
     Buffer<TestType> x(ctx, std::vector<TestType>(1000, TestType(1)));

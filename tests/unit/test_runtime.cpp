@@ -127,3 +127,22 @@ TEST_CASE("OpenCL failures surface with the call and the error's name", "[runtim
   CHECK_THROWS_WITH(detail::set_arg(k.kernel, k.name, 2, sizeof not_a_buffer, &not_a_buffer),
                     Catch::Contains("clSetKernelArg(axpy, argument 2) failed: CL_INVALID_"));
 }
+
+TEST_CASE("scratch epochs restart on a zeroed buffer once they run out", "[runtime]") {
+  Context& ctx = test::cpu_context();
+  const std::string purpose = "test.epochs";
+  const cl::Buffer& b = ctx.scratch(purpose, 16, true);
+  CHECK(ctx.scratch_epoch(purpose, 3) == 1);
+  CHECK(ctx.scratch_epoch(purpose, 3) == 2);
+  // Stale tags from earlier launches must not survive a restart.
+  const cl_uint stale = 0xFFFFFFFFu;
+  REQUIRE(ctx.queue().enqueueWriteBuffer(b, CL_TRUE, 0, sizeof stale, &stale) == CL_SUCCESS);
+  CHECK(ctx.scratch_epoch(purpose, 3) == 1);
+  cl_uint got = 1;
+  REQUIRE(ctx.queue().enqueueReadBuffer(b, CL_TRUE, 0, sizeof got, &got) == CL_SUCCESS);
+  CHECK(got == 0);
+  // A larger request makes a new zeroed buffer: its epochs start again.
+  ctx.scratch(purpose, 1 << 20, true);
+  CHECK(ctx.scratch_epoch(purpose, 3) == 1);
+  CHECK_THROWS_WITH(ctx.scratch_epoch("test.no-such-scratch", 3), Catch::Contains("no scratch buffer 'test.no-such-scratch'"));
+}

@@ -84,6 +84,14 @@ std::vector<ClassPlan> class_plans(portacl::ElementType element) {
   return out;
 }
 
+portacl::PlanOptions with_passes(portacl::PlanOptions opt, int passes) {
+  portacl::PlanOverride ov;
+  ov.passes = passes;
+  ov.provenance = "test: " + std::to_string(passes) + " pass(es)";
+  opt.override_values = ov;
+  return opt;
+}
+
 const std::vector<std::size_t> class_plan_sizes = {1, 61, 4099, 100003};
 
 const std::vector<std::size_t> awkward_sizes = {0, 1, 2, 3, 7, 13, 31, 61, 127, 257, 1021, 4099, 65537};

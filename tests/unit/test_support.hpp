@@ -57,6 +57,21 @@ struct ClassPlan {
   portacl::PlanOptions options;
 };
 std::vector<ClassPlan> class_plans(portacl::ElementType element);
+
+// "equal", or the first index where got and want differ with both values:
+// a readable failure for long vectors.
+template <class T>
+std::string first_difference(const std::vector<T>& got, const std::vector<T>& want) {
+  if (got.size() != want.size())
+    return "sizes differ: " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!(got[i] == want[i]))
+      return "index " + std::to_string(i) + ": got " + std::to_string(got[i]) + ", want " + std::to_string(want[i]);
+  return "equal";
+}
+
+// `opt` with the number of passes of combining kernels forced (1 or 2).
+portacl::PlanOptions with_passes(portacl::PlanOptions opt, int passes);
 // The sizes each kernel runs at under every class's plan.
 extern const std::vector<std::size_t> class_plan_sizes;
 

@@ -69,7 +69,7 @@ void print_table(std::ostream& out, const Report& r) {
       out << line;
     }
   }
-  out << "\nGB/s counts the bytes each operation must move (scans: read n + write n; their reduce-then-scan\n"
+  out << "\nGB/s counts the bytes each operation must move (scans: read n + write n, though the two-pass scan\n"
          "reads the input twice). %copy is of the copy bandwidth above. speedup = CLBlast median / portacl median.\n";
 }
 

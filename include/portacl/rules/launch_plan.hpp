@@ -61,6 +61,8 @@ struct LaunchPlan {
   Json to_json() const;
 
   void decide(std::string what, std::string value, std::string rule, std::string why);
+  // The latest decision on `what`, or nullptr when none was made.
+  const Decision* decision(const std::string& what) const;
 };
 
 }  // namespace portacl

@@ -2,6 +2,7 @@
 // and the kernel sources: everything a launch needs, owned in one RAII value.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -81,6 +82,12 @@ class Context {
   // zero-filled when `zeroed`. Kernels that use the same purpose must not
   // run concurrently on different queues.
   const cl::Buffer& scratch(const std::string& purpose, std::size_t bytes, bool zeroed = false);
+  // A number, 1 to limit-1, that differs from every earlier call's since
+  // the zeroed scratch buffer `purpose` was made: kernels tag what they
+  // write with it, so stale flags from an earlier launch read as unset
+  // without clearing the buffer before every launch. Once the numbers run
+  // out the buffer is zeroed again and they restart.
+  std::uint32_t scratch_epoch(const std::string& purpose, std::uint32_t limit);
 
   // While set, every launch's event is also appended here (how tools time
   // operations made of several kernels).
@@ -102,6 +109,7 @@ class Context {
   struct Scratch {
     cl::Buffer buffer;
     std::size_t bytes = 0;
+    std::uint32_t epoch = 0;
   };
   std::map<std::string, Scratch> scratch_;
   std::vector<cl::Event>* recorder_ = nullptr;
