@@ -25,6 +25,13 @@ KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsig
   return t;
 }
 
+const TuningSpace& reduce_tunables() {
+  static const TuningSpace space{{knobs::work_group_size(), knobs::vector_width(), knobs::groups_per_compute_unit(),
+                                  knobs::use_local_memory(), knobs::passes()},
+                                 nullptr};
+  return space;
+}
+
 namespace {
 
 // One reduction: the definitions reduce.cl expects (see its header).

@@ -14,6 +14,32 @@ KernelTraits scan_traits(const std::string& kernel, ElementType element, std::si
   return reduce_traits(kernel, element, 3, sum_bytes, true, 2);
 }
 
+const TuningSpace& scan_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512, 1024}), knobs::vector_width({1, 2, 4, 8}), knobs::use_local_memory(),
+       knobs::passes(),
+       // Bytes of input per work-item of the look-back scan: tiles large
+       // against the cost of looking back, small enough that a tile is
+       // still in the cache when it is read the second time. On the H100 at
+       // 2^26 floats: 16 B 47%, 32 B 68%, 64 B 78%, 96 B 79%, 256 B 65% of
+       // copy bandwidth.
+       {"SCAN_BYTES", {16, 32, 64, 128, 256}, 64, "input bytes per work-item (single pass)"},
+       // Holding the tile in registers instead of reading it again was
+       // slower on the H100 at every size (48-69% of copy).
+       {"SCAN_KEEP", {0, 1}, 0, "hold the tile in registers (1) or read it twice (0) (single pass)"}},
+      [](const Configuration& c) -> std::string {
+        const bool lookback = c.count("passes") && c.at("passes") == 1 && c.count("use_local_memory") &&
+                              c.at("use_local_memory") == 1;
+        if (lookback) return "";
+        // The other variants ignore the look-back knobs: their fallbacks only.
+        for (const char* knob : {"SCAN_BYTES", "SCAN_KEEP"})
+          if (c.count(knob) && c.at(knob) != *scan_tunables().at(knob).fallback)
+            return std::string(knob) + " only shapes the single pass";
+        return "";
+      }};
+  return space;
+}
+
 namespace {
 
 // One scan-shaped job: what scan.cl sums and writes (see its header).
@@ -25,13 +51,6 @@ struct ScanJob {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-// Bytes of input per work-item of the look-back scan: tiles large against
-// the cost of looking back, small enough that a tile is still in the cache
-// when it is read the second time. Measured on the H100 at 2^26 floats:
-// 16 B 47%, 32 B 68%, 64 B 78%, 96 B 79%, 256 B 65% of copy bandwidth;
-// holding the tile in registers instead of reading it again (SCAN_KEEP)
-// was slower at every size (48-69%).
-constexpr std::size_t lookback_bytes_per_work_item = 64;
 // Tile status words carry the launch's epoch above two state bits.
 constexpr std::uint32_t lookback_epochs = 1u << 30;
 
@@ -39,15 +58,15 @@ template <class T>
 void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source, LaunchPlan plan, const Buffer<T>& x,
                      Buffer<T>& y, bool inclusive, const cl::Buffer& count, LaunchPlan* used) {
   const std::size_t n = x.size(), wg = plan.work_group_size();
-  const std::size_t vectors =
-      std::max<std::size_t>(1, lookback_bytes_per_work_item / (plan.vector_width * sizeof(T)));
+  const std::size_t bytes = static_cast<std::size_t>(scan_tunables().value_in(plan, "SCAN_BYTES"));
+  const std::size_t vectors = std::max<std::size_t>(1, bytes / (plan.vector_width * sizeof(T)));
   const std::size_t tiles = ceil_div(n, wg * vectors * plan.vector_width);
   plan.work_groups = tiles;
   plan.global[0] = tiles * wg;
   plan.items_per_work_item = vectors;
   plan.macros["SCAN_VECTORS"] = std::to_string(vectors);
   plan.macros["STATUS_PACKED"] = job.sum_bytes == 4 ? "1" : "0";
-  plan.macros["SCAN_KEEP"] = "0";
+  plan.macros["SCAN_KEEP"] = std::to_string(scan_tunables().value_in(plan, "SCAN_KEEP"));
   plan.decide("scan", "single pass, decoupled look-back", "general.single-pass-combine",
               std::to_string(vectors * plan.vector_width) + " elements per work-item, tiles of " +
                   std::to_string(wg * vectors * plan.vector_width));

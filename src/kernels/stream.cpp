@@ -14,6 +14,12 @@ KernelTraits stream_traits(const std::string& kernel, ElementType element, unsig
   return t;
 }
 
+const TuningSpace& stream_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size(), knobs::vector_width(), knobs::groups_per_compute_unit()}, nullptr};
+  return space;
+}
+
 KernelRef stream_kernel(const std::string& entry) { return KernelRef{"stream.cl", entry, ""}; }
 
 KernelRef map_kernel(const std::string& expression) {

@@ -194,20 +194,20 @@ int main(int argc, char** argv) {
     for (std::size_t n : a.sizes) {
       bench::Workload w(ctx, n, r.seed + n);
       for (const bench::Case& c : cases) {
-        if (!wanted(a, c.name)) continue;
-        if (!a.json && !a.csv) std::cerr << "  " << c.name << " n=" << n << "\n";
+        if (!wanted(a, c.op->name)) continue;
+        if (!a.json && !a.csv) std::cerr << "  " << c.op->name << " n=" << n << "\n";
         bench::Row row;
-        row.kernel = c.name;
+        row.kernel = c.op->name;
         row.n = n;
         w.reset_y();
-        row.check = c.check(w);
+        row.check = c.op->check(w, {});
         if (row.check.empty()) row.check = "ok";
         else all_ok = false;
         w.reset_y();
-        row.plan = c.run(w).summary();
-        row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.run(w); }); });
-        row.gbs = c.bytes_per_element * n / (row.ours.median_ms * 1e6);
-        row.gflops = c.flops_per_element * n / (row.ours.median_ms * 1e6);
+        row.plan = c.op->run(w, {}).summary();
+        row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.op->run(w, {}); }); });
+        row.gbs = c.op->bytes_per_element * n / (row.ours.median_ms * 1e6);
+        row.gflops = c.op->flops_per_element * n / (row.ours.median_ms * 1e6);
         row.fraction_of_copy = row.gbs / r.ceilings.copy_gbs;
         if (!c.baseline.empty()) {
           row.baseline = c.baseline;
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
           row.baseline_check = c.check_baseline ? c.check_baseline(w) : "";
           if (row.baseline_check.empty()) row.baseline_check = "ok";
           row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::gated_ms(ctx, [&] { return c.run_baseline(w); }); });
-          row.baseline_gbs = c.bytes_per_element * n / (row.theirs.median_ms * 1e6);
+          row.baseline_gbs = c.op->bytes_per_element * n / (row.theirs.median_ms * 1e6);
           row.speedup = row.theirs.median_ms / row.ours.median_ms;
         }
         r.rows.push_back(row);

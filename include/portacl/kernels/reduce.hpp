@@ -19,6 +19,7 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
+#include "portacl/tuning/tuning_space.hpp"
 
 namespace portacl {
 
@@ -32,6 +33,8 @@ struct Extremum {
 // `inputs` arrays and accumulates `state_bytes` per partial result.
 KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsigned inputs, std::size_t state_bytes,
                            bool vectorizable, double flops_per_item);
+// What the tuner may change in every reduction.
+const TuningSpace& reduce_tunables();
 
 // Every call may also report the plan it ran under through `used`.
 template <class T>

@@ -10,6 +10,7 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
+#include "portacl/tuning/tuning_space.hpp"
 
 namespace portacl {
 
@@ -17,6 +18,8 @@ namespace portacl {
 // `arrays` is how many arrays of n elements a call reads or writes.
 KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops_per_item);
 KernelRef stream_kernel(const std::string& entry);
+// What the tuner may change in every streaming kernel (AXPY included).
+const TuningSpace& stream_tunables();
 // The map kernel for one user expression (checked by the caller).
 KernelRef map_kernel(const std::string& expression);
 

@@ -1,0 +1,72 @@
+// What a kernel lets the tuner change: one declaration per kernel family,
+// read by the runtime (defaults of kernel-specific knobs), the tuner (its
+// search space) and the tests (every candidate obeys every device's limits).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "portacl/device/device_info.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/mapping_rules.hpp"
+
+namespace portacl {
+
+// One knob. Knobs the planner owns have these names and map onto
+// PlanOverride: work_group_size, vector_width, groups_per_compute_unit
+// (work-groups = value x compute units), use_local_memory (0/1), passes.
+// Any other name is a macro of the kernel's .cl source, and must have a
+// `fallback`: the value used when nothing was tuned.
+struct Tunable {
+  std::string name;
+  std::vector<long> values;
+  std::optional<long> fallback;  // unset: the mapping rules decide
+  std::string why;
+};
+
+// One point of a space: a value for some (usually all) of its knobs.
+using Configuration = std::map<std::string, long>;
+std::string to_string(const Configuration& c);  // "passes=1 vector_width=4 ..."
+
+struct TuningSpace {
+  std::vector<Tunable> tunables;
+  // Kernel-specific rule: "" when the configuration makes sense, else why
+  // not (e.g. knobs that only one variant reads, so the others would repeat
+  // the same launch).
+  std::function<std::string(const Configuration&)> constraint;
+
+  const Tunable& at(const std::string& name) const;  // throws on an unknown name
+  // A kernel macro's value under `plan`: the plan's (tuned) macro if set,
+  // else the declared fallback.
+  long value_in(const LaunchPlan& plan, const std::string& name) const;
+  // Every configuration, in mixed-radix order (index 0: every knob's first
+  // value); count() of them.
+  std::size_t count() const;
+  Configuration configuration(std::size_t index) const;
+};
+
+// The planner's knobs with the candidate values most kernels search.
+namespace knobs {
+Tunable work_group_size(std::vector<long> values = {32, 64, 128, 256, 512, 1024});
+Tunable vector_width(std::vector<long> values = {1, 2, 4, 8, 16});
+Tunable groups_per_compute_unit(std::vector<long> values = {1, 2, 4, 8, 16, 32, 64});
+Tunable use_local_memory();
+Tunable passes();
+}  // namespace knobs
+
+// "" when `c` can run on `device` for a kernel with `traits`, else which
+// limit it breaks: work-group size, local memory, vector width on a scalar
+// kernel, a single pass without global atomics, the space's own constraint.
+// The compiled kernel's own work-group limit is only known after building;
+// the tuner records a launch refused for it as invalid.
+std::string check_configuration(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
+                                 const KernelTraits& traits);
+
+// The override that makes the planner use `c` on `device`.
+PlanOverride to_override(const Configuration& c, const DeviceInfo& device, const std::string& provenance);
+
+}  // namespace portacl

@@ -1,0 +1,129 @@
+#include "portacl/tuning/tuning_space.hpp"
+
+#include <sstream>
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+namespace {
+
+bool planner_knob(const std::string& name) {
+  return name == "work_group_size" || name == "vector_width" || name == "groups_per_compute_unit" ||
+         name == "use_local_memory" || name == "passes";
+}
+
+}  // namespace
+
+namespace knobs {
+Tunable work_group_size(std::vector<long> values) {
+  return {"work_group_size", std::move(values), std::nullopt, "work-items per work-group"};
+}
+Tunable vector_width(std::vector<long> values) {
+  return {"vector_width", std::move(values), std::nullopt, "elements per load and store"};
+}
+Tunable groups_per_compute_unit(std::vector<long> values) {
+  return {"groups_per_compute_unit", std::move(values), std::nullopt,
+          "work-groups launched per compute unit (the rest is grid-stride looping)"};
+}
+Tunable use_local_memory() {
+  return {"use_local_memory", {0, 1}, std::nullopt, "combine in local memory (1) or per work-item (0)"};
+}
+Tunable passes() { return {"passes", {1, 2}, std::nullopt, "one launch with atomics, or two launches"}; }
+}  // namespace knobs
+
+std::string to_string(const Configuration& c) {
+  std::ostringstream s;
+  for (const auto& kv : c) s << (s.tellp() ? " " : "") << kv.first << "=" << kv.second;
+  return c.empty() ? "rules" : s.str();
+}
+
+const Tunable& TuningSpace::at(const std::string& name) const {
+  for (const auto& t : tunables)
+    if (t.name == name) return t;
+  throw Error("tuning space has no knob '" + name + "'");
+}
+
+long TuningSpace::value_in(const LaunchPlan& plan, const std::string& name) const {
+  const Tunable& t = at(name);
+  auto it = plan.macros.find(name);
+  if (it != plan.macros.end()) return std::stol(it->second);
+  if (!t.fallback) throw Error("knob '" + name + "' has no fallback value");
+  return *t.fallback;
+}
+
+std::size_t TuningSpace::count() const {
+  std::size_t n = 1;
+  for (const auto& t : tunables) n *= t.values.size();
+  return n;
+}
+
+Configuration TuningSpace::configuration(std::size_t index) const {
+  Configuration c;
+  for (const auto& t : tunables) {
+    c[t.name] = t.values.at(index % t.values.size());
+    index /= t.values.size();
+  }
+  return c;
+}
+
+std::string check_configuration(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
+                                const KernelTraits& traits) {
+  const DeviceLimits limits = DeviceLimits::of(device);
+  for (const auto& kv : c) {
+    space.at(kv.first);  // an unknown knob is an error, not a silent no-op
+    if (!planner_knob(kv.first) && kv.second < 0) return kv.first + " is negative";
+  }
+  auto get = [&](const char* name) -> std::optional<long> {
+    auto it = c.find(name);
+    return it == c.end() ? std::nullopt : std::optional<long>(it->second);
+  };
+  if (auto wg = get("work_group_size")) {
+    if (*wg < 1) return "work-group size " + std::to_string(*wg);
+    if (limits.max_work_group_size && std::size_t(*wg) > limits.max_work_group_size)
+      return "work-group size " + std::to_string(*wg) + " exceeds the device's " +
+             std::to_string(limits.max_work_group_size);
+    if (limits.max_item_sizes[0] && std::size_t(*wg) > limits.max_item_sizes[0])
+      return "work-group size " + std::to_string(*wg) + " exceeds the device's first dimension " +
+             std::to_string(limits.max_item_sizes[0]);
+    const bool local = get("use_local_memory").value_or(1) != 0;
+    if (local && limits.local_mem_size && traits.local_bytes_per_work_item * std::size_t(*wg) > limits.local_mem_size)
+      return "local memory " + std::to_string(traits.local_bytes_per_work_item * std::size_t(*wg)) +
+             " B exceeds the device's " + std::to_string(limits.local_mem_size);
+  }
+  if (auto vw = get("vector_width")) {
+    if (*vw != 1 && *vw != 2 && *vw != 4 && *vw != 8 && *vw != 16)
+      return "vector width " + std::to_string(*vw) + " is not an OpenCL vector size";
+    if (*vw != 1 && !traits.vectorizable) return "the kernel is scalar (vector width 1 only)";
+  }
+  if (auto p = get("passes")) {
+    if (*p != 1 && *p != 2) return "passes " + std::to_string(*p);
+    if (*p == 1 && !limits.global_atomics.value_or(true)) return "a single pass needs global atomics";
+  }
+  if (auto g = get("groups_per_compute_unit"))
+    if (*g < 1) return "groups per compute unit " + std::to_string(*g);
+  if (space.constraint) return space.constraint(c);
+  return "";
+}
+
+PlanOverride to_override(const Configuration& c, const DeviceInfo& device, const std::string& provenance) {
+  PlanOverride ov;
+  ov.provenance = provenance;
+  for (const auto& [name, value] : c) {
+    if (name == "work_group_size")
+      ov.work_group_size = static_cast<std::size_t>(value);
+    else if (name == "vector_width")
+      ov.vector_width = static_cast<unsigned>(value);
+    else if (name == "groups_per_compute_unit")
+      ov.work_groups = static_cast<std::size_t>(value) * std::max<std::size_t>(1, device.compute_units);
+    else if (name == "use_local_memory")
+      ov.use_local_memory = value != 0;
+    else if (name == "passes")
+      ov.passes = static_cast<unsigned>(value);
+    else
+      ov.macros[name] = std::to_string(value);
+  }
+  return ov;
+}
+
+}  // namespace portacl
