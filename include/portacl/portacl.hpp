@@ -22,4 +22,7 @@
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
 #include "portacl/runtime/device.hpp"
+#include "portacl/tuning/operations.hpp"
+#include "portacl/tuning/tuning_database.hpp"
+#include "portacl/tuning/tuning_space.hpp"
 #include "portacl/version.hpp"

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "portacl/error.hpp"
+#include "../util/files.hpp"
 
 namespace portacl {
 namespace {
@@ -26,22 +27,6 @@ std::string hex64(std::uint64_t v) {
 }
 
 // mkdir -p; returns the errno of the failing step, 0 on success.
-int make_dirs(const std::string& path) {
-  std::string cur;
-  std::stringstream ss(path);
-  std::string part;
-  if (!path.empty() && path[0] == '/') cur = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return errno;
-    struct stat st;
-    if (::stat(cur.c_str(), &st) != 0) return errno;
-    if (!S_ISDIR(st.st_mode)) return ENOTDIR;
-  }
-  return 0;
-}
-
 std::string cache_key(const DeviceInfo& info, const KernelSource& source, const std::string& options) {
   // Everything that changes the binary: a new driver or source means a new key.
   return "platform=" + info.platform_name + " " + info.platform_version + "\ndevice=" + info.name +
@@ -71,16 +56,12 @@ std::string ProgramCache::default_directory() {
     if (v == "off" || v == "0" || v == "none") return "";
     return v;
   }
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"))
-    if (*xdg) return std::string(xdg) + "/portacl/programs";
-  if (const char* home = std::getenv("HOME"))
-    if (*home) return std::string(home) + "/.cache/portacl/programs";
-  return "";
+  return files::user_cache_path("programs");
 }
 
 ProgramCache::ProgramCache(std::string disk_dir) : dir_(std::move(disk_dir)) {
   if (dir_.empty()) return;
-  if (int err = make_dirs(dir_))
+  if (int err = files::make_dirs(dir_))
     throw Error("program binary cache directory '" + dir_ + "' cannot be created: " +
                 std::strerror(err) +
                 " (set PORTACL_CACHE_DIR to a writable directory, or PORTACL_CACHE_DIR=off)");

@@ -359,6 +359,21 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
       prov = provider_slot();
     }
     if (prov) ov = prov(d, t, size);
+    if (ov) {
+      // A stored result that no longer applies (limits changed, a knob this
+      // kernel lacks) must not break the launch: the rules plan it instead.
+      PlanOptions with = opt;
+      with.override_values = ov;
+      try {
+        return make_plan(d, t, size, with);
+      } catch (const Error& e) {
+        PlanOptions without = opt;
+        without.consult_provider = false;
+        LaunchPlan p = make_plan(d, t, size, without);
+        p.provenance = "rules (" + ov->provenance + " did not apply: " + e.what() + ")";
+        return p;
+      }
+    }
   }
   if (ov) p.provenance = ov->provenance;
 

@@ -1,4 +1,5 @@
 #include "portacl/runtime/context.hpp"
+#include "portacl/tuning/tuning_database.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -15,6 +16,7 @@ Context::Context(const std::string& selector, ContextOptions options)
 Context::Context(Device device, ContextOptions options)
     : device_(std::move(device)),
       kernels_(options.kernels ? std::move(*options.kernels) : KernelLibrary::standard()) {
+  use_tuning_databases();
   cl_int err = CL_SUCCESS;
   context_ = cl::Context(device_.cl_device(), nullptr, nullptr, nullptr, &err);
   check_cl(err, "clCreateContext(" + device_.info().name + ")");

@@ -2,12 +2,16 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "test_support.hpp"
 
 int main(int argc, char** argv) {
   // Fresh random inputs every run; the seed is printed so a failure can be
   // replayed with PORTACL_TEST_SEED.
+  // Plans come from the rules unless a test asks for a tuning database.
+  ::setenv("PORTACL_TUNING_DB", PORTACL_TEST_TMP "/no-tuning.json", 0);
+  ::setenv("PORTACL_TUNING_PATH", "", 0);
   std::printf("portacl tests: random seed %llu\n", static_cast<unsigned long long>(test::seed()));
   return Catch::Session().run(argc, argv);
 }

@@ -1,29 +1,7 @@
 #include "measure.hpp"
 
-#include <algorithm>
 
 namespace bench {
-
-Stats measure(int warmup, int reps, const std::function<double()>& once) {
-  for (int i = 0; i < warmup; ++i) once();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) t.push_back(once());
-  Stats s;
-  s.reps = reps;
-  if (t.empty()) return s;
-  std::sort(t.begin(), t.end());
-  s.min_ms = t.front();
-  s.max_ms = t.back();
-  s.median_ms = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-  return s;
-}
-
-double portacl_ms(portacl::Context& ctx, const std::function<void()>& run) {
-  ctx.finish();
-  portacl::LaunchRecorder rec(ctx);
-  run();
-  return rec.span_ms();
-}
 
 namespace {
 cl_ulong profile(const cl::Event& e, cl_profiling_info what) {

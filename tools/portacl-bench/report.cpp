@@ -27,7 +27,7 @@ portacl::Json stats_json(const Stats& s) {
   j["median_ms"] = s.median_ms;
   j["min_ms"] = s.min_ms;
   j["max_ms"] = s.max_ms;
-  j["reps"] = s.reps;
+  j["reps"] = s.repetitions;
   return j;
 }
 
@@ -135,7 +135,7 @@ void print_csv(std::ostream& out, const Report& r) {
          "baseline_median_ms,baseline_gbs,speedup\n";
   for (const Row& w : r.rows) {
     out << '"' << r.device << "\"," << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
-        << w.ours.max_ms << ',' << w.ours.reps << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy << ','
+        << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy << ','
         << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
     if (!w.baseline.empty()) out << w.theirs.median_ms << ',' << w.baseline_gbs << ',' << w.speedup;
     else out << ",,";

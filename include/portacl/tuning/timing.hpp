@@ -1,0 +1,20 @@
+// How operations are timed, by the tuner and portacl-bench alike: warm-up
+// runs, then the median and spread of repetitions, each measured with the
+// device's profiling clock.
+#pragma once
+
+#include <functional>
+
+#include "portacl/runtime/context.hpp"
+#include "portacl/tuning/tuning_database.hpp"
+
+namespace portacl {
+
+// Runs `once` warmup + reps times; `once` returns the milliseconds of one run.
+TimingSummary measure(int warmup, int reps, const std::function<double()>& once);
+
+// Device time of everything `run` launches through `ctx`: the first
+// kernel's start to the last kernel's end (queue drained first).
+double device_ms(Context& ctx, const std::function<void()>& run);
+
+}  // namespace portacl

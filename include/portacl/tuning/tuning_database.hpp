@@ -1,0 +1,97 @@
+// Tuned launch configurations, per device and problem-size bucket, in a
+// human-readable JSON file. The user's file ($PORTACL_TUNING_DB, else
+// $XDG_CACHE_HOME/portacl/tuning.json or ~/.cache/portacl/tuning.json) is
+// read first, then shipped files (*.json in $PORTACL_TUNING_PATH's
+// directories and in <prefix>/share/portacl/tuning/). A file that cannot be
+// read, is not JSON or has another format version is reported and skipped,
+// never fatal. Writers merge under a lock and replace the file atomically.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "portacl/device/device_info.hpp"
+#include "portacl/tuning/tuning_space.hpp"
+#include "portacl/util/json.hpp"
+
+namespace portacl {
+
+// Which device a result belongs to: a new driver or another board of the
+// same name with other compute units is another device.
+struct DeviceFingerprint {
+  std::string platform, device, driver;
+  unsigned compute_units = 0;
+  static DeviceFingerprint of(const DeviceInfo& d);
+  bool operator==(const DeviceFingerprint& o) const;
+  std::string to_string() const;
+};
+
+// Timing of one configuration: median over `repetitions` runs, with spread.
+struct TimingSummary {
+  double min_ms = 0, median_ms = 0, max_ms = 0;
+  unsigned repetitions = 0;
+  double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0; }
+};
+
+struct TuningRecord {
+  DeviceFingerprint device;
+  std::string kernel;   // KernelTraits::name of the plans it applies to
+  std::string element;  // "float", "double"
+  unsigned bucket = 0;  // log2 of the problem size, rounded
+  std::size_t n = 0;    // the size tuned at
+  Configuration configuration;
+  TimingSummary tuned, rules;  // the tuned and the rule-based plan, same run
+  std::string clock = "OpenCL profiling events (CL_PROFILING_COMMAND_START/END)";
+  std::string strategy;
+  unsigned tried = 0, valid = 0, rejected = 0;
+  std::string tuned_at;  // ISO 8601, UTC
+  std::string tool;      // "portacl-tune <version>"
+};
+
+// log2 of n rounded to the nearest integer (n >= 1).
+unsigned size_bucket(std::size_t n);
+
+class TuningDatabase {
+ public:
+  static constexpr int format_version = 1;
+
+  // Where tuned results are read from and written to (see the header).
+  static std::string user_path();
+  static std::vector<std::string> shipped_paths();
+
+  // Reads one file; problems go to `warnings` and yield an empty database.
+  static TuningDatabase load(const std::string& path, std::vector<std::string>* warnings);
+  // Throws portacl::Error naming the problem.
+  static TuningDatabase from_json(const Json& j);
+  Json to_json() const;
+
+  const std::vector<TuningRecord>& records() const { return records_; }
+  // Adds or replaces the record for the same device, kernel, element and bucket.
+  void put(const TuningRecord& r);
+  // The record for this device, kernel and element in n's bucket, else the
+  // nearest bucket; nullptr when there is none.
+  const TuningRecord* find(const DeviceFingerprint& device, const std::string& kernel, const std::string& element,
+                           std::size_t n) const;
+
+  // Merges `records` into the file at `path` under an exclusive lock and
+  // replaces it atomically; results already there for other devices,
+  // kernels and buckets stay. A corrupt existing file is moved aside (its
+  // name is returned in `notes`), never overwritten. Throws portacl::Error
+  // when the file cannot be written (read-only location, ...).
+  static void merge_into_file(const std::string& path, const std::vector<TuningRecord>& records,
+                              std::vector<std::string>* notes = nullptr);
+
+  std::string origin;  // the file it was read from
+
+ private:
+  std::vector<TuningRecord> records_;
+};
+
+// Makes every plan consult the tuning databases (user's first, then
+// shipped) for the device, kernel and size bucket; the plan's provenance
+// then names the file. Installed by every Context unless PORTACL_TUNING=off.
+// The user's file is re-read when it changes.
+void use_tuning_databases();
+
+}  // namespace portacl

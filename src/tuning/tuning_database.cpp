@@ -1,0 +1,355 @@
+#include "portacl/tuning/tuning_database.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <mutex>
+#include <set>
+
+#include "../util/files.hpp"
+#include "portacl/error.hpp"
+#include "portacl/rules/mapping_rules.hpp"
+
+#ifndef PORTACL_TUNING_SHARE_DIR
+#define PORTACL_TUNING_SHARE_DIR ""
+#endif
+
+namespace portacl {
+
+namespace {
+
+const char* kFormat = "portacl-tuning";
+
+Json timing_json(const TimingSummary& t) {
+  Json j = Json::object();
+  j["min_ms"] = t.min_ms;
+  j["median_ms"] = t.median_ms;
+  j["max_ms"] = t.max_ms;
+  j["repetitions"] = t.repetitions;
+  return j;
+}
+
+TimingSummary timing_of(const Json& j, const char* what) {
+  TimingSummary t;
+  j.as_object(what);
+  const Json* f;
+  if ((f = j.find("min_ms"))) t.min_ms = f->as_number("min_ms");
+  if ((f = j.find("median_ms"))) t.median_ms = f->as_number("median_ms");
+  if ((f = j.find("max_ms"))) t.max_ms = f->as_number("max_ms");
+  if ((f = j.find("repetitions"))) t.repetitions = static_cast<unsigned>(f->as_u64("repetitions"));
+  return t;
+}
+
+const Json& required(const Json& j, const char* key) {
+  const Json* f = j.find(key);
+  if (!f) throw Error(std::string("missing field '") + key + "'");
+  return *f;
+}
+
+std::string optional_string(const Json& j, const char* key) {
+  const Json* f = j.find(key);
+  return f ? f->as_string(key) : std::string();
+}
+
+bool same_slot(const TuningRecord& a, const TuningRecord& b) {
+  return a.device == b.device && a.kernel == b.kernel && a.element == b.element && a.bucket == b.bucket;
+}
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+DeviceFingerprint DeviceFingerprint::of(const DeviceInfo& d) {
+  return DeviceFingerprint{d.platform_name, d.name, d.driver_version, d.compute_units};
+}
+
+bool DeviceFingerprint::operator==(const DeviceFingerprint& o) const {
+  return platform == o.platform && device == o.device && driver == o.driver && compute_units == o.compute_units;
+}
+
+std::string DeviceFingerprint::to_string() const {
+  return device + " (" + platform + ", driver " + driver + ", " + std::to_string(compute_units) + " CUs)";
+}
+
+unsigned size_bucket(std::size_t n) {
+  return n <= 1 ? 0 : static_cast<unsigned>(std::lround(std::log2(static_cast<double>(n))));
+}
+
+std::string TuningDatabase::user_path() {
+  if (const char* env = std::getenv("PORTACL_TUNING_DB"))
+    if (*env) return env;
+  return files::user_cache_path("tuning.json");
+}
+
+std::vector<std::string> TuningDatabase::shipped_paths() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("PORTACL_TUNING_PATH")) {
+    std::string list = env;
+    for (std::size_t at = 0; at <= list.size();) {
+      std::size_t colon = list.find(':', at);
+      if (colon == std::string::npos) colon = list.size();
+      if (colon > at) dirs.push_back(list.substr(at, colon - at));
+      at = colon + 1;
+    }
+  }
+  if (*PORTACL_TUNING_SHARE_DIR) dirs.push_back(PORTACL_TUNING_SHARE_DIR);
+  std::vector<std::string> paths;
+  for (const auto& dir : dirs) {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
+    std::vector<std::string> here;
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) here.push_back(dir + "/" + name);
+    }
+    ::closedir(d);
+    std::sort(here.begin(), here.end());
+    paths.insert(paths.end(), here.begin(), here.end());
+  }
+  return paths;
+}
+
+Json TuningDatabase::to_json() const {
+  Json j = Json::object();
+  j["format"] = kFormat;
+  j["version"] = format_version;
+  Json list = Json::array();
+  for (const auto& r : records_) {
+    Json e = Json::object();
+    Json dev = Json::object();
+    dev["platform"] = r.device.platform;
+    dev["name"] = r.device.device;
+    dev["driver"] = r.device.driver;
+    dev["compute_units"] = r.device.compute_units;
+    e["device"] = dev;
+    e["kernel"] = r.kernel;
+    e["element"] = r.element;
+    e["bucket"] = r.bucket;
+    e["n"] = static_cast<unsigned long long>(r.n);
+    Json config = Json::object();
+    for (const auto& kv : r.configuration) config[kv.first] = kv.second;
+    e["configuration"] = config;
+    e["tuned"] = timing_json(r.tuned);
+    e["rules"] = timing_json(r.rules);
+    e["clock"] = r.clock;
+    e["strategy"] = r.strategy;
+    e["tried"] = r.tried;
+    e["valid"] = r.valid;
+    e["rejected"] = r.rejected;
+    e["tuned_at"] = r.tuned_at;
+    e["tool"] = r.tool;
+    list.push_back(e);
+  }
+  j["records"] = list;
+  return j;
+}
+
+TuningDatabase TuningDatabase::from_json(const Json& j) {
+  if (!j.is_object()) throw Error("not a JSON object");
+  const Json* format = j.find("format");
+  if (!format || !format->is_string() || format->as_string() != kFormat)
+    throw Error("not a portacl tuning database (no \"format\": \"portacl-tuning\")");
+  const double version = required(j, "version").as_number("version");
+  if (version != format_version)
+    throw Error("format version " + std::to_string(static_cast<long long>(version)) + ", this library reads version " +
+                std::to_string(format_version));
+  TuningDatabase db;
+  std::size_t index = 0;
+  for (const Json& e : required(j, "records").as_array("records")) {
+    try {
+      TuningRecord r;
+      const Json& dev = required(e, "device");
+      r.device.platform = required(dev, "platform").as_string("device.platform");
+      r.device.device = required(dev, "name").as_string("device.name");
+      r.device.driver = required(dev, "driver").as_string("device.driver");
+      r.device.compute_units = static_cast<unsigned>(required(dev, "compute_units").as_u64("device.compute_units"));
+      r.kernel = required(e, "kernel").as_string("kernel");
+      r.element = required(e, "element").as_string("element");
+      r.bucket = static_cast<unsigned>(required(e, "bucket").as_u64("bucket"));
+      if (const Json* n = e.find("n")) r.n = static_cast<std::size_t>(n->as_u64("n"));
+      for (const auto& kv : required(e, "configuration").as_object("configuration"))
+        r.configuration[kv.first] = static_cast<long>(kv.second.as_number(kv.first.c_str()));
+      if (const Json* t = e.find("tuned")) r.tuned = timing_of(*t, "tuned");
+      if (const Json* t = e.find("rules")) r.rules = timing_of(*t, "rules");
+      if (const Json* c = e.find("clock")) r.clock = c->as_string("clock");
+      r.strategy = optional_string(e, "strategy");
+      if (const Json* f = e.find("tried")) r.tried = static_cast<unsigned>(f->as_u64("tried"));
+      if (const Json* f = e.find("valid")) r.valid = static_cast<unsigned>(f->as_u64("valid"));
+      if (const Json* f = e.find("rejected")) r.rejected = static_cast<unsigned>(f->as_u64("rejected"));
+      r.tuned_at = optional_string(e, "tuned_at");
+      r.tool = optional_string(e, "tool");
+      db.put(r);
+    } catch (const Error& err) {
+      throw Error("record " + std::to_string(index) + ": " + err.what());
+    }
+    ++index;
+  }
+  return db;
+}
+
+TuningDatabase TuningDatabase::load(const std::string& path, std::vector<std::string>* warnings) {
+  TuningDatabase db;
+  db.origin = path;
+  std::string text;
+  if (!files::read_file(path, text)) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && warnings) warnings->push_back(path + ": cannot be read");
+    return db;  // a missing file is simply no tuning yet
+  }
+  try {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("the file is empty");
+    db = from_json(Json::parse(text));
+    db.origin = path;
+  } catch (const Error& e) {
+    if (warnings) warnings->push_back(path + ": ignored: " + e.what());
+  }
+  return db;
+}
+
+void TuningDatabase::put(const TuningRecord& r) {
+  for (auto& existing : records_)
+    if (same_slot(existing, r)) {
+      existing = r;
+      return;
+    }
+  records_.push_back(r);
+}
+
+const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const std::string& kernel,
+                                         const std::string& element, std::size_t n) const {
+  const int want = static_cast<int>(size_bucket(n));
+  const TuningRecord* best = nullptr;
+  for (const auto& r : records_) {
+    if (!(r.device == device) || r.kernel != kernel || r.element != element) continue;
+    const int d = std::abs(static_cast<int>(r.bucket) - want);
+    const int best_d = best ? std::abs(static_cast<int>(best->bucket) - want) : 0;
+    // Nearest bucket; on a tie the larger one (its launch shape still
+    // covers the problem by grid stride).
+    if (!best || d < best_d || (d == best_d && r.bucket > best->bucket)) best = &r;
+  }
+  return best;
+}
+
+void TuningDatabase::merge_into_file(const std::string& path, const std::vector<TuningRecord>& records,
+                                     std::vector<std::string>* notes) {
+  if (path.empty()) throw Error("no tuning database path: set PORTACL_TUNING_DB or HOME");
+  const std::string dir = files::directory_of(path);
+  if (int err = files::make_dirs(dir))
+    throw Error("tuning database directory '" + dir + "' cannot be created: " + std::strerror(err) +
+                " (set PORTACL_TUNING_DB to a writable file)");
+  files::FileLock lock(path + ".lock");
+  TuningDatabase db;
+  std::string text;
+  if (files::read_file(path, text)) {
+    try {
+      db = from_json(Json::parse(text));
+    } catch (const Error& e) {
+      // Keep the unreadable file for a human; start a fresh one.
+      const std::string aside = path + ".corrupt-" + now_utc();
+      if (std::rename(path.c_str(), aside.c_str()) != 0)
+        throw Error("tuning database '" + path + "' is unreadable (" + e.what() + ") and cannot be moved aside: " +
+                    std::strerror(errno));
+      if (notes) notes->push_back(path + " was unreadable (" + e.what() + "); kept as " + aside);
+    }
+  }
+  for (const auto& r : records) db.put(r);
+  const std::string failure = files::write_atomically(path, db.to_json().dump(2) + "\n");
+  if (!failure.empty())
+    throw Error("tuning database '" + path + "' cannot be written: " + failure +
+                " (set PORTACL_TUNING_DB to a writable file)");
+}
+
+namespace {
+
+// The databases the planner reads, reloaded when the user's file changes.
+struct Databases {
+  std::mutex mutex;
+  std::string user_path;
+  struct timespec user_mtime {};
+  off_t user_size = -1;
+  TuningDatabase user;
+  std::vector<TuningDatabase> shipped;
+  bool shipped_loaded = false;
+  std::set<std::string> warned;
+
+  void warn(const std::vector<std::string>& warnings) {
+    for (const auto& w : warnings)
+      if (warned.insert(w).second) std::cerr << "portacl: tuning database " << w << "\n";
+  }
+
+  void refresh() {
+    const std::string path = TuningDatabase::user_path();
+    struct stat st {};
+    const bool exists = !path.empty() && ::stat(path.c_str(), &st) == 0;
+    const bool changed = path != user_path || !exists != (user_size < 0) ||
+                         (exists && (st.st_mtim.tv_sec != user_mtime.tv_sec ||
+                                     st.st_mtim.tv_nsec != user_mtime.tv_nsec || st.st_size != user_size));
+    if (changed) {
+      std::vector<std::string> warnings;
+      user = exists ? TuningDatabase::load(path, &warnings) : TuningDatabase();
+      warn(warnings);
+      user_path = path;
+      user_mtime = exists ? st.st_mtim : timespec{};
+      user_size = exists ? st.st_size : -1;
+    }
+    if (!shipped_loaded) {
+      std::vector<std::string> warnings;
+      for (const auto& p : TuningDatabase::shipped_paths()) shipped.push_back(TuningDatabase::load(p, &warnings));
+      warn(warnings);
+      shipped_loaded = true;
+    }
+  }
+};
+
+Databases& databases() {
+  static Databases d;
+  return d;
+}
+
+std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const KernelTraits& traits,
+                                           const ProblemSize& size) {
+  const std::size_t n = size.elements();
+  if (n == 0) return std::nullopt;
+  Databases& dbs = databases();
+  std::lock_guard<std::mutex> lock(dbs.mutex);
+  dbs.refresh();
+  const DeviceFingerprint fp = DeviceFingerprint::of(device);
+  const std::string element = cl_type_name(traits.element);
+  const TuningRecord* r = dbs.user.find(fp, traits.name, element, n);
+  const TuningDatabase* from = &dbs.user;
+  for (const auto& db : dbs.shipped) {
+    if (r) break;
+    r = db.find(fp, traits.name, element, n);
+    from = &db;
+  }
+  if (!r) return std::nullopt;
+  std::string provenance = "tuning database " + from->origin + " (2^" + std::to_string(r->bucket);
+  if (r->bucket != size_bucket(n)) provenance += ", nearest to 2^" + std::to_string(size_bucket(n));
+  provenance += ", " + to_string(r->configuration) + ")";
+  return to_override(r->configuration, device, provenance);
+}
+
+}  // namespace
+
+void use_tuning_databases() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* env = std::getenv("PORTACL_TUNING");
+    if (env && (std::string(env) == "off" || std::string(env) == "0")) return;
+    set_plan_override_provider(tuned_override);
+  });
+}
+
+}  // namespace portacl
