@@ -24,5 +24,7 @@
 #include "portacl/runtime/device.hpp"
 #include "portacl/tuning/operations.hpp"
 #include "portacl/tuning/tuning_database.hpp"
+#include "portacl/tuning/timing.hpp"
+#include "portacl/tuning/tuner.hpp"
 #include "portacl/tuning/tuning_space.hpp"
 #include "portacl/version.hpp"

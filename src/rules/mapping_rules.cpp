@@ -334,6 +334,11 @@ void set_plan_override_provider(PlanOverrideProvider provider) {
   provider_slot() = std::move(provider);
 }
 
+bool has_plan_override_provider() {
+  std::lock_guard<std::mutex> lock(provider_mutex);
+  return static_cast<bool>(provider_slot());
+}
+
 LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSize& size,
                      const PlanOptions& opt) {
   if (t.dimensions < 1 || t.dimensions > 3)

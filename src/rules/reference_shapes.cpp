@@ -1,21 +1,9 @@
 #include "portacl/rules/reference_shapes.hpp"
 
 #include "portacl/kernels/axpy.hpp"
+#include "portacl/kernels/reduce.hpp"
 
 namespace portacl {
-
-KernelTraits reduction_shape_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "reduction";
-  t.element = element;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;
-  t.bytes_per_item = static_cast<double>(size_of(element));
-  t.flops_per_item = 1;
-  t.local_bytes_per_work_item = size_of(element);
-  return t;
-}
 
 KernelTraits tiled_2d_shape_traits(ElementType element) {
   KernelTraits t;
@@ -37,7 +25,7 @@ std::vector<ReferenceShape> reference_shapes(bool with_fp64) {
   std::vector<ReferenceShape> s;
   s.push_back({"axpy float, n=2^24", axpy_traits(ElementType::f32), n24});
   if (with_fp64) s.push_back({"axpy double, n=2^24", axpy_traits(ElementType::f64), n24});
-  s.push_back({"sum float, n=2^24", reduction_shape_traits(ElementType::f32), n24});
+  s.push_back({"sum float, n=2^24", reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1), n24});
   s.push_back({"tiled 2D float, 4096x4096", tiled_2d_shape_traits(ElementType::f32), ProblemSize(4096, 4096)});
   return s;
 }

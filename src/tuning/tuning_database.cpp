@@ -344,12 +344,10 @@ std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const Kerne
 }  // namespace
 
 void use_tuning_databases() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    const char* env = std::getenv("PORTACL_TUNING");
-    if (env && (std::string(env) == "off" || std::string(env) == "0")) return;
-    set_plan_override_provider(tuned_override);
-  });
+  const char* env = std::getenv("PORTACL_TUNING");
+  if (env && (std::string(env) == "off" || std::string(env) == "0")) return;
+  // A provider the program installed itself stays.
+  if (!has_plan_override_provider()) set_plan_override_provider(tuned_override);
 }
 
 }  // namespace portacl

@@ -151,7 +151,7 @@ TEST_CASE("the override hook replaces rule defaults, limits still win", "[rules]
     return o;
   });
   LaunchPlan p = make_plan(amd, axpy_traits(ElementType::f32), ProblemSize(1 << 22));
-  LaunchPlan untouched = make_plan(amd, reduction_shape_traits(ElementType::f32), ProblemSize(1 << 22));
+  LaunchPlan untouched = make_plan(amd, reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1), ProblemSize(1 << 22));
   set_plan_override_provider(nullptr);
   CHECK(p.provenance == "tuning database: test");
   CHECK(p.work_group_size() == 256);

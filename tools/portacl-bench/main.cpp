@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 
+#include "../common/cli.hpp"
 #include "cases.hpp"
 #include "report.hpp"
 
@@ -46,47 +47,6 @@ struct Args {
   int reps = 20, warmup = 3;
   bool baseline = true, transfers = true, json = false, csv = false;
 };
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-std::size_t parse_size(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    if (s.rfind("2^", 0) == 0) {
-      unsigned long k = std::stoul(s.substr(2), &used);
-      if (used + 2 == s.size() && k < 40) return std::size_t{1} << k;
-    } else {
-      unsigned long long v = std::stoull(s, &used);
-      if (used == s.size() && v > 0) return static_cast<std::size_t>(v);
-    }
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument("'" + s + "' is not a size (a positive count or 2^k)");
-}
-
-int positive(const std::string& s, const char* what) {
-  try {
-    std::size_t used = 0;
-    int v = std::stoi(s, &used);
-    if (used == s.size() && v >= 0) return v;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument(std::string(what) + " must be a non-negative integer, not '" + s + "'");
-}
-
-std::string now_text() {
-  std::time_t t = std::time(nullptr);
-  char b[64];
-  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
-  return b;
-}
 
 bool wanted(const Args& a, const std::string& name) {
   if (a.kernels.empty()) return true;
@@ -156,10 +116,10 @@ int main(int argc, char** argv) {
         return 0;
       } else if (arg == "--device") a.device = value();
       else if (arg == "--sizes") {
-        for (const auto& s : split(value())) a.sizes.push_back(parse_size(s));
-      } else if (arg == "--kernels") a.kernels = split(value());
-      else if (arg == "--reps") a.reps = std::max(1, positive(value(), "--reps"));
-      else if (arg == "--warmup") a.warmup = positive(value(), "--warmup");
+        for (const auto& s : cli::split(value())) a.sizes.push_back(cli::parse_size(s));
+      } else if (arg == "--kernels") a.kernels = cli::split(value());
+      else if (arg == "--reps") a.reps = std::max(1, cli::non_negative(value(), "--reps"));
+      else if (arg == "--warmup") a.warmup = cli::non_negative(value(), "--warmup");
       else if (arg == "--no-baseline") a.baseline = false;
       else if (arg == "--no-transfers") a.transfers = false;
       else if (arg == "--json") a.json = true;
@@ -181,7 +141,7 @@ int main(int argc, char** argv) {
     r.driver = ctx.info().driver_version;
     r.device_class = to_string(ctx.device().classification().device_class);
     r.clblast = a.baseline ? "CLBlast (system library)" : "";
-    r.started = now_text();
+    r.started = cli::now_text();
     r.seed = std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
     r.warmup = a.warmup;
     r.reps = a.reps;

@@ -108,6 +108,7 @@ int run(const Args& a) {
 
 int main(int argc, char** argv) {
   Args a;
+  use_tuning_databases();  // plans show a tuned result for this device, and where it came from
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](std::string& out) -> bool {

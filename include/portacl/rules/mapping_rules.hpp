@@ -55,6 +55,7 @@ struct PlanOverride {
 using PlanOverrideProvider =
     std::function<std::optional<PlanOverride>(const DeviceInfo&, const KernelTraits&, const ProblemSize&)>;
 void set_plan_override_provider(PlanOverrideProvider provider);
+bool has_plan_override_provider();
 
 struct PlanOptions {
   // Also respect these limits (e.g. PoCL's, when running a fixture's plan).

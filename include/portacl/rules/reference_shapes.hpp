@@ -18,7 +18,6 @@ struct ReferenceShape {
   ProblemSize size;
 };
 
-KernelTraits reduction_shape_traits(ElementType element);
 KernelTraits tiled_2d_shape_traits(ElementType element);
 
 // AXPY (float, and double where `with_fp64`), a float sum, a 2D tiled kernel.

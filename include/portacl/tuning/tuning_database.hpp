@@ -90,7 +90,8 @@ class TuningDatabase {
 
 // Makes every plan consult the tuning databases (user's first, then
 // shipped) for the device, kernel and size bucket; the plan's provenance
-// then names the file. Installed by every Context unless PORTACL_TUNING=off.
+// then names the file. Every Context installs it unless PORTACL_TUNING=off
+// or the program installed its own provider (set_plan_override_provider).
 // The user's file is re-read when it changes.
 void use_tuning_databases();
 

@@ -1,0 +1,60 @@
+#include "cli.hpp"
+
+#include <ctime>
+#include <sstream>
+#include <stdexcept>
+
+namespace cli {
+
+std::vector<std::string> split(const std::string& s, char separator) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, separator))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::size_t parse_size(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    if (s.rfind("2^", 0) == 0) {
+      unsigned long k = std::stoul(s.substr(2), &used);
+      if (used + 2 == s.size() && k < 40) return std::size_t{1} << k;
+    } else {
+      unsigned long long v = std::stoull(s, &used);
+      if (used == s.size() && v > 0) return static_cast<std::size_t>(v);
+    }
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument("'" + s + "' is not a size (a positive count or 2^k)");
+}
+
+int non_negative(const std::string& s, const char* what) {
+  try {
+    std::size_t used = 0;
+    int v = std::stoi(s, &used);
+    if (used == s.size() && v >= 0) return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(std::string(what) + " must be a non-negative integer, not '" + s + "'");
+}
+
+double non_negative_real(const std::string& s, const char* what) {
+  try {
+    std::size_t used = 0;
+    double v = std::stod(s, &used);
+    if (used == s.size() && v >= 0) return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(std::string(what) + " must be a non-negative number, not '" + s + "'");
+}
+
+std::string now_text() {
+  std::time_t t = std::time(nullptr);
+  char b[64];
+  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
+  return b;
+}
+
+}  // namespace cli
