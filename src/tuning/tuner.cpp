@@ -129,8 +129,9 @@ class Search {
     }
     out.interrupted = interrupted_;
     for (auto& kv : results_) out.candidates.push_back(kv.second);
+    // When nothing beats the rules their plan is the result: stored as the
+    // empty configuration ("rules"), since the space may not hold it.
     out.best = out.rules;
-    if (out.best.ok()) out.best.configuration = start;  // stored explicitly: what the rules chose here
     for (const auto& c : out.candidates) {
       ++out.tried;
       if (c.ok()) ++out.valid;

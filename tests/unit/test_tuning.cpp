@@ -1,0 +1,286 @@
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void spit(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TuningRecord record_for(const DeviceInfo& d, const std::string& kernel, unsigned bucket, Configuration c) {
+  TuningRecord r;
+  r.device = DeviceFingerprint::of(d);
+  r.kernel = kernel;
+  r.element = "float";
+  r.bucket = bucket;
+  r.n = std::size_t{1} << bucket;
+  r.configuration = std::move(c);
+  r.tuned = {1, 1, 1, 3};
+  r.rules = {2, 2, 2, 3};
+  return r;
+}
+
+// Points the library at `path` for the scope.
+struct TuningDbScope {
+  std::string saved;
+  explicit TuningDbScope(const std::string& path) {
+    saved = std::getenv("PORTACL_TUNING_DB") ? std::getenv("PORTACL_TUNING_DB") : "";
+    ::setenv("PORTACL_TUNING_DB", path.c_str(), 1);
+    use_tuning_databases();
+  }
+  ~TuningDbScope() { ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1); }
+};
+
+}  // namespace
+
+TEST_CASE("every declared candidate that passes the checks plans within each device class's limits", "[tuning]") {
+  Context& ctx = test::cpu_context();
+  Workload w(ctx, 4099, test::seed());
+  std::size_t checked = 0, refused = 0;
+  for (const auto& op : operations()) {
+    PlanOptions rules;
+    rules.consult_provider = false;
+    const KernelTraits traits = op.run(w, rules).traits;
+    for (const auto& [fixture, opt] : test::class_plans(ElementType::f32)) {
+      const DeviceInfo& d = *opt.plan_as;
+      const DeviceLimits limits = DeviceLimits::of(d);
+      for (std::size_t i = 0; i < op.space->count(); ++i) {
+        const Configuration c = op.space->configuration(i);
+        const std::string why = check_configuration(*op.space, c, d, traits);
+        if (!why.empty()) {
+          ++refused;
+          continue;
+        }
+        INFO(op.name << " on " << fixture << ": " << to_string(c));
+        PlanOptions o;
+        o.consult_provider = false;
+        o.override_values = to_override(c, d, "test");
+        LaunchPlan p = make_plan(d, traits, ProblemSize(std::size_t{1} << 22), o);
+        ++checked;
+        bool ok = p.work_group_size() == std::size_t(c.at("work_group_size"));
+        if (limits.max_work_group_size) ok = ok && p.work_group_size() <= limits.max_work_group_size;
+        if (p.use_local_memory && limits.local_mem_size)
+          ok = ok && p.work_group_size() * traits.local_bytes_per_work_item <= limits.local_mem_size;
+        ok = ok && p.vector_width == (traits.vectorizable ? unsigned(c.at("vector_width")) : 1u);
+        if (c.count("passes")) ok = ok && p.passes == unsigned(c.at("passes"));
+        if (c.count("groups_per_compute_unit"))
+          ok = ok && p.work_groups <= std::size_t(c.at("groups_per_compute_unit")) * d.compute_units;
+        if (!ok) CHECK(p.summary() == "within the limits and the configuration");
+      }
+    }
+  }
+  CHECK(checked > 10000);
+  CHECK(refused > 0);  // the limits do bite (e.g. 1024 work-items on a 256-wide AMD GPU)
+}
+
+TEST_CASE("configurations that break a limit are refused with the reason", "[tuning]") {
+  const DeviceInfo amd = test::load_fixture("amd_gfx902_vega.clinfo");
+  const TuningSpace& space = reduce_tunables();
+  const KernelTraits t = reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1);
+  Configuration c{{"work_group_size", 1024}, {"vector_width", 4}, {"groups_per_compute_unit", 4},
+                  {"use_local_memory", 1}, {"passes", 1}};
+  CHECK_THAT(check_configuration(space, c, amd, t), Catch::Contains("exceeds the device's 256"));
+  c["work_group_size"] = 256;
+  CHECK(check_configuration(space, c, amd, t).empty());
+  c["vector_width"] = 3;
+  CHECK_THAT(check_configuration(space, c, amd, t), Catch::Contains("not an OpenCL vector size"));
+  c["vector_width"] = 4;
+  c["no_such_knob"] = 1;
+  CHECK_THROWS_WITH(check_configuration(space, c, amd, t), Catch::Contains("no knob 'no_such_knob'"));
+  Configuration scan{{"passes", 2}, {"use_local_memory", 1}, {"SCAN_BYTES", 128}};
+  CHECK_THAT(check_configuration(scan_tunables(), scan, amd, t), Catch::Contains("only shapes the single pass"));
+}
+
+TEST_CASE("a tuned result reaches later plans, and correct results come out", "[tuning]") {
+  Context& ctx = test::cpu_context();
+  const std::string path = test::scratch_dir("tuning") + "/db.json";
+  TunerOptions o;
+  o.n = 1 << 16;
+  o.budget_evaluations = 3;
+  o.repetitions = 3;
+  o.warmup = 1;
+  o.accept_noisy = true;
+  o.seed = test::seed();
+  TuningOutcome out = tune(ctx, operation("sum"), o);
+  REQUIRE(out.rules.ok());
+  CHECK(out.tried == 3);
+  CHECK(out.kernel == "sum");
+  CHECK(out.best.timing.median_ms <= out.rules.timing.median_ms);
+  TuningDatabase::merge_into_file(path, {out.record(ctx.info(), "test")});
+
+  TuningDbScope scope(path);
+  std::vector<float> x = test::random_dyadic<float>(1 << 16, 2, 8);
+  double want = 0;
+  for (float v : x) want += v;
+  Buffer<float> dx(ctx, x);
+  LaunchPlan used;
+  CHECK(sum(ctx, dx, {}, &used) == float(want));
+  CHECK_THAT(used.provenance, Catch::StartsWith("tuning database " + path));
+  // Another kernel has no entry: the rules plan it.
+  Buffer<float> dy(ctx, x);
+  CHECK(dot(ctx, dx, dy, {}, &used) > 0);
+  CHECK(used.provenance == "rules");
+}
+
+TEST_CASE("a stored result that no longer applies falls back to the rules", "[tuning]") {
+  Context& ctx = test::cpu_context();
+  const std::string path = test::scratch_dir("tuning") + "/db.json";
+  // Vector width 3 is no OpenCL vector size: the planner refuses it.
+  TuningDatabase::merge_into_file(path, {record_for(ctx.info(), "sum", 16, {{"vector_width", 3}})});
+  TuningDbScope scope(path);
+  Buffer<float> x(ctx, std::vector<float>(1000, 1.0f));
+  LaunchPlan used;
+  CHECK(sum(ctx, x, {}, &used) == 1000.0f);
+  CHECK_THAT(used.provenance, Catch::StartsWith("rules (tuning database") && Catch::Contains("did not apply"));
+}
+
+TEST_CASE("the tuner rejects a fast configuration that computes the wrong answer", "[tuning]") {
+  Context& ctx = test::cpu_context();
+  // A test-only kernel: correct except when compiled with vector width 4.
+  static const TuningSpace space{{knobs::vector_width({1, 2, 4})}, nullptr};
+  const char* expression = "x * 2.0f + (VW == 4 ? 1.0f : 0.0f)";
+  Operation faulty{"faulty map", 8, 1, &space,
+                   [=](Workload& w, const PlanOptions& o) { return map(w.ctx, expression, w.x, w.z, o); },
+                   [=](Workload& w, const PlanOptions& o) {
+                     map(w.ctx, expression, w.x, w.z, o);
+                     std::vector<float> z = w.z.download();
+                     for (std::size_t i = 0; i < z.size(); ++i)
+                       if (z[i] != 2.0f * w.hx[i]) return "index " + std::to_string(i) + " differs";
+                     return std::string();
+                   }};
+  TunerOptions o;
+  o.n = 4099;
+  o.strategy = SearchStrategy::exhaustive;
+  o.repetitions = 2;
+  o.warmup = 0;
+  o.accept_noisy = true;
+  o.seed = test::seed();
+  TuningOutcome out = tune(ctx, faulty, o);
+  CHECK(out.tried == 3);
+  CHECK(out.rejected == 1);
+  CHECK(out.best.ok());
+  // The best is the rules' plan (empty configuration) or a correct candidate.
+  CHECK((out.best.configuration.empty() || out.best.configuration.at("vector_width") != 4));
+  bool reported = false;
+  for (const auto& c : out.candidates)
+    if (c.configuration.at("vector_width") == 4) reported = c.status.rfind("rejected: wrong result", 0) == 0;
+  CHECK(reported);
+}
+
+TEST_CASE("tuning databases: corrupt, truncated, empty and foreign files are reported and ignored", "[tuning]") {
+  const std::string dir = test::scratch_dir("tuning");
+  const DeviceInfo d = test::load_fixture("nvidia_h100.clinfo");
+  const std::string good = dir + "/good.json";
+  TuningDatabase::merge_into_file(good, {record_for(d, "sum", 24, {{"work_group_size", 512}})});
+  const std::string text = slurp(good);
+  struct Bad {
+    std::string name, content, message;
+  };
+  const std::vector<Bad> bad = {
+      {"garbage", "{ this is not json", "ignored"},
+      {"truncated", text.substr(0, text.size() / 2), "ignored"},
+      {"empty", "", "empty"},
+      {"wrong version", "{\"format\": \"portacl-tuning\", \"version\": 99, \"records\": []}", "format version 99"},
+      {"foreign", "{\"hello\": 1}", "not a portacl tuning database"},
+      {"bad record", "{\"format\": \"portacl-tuning\", \"version\": 1, \"records\": [{\"kernel\": 3}]}", "record 0"},
+  };
+  for (const auto& b : bad) {
+    INFO(b.name);
+    const std::string path = dir + "/" + b.name + ".json";
+    spit(path, b.content);
+    std::vector<std::string> warnings;
+    TuningDatabase db = TuningDatabase::load(path, &warnings);
+    CHECK(db.records().empty());
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains(path) && Catch::Contains(b.message));
+    // Writing over it keeps the unreadable file aside and loses nothing new.
+    std::vector<std::string> notes;
+    TuningDatabase::merge_into_file(path, {record_for(d, "dot", 20, {{"vector_width", 4}})}, &notes);
+    REQUIRE(notes.size() == 1);
+    CHECK_THAT(notes[0], Catch::Contains("kept as"));
+    const std::string aside = notes[0].substr(notes[0].find("kept as ") + 8);
+    CHECK(slurp(aside) == b.content);
+    std::vector<std::string> none;
+    CHECK(TuningDatabase::load(path, &none).records().size() == 1);
+    CHECK(none.empty());
+  }
+  std::vector<std::string> warnings;
+  CHECK(TuningDatabase::load(dir + "/missing.json", &warnings).records().empty());
+  CHECK(warnings.empty());  // no file yet is not a problem
+}
+
+TEST_CASE("tuning databases: concurrent writers lose nothing", "[tuning]") {
+  const std::string path = test::scratch_dir("tuning") + "/shared.json";
+  const DeviceInfo d = test::load_fixture("nvidia_h100.clinfo");
+  std::vector<std::thread> writers;
+  for (unsigned t = 0; t < 8; ++t)
+    writers.emplace_back([&, t] {
+      for (unsigned k = 0; k < 5; ++k)
+        TuningDatabase::merge_into_file(path, {record_for(d, "kernel" + std::to_string(t), 10 + k,
+                                                          {{"work_group_size", 64 * (k + 1)}})});
+    });
+  for (auto& w : writers) w.join();
+  std::vector<std::string> warnings;
+  TuningDatabase db = TuningDatabase::load(path, &warnings);
+  CHECK(warnings.empty());
+  CHECK(db.records().size() == 40);
+}
+
+TEST_CASE("tuning databases: an unwritable location is a clear error and the old file survives", "[tuning]") {
+  const std::string dir = test::scratch_dir("tuning");
+  const DeviceInfo d = test::load_fixture("nvidia_h100.clinfo");
+  spit(dir + "/a-file", "x");
+  CHECK_THROWS_WITH(TuningDatabase::merge_into_file(dir + "/a-file/db.json", {record_for(d, "sum", 20, {})}),
+                    Catch::Contains("cannot be created") && Catch::Contains("PORTACL_TUNING_DB"));
+  if (::geteuid() != 0) {  // root writes anywhere
+    const std::string ro = dir + "/read-only";
+    ::mkdir(ro.c_str(), 0755);
+    TuningDatabase::merge_into_file(ro + "/db.json", {record_for(d, "sum", 20, {})});
+    const std::string before = slurp(ro + "/db.json");
+    ::chmod(ro.c_str(), 0555);
+    CHECK_THROWS_WITH(TuningDatabase::merge_into_file(ro + "/db.json", {record_for(d, "dot", 20, {})}),
+                      Catch::Contains("PORTACL_TUNING_DB"));
+    ::chmod(ro.c_str(), 0755);
+    CHECK(slurp(ro + "/db.json") == before);
+  }
+}
+
+TEST_CASE("tuning databases: lookups take the nearest size bucket of the same device", "[tuning]") {
+  const DeviceInfo h100 = test::load_fixture("nvidia_h100.clinfo");
+  const DeviceInfo amd = test::load_fixture("amd_gfx902_vega.clinfo");
+  TuningDatabase db;
+  db.put(record_for(h100, "sum", 16, {{"work_group_size", 128}}));
+  db.put(record_for(h100, "sum", 24, {{"work_group_size", 512}}));
+  db.put(record_for(h100, "sum", 24, {{"work_group_size", 256}}));  // replaces
+  CHECK(db.records().size() == 2);
+  const DeviceFingerprint fp = DeviceFingerprint::of(h100);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 24)->configuration.at("work_group_size") == 256);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 17)->bucket == 16);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 20)->bucket == 24);  // a tie goes to the larger
+  CHECK(db.find(fp, "sum", "double", 1 << 20) == nullptr);
+  CHECK(db.find(DeviceFingerprint::of(amd), "sum", "float", 1 << 20) == nullptr);
+  // A round trip through JSON keeps everything.
+  TuningDatabase back = TuningDatabase::from_json(Json::parse(db.to_json().dump()));
+  REQUIRE(back.records().size() == 2);
+  CHECK(back.records()[1].configuration == db.records()[1].configuration);
+  CHECK(back.records()[1].device == db.records()[1].device);
+  CHECK(size_bucket(1) == 0);
+  CHECK(size_bucket(3) == 2);
+  CHECK(size_bucket((1 << 20) + 1) == 20);
+}
