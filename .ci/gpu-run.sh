@@ -3,7 +3,8 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs; TESTS the Catch2 tags.
+# STEPS (default "build tests bench") picks what runs ("tune" too); TESTS the
+# Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
 STEPS=${STEPS:-build tests bench}
@@ -15,6 +16,7 @@ deps=/tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
 export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 export PORTACL_CACHE_DIR=/tmp/portacl-cache
+export PORTACL_TUNING_DB="$OUT/tuning_h100.json"
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 if has build; then
   ( cmake -S . -B /tmp/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
@@ -31,6 +33,17 @@ fi
 if has pocl; then
   (cd /tmp/build && timeout 300 ctest -j8 --output-on-failure) > "$OUT/ctest_pocl.log" 2>&1
   tail -n 4 "$OUT/ctest_pocl.log"
+fi
+if has tune; then
+  timeout 540 /tmp/build/tools/portacl-tune --device gpu --all ${TUNE_ARGS:-} > "$OUT/tune_h100.txt" 2> "$OUT/tune_h100.log"
+  echo "tune exit $?" >> "$OUT/tune_h100.txt"
+  cat "$OUT/tune_h100.txt"
+fi
+if has untuned; then
+  # The same benchmark with the rules' plans only, for comparison.
+  PORTACL_TUNING=off timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} > "$OUT/bench_h100_rules.txt" 2>&1
+  echo "untuned bench exit $?"
+  grep -E "copy|axpy|sum|dot" "$OUT/bench_h100_rules.txt" | head -20
 fi
 if has bench; then
   timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} --json > "$OUT/bench_h100.json" 2> "$OUT/bench_h100.err"

@@ -164,7 +164,8 @@ int main(int argc, char** argv) {
         if (row.check.empty()) row.check = "ok";
         else all_ok = false;
         w.reset_y();
-        row.plan = c.op->run(w, {}).summary();
+        const portacl::LaunchPlan plan = c.op->run(w, {});
+        row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
         row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.op->run(w, {}); }); });
         row.gbs = c.op->bytes_per_element * n / (row.ours.median_ms * 1e6);
         row.gflops = c.op->flops_per_element * n / (row.ours.median_ms * 1e6);
