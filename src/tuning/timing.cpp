@@ -9,6 +9,10 @@ TimingSummary measure(int warmup, int reps, const std::function<double()>& once)
   for (int i = 0; i < warmup; ++i) once();
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) t.push_back(once());
+  return summarize(std::move(t));
+}
+
+TimingSummary summarize(std::vector<double> t) {
   TimingSummary s;
   s.repetitions = static_cast<unsigned>(t.size());
   if (t.empty()) return s;

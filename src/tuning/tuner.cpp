@@ -104,8 +104,12 @@ class Search {
     }
     out.admissible = admissible.size();
     out.strategy = o_.strategy;
-    if (out.strategy == SearchStrategy::automatic)
-      out.strategy = admissible.size() <= o_.budget_evaluations ? SearchStrategy::exhaustive : SearchStrategy::annealing;
+    if (out.strategy == SearchStrategy::automatic) {
+      // Exhaustive only when it surely finishes: a time budget may stop it
+      // anywhere in its fixed order, so then only small spaces qualify.
+      const std::size_t fits = o_.budget_seconds > 0 ? 64 : o_.budget_evaluations;
+      out.strategy = admissible.size() <= fits ? SearchStrategy::exhaustive : SearchStrategy::annealing;
+    }
     total_ = std::min<std::size_t>(o_.budget_evaluations, admissible.size());
 
     out.rules = evaluate({}, true);
@@ -139,6 +143,7 @@ class Search {
       else ++out.invalid;
       if (c.ok() && (!out.best.ok() || c.timing.median_ms < out.best.timing.median_ms)) out.best = c;
     }
+    if (out.rules.ok() && out.best.ok() && !out.best.configuration.empty()) confirm(out);
     if (!out.rules.ok()) out.not_recorded = "the rule-based plan itself failed: " + out.rules.status;
     else if (out.best.timing.spread() > o_.max_spread && !o_.accept_noisy)
       out.not_recorded = "timing spread " + std::to_string(int(100 * out.best.timing.spread())) + "% is wider than " +
@@ -210,19 +215,42 @@ class Search {
       if (!step(c)) break;
   }
 
+  PlanOptions options_for(const Configuration& c) {
+    PlanOptions opt;
+    opt.consult_provider = false;
+    if (!c.empty()) opt.override_values = to_override(c, ctx_.info(), "tuner candidate " + to_string(c));
+    return opt;
+  }
+
+  // The search measured candidates minutes apart; the winner and the rules
+  // are timed again, alternately, so drift (clocks, caches, other load)
+  // cannot decide between them. The rules stay when the winner does not
+  // hold up.
+  void confirm(TuningOutcome& out) {
+    const PlanOptions rules = options_for({}), best = options_for(out.best.configuration);
+    std::vector<double> rules_ms, best_ms;
+    for (int round = 0; round < 3; ++round) {
+      for (int i = 0; i < o_.repetitions; ++i) {
+        rules_ms.push_back(device_ms(ctx_, [&] { op_.run(work_, rules); }));
+        best_ms.push_back(device_ms(ctx_, [&] { op_.run(work_, best); }));
+      }
+    }
+    out.rules.timing = summarize(rules_ms);
+    out.best.timing = summarize(best_ms);
+    if (out.best.timing.median_ms >= out.rules.timing.median_ms) out.best = out.rules;
+  }
+
   CandidateResult evaluate(const Configuration& c, bool rules) {
     CandidateResult r;
     r.configuration = c;
-    PlanOptions opt;
-    opt.consult_provider = false;
     if (!rules) {
       const std::string why = check_configuration(*op_.space, c, ctx_.info(), traits_);
       if (!why.empty()) {
         r.status = "invalid: " + why;
         return report(r);
       }
-      opt.override_values = to_override(c, ctx_.info(), "tuner candidate " + to_string(c));
     }
+    const PlanOptions opt = options_for(c);
     try {
       // Fresh random input at an awkward size first (tails, partial tiles),
       // then the timed workload itself.

@@ -4,11 +4,15 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "portacl/runtime/context.hpp"
 #include "portacl/tuning/tuning_database.hpp"
 
 namespace portacl {
+
+// Median, min and max of run times in milliseconds.
+TimingSummary summarize(std::vector<double> times_ms);
 
 // Runs `once` warmup + reps times; `once` returns the milliseconds of one run.
 TimingSummary measure(int warmup, int reps, const std::function<double()>& once);

@@ -59,8 +59,10 @@ struct TuningOutcome {
   std::size_t n = 0;
   SearchStrategy strategy = SearchStrategy::automatic;
   std::size_t space_size = 0, admissible = 0;
-  CandidateResult rules;  // the rule-based plan (empty configuration)
-  CandidateResult best;   // the fastest correct one (the rules' when nothing beat it)
+  // The rule-based plan (empty configuration) and the fastest correct
+  // candidate (the rules' when nothing beat them). When they differ both
+  // are timed again at the end, alternately, and these are those times.
+  CandidateResult rules, best;
   std::vector<CandidateResult> candidates;
   unsigned tried = 0, valid = 0, invalid = 0, rejected = 0;
   bool interrupted = false;
