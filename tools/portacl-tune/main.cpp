@@ -301,23 +301,24 @@ int main(int argc, char** argv) {
       j["results"] = list;
       std::cout << j.dump(2) << "\n";
     } else {
-      std::printf("\n%-16s %10s %10s %10s %8s %15s  %s\n", "operation", "n", "rules ms", "tuned ms", "speedup",
-                  "tried/ok/bad", "configuration");
+      std::printf("\n%-16s %10s %10s %10s %8s %7s %15s  %s\n", "operation", "n", "rules ms", "tuned ms", "speedup",
+                  "spread", "tried/ok/bad", "configuration");
       for (std::size_t i = 0; i < outcomes.size(); ++i) {
         const auto& o = outcomes[i];
         std::string counts = std::to_string(o.tried) + "/" + std::to_string(o.valid) + "/" +
                              std::to_string(o.rejected + o.invalid);
-        std::printf("%-16s %10zu %10s %10s %7.2fx %15s  %s%s\n", o.operation.c_str(), o.n,
+        std::printf("%-16s %10zu %10s %10s %7.2fx %6.0f%% %15s  %s%s\n", o.operation.c_str(), o.n,
                     fmt(o.rules.timing.median_ms).c_str(), fmt(o.best.timing.median_ms).c_str(), o.speedup(),
-                    counts.c_str(), to_string(o.best.configuration).c_str(),
+                    100 * o.best.timing.spread(), counts.c_str(), to_string(o.best.configuration).c_str(),
                     stored[i] ? "" : (" [not stored: " + (a.dry_run ? std::string("dry run") : o.not_recorded) + "]").c_str());
         if (o.rejected)
           for (const auto& c : o.candidates)
             if (c.status.rfind("rejected", 0) == 0)
               std::printf("    rejected %s: %s\n", to_string(c.configuration).c_str(), c.status.c_str());
       }
-      std::printf("\nmedian of %d runs after %d warm-up run(s); spread (max-min)/median at most %.0f%% to be stored\n",
-                  a.tuner.repetitions, a.tuner.warmup, 100 * a.tuner.max_spread);
+      std::printf("\nmedian of %d runs after %d warm-up run(s) (rules and winner: 3 x %d alternating runs at the end),\n"
+                  "clock: OpenCL profiling events; spread = (max-min)/median of the tuned time, at most %.0f%% to be stored\n",
+                  a.tuner.repetitions, a.tuner.warmup, a.tuner.repetitions, 100 * a.tuner.max_spread);
       std::printf("tried/ok/bad: candidates measured / correct / invalid or wrong; %s\n",
                   a.dry_run ? "dry run: nothing stored" : ("stored in " + a.db).c_str());
     }
