@@ -9,7 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 
 #include "portacl/error.hpp"
@@ -129,28 +128,14 @@ void ProgramCache::store_to_disk(const std::string& path, const std::string& key
   if (program.getInfo(CL_PROGRAM_BINARIES, &bins) != CL_SUCCESS || bins.empty() || bins[0].empty())
     return;  // the driver keeps no binary: nothing to cache
   std::string payload(bins[0].begin(), bins[0].end());
-  // Unique temporary name in the same directory, then an atomic rename: a
-  // reader sees the old entry or the complete new one, never a partial file.
-  std::random_device rd;
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + hex64(rd() ^ (std::uint64_t(rd()) << 32));
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << kMagic << "\n" << key.size() << "\n" << key << payload.size() << " " << hex64(fnv1a64(payload))
-      << "\n";
-    f.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-    f.flush();
-    if (!f) {
-      f.close();
-      std::remove(tmp.c_str());
-      std::cerr << "portacl: warning: could not write program cache entry " << tmp
-                << "; the program works but will be rebuilt next time\n";
-      return;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    std::cerr << "portacl: warning: could not install program cache entry " << path << ": "
-              << std::strerror(errno) << "\n";
+  std::ostringstream entry;
+  entry << kMagic << "\n" << key.size() << "\n" << key << payload.size() << " " << hex64(fnv1a64(payload)) << "\n";
+  entry.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+  // A reader sees the old entry or the complete new one, never a partial file.
+  const std::string failure = files::write_atomically(path, entry.str());
+  if (!failure.empty()) {
+    std::cerr << "portacl: warning: program cache entry not stored (" << failure
+              << "); the program works but will be rebuilt next time\n";
     return;
   }
   ++stats_.disk_writes;
