@@ -64,3 +64,19 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PORTACL_TUNING_DB=${WORK}/non
 if(NOT out MATCHES "\\[tuning database ${WORK}/shipdir/shipped.json")
   message(FATAL_ERROR "a shipped database is not read: ${out}")
 endif()
+
+# Two tuning processes writing one database at once: both results survive.
+set(SHARED "${WORK}/shared.json")
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -E env "PORTACL_TUNING_DB=${SHARED}" "${TUNE}" --kernel copy --size 2^14 --budget 4
+          --reps 2 --warmup 0 --accept-noisy
+  COMMAND "${CMAKE_COMMAND}" -E env "PORTACL_TUNING_DB=${SHARED}" "${TUNE}" --kernel fill --size 2^14 --budget 4
+          --reps 2 --warmup 0 --accept-noisy
+  RESULTS_VARIABLE codes OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT codes STREQUAL "0;0")
+  message(FATAL_ERROR "concurrent tuning runs failed (${codes}): ${out}${err}")
+endif()
+file(READ "${SHARED}" shared)
+if(NOT shared MATCHES "\"kernel\": \"copy\"" OR NOT shared MATCHES "\"kernel\": \"fill\"")
+  message(FATAL_ERROR "a concurrent writer's result was lost: ${shared}")
+endif()
