@@ -8,6 +8,7 @@
 #include "portacl/error.hpp"
 #include "portacl/kernels/axpy.hpp"
 #include "portacl/kernels/element.hpp"
+#include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"

@@ -1,0 +1,147 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+namespace {
+
+struct Shape {
+  std::size_t m, n, k;
+};
+
+// One GEMM against a double-precision host reference: fresh random
+// matrices, leading dimensions larger than needed, offsets, C poisoned
+// outside the result and (for beta == 0) inside it.
+template <class T>
+void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s, T alpha, T beta,
+                const PlanOptions& opt, std::size_t pad = 3, std::size_t offset = 5) {
+  INFO("layout " << (layout == Layout::row_major ? "row" : "col") << ", ta " << int(ta) << ", tb " << int(tb)
+                 << ", m " << s.m << " n " << s.n << " k " << s.k << ", alpha " << alpha << " beta " << beta);
+  const bool row = layout == Layout::row_major;
+  auto dims = [&](bool trans, std::size_t r, std::size_t c) {
+    return trans ? std::make_pair(c, r) : std::make_pair(r, c);
+  };
+  auto [ar, ac] = dims(ta == Transpose::yes, s.m, s.k);
+  auto [br, bc] = dims(tb == Transpose::yes, s.k, s.n);
+  const std::size_t lda = (row ? ac : ar) + pad, ldb = (row ? bc : br) + pad, ldc = (row ? s.n : s.m) + pad;
+  auto extent = [&](std::size_t r, std::size_t c, std::size_t ld) { return offset + (row ? r : c) * ld + 1; };
+  std::vector<T> a = test::random_vector<T>(extent(ar, ac, lda)), b = test::random_vector<T>(extent(br, bc, ldb));
+  const T poison = beta == T(0) ? std::numeric_limits<T>::quiet_NaN() : T(0.5);
+  std::vector<T> c = test::random_vector<T>(extent(s.m, s.n, ldc));
+  auto at = [&](std::size_t r, std::size_t col, std::size_t ld) { return offset + (row ? r * ld + col : col * ld + r); };
+  for (std::size_t i = 0; i < s.m; ++i)
+    for (std::size_t j = 0; j < s.n; ++j)
+      if (beta == T(0)) c[at(i, j, ldc)] = poison;
+  const std::vector<T> c0 = c;
+  auto op_a = [&](std::size_t i, std::size_t p) {
+    return ta == Transpose::yes ? a[at(p, i, lda)] : a[at(i, p, lda)];
+  };
+  auto op_b = [&](std::size_t p, std::size_t j) {
+    return tb == Transpose::yes ? b[at(j, p, ldb)] : b[at(p, j, ldb)];
+  };
+  Buffer<T> da(ctx, a), db(ctx, b), dc(ctx, c);
+  gemm(ctx, layout, ta, tb, s.m, s.n, s.k, alpha, MatrixRef<T>{da, offset, lda}, MatrixRef<T>{db, offset, ldb},
+       beta, dc, offset, ldc, opt);
+  const std::vector<T> got = dc.download();
+  // Elements outside C's m x n block stay as they were.
+  std::vector<bool> inside(c.size(), false);
+  bool ok = true;
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (std::size_t i = 0; i < s.m && ok; ++i)
+    for (std::size_t j = 0; j < s.n && ok; ++j) {
+      double want = 0, mag = 0;
+      for (std::size_t p = 0; p < s.k; ++p) {
+        want += double(op_a(i, p)) * double(op_b(p, j));
+        mag += std::fabs(double(op_a(i, p)) * double(op_b(p, j)));
+      }
+      const std::size_t idx = at(i, j, ldc);
+      inside[idx] = true;
+      const double full = double(alpha) * want + (beta == T(0) ? 0.0 : double(beta) * double(c0[idx]));
+      const double c_term = beta == T(0) ? 0.0 : std::fabs(double(beta) * double(c0[idx]));
+      const double tol = 2 * (s.k + 2) * eps * (std::fabs(double(alpha)) * mag + c_term) + 1e-30;
+      if (!(std::fabs(double(got[idx]) - full) <= tol)) {
+        ok = false;
+        FAIL_CHECK("C(" << i << "," << j << ") = " << got[idx] << ", want " << full << " (tolerance " << tol << ")");
+      }
+    }
+  for (std::size_t x = 0; x < got.size() && ok; ++x)
+    if (!inside[x] && !(got[x] == c0[x] || (std::isnan(double(got[x])) && std::isnan(double(c0[x]))))) {
+      ok = false;
+      FAIL_CHECK("element " << x << " outside C was written");
+    }
+  CHECK(ok);
+}
+
+const std::vector<Shape> odd_shapes = {{1, 1, 1}, {3, 3, 3}, {17, 17, 17}, {33, 65, 17}, {65, 33, 127},
+                                       {127, 1, 65}, {1, 127, 3}, {17, 3, 1}};
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("gemm matches the host for every layout, transpose, alpha and beta", "[gemm]", float, double) {
+  Context& ctx = test::cpu_context();
+  for (Layout layout : {Layout::row_major, Layout::column_major})
+    for (Transpose ta : {Transpose::no, Transpose::yes})
+      for (Transpose tb : {Transpose::no, Transpose::yes})
+        for (const Shape& s : odd_shapes) {
+          check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(1), TestType(0), {});
+          check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(-0.75), TestType(1.5), {});
+        }
+  // k = 0 scales C by beta; m or n = 0 does nothing.
+  check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::no, {5, 7, 0}, TestType(2), TestType(-1), {});
+  check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::no, {0, 7, 3}, TestType(2), TestType(-1), {});
+}
+
+TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register block", "[gemm]", float, double) {
+  Context& ctx = test::cpu_context();
+  for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
+    INFO(f);
+    for (Transpose ta : {Transpose::no, Transpose::yes})
+      check_gemm<TestType>(ctx, Layout::column_major, ta, Transpose::yes, {65, 33, 127}, TestType(1), TestType(0.5),
+                           opt);
+    Buffer<TestType> a(ctx, 16), b(ctx, 16), c(ctx, 16);
+    LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 4, 4, 4, TestType(1),
+                        MatrixRef<TestType>{a, 0, 4}, MatrixRef<TestType>{b, 0, 4}, TestType(0), c, 0, 4, opt);
+    CHECK(p.device_class == classify(*opt.plan_as).device_class);
+  }
+  // Corners of the tuning space: smallest and largest register blocks,
+  // uneven ones, every slice depth, both variants.
+  const std::vector<std::array<long, 3>> blocks = {{1, 1, 8}, {2, 8, 16}, {8, 2, 32}, {8, 8, 8}};
+  for (const auto& [wm, wn, ts_k] : blocks)
+      for (long local : {0, 1}) {
+        PlanOptions o;
+        PlanOverride ov;
+        ov.use_local_memory = local != 0;
+        ov.macros = {{"WPT_M", std::to_string(wm)}, {"WPT_N", std::to_string(wn)}, {"TS_K", std::to_string(ts_k)}};
+        ov.provenance = "test";
+        o.override_values = ov;
+        check_gemm<TestType>(ctx, Layout::row_major, Transpose::yes, Transpose::no, {67, 45, 37}, TestType(1),
+                             TestType(0), o);
+      }
+}
+
+TEST_CASE("gemm refuses bad shapes before any launch", "[gemm]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> a(ctx, 12), b(ctx, 12), c(ctx, 9), small(ctx, 5);
+  auto call = [&](Layout l, std::size_t lda, Buffer<float>& cc, std::size_t ldc, std::size_t offa = 0) {
+    gemm(ctx, l, Transpose::no, Transpose::no, 3, 3, 4, 1.0f, MatrixRef<float>{a, offa, lda},
+         MatrixRef<float>{b, 0, 3}, 0.0f, cc, 0, ldc);
+  };
+  CHECK_NOTHROW(call(Layout::row_major, 4, c, 3));
+  CHECK_THROWS_WITH(call(Layout::row_major, 3, c, 3), Catch::Contains("ldA is 3 but a stored row of A has 4"));
+  CHECK_THROWS_WITH(call(Layout::column_major, 2, c, 3), Catch::Contains("ldA is 2 but a stored column of A has 3"));
+  CHECK_THROWS_WITH(call(Layout::row_major, 4, small, 3), Catch::Contains("C needs 9 elements") &&
+                                                               Catch::Contains("its buffer has 5"));
+  CHECK_THROWS_WITH(call(Layout::row_major, 4, c, 3, 1), Catch::Contains("A needs 13 elements"));
+  ContextOptions o;
+  o.cache_directory = "";
+  Context other(ctx.device(), o);
+  Buffer<float> foreign(other, 12);
+  CHECK_THROWS_WITH(gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 3, 3, 4, 1.0f,
+                         MatrixRef<float>{foreign, 0, 4}, MatrixRef<float>{b, 0, 3}, 0.0f, c, 0, 3),
+                    Catch::Contains("buffer A belongs to another context"));
+}
