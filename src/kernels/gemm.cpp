@@ -17,8 +17,11 @@ KernelTraits gemm_traits(ElementType element) {
   // planner only needs "compute-bound".
   t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));
   t.flops_per_item = 64;
-  // Two TS_K-deep slices of WPT values per work-item, plus padding.
-  t.local_bytes_per_work_item = 16 * (4 + 4 + 1) * size_of(element);
+  // Slices of TS_K x (TS_M + TS_N + 2) values shared by WG_X x WG_Y
+  // work-items: TS_K (WPT_M / WG_X + WPT_N / WG_Y) each, about 8 elements
+  // with the default 16-deep slices of 4 x 4 blocks on a 16 x 16 group; 12
+  // leaves room. The exact figure is checked at launch.
+  t.local_bytes_per_work_item = 12 * size_of(element);
   return t;
 }
 

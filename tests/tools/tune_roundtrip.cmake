@@ -67,14 +67,14 @@ endif()
 
 # Two tuning processes writing one database at once: both results survive.
 set(SHARED "${WORK}/shared.json")
+set(ARGS --size 2^14 --budget 4 --reps 2 --warmup 0 --accept-noisy)
+string(REPLACE ";" " " ARGS "${ARGS}")
 execute_process(
-  COMMAND "${CMAKE_COMMAND}" -E env "PORTACL_TUNING_DB=${SHARED}" "${TUNE}" --kernel copy --size 2^14 --budget 4
-          --reps 2 --warmup 0 --accept-noisy
-  COMMAND "${CMAKE_COMMAND}" -E env "PORTACL_TUNING_DB=${SHARED}" "${TUNE}" --kernel fill --size 2^14 --budget 4
-          --reps 2 --warmup 0 --accept-noisy
-  RESULTS_VARIABLE codes OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT codes STREQUAL "0;0")
-  message(FATAL_ERROR "concurrent tuning runs failed (${codes}): ${out}${err}")
+  COMMAND sh -c "export PORTACL_TUNING_DB='${SHARED}'; '${TUNE}' --kernel copy ${ARGS} & a=$!; \
+                 '${TUNE}' --kernel fill ${ARGS}; b=$?; wait $a; echo \"codes $? $b\""
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT out MATCHES "codes 0 0")
+  message(FATAL_ERROR "concurrent tuning runs failed: ${out}${err}")
 endif()
 file(READ "${SHARED}" shared)
 if(NOT shared MATCHES "\"kernel\": \"copy\"" OR NOT shared MATCHES "\"kernel\": \"fill\"")

@@ -132,7 +132,7 @@ TEST_CASE("live limits win over the book", "[rules]") {
   CHECK(q.macros.at("WG_SIZE") == "96");
 
   // A tiled kernel whose local memory no longer fits falls back to the plain variant.
-  KernelTraits tiled = tiled_2d_shape_traits(ElementType::f32);
+  KernelTraits tiled = gemm_traits(ElementType::f32);
   tiled.local_bytes_per_work_item = 64;
   LaunchPlan r = make_plan(nv, tiled, ProblemSize(512, 512), o);
   CHECK(!r.use_local_memory);
