@@ -31,6 +31,8 @@ const char* kUsage =
     "                     substring; default PORTACL_DEVICE or the first device)\n"
     "  --sizes LIST       element counts, e.g. 2^20,2^24,1000003 (default 2^20,2^24,2^26)\n"
     "  --kernels LIST     only these kernels (names as in the table; default all)\n"
+    "  --gemm-sizes LIST  also SGEMM on square matrices of these orders, beside\n"
+    "                     CLBlast's Sgemm (table and JSON; default none)\n"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
     "  --no-baseline      skip CLBlast\n"
@@ -44,6 +46,7 @@ struct Args {
   std::string device;
   std::vector<std::size_t> sizes;
   std::vector<std::string> kernels;
+  std::vector<std::size_t> gemm_sizes;
   int reps = 20, warmup = 3;
   bool baseline = true, transfers = true, json = false, csv = false;
 };
@@ -120,7 +123,9 @@ int main(int argc, char** argv) {
       } else if (arg == "--kernels") a.kernels = cli::split(value());
       else if (arg == "--reps") a.reps = std::max(1, cli::non_negative(value(), "--reps"));
       else if (arg == "--warmup") a.warmup = cli::non_negative(value(), "--warmup");
-      else if (arg == "--no-baseline") a.baseline = false;
+      else if (arg == "--gemm-sizes") {
+        for (const auto& s : cli::split(value())) a.gemm_sizes.push_back(cli::parse_size(s));
+      } else if (arg == "--no-baseline") a.baseline = false;
       else if (arg == "--no-transfers") a.transfers = false;
       else if (arg == "--json") a.json = true;
       else if (arg == "--csv") a.csv = true;
@@ -184,6 +189,11 @@ int main(int argc, char** argv) {
         }
         r.rows.push_back(row);
       }
+    }
+    if (!a.gemm_sizes.empty()) {
+      if (!a.json && !a.csv) std::cerr << "  gemm\n";
+      r.gemm = bench::run_gemm(ctx, a.gemm_sizes, a.warmup, a.reps, a.baseline, r.seed, r.ceilings.fma_gflops);
+      for (const auto& g : r.gemm) all_ok = all_ok && g.check == "ok";
     }
     if (a.transfers) {
       if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";

@@ -31,6 +31,18 @@ portacl::Json stats_json(const Stats& s) {
   return j;
 }
 
+// The baseline's side of a row: routine, timing, rate, speed-up, check.
+portacl::Json baseline_json(const std::string& routine, const Stats& t, const char* rate_name, double rate,
+                            double speedup, const std::string& check) {
+  portacl::Json b = portacl::Json::object();
+  b["routine"] = routine;
+  b["time"] = stats_json(t);
+  b[rate_name] = rate;
+  b["speedup"] = speedup;
+  b["check"] = check;
+  return b;
+}
+
 }  // namespace
 
 void print_table(std::ostream& out, const Report& r) {
@@ -60,6 +72,21 @@ void print_table(std::ostream& out, const Report& r) {
                   100 * w.fraction_of_copy, w.gflops, base.c_str(), bm.c_str(), bg.c_str(), sp.c_str(),
                   check.c_str());
     out << line;
+  }
+  if (!r.gemm.empty()) {
+    out << "\nmatrix multiply, square row-major float (C = A B; 64 random entries checked):\n";
+    std::snprintf(line, sizeof line, "  %-7s %10s %19s %9s %7s | %-7s %10s %9s %7s  %s\n", "n", "median ms",
+                  "min-max ms", "GFLOP/s", "%fma", "CLBlast", "median ms", "GFLOP/s", "speedup", "check");
+    out << line;
+    for (const GemmRow& g : r.gemm) {
+      const bool b = !g.baseline_check.empty();
+      std::string check = g.check + (!b || g.baseline_check == "ok" ? "" : "; CLBlast: " + g.baseline_check);
+      std::snprintf(line, sizeof line, "  %-7zu %10.4f %19s %9.1f %6.1f%% | %-7s %10s %9s %7s  %s  [%s]\n", g.n,
+                    g.ours.median_ms, spread(g.ours).c_str(), g.gflops, 100 * g.fraction_of_fma, b ? "Sgemm" : "-",
+                    b ? fmt("%.4f", g.theirs.median_ms).c_str() : "", b ? fmt("%.1f", g.baseline_gflops).c_str() : "",
+                    b ? fmt("%.2fx", g.speedup).c_str() : "", check.c_str(), g.plan.c_str());
+      out << line;
+    }
   }
   if (!r.transfers.empty()) {
     out << "\nend to end from host memory (upload x and y, SAXPY, download y; wall clock):\n";
@@ -104,15 +131,8 @@ void print_json(std::ostream& out, const Report& r) {
     e["fraction_of_copy"] = w.fraction_of_copy;
     e["plan"] = w.plan;
     e["check"] = w.check;
-    if (!w.baseline.empty()) {
-      Json b = Json::object();
-      b["routine"] = w.baseline;
-      b["time"] = stats_json(w.theirs);
-      b["gbs"] = w.baseline_gbs;
-      b["speedup"] = w.speedup;
-      b["check"] = w.baseline_check;
-      e["clblast"] = b;
-    }
+    if (!w.baseline.empty())
+      e["clblast"] = baseline_json(w.baseline, w.theirs, "gbs", w.baseline_gbs, w.speedup, w.baseline_check);
     rows.push_back(e);
   }
   j["kernels"] = rows;
@@ -127,6 +147,20 @@ void print_json(std::ostream& out, const Report& r) {
     tr.push_back(e);
   }
   j["transfers"] = tr;
+  Json gm = Json::array();
+  for (const GemmRow& g : r.gemm) {
+    Json e = Json::object();
+    e["n"] = static_cast<double>(g.n);
+    e["time"] = stats_json(g.ours);
+    e["gflops"] = g.gflops;
+    e["fraction_of_fma"] = g.fraction_of_fma;
+    e["plan"] = g.plan;
+    e["check"] = g.check;
+    if (!g.baseline_check.empty())
+      e["clblast"] = baseline_json("Sgemm", g.theirs, "gflops", g.baseline_gflops, g.speedup, g.baseline_check);
+    gm.push_back(e);
+  }
+  j["gemm"] = gm;
   out << j.dump(2) << "\n";
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ceilings.hpp"
+#include "gemm_cases.hpp"
 
 namespace bench {
 
@@ -41,6 +42,7 @@ struct Report {
   Ceilings ceilings;
   std::vector<Row> rows;
   std::vector<TransferRow> transfers;
+  std::vector<GemmRow> gemm;
 };
 
 void print_table(std::ostream& out, const Report& r);
