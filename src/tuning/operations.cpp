@@ -6,6 +6,7 @@
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/axpy.hpp"
+#include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"
 #include "portacl/kernels/stream.hpp"
@@ -94,6 +95,39 @@ std::string scan_check(Workload& w, bool inclusive) {
     mag += std::fabs(w.hx[i]);
   }
   return "";
+}
+
+// C = A B on the workload's buffers as square row-major matrices of order
+// floor(sqrt(n)); 64 random entries of C against a double dot product.
+Operation gemm_operation() {
+  auto order = [](const Workload& w) { return static_cast<std::size_t>(std::sqrt(static_cast<double>(w.n))); };
+  auto run = [order](Workload& w, Options o) {
+    const std::size_t n = order(w);
+    return gemm(w.ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, 1.0f, MatrixRef<float>{w.x, 0, n},
+                MatrixRef<float>{w.y, 0, n}, 0.0f, w.z, 0, n, o);
+  };
+  auto check = [order, run](Workload& w, Options o) -> std::string {
+    w.z.upload(std::vector<float>(w.n, NAN));
+    run(w, o);
+    const std::size_t n = order(w);
+    const std::vector<float> c = w.z.download();
+    std::mt19937_64 rng(w.n);
+    std::uniform_int_distribution<std::size_t> pick(0, n ? n - 1 : 0);
+    for (int s = 0; s < 64 && n; ++s) {
+      const std::size_t i = pick(rng), j = pick(rng);
+      double want = 0, mag = 0;
+      for (std::size_t p = 0; p < n; ++p) {
+        want += double(w.hx[i * n + p]) * w.hy[p * n + j];
+        mag += std::fabs(double(w.hx[i * n + p]) * w.hy[p * n + j]);
+      }
+      std::string m = mismatch("gemm C entry", c[i * n + j], want, 2 * (n + 2) * 1.2e-7 * mag + 1e-30);
+      if (!m.empty()) return "(" + std::to_string(i) + "," + std::to_string(j) + ") " + m;
+    }
+    return "";
+  };
+  Operation op{"gemm", 12, 0, &gemm_tunables(), run, check};
+  op.streaming = false;
+  return op;
 }
 
 std::vector<Operation> make_operations() {
@@ -198,6 +232,7 @@ std::vector<Operation> make_operations() {
                    got.resize(k);
                    return got == want ? std::string() : std::string("compaction differs");
                  }});
+  ops.push_back(gemm_operation());
   return ops;
 }
 

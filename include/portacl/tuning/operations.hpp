@@ -35,6 +35,10 @@ struct Operation {
   std::function<LaunchPlan(Workload&, const PlanOptions&)> run;
   // Runs once and checks the output: "" or what is wrong.
   std::function<std::string(Workload&, const PlanOptions&)> check;
+  // A vector operation over n elements (portacl-bench's streaming table);
+  // false for GEMM, which takes the workload's first floor(sqrt(n))^2
+  // elements as square matrices and has a benchmark section of its own.
+  bool streaming = true;
 };
 
 const std::vector<Operation>& operations();
