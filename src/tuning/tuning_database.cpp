@@ -27,15 +27,6 @@ namespace {
 
 const char* kFormat = "portacl-tuning";
 
-Json timing_json(const TimingSummary& t) {
-  Json j = Json::object();
-  j["min_ms"] = t.min_ms;
-  j["median_ms"] = t.median_ms;
-  j["max_ms"] = t.max_ms;
-  j["repetitions"] = t.repetitions;
-  return j;
-}
-
 TimingSummary timing_of(const Json& j, const char* what) {
   TimingSummary t;
   j.as_object(what);
@@ -81,6 +72,15 @@ bool DeviceFingerprint::operator==(const DeviceFingerprint& o) const {
 
 std::string DeviceFingerprint::to_string() const {
   return device + " (" + platform + ", driver " + driver + ", " + std::to_string(compute_units) + " CUs)";
+}
+
+Json to_json(const TimingSummary& t) {
+  Json j = Json::object();
+  j["min_ms"] = t.min_ms;
+  j["median_ms"] = t.median_ms;
+  j["max_ms"] = t.max_ms;
+  j["repetitions"] = t.repetitions;
+  return j;
 }
 
 unsigned size_bucket(std::size_t n) {
@@ -141,8 +141,8 @@ Json TuningDatabase::to_json() const {
     Json config = Json::object();
     for (const auto& kv : r.configuration) config[kv.first] = kv.second;
     e["configuration"] = config;
-    e["tuned"] = timing_json(r.tuned);
-    e["rules"] = timing_json(r.rules);
+    e["tuned"] = portacl::to_json(r.tuned);
+    e["rules"] = portacl::to_json(r.rules);
     e["clock"] = r.clock;
     e["strategy"] = r.strategy;
     e["tried"] = r.tried;

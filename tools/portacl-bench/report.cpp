@@ -22,14 +22,7 @@ std::string size_label(std::size_t n) {
 
 std::string spread(const Stats& s) { return fmt("%.4f", s.min_ms) + "-" + fmt("%.4f", s.max_ms); }
 
-portacl::Json stats_json(const Stats& s) {
-  portacl::Json j = portacl::Json::object();
-  j["median_ms"] = s.median_ms;
-  j["min_ms"] = s.min_ms;
-  j["max_ms"] = s.max_ms;
-  j["reps"] = s.repetitions;
-  return j;
-}
+portacl::Json stats_json(const Stats& s) { return portacl::to_json(s); }
 
 // The baseline's side of a row: routine, timing, rate, speed-up, check.
 portacl::Json baseline_json(const std::string& routine, const Stats& t, const char* rate_name, double rate,

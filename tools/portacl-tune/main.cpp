@@ -108,14 +108,6 @@ struct Progress {
 
 Json outcome_json(const TuningOutcome& o, bool stored) {
   Json j = Json::object();
-  auto timing = [](const TimingSummary& t) {
-    Json x = Json::object();
-    x["median_ms"] = t.median_ms;
-    x["min_ms"] = t.min_ms;
-    x["max_ms"] = t.max_ms;
-    x["repetitions"] = t.repetitions;
-    return x;
-  };
   j["operation"] = o.operation;
   j["kernel"] = o.kernel;
   j["element"] = o.element;
@@ -127,8 +119,8 @@ Json outcome_json(const TuningOutcome& o, bool stored) {
   j["valid"] = o.valid;
   j["invalid"] = o.invalid;
   j["rejected"] = o.rejected;
-  j["rules"] = timing(o.rules.timing);
-  j["tuned"] = timing(o.best.timing);
+  j["rules"] = to_json(o.rules.timing);
+  j["tuned"] = to_json(o.best.timing);
   j["speedup"] = o.speedup();
   Json config = Json::object();
   for (const auto& kv : o.best.configuration) config[kv.first] = kv.second;

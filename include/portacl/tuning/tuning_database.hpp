@@ -34,6 +34,10 @@ struct TimingSummary {
   double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0; }
 };
 
+// {"min_ms", "median_ms", "max_ms", "repetitions"}: how every portacl tool
+// writes a timing.
+Json to_json(const TimingSummary& t);
+
 struct TuningRecord {
   DeviceFingerprint device;
   std::string kernel;   // KernelTraits::name of the plans it applies to
