@@ -7,24 +7,15 @@
 #include <sstream>
 
 #include "embedded_kernels.hpp"
+#include "../util/files.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
 namespace {
 
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return true;
-}
-
 std::string dir_of(const std::string& origin) {
   if (origin.rfind("embedded:", 0) == 0 || origin.rfind("text:", 0) == 0) return "";
-  size_t slash = origin.find_last_of('/');
-  return slash == std::string::npos ? "." : origin.substr(0, slash);
+  return files::directory_of(origin);
 }
 
 // `#include "name"` or `#include <name>`: returns name, or "" if the line is
@@ -91,14 +82,14 @@ bool KernelLibrary::find(const std::string& name, const std::string& including_d
     throw Error("kernel file name '" + name + "' is not a plain file name");
   if (name[0] == '/') {
     origin = name;
-    return read_file(name, text);
+    return files::read_file(name, text);
   }
   std::vector<std::string> dirs;
   if (!including_dir.empty()) dirs.push_back(including_dir);
   dirs.insert(dirs.end(), path_.begin(), path_.end());
   for (const auto& d : dirs) {
     std::string candidate = d + "/" + name;
-    if (read_file(candidate, text)) {
+    if (files::read_file(candidate, text)) {
       origin = candidate;
       return true;
     }

@@ -53,7 +53,7 @@ std::string LaunchPlan::summary() const {
 
 std::string LaunchPlan::explain() const {
   std::ostringstream os;
-  os << "plan for " << kernel << " on a " << to_string(device_class) << " (" << provenance << ")\n";
+  os << "plan for " << traits.name << " on a " << to_string(device_class) << " (" << provenance << ")\n";
   os << "  global " << global[0];
   for (unsigned d = 1; d < dimensions; ++d) os << "x" << global[d];
   os << ", local " << local[0];
@@ -70,7 +70,7 @@ std::string LaunchPlan::explain() const {
 
 Json LaunchPlan::to_json() const {
   Json j = Json::object();
-  j["kernel"] = kernel;
+  j["kernel"] = traits.name;
   j["device_class"] = to_string(device_class);
   j["dimensions"] = dimensions;
   Json g = Json::array(), l = Json::array();

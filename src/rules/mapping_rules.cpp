@@ -348,7 +348,6 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
 
   const Classification c = classify(d);
   LaunchPlan p;
-  p.kernel = t.name;
   p.traits = t;
   p.device_class = c.device_class;
   p.dimensions = t.dimensions;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cerrno>
 #include <cstdlib>
@@ -283,14 +284,20 @@ struct Databases {
   std::vector<TuningDatabase> shipped;
   bool shipped_loaded = false;
   std::set<std::string> warned;
+  std::chrono::steady_clock::time_point checked{};
 
   void warn(const std::vector<std::string>& warnings) {
     for (const auto& w : warnings)
       if (warned.insert(w).second) std::cerr << "portacl: tuning database " << w << "\n";
   }
 
+  // Every plan asks: a new path is read at once, a changed file within a
+  // second (one stat per second, not one per launch).
   void refresh() {
     const std::string path = TuningDatabase::user_path();
+    const auto now = std::chrono::steady_clock::now();
+    if (path == user_path && shipped_loaded && now - checked < std::chrono::seconds(1)) return;
+    checked = now;
     struct stat st {};
     const bool exists = !path.empty() && ::stat(path.c_str(), &st) == 0;
     const bool changed = path != user_path || !exists != (user_size < 0) ||

@@ -30,24 +30,28 @@ std::size_t parse_size(const std::string& s) {
   throw std::invalid_argument("'" + s + "' is not a size (a positive count or 2^k)");
 }
 
-int non_negative(const std::string& s, const char* what) {
+namespace {
+
+// The whole of `s` read by `read` (std::stoi, std::stod), at least 0.
+template <class T, class Read>
+T non_negative_as(const std::string& s, const char* what, const char* kind, Read read) {
   try {
     std::size_t used = 0;
-    int v = std::stoi(s, &used);
+    T v = read(s, &used);
     if (used == s.size() && v >= 0) return v;
   } catch (const std::exception&) {
   }
-  throw std::invalid_argument(std::string(what) + " must be a non-negative integer, not '" + s + "'");
+  throw std::invalid_argument(std::string(what) + " must be a non-negative " + kind + ", not '" + s + "'");
+}
+
+}  // namespace
+
+int non_negative(const std::string& s, const char* what) {
+  return non_negative_as<int>(s, what, "integer", [](const std::string& t, std::size_t* u) { return std::stoi(t, u); });
 }
 
 double non_negative_real(const std::string& s, const char* what) {
-  try {
-    std::size_t used = 0;
-    double v = std::stod(s, &used);
-    if (used == s.size() && v >= 0) return v;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument(std::string(what) + " must be a non-negative number, not '" + s + "'");
+  return non_negative_as<double>(s, what, "number", [](const std::string& t, std::size_t* u) { return std::stod(t, u); });
 }
 
 std::string now_text() {

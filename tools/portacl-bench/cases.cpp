@@ -18,9 +18,7 @@ Workload::Workload(Context& c, std::size_t size, unsigned long long seed) : port
 
 namespace {
 
-// The constants portacl's operations use (operations.cpp), so both sides
-// compute the same thing.
-constexpr float kA = 0.75f;
+constexpr float kA = operation_a;
 
 std::string mismatch(const char* what, double got, double want, double tol) {
   if (std::fabs(got - want) <= tol) return "";

@@ -156,7 +156,6 @@ int export_records(const DeviceInfo& device, const std::string& db_path, const s
 }
 
 int import_records(const std::string& from, const std::string& db_path) {
-  std::string text;
   TuningDatabase in;
   try {
     std::vector<std::string> warnings;
@@ -266,7 +265,7 @@ int main(int argc, char** argv) {
       if (progress.tty && !a.json) std::cerr << "\n";
       // Kernels shared by several operations (inclusive and exclusive
       // scans) are stored once: the later result replaces the earlier.
-      const bool store = !a.dry_run && o.not_recorded.empty() && o.tried + 1 > 0 && o.best.ok();
+      const bool store = !a.dry_run && o.not_recorded.empty() && o.best.ok();
       if (store) {
         std::vector<std::string> notes;
         TuningDatabase::merge_into_file(a.db, {o.record(ctx.info(), tool)}, &notes);

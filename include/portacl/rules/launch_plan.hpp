@@ -30,8 +30,7 @@ struct Decision {
 };
 
 struct LaunchPlan {
-  std::string kernel;
-  KernelTraits traits;  // what the plan was made for (the tuner keys on traits.name)
+  KernelTraits traits;  // what the plan was made for; traits.name names the kernel (and its tuning key)
   DeviceClass device_class = DeviceClass::other_accelerator;
   unsigned dimensions = 1;
   std::array<std::size_t, 3> local{{1, 1, 1}};

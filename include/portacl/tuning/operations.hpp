@@ -25,6 +25,10 @@ struct Workload {
   void reset_y() { y.upload(hy); }
 };
 
+// The scalars the operations use (axpy's a, axpby's a and b), so that
+// baselines compute the same thing.
+constexpr float operation_a = 0.75f, operation_b = -1.25f;
+
 struct Operation {
   std::string name;           // as shown to users: "axpy", "count_if x>0.5"
   double bytes_per_element;   // the least traffic the operation needs

@@ -96,7 +96,8 @@ class TuningDatabase {
 // shipped) for the device, kernel and size bucket; the plan's provenance
 // then names the file. Every Context installs it unless PORTACL_TUNING=off
 // or the program installed its own provider (set_plan_override_provider).
-// The user's file is re-read when it changes.
+// The user's file is re-read when its path changes, and within a second
+// when the file does.
 void use_tuning_databases();
 
 }  // namespace portacl
