@@ -27,11 +27,31 @@ KernelTraits gemm_traits(ElementType element) {
 
 const TuningSpace& gemm_tunables() {
   static const TuningSpace space{
-      {knobs::use_local_memory(),
-       {"WPT_M", {1, 2, 4, 8}, 4, "rows of C per work-item (register block)"},
-       {"WPT_N", {1, 2, 4, 8}, 4, "columns of C per work-item (register block)"},
-       {"TS_K", {8, 16, 32}, 16, "depth of the slices of A and B staged at a time"}},
-      nullptr};
+      {knobs::work_group_size({16, 64, 128, 256}), knobs::use_local_memory(),
+       {"PACK", {0, 1}, std::nullopt,
+        "copy op(A) and op(B) into tile-padded panels first (1), or read the user's matrices through strides (0); "
+        "the rules pack above 64^3 multiply-adds"},
+       {"WPT_M", {1, 2, 4, 8, 16}, std::nullopt,
+        "rows of C per work-item (register block); the rules take 8"},
+       {"WPT_N", {1, 2, 4, 8, 16}, std::nullopt,
+        "columns of C per work-item (register block); the rules take 4 with local memory, else the SIMD width"},
+       {"TS_K", {8, 16, 32}, std::nullopt,
+        "depth of the slices of A and B staged at a time; the rules take the deepest whose tiles fill at most "
+        "half the local memory (16 without local memory)"},
+       {"VEC", {1, 2, 4, 8}, std::nullopt,
+        "elements per load from the packed panels; the rules take 4 with local memory, else the SIMD width"},
+       {"UNROLL", {1, 4, 8, 16}, 8, "unrolling of the loop over a slice's depth"}},
+      [](const Configuration& c) -> std::string {
+        auto get = [&](const char* k) { return c.count(k) ? c.at(k) : -1; };
+        const long pack = get("PACK"), vec = get("VEC"), unroll = get("UNROLL");
+        // The strided kernel reads neither knob: other values would repeat a launch.
+        if (pack == 0 && vec > 1) return "VEC only applies to packed operands";
+        if (pack == 0 && unroll != -1 && unroll != 8) return "UNROLL only applies to packed operands";
+        if (vec > 0 && ((get("WPT_M") != -1 && get("WPT_M") % vec) || (get("WPT_N") != -1 && get("WPT_N") % vec)))
+          return "VEC must divide WPT_M and WPT_N";
+        if (unroll > 0 && get("TS_K") > 0 && unroll > get("TS_K")) return "UNROLL exceeds TS_K";
+        return "";
+      }};
   return space;
 }
 
@@ -69,6 +89,94 @@ void strides(Layout layout, std::size_t ld, cl_ulong& row, cl_ulong& col) {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
+std::size_t round_up(std::size_t a, std::size_t b) { return ceil_div(a, b) * b; }
+
+// The knobs every variant reads, resolved for this plan and problem.
+struct GemmShape {
+  std::size_t wpt_m, wpt_n, ts_k, tile_m, tile_n;
+  bool pack;
+};
+
+// A knob's tuned value, else the rule's (recorded as a decision).
+std::size_t knob_or_rule(LaunchPlan& plan, const char* knob, std::size_t rule_value, const char* rule,
+                         const std::string& why) {
+  if (auto v = gemm_tunables().chosen(plan, knob)) return static_cast<std::size_t>(*v);
+  plan.decide(knob, std::to_string(rule_value), rule, why);
+  return rule_value;
+}
+
+GemmShape resolve(LaunchPlan& plan, const DeviceInfo& device, std::size_t m, std::size_t n, std::size_t k) {
+  const TuningSpace& space = gemm_tunables();
+  GemmShape g;
+  // GPUs: 8 x 4 blocks over local-memory slices (H100: 64 x 128 tiles on
+  // the rules' 32 x 8 groups, 32 accumulators a work-item). CPUs: each
+  // work-item owns a block one SIMD register wide (explicit vectors,
+  // cpu.vector-types) and 8 rows deep: 8 accumulator registers.
+  const bool simd_block = !plan.use_local_memory;
+  std::size_t simd = 1;
+  while (simd < 8 && simd * 2 <= device.native_vector_width.of(plan.traits.element)) simd *= 2;
+  const char* rule = simd_block ? "cpu.vector-types" : "general.cover-problem";
+  g.wpt_m = knob_or_rule(plan, "WPT_M", 8, rule, "8 rows of accumulators per work-item");
+  g.wpt_n = knob_or_rule(plan, "WPT_N", simd_block ? simd : 4, rule,
+                         simd_block ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)"
+                                    : "8 x 4 register block");
+  g.tile_m = plan.local[1] * g.wpt_m;
+  g.tile_n = plan.local[0] * g.wpt_n;
+  // Half the local memory leaves room for a second work-group per compute
+  // unit to hide the other's loads.
+  std::size_t ts_k = 16;
+  if (!simd_block)
+    for (std::size_t depth : {32, 16, 8}) {
+      ts_k = depth;
+      if (!device.local_mem_size || depth * (g.tile_m + g.tile_n + 2) * size_of(plan.traits.element) * 2 <=
+                                        device.local_mem_size)
+        break;
+    }
+  g.ts_k = knob_or_rule(plan, "TS_K", ts_k, rule,
+                        simd_block ? "no local memory: the slice only sets the loop's blocking"
+                                   : "deepest slice whose tiles fill at most half the local memory");
+  plan.macros["WPT_M"] = std::to_string(g.wpt_m);
+  plan.macros["WPT_N"] = std::to_string(g.wpt_n);
+  plan.macros["TS_K"] = std::to_string(g.ts_k);
+  // Packing moves (m + n) k elements twice; from 64^3 multiply-adds up it
+  // costs a few percent and buys aligned, unchecked vector loads.
+  const bool big = double(m) * double(n) * double(k) >= 64.0 * 64.0 * 64.0;
+  g.pack = knob_or_rule(plan, "PACK", big ? 1 : 0, "general.cover-problem",
+                        std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
+                            (big ? " is at least" : " is below") + " 64^3 multiply-adds") != 0;
+  plan.macros["PACK"] = g.pack ? "1" : "0";
+  if (!g.pack) return g;
+  const std::size_t vec = knob_or_rule(
+      plan, "VEC", std::min<std::size_t>({simd_block ? simd : 4, g.wpt_m, g.wpt_n}), rule,
+      simd_block ? "explicit vectors of the SIMD width" : "whole vectors from local-memory slices");
+  if (g.wpt_m % vec || g.wpt_n % vec)
+    throw Error("gemm: VEC " + std::to_string(vec) + " must divide WPT_M " + std::to_string(g.wpt_m) +
+                " and WPT_N " + std::to_string(g.wpt_n));
+  plan.macros["VEC"] = std::to_string(vec);
+  plan.macros["UNROLL"] = std::to_string(space.value_in(plan, "UNROLL"));
+  return g;
+}
+
+void check_local_memory(const Context& ctx, const LaunchPlan& plan, const GemmShape& g, std::size_t element) {
+  const std::size_t pad = g.pack ? 0 : 2;
+  const std::size_t bytes = g.ts_k * (g.tile_m + g.tile_n + pad) * element;
+  if (plan.use_local_memory && ctx.info().local_mem_size && bytes > ctx.info().local_mem_size)
+    throw Error("gemm: tiles of " + std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " +
+                std::to_string(g.ts_k) + " need " + std::to_string(bytes) + " bytes of local memory; '" +
+                ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
+}
+
+// The side of the square the packing kernel moves through local memory:
+// 16 x 16 unless the device's work-groups or local memory are smaller.
+std::size_t pack_tile(const DeviceInfo& d, std::size_t element) {
+  for (std::size_t t : {16, 8, 4, 2})
+    if ((!d.max_work_group_size || t * t <= d.max_work_group_size) &&
+        (d.max_work_item_sizes.size() < 2 || (t <= d.max_work_item_sizes[0] && t <= d.max_work_item_sizes[1])) &&
+        (!d.local_mem_size || t * (t + 1) * element <= d.local_mem_size))
+      return t;
+  return 1;
+}
+
 }  // namespace
 
 template <class T>
@@ -86,25 +194,15 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   const KernelTraits traits = gemm_traits(element_of<T>::value);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(n, m), options);
   if (m == 0 || n == 0) return plan;
-  const TuningSpace& space = gemm_tunables();
-  const std::size_t wpt_m = static_cast<std::size_t>(space.value_in(plan, "WPT_M"));
-  const std::size_t wpt_n = static_cast<std::size_t>(space.value_in(plan, "WPT_N"));
-  const std::size_t ts_k = static_cast<std::size_t>(space.value_in(plan, "TS_K"));
-  plan.macros["WPT_M"] = std::to_string(wpt_m);
-  plan.macros["WPT_N"] = std::to_string(wpt_n);
-  plan.macros["TS_K"] = std::to_string(ts_k);
-  const std::size_t tile_m = plan.local[1] * wpt_m, tile_n = plan.local[0] * wpt_n;
-  const std::size_t local_bytes = ts_k * (tile_m + tile_n + 2) * sizeof(T);
-  if (plan.use_local_memory && ctx.info().local_mem_size && local_bytes > ctx.info().local_mem_size)
-    throw Error("gemm: tiles of " + std::to_string(tile_m) + " x " + std::to_string(tile_n) + " x " +
-                std::to_string(ts_k) + " need " + std::to_string(local_bytes) + " bytes of local memory; '" +
-                ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
-  plan.global = {{ceil_div(n, tile_n) * plan.local[0], ceil_div(m, tile_m) * plan.local[1], 1}};
-  plan.work_groups = ceil_div(n, tile_n) * ceil_div(m, tile_m);
-  plan.items_per_work_item = wpt_m * wpt_n;
-  plan.decide("tiles", std::to_string(tile_m) + " x " + std::to_string(tile_n) + " x " + std::to_string(ts_k),
+  const GemmShape g = resolve(plan, options.plan_as ? *options.plan_as : ctx.info(), m, n, k);
+  check_local_memory(ctx, plan, g, sizeof(T));
+  plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
+  plan.work_groups = ceil_div(n, g.tile_n) * ceil_div(m, g.tile_m);
+  plan.items_per_work_item = g.wpt_m * g.wpt_n;
+  plan.decide("tiles",
+              std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " + std::to_string(g.ts_k),
               "general.cover-problem",
-              std::to_string(wpt_m) + " x " + std::to_string(wpt_n) + " elements of C per work-item");
+              std::to_string(g.wpt_m) + " x " + std::to_string(g.wpt_n) + " elements of C per work-item");
 
   cl_ulong a_r, a_c, b_r, b_c, c_r, c_c;
   strides(layout, a.ld, a_r, a_c);
@@ -113,10 +211,43 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   // op(A)(i, p) is stored (i, p), or (p, i) when transposed.
   const cl_ulong a_i = trans_a ? a_c : a_r, a_p = trans_a ? a_r : a_c;
   const cl_ulong b_p = trans_b ? b_c : b_r, b_j = trans_b ? b_r : b_c;
-  PreparedKernel kernel = ctx.prepare(KernelRef{"gemm.cl", "gemm", ""}, plan);
-  kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k),
-                      alpha, beta, a.buffer, static_cast<cl_ulong>(a.offset), a_i, a_p, b.buffer,
-                      static_cast<cl_ulong>(b.offset), b_p, b_j, c, static_cast<cl_ulong>(offc), c_r, c_c);
+  if (!g.pack) {
+    PreparedKernel kernel = ctx.prepare(KernelRef{"gemm.cl", "gemm", ""}, plan);
+    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k),
+                        alpha, beta, a.buffer, static_cast<cl_ulong>(a.offset), a_i, a_p, b.buffer,
+                        static_cast<cl_ulong>(b.offset), b_p, b_j, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    return plan;
+  }
+
+  const std::size_t pt = pack_tile(ctx.info(), sizeof(T));
+  plan.macros["PACK_TILE"] = std::to_string(pt);
+  const std::size_t m_pad = round_up(m, g.tile_m), n_pad = round_up(n, g.tile_n), k_pad = round_up(k, g.ts_k);
+  if (k_pad) {
+    const cl::Buffer& ap = ctx.scratch("gemm.a", k_pad * m_pad * sizeof(T));
+    const cl::Buffer& bp = ctx.scratch("gemm.b", k_pad * n_pad * sizeof(T));
+    LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
+    pack_plan.local = {{pt, pt, 1}};
+    auto pack = [&](std::size_t rows, std::size_t rows_pad, std::size_t panel, const Buffer<T>& src,
+                    std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
+      pack_plan.global = {{round_up(rows_pad, pt), round_up(k_pad, pt), 1}};
+      pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / pt);
+      PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, pack_plan);
+      kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(k), src,
+                          static_cast<cl_ulong>(off), s_i, s_p, dst, static_cast<cl_ulong>(rows_pad),
+                          static_cast<cl_ulong>(k_pad), static_cast<cl_ulong>(panel));
+    };
+    pack(m, m_pad, g.tile_m, a.buffer, a.offset, a_i, a_p, ap);
+    pack(n, n_pad, g.tile_n, b.buffer, b.offset, b_j, b_p, bp);
+    PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
+    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n),
+                        static_cast<cl_ulong>(k_pad), alpha, beta, ap, bp, c, static_cast<cl_ulong>(offc), c_r, c_c);
+  } else {
+    // k = 0: C = beta C, which the tiled kernel does with an empty loop.
+    const cl::Buffer& none = ctx.scratch("gemm.a", sizeof(T) * 4);
+    PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
+    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), cl_ulong(0), alpha, beta,
+                        none, none, c, static_cast<cl_ulong>(offc), c_r, c_c);
+  }
   return plan;
 }
 

@@ -44,12 +44,16 @@ const Tunable& TuningSpace::at(const std::string& name) const {
   throw Error("tuning space has no knob '" + name + "'");
 }
 
-long TuningSpace::value_in(const LaunchPlan& plan, const std::string& name) const {
+std::optional<long> TuningSpace::chosen(const LaunchPlan& plan, const std::string& name) const {
   const Tunable& t = at(name);
   auto it = plan.macros.find(name);
   if (it != plan.macros.end()) return std::stol(it->second);
-  if (!t.fallback) throw Error("knob '" + name + "' has no fallback value");
-  return *t.fallback;
+  return t.fallback;
+}
+
+long TuningSpace::value_in(const LaunchPlan& plan, const std::string& name) const {
+  if (auto v = chosen(plan, name)) return *v;
+  throw Error("knob '" + name + "' has no fallback value");
 }
 
 std::size_t TuningSpace::count() const {

@@ -80,6 +80,16 @@ void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s
 const std::vector<Shape> odd_shapes = {{1, 1, 1}, {3, 3, 3}, {17, 17, 17}, {33, 65, 17}, {65, 33, 127},
                                        {127, 1, 65}, {1, 127, 3}, {17, 3, 1}};
 
+// Forces the strided (0) or the packed (1) kernel, whatever the size.
+PlanOptions variant(long pack) {
+  PlanOptions o;
+  PlanOverride ov;
+  ov.macros = {{"PACK", std::to_string(pack)}};
+  ov.provenance = "test";
+  o.override_values = ov;
+  return o;
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("gemm matches the host for every layout, transpose, alpha and beta", "[gemm]", float, double) {
@@ -87,13 +97,21 @@ TEMPLATE_TEST_CASE("gemm matches the host for every layout, transpose, alpha and
   for (Layout layout : {Layout::row_major, Layout::column_major})
     for (Transpose ta : {Transpose::no, Transpose::yes})
       for (Transpose tb : {Transpose::no, Transpose::yes})
-        for (const Shape& s : odd_shapes) {
-          check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(1), TestType(0), {});
-          check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(-0.75), TestType(1.5), {});
-        }
+        for (const Shape& s : odd_shapes)
+          for (long pack : {0, 1}) {
+            check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(1), TestType(0), variant(pack));
+            check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(-0.75), TestType(1.5), variant(pack));
+          }
   // k = 0 scales C by beta; m or n = 0 does nothing.
-  check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::no, {5, 7, 0}, TestType(2), TestType(-1), {});
-  check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::no, {0, 7, 3}, TestType(2), TestType(-1), {});
+  for (long pack : {0, 1}) {
+    check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::no, {5, 7, 0}, TestType(2), TestType(-1),
+                         variant(pack));
+    check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::no, {0, 7, 3}, TestType(2), TestType(-1),
+                         variant(pack));
+  }
+  // Large enough for the rules to pack by themselves.
+  check_gemm<TestType>(ctx, Layout::column_major, Transpose::yes, Transpose::no, {97, 131, 67}, TestType(1),
+                       TestType(0), {});
 }
 
 TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register block", "[gemm]", float, double) {
@@ -109,19 +127,35 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
     CHECK(p.device_class == classify(*opt.plan_as).device_class);
   }
   // Corners of the tuning space: smallest and largest register blocks,
-  // uneven ones, every slice depth, both variants.
-  const std::vector<std::array<long, 3>> blocks = {{1, 1, 8}, {2, 8, 16}, {8, 2, 32}, {8, 8, 8}};
-  for (const auto& [wm, wn, ts_k] : blocks)
-      for (long local : {0, 1}) {
-        PlanOptions o;
-        PlanOverride ov;
-        ov.use_local_memory = local != 0;
-        ov.macros = {{"WPT_M", std::to_string(wm)}, {"WPT_N", std::to_string(wn)}, {"TS_K", std::to_string(ts_k)}};
-        ov.provenance = "test";
-        o.override_values = ov;
-        check_gemm<TestType>(ctx, Layout::row_major, Transpose::yes, Transpose::no, {67, 45, 37}, TestType(1),
-                             TestType(0), o);
+  // uneven ones, every slice depth, vector width and unrolling, with and
+  // without local memory, strided and packed.
+  struct Corner {
+    long wm, wn, ts_k, vec, unroll;
+  };
+  const std::vector<Corner> corners = {{1, 1, 8, 1, 1}, {2, 8, 16, 2, 4},  {8, 2, 32, 2, 16},
+                                       {8, 8, 8, 8, 8}, {16, 4, 16, 4, 8}, {4, 16, 8, 4, 1}};
+  // Each corner runs packed and strided, with and without local memory
+  // spread over the corners: every program is a compile (seconds on PoCL).
+  for (std::size_t i = 0; i < corners.size(); ++i)
+    for (long pack : {0, 1}) {
+      const Corner& c = corners[i];
+      const long local = pack ? long(i % 2) : long(i / 2 % 2);
+      PlanOptions o;
+      PlanOverride ov;
+      ov.use_local_memory = local != 0;
+      ov.macros = {{"WPT_M", std::to_string(c.wm)}, {"WPT_N", std::to_string(c.wn)},
+                   {"TS_K", std::to_string(c.ts_k)}, {"PACK", std::to_string(pack)}};
+      if (pack) {
+        ov.macros["VEC"] = std::to_string(c.vec);
+        ov.macros["UNROLL"] = std::to_string(c.unroll);
       }
+      ov.provenance = "test";
+      o.override_values = ov;
+      INFO("WPT " << c.wm << "x" << c.wn << " TS_K " << c.ts_k << " VEC " << c.vec << " UNROLL " << c.unroll
+                  << " local " << local << " pack " << pack);
+      check_gemm<TestType>(ctx, Layout::row_major, Transpose::yes, Transpose::no, {67, 45, 37}, TestType(1),
+                           TestType(0), o);
+    }
 }
 
 TEST_CASE("gemm refuses bad shapes before any launch", "[gemm]") {

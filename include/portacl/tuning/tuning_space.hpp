@@ -19,8 +19,10 @@ namespace portacl {
 // One knob. Knobs the planner owns have these names and map onto
 // PlanOverride: work_group_size, vector_width, groups_per_compute_unit
 // (work-groups = value x compute units), use_local_memory (0/1), passes.
-// Any other name is a macro of the kernel's .cl source, and must have a
-// `fallback`: the value used when nothing was tuned.
+// Any other name is a macro of the kernel's .cl source (or a choice of its
+// host code); its `fallback` is the value used when nothing was tuned, or,
+// when unset, the family's host code decides from the device and problem
+// (and says so in the plan's decisions).
 struct Tunable {
   std::string name;
   std::vector<long> values;
@@ -43,6 +45,9 @@ struct TuningSpace {
   // A kernel macro's value under `plan`: the plan's (tuned) macro if set,
   // else the declared fallback.
   long value_in(const LaunchPlan& plan, const std::string& name) const;
+  // Same, but empty for a knob with no fallback that nothing set: the
+  // caller's own rule decides.
+  std::optional<long> chosen(const LaunchPlan& plan, const std::string& name) const;
   // Every configuration, in mixed-radix order (index 0: every knob's first
   // value); count() of them.
   std::size_t count() const;

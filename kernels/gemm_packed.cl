@@ -1,0 +1,161 @@
+// GEMM on packed operands: the large-problem path. gemm_pack copies op(A)
+// and op(B) (any layout, transpose, offset, leading dimension) into
+// scratch buffers as panels, one per tile row of C (TS_M rows of op(A)) and
+// per tile column (TS_N columns of op(B)), each stored depth-major, so a
+// work-group streams one contiguous block (CPUs: no 4 KiB-strided lines
+// aliasing in the caches), zero-filled up to whole tiles. gemm_tiled then multiplies
+// them with no bounds checks and no strides: every load is an aligned
+// vector of VEC elements, which is what lets one kernel run near the FMA
+// peak for every layout. Only the final store checks C's bounds.
+// Packing reads and writes (m + n) k elements once, against 2 m n k flops.
+//
+// Work-group (gx, gy) owns the TS_M x TS_N block of C from row gy * TS_M and
+// column gx * TS_N. Work-item (tx, ty) owns WPT_M / VEC runs of VEC rows,
+// run r starting at row (r * WG_Y + ty) * VEC, and likewise for columns:
+// reads of a slice are then whole vectors, consecutive work-items read
+// consecutive vectors of B (no bank conflicts, so no padding column) and
+// the work-items of one row of the group broadcast the same vector of A.
+// VEC 1 gives the CPU-friendly order: neighbouring work-items own
+// neighbouring columns, which implicit (across work-item) vectorisers need.
+// USE_LOCAL_MEMORY 1 (GPUs): TS_K-deep slices go through local memory;
+// 0 (CPUs): the same reads straight from the packed panels, which stay in
+// cache because they are contiguous.
+#include "portacl_common.cl"
+
+#ifndef WPT_M
+#define WPT_M 4
+#endif
+#ifndef WPT_N
+#define WPT_N 4
+#endif
+#ifndef TS_K
+#define TS_K 16
+#endif
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef UNROLL
+#define UNROLL 8
+#endif
+#ifndef PACK_TILE
+#define PACK_TILE 16
+#endif
+#define TS_M (WG_Y * WPT_M)
+#define TS_N (WG_X * WPT_N)
+#define RUNS_M (WPT_M / VEC)
+#define RUNS_N (WPT_N / VEC)
+
+#if VEC == 1
+#define VEC_T T
+#define SPLIT(v, d) (d)[0] = (v);
+#elif VEC == 2
+#define VEC_T PORTACL_CAT(T, 2)
+#define SPLIT(v, d) (d)[0] = (v).s0; (d)[1] = (v).s1;
+#elif VEC == 4
+#define VEC_T PORTACL_CAT(T, 4)
+#define SPLIT(v, d) (d)[0] = (v).s0; (d)[1] = (v).s1; (d)[2] = (v).s2; (d)[3] = (v).s3;
+#elif VEC == 8
+#define VEC_T PORTACL_CAT(T, 8)
+#define SPLIT(v, d) (d)[0] = (v).s0; (d)[1] = (v).s1; (d)[2] = (v).s2; (d)[3] = (v).s3; \
+                    (d)[4] = (v).s4; (d)[5] = (v).s5; (d)[6] = (v).s6; (d)[7] = (v).s7;
+#else
+#error "VEC must be 1, 2, 4 or 8"
+#endif
+
+// dst[(i / panel) * panel * depth_pad + p * panel + i % panel] = op(X)(i, p),
+// 0 beyond rows x depth. op(X)(i, p)
+// is src[off + i * s_i + p * s_p]. A PACK_TILE square goes through local
+// memory so that both the read (along whichever index is contiguous) and
+// the write (along i) are coalesced.
+__kernel void gemm_pack(const ulong rows, const ulong depth, __global const T* src, const ulong off,
+                        const ulong s_i, const ulong s_p, __global T* dst, const ulong rows_pad,
+                        const ulong depth_pad, const ulong panel) {
+  __local T tile[PACK_TILE][PACK_TILE + 1];
+  const uint lx = get_local_id(0), ly = get_local_id(1);
+  const size_t i0 = get_group_id(0) * (size_t)PACK_TILE, p0 = get_group_id(1) * (size_t)PACK_TILE;
+  const bool i_contiguous = s_i == 1;
+  const size_t ri = i0 + (i_contiguous ? lx : ly), rp = p0 + (i_contiguous ? ly : lx);
+  const T v = ri < rows && rp < depth ? src[off + ri * s_i + rp * s_p] : (T)0;
+  if (i_contiguous)
+    tile[ly][lx] = v;
+  else
+    tile[lx][ly] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const size_t wi = i0 + lx, wp = p0 + ly;
+  if (wi < rows_pad && wp < depth_pad) dst[(wi / panel) * panel * depth_pad + wp * panel + wi % panel] = tile[ly][lx];
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
+    const ulong m, const ulong n, const ulong k_pad, const T alpha, const T beta, __global const T* ap,
+    __global const T* bp, __global T* c, const ulong offc, const ulong c_i, const ulong c_j) {
+  const uint tx = get_local_id(0), ty = get_local_id(1);
+  const size_t i0 = get_group_id(1) * (size_t)TS_M, j0 = get_group_id(0) * (size_t)TS_N;
+  // This group's panels, as lines of TS_M (TS_N) elements, one per depth.
+  __global const VEC_T* av_base = (__global const VEC_T*)(ap + i0 * k_pad);
+  __global const VEC_T* bv_base = (__global const VEC_T*)(bp + j0 * k_pad);
+  const size_t a_line = TS_M / VEC, b_line = TS_N / VEC;
+  T acc[WPT_M][WPT_N];
+  for (uint wm = 0; wm < WPT_M; ++wm)
+    for (uint wn = 0; wn < WPT_N; ++wn) acc[wm][wn] = (T)0;
+
+#if USE_LOCAL_MEMORY
+  __local VEC_T as[TS_K][TS_M / VEC];
+  __local VEC_T bs[TS_K][TS_N / VEC];
+  const uint lid = ty * WG_X + tx;
+  for (size_t p0 = 0; p0 < k_pad; p0 += TS_K) {
+    for (uint e = lid; e < TS_K * (TS_M / VEC); e += WG_SIZE)
+      as[e / (TS_M / VEC)][e % (TS_M / VEC)] = av_base[(p0 + e / (TS_M / VEC)) * a_line + e % (TS_M / VEC)];
+    for (uint e = lid; e < TS_K * (TS_N / VEC); e += WG_SIZE)
+      bs[e / (TS_N / VEC)][e % (TS_N / VEC)] = bv_base[(p0 + e / (TS_N / VEC)) * b_line + e % (TS_N / VEC)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll UNROLL
+    for (uint pp = 0; pp < TS_K; ++pp) {
+      T av[WPT_M], bv[WPT_N];
+#pragma unroll
+      for (uint r = 0; r < RUNS_M; ++r) {
+        const VEC_T v = as[pp][r * WG_Y + ty];
+        SPLIT(v, av + r * VEC)
+      }
+#pragma unroll
+      for (uint r = 0; r < RUNS_N; ++r) {
+        const VEC_T v = bs[pp][r * WG_X + tx];
+        SPLIT(v, bv + r * VEC)
+      }
+#pragma unroll
+      for (uint wm = 0; wm < WPT_M; ++wm)
+#pragma unroll
+        for (uint wn = 0; wn < WPT_N; ++wn) acc[wm][wn] = fma(av[wm], bv[wn], acc[wm][wn]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#else
+  for (size_t p0 = 0; p0 < k_pad; p0 += TS_K) {
+#pragma unroll UNROLL
+    for (uint pp = 0; pp < TS_K; ++pp) {
+      const size_t p = p0 + pp;
+      T av[WPT_M], bv[WPT_N];
+      for (uint r = 0; r < RUNS_M; ++r) {
+        const VEC_T v = av_base[p * a_line + r * WG_Y + ty];
+        SPLIT(v, av + r * VEC)
+      }
+      for (uint r = 0; r < RUNS_N; ++r) {
+        const VEC_T v = bv_base[p * b_line + r * WG_X + tx];
+        SPLIT(v, bv + r * VEC)
+      }
+      for (uint wm = 0; wm < WPT_M; ++wm)
+        for (uint wn = 0; wn < WPT_N; ++wn) acc[wm][wn] = fma(av[wm], bv[wn], acc[wm][wn]);
+    }
+  }
+#endif
+
+  for (uint wm = 0; wm < WPT_M; ++wm) {
+    const size_t i = i0 + ((wm / VEC) * WG_Y + ty) * VEC + wm % VEC;
+    if (i >= m) continue;
+    for (uint wn = 0; wn < WPT_N; ++wn) {
+      const size_t j = j0 + ((wn / VEC) * WG_X + tx) * VEC + wn % VEC;
+      if (j >= n) continue;
+      const size_t at = offc + i * c_i + j * c_j;
+      c[at] = beta == (T)0 ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * c[at];
+    }
+  }
+}
