@@ -1,6 +1,8 @@
 #include "portacl/kernels/gemm.hpp"
 
+#include "gemm_clblast.hpp"
 #include "kernel_call.hpp"
+#include "matrix_checks.hpp"
 
 namespace portacl {
 
@@ -40,7 +42,8 @@ const TuningSpace& gemm_tunables() {
         "half the local memory (16 without local memory)"},
        {"VEC", {1, 2, 4, 8}, std::nullopt,
         "elements per load from the packed panels; the rules take 4 with local memory, else the SIMD width"},
-       {"UNROLL", {1, 4, 8, 16}, 8, "unrolling of the loop over a slice's depth"}},
+       {"UNROLL", {1, 4, 8, 16}, 8, "unrolling of the loop over a slice's depth"},
+       {"BACKEND", {0, 1}, 0, "portacl's kernels (0) or CLBlast's Xgemm (1), measured as an alternative"}},
       [](const Configuration& c) -> std::string {
         auto get = [&](const char* k) { return c.count(k) ? c.at(k) : -1; };
         const long pack = get("PACK"), vec = get("VEC"), unroll = get("UNROLL");
@@ -50,46 +53,18 @@ const TuningSpace& gemm_tunables() {
         if (vec > 0 && ((get("WPT_M") != -1 && get("WPT_M") % vec) || (get("WPT_N") != -1 && get("WPT_N") % vec)))
           return "VEC must divide WPT_M and WPT_N";
         if (unroll > 0 && get("TS_K") > 0 && unroll > get("TS_K")) return "UNROLL exceeds TS_K";
+        // CLBlast has its own kernels: portacl's knobs would repeat its launch.
+        if (get("BACKEND") == 1 && c.size() > 1) return "BACKEND=1 (CLBlast) takes no other knob";
         return "";
-      }};
+      },
+      {{{"BACKEND", 1}}}};
   return space;
 }
 
 namespace {
 
-// How one operand is stored: `outer` lines of `inner` elements, `ld` apart.
-struct Stored {
-  std::size_t outer, inner;
-};
+using namespace matrix_checks;
 
-// Rows and columns of the stored (untransposed) operand in the layout's terms.
-Stored stored(Layout layout, std::size_t rows, std::size_t cols) {
-  return layout == Layout::row_major ? Stored{rows, cols} : Stored{cols, rows};
-}
-
-void check_operand(const char* name, const Stored& s, std::size_t offset, std::size_t ld, std::size_t size,
-                   Layout layout) {
-  if (s.outer == 0 || s.inner == 0) return;
-  if (ld < s.inner)
-    throw Error(std::string("gemm: ld") + name + " is " + std::to_string(ld) + " but a stored " +
-                (layout == Layout::row_major ? "row" : "column") + " of " + name + " has " +
-                std::to_string(s.inner) + " elements");
-  const std::size_t needed = offset + (s.outer - 1) * ld + s.inner;
-  if (needed > size)
-    throw Error(std::string("gemm: ") + name + " needs " + std::to_string(needed) + " elements (offset " +
-                std::to_string(offset) + ", " + std::to_string(s.outer) + " x ld " + std::to_string(ld) +
-                ") but its buffer has " + std::to_string(size));
-}
-
-// Strides of element (r, c) of a stored operand.
-void strides(Layout layout, std::size_t ld, cl_ulong& row, cl_ulong& col) {
-  row = layout == Layout::row_major ? ld : 1;
-  col = layout == Layout::row_major ? 1 : ld;
-}
-
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-
-std::size_t round_up(std::size_t a, std::size_t b) { return ceil_div(a, b) * b; }
 
 // The knobs every variant reads, resolved for this plan and problem.
 struct GemmShape {
@@ -182,18 +157,36 @@ std::size_t pack_tile(const DeviceInfo& d, std::size_t element) {
 template <class T>
 LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n,
                 std::size_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc,
-                std::size_t ldc, const PlanOptions& options) {
+                std::size_t ldc, const GemmOptions& gemm_options) {
+  const PlanOptions& options = gemm_options.plan;
   kernel_call::same_context(ctx, a.buffer, "gemm", "A");
   kernel_call::same_context(ctx, b.buffer, "gemm", "B");
   kernel_call::same_context(ctx, c, "gemm", "C");
   const bool trans_a = ta == Transpose::yes, trans_b = tb == Transpose::yes;
-  check_operand("A", stored(layout, trans_a ? k : m, trans_a ? m : k), a.offset, a.ld, a.buffer.size(), layout);
-  check_operand("B", stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld, b.buffer.size(), layout);
-  check_operand("C", stored(layout, m, n), offc, ldc, c.size(), layout);
+  check_matrix("gemm", "A", stored(layout, trans_a ? k : m, trans_a ? m : k), a.offset, a.ld, a.buffer.size(), layout);
+  check_matrix("gemm", "B", stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld, b.buffer.size(), layout);
+  check_matrix("gemm", "C", stored(layout, m, n), offc, ldc, c.size(), layout);
 
   const KernelTraits traits = gemm_traits(element_of<T>::value);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(n, m), options);
   if (m == 0 || n == 0) return plan;
+  const bool clblast =
+      gemm_options.backend == GemmBackend::clblast ||
+      (gemm_options.backend == GemmBackend::automatic && gemm_tunables().value_in(plan, "BACKEND") == 1);
+  if (clblast) {
+    plan.decide("backend", "CLBlast", gemm_options.backend == GemmBackend::clblast ? "caller.choice" : "tuning.override",
+                gemm_options.backend == GemmBackend::clblast ? "asked for by the caller"
+                                                              : "measured faster here: " + plan.provenance);
+    if (beta == T(0) && k > 0) {
+      // BLAS: beta = 0 never reads C. CLBlast multiplies C by 0, so NaN in
+      // C would survive: clear it first (the own kernel with k = 0).
+      GemmOptions clear(GemmBackend::portacl);
+      clear.plan = options;
+      gemm(ctx, layout, ta, tb, m, n, std::size_t(0), T(0), a, b, T(0), c, offc, ldc, clear);
+    }
+    clblast_backend::gemm(ctx, layout, ta, tb, m, n, k, alpha, a, b, beta, c, offc, ldc);
+    return plan;
+  }
   const GemmShape g = resolve(plan, options.plan_as ? *options.plan_as : ctx.info(), m, n, k);
   check_local_memory(ctx, plan, g, sizeof(T));
   plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
@@ -254,7 +247,7 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
 #define PORTACL_GEMM_INSTANTIATE(T)                                                                            \
   template LaunchPlan gemm<T>(Context&, Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T, \
                               MatrixRef<T>, MatrixRef<T>, T, Buffer<T>&, std::size_t, std::size_t,             \
-                              const PlanOptions&);
+                              const GemmOptions&);
 PORTACL_GEMM_INSTANTIATE(float)
 PORTACL_GEMM_INSTANTIATE(double)
 

@@ -28,6 +28,7 @@ const std::vector<Rule>& rule_book() {
        "Where the device has sub-group operations, each sub-group combines its values first; local memory holds one value per sub-group."},
       {"tuning.override", "all", "-",
        "A tuned value for this device and size bucket replaces the rule's default."},
+      {"caller.choice", "all", "-", "An option the caller passed (GEMM's backend) replaces the rule's choice."},
       // CPU (1.5.1, 1.6).
       {"cpu.wg-simd-multiple", "cpu", "1.5.1",
        "Work-items i and i+W share a SIMD lane: work-group size is a multiple of the SIMD width W for the element type."},

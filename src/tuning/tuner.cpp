@@ -110,11 +110,13 @@ class Search {
       const std::size_t fits = o_.budget_seconds > 0 ? 64 : o_.budget_evaluations;
       out.strategy = admissible.size() <= fits ? SearchStrategy::exhaustive : SearchStrategy::annealing;
     }
-    total_ = std::min<std::size_t>(o_.budget_evaluations, admissible.size());
+    total_ = std::min<std::size_t>(o_.budget_evaluations, admissible.size() + space.alternatives.size());
 
     out.rules = evaluate({}, true);
     rules_ms_ = out.rules.ok() ? out.rules.timing.median_ms : 0;
     const Configuration start = configuration_of(rules_plan, space, ctx_.info());
+    for (const auto& c : space.alternatives)
+      if (check_configuration(space, c, ctx_.info(), traits_).empty()) step(c);
     switch (out.strategy) {
       case SearchStrategy::exhaustive:
       case SearchStrategy::automatic:

@@ -19,7 +19,7 @@ struct Shape {
 // outside the result and (for beta == 0) inside it.
 template <class T>
 void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s, T alpha, T beta,
-                const PlanOptions& opt, std::size_t pad = 3, std::size_t offset = 5) {
+                const GemmOptions& opt, std::size_t pad = 3, std::size_t offset = 5) {
   INFO("layout " << (layout == Layout::row_major ? "row" : "col") << ", ta " << int(ta) << ", tb " << int(tb)
                  << ", m " << s.m << " n " << s.n << " k " << s.k << ", alpha " << alpha << " beta " << beta);
   const bool row = layout == Layout::row_major;
@@ -156,6 +156,64 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
       check_gemm<TestType>(ctx, Layout::row_major, Transpose::yes, Transpose::no, {67, 45, 37}, TestType(1),
                            TestType(0), o);
     }
+}
+
+TEMPLATE_TEST_CASE("gemm's CLBlast backend agrees with the library's kernels", "[gemm]", float, double) {
+  Context& ctx = test::cpu_context();
+  std::uniform_int_distribution<std::size_t> dim(1, 150);
+  std::uniform_int_distribution<int> coin(0, 1);
+  const double eps = std::numeric_limits<TestType>::epsilon();
+  for (int trial = 0; trial < 6; ++trial) {
+    const Layout layout = coin(test::rng()) ? Layout::row_major : Layout::column_major;
+    const Transpose ta = coin(test::rng()) ? Transpose::yes : Transpose::no;
+    const Transpose tb = coin(test::rng()) ? Transpose::yes : Transpose::no;
+    const Shape s{dim(test::rng()), dim(test::rng()), dim(test::rng())};
+    const TestType alpha(1.25), beta = trial % 2 ? TestType(0) : TestType(-0.5);
+    // Each backend against the host (NaN poison in C when beta = 0 included).
+    check_gemm<TestType>(ctx, layout, ta, tb, s, alpha, beta, GemmBackend::clblast, 0, 0);
+    // And the two against each other on the same operands.
+    const bool row = layout == Layout::row_major;
+    const std::size_t ar = ta == Transpose::yes ? s.k : s.m, ac = ta == Transpose::yes ? s.m : s.k;
+    const std::size_t br = tb == Transpose::yes ? s.n : s.k, bc = tb == Transpose::yes ? s.k : s.n;
+    const std::size_t lda = row ? ac : ar, ldb = row ? bc : br, ldc = row ? s.n : s.m;
+    const std::vector<TestType> ha = test::random_vector<TestType>(ar * ac), hb = test::random_vector<TestType>(br * bc),
+                                hc = test::random_vector<TestType>(s.m * s.n);
+    Buffer<TestType> a(ctx, ha), b(ctx, hb), own(ctx, hc), theirs(ctx, hc);
+    const LaunchPlan ours = gemm(ctx, layout, ta, tb, s.m, s.n, s.k, alpha, MatrixRef<TestType>{a, 0, lda},
+                                 MatrixRef<TestType>{b, 0, ldb}, beta, own, 0, ldc, GemmBackend::portacl);
+    const LaunchPlan other = gemm(ctx, layout, ta, tb, s.m, s.n, s.k, alpha, MatrixRef<TestType>{a, 0, lda},
+                                  MatrixRef<TestType>{b, 0, ldb}, beta, theirs, 0, ldc, GemmBackend::clblast);
+    CHECK(ours.decision("backend") == nullptr);
+    REQUIRE(other.decision("backend") != nullptr);
+    CHECK(other.decision("backend")->value == "CLBlast");
+    const std::vector<TestType> x = own.download(), y = theirs.download();
+    // |A| |B| bounds every entry's magnitude: the inputs lie in [0.5, 2].
+    const double tol = 4 * (s.k + 2) * eps * (std::fabs(double(alpha)) * 4.0 * double(s.k) + 2.0 * std::fabs(double(beta)));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!(std::fabs(double(x[i]) - double(y[i])) <= tol)) ++bad;
+    INFO("m " << s.m << " n " << s.n << " k " << s.k << " row " << row << " ta " << int(ta) << " tb " << int(tb));
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("gemm takes CLBlast when the tuning database measured it faster", "[gemm]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> a(ctx, std::vector<float>(9, 1.0f)), b(ctx, std::vector<float>(9, 2.0f)), c(ctx, 9);
+  PlanOptions o;
+  o.override_values = to_override({{"BACKEND", 1}}, ctx.info(), "tuning database: test");
+  const LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 3, 3, 3, 1.0f,
+                            MatrixRef<float>{a, 0, 3}, MatrixRef<float>{b, 0, 3}, 0.0f, c, 0, 3, o);
+  REQUIRE(p.decision("backend") != nullptr);
+  CHECK(p.decision("backend")->why.find("tuning database: test") != std::string::npos);
+  CHECK(c.download() == std::vector<float>(9, 6.0f));
+  // The tuner measures CLBlast whatever its strategy: it is an alternative
+  // of the declared space, and an admissible one.
+  const TuningSpace& space = gemm_tunables();
+  REQUIRE(space.alternatives.size() == 1);
+  CHECK(check_configuration(space, space.alternatives[0], ctx.info(), gemm_traits(ElementType::f32)) == "");
+  CHECK(check_configuration(space, {{"BACKEND", 1}, {"WPT_M", 4}}, ctx.info(), gemm_traits(ElementType::f32)) !=
+        "");
 }
 
 TEST_CASE("gemm refuses bad shapes before any launch", "[gemm]") {

@@ -4,6 +4,40 @@ namespace bench {
 
 using namespace portacl;
 
+namespace {
+
+template <class T>
+void set_peak_args(PreparedKernel& k, cl_uint iterations, const cl::Buffer& out) {
+  const T seed = T(0.5);
+  detail::set_arg(k.kernel, k.name, 0, sizeof iterations, &iterations);
+  detail::set_arg(k.kernel, k.name, 1, sizeof seed, &seed);
+  detail::set_arg(k.kernel, k.name, 2, sizeof(cl_mem), &out());
+}
+
+// Chains of dependent FMAs in `element`; flops per launch in `flops`.
+Stats measure_fma(Context& ctx, ElementType element, int warmup, int reps, double& flops) {
+  KernelTraits t;
+  t.name = "fma_peak";
+  t.element = element;
+  t.bytes_per_item = 0;
+  t.flops_per_item = 1;
+  // Enough work-items to fill the device by its own rules, each with a
+  // long chain: the launch lasts milliseconds.
+  const std::size_t items = std::size_t{1} << 22;
+  PreparedKernel k = ctx.prepare(KernelRef{"peak.cl", "fma_peak", ""}, t, ProblemSize(items));
+  const cl_uint iterations = 4096;
+  const std::size_t threads = k.plan.global[0];
+  flops = 2.0 * 8 * k.plan.vector_width * double(iterations) * threads;
+  const cl::Buffer& out = ctx.scratch("bench.fma", threads * size_of(element));
+  if (element == ElementType::f64)
+    set_peak_args<double>(k, iterations, out);
+  else
+    set_peak_args<float>(k, iterations, out);
+  return measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { ctx.launch(k); }); });
+}
+
+}  // namespace
+
 Ceilings measure_ceilings(Context& ctx, std::size_t n, int warmup, int reps) {
   Ceilings c;
   c.copy_elements = n;
@@ -18,30 +52,11 @@ Ceilings measure_ceilings(Context& ctx, std::size_t n, int warmup, int reps) {
     c.copy = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { copy(ctx, x, y, float4); }); });
     c.copy_gbs = 2.0 * n * sizeof(float) / (c.copy.median_ms * 1e6);
   }
-  {
-    KernelTraits t;
-    t.name = "fma_peak";
-    t.element = ElementType::f32;
-    t.bytes_per_item = 0;
-    t.flops_per_item = 1;
-    // Enough work-items to fill the device by its own rules, each with a
-    // long chain: the launch lasts milliseconds.
-    const std::size_t items = std::size_t{1} << 22;
-    PreparedKernel k = ctx.prepare(KernelRef{"peak.cl", "fma_peak", ""}, t, ProblemSize(items));
-    const cl_uint iterations = 4096;
-    const std::size_t threads = k.plan.global[0];
-    c.fma_flops = 2.0 * 8 * k.plan.vector_width * double(iterations) * threads;
-    const cl::Buffer& out = ctx.scratch("bench.fma", threads * sizeof(float));
-    c.fma = measure(warmup, reps, [&] {
-      return portacl_ms(ctx, [&] {
-        detail::set_arg(k.kernel, k.name, 0, sizeof iterations, &iterations);
-        const float seed = 0.5f;
-        detail::set_arg(k.kernel, k.name, 1, sizeof seed, &seed);
-        detail::set_arg(k.kernel, k.name, 2, sizeof(cl_mem), &out());
-        ctx.launch(k);
-      });
-    });
-    c.fma_gflops = c.fma_flops / (c.fma.median_ms * 1e6);
+  c.fma = measure_fma(ctx, ElementType::f32, warmup, reps, c.fma_flops);
+  c.fma_gflops = c.fma_flops / (c.fma.median_ms * 1e6);
+  if (ctx.info().fp64) {
+    c.fma64 = measure_fma(ctx, ElementType::f64, warmup, reps, c.fma64_flops);
+    c.fma64_gflops = c.fma64_flops / (c.fma64.median_ms * 1e6);
   }
   return c;
 }

@@ -3,6 +3,7 @@
 #include <clblast_c.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -14,8 +15,9 @@ namespace {
 
 // 64 random entries of C against a double-precision dot product: a full
 // host reference of a 8192^3 product would take minutes.
-std::string check_entries(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
-                          std::size_t n, std::mt19937_64& rng) {
+template <class T>
+std::string check_entries(const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c, std::size_t n,
+                          std::mt19937_64& rng) {
   std::uniform_int_distribution<std::size_t> pick(0, n - 1);
   for (int s = 0; s < 64; ++s) {
     const std::size_t i = pick(rng), j = pick(rng);
@@ -24,7 +26,7 @@ std::string check_entries(const std::vector<float>& a, const std::vector<float>&
       want += double(a[i * n + p]) * b[p * n + j];
       mag += std::fabs(double(a[i * n + p]) * b[p * n + j]);
     }
-    const double got = c[i * n + j], tol = 2 * (n + 2) * 1.2e-7 * mag + 1e-30;
+    const double got = c[i * n + j], tol = 2 * (n + 2) * std::numeric_limits<T>::epsilon() * mag + 1e-30;
     if (!(std::fabs(got - want) <= tol)) {
       std::ostringstream m;
       m << "C(" << i << "," << j << ") = " << got << ", want " << want << " (tolerance " << tol << ")";
@@ -34,53 +36,76 @@ std::string check_entries(const std::vector<float>& a, const std::vector<float>&
   return "ok";
 }
 
+CLBlastStatusCode xgemm(std::size_t n, float alpha, cl_mem a, cl_mem b, float beta, cl_mem c, cl_command_queue* q,
+                        cl_event* e) {
+  return CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, alpha, a, 0, n, b, 0, n,
+                      beta, c, 0, n, q, e);
+}
+CLBlastStatusCode xgemm(std::size_t n, double alpha, cl_mem a, cl_mem b, double beta, cl_mem c, cl_command_queue* q,
+                        cl_event* e) {
+  return CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, alpha, a, 0, n, b, 0, n,
+                      beta, c, 0, n, q, e);
+}
+
+template <class T>
+GemmRow run_one(Context& ctx, std::size_t n, int warmup, int reps, bool baseline, unsigned long long seed,
+                double fma_gflops) {
+  std::mt19937_64 rng(seed + n);
+  std::uniform_real_distribution<T> d(-1, 1);
+  std::vector<T> ha(n * n), hb(n * n);
+  for (auto& v : ha) v = d(rng);
+  for (auto& v : hb) v = d(rng);
+  Buffer<T> a(ctx, ha), b(ctx, hb), c(ctx, n * n);
+  const std::vector<T> poison(n * n, std::numeric_limits<T>::quiet_NaN());
+  auto ours = [&] {
+    return gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, T(1), MatrixRef<T>{a, 0, n},
+                MatrixRef<T>{b, 0, n}, T(0), c, 0, n);
+  };
+  GemmRow row;
+  row.n = n;
+  row.element = cl_type_name(element_of<T>::value);
+  row.routine = sizeof(T) == 8 ? "Dgemm" : "Sgemm";
+  c.upload(poison);
+  const LaunchPlan plan = ours();
+  row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "") +
+             (plan.decision("backend") ? ", CLBlast backend" : "");
+  row.check = check_entries(ha, hb, c.download(), n, rng);
+  row.ours = measure(warmup, reps, [&] { return device_ms(ctx, [&] { ours(); }); });
+  const double flops = 2.0 * double(n) * double(n) * double(n);
+  row.gflops = flops / (row.ours.median_ms * 1e6);
+  row.fraction_of_fma = fma_gflops > 0 ? row.gflops / fma_gflops : 0;
+  if (baseline) {
+    auto theirs = [&] {
+      cl_event e = nullptr;
+      const CLBlastStatusCode s =
+          xgemm(n, T(1), a.cl_buffer()(), b.cl_buffer()(), T(0), c.cl_buffer()(), &ctx.queue()(), &e);
+      if (s != CLBlastSuccess)
+        throw Error("CLBlast " + row.routine + " failed with status " + std::to_string(static_cast<int>(s)));
+      return e;
+    };
+    c.upload(poison);
+    cl_event e = theirs();  // first call: CLBlast compiles here
+    clWaitForEvents(1, &e);
+    clReleaseEvent(e);
+    row.baseline_check = check_entries(ha, hb, c.download(), n, rng);
+    row.theirs = measure(warmup, reps, [&] { return gated_ms(ctx, theirs); });
+    row.baseline_gflops = flops / (row.theirs.median_ms * 1e6);
+    row.speedup = row.theirs.median_ms / row.ours.median_ms;
+  }
+  return row;
+}
+
 }  // namespace
 
-std::vector<GemmRow> run_gemm(Context& ctx, const std::vector<std::size_t>& sizes, int warmup, int reps,
-                              bool baseline, unsigned long long seed, double fma_gflops) {
+std::vector<GemmRow> run_gemm(Context& ctx, const std::vector<std::size_t>& sizes, const std::vector<std::string>& types,
+                              int warmup, int reps, bool baseline, unsigned long long seed,
+                              const Ceilings& ceilings) {
   std::vector<GemmRow> rows;
-  for (std::size_t n : sizes) {
-    std::mt19937_64 rng(seed + n);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    std::vector<float> ha(n * n), hb(n * n);
-    for (auto& v : ha) v = d(rng);
-    for (auto& v : hb) v = d(rng);
-    Buffer<float> a(ctx, ha), b(ctx, hb), c(ctx, n * n);
-    auto ours = [&] {
-      return gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, 1.0f, MatrixRef<float>{a, 0, n},
-                  MatrixRef<float>{b, 0, n}, 0.0f, c, 0, n);
-    };
-    GemmRow row;
-    row.n = n;
-    c.upload(std::vector<float>(n * n, NAN));
-    const LaunchPlan plan = ours();
-    row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
-    row.check = check_entries(ha, hb, c.download(), n, rng);
-    row.ours = measure(warmup, reps, [&] { return device_ms(ctx, [&] { ours(); }); });
-    const double flops = 2.0 * double(n) * double(n) * double(n);
-    row.gflops = flops / (row.ours.median_ms * 1e6);
-    row.fraction_of_fma = row.gflops / fma_gflops;
-    if (baseline) {
-      auto theirs = [&] {
-        cl_event e = nullptr;
-        const CLBlastStatusCode s =
-            CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 1.0f,
-                         a.cl_buffer()(), 0, n, b.cl_buffer()(), 0, n, 0.0f, c.cl_buffer()(), 0, n,
-                         &ctx.queue()(), &e);
-        if (s != CLBlastSuccess) throw Error("CLBlast Sgemm failed with status " + std::to_string(s));
-        return e;
-      };
-      c.upload(std::vector<float>(n * n, NAN));
-      cl_event e = theirs();  // first call: CLBlast compiles here
-      clWaitForEvents(1, &e);
-      clReleaseEvent(e);
-      row.baseline_check = check_entries(ha, hb, c.download(), n, rng);
-      row.theirs = measure(warmup, reps, [&] { return gated_ms(ctx, theirs); });
-      row.baseline_gflops = flops / (row.theirs.median_ms * 1e6);
-      row.speedup = row.theirs.median_ms / row.ours.median_ms;
-    }
-    rows.push_back(row);
-  }
+  for (const std::string& type : types)
+    for (std::size_t n : sizes)
+      rows.push_back(type == "double"
+                         ? run_one<double>(ctx, n, warmup, reps, baseline, seed, ceilings.fma64_gflops)
+                         : run_one<float>(ctx, n, warmup, reps, baseline, seed, ceilings.fma_gflops));
   return rows;
 }
 

@@ -1,17 +1,19 @@
-// portacl-bench's matrix-multiply section: portacl's SGEMM beside CLBlast's
-// on square row-major matrices, in GFLOP/s and as a fraction of the FMA
-// peak measured in the same run.
+// portacl-bench's matrix-multiply section: portacl's SGEMM and DGEMM beside
+// CLBlast's on square row-major matrices, in GFLOP/s and as a fraction of
+// the FMA peak of the element type measured in the same run.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "ceilings.hpp"
 #include "measure.hpp"
 
 namespace bench {
 
 struct GemmRow {
-  std::size_t n = 0;  // m = n = k
+  std::string element, routine;  // "float", "Sgemm"
+  std::size_t n = 0;             // m = n = k
   Stats ours, theirs;
   double gflops = 0, baseline_gflops = 0;
   double fraction_of_fma = 0;  // of the measured FP32 FMA peak
@@ -19,7 +21,9 @@ struct GemmRow {
   std::string plan, check, baseline_check;
 };
 
-std::vector<GemmRow> run_gemm(portacl::Context& ctx, const std::vector<std::size_t>& sizes, int warmup, int reps,
-                              bool baseline, unsigned long long seed, double fma_gflops);
+// `types`: "float" and/or "double" (double only where the device has fp64).
+std::vector<GemmRow> run_gemm(portacl::Context& ctx, const std::vector<std::size_t>& sizes,
+                              const std::vector<std::string>& types, int warmup, int reps, bool baseline,
+                              unsigned long long seed, const Ceilings& ceilings);
 
 }  // namespace bench

@@ -22,7 +22,7 @@ namespace {
 const char* kUsage =
     "usage: portacl-bench [options]\n"
     "\n"
-    "Measures the device's copy bandwidth (float4 copy) and FP32 FMA peak, then\n"
+    "Measures the device's copy bandwidth (float4 copy) and FP32/FP64 FMA peaks, then\n"
     "every streaming, reduction and scan kernel, each beside the CLBlast routine\n"
     "with the same semantics, and SAXPY end to end from host memory.\n"
     "\n"
@@ -31,8 +31,9 @@ const char* kUsage =
     "                     substring; default PORTACL_DEVICE or the first device)\n"
     "  --sizes LIST       element counts, e.g. 2^20,2^24,1000003 (default 2^20,2^24,2^26)\n"
     "  --kernels LIST     only these kernels (names as in the table; default all)\n"
-    "  --gemm-sizes LIST  also SGEMM on square matrices of these orders, beside\n"
-    "                     CLBlast's Sgemm (table and JSON; default none)\n"
+    "  --gemm-sizes LIST  also GEMM on square matrices of these orders, beside\n"
+    "                     CLBlast's Sgemm/Dgemm (default none)\n"
+    "  --gemm-types LIST  float, double or both (default float; double needs fp64)\n"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
     "  --no-baseline      skip CLBlast\n"
@@ -47,6 +48,7 @@ struct Args {
   std::vector<std::size_t> sizes;
   std::vector<std::string> kernels;
   std::vector<std::size_t> gemm_sizes;
+  std::vector<std::string> gemm_types{"float"};
   int reps = 20, warmup = 3;
   bool baseline = true, transfers = true, json = false, csv = false;
 };
@@ -125,6 +127,11 @@ int main(int argc, char** argv) {
       else if (arg == "--warmup") a.warmup = cli::non_negative(value(), "--warmup");
       else if (arg == "--gemm-sizes") {
         for (const auto& s : cli::split(value())) a.gemm_sizes.push_back(cli::parse_size(s));
+      } else if (arg == "--gemm-types") {
+        a.gemm_types = cli::split(value());
+        for (const auto& t : a.gemm_types)
+          if (t != "float" && t != "double")
+            throw std::invalid_argument("--gemm-types: '" + t + "' is neither float nor double");
       } else if (arg == "--no-baseline") a.baseline = false;
       else if (arg == "--no-transfers") a.transfers = false;
       else if (arg == "--json") a.json = true;
@@ -192,7 +199,11 @@ int main(int argc, char** argv) {
     }
     if (!a.gemm_sizes.empty()) {
       if (!a.json && !a.csv) std::cerr << "  gemm\n";
-      r.gemm = bench::run_gemm(ctx, a.gemm_sizes, a.warmup, a.reps, a.baseline, r.seed, r.ceilings.fma_gflops);
+      std::vector<std::string> types;
+      for (const auto& t : a.gemm_types)
+        if (t == "float" || ctx.info().fp64) types.push_back(t);
+        else std::cerr << "portacl-bench: skipping double GEMM: '" << ctx.info().name << "' has no fp64\n";
+      r.gemm = bench::run_gemm(ctx, a.gemm_sizes, types, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
       for (const auto& g : r.gemm) all_ok = all_ok && g.check == "ok";
     }
     if (a.transfers) {

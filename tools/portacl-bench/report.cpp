@@ -48,7 +48,11 @@ void print_table(std::ostream& out, const Report& r) {
       << "  copy bandwidth  " << fmt("%.1f", c.copy_gbs) << " GB/s  (float4 copy of " << size_label(c.copy_elements)
       << " floats, read+write; median " << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy) << ")\n"
       << "  FP32 FMA peak   " << fmt("%.1f", c.fma_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma.median_ms)
-      << " ms, " << spread(c.fma) << ")\n\n";
+      << " ms, " << spread(c.fma) << ")\n";
+  if (c.fma64_gflops > 0)
+    out << "  FP64 FMA peak   " << fmt("%.1f", c.fma64_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma64.median_ms)
+        << " ms, " << spread(c.fma64) << ")\n";
+  out << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-16s %7s %10s %19s %9s %7s %8s | %-7s %10s %9s %7s  %s\n", "kernel", "n",
                 "median ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "CLBlast", "median ms", "GB/s", "speedup",
@@ -67,15 +71,17 @@ void print_table(std::ostream& out, const Report& r) {
     out << line;
   }
   if (!r.gemm.empty()) {
-    out << "\nmatrix multiply, square row-major float (C = A B; 64 random entries checked):\n";
-    std::snprintf(line, sizeof line, "  %-7s %10s %19s %9s %7s | %-7s %10s %9s %7s  %s\n", "n", "median ms",
+    out << "\nmatrix multiply, square row-major (C = A B; 64 random entries checked; %fma of the FMA peak of the "
+           "element type):\n";
+    std::snprintf(line, sizeof line, "  %-6s %-7s %10s %19s %9s %7s | %-7s %10s %9s %7s  %s\n", "type", "n", "median ms",
                   "min-max ms", "GFLOP/s", "%fma", "CLBlast", "median ms", "GFLOP/s", "speedup", "check");
     out << line;
     for (const GemmRow& g : r.gemm) {
       const bool b = !g.baseline_check.empty();
       std::string check = g.check + (!b || g.baseline_check == "ok" ? "" : "; CLBlast: " + g.baseline_check);
-      std::snprintf(line, sizeof line, "  %-7zu %10.4f %19s %9.1f %6.1f%% | %-7s %10s %9s %7s  %s  [%s]\n", g.n,
-                    g.ours.median_ms, spread(g.ours).c_str(), g.gflops, 100 * g.fraction_of_fma, b ? "Sgemm" : "-",
+      std::snprintf(line, sizeof line, "  %-6s %-7zu %10.4f %19s %9.1f %6.1f%% | %-7s %10s %9s %7s  %s  [%s]\n",
+                    g.element.c_str(), g.n, g.ours.median_ms, spread(g.ours).c_str(), g.gflops,
+                    100 * g.fraction_of_fma, b ? g.routine.c_str() : "-",
                     b ? fmt("%.4f", g.theirs.median_ms).c_str() : "", b ? fmt("%.1f", g.baseline_gflops).c_str() : "",
                     b ? fmt("%.2fx", g.speedup).c_str() : "", check.c_str(), g.plan.c_str());
       out << line;
@@ -112,6 +118,10 @@ void print_json(std::ostream& out, const Report& r) {
   c["copy"] = stats_json(r.ceilings.copy);
   c["fma_gflops"] = r.ceilings.fma_gflops;
   c["fma"] = stats_json(r.ceilings.fma);
+  if (r.ceilings.fma64_gflops > 0) {
+    c["fma64_gflops"] = r.ceilings.fma64_gflops;
+    c["fma64"] = stats_json(r.ceilings.fma64);
+  }
   j["ceilings"] = c;
   Json rows = Json::array();
   for (const Row& w : r.rows) {
@@ -143,6 +153,7 @@ void print_json(std::ostream& out, const Report& r) {
   Json gm = Json::array();
   for (const GemmRow& g : r.gemm) {
     Json e = Json::object();
+    e["element"] = g.element;
     e["n"] = static_cast<double>(g.n);
     e["time"] = stats_json(g.ours);
     e["gflops"] = g.gflops;
@@ -150,7 +161,7 @@ void print_json(std::ostream& out, const Report& r) {
     e["plan"] = g.plan;
     e["check"] = g.check;
     if (!g.baseline_check.empty())
-      e["clblast"] = baseline_json("Sgemm", g.theirs, "gflops", g.baseline_gflops, g.speedup, g.baseline_check);
+      e["clblast"] = baseline_json(g.routine, g.theirs, "gflops", g.baseline_gflops, g.speedup, g.baseline_check);
     gm.push_back(e);
   }
   j["gemm"] = gm;
@@ -159,13 +170,23 @@ void print_json(std::ostream& out, const Report& r) {
 
 void print_csv(std::ostream& out, const Report& r) {
   out << "device,kernel,n,median_ms,min_ms,max_ms,reps,gbs,gflops,fraction_of_copy,copy_gbs,check,baseline,"
-         "baseline_median_ms,baseline_gbs,speedup\n";
+         "baseline_median_ms,baseline_gbs,speedup,baseline_gflops\n";
   for (const Row& w : r.rows) {
     out << '"' << r.device << "\"," << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
         << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy << ','
         << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
     if (!w.baseline.empty()) out << w.theirs.median_ms << ',' << w.baseline_gbs << ',' << w.speedup;
     else out << ",,";
+    out << ",\n";
+  }
+  // Matrix multiplies: n is the order; no bandwidth columns.
+  for (const GemmRow& g : r.gemm) {
+    const bool b = !g.baseline_check.empty();
+    out << '"' << r.device << "\"," << (g.element == "double" ? "dgemm" : "sgemm") << ',' << g.n << ','
+        << g.ours.median_ms << ',' << g.ours.min_ms << ',' << g.ours.max_ms << ',' << g.ours.repetitions << ",,"
+        << g.gflops << ",,," << '"' << g.check << "\"," << (b ? g.routine : "") << ',';
+    if (b) out << g.theirs.median_ms << ",," << g.speedup << ',' << g.baseline_gflops;
+    else out << ",,,";
     out << '\n';
   }
 }

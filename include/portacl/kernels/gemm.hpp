@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "portacl/kernels/element.hpp"
+#include "portacl/kernels/matrix.hpp"
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
@@ -16,27 +17,31 @@
 
 namespace portacl {
 
-enum class Layout { row_major, column_major };
-enum class Transpose { no, yes };
-
-// A matrix operand as BLAS passes it: the buffer, the first element's
-// offset and the leading dimension.
-template <class T>
-struct MatrixRef {
-  const Buffer<T>& buffer;
-  std::size_t offset;
-  std::size_t ld;
-};
-
 // The family's declaration: what the rules see, and what may be tuned
-// (register block WPT_M x WPT_N per work-item, TS_K-deep slices, local
-// memory or not; the work-group shape comes from the rules).
+// (work-group size, packing, register block WPT_M x WPT_N per work-item,
+// TS_K-deep slices, vector width, unrolling, local memory or not, and
+// BACKEND: portacl's kernels (0) or CLBlast's Xgemm (1)).
 KernelTraits gemm_traits(ElementType element);
 const TuningSpace& gemm_tunables();
 
+// Who computes the product. automatic: the tuning database's choice for
+// this device and size (BACKEND, measured by portacl-tune against the
+// library's own kernels), else the library's own kernels.
+enum class GemmBackend { automatic, portacl, clblast };
+
+struct GemmOptions {
+  GemmBackend backend = GemmBackend::automatic;
+  PlanOptions plan;  // for the library's own kernels
+  GemmOptions() = default;
+  GemmOptions(const PlanOptions& p) : plan(p) {}  // NOLINT: plan options alone choose automatically
+  GemmOptions(GemmBackend b) : backend(b) {}      // NOLINT
+};
+
+// Returns the plan of the launch; with CLBlast its decisions say so
+// ("backend": "CLBlast").
 template <class T>
 LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n,
                 std::size_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc,
-                std::size_t ldc, const PlanOptions& options = {});
+                std::size_t ldc, const GemmOptions& options = {});
 
 }  // namespace portacl

@@ -92,6 +92,10 @@ class Context {
   // While set, every launch's event is also appended here (how tools time
   // operations made of several kernels).
   void record_launches(std::vector<cl::Event>* sink) { recorder_ = sink; }
+  // Work another library enqueued on queue() (CLBlast) joins the record.
+  void record(const cl::Event& event) {
+    if (recorder_) recorder_->push_back(event);
+  }
 
   // Kernel run time from profiling events.
   static double elapsed_ms(const cl::Event& event);
