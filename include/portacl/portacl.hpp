@@ -9,6 +9,8 @@
 #include "portacl/kernels/axpy.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/gemm.hpp"
+#include "portacl/kernels/gemv.hpp"
+#include "portacl/kernels/spmv.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"

@@ -1,0 +1,96 @@
+// y = alpha * op(A) x + beta * y. The host turns layout and transpose into
+// strides, op(A)(i, j) = a[offa + i * a_i + j * a_j], and picks the kernel
+// by which index is contiguous in memory:
+//   gemv_dot   (a_j == 1): rows are contiguous; a team of TEAM work-items
+//              walks each row in VW-wide vectors and combines its partial
+//              sums in local memory. A work-group holds WG_SIZE / TEAM
+//              teams, and groups stride over the rows.
+//   gemv_axpy  (a_i == 1): columns are contiguous; work-item i keeps y_i
+//              and walks a chunk of the columns, so neighbouring work-items
+//              read neighbouring addresses. With several chunks (enough
+//              work-groups to fill the device even when m is small) each
+//              writes partial sums that gemv_combine adds up.
+// beta == 0 never reads y (BLAS: NaN in y does not propagate).
+#include "portacl_common.cl"
+
+#ifndef TEAM
+#define TEAM 32
+#endif
+#define TEAMS (WG_SIZE / TEAM)
+
+// alpha * sum + beta * y, without reading y when beta is 0.
+#define GEMV_STORE(y, at, sum) ((y)[at] = beta == (T)0 ? alpha * (sum) : alpha * (sum) + beta * (y)[at])
+
+__kernel void gemv_dot(const ulong m, const ulong n, const T alpha, const T beta, __global const T* a,
+                       const ulong offa, const ulong a_i, __global const T* x, const ulong offx, const ulong incx,
+                       __global T* y, const ulong offy, const ulong incy) {
+  __local T partial[WG_SIZE];
+  const uint lid = get_local_id(0), lane = lid % TEAM, team = lid / TEAM;
+  // Every work-item runs the same number of row blocks: the barriers below
+  // are reached by the whole group.
+  const size_t blocks = (m + TEAMS - 1) / TEAMS;
+  for (size_t block = get_group_id(0); block < blocks; block += get_num_groups(0)) {
+    const size_t i = block * TEAMS + team;
+    T sum = (T)0;
+    if (i < m) {
+      __global const T* row = a + offa + i * a_i;
+      const size_t vectors = n / VW;
+      if (incx == 1) {
+        VT vsum = (VT)0;
+        for (size_t v = lane; v < vectors; v += TEAM) vsum = fma(VLOAD(v, row), VLOAD(v, x + offx), vsum);
+#if VW == 1
+        sum = vsum;
+#else
+        T lanes[VW];
+        VSTORE(vsum, 0, lanes);
+        for (uint l = 0; l < VW; ++l) sum += lanes[l];
+#endif
+        for (size_t j = vectors * VW + lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j], sum);
+      } else {
+        for (size_t j = lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j * incx], sum);
+      }
+    }
+    partial[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = TEAM / 2; s > 0; s >>= 1) {
+      if (lane < s) partial[lid] += partial[lid + s];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane == 0 && i < m) GEMV_STORE(y, offy + i * incy, partial[lid]);
+    barrier(CLK_LOCAL_MEM_FENCE);  // partial[] is reused by the next block
+  }
+}
+
+// Work-group g covers rows from (g % row_groups) * WG_SIZE and chunk
+// g / row_groups of the columns (chunk columns each). One chunk: the final
+// result; several: partial sums into part[chunk * m + i].
+__kernel void gemv_axpy(const ulong m, const ulong n, const T alpha, const T beta, __global const T* a,
+                        const ulong offa, const ulong a_j, __global const T* x, const ulong offx, const ulong incx,
+                        __global T* y, const ulong offy, const ulong incy, const ulong row_groups, const ulong chunk,
+                        __global T* part) {
+  const size_t g = get_group_id(0);
+  const size_t i = (g % row_groups) * WG_SIZE + get_local_id(0), c = g / row_groups;
+  if (i >= m) return;
+  const size_t j0 = c * chunk, j1 = min((size_t)n, j0 + chunk);
+  __global const T* col = a + offa + i;
+  T s0 = (T)0, s1 = (T)0;  // two chains: the loads of one hide the other's FMA latency
+  size_t j = j0;
+  for (; j + 1 < j1; j += 2) {
+    s0 = fma(col[j * a_j], x[offx + j * incx], s0);
+    s1 = fma(col[(j + 1) * a_j], x[offx + (j + 1) * incx], s1);
+  }
+  if (j < j1) s0 = fma(col[j * a_j], x[offx + j * incx], s0);
+  if (chunk >= n)
+    GEMV_STORE(y, offy + i * incy, s0 + s1);
+  else
+    part[c * m + i] = s0 + s1;
+}
+
+__kernel void gemv_combine(const ulong m, const ulong chunks, const T alpha, const T beta, __global const T* part,
+                           __global T* y, const ulong offy, const ulong incy) {
+  PORTACL_FOR_UNITS(i, m) {
+    T sum = (T)0;
+    for (size_t c = 0; c < chunks; ++c) sum += part[c * m + i];
+    GEMV_STORE(y, offy + i * incy, sum);
+  }
+}

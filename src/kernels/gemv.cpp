@@ -1,0 +1,138 @@
+#include "portacl/kernels/gemv.hpp"
+
+#include <algorithm>
+
+#include "kernel_call.hpp"
+#include "matrix_checks.hpp"
+
+namespace portacl {
+
+using namespace matrix_checks;
+
+KernelTraits gemv_traits(ElementType element, GemvPath path) {
+  KernelTraits t;
+  t.name = path == GemvPath::rows ? "gemv_rows" : "gemv_columns";
+  t.element = element;
+  t.dimensions = 1;
+  t.vectorizable = path == GemvPath::rows;
+  t.needs_barriers = path == GemvPath::rows;
+  t.benefits_from_local_tiling = path == GemvPath::rows;
+  t.bytes_per_item = static_cast<double>(size_of(element));  // each element of A is read once
+  t.flops_per_item = 2;
+  t.local_bytes_per_work_item = path == GemvPath::rows ? size_of(element) : 0;
+  return t;
+}
+
+const TuningSpace& gemv_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size({32, 64, 128, 256, 512}), knobs::vector_width({1, 2, 4, 8}),
+       knobs::groups_per_compute_unit({1, 4, 16, 64}),
+       {"TEAM", {1, 4, 8, 16, 32, 64, 128, 256}, std::nullopt,
+        "work-items sharing a row (rows path); the rules take the sub-group width on GPUs, 1 on CPUs"}},
+      [](const Configuration& c) -> std::string {
+        if (c.count("TEAM") && c.count("work_group_size") && c.at("TEAM") > c.at("work_group_size"))
+          return "TEAM exceeds the work-group size";
+        return "";
+      }};
+  return space;
+}
+
+namespace {
+
+// Work-items per row by the device's rules: a sub-group (warp, wavefront)
+// reads a row's consecutive elements together on GPUs; on CPUs one
+// work-item walks a whole row in SIMD vectors.
+std::size_t team_rule(const LaunchPlan& plan) {
+  switch (plan.device_class) {
+    case DeviceClass::cpu:
+    case DeviceClass::intel_mic: return 1;
+    case DeviceClass::amd_gcn_gpu: return 64;
+    default: return 32;
+  }
+}
+
+}  // namespace
+
+template <class T>
+LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,
+                VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy, std::size_t incy,
+                const PlanOptions& options) {
+  kernel_call::same_context(ctx, a.buffer, "gemv", "A");
+  kernel_call::same_context(ctx, x.buffer, "gemv", "x");
+  kernel_call::same_context(ctx, y, "gemv", "y");
+  const bool t = trans == Transpose::yes;
+  check_matrix("gemv", "A", stored(layout, t ? n : m, t ? m : n), a.offset, a.ld, a.buffer.size(), layout);
+  check_vector("gemv", "x", n, x.offset, x.inc, x.buffer.size());
+  check_vector("gemv", "y", m, offy, incy, y.size());
+
+  cl_ulong s_r, s_c;
+  strides(layout, a.ld, s_r, s_c);
+  // op(A)(i, j) is stored (i, j), or (j, i) when transposed.
+  const cl_ulong a_i = t ? s_c : s_r, a_j = t ? s_r : s_c;
+  const GemvPath path = a_j == 1 ? GemvPath::rows : GemvPath::columns;
+  const KernelTraits traits = gemv_traits(element_of<T>::value, path);
+  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, m) * std::max<std::size_t>(1, n)), options);
+  if (m == 0) return plan;
+  const std::size_t wg = plan.local[0];
+
+  if (path == GemvPath::rows) {
+    std::size_t team = 0;
+    if (auto v = gemv_tunables().chosen(plan, "TEAM")) {
+      team = static_cast<std::size_t>(*v);
+    } else {
+      team = std::min(team_rule(plan), wg);
+      plan.decide("TEAM", std::to_string(team), plan.device_class == DeviceClass::cpu ? "cpu.vector-types"
+                                                                                        : "nvidia.coalescing-shape",
+                  team == 1 ? "one work-item walks a row in SIMD vectors" : "a sub-group reads a row together");
+    }
+    if (team == 0 || team > wg || wg % team || (team & (team - 1)))
+      throw Error("gemv: TEAM " + std::to_string(team) + " must be a power of two dividing the work-group size " +
+                  std::to_string(wg));
+    plan.macros["TEAM"] = std::to_string(team);
+    const std::size_t blocks = ceil_div(m, wg / team);
+    plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
+    plan.global = {{plan.work_groups * wg, 1, 1}};
+    PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_dot", ""}, plan);
+    kernel_call::launch(ctx, k, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), alpha, beta, a.buffer,
+                        static_cast<cl_ulong>(a.offset), a_i, x.buffer, static_cast<cl_ulong>(x.offset),
+                        static_cast<cl_ulong>(x.inc), y, static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy));
+    return k.plan;
+  }
+
+  // Columns: as many chunks of columns as it takes to reach the plan's
+  // work-group count, each chunk at least 64 columns long.
+  const std::size_t row_groups = ceil_div(m, wg);
+  const std::size_t chunks =
+      std::max<std::size_t>(1, std::min(ceil_div(plan.work_groups, row_groups), ceil_div(std::max<std::size_t>(n, 1), 64)));
+  const std::size_t chunk = std::max<std::size_t>(1, ceil_div(n, chunks));
+  const std::size_t used = n == 0 ? 1 : ceil_div(n, chunk);
+  plan.work_groups = row_groups * used;
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  plan.decide("chunks", std::to_string(used), "general.grid-stride",
+              std::to_string(used) + " chunks of " + std::to_string(chunk) + " columns x " +
+                  std::to_string(row_groups) + " groups of rows fill the device");
+  const cl::Buffer& part = ctx.scratch("gemv.partial", std::max<std::size_t>(1, used > 1 ? used * m : 1) * sizeof(T));
+  PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_axpy", ""}, plan);
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), alpha, beta, a.buffer,
+                      static_cast<cl_ulong>(a.offset), a_j, x.buffer, static_cast<cl_ulong>(x.offset),
+                      static_cast<cl_ulong>(x.inc), y, static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy),
+                      static_cast<cl_ulong>(row_groups), static_cast<cl_ulong>(used > 1 ? chunk : std::max<std::size_t>(n, 1)),
+                      part);
+  if (used > 1) {
+    LaunchPlan combine = plan;
+    combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, row_groups));
+    combine.global = {{combine.work_groups * wg, 1, 1}};
+    PreparedKernel c = ctx.prepare(KernelRef{"gemv.cl", "gemv_combine", ""}, combine);
+    kernel_call::launch(ctx, c, static_cast<cl_ulong>(m), static_cast<cl_ulong>(used), alpha, beta, part, y,
+                        static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy));
+  }
+  return k.plan;
+}
+
+#define PORTACL_GEMV_INSTANTIATE(T)                                                                           \
+  template LaunchPlan gemv<T>(Context&, Layout, Transpose, std::size_t, std::size_t, T, MatrixRef<T>, VectorRef<T>, \
+                              T, Buffer<T>&, std::size_t, std::size_t, const PlanOptions&);
+PORTACL_GEMV_INSTANTIATE(float)
+PORTACL_GEMV_INSTANTIATE(double)
+
+}  // namespace portacl
