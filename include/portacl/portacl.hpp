@@ -11,6 +11,7 @@
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
 #include "portacl/kernels/spmv.hpp"
+#include "portacl/kernels/trsv.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"

@@ -11,6 +11,8 @@ namespace portacl {
 
 enum class Layout { row_major, column_major };
 enum class Transpose { no, yes };
+// Triangular solves: unit takes the diagonal as 1 and never reads it.
+enum class Diagonal { non_unit, unit };
 
 template <class T>
 struct MatrixRef {
