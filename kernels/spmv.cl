@@ -25,45 +25,58 @@ inline void block_of(const size_t t, size_t* bi, size_t* bj) {
   *bj = t - i * (i + 1) / 2;
 }
 
+// Work-item lid owns column lid % BLOCK of the tile (the host makes BLOCK
+// divide WG_SIZE): the column products accumulate in a register while the
+// block loads, and the row products are split into WG_SIZE / BLOCK
+// segments, so every work-item works in both phases.
+#define SEGMENTS (WG_SIZE / BLOCK)
 __kernel void spmv_blocks(const ulong n, __global const T* ap, const ulong offap, __global const T* x,
                           const ulong offx, const ulong incx, __global T* part) {
   __local T tile[BLOCK][BLOCK + 1];
   __local T xi[BLOCK], xj[BLOCK];
-  const uint lid = get_local_id(0);
+  __local T row_part[WG_SIZE], col_part[WG_SIZE];
+  const uint lid = get_local_id(0), c = lid % BLOCK, q = lid / BLOCK;
   const size_t nb = (n + BLOCK - 1) / BLOCK, blocks = nb * (nb + 1) / 2;
   for (size_t t = get_group_id(0); t < blocks; t += get_num_groups(0)) {
     size_t bi, bj;
     block_of(t, &bi, &bj);
     const size_t i0 = bi * BLOCK, j0 = bj * BLOCK;
-    for (uint e = lid; e < BLOCK * BLOCK; e += WG_SIZE) {
-      const uint r = e / BLOCK, c = e % BLOCK;
-      const size_t i = i0 + r, j = j0 + c;
-      tile[r][c] = i < n && j <= i ? ap[offap + i * (i + 1) / 2 + j] : (T)0;
-    }
     for (uint e = lid; e < BLOCK; e += WG_SIZE) {
       xi[e] = i0 + e < n ? x[offx + (i0 + e) * incx] : (T)0;
       xj[e] = j0 + e < n ? x[offx + (j0 + e) * incx] : (T)0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Rows: the block times x_J, into part[I][J].
-    __global T* rows = part + (bi * nb + bj) * BLOCK;
-    __global T* cols = part + (bj * nb + bi) * BLOCK;
-    for (uint r = lid; r < BLOCK; r += WG_SIZE) {
-      T s = (T)0;
-      for (uint c = 0; c < BLOCK; ++c) s = fma(tile[r][c], xj[c], s);
-      if (bi == bj) {
-        // The diagonal block's upper half is its lower half transposed,
-        // the diagonal itself counted once.
-        for (uint c = r + 1; c < BLOCK; ++c) s = fma(tile[c][r], xi[c], s);
-      }
-      rows[r] = s;
+    // Column c: the transposed block times x_I, rows q, q + SEGMENTS, ...;
+    // the diagonal block leaves its diagonal to the row products.
+    T col = (T)0;
+    const size_t j = j0 + c;
+#pragma unroll 4
+    for (uint r = q; r < BLOCK; r += SEGMENTS) {
+      const size_t i = i0 + r;
+      const T v = i < n && j <= i ? ap[offap + i * (i + 1) / 2 + j] : (T)0;
+      tile[r][c] = v;
+      if (i != j) col = fma(v, xi[r], col);
     }
-    if (bi != bj) {
-      // Columns: the transposed block times x_I, into part[J][I].
-      for (uint c = lid; c < BLOCK; c += WG_SIZE) {
-        T s = (T)0;
-        for (uint r = 0; r < BLOCK; ++r) s = fma(tile[r][c], xi[r], s);
-        cols[c] = s;
+    col_part[lid] = col;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Row r = lid % BLOCK, columns of segment q: the block times x_J.
+    const uint r = c, per = BLOCK / SEGMENTS;
+    T row = (T)0;
+    for (uint k = q * per; k < (q + 1) * per; ++k) row = fma(tile[r][k], xj[k], row);
+    row_part[lid] = row;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < BLOCK) {
+      T rows = (T)0, cols = (T)0;
+      for (uint s = 0; s < SEGMENTS; ++s) {
+        rows += row_part[s * BLOCK + lid];
+        cols += col_part[s * BLOCK + lid];
+      }
+      if (bi == bj) {
+        // The diagonal block's upper half is its lower half transposed.
+        part[(bi * nb + bi) * BLOCK + lid] = rows + cols;
+      } else {
+        part[(bi * nb + bj) * BLOCK + lid] = rows;  // for y_I
+        part[(bj * nb + bi) * BLOCK + lid] = cols;  // for y_J
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);  // the tile is reused by the next block

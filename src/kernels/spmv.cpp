@@ -15,6 +15,7 @@ KernelTraits spmv_traits(ElementType element) {
   t.element = element;
   t.dimensions = 1;
   t.needs_barriers = true;
+  t.vectorizable = false;
   t.benefits_from_local_tiling = true;
   t.bytes_per_item = static_cast<double>(size_of(element));  // each stored element is read once
   t.flops_per_item = 4;                                      // two products per off-diagonal element
@@ -49,14 +50,16 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
   const KernelTraits traits = spmv_traits(element_of<T>::value);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, packed)), options);
   if (n == 0) return plan;
-  const std::size_t block = static_cast<std::size_t>(spmv_tunables().value_in(plan, "BLOCK"));
+  const std::size_t wg = plan.local[0];
+  std::size_t block = static_cast<std::size_t>(spmv_tunables().value_in(plan, "BLOCK"));
+  // Each work-item owns one column of the block: BLOCK divides the group.
+  while (block > 1 && wg % block) block /= 2;
   plan.macros["BLOCK"] = std::to_string(block);
-  const std::size_t local_bytes = (block * (block + 1) + 2 * block) * sizeof(T);
+  const std::size_t local_bytes = (block * (block + 1) + 2 * block + 2 * wg) * sizeof(T);
   if (ctx.info().local_mem_size && local_bytes > ctx.info().local_mem_size)
     throw Error("spmv: blocks of " + std::to_string(block) + " need " + std::to_string(local_bytes) +
                 " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
   const std::size_t nb = ceil_div(n, block), blocks = nb * (nb + 1) / 2;
-  const std::size_t wg = plan.local[0];
   plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
   plan.global = {{plan.work_groups * wg, 1, 1}};
   plan.decide("blocks", std::to_string(blocks) + " of " + std::to_string(block) + " x " + std::to_string(block),

@@ -15,6 +15,7 @@ KernelTraits trsv_traits(ElementType element) {
   t.element = element;
   t.dimensions = 1;
   t.needs_barriers = true;
+  t.vectorizable = false;
   t.benefits_from_local_tiling = true;
   t.bytes_per_item = static_cast<double>(size_of(element));  // each element of the triangle is read once
   t.flops_per_item = 2;

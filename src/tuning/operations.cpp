@@ -10,6 +10,7 @@
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "matrix_operations.hpp"
 
 namespace portacl {
 
@@ -99,7 +100,7 @@ std::string scan_check(Workload& w, bool inclusive) {
 // C = A B on the workload's buffers as square row-major matrices of order
 // floor(sqrt(n)); 64 random entries of C against a double dot product.
 Operation gemm_operation() {
-  auto order = [](const Workload& w) { return static_cast<std::size_t>(std::sqrt(static_cast<double>(w.n))); };
+  auto order = [](const Workload& w) { return square_order(w.n); };
   auto run = [order](Workload& w, Options o) {
     const std::size_t n = order(w);
     return gemm(w.ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, 1.0f, MatrixRef<float>{w.x, 0, n},
@@ -232,6 +233,7 @@ std::vector<Operation> make_operations() {
                    return got == want ? std::string() : std::string("compaction differs");
                  }});
   ops.push_back(gemm_operation());
+  for (Operation& op : matrix_vector_operations()) ops.push_back(std::move(op));
   return ops;
 }
 

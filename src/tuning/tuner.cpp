@@ -69,7 +69,8 @@ Configuration configuration_of(const LaunchPlan& plan, const TuningSpace& space,
       want = static_cast<double>(plan.work_groups) / std::max<unsigned>(1, device.compute_units);
     else if (t.name == "use_local_memory") want = plan.use_local_memory;
     else if (t.name == "passes") want = plan.passes;
-    else want = static_cast<double>(space.value_in(plan, t.name));
+    else if (auto v = space.chosen(plan, t.name)) want = static_cast<double>(*v);
+    else want = static_cast<double>(t.values.front());  // a knob this plan's variant does not read
     long best = t.values.front();
     for (long v : t.values)
       if (std::fabs(std::log2(std::max(1.0, double(v))) - std::log2(std::max(1.0, want))) <

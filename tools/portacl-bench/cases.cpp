@@ -64,6 +64,7 @@ struct Baseline {
   std::string routine;
   std::function<cl_event(Workload&)> run;
   std::function<std::string(Workload&)> check;
+  bool waits = false;  // Case::baseline_waits
 };
 
 std::map<std::string, Baseline> clblast_baselines() {
@@ -144,6 +145,43 @@ std::map<std::string, Baseline> clblast_baselines() {
                   return mismatch("CLBlast iSamax", double(read_scalar<unsigned>(w)), double(first_extreme(w.hx, true)),
                                   0);
                 }};
+  // Matrix-vector routines on the same matrices as portacl's operations;
+  // their outputs are checked by portacl's own checks only.
+  for (bool transposed : {false, true})
+    b[transposed ? "gemv_t" : "gemv"] = {
+        "Sgemv",
+        [transposed](Workload& w) {
+          const std::size_t s = square_order(w.n);
+          return enqueue("Sgemv", [&](cl_event* e) {
+            return CLBlastSgemv(CLBlastLayoutRowMajor, transposed ? CLBlastTransposeYes : CLBlastTransposeNo, s, s,
+                                1.0f, w.x.cl_buffer()(), 0, s, w.y.cl_buffer()(), 0, 1, 0.0f, w.z.cl_buffer()(), 0, 1,
+                                queue_of(w), e);
+          });
+        },
+        nullptr};
+  // Row-major lower packed is portacl's packed layout.
+  b["spmv"] = {"Sspmv",
+               [](Workload& w) {
+                 const std::size_t s = packed_order(w.n);
+                 return enqueue("Sspmv", [&](cl_event* e) {
+                   return CLBlastSspmv(CLBlastLayoutRowMajor, CLBlastTriangleLower, s, 1.0f, w.x.cl_buffer()(), 0,
+                                       w.y.cl_buffer()(), 0, 1, 0.0f, w.z.cl_buffer()(), 0, 1, queue_of(w), e);
+                 });
+               },
+               nullptr};
+  b["trsv"] = {"Strsv",
+               [](Workload& w) {
+                 const std::size_t s = square_order(w.n);
+                 const Buffer<float>& l = w.lower_triangular();
+                 check_cl(w.ctx.queue().enqueueCopyBuffer(w.y.cl_buffer(), w.z.cl_buffer(), 0, 0, s * sizeof(float)),
+                          "clEnqueueCopyBuffer(Strsv right-hand side)");
+                 return enqueue("Strsv", [&](cl_event* e) {
+                   return CLBlastStrsv(CLBlastLayoutRowMajor, CLBlastTriangleLower, CLBlastTransposeNo,
+                                       CLBlastDiagonalNonUnit, s, l.cl_buffer()(), 0, s, w.z.cl_buffer()(), 0, 1,
+                                       queue_of(w), e);
+                 });
+               },
+               nullptr, true};
   return b;
 }
 
@@ -159,6 +197,7 @@ std::vector<Case> all_cases(bool with_baseline) {
     if (it != baselines.end()) {
       c.baseline = it->second.routine;
       c.run_baseline = it->second.run;
+      c.baseline_waits = it->second.waits;
       c.check_baseline = it->second.check;
     }
     cases.push_back(std::move(c));

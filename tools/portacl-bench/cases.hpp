@@ -24,6 +24,7 @@ struct Case {
   std::function<cl_event(Workload&)> run_baseline;
   // Checks the baseline's output after one run: "" or what is wrong.
   std::function<std::string(Workload&)> check_baseline;
+  bool baseline_waits = false;  // it waits on its own commands: time it with marked_ms, not gated_ms
 };
 
 std::vector<Case> all_cases(bool with_baseline);

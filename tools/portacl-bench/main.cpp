@@ -190,7 +190,10 @@ int main(int argc, char** argv) {
           clReleaseEvent(e);
           row.baseline_check = c.check_baseline ? c.check_baseline(w) : "";
           if (row.baseline_check.empty()) row.baseline_check = "ok";
-          row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::gated_ms(ctx, [&] { return c.run_baseline(w); }); });
+          row.theirs = bench::measure(a.warmup, a.reps, [&] {
+            auto run = [&] { return c.run_baseline(w); };
+            return c.baseline_waits ? bench::marked_ms(ctx, run) : bench::gated_ms(ctx, run);
+          });
           row.baseline_gbs = c.op->bytes_per_element * n / (row.theirs.median_ms * 1e6);
           row.speedup = row.theirs.median_ms / row.ours.median_ms;
         }

@@ -33,4 +33,14 @@ double gated_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue)
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
+double marked_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue) {
+  ctx.finish();
+  cl::Event marker;
+  portacl::check_cl(ctx.queue().enqueueMarkerWithWaitList(nullptr, &marker), "clEnqueueMarkerWithWaitList");
+  cl::Event last(enqueue());  // takes ownership
+  portacl::check_cl(last.wait(), "clWaitForEvents");
+  const cl_ulong start = profile(marker, CL_PROFILING_COMMAND_END), end = profile(last, CL_PROFILING_COMMAND_END);
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
 }  // namespace bench

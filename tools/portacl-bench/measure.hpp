@@ -21,5 +21,10 @@ inline double portacl_ms(portacl::Context& ctx, const std::function<void()>& run
 // queue behind a marker held by a user event, so host-side enqueue time is
 // not counted; `enqueue` returns the event of the last command.
 double gated_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue);
+// The same for a library that waits on its own commands inside the call
+// (CLBlast's Xtrsv), which a held gate would deadlock: from a marker
+// enqueued first to the last command's end, host gaps between its
+// commands included (they are part of its cost).
+double marked_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue);
 
 }  // namespace bench

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,21 @@ struct Workload {
   std::vector<float> hx, hy;
   Buffer<float> x, y, z;  // z: the output of out-of-place operations
   void reset_y() { y.upload(hy); }
+  // A well-conditioned (diagonally dominant) lower-triangular row-major
+  // matrix of order square_order(n) made from hx, for TRSV; built on first
+  // use, with its host copy.
+  const Buffer<float>& lower_triangular();
+  std::vector<float> host_lower;
+
+ private:
+  std::optional<Buffer<float>> lower_;
 };
+
+// Matrix operations take the workload's first elements as a matrix: a
+// square one of order floor(sqrt(n)) (GEMM, GEMV, TRSV) or a packed
+// triangle of the largest order s with s (s + 1) / 2 <= n (SPMV).
+std::size_t square_order(std::size_t n);
+std::size_t packed_order(std::size_t n);
 
 // The scalars the operations use (axpy's a, axpby's a and b), so that
 // baselines compute the same thing.
@@ -39,9 +54,9 @@ struct Operation {
   std::function<LaunchPlan(Workload&, const PlanOptions&)> run;
   // Runs once and checks the output: "" or what is wrong.
   std::function<std::string(Workload&, const PlanOptions&)> check;
-  // A vector operation over n elements (portacl-bench's streaming table);
-  // false for GEMM, which takes the workload's first floor(sqrt(n))^2
-  // elements as square matrices and has a benchmark section of its own.
+  // Judged by bandwidth, bytes_per_element * n per run (portacl-bench's
+  // streaming table; matrix-vector operations count their matrix's bytes);
+  // false for GEMM, which has a benchmark section of its own.
   bool streaming = true;
 };
 
