@@ -50,7 +50,7 @@ __kernel void spmv_blocks(const ulong n, __global const T* ap, const ulong offap
     // the diagonal block leaves its diagonal to the row products.
     T col = (T)0;
     const size_t j = j0 + c;
-#pragma unroll 4
+#pragma unroll
     for (uint r = q; r < BLOCK; r += SEGMENTS) {
       const size_t i = i0 + r;
       const T v = i < n && j <= i ? ap[offap + i * (i + 1) / 2 + j] : (T)0;
