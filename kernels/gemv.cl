@@ -5,9 +5,9 @@
 //              walks each row in VW-wide vectors and combines its partial
 //              sums in local memory. A work-group holds WG_SIZE / TEAM
 //              teams, and groups stride over the rows.
-//   gemv_axpy  (a_i == 1): columns are contiguous; work-item i keeps y_i
-//              and walks a chunk of the columns, so neighbouring work-items
-//              read neighbouring addresses. With several chunks (enough
+//   gemv_axpy  (a_i == 1): columns are contiguous; a work-item keeps VW
+//              entries of y and walks a chunk of the columns, so
+//              neighbouring work-items read neighbouring addresses. With several chunks (enough
 //              work-groups to fill the device even when m is small) each
 //              writes partial sums that gemv_combine adds up.
 // beta == 0 never reads y (BLAS: NaN in y does not propagate).
@@ -61,29 +61,46 @@ __kernel void gemv_dot(const ulong m, const ulong n, const T alpha, const T beta
   }
 }
 
-// Work-group g covers rows from (g % row_groups) * WG_SIZE and chunk
-// g / row_groups of the columns (chunk columns each). One chunk: the final
-// result; several: partial sums into part[chunk * m + i].
+// Work-group g covers rows from (g % row_groups) * WG_SIZE * VW and chunk
+// g / row_groups of the columns (chunk columns each); work-item l owns the
+// VW consecutive rows from l * VW of them, read as one vector per column
+// (CPUs: a work-item's loads are whole SIMD vectors, since PoCL runs a
+// group's work-items one after another). One chunk: the final result;
+// several: partial sums into part[chunk * m + i].
+#define GEMV_PUT(i, sum)                      \
+  do {                                        \
+    if (chunk >= n)                           \
+      GEMV_STORE(y, offy + (i) * incy, sum);  \
+    else                                      \
+      part[c * m + (i)] = (sum);              \
+  } while (0)
+
 __kernel void gemv_axpy(const ulong m, const ulong n, const T alpha, const T beta, __global const T* a,
                         const ulong offa, const ulong a_j, __global const T* x, const ulong offx, const ulong incx,
                         __global T* y, const ulong offy, const ulong incy, const ulong row_groups, const ulong chunk,
                         __global T* part) {
   const size_t g = get_group_id(0);
-  const size_t i = (g % row_groups) * WG_SIZE + get_local_id(0), c = g / row_groups;
-  if (i >= m) return;
+  const size_t i0 = ((g % row_groups) * WG_SIZE + get_local_id(0)) * VW, c = g / row_groups;
+  if (i0 >= m) return;
   const size_t j0 = c * chunk, j1 = min((size_t)n, j0 + chunk);
-  __global const T* col = a + offa + i;
-  T s0 = (T)0, s1 = (T)0;  // two chains: the loads of one hide the other's FMA latency
-  size_t j = j0;
-  for (; j + 1 < j1; j += 2) {
-    s0 = fma(col[j * a_j], x[offx + j * incx], s0);
-    s1 = fma(col[(j + 1) * a_j], x[offx + (j + 1) * incx], s1);
+  __global const T* col = a + offa + i0;
+  if (i0 + VW <= m) {
+    VT s = (VT)0;
+    for (size_t j = j0; j < j1; ++j) s = fma(VLOAD(0, col + j * a_j), (VT)(x[offx + j * incx]), s);
+#if VW == 1
+    GEMV_PUT(i0, s);
+#else
+    T lanes[VW];
+    VSTORE(s, 0, lanes);
+    for (uint v = 0; v < VW; ++v) GEMV_PUT(i0 + v, lanes[v]);
+#endif
+  } else {
+    for (size_t i = i0; i < m; ++i) {  // the last rows, fewer than VW
+      T s = (T)0;
+      for (size_t j = j0; j < j1; ++j) s = fma(col[(i - i0) + j * a_j], x[offx + j * incx], s);
+      GEMV_PUT(i, s);
+    }
   }
-  if (j < j1) s0 = fma(col[j * a_j], x[offx + j * incx], s0);
-  if (chunk >= n)
-    GEMV_STORE(y, offy + i * incy, s0 + s1);
-  else
-    part[c * m + i] = s0 + s1;
 }
 
 __kernel void gemv_combine(const ulong m, const ulong chunks, const T alpha, const T beta, __global const T* part,

@@ -20,11 +20,12 @@ namespace portacl {
 
 // Two kernels, by which index of op(A) is contiguous in memory (each its
 // own tuning key): rows (a team of work-items per row, combined in local
-// memory) or columns (a work-item per row of y, chunks of columns spread
+// memory) or columns (VW rows of y per work-item, chunks of columns spread
 // over work-groups and added up by a second kernel).
 enum class GemvPath { rows, columns };
 KernelTraits gemv_traits(ElementType element, GemvPath path);
-// work-group size, vector width (rows path), groups per compute unit
+// work-group size, vector width (rows path: along a row; columns path: rows
+// of y per work-item), groups per compute unit
 // (columns path: how many chunks), TEAM: work-items per row (rows path;
 // the rules take the sub-group width on GPUs, 1 on CPUs).
 const TuningSpace& gemv_tunables();
