@@ -4,6 +4,10 @@
 // op(A) is m x k, op(B) k x n, C m x n. Errors, before any launch: a leading
 // dimension shorter than a stored row (row-major) or column (column-major),
 // a buffer too small for the stated shape, a buffer of another context.
+// Products of 64^3 multiply-adds and more pack op(A) and op(B) first into
+// device scratch memory of (m + n) k elements (rounded up to whole tiles),
+// which the Context keeps for later calls: 512 MiB for two 8192^2 float
+// operands.
 #pragma once
 
 #include <cstddef>

@@ -43,7 +43,7 @@ struct TuningSpace {
   // Other implementations of the same operation (GEMM: CLBlast's), as
   // partial configurations the search measures first whatever its strategy,
   // so the database records whichever is faster here.
-  std::vector<Configuration> alternatives;
+  std::vector<Configuration> alternatives = {};
 
   const Tunable& at(const std::string& name) const;  // throws on an unknown name
   // A kernel macro's value under `plan`: the plan's (tuned) macro if set,
