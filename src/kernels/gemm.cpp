@@ -64,6 +64,8 @@ const TuningSpace& gemm_tunables() {
 namespace {
 
 using namespace matrix_checks;
+using kernel_call::ceil_div;
+using kernel_call::round_up;
 
 
 // The knobs every variant reads, resolved for this plan and problem.

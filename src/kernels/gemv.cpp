@@ -8,6 +8,8 @@
 namespace portacl {
 
 using namespace matrix_checks;
+using kernel_call::ceil_div;
+using kernel_call::round_up;
 
 KernelTraits gemv_traits(ElementType element, GemvPath path) {
   KernelTraits t;
@@ -15,6 +17,7 @@ KernelTraits gemv_traits(ElementType element, GemvPath path) {
   t.element = element;
   t.dimensions = 1;
   t.vectorizable = true;  // rows: along a row; columns: VW rows per work-item
+  t.scalar_on_simt = path == GemvPath::columns;
   t.needs_barriers = path == GemvPath::rows;
   t.benefits_from_local_tiling = path == GemvPath::rows;
   t.bytes_per_item = static_cast<double>(size_of(element));  // each element of A is read once
@@ -29,11 +32,7 @@ const TuningSpace& gemv_tunables() {
        knobs::groups_per_compute_unit({1, 4, 16, 64}),
        {"TEAM", {1, 4, 8, 16, 32, 64, 128, 256}, std::nullopt,
         "work-items sharing a row (rows path); the rules take the sub-group width on GPUs, 1 on CPUs"}},
-      [](const Configuration& c) -> std::string {
-        if (c.count("TEAM") && c.count("work_group_size") && c.at("TEAM") > c.at("work_group_size"))
-          return "TEAM exceeds the work-group size";
-        return "";
-      }};
+      knobs::within_work_group("TEAM")};
   return space;
 }
 
@@ -88,9 +87,7 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
       plan.decide("TEAM", std::to_string(team), team == 1 ? "cpu.vector-types" : coalescing_rule(plan),
                   team == 1 ? "one work-item walks a row in SIMD vectors" : "a sub-group reads a row together");
     }
-    if (team == 0 || team > wg || wg % team || (team & (team - 1)))
-      throw Error("gemv: TEAM " + std::to_string(team) + " must be a power of two dividing the work-group size " +
-                  std::to_string(wg));
+    kernel_call::check_row_team("gemv", "TEAM", team, wg);
     plan.macros["TEAM"] = std::to_string(team);
     const std::size_t blocks = ceil_div(m, wg / team);
     plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
@@ -102,17 +99,6 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
     return k.plan;
   }
 
-  // Columns on GPUs: one row per work-item unless tuned otherwise; lanes
-  // reading neighbouring 4-byte elements already coalesce, and vectors would
-  // leave a quarter of the work-items (H100, 8192^2: 73% of copy with
-  // float4, 88% with floats). CPUs keep the rules' SIMD width.
-  const Decision* vw_decision = plan.decision("vector_width");
-  const bool gpu = plan.device_class != DeviceClass::cpu && plan.device_class != DeviceClass::intel_mic;
-  if (gpu && plan.vector_width != 1 && (!vw_decision || vw_decision->rule != "tuning.override")) {
-    plan.vector_width = 1;
-    plan.macros["VW"] = "1";
-    plan.decide("vector_width", "1", coalescing_rule(plan), "one row of y per work-item; lanes coalesce");
-  }
   // As many chunks of columns as it takes to reach the plan's work-group
   // count, each chunk at least 64 columns long.
   const std::size_t row_groups = ceil_div(m, wg * plan.vector_width);

@@ -12,6 +12,19 @@
 namespace portacl {
 namespace kernel_call {
 
+// Launch geometry: groups to cover `a` items in units of `b`, and `a`
+// rounded up to a multiple of `b`.
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+inline std::size_t round_up(std::size_t a, std::size_t b) { return ceil_div(a, b) * b; }
+
+// Work-items sharing one row (GEMV's TEAM, TRSV's TPR) combine in a
+// power-of-two tree within the work-group: refused otherwise.
+inline void check_row_team(const char* op, const char* knob, std::size_t team, std::size_t work_group) {
+  if (team == 0 || team > work_group || work_group % team || (team & (team - 1)))
+    throw Error(std::string(op) + ": " + knob + " " + std::to_string(team) +
+                " must be a power of two dividing the work-group size " + std::to_string(work_group));
+}
+
 inline void same_context(const Context& ctx, const BufferStorage& b, const char* op, const char* name) {
   if (&b.context() != &ctx) throw Error(std::string(op) + ": buffer " + name + " belongs to another context");
 }

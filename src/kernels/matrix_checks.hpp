@@ -54,8 +54,6 @@ inline void strides(Layout layout, std::size_t ld, cl_ulong& row, cl_ulong& col)
   col = layout == Layout::row_major ? 1 : ld;
 }
 
-inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-inline std::size_t round_up(std::size_t a, std::size_t b) { return ceil_div(a, b) * b; }
 
 }  // namespace matrix_checks
 }  // namespace portacl

@@ -49,7 +49,7 @@ struct ScanJob {
   std::size_t sum_bytes;
 };
 
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+using kernel_call::ceil_div;
 
 // Tile status words carry the launch's epoch above two state bits.
 constexpr std::uint32_t lookback_epochs = 1u << 30;

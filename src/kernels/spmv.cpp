@@ -8,6 +8,8 @@
 namespace portacl {
 
 using namespace matrix_checks;
+using kernel_call::ceil_div;
+using kernel_call::round_up;
 
 KernelTraits spmv_traits(ElementType element) {
   KernelTraits t;

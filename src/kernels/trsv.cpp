@@ -8,6 +8,8 @@
 namespace portacl {
 
 using namespace matrix_checks;
+using kernel_call::ceil_div;
+using kernel_call::round_up;
 
 KernelTraits trsv_traits(ElementType element) {
   KernelTraits t;
@@ -30,11 +32,7 @@ const TuningSpace& trsv_tunables() {
         "unknowns solved per block; the rules take the sub-group width (SIMD width on CPUs)"},
        {"TPR", {1, 2, 4, 8, 16, 32}, std::nullopt,
         "work-items per row of the flow-down; the rules take 1 for column-major L or CPUs, else 8"}},
-      [](const Configuration& c) -> std::string {
-        if (c.count("TPR") && c.count("work_group_size") && c.at("TPR") > c.at("work_group_size"))
-          return "TPR exceeds the work-group size";
-        return "";
-      }};
+      knobs::within_work_group("TPR")};
   return space;
 }
 
@@ -92,9 +90,7 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
     plan.decide("TPR", std::to_string(tpr), "general.cover-problem",
                 tpr == 1 ? "neighbouring work-items take neighbouring rows" : "8 work-items share a row's block");
   }
-  if (tpr == 0 || tpr > wg || wg % tpr || (tpr & (tpr - 1)))
-    throw Error("trsv: TPR " + std::to_string(tpr) + " must be a power of two dividing the work-group size " +
-                std::to_string(wg));
+  kernel_call::check_row_team("trsv", "TPR", tpr, wg);
   plan.macros["BLOCK"] = std::to_string(block);
   plan.macros["TPR"] = std::to_string(tpr);
 

@@ -143,7 +143,10 @@ unsigned vector_rule(const DeviceInfo& d, const Classification& c, const KernelT
     case DeviceClass::amd_gcn_gpu:
       rule_id = c.device_class == DeviceClass::nvidia_gpu ? "nvidia.vector-transactions"
                                                           : "amd.vector-transactions";
-      if (t.memory_bound()) {
+      if (t.scalar_on_simt) {
+        w = 1;
+        why = "neighbouring work-items already read neighbouring elements: scalar lanes coalesce";
+      } else if (t.memory_bound()) {
         w = static_cast<unsigned>(std::max<std::size_t>(1, 16 / sz));
         why = "memory-bound (" + std::to_string(static_cast<int>(t.bytes_per_item)) +
               " B per " + std::to_string(static_cast<int>(t.flops_per_item)) +

@@ -55,6 +55,23 @@ std::string check_vector(const std::vector<float>& got, std::size_t m, std::size
   return "";
 }
 
+// Runs `run` with z poisoned, then checks z's first s entries against
+// y = A x, A(i, j) = element(i, j) and x the first s entries of hy.
+template <class Run, class Element>
+std::string check_product(Workload& w, Options o, const Run& run, std::size_t s, Element element) {
+  w.z.upload(std::vector<float>(w.n, NAN));
+  run(w, o);
+  return check_vector(w.z.download(), s, s, [&](std::size_t i) {
+    double want = 0, mag = 0;
+    for (std::size_t j = 0; j < s; ++j) {
+      const double p = double(element(i, j)) * w.hy[j];
+      want += p;
+      mag += std::fabs(p);
+    }
+    return std::make_pair(want, mag);
+  });
+}
+
 // y = A x for the workload's square row-major A (x: its first elements),
 // A's rows contiguous, or A^T x, A's columns contiguous.
 Operation gemv_operation(bool transposed) {
@@ -65,17 +82,9 @@ Operation gemv_operation(bool transposed) {
                 0.0f, w.z, 0, 1, o);
   };
   auto check = [run, transposed](Workload& w, Options o) {
-    w.z.upload(std::vector<float>(w.n, NAN));
-    run(w, o);
     const std::size_t s = square_order(w.n);
-    return check_vector(w.z.download(), s, s, [&](std::size_t i) {
-      double want = 0, mag = 0;
-      for (std::size_t j = 0; j < s; ++j) {
-        const double p = double(transposed ? w.hx[j * s + i] : w.hx[i * s + j]) * w.hy[j];
-        want += p;
-        mag += std::fabs(p);
-      }
-      return std::make_pair(want, mag);
+    return check_product(w, o, run, s, [&](std::size_t i, std::size_t j) {
+      return transposed ? w.hx[j * s + i] : w.hx[i * s + j];
     });
   };
   return Operation{transposed ? "gemv_t" : "gemv", 4, 2, &gemv_tunables(), run, check};
@@ -87,17 +96,8 @@ Operation spmv_operation() {
     return spmv(w.ctx, packed_order(w.n), 1.0f, w.x, 0, VectorRef<float>{w.y, 0, 1}, 0.0f, w.z, 0, 1, o);
   };
   auto check = [run](Workload& w, Options o) {
-    w.z.upload(std::vector<float>(w.n, NAN));
-    run(w, o);
-    const std::size_t s = packed_order(w.n);
-    return check_vector(w.z.download(), s, s, [&](std::size_t i) {
-      double want = 0, mag = 0;
-      for (std::size_t j = 0; j < s; ++j) {
-        const double p = double(i >= j ? w.hx[i * (i + 1) / 2 + j] : w.hx[j * (j + 1) / 2 + i]) * w.hy[j];
-        want += p;
-        mag += std::fabs(p);
-      }
-      return std::make_pair(want, mag);
+    return check_product(w, o, run, packed_order(w.n), [&](std::size_t i, std::size_t j) {
+      return i >= j ? w.hx[i * (i + 1) / 2 + j] : w.hx[j * (j + 1) / 2 + i];
     });
   };
   // Counted on the packed matrix's bytes: 4 per stored element.

@@ -30,6 +30,13 @@ Tunable use_local_memory() {
   return {"use_local_memory", {0, 1}, std::nullopt, "combine in local memory (1) or per work-item (0)"};
 }
 Tunable passes() { return {"passes", {1, 2}, std::nullopt, "one launch with atomics, or two launches"}; }
+std::function<std::string(const Configuration&)> within_work_group(std::string knob) {
+  return [knob](const Configuration& c) -> std::string {
+    if (c.count(knob) && c.count("work_group_size") && c.at(knob) > c.at("work_group_size"))
+      return knob + " exceeds the work-group size";
+    return "";
+  };
+}
 }  // namespace knobs
 
 std::string to_string(const Configuration& c) {

@@ -72,6 +72,13 @@ TEMPLATE_TEST_CASE("gemv runs under every device class's plan and tuning corner"
     INFO(f);
     for (Transpose trans : {Transpose::no, Transpose::yes})
       check_gemv<TestType>(ctx, Layout::row_major, trans, {131, 1031, 1, 1}, TestType(1), TestType(0.5), opt);
+    // Over contiguous columns GPUs keep scalar lanes (they coalesce); CPUs
+    // read their SIMD width of rows per work-item.
+    Buffer<TestType> a(ctx, 64 * 64), x(ctx, 64), y(ctx, 64);
+    const LaunchPlan p = gemv(ctx, Layout::row_major, Transpose::yes, 64, 64, TestType(1),
+                              MatrixRef<TestType>{a, 0, 64}, VectorRef<TestType>{x, 0, 1}, TestType(0), y, 0, 1, opt);
+    if (p.device_class == DeviceClass::nvidia_gpu || p.device_class == DeviceClass::amd_gcn_gpu)
+      CHECK(p.vector_width == 1);
   }
   // Teams from one work-item to the whole group, every vector width, one
   // chunk of columns or many.

@@ -61,4 +61,9 @@ std::string now_text() {
   return b;
 }
 
+std::string Arguments::value() {
+  if (i_ + 1 >= argc_) throw std::invalid_argument(arg_ + " needs a value");
+  return argv_[++i_];
+}
+
 }  // namespace cli

@@ -15,4 +15,25 @@ int non_negative(const std::string& s, const char* what);  // "--reps"
 double non_negative_real(const std::string& s, const char* what);
 std::string now_text();  // local time, "2026-11-22 20:00:50"
 
+// Walks argv: `for (cli::Arguments args(argc, argv); args.next();)`, then
+// args.arg() is the option and args.value() takes the word after it
+// ("--sizes needs a value" when there is none).
+class Arguments {
+ public:
+  Arguments(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  bool next() {
+    if (++i_ >= argc_) return false;
+    arg_ = argv_[i_];
+    return true;
+  }
+  const std::string& arg() const { return arg_; }
+  std::string value();
+
+ private:
+  int argc_;
+  char** argv_;
+  int i_ = 0;
+  std::string arg_;
+};
+
 }  // namespace cli

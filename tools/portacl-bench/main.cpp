@@ -110,25 +110,21 @@ void transfers(Context& ctx, const Args& a, std::size_t n, unsigned long long se
 int main(int argc, char** argv) {
   Args a;
   try {
-    for (int i = 1; i < argc; ++i) {
-      std::string arg = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-        return argv[++i];
-      };
+    for (cli::Arguments args(argc, argv); args.next();) {
+      const std::string& arg = args.arg();
       if (arg == "-h" || arg == "--help") {
         std::cout << kUsage;
         return 0;
-      } else if (arg == "--device") a.device = value();
+      } else if (arg == "--device") a.device = args.value();
       else if (arg == "--sizes") {
-        for (const auto& s : cli::split(value())) a.sizes.push_back(cli::parse_size(s));
-      } else if (arg == "--kernels") a.kernels = cli::split(value());
-      else if (arg == "--reps") a.reps = std::max(1, cli::non_negative(value(), "--reps"));
-      else if (arg == "--warmup") a.warmup = cli::non_negative(value(), "--warmup");
+        for (const auto& s : cli::split(args.value())) a.sizes.push_back(cli::parse_size(s));
+      } else if (arg == "--kernels") a.kernels = cli::split(args.value());
+      else if (arg == "--reps") a.reps = std::max(1, cli::non_negative(args.value(), "--reps"));
+      else if (arg == "--warmup") a.warmup = cli::non_negative(args.value(), "--warmup");
       else if (arg == "--gemm-sizes") {
-        for (const auto& s : cli::split(value())) a.gemm_sizes.push_back(cli::parse_size(s));
+        for (const auto& s : cli::split(args.value())) a.gemm_sizes.push_back(cli::parse_size(s));
       } else if (arg == "--gemm-types") {
-        a.gemm_types = cli::split(value());
+        a.gemm_types = cli::split(args.value());
         for (const auto& t : a.gemm_types)
           if (t != "float" && t != "double")
             throw std::invalid_argument("--gemm-types: '" + t + "' is neither float nor double");

@@ -179,42 +179,38 @@ int main(int argc, char** argv) {
   Args a;
   a.tuner.seed = std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
   try {
-    for (int i = 1; i < argc; ++i) {
-      std::string arg = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-        return argv[++i];
-      };
+    for (cli::Arguments args(argc, argv); args.next();) {
+      const std::string& arg = args.arg();
       if (arg == "-h" || arg == "--help") {
         std::cout << kUsage;
         return 0;
-      } else if (arg == "--device") a.device = value();
+      } else if (arg == "--device") a.device = args.value();
       else if (arg == "--kernel" || arg == "--kernels") {
-        for (const auto& k : cli::split(value())) a.kernels.push_back(k);
+        for (const auto& k : cli::split(args.value())) a.kernels.push_back(k);
       } else if (arg == "--all") a.all = true;
-      else if (arg == "--size") a.tuner.n = cli::parse_size(value());
+      else if (arg == "--size") a.tuner.n = cli::parse_size(args.value());
       else if (arg == "--strategy") {
         try {
-          a.tuner.strategy = parse_strategy(value());
+          a.tuner.strategy = parse_strategy(args.value());
         } catch (const Error& e) {
           throw std::invalid_argument(e.what());
         }
       } else if (arg == "--budget") {
-        std::string b = value();
+        std::string b = args.value();
         if (!b.empty() && b.back() == 's') a.tuner.budget_seconds = cli::non_negative_real(b.substr(0, b.size() - 1), "--budget");
         else a.tuner.budget_evaluations = static_cast<unsigned>(cli::non_negative(b, "--budget"));
         if (a.tuner.budget_seconds > 0) a.tuner.budget_evaluations = 1u << 30;
-      } else if (arg == "--reps") a.tuner.repetitions = std::max(1, cli::non_negative(value(), "--reps"));
-      else if (arg == "--warmup") a.tuner.warmup = cli::non_negative(value(), "--warmup");
-      else if (arg == "--max-spread") a.tuner.max_spread = cli::non_negative_real(value(), "--max-spread");
+      } else if (arg == "--reps") a.tuner.repetitions = std::max(1, cli::non_negative(args.value(), "--reps"));
+      else if (arg == "--warmup") a.tuner.warmup = cli::non_negative(args.value(), "--warmup");
+      else if (arg == "--max-spread") a.tuner.max_spread = cli::non_negative_real(args.value(), "--max-spread");
       else if (arg == "--accept-noisy") a.tuner.accept_noisy = true;
-      else if (arg == "--db") a.db = value();
+      else if (arg == "--db") a.db = args.value();
       else if (arg == "--dry-run") a.dry_run = true;
-      else if (arg == "--seed") a.tuner.seed = static_cast<unsigned long long>(cli::non_negative(value(), "--seed"));
+      else if (arg == "--seed") a.tuner.seed = static_cast<unsigned long long>(cli::non_negative(args.value(), "--seed"));
       else if (arg == "--json") a.json = true;
       else if (arg == "--list") a.list = true;
-      else if (arg == "--export") a.export_to = value();
-      else if (arg == "--import") a.import_from = value();
+      else if (arg == "--export") a.export_to = args.value();
+      else if (arg == "--import") a.import_from = args.value();
       else throw std::invalid_argument("unknown option '" + arg + "'");
     }
     for (const auto& k : a.kernels) {

@@ -65,6 +65,9 @@ Tunable vector_width(std::vector<long> values = {1, 2, 4, 8, 16});
 Tunable groups_per_compute_unit(std::vector<long> values = {1, 2, 4, 8, 16, 32, 64});
 Tunable use_local_memory();
 Tunable passes();
+// A space constraint: `knob` (work-items sharing a row, ...) fits in one
+// work-group.
+std::function<std::string(const Configuration&)> within_work_group(std::string knob);
 }  // namespace knobs
 
 // "" when `c` can run on `device` for a kernel with `traits`, else which
