@@ -21,10 +21,10 @@ struct Workload : portacl::Workload {
 struct Case {
   const portacl::Operation* op;
   std::string baseline;  // CLBlast routine, "" when it has none
-  std::function<cl_event(Workload&)> run_baseline;
+  // Calls the routine once; it may return before the device is done.
+  std::function<void(Workload&)> run_baseline;
   // Checks the baseline's output after one run: "" or what is wrong.
   std::function<std::string(Workload&)> check_baseline;
-  bool baseline_waits = false;  // it waits on its own commands: time it with marked_ms, not gated_ms
 };
 
 std::vector<Case> all_cases(bool with_baseline);

@@ -38,6 +38,7 @@ const char* kUsage =
     "  --warmup N         untimed runs first (default 3)\n"
     "  --no-baseline      skip CLBlast\n"
     "  --no-transfers     skip the end-to-end host-memory section\n"
+    "  --no-latency       skip the small-call latency section\n"
     "  --json | --csv     machine-readable output instead of the table\n"
     "  -h, --help         this text\n"
     "\n"
@@ -50,7 +51,7 @@ struct Args {
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
   int reps = 20, warmup = 3;
-  bool baseline = true, transfers = true, json = false, csv = false;
+  bool baseline = true, transfers = true, latency = true, json = false, csv = false;
 };
 
 bool wanted(const Args& a, const std::string& name) {
@@ -130,6 +131,7 @@ int main(int argc, char** argv) {
             throw std::invalid_argument("--gemm-types: '" + t + "' is neither float nor double");
       } else if (arg == "--no-baseline") a.baseline = false;
       else if (arg == "--no-transfers") a.transfers = false;
+      else if (arg == "--no-latency") a.latency = false;
       else if (arg == "--json") a.json = true;
       else if (arg == "--csv") a.csv = true;
       else throw std::invalid_argument("unknown option '" + arg + "'");
@@ -175,23 +177,20 @@ int main(int argc, char** argv) {
         const portacl::LaunchPlan plan = c.op->run(w, {});
         row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
         row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.op->run(w, {}); }); });
+        row.ours_wall = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.op->run(w, {}); }); });
         row.gbs = c.op->bytes_per_element * n / (row.ours.median_ms * 1e6);
         row.gflops = c.op->flops_per_element * n / (row.ours.median_ms * 1e6);
         row.fraction_of_copy = row.gbs / r.ceilings.copy_gbs;
         if (!c.baseline.empty()) {
           row.baseline = c.baseline;
           w.reset_y();
-          cl_event e = c.run_baseline(w);  // first call: CLBlast compiles here
-          clWaitForEvents(1, &e);
-          clReleaseEvent(e);
+          bench::wall_ms(ctx, [&] { c.run_baseline(w); });  // first call: CLBlast compiles here
           row.baseline_check = c.check_baseline ? c.check_baseline(w) : "";
           if (row.baseline_check.empty()) row.baseline_check = "ok";
-          row.theirs = bench::measure(a.warmup, a.reps, [&] {
-            auto run = [&] { return c.run_baseline(w); };
-            return c.baseline_waits ? bench::marked_ms(ctx, run) : bench::gated_ms(ctx, run);
-          });
+          row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.run_baseline(w); }); });
           row.baseline_gbs = c.op->bytes_per_element * n / (row.theirs.median_ms * 1e6);
-          row.speedup = row.theirs.median_ms / row.ours.median_ms;
+          row.speedup = row.theirs.median_ms / row.ours_wall.median_ms;
+          row.suspect = bench::suspect_baseline(row.baseline_gbs, r.ceilings.copy_gbs);
         }
         r.rows.push_back(row);
       }
@@ -209,6 +208,10 @@ int main(int argc, char** argv) {
       if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";
       transfers(ctx, a, largest, r.seed, r);
       for (const auto& t : r.transfers) all_ok = all_ok && t.check == "ok";
+    }
+    if (a.latency) {
+      if (!a.json && !a.csv) std::cerr << "  latency of small calls\n";
+      r.latency = bench::run_latency(ctx, a.warmup, a.reps, a.baseline, r.seed);
     }
     if (a.json) bench::print_json(std::cout, r);
     else if (a.csv) bench::print_csv(std::cout, r);

@@ -1,46 +1,38 @@
 #include "measure.hpp"
 
+#include <chrono>
+#include <cstdio>
 
 namespace bench {
 
 namespace {
-cl_ulong profile(const cl::Event& e, cl_profiling_info what) {
-  cl_ulong t = 0;
-  portacl::check_cl(e.getProfilingInfo(what, &t), "clGetEventProfilingInfo");
-  return t;
-}
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
-double gated_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue) {
+double wall_ms(portacl::Context& ctx, const std::function<void()>& call) {
   ctx.finish();
-  cl_int err = CL_SUCCESS;
-  cl::UserEvent gate(ctx.cl_context(), &err);
-  portacl::check_cl(err, "clCreateUserEvent");
-  std::vector<cl::Event> wait{gate};
-  cl::Event marker;
-  portacl::check_cl(ctx.queue().enqueueMarkerWithWaitList(&wait, &marker), "clEnqueueMarkerWithWaitList");
-  cl_event raw = nullptr;
-  try {
-    raw = enqueue();
-  } catch (...) {
-    gate.setStatus(CL_COMPLETE);
-    throw;
-  }
-  gate.setStatus(CL_COMPLETE);
-  cl::Event last(raw);  // takes ownership
-  portacl::check_cl(last.wait(), "clWaitForEvents");
-  const cl_ulong start = profile(marker, CL_PROFILING_COMMAND_END), end = profile(last, CL_PROFILING_COMMAND_END);
-  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+  const Clock::time_point t0 = Clock::now();
+  call();
+  ctx.finish();
+  return ms_since(t0);
 }
 
-double marked_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue) {
+double host_us_per_call(portacl::Context& ctx, int calls, const std::function<void()>& call) {
   ctx.finish();
-  cl::Event marker;
-  portacl::check_cl(ctx.queue().enqueueMarkerWithWaitList(nullptr, &marker), "clEnqueueMarkerWithWaitList");
-  cl::Event last(enqueue());  // takes ownership
-  portacl::check_cl(last.wait(), "clWaitForEvents");
-  const cl_ulong start = profile(marker, CL_PROFILING_COMMAND_END), end = profile(last, CL_PROFILING_COMMAND_END);
-  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+  const Clock::time_point t0 = Clock::now();
+  for (int i = 0; i < calls; ++i) call();
+  const double ms = ms_since(t0);
+  ctx.finish();
+  return 1e3 * ms / calls;
+}
+
+std::string suspect_baseline(double gbs, double copy_gbs) {
+  if (!(copy_gbs > 0) || gbs >= kSuspectFractionOfCopy * copy_gbs) return "";
+  char b[160];
+  std::snprintf(b, sizeof b, "suspect: %.1f GB/s is %.1f%% of the copy ceiling (below %.0f%%); verify by a second method before comparing",
+                gbs, 100 * gbs / copy_gbs, 100 * kSuspectFractionOfCopy);
+  return b;
 }
 
 }  // namespace bench

@@ -1,8 +1,11 @@
-// How portacl-bench times things: portacl's operations by the library's
-// timing, other libraries' commands behind a gate.
+// How portacl-bench times things. Every library, portacl included, is timed
+// as its users experience it: wall clock around the call and clFinish, after
+// warm-up. portacl's own calls are also timed by the device's profiling
+// clock, which leaves out host overhead, as an extra column.
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "portacl/portacl.hpp"
@@ -17,14 +20,22 @@ inline double portacl_ms(portacl::Context& ctx, const std::function<void()>& run
   return portacl::device_ms(ctx, run);
 }
 
-// Device time of commands another library enqueues on ctx's queue: they
-// queue behind a marker held by a user event, so host-side enqueue time is
-// not counted; `enqueue` returns the event of the last command.
-double gated_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue);
-// The same for a library that waits on its own commands inside the call
-// (CLBlast's Xtrsv), which a held gate would deadlock: from a marker
-// enqueued first to the last command's end, host gaps between its
-// commands included (they are part of its cost).
-double marked_ms(portacl::Context& ctx, const std::function<cl_event()>& enqueue);
+// Milliseconds from before `call` to the end of clFinish on ctx's queue
+// (the queue drained first): what a user of any library waits for.
+// (An earlier version held other libraries' commands behind a user event to
+// time them by profiling; NVIDIA's runtime defers such commands, which made
+// CLBlast look 4x to 1750x slower than it is.)
+double wall_ms(portacl::Context& ctx, const std::function<void()>& call);
+
+// Host microseconds per call of `call` when it is repeated `calls` times
+// back to back with no clFinish between them (then one clFinish, not
+// counted): the launch overhead a loop of small calls pays.
+double host_us_per_call(portacl::Context& ctx, int calls, const std::function<void()>& call);
+
+// A streaming baseline implying less than this fraction of the measured copy
+// bandwidth is almost certainly timed wrongly, not slow: it is flagged.
+constexpr double kSuspectFractionOfCopy = 0.10;
+// "" or why a baseline moving `gbs` is not believable next to `copy_gbs`.
+std::string suspect_baseline(double gbs, double copy_gbs);
 
 }  // namespace bench

@@ -29,7 +29,7 @@ portacl::Json baseline_json(const std::string& routine, const Stats& t, const ch
                             double speedup, const std::string& check) {
   portacl::Json b = portacl::Json::object();
   b["routine"] = routine;
-  b["time"] = stats_json(t);
+  b["wall"] = stats_json(t);
   b[rate_name] = rate;
   b["speedup"] = speedup;
   b["check"] = check;
@@ -43,7 +43,7 @@ void print_table(std::ostream& out, const Report& r) {
   out << "portacl-bench on " << r.device << " (" << r.platform << ", driver " << r.driver << ", class "
       << r.device_class << ")\n"
       << "started " << r.started << ", seed " << r.seed << ", " << r.warmup << " warm-up + " << r.reps
-      << " timed runs each, device profiling clock; baseline " << (r.clblast.empty() ? "none" : r.clblast) << "\n\n"
+      << " timed runs each; baseline " << (r.clblast.empty() ? "none" : r.clblast) << "\n\n"
       << "ceilings (measured now):\n"
       << "  copy bandwidth  " << fmt("%.1f", c.copy_gbs) << " GB/s  (float4 copy of " << size_label(c.copy_elements)
       << " floats, read+write; median " << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy) << ")\n"
@@ -53,37 +53,54 @@ void print_table(std::ostream& out, const Report& r) {
     out << "  FP64 FMA peak   " << fmt("%.1f", c.fma64_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma64.median_ms)
         << " ms, " << spread(c.fma64) << ")\n";
   out << "\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-16s %7s %10s %19s %9s %7s %8s | %-7s %10s %9s %7s  %s\n", "kernel", "n",
-                "median ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "CLBlast", "median ms", "GB/s", "speedup",
-                "check");
+  char line[640];
+  out << "kernels (device ms: profiling clock, kernels only; wall ms: around the call and clFinish, as users see it):\n";
+  std::snprintf(line, sizeof line, "%-16s %7s %10s %19s %9s %7s %8s %10s | %-7s %10s %9s %7s  %s\n", "kernel", "n",
+                "device ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "wall ms", "CLBlast", "wall ms", "GB/s",
+                "speedup", "check");
   out << line;
   for (const Row& w : r.rows) {
-    std::string base = w.baseline.empty() ? "-" : w.baseline;
-    std::string bm = w.baseline.empty() ? "" : fmt("%.4f", w.theirs.median_ms);
-    std::string bg = w.baseline.empty() ? "" : fmt("%.1f", w.baseline_gbs);
-    std::string sp = w.baseline.empty() ? "" : fmt("%.2fx", w.speedup);
+    const bool b = !w.baseline.empty();
+    std::string bm = b ? fmt("%.4f", w.theirs.median_ms) : "";
+    std::string bg = b ? fmt("%.1f", w.baseline_gbs) : "";
+    std::string sp = !b ? "" : w.suspect.empty() ? fmt("%.2fx", w.speedup) : "(suspect)";
     std::string check = w.check + (w.baseline_check.empty() || w.baseline_check == "ok" ? "" : "; CLBlast: " + w.baseline_check);
-    std::snprintf(line, sizeof line, "%-16s %7s %10.4f %19s %9.1f %6.1f%% %8.1f | %-7s %10s %9s %7s  %s\n",
+    if (!w.suspect.empty()) check += "; CLBlast " + w.suspect;
+    std::snprintf(line, sizeof line, "%-16s %7s %10.4f %19s %9.1f %6.1f%% %8.1f %10.4f | %-7s %10s %9s %7s  %s\n",
                   w.kernel.c_str(), size_label(w.n).c_str(), w.ours.median_ms, spread(w.ours).c_str(), w.gbs,
-                  100 * w.fraction_of_copy, w.gflops, base.c_str(), bm.c_str(), bg.c_str(), sp.c_str(),
-                  check.c_str());
+                  100 * w.fraction_of_copy, w.gflops, w.ours_wall.median_ms, b ? w.baseline.c_str() : "-", bm.c_str(),
+                  bg.c_str(), sp.c_str(), check.c_str());
     out << line;
   }
   if (!r.gemm.empty()) {
     out << "\nmatrix multiply, square row-major (C = A B; 64 random entries checked; %fma of the FMA peak of the "
            "element type):\n";
-    std::snprintf(line, sizeof line, "  %-6s %-7s %10s %19s %9s %7s | %-7s %10s %9s %7s  %s\n", "type", "n", "median ms",
-                  "min-max ms", "GFLOP/s", "%fma", "CLBlast", "median ms", "GFLOP/s", "speedup", "check");
+    std::snprintf(line, sizeof line, "  %-6s %-7s %10s %19s %9s %7s %10s | %-7s %10s %9s %7s  %s\n", "type", "n",
+                  "device ms", "min-max ms", "GFLOP/s", "%fma", "wall ms", "CLBlast", "wall ms", "GFLOP/s", "speedup",
+                  "check");
     out << line;
     for (const GemmRow& g : r.gemm) {
       const bool b = !g.baseline_check.empty();
       std::string check = g.check + (!b || g.baseline_check == "ok" ? "" : "; CLBlast: " + g.baseline_check);
-      std::snprintf(line, sizeof line, "  %-6s %-7zu %10.4f %19s %9.1f %6.1f%% | %-7s %10s %9s %7s  %s  [%s]\n",
+      std::snprintf(line, sizeof line, "  %-6s %-7zu %10.4f %19s %9.1f %6.1f%% %10.4f | %-7s %10s %9s %7s  %s  [%s]\n",
                     g.element.c_str(), g.n, g.ours.median_ms, spread(g.ours).c_str(), g.gflops,
-                    100 * g.fraction_of_fma, b ? g.routine.c_str() : "-",
+                    100 * g.fraction_of_fma, g.ours_wall.median_ms, b ? g.routine.c_str() : "-",
                     b ? fmt("%.4f", g.theirs.median_ms).c_str() : "", b ? fmt("%.1f", g.baseline_gflops).c_str() : "",
                     b ? fmt("%.2fx", g.speedup).c_str() : "", check.c_str(), g.plan.c_str());
+      out << line;
+    }
+  }
+  if (!r.latency.empty()) {
+    out << "\nlatency of small calls (host microseconds per call in a loop of back-to-back calls; round trip: one\n"
+           "call + clFinish from an idle queue):\n";
+    std::snprintf(line, sizeof line, "  %-32s %-8s %12s %21s %14s %21s\n", "call", "problem", "host us/call",
+                  "min-max", "round trip us", "min-max");
+    out << line;
+    for (const LatencyRow& l : r.latency) {
+      std::snprintf(line, sizeof line, "  %-32s %-8s %12.1f %21s %14.1f %21s\n", l.call.c_str(), l.problem.c_str(),
+                    1e3 * l.host.median_ms, (fmt("%.1f", 1e3 * l.host.min_ms) + "-" + fmt("%.1f", 1e3 * l.host.max_ms)).c_str(),
+                    1e3 * l.round_trip.median_ms,
+                    (fmt("%.1f", 1e3 * l.round_trip.min_ms) + "-" + fmt("%.1f", 1e3 * l.round_trip.max_ms)).c_str());
       out << line;
     }
   }
@@ -96,7 +113,9 @@ void print_table(std::ostream& out, const Report& r) {
     }
   }
   out << "\nGB/s counts the bytes each operation must move (scans: read n + write n, though the two-pass scan\n"
-         "reads the input twice). %copy is of the copy bandwidth above. speedup = CLBlast median / portacl median.\n";
+         "reads the input twice), from the device time; CLBlast's GB/s from its wall time. %copy is of the copy\n"
+         "bandwidth above. speedup = CLBlast wall median / portacl wall median: both timed the same way.\n"
+         "A CLBlast figure below 10% of the copy bandwidth is marked suspect instead of compared.\n";
 }
 
 void print_json(std::ostream& out, const Report& r) {
@@ -111,7 +130,7 @@ void print_json(std::ostream& out, const Report& r) {
   j["seed"] = static_cast<double>(r.seed);
   j["warmup"] = r.warmup;
   j["reps"] = r.reps;
-  j["clock"] = "OpenCL profiling events";
+  j["clock"] = "time: OpenCL profiling events (kernels only); wall: steady_clock around the call and clFinish";
   Json c = Json::object();
   c["copy_gbs"] = r.ceilings.copy_gbs;
   c["copy_elements"] = static_cast<double>(r.ceilings.copy_elements);
@@ -129,13 +148,16 @@ void print_json(std::ostream& out, const Report& r) {
     e["kernel"] = w.kernel;
     e["n"] = static_cast<double>(w.n);
     e["time"] = stats_json(w.ours);
+    e["wall"] = stats_json(w.ours_wall);
     e["gbs"] = w.gbs;
     e["gflops"] = w.gflops;
     e["fraction_of_copy"] = w.fraction_of_copy;
     e["plan"] = w.plan;
     e["check"] = w.check;
-    if (!w.baseline.empty())
+    if (!w.baseline.empty()) {
       e["clblast"] = baseline_json(w.baseline, w.theirs, "gbs", w.baseline_gbs, w.speedup, w.baseline_check);
+      e["clblast"]["suspect"] = w.suspect;
+    }
     rows.push_back(e);
   }
   j["kernels"] = rows;
@@ -156,6 +178,7 @@ void print_json(std::ostream& out, const Report& r) {
     e["element"] = g.element;
     e["n"] = static_cast<double>(g.n);
     e["time"] = stats_json(g.ours);
+    e["wall"] = stats_json(g.ours_wall);
     e["gflops"] = g.gflops;
     e["fraction_of_fma"] = g.fraction_of_fma;
     e["plan"] = g.plan;
@@ -165,19 +188,29 @@ void print_json(std::ostream& out, const Report& r) {
     gm.push_back(e);
   }
   j["gemm"] = gm;
+  Json lat = Json::array();
+  for (const LatencyRow& l : r.latency) {
+    Json e = Json::object();
+    e["call"] = l.call;
+    e["problem"] = l.problem;
+    e["host_per_call"] = stats_json(l.host);
+    e["round_trip"] = stats_json(l.round_trip);
+    lat.push_back(e);
+  }
+  j["latency"] = lat;
   out << j.dump(2) << "\n";
 }
 
 void print_csv(std::ostream& out, const Report& r) {
   out << "device,kernel,n,median_ms,min_ms,max_ms,reps,gbs,gflops,fraction_of_copy,copy_gbs,check,baseline,"
-         "baseline_median_ms,baseline_gbs,speedup,baseline_gflops\n";
+         "baseline_wall_median_ms,baseline_gbs,speedup,baseline_gflops,wall_median_ms,suspect\n";
   for (const Row& w : r.rows) {
     out << '"' << r.device << "\"," << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
         << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy << ','
         << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
     if (!w.baseline.empty()) out << w.theirs.median_ms << ',' << w.baseline_gbs << ',' << w.speedup;
     else out << ",,";
-    out << ",\n";
+    out << ",," << w.ours_wall.median_ms << ",\"" << w.suspect << "\"\n";
   }
   // Matrix multiplies: n is the order; no bandwidth columns.
   for (const GemmRow& g : r.gemm) {
@@ -187,7 +220,7 @@ void print_csv(std::ostream& out, const Report& r) {
         << g.gflops << ",,," << '"' << g.check << "\"," << (b ? g.routine : "") << ',';
     if (b) out << g.theirs.median_ms << ",," << g.speedup << ',' << g.baseline_gflops;
     else out << ",,,";
-    out << '\n';
+    out << ',' << g.ours_wall.median_ms << ",\n";
   }
 }
 

@@ -8,21 +8,24 @@
 
 #include "ceilings.hpp"
 #include "gemm_cases.hpp"
+#include "latency.hpp"
 
 namespace bench {
 
 struct Row {
   std::string kernel;
   std::size_t n = 0;
-  Stats ours;
+  Stats ours;       // device profiling clock (kernels only)
+  Stats ours_wall;  // wall clock around the call and clFinish
   double gbs = 0, gflops = 0;
   double fraction_of_copy = 0;  // of the measured copy bandwidth
   std::string plan;             // the plan's short summary
   std::string check;            // "ok" or what was wrong
   std::string baseline;         // CLBlast routine or ""
-  Stats theirs;
+  Stats theirs;  // wall clock around the call and clFinish
   double baseline_gbs = 0;
-  double speedup = 0;  // CLBlast median / ours
+  double speedup = 0;  // CLBlast wall median / ours wall median
+  std::string suspect;  // "" or why the baseline's figure is not believable
   std::string baseline_check;
 };
 
@@ -43,6 +46,7 @@ struct Report {
   std::vector<Row> rows;
   std::vector<TransferRow> transfers;
   std::vector<GemmRow> gemm;
+  std::vector<LatencyRow> latency;
 };
 
 void print_table(std::ostream& out, const Report& r);

@@ -1,0 +1,80 @@
+#include "latency.hpp"
+
+#include <clblast_c.h>
+
+#include <random>
+
+namespace bench {
+
+using namespace portacl;
+
+namespace {
+
+constexpr int kCallsPerSample = 200;
+
+LatencyRow time_call(Context& ctx, const std::string& call, const std::string& problem, int warmup, int reps,
+                     const std::function<void()>& once) {
+  LatencyRow r{call, problem, {}, {}};
+  r.host = measure(warmup, reps, [&] { return 1e-3 * host_us_per_call(ctx, kCallsPerSample, once); });
+  r.round_trip = measure(warmup, reps, [&] { return wall_ms(ctx, once); });
+  return r;
+}
+
+void clblast(CLBlastStatusCode s, const char* routine) {
+  if (s != CLBlastSuccess) throw Error(std::string("CLBlast ") + routine + " failed with status " + std::to_string(s));
+}
+
+std::vector<float> random_floats(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (auto& e : v) e = d(rng);
+  return v;
+}
+
+}  // namespace
+
+std::vector<LatencyRow> run_latency(Context& ctx, int warmup, int reps, bool baseline, unsigned long long seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 1024, order = 64;
+  Buffer<float> x(ctx, random_floats(n, rng)), y(ctx, random_floats(n, rng));
+  Buffer<float> a(ctx, random_floats(order * order, rng)), b(ctx, random_floats(order * order, rng)),
+      c(ctx, order * order);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer scalar(ctx.cl_context(), CL_MEM_READ_WRITE, 16, nullptr, &err);
+  check_cl(err, "clCreateBuffer(latency scalar)");
+  cl_command_queue* q = &ctx.queue()();
+  const std::string vec = "n=" + std::to_string(n), mat = std::to_string(order) + "^3";
+  using M = MatrixRef<float>;
+  std::vector<LatencyRow> rows;
+  // alpha = 0 keeps y bounded however many times the calls repeat.
+  rows.push_back(time_call(ctx, "portacl::axpy", vec, warmup, reps, [&] { axpy(ctx, 0.0f, x, y); }));
+  rows.push_back(time_call(ctx, "portacl::sum (blocking)", vec, warmup, reps, [&] { (void)sum(ctx, x); }));
+  rows.push_back(time_call(ctx, "portacl::gemm", mat, warmup, reps, [&] {
+    gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, order, order, order, 1.0f, M{a, 0, order},
+         M{b, 0, order}, 0.0f, c, 0, order);
+  }));
+  if (!baseline) return rows;
+  auto released = [](cl_event e) {
+    if (e) clReleaseEvent(e);
+  };
+  rows.push_back(time_call(ctx, "CLBlastSaxpy", vec, warmup, reps, [&] {
+    cl_event e = nullptr;
+    clblast(CLBlastSaxpy(n, 0.0f, x.cl_buffer()(), 0, 1, y.cl_buffer()(), 0, 1, q, &e), "Saxpy");
+    released(e);
+  }));
+  rows.push_back(time_call(ctx, "CLBlastSsum (result on device)", vec, warmup, reps, [&] {
+    cl_event e = nullptr;
+    clblast(CLBlastSsum(n, scalar(), 0, x.cl_buffer()(), 0, 1, q, &e), "Ssum");
+    released(e);
+  }));
+  rows.push_back(time_call(ctx, "CLBlastSgemm", mat, warmup, reps, [&] {
+    cl_event e = nullptr;
+    clblast(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, order, order, order, 1.0f,
+                         a.cl_buffer()(), 0, order, b.cl_buffer()(), 0, order, 0.0f, c.cl_buffer()(), 0, order, q, &e),
+            "Sgemm");
+    released(e);
+  }));
+  return rows;
+}
+
+}  // namespace bench
