@@ -15,6 +15,17 @@ std::string to_string(MemoryStrategy m) {
   return "?";
 }
 
+void DecisionList::push_back(Decision d) {
+  if (!items_) items_ = std::make_shared<std::vector<Decision>>();
+  else if (items_.use_count() > 1) items_ = std::make_shared<std::vector<Decision>>(*items_);
+  items_->push_back(std::move(d));
+}
+
+const std::vector<Decision>& DecisionList::items() const {
+  static const std::vector<Decision> none;
+  return items_ ? *items_ : none;
+}
+
 void LaunchPlan::decide(std::string what, std::string value, std::string rule_id, std::string why) {
   rule(rule_id);  // validates the id
   // A later decision on the same choice (a limit, an override) replaces the

@@ -1,6 +1,7 @@
 #include "portacl/rules/mapping_rules.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "portacl/device/device_class.hpp"
@@ -14,6 +15,11 @@ PlanOverrideProvider& provider_slot() {
   static PlanOverrideProvider p;
   return p;
 }
+std::function<void()>& refresh_slot() {
+  static std::function<void()> r;
+  return r;
+}
+std::atomic<std::uint64_t> generation{1};
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return b ? (a + b - 1) / b : 0; }
 
@@ -332,9 +338,23 @@ void require_precision(const DeviceInfo& d, const KernelTraits& t) {
                 "' has no cl_khr_fp16");
 }
 
-void set_plan_override_provider(PlanOverrideProvider provider) {
+void set_plan_override_provider(PlanOverrideProvider provider, std::function<void()> refresh) {
   std::lock_guard<std::mutex> lock(provider_mutex);
   provider_slot() = std::move(provider);
+  refresh_slot() = std::move(refresh);
+  ++generation;
+}
+
+void plan_inputs_changed() { ++generation; }
+
+std::uint64_t plan_generation() {
+  std::function<void()> refresh;
+  {
+    std::lock_guard<std::mutex> lock(provider_mutex);
+    refresh = refresh_slot();
+  }
+  if (refresh) refresh();
+  return generation.load();
 }
 
 bool has_plan_override_provider() {

@@ -2,6 +2,8 @@
 #include "portacl/tuning/tuning_database.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <thread>
 #include <vector>
 
 #include "portacl/error.hpp"
@@ -37,58 +39,123 @@ LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, co
   return make_plan(*options.plan_as, traits, size, o);
 }
 
-cl::Kernel Context::build_kernel(const KernelRef& ref, const std::string& options) {
+namespace {
+
+std::string thread_tag() {
+  const std::size_t id = std::hash<std::thread::id>()(std::this_thread::get_id());
+  return std::string(reinterpret_cast<const char*>(&id), sizeof id);
+}
+
+template <class V>
+void append_raw(std::string& key, const V& v) {
+  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// Everything a plan depends on besides the device and the options: the
+// kernel, its traits, the problem size, and the calling thread (its kernel
+// object).
+std::string shape_key(const KernelRef& ref, const KernelTraits& t, const ProblemSize& size) {
+  std::string key;
+  key.reserve(ref.file.size() + ref.entry.size() + ref.source_text.size() + t.name.size() + 128);
+  key += ref.file;
+  key += '\0';
+  key += ref.entry;
+  key += '\0';
+  key += ref.source_text;
+  key += '\0';
+  key += t.name;
+  key += '\0';
+  append_raw(key, t.element);
+  append_raw(key, t.dimensions);
+  const unsigned flags = t.benefits_from_local_tiling | t.needs_barriers << 1 | t.has_barrier_free_variant << 2 |
+                         t.vectorizable << 3 | t.scalar_on_simt << 4 | t.combines_partials << 5;
+  append_raw(key, flags);
+  append_raw(key, t.bytes_per_item);
+  append_raw(key, t.flops_per_item);
+  append_raw(key, t.local_bytes_per_work_item);
+  append_raw(key, size.extent);
+  key += thread_tag();
+  return key;
+}
+
+// Options that leave the plan to the device's rules and the tuning
+// databases alone: only such calls are cached per shape.
+bool default_options(const PlanOptions& o) {
+  return !o.live_limits && o.kernel_work_group_limit == 0 && !o.override_values && o.consult_provider &&
+         !o.plan_as;
+}
+
+}  // namespace
+
+Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::string& options) {
+  std::string key = ref.file + '\0' + ref.source_text + '\0' + options + '\0' + ref.entry + '\0' + thread_tag();
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto cached = kernel_objects_.find(key);
+  if (cached != kernel_objects_.end()) return cached->second;
   // Sources are read and expanded once per context, not on every launch.
-  std::string key = ref.file + '\0' + ref.source_text;
-  auto it = sources_.find(key);
+  std::string source_key = ref.file + '\0' + ref.source_text;
+  auto it = sources_.find(source_key);
   if (it == sources_.end()) {
     KernelSource loaded =
         ref.source_text.empty() ? kernels_.load(ref.file) : kernels_.from_text(ref.file, ref.source_text);
-    it = sources_.emplace(std::move(key), std::move(loaded)).first;
+    it = sources_.emplace(std::move(source_key), std::move(loaded)).first;
   }
-  const KernelSource& src = it->second;
-  cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), src, options);
+  cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), it->second, options);
   cl_int err = CL_SUCCESS;
-  cl::Kernel k(program, ref.entry.c_str(), &err);
+  KernelObject made;
+  made.kernel = cl::Kernel(program, ref.entry.c_str(), &err);
   check_cl(err, "clCreateKernel(" + ref.entry + " in " + ref.file + ")");
-  return k;
+  std::size_t limit = 0;
+  check_cl(made.kernel.getWorkGroupInfo(device_.cl_device(), CL_KERNEL_WORK_GROUP_SIZE, &limit),
+           "clGetKernelWorkGroupInfo(" + ref.entry + ", CL_KERNEL_WORK_GROUP_SIZE)");
+  made.work_group_limit = limit;
+  kernel_objects_.emplace(std::move(key), made);
+  return made;
 }
-
-namespace {
-std::size_t kernel_wg_limit(const cl::Kernel& k, const cl::Device& d, const std::string& name) {
-  size_t limit = 0;
-  check_cl(k.getWorkGroupInfo(d, CL_KERNEL_WORK_GROUP_SIZE, &limit),
-           "clGetKernelWorkGroupInfo(" + name + ", CL_KERNEL_WORK_GROUP_SIZE)");
-  return limit;
-}
-}  // namespace
 
 PreparedKernel Context::prepare(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
                                 const PlanOptions& options) {
+  if (!default_options(options)) return prepare_uncached(ref, traits, size, options);
+  // The repeated call's path: one key, one lookup, no planning, no build.
+  std::string key = shape_key(ref, traits, size);
+  const std::uint64_t generation = plan_generation();
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    auto it = shapes_.find(key);
+    if (it != shapes_.end() && it->second.generation == generation) return it->second.prepared;
+  }
+  PreparedKernel made = prepare_uncached(ref, traits, size, options);
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  shapes_[std::move(key)] = Shape{generation, made};
+  return made;
+}
+
+PreparedKernel Context::prepare_uncached(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
+                                         const PlanOptions& options) {
   LaunchPlan p = plan(traits, size, options);
-  cl::Kernel k = build_kernel(ref, p.build_options());
-  std::size_t limit = kernel_wg_limit(k, device_.cl_device(), ref.entry);
-  if (limit && p.work_group_size() > limit) {
+  KernelObject k = kernel_object(ref, p.build_options());
+  if (k.work_group_limit && p.work_group_size() > k.work_group_limit) {
     // The compiled kernel holds fewer work-items (registers, local memory):
     // re-plan under its limit, and rebuild if the macros changed.
     PlanOptions tighter = options;
-    tighter.kernel_work_group_limit = limit;
+    tighter.kernel_work_group_limit = k.work_group_limit;
     LaunchPlan q = plan(traits, size, tighter);
-    if (q.build_options() != p.build_options()) k = build_kernel(ref, q.build_options());
+    if (q.build_options() != p.build_options()) k = kernel_object(ref, q.build_options());
     p = std::move(q);
   }
-  return PreparedKernel{k, std::move(p), ref.entry};
+  return PreparedKernel{k.kernel, std::move(p), ref.entry};
 }
 
 PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
-  cl::Kernel k = build_kernel(ref, plan.build_options());
-  std::size_t limit = kernel_wg_limit(k, device_.cl_device(), ref.entry);
-  if (limit && plan.work_group_size() > limit)
+  KernelObject k = kernel_object(ref, plan.build_options());
+  if (k.work_group_limit && plan.work_group_size() > k.work_group_limit)
     throw Error("plan for '" + ref.entry + "' uses work-groups of " + std::to_string(plan.work_group_size()) +
-                " but the compiled kernel allows at most " + std::to_string(limit) +
-                " on '" + info().name + "' (CL_KERNEL_WORK_GROUP_SIZE)");
-  return PreparedKernel{k, plan, ref.entry};
+                " but the compiled kernel allows at most " + std::to_string(k.work_group_limit) + " on '" +
+                info().name + "' (CL_KERNEL_WORK_GROUP_SIZE)");
+  return PreparedKernel{k.kernel, plan, ref.entry};
 }
+
+void Context::prebuild(const KernelRef& ref, const LaunchPlan& plan) { kernel_object(ref, plan.build_options()); }
 
 cl::Event Context::launch(const PreparedKernel& k) { return launch(k, queue_, nullptr); }
 
@@ -106,10 +173,11 @@ cl::Event Context::launch(const PreparedKernel& k, cl::CommandQueue& queue, cons
       local = cl::NDRange(p.local[0], p.local[1], p.local[2]);
   }
   cl::Event ev;
-  check_cl(queue.enqueueNDRangeKernel(k.kernel, cl::NullRange, global, local, wait && !wait->empty() ? wait : nullptr,
-                                      &ev),
-           "clEnqueueNDRangeKernel(" + k.name + ", global " + std::to_string(p.global[0]) + ", local " +
-               std::to_string(p.local[0]) + ")");
+  const cl_int status =
+      queue.enqueueNDRangeKernel(k.kernel, cl::NullRange, global, local, wait && !wait->empty() ? wait : nullptr, &ev);
+  if (status != CL_SUCCESS)  // the message is built only on failure: this is every call's path
+    check_cl(status, "clEnqueueNDRangeKernel(" + k.name + ", global " + std::to_string(p.global[0]) + ", local " +
+                         std::to_string(p.local[0]) + ")");
   if (recorder_) recorder_->push_back(ev);
   return ev;
 }
@@ -175,7 +243,8 @@ double LaunchRecorder::span_ms() const {
 
 namespace detail {
 void set_arg(cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value) {
-  check_cl(::clSetKernelArg(k(), index, size, value), "clSetKernelArg(" + name + ", argument " + std::to_string(index) + ")");
+  const cl_int status = ::clSetKernelArg(k(), index, size, value);
+  if (status != CL_SUCCESS) check_cl(status, "clSetKernelArg(" + name + ", argument " + std::to_string(index) + ")");
 }
 }  // namespace detail
 

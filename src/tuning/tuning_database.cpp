@@ -15,6 +15,7 @@
 #include <set>
 
 #include "../util/files.hpp"
+#include "portacl/device/device_class.hpp"
 #include "portacl/error.hpp"
 #include "portacl/rules/mapping_rules.hpp"
 
@@ -64,11 +65,37 @@ std::string now_utc() {
 }  // namespace
 
 DeviceFingerprint DeviceFingerprint::of(const DeviceInfo& d) {
-  return DeviceFingerprint{d.platform_name, d.name, d.driver_version, d.compute_units};
+  const Classification c = classify(d);
+  std::string arch;
+  // Only architectures the classifier identified share results.
+  const bool known = c.device_class != DeviceClass::other_gpu && c.device_class != DeviceClass::other_accelerator &&
+                     c.architecture.find("unknown") == std::string::npos;
+  if (known) {
+    arch = portacl::to_string(c.device_class) + "/" + c.architecture;
+    if (c.device_class == DeviceClass::cpu) arch += "/" + d.vendor;  // SIMD width and vendor
+  }
+  return DeviceFingerprint{d.platform_name, d.name, d.driver_version, d.compute_units, arch};
 }
 
 bool DeviceFingerprint::operator==(const DeviceFingerprint& o) const {
   return platform == o.platform && device == o.device && driver == o.driver && compute_units == o.compute_units;
+}
+
+bool DeviceFingerprint::same_device(const DeviceFingerprint& o) const {
+  return device == o.device && compute_units == o.compute_units;
+}
+
+bool DeviceFingerprint::same_architecture(const DeviceFingerprint& o) const {
+  return !architecture.empty() && architecture == o.architecture;
+}
+
+std::string to_string(MatchTier t) {
+  switch (t) {
+    case MatchTier::exact: return "tier 1, this device and driver";
+    case MatchTier::same_device: return "tier 2, this device under another driver";
+    case MatchTier::same_architecture: return "tier 3, another device of this architecture";
+  }
+  return "?";
 }
 
 std::string DeviceFingerprint::to_string() const {
@@ -134,6 +161,7 @@ Json TuningDatabase::to_json() const {
     dev["name"] = r.device.device;
     dev["driver"] = r.device.driver;
     dev["compute_units"] = r.device.compute_units;
+    if (!r.device.architecture.empty()) dev["architecture"] = r.device.architecture;
     e["device"] = dev;
     e["kernel"] = r.kernel;
     e["element"] = r.element;
@@ -176,6 +204,7 @@ TuningDatabase TuningDatabase::from_json(const Json& j) {
       r.device.device = required(dev, "name").as_string("device.name");
       r.device.driver = required(dev, "driver").as_string("device.driver");
       r.device.compute_units = static_cast<unsigned>(required(dev, "compute_units").as_u64("device.compute_units"));
+      r.device.architecture = optional_string(dev, "architecture");
       r.kernel = required(e, "kernel").as_string("kernel");
       r.element = required(e, "element").as_string("element");
       r.bucket = static_cast<unsigned>(required(e, "bucket").as_u64("bucket"));
@@ -229,11 +258,19 @@ void TuningDatabase::put(const TuningRecord& r) {
 }
 
 const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const std::string& kernel,
-                                         const std::string& element, std::size_t n) const {
+                                         const std::string& element, std::size_t n, MatchTier tier) const {
   const int want = static_cast<int>(size_bucket(n));
   const TuningRecord* best = nullptr;
+  auto matches = [&](const DeviceFingerprint& stored) {
+    switch (tier) {
+      case MatchTier::exact: return stored == device;
+      case MatchTier::same_device: return stored.same_device(device);
+      case MatchTier::same_architecture: return stored.same_architecture(device);
+    }
+    return false;
+  };
   for (const auto& r : records_) {
-    if (!(r.device == device) || r.kernel != kernel || r.element != element) continue;
+    if (!matches(r.device) || r.kernel != kernel || r.element != element) continue;
     const int d = std::abs(static_cast<int>(r.bucket) - want);
     const int best_d = best ? std::abs(static_cast<int>(best->bucket) - want) : 0;
     // Nearest bucket; on a tie the larger one (its launch shape still
@@ -310,12 +347,14 @@ struct Databases {
       user_path = path;
       user_mtime = exists ? st.st_mtim : timespec{};
       user_size = exists ? st.st_size : -1;
+      plan_inputs_changed();
     }
     if (!shipped_loaded) {
       std::vector<std::string> warnings;
       for (const auto& p : TuningDatabase::shipped_paths()) shipped.push_back(TuningDatabase::load(p, &warnings));
       warn(warnings);
       shipped_loaded = true;
+      plan_inputs_changed();
     }
   }
 };
@@ -334,15 +373,26 @@ std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const Kerne
   dbs.refresh();
   const DeviceFingerprint fp = DeviceFingerprint::of(device);
   const std::string element = cl_type_name(traits.element);
-  const TuningRecord* r = dbs.user.find(fp, traits.name, element, n);
-  const TuningDatabase* from = &dbs.user;
-  for (const auto& db : dbs.shipped) {
-    if (r) break;
-    r = db.find(fp, traits.name, element, n);
-    from = &db;
+  // Tier by tier, the user's file before the shipped ones: an exact match
+  // anywhere beats a borrowed one.
+  const TuningRecord* r = nullptr;
+  const TuningDatabase* from = nullptr;
+  MatchTier tier = MatchTier::exact;
+  for (MatchTier t : {MatchTier::exact, MatchTier::same_device, MatchTier::same_architecture}) {
+    if ((r = dbs.user.find(fp, traits.name, element, n, t))) from = &dbs.user;
+    for (const auto& db : dbs.shipped) {
+      if (r) break;
+      if ((r = db.find(fp, traits.name, element, n, t))) from = &db;
+    }
+    if (r) {
+      tier = t;
+      break;
+    }
   }
   if (!r) return std::nullopt;
-  std::string provenance = "tuning database " + from->origin + " (2^" + std::to_string(r->bucket);
+  std::string provenance = "tuning database " + from->origin + " (" + to_string(tier);
+  if (tier != MatchTier::exact) provenance += ": " + r->device.to_string();
+  provenance += "; 2^" + std::to_string(r->bucket);
   if (r->bucket != size_bucket(n)) provenance += ", nearest to 2^" + std::to_string(size_bucket(n));
   provenance += ", " + to_string(r->configuration) + ")";
   return to_override(r->configuration, device, provenance);
@@ -354,7 +404,12 @@ void use_tuning_databases() {
   const char* env = std::getenv("PORTACL_TUNING");
   if (env && (std::string(env) == "off" || std::string(env) == "0")) return;
   // A provider the program installed itself stays.
-  if (!has_plan_override_provider()) set_plan_override_provider(tuned_override);
+  if (!has_plan_override_provider())
+    set_plan_override_provider(tuned_override, [] {
+      Databases& dbs = databases();
+      std::lock_guard<std::mutex> lock(dbs.mutex);
+      dbs.refresh();
+    });
 }
 
 }  // namespace portacl

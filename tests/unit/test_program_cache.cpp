@@ -41,13 +41,21 @@ TEST_CASE("a second load comes from the disk cache without compiling", "[cache]"
   CHECK(second.disk_hits == 1);
 }
 
-TEST_CASE("the in-memory cache serves repeated launches in one context", "[cache]") {
+TEST_CASE("repeated launches in one context compile once and reuse the kernel object", "[cache]") {
   ContextOptions opt;
   opt.cache_directory = "";
   Context ctx(test::cpu_context().device(), opt);
-  for (int i = 0; i < 3; ++i) ctx.prepare(axpy_kernel, axpy_traits(ElementType::f32), ProblemSize(1000 + i));
+  std::vector<PreparedKernel> k;
+  for (int i = 0; i < 3; ++i) k.push_back(ctx.prepare(axpy_kernel, axpy_traits(ElementType::f32), ProblemSize(1000 + i)));
+  REQUIRE(k[0].plan.build_options() == k[2].plan.build_options());
   CHECK(ctx.programs().stats().compiles == 1);
-  CHECK(ctx.programs().stats().memory_hits == 2);
+  // The context's kernel objects answer before the program cache is asked.
+  CHECK(ctx.programs().stats().memory_hits == 0);
+  CHECK(k[0].kernel() == k[1].kernel());
+  CHECK(k[0].kernel() == k[2].kernel());
+  // The same call shape again returns the cached plan.
+  PreparedKernel again = ctx.prepare(axpy_kernel, axpy_traits(ElementType::f32), ProblemSize(1001));
+  CHECK(again.plan.summary() == k[1].plan.summary());
 }
 
 TEST_CASE("corrupt, truncated and foreign cache entries are detected and rebuilt", "[cache]") {

@@ -284,3 +284,53 @@ TEST_CASE("tuning databases: lookups take the nearest size bucket of the same de
   CHECK(size_bucket(3) == 2);
   CHECK(size_bucket((1 << 20) + 1) == 20);
 }
+
+TEST_CASE("tuning lookups fall back by tier: exact, same device under another driver, same architecture",
+          "[tuning]") {
+  const DeviceInfo h100 = test::load_fixture("nvidia_h100.clinfo");
+  DeviceInfo new_driver = h100;  // the same board after a driver update
+  new_driver.driver_version = "999.1";
+  DeviceInfo sibling = h100;  // another sm_90 board: other name and compute units
+  sibling.name = "NVIDIA H100 PCIe";
+  sibling.compute_units = 114;
+  const DeviceInfo gtx = test::load_fixture("nvidia_gtx1080.clinfo");  // sm_61: another architecture
+  const DeviceFingerprint fp = DeviceFingerprint::of(h100);
+  CHECK_THAT(fp.architecture, Catch::Contains("sm_90"));
+  CHECK(DeviceFingerprint::of(sibling).same_architecture(fp));
+  CHECK(!DeviceFingerprint::of(gtx).same_architecture(fp));
+  CHECK(DeviceFingerprint::of(new_driver).same_device(fp));
+  CHECK(!(DeviceFingerprint::of(new_driver) == fp));
+
+  TuningDatabase db;
+  db.put(record_for(h100, "sum", 24, {{"work_group_size", 512}}));
+  const auto find = [&](const DeviceInfo& d, MatchTier t) {
+    return db.find(DeviceFingerprint::of(d), "sum", "float", std::size_t{1} << 24, t);
+  };
+  CHECK(find(h100, MatchTier::exact) != nullptr);
+  CHECK(find(new_driver, MatchTier::exact) == nullptr);
+  CHECK(find(new_driver, MatchTier::same_device) != nullptr);
+  CHECK(find(sibling, MatchTier::same_device) == nullptr);
+  CHECK(find(sibling, MatchTier::same_architecture) != nullptr);
+  CHECK(find(gtx, MatchTier::same_architecture) == nullptr);
+  // The architecture survives the file format.
+  TuningDatabase back = TuningDatabase::from_json(Json::parse(db.to_json().dump()));
+  CHECK(back.records()[0].device.architecture == fp.architecture);
+
+  // Through the planner: the provenance names the tier each plan came from.
+  char dir[] = "/tmp/portacl-tier-XXXXXX";
+  REQUIRE(::mkdtemp(dir));
+  const std::string path = std::string(dir) + "/db.json";
+  TuningDatabase::merge_into_file(path, {record_for(h100, "sum", 24, {{"work_group_size", 512}})});
+  TuningDbScope scope(path);
+  const KernelTraits t = reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1);
+  const ProblemSize size(std::size_t{1} << 24);
+  const auto provenance = [&](const DeviceInfo& d) { return make_plan(d, t, size).provenance; };
+  CHECK_THAT(provenance(h100), Catch::Contains("tier 1"));
+  CHECK_THAT(provenance(new_driver), Catch::Contains("tier 2") && Catch::Contains("driver 580"));
+  CHECK_THAT(provenance(sibling), Catch::Contains("tier 3"));
+  CHECK(provenance(gtx) == "rules");  // tier 4: no stored result applies
+  CHECK(make_plan(new_driver, t, size).work_group_size() == 512);
+  ::unlink(path.c_str());
+  ::unlink((path + ".lock").c_str());
+  ::rmdir(dir);
+}

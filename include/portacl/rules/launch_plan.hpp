@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,26 @@ struct Decision {
   std::string why;    // the reasoning with the device's numbers
 };
 
+// A plan's decisions, shared between copies until one of them adds a
+// decision (copy on write): plans are copied on every call that returns
+// one, and a plan explains itself in a dozen strings.
+class DecisionList {
+ public:
+  using const_iterator = std::vector<Decision>::const_iterator;
+  using const_reverse_iterator = std::vector<Decision>::const_reverse_iterator;
+  const_iterator begin() const { return items().begin(); }
+  const_iterator end() const { return items().end(); }
+  const_reverse_iterator rbegin() const { return items().rbegin(); }
+  const_reverse_iterator rend() const { return items().rend(); }
+  std::size_t size() const { return items().size(); }
+  bool empty() const { return items().empty(); }
+  void push_back(Decision d);
+
+ private:
+  const std::vector<Decision>& items() const;
+  std::shared_ptr<std::vector<Decision>> items_;
+};
+
 struct LaunchPlan {
   KernelTraits traits;  // what the plan was made for; traits.name names the kernel (and its tuning key)
   DeviceClass device_class = DeviceClass::other_accelerator;
@@ -45,7 +66,7 @@ struct LaunchPlan {
   std::size_t work_groups = 0;
   MemoryStrategy memory = MemoryStrategy::direct_copy;
   std::map<std::string, std::string> macros;  // -D macros for the .cl source
-  std::vector<Decision> decisions;
+  DecisionList decisions;
   // "rules" for the chapter-1 defaults, or the name of whatever overrode them
   // (e.g. "tuning database: <file>").
   std::string provenance = "rules";

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -54,7 +55,15 @@ struct PlanOverride {
 // means "use the rules".
 using PlanOverrideProvider =
     std::function<std::optional<PlanOverride>(const DeviceInfo&, const KernelTraits&, const ProblemSize&)>;
-void set_plan_override_provider(PlanOverrideProvider provider);
+// `refresh`, when given, lets the provider notice that its answers changed
+// (a tuning database rewritten on disk) and call plan_inputs_changed().
+void set_plan_override_provider(PlanOverrideProvider provider, std::function<void()> refresh = nullptr);
+// A number that changes whenever a plan made earlier may differ from what
+// make_plan would give now (another provider, a reloaded database): plans
+// cached per call shape are reused only while it stays the same. Cheap to
+// ask on every call (the provider's refresh rate-limits itself).
+std::uint64_t plan_generation();
+void plan_inputs_changed();
 bool has_plan_override_provider();
 
 struct PlanOptions {

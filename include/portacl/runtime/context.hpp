@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "portacl/cl.hpp"
@@ -26,6 +28,9 @@ struct KernelRef {
   std::string source_text;
 };
 
+// A kernel object with its plan. Kernel objects are cached per context,
+// program, entry point and thread: each thread sets arguments on its own
+// object, so two threads never race on one cl_kernel's arguments.
 struct PreparedKernel {
   cl::Kernel kernel;
   LaunchPlan plan;
@@ -39,6 +44,12 @@ struct ContextOptions {
   std::optional<KernelLibrary> kernels;
 };
 
+// Threads: a Context's caches are guarded by a lock and its kernel objects
+// are per thread, so calls from several threads do not corrupt it. But its
+// scratch memory (reductions' partial results, scans' tiles) and its queue
+// are shared: operations that return a value or use scratch memory must not
+// run from two threads on one Context at once. Give each thread its own
+// Context for concurrent work.
 class Context {
  public:
   Context();  // select_device("") : PORTACL_DEVICE or the default
@@ -100,14 +111,35 @@ class Context {
   // Kernel run time from profiling events.
   static double elapsed_ms(const cl::Event& event);
 
+  // Compiles every program and kernel object `ref` needs under `plan`'s
+  // build options now (through the binary cache), so that a later call pays
+  // no compile: see portacl/kernels/prebuild.hpp for the library's list.
+  void prebuild(const KernelRef& ref, const LaunchPlan& plan);
+
  private:
-  cl::Kernel build_kernel(const KernelRef& ref, const std::string& options);
+  // A kernel object of this thread with its CL_KERNEL_WORK_GROUP_SIZE.
+  struct KernelObject {
+    cl::Kernel kernel;
+    std::size_t work_group_limit = 0;
+  };
+  KernelObject kernel_object(const KernelRef& ref, const std::string& options);
+  PreparedKernel prepare_uncached(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
+                                  const PlanOptions& options);
 
   Device device_;
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
+  std::mutex cache_mutex_;  // guards sources_, kernel_objects_, shapes_
   std::map<std::string, KernelSource> sources_;  // by file and source text
+  std::unordered_map<std::string, KernelObject> kernel_objects_;  // by source, options, entry, thread
+  // Prepared kernels per call shape (kernel, traits, problem size, thread)
+  // for calls with default options, valid while plan_generation() holds.
+  struct Shape {
+    std::uint64_t generation = 0;
+    PreparedKernel prepared;
+  };
+  std::unordered_map<std::string, Shape> shapes_;
   std::unique_ptr<ProgramCache> programs_;
   std::vector<cl::CommandQueue> extra_queues_;
   struct Scratch {

@@ -17,15 +17,31 @@
 
 namespace portacl {
 
-// Which device a result belongs to: a new driver or another board of the
-// same name with other compute units is another device.
+// Which device a result belongs to. Results are looked up in tiers (see
+// MatchTier): a driver update keeps the device's results, and a device of
+// the same architecture borrows them before falling back to the rules.
 struct DeviceFingerprint {
   std::string platform, device, driver;
   unsigned compute_units = 0;
+  // "nvidia_gpu/compute capability 9.0 (sm_90)", "amd_gcn_gpu/gfx IP 9.2 ...",
+  // "cpu/AVX2 256-bit (8 floats)/GenuineIntel"; "" when the architecture
+  // is not known well enough to share results.
+  std::string architecture;
   static DeviceFingerprint of(const DeviceInfo& d);
-  bool operator==(const DeviceFingerprint& o) const;
+  bool operator==(const DeviceFingerprint& o) const;  // exact: platform, name, driver, compute units
+  bool same_device(const DeviceFingerprint& o) const;  // name and compute units, any driver
+  bool same_architecture(const DeviceFingerprint& o) const;
   std::string to_string() const;
 };
+
+// How closely a stored result's device matches the one being planned for,
+// best first; a plan's provenance names the tier.
+enum class MatchTier {
+  exact = 1,              // the same device and driver
+  same_device = 2,        // the same device name and compute units, another driver
+  same_architecture = 3,  // another device of the same architecture
+};
+std::string to_string(MatchTier t);
 
 // Timing of one configuration: median over `repetitions` runs, with spread.
 struct TimingSummary {
@@ -73,10 +89,10 @@ class TuningDatabase {
   const std::vector<TuningRecord>& records() const { return records_; }
   // Adds or replaces the record for the same device, kernel, element and bucket.
   void put(const TuningRecord& r);
-  // The record for this device, kernel and element in n's bucket, else the
-  // nearest bucket; nullptr when there is none.
+  // The record for this device (matched at `tier`), kernel and element in
+  // n's bucket, else the nearest bucket; nullptr when there is none.
   const TuningRecord* find(const DeviceFingerprint& device, const std::string& kernel, const std::string& element,
-                           std::size_t n) const;
+                           std::size_t n, MatchTier tier = MatchTier::exact) const;
 
   // Merges `records` into the file at `path` under an exclusive lock and
   // replaces it atomically; results already there for other devices,

@@ -1,0 +1,83 @@
+// The per-context caches of kernel objects and plans: repeated calls reuse
+// them, threads never share a kernel object's arguments, and a changed
+// tuning database is seen by the next call.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+TEST_CASE("threads calling the same kernel on one context each get their own results", "[launch]") {
+  Context& ctx = test::cpu_context();
+  INFO("seed " << test::seed());
+  constexpr int threads = 4, rounds = 25;
+  const std::size_t n = 4099;
+  std::vector<std::vector<float>> x(threads), y0(threads), result(threads);
+  for (int t = 0; t < threads; ++t) {
+    x[t] = test::random_vector<float>(n);
+    y0[t] = test::random_vector<float>(n);
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      Buffer<float> dx(ctx, x[t]), dy(ctx, y0[t]);
+      // Each thread its own alpha: a shared kernel object would mix them up.
+      for (int r = 0; r < rounds; ++r) axpy(ctx, float(t + 1), dx, dy);
+      result[t] = dy.download();
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    for (std::size_t i = 0; i < n; i += 97) {
+      double want = y0[t][i];
+      for (int r = 0; r < rounds; ++r) want = double(float(want + double(t + 1) * x[t][i]));
+      CHECK(result[t][i] == Approx(want).epsilon(1e-5).margin(1e-5));
+    }
+  }
+}
+
+TEST_CASE("a repeated call reuses its plan until the tuning database changes", "[launch]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t n = 5003;
+  const std::vector<float> hx = test::random_vector<float>(n);
+  double want = 0;
+  for (float v : hx) want += v;
+  Buffer<float> x(ctx, hx);
+  LaunchPlan first, again;
+  sum(ctx, x, {}, &first);
+  CHECK(sum(ctx, x, {}, &again) == Approx(want).epsilon(1e-5));
+  CHECK(again.summary() == first.summary());
+  CHECK(first.provenance == "rules");
+
+  // A tuned record for this device appears: the next call plans with it.
+  const std::string dir = test::scratch_dir("launch-cache-db");
+  const std::string path = dir + "/db.json";
+  TuningRecord r;
+  r.device = DeviceFingerprint::of(ctx.info());
+  r.kernel = "sum";
+  r.element = "float";
+  r.bucket = size_bucket(n);
+  r.n = n;
+  r.configuration = {{"work_group_size", 16}, {"vector_width", 1}, {"groups_per_compute_unit", 1},
+                     {"use_local_memory", 1}, {"passes", 2}};
+  TuningDatabase::merge_into_file(path, {r});
+  const char* before = std::getenv("PORTACL_TUNING_DB");
+  const std::string saved = before ? before : "";
+  ::setenv("PORTACL_TUNING_DB", path.c_str(), 1);
+  use_tuning_databases();
+  LaunchPlan tuned;
+  const float got = sum(ctx, x, {}, &tuned);
+  ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1);
+  CHECK(got == Approx(want).epsilon(1e-5));
+  CHECK_THAT(tuned.provenance, Catch::Contains("tier 1"));
+  CHECK(tuned.work_group_size() == 16);
+  // And back to the rules once the database is gone again.
+  LaunchPlan after;
+  sum(ctx, x, {}, &after);
+  CHECK(after.provenance == "rules");
+}
