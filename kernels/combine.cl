@@ -87,7 +87,8 @@ PORTACL_WARP_SHUFFLE(shuffle_up, "shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;"
 inline S warp_combine(S v) {
   for (uint m = 16; m > 0; m >>= 1) {
     // Shuffled first: COMBINE may name an operand twice, and a shuffle in
-    // one arm of a ?: would leave the warp divergent (a deadlock).
+    // one arm of a ?: would leave the warp divergent (quirk
+    // nvidia.shuffle-divergent).
     const S other = shuffle_xor(v, m);
     v = COMBINE(v, other);
   }

@@ -317,8 +317,8 @@ __kernel void scan_lookback(const ulong n, __global const T* x, __global T* y, c
     sums[k] = running + group_exclusive_scan(sums[k], scratch, &sub_total);
     running += sub_total;
   }
-  // (Called by tile 0 too, which finds nothing before it: PoCL's
-  // work-group compiler mishandles a barrier loop inside a branch.)
+  // (Called by tile 0 too, which finds nothing before it: quirk
+  // pocl.barrier-loop-in-branch.)
   const S before_tile = look_back(status, aggregates, prefixes, tile, tag, scratch, look_back_flags);
   if (lid == 0) {
     if (tile > 0) publish_tile(status, prefixes, tile, before_tile + tile_total, tag | TILE_PREFIX);

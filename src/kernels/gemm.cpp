@@ -181,7 +181,8 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
                                                               : "measured faster here: " + plan.provenance);
     if (beta == T(0) && k > 0) {
       // BLAS: beta = 0 never reads C. CLBlast multiplies C by 0, so NaN in
-      // C would survive: clear it first (the own kernel with k = 0).
+      // C would survive: clear it first (the own kernel with k = 0): quirk
+      // clblast.beta-zero-reads-c.
       GemmOptions clear(GemmBackend::portacl);
       clear.plan = options;
       gemm(ctx, layout, ta, tb, m, n, std::size_t(0), T(0), a, b, T(0), c, offc, ldc, clear);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernel_call.hpp"
+#include "portacl/rules/row_team.hpp"
 #include "matrix_checks.hpp"
 
 namespace portacl {
@@ -36,26 +37,6 @@ const TuningSpace& gemv_tunables() {
   return space;
 }
 
-namespace {
-
-// Work-items per row by the device's rules: a sub-group (warp, wavefront)
-// reads a row's consecutive elements together on GPUs; on CPUs one
-// work-item walks a whole row in SIMD vectors.
-std::size_t team_rule(const LaunchPlan& plan) {
-  switch (plan.device_class) {
-    case DeviceClass::cpu:
-    case DeviceClass::intel_mic: return 1;
-    case DeviceClass::amd_gcn_gpu: return 64;
-    default: return 32;
-  }
-}
-
-const char* coalescing_rule(const LaunchPlan& plan) {
-  return plan.device_class == DeviceClass::amd_gcn_gpu ? "amd.coalescing-shape" : "nvidia.coalescing-shape";
-}
-
-}  // namespace
-
 template <class T>
 LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,
                 VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy, std::size_t incy,
@@ -83,9 +64,9 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
     if (auto v = gemv_tunables().chosen(plan, "TEAM")) {
       team = static_cast<std::size_t>(*v);
     } else {
-      team = std::min(team_rule(plan), wg);
-      plan.decide("TEAM", std::to_string(team), team == 1 ? "cpu.vector-types" : coalescing_rule(plan),
-                  team == 1 ? "one work-item walks a row in SIMD vectors" : "a sub-group reads a row together");
+      const RuleChoice rule = row_team(plan, options.plan_as ? *options.plan_as : ctx.info());
+      team = std::min(rule.value, wg);
+      plan.decide("TEAM", std::to_string(team), rule.rule, rule.why);
     }
     kernel_call::check_row_team("gemv", "TEAM", team, wg);
     plan.macros["TEAM"] = std::to_string(team);

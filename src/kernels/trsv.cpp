@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernel_call.hpp"
+#include "portacl/rules/row_team.hpp"
 #include "matrix_checks.hpp"
 
 namespace portacl {
@@ -36,23 +37,6 @@ const TuningSpace& trsv_tunables() {
   return space;
 }
 
-namespace {
-
-std::size_t block_rule(const LaunchPlan& plan, const DeviceInfo& device) {
-  switch (plan.device_class) {
-    case DeviceClass::cpu:
-    case DeviceClass::intel_mic: {
-      std::size_t simd = 1;
-      while (simd < 16 && simd * 2 <= device.native_vector_width.of(plan.traits.element)) simd *= 2;
-      return std::max<std::size_t>(simd, 8);
-    }
-    case DeviceClass::amd_gcn_gpu: return 64;
-    default: return 32;
-  }
-}
-
-}  // namespace
-
 template <class T>
 LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buffer<T>& x, std::size_t offx,
                 std::size_t incx, Diagonal diagonal, const PlanOptions& options) {
@@ -71,9 +55,9 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
   if (auto v = space.chosen(plan, "BLOCK")) {
     block = static_cast<std::size_t>(*v);
   } else {
-    block = block_rule(plan, device);
-    plan.decide("BLOCK", std::to_string(block), "general.sub-group-combine",
-                "one sub-group (SIMD width on CPUs) solves a block of unknowns");
+    const RuleChoice rule = sub_group_width(plan, device);
+    block = rule.value;
+    plan.decide("BLOCK", std::to_string(block), rule.rule, rule.why);
   }
   // The block's work-group must fit this device, and its tile local memory.
   const std::size_t max_wg = ctx.info().max_work_group_size ? ctx.info().max_work_group_size : block;
@@ -85,10 +69,9 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
   if (auto v = space.chosen(plan, "TPR")) {
     tpr = static_cast<std::size_t>(*v);
   } else {
-    const bool simd_rows = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
-    tpr = l_r == 1 || simd_rows ? 1 : std::min<std::size_t>(8, wg);
-    plan.decide("TPR", std::to_string(tpr), "general.cover-problem",
-                tpr == 1 ? "neighbouring work-items take neighbouring rows" : "8 work-items share a row's block");
+    const RuleChoice rule = update_row_team(plan, l_r, wg);
+    tpr = rule.value;
+    plan.decide("TPR", std::to_string(tpr), rule.rule, rule.why);
   }
   kernel_call::check_row_team("trsv", "TPR", tpr, wg);
   plan.macros["BLOCK"] = std::to_string(block);

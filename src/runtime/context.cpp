@@ -1,5 +1,5 @@
 #include "portacl/runtime/context.hpp"
-#include "portacl/tuning/tuning_database.hpp"
+#include "portacl/rules/tuning_database.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "portacl/tuning/operations.hpp"
+#include "operations.hpp"
 
 namespace portacl {
 

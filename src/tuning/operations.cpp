@@ -1,4 +1,4 @@
-#include "portacl/tuning/operations.hpp"
+#include "operations.hpp"
 
 #include <cmath>
 #include <random>

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "portacl/tuning/operations.hpp"
+#include "operations.hpp"
 
 namespace portacl {
 

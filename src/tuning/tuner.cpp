@@ -1,4 +1,4 @@
-#include "portacl/tuning/tuner.hpp"
+#include "tuner.hpp"
 
 #include <algorithm>
 #include <chrono>

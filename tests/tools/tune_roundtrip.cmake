@@ -38,7 +38,7 @@ endif()
 
 # A fresh process plans with it and says where the plan came from.
 run(0 "${QUERY}")
-if(NOT last_out MATCHES "sum float, n=2\\^24: [^\n]*\\[tuning database ${DB} \\(2\\^16, nearest to 2\\^24")
+if(NOT last_out MATCHES "sum float, n=2\\^24: [^\n]*\\[tuning database ${DB} \\(tier 1, this device and driver; 2\\^16, nearest to 2\\^24")
   message(FATAL_ERROR "portacl-query does not show the tuned sum: ${last_out}")
 endif()
 # ... and computes correct results with it (portacl-bench exits 1 otherwise).

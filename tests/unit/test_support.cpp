@@ -51,6 +51,25 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+std::vector<std::string> list_files_recursively(const std::string& dir) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string n = e->d_name;
+      if (n == "." || n == "..") continue;
+      const std::string path = dir + "/" + n;
+      if (e->d_type == DT_DIR) {
+        for (auto& f : list_files_recursively(path)) out.push_back(std::move(f));
+      } else {
+        out.push_back(path);
+      }
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 portacl::Context& cpu_context() {
   // PORTACL_TEST_DEVICE runs the suite on another device (the GPU run does).
   static std::unique_ptr<portacl::Context> ctx = [] {

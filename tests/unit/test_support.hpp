@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
+#include "portacl/tools.hpp"
+#include "tuning/operations.hpp"
 
 namespace test {
 
@@ -22,6 +24,8 @@ portacl::DeviceInfo load_fixture(const std::string& file);
 std::string scratch_dir(const std::string& name);
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
+// Every regular file under `dir`, sorted.
+std::vector<std::string> list_files_recursively(const std::string& dir);
 
 // The device the tests run on, shared for speed: PoCL's CPU device, or
 // PORTACL_TEST_DEVICE.

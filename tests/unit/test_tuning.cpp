@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "test_support.hpp"
+#include "tuning/tuner.hpp"
 
 using namespace portacl;
 

@@ -129,6 +129,7 @@ std::map<std::string, Baseline> clblast_baselines() {
                  double want = std::sqrt(sum_of(w.hx, square));
                  return mismatch("CLBlast nrm2", read_scalar<float>(w), want, 1e-5 * want);
                }};
+  // Their indices are checked: quirk clblast.ixamax-large-n.
   b["argmax"] = {"iSmax",
                  [=](Workload& w) {
                    return enqueue("iSmax", [&](cl_event* e) { return CLBlastiSmax(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e); });

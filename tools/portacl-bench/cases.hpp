@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
-#include "portacl/tuning/operations.hpp"
+#include "tuning/operations.hpp"
 
 namespace bench {
 

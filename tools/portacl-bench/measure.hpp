@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
+#include "portacl/tools.hpp"
 #include "portacl/tuning/timing.hpp"
 
 namespace bench {
@@ -24,7 +25,9 @@ inline double portacl_ms(portacl::Context& ctx, const std::function<void()>& run
 // (the queue drained first): what a user of any library waits for.
 // (An earlier version held other libraries' commands behind a user event to
 // time them by profiling; NVIDIA's runtime defers such commands, which made
-// CLBlast look 4x to 1750x slower than it is.)
+// CLBlast look 4x to 1750x slower than it is: quirk
+// nvidia.user-event-deferral. A held gate also deadlocks CLBlast's Xtrsv,
+// which waits inside the call: quirk clblast.xtrsv-waits-inside.)
 double wall_ms(portacl::Context& ctx, const std::function<void()>& call);
 
 // Host microseconds per call of `call` when it is repeated `calls` times

@@ -26,6 +26,8 @@ const char* kUsage =
     "  --from-json FILE    describe the device(s) in a portacl JSON description\n"
     "  --explain           show the rule behind every decision\n"
     "  --rules             print the rule book the planner applies (Markdown table)\n"
+    "  --quirks            the known driver and library bugs portacl works around, and\n"
+    "                      which of them apply to each device (with --device or --from-*)\n"
     "  --json              machine-readable output\n"
     "  --version           print the version\n"
     "  -h, --help          this text\n"
@@ -35,7 +37,7 @@ const char* kUsage =
 
 struct Args {
   std::string device, from_clinfo, from_json;
-  bool explain = false, json = false, device_given = false;
+  bool explain = false, json = false, device_given = false, quirks = false;
 };
 
 int usage_error(const std::string& msg) {
@@ -76,9 +78,11 @@ int run(const Args& a) {
   Json list = Json::array();
   std::ostringstream text;
   auto emit = [&](const DeviceInfo& d, const std::string& heading) {
-    if (a.json) list.push_back(portacl_query::json_report(d));
+    if (a.quirks) text << portacl_query::quirks_report(d, heading);
+    else if (a.json) list.push_back(portacl_query::json_report(d));
     else text << portacl_query::text_report(d, heading, a.explain) << "\n";
   };
+  if (a.quirks) text << portacl_query::quirk_book_report() << "\n";
   if (!a.from_clinfo.empty() || !a.from_json.empty()) {
     std::vector<DeviceInfo> devs =
         a.from_clinfo.empty() ? devices_from_json(a.from_json) : parse_clinfo_file(a.from_clinfo);
@@ -94,7 +98,7 @@ int run(const Args& a) {
       emit(d.info(), "[" + std::to_string(d.index()) + "] platform " + std::to_string(d.platform_index()) +
                          ", device " + std::to_string(d.device_index()) + ":");
   }
-  if (a.json) {
+  if (a.json && !a.quirks) {
     all["portacl_version"] = PORTACL_VERSION_STRING;
     all["devices"] = list;
     std::cout << all.dump(2) << "\n";
@@ -127,6 +131,8 @@ int main(int argc, char** argv) {
       for (const auto& r : rule_book())
         std::cout << "| `" << r.id << "` | " << r.device_class << " | " << r.section << " | " << r.statement << " |\n";
       return 0;
+    } else if (arg == "--quirks") {
+      a.quirks = true;
     } else if (arg == "--explain") {
       a.explain = true;
     } else if (arg == "--json") {

@@ -105,4 +105,24 @@ Json json_report(const DeviceInfo& d, const DeviceLimits* live) {
   return j;
 }
 
+std::string quirk_book_report() {
+  std::ostringstream out;
+  out << "known driver and library bugs portacl works around (quirk ids are cited in the code):\n";
+  for (const portacl::Quirk& q : portacl::quirk_book())
+    out << "  " << q.id << "  (" << q.applies_to << ")\n"
+        << "    symptom:    " << q.symptom << "\n"
+        << "    workaround: " << q.workaround << "\n";
+  return out.str();
+}
+
+std::string quirks_report(const portacl::DeviceInfo& d, const std::string& heading) {
+  std::ostringstream out;
+  out << heading << " " << d.name << " (" << d.platform_name << "):";
+  const auto quirks = portacl::quirks_of(d);
+  if (quirks.empty()) out << " no known quirks";
+  for (const portacl::Quirk* q : quirks) out << "\n  " << q->id;
+  out << "\n";
+  return out.str();
+}
+
 }  // namespace portacl_query

@@ -1,6 +1,6 @@
 // portacl-tune: finds the fastest correct launch configuration of each
 // kernel on one device and stores it in the tuning database the library
-// reads (see portacl/tuning/tuning_database.hpp).
+// reads (see portacl/rules/tuning_database.hpp).
 #include <unistd.h>
 
 #include <atomic>
@@ -13,6 +13,9 @@
 
 #include "../common/cli.hpp"
 #include "portacl/portacl.hpp"
+#include "portacl/tools.hpp"
+#include "tuning/operations.hpp"
+#include "tuning/tuner.hpp"
 #include "portacl/version.hpp"
 
 using namespace portacl;

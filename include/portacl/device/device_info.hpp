@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "portacl/util/element_type.hpp"
 #include "portacl/util/json.hpp"
 
 namespace portacl {
@@ -21,11 +22,6 @@ std::string to_string(LocalMemType t);
 DeviceType device_type_from_string(const std::string& s);      // throws on unknown text
 LocalMemType local_mem_type_from_string(const std::string& s);  // throws on unknown text
 
-// Scalar element types the kernels and the vector-width rules know about.
-enum class ElementType { i8, i16, i32, i64, f16, f32, f64 };
-std::string to_string(ElementType t);
-std::string cl_type_name(ElementType t);  // "float", "double", ...
-std::size_t size_of(ElementType t);
 
 struct VectorWidths {
   std::uint32_t char_ = 0, short_ = 0, int_ = 0, long_ = 0, half = 0, float_ = 0, double_ = 0;

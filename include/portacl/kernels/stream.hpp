@@ -10,7 +10,7 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/tuning/tuning_space.hpp"
+#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "portacl/runtime/context.hpp"
-#include "portacl/tuning/tuning_database.hpp"
+#include "portacl/rules/tuning_database.hpp"
 
 namespace portacl {
 

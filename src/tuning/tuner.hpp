@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "portacl/tuning/operations.hpp"
-#include "portacl/tuning/tuning_database.hpp"
+#include "operations.hpp"
+#include "portacl/rules/tuning_database.hpp"
 
 namespace portacl {
 

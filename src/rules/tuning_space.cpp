@@ -1,4 +1,4 @@
-#include "portacl/tuning/tuning_space.hpp"
+#include "portacl/rules/tuning_space.hpp"
 
 #include <sstream>
 

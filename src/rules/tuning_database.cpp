@@ -1,4 +1,4 @@
-#include "portacl/tuning/tuning_database.hpp"
+#include "portacl/rules/tuning_database.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "portacl/rules/reference_shapes.hpp"
+#include "portacl/kernels/reference_shapes.hpp"
 
 #include "portacl/kernels/axpy.hpp"
 #include "portacl/kernels/gemm.hpp"

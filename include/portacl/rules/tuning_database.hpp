@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "portacl/device/device_info.hpp"
-#include "portacl/tuning/tuning_space.hpp"
+#include "portacl/rules/tuning_space.hpp"
 #include "portacl/util/json.hpp"
 
 namespace portacl {

@@ -1,0 +1,60 @@
+#include "portacl/rules/quirks.hpp"
+
+#include "portacl/device/device_class.hpp"
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+namespace {
+bool is_pocl(const DeviceInfo& d) { return d.platform_name.find("Portable Computing Language") != std::string::npos; }
+bool is_nvidia_gpu(const DeviceInfo& d) { return classify(d).device_class == DeviceClass::nvidia_gpu; }
+bool any(const DeviceInfo&) { return true; }
+}  // namespace
+
+const std::vector<Quirk>& quirk_book() {
+  static const std::vector<Quirk> book = {
+      {"pocl.barrier-loop-in-branch", "PoCL, any device",
+       "a loop that contains barriers, inside a branch that some work-groups skip, is mis-compiled by PoCL's "
+       "work-group compiler (work-items wait at the wrong barrier)",
+       "scan.cl calls its look-back (a barrier loop) in every tile, tile 0 included, which finds nothing before it",
+       is_pocl},
+      {"nvidia.shuffle-divergent", "NVIDIA GPUs",
+       "shfl.sync in one arm of a branch the warp diverges on waits for lanes that never arrive: a deadlock",
+       "combine.cl shuffles first and combines after (COMBINE may name an operand twice, and a ?: would diverge)",
+       is_nvidia_gpu},
+      {"nvidia.user-event-deferral", "NVIDIA GPUs",
+       "commands queued behind a user event are deferred by NVIDIA's runtime long after the event completes: "
+       "profiling them from a gate made CLBlast look 4x to 1750x slower than it is",
+       "portacl-bench times every library by wall clock around the call and clFinish, never behind a gate",
+       is_nvidia_gpu},
+      {"clblast.beta-zero-reads-c", "CLBlast 1.5.3 (Debian), any device",
+       "Xgemm computes beta * C even when beta = 0, so NaN or Inf in C survive into the result (BLAS says C is "
+       "not read)",
+       "gemm with the CLBlast backend clears C with portacl's own kernel first when beta = 0", any},
+      {"clblast.xtrsv-waits-inside", "CLBlast 1.5.3 (Debian), any device",
+       "Xtrsv waits on its own commands inside the call, so a command it enqueues behind a held event never runs: "
+       "a deadlock",
+       "portacl-bench never holds CLBlast's commands back (wall-clock timing around the call)", any},
+      {"clblast.ixamax-large-n", "CLBlast 1.5.3 (Debian) on NVIDIA GPUs",
+       "iSmax and iSamax return wrong indices for 2^24 elements and more (seen on the H100)",
+       "portacl-bench checks every CLBlast result and reports the wrong ones; portacl's argmax and iamax are "
+       "its own kernels",
+       is_nvidia_gpu},
+  };
+  return book;
+}
+
+const Quirk& quirk(const std::string& id) {
+  for (const Quirk& q : quirk_book())
+    if (id == q.id) return q;
+  throw Error("no quirk with id '" + id + "' in the quirk book");
+}
+
+std::vector<const Quirk*> quirks_of(const DeviceInfo& device) {
+  std::vector<const Quirk*> out;
+  for (const Quirk& q : quirk_book())
+    if (q.applies(device)) out.push_back(&q);
+  return out;
+}
+
+}  // namespace portacl

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The layer rule, enforced: a file of include/portacl/<layer>/ or
+# src/<layer>/ may include headers of its own layer and the layers below it,
+# never above. Layers, lowest first (docs/design.md):
+#   util (error.hpp, cl.hpp, version.hpp, util/) < device < rules < programs
+#   < runtime < kernels < tuning
+# The umbrella headers (portacl.hpp, tools.hpp) sit above them all and no
+# library file includes them. Exit 1 listing every violation.
+set -u
+root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+layers=(util device rules programs runtime kernels tuning)
+rank() {
+  local i
+  for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && { echo "$i"; return; }; done
+  case "$1" in
+    error.hpp | cl.hpp | version.hpp) echo 0 ;;
+    portacl.hpp | tools.hpp) echo 99 ;;
+    *) echo -1 ;;
+  esac
+}
+violations=0
+checked=0
+while IFS= read -r file; do
+  rel=${file#"$root"/}
+  case "$rel" in
+    include/portacl/*/*) own=${rel#include/portacl/}; own=${own%%/*} ;;
+    src/*/*) own=${rel#src/}; own=${own%%/*} ;;
+    *) continue ;;
+  esac
+  own_rank=$(rank "$own")
+  [ "$own_rank" -ge 0 ] || continue
+  checked=$((checked + 1))
+  while IFS= read -r line; do
+    target=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/' <<<"$line")
+    case "$target" in
+      portacl/*) t=${target#portacl/}; layer=${t%%/*} ;;
+      ../*) t=${target#../}; layer=${t%%/*} ;;
+      *) continue ;;  # the file's own folder
+    esac
+    r=$(rank "$layer")
+    [ "$r" -ge 0 ] || continue
+    if [ "$r" -gt "$own_rank" ]; then
+      echo "layer violation: $rel ($own) includes $target ($layer)"
+      violations=$((violations + 1))
+    fi
+  done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file")
+done < <(find "$root/include/portacl" "$root/src" -name '*.hpp' -o -name '*.cpp' | sort)
+echo "checked $checked files of ${#layers[@]} layers: $violations violation(s)"
+[ "$violations" -eq 0 ]
