@@ -9,7 +9,7 @@ build_dir=${1:-build}
 shift || true
 
 packages=(g++ cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-clhpp-headers libclblast-dev catch2
-          pocl-opencl-icd clinfo)
+          pocl-opencl-icd clinfo clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,8 +10,7 @@ namespace portacl {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message, int cl_status = 0)
-      : std::runtime_error(message), status_(cl_status) {}
+  explicit Error(const std::string& message, int cl_status = 0) : std::runtime_error(message), status_(cl_status) {}
   // The OpenCL status code, 0 when the error did not come from OpenCL.
   int cl_status() const { return status_; }
 

@@ -21,18 +21,15 @@ bool is_nvidia(const DeviceInfo& d) {
   return d.vendor_id == 0x10de || contains(d.vendor, "nvidia") || d.nvidia.has_value();
 }
 bool is_amd(const DeviceInfo& d) {
-  return d.vendor_id == 0x1002 || contains(d.vendor, "advanced micro devices") ||
-         lower(d.vendor) == "amd" || d.amd.has_value();
+  return d.vendor_id == 0x1002 || contains(d.vendor, "advanced micro devices") || lower(d.vendor) == "amd" ||
+         d.amd.has_value();
 }
-bool is_intel(const DeviceInfo& d) {
-  return contains(d.vendor, "intel") || (d.vendor_id == 0x8086 && !is_amd(d));
-}
+bool is_intel(const DeviceInfo& d) { return contains(d.vendor, "intel") || (d.vendor_id == 0x8086 && !is_amd(d)); }
 bool is_mic_name(const DeviceInfo& d) {
   // "MIC" only as a whole upper-case word: "Micro" must not match.
   const std::string& n = d.name;
   size_t p = n.find("MIC");
-  bool mic_word = p != std::string::npos &&
-                  (p == 0 || !std::isalpha(static_cast<unsigned char>(n[p - 1]))) &&
+  bool mic_word = p != std::string::npos && (p == 0 || !std::isalpha(static_cast<unsigned char>(n[p - 1]))) &&
                   (p + 3 >= n.size() || !std::isalpha(static_cast<unsigned char>(n[p + 3])));
   return contains(n, "many integrated core") || contains(n, "xeon phi") || mic_word;
 }
@@ -55,8 +52,7 @@ bool gfxip_from_name(const std::string& name, std::uint32_t& major, std::uint32_
   size_t p = n.find("gfx");
   if (p == std::string::npos) return false;
   std::string digits;
-  for (size_t i = p + 3; i < n.size() && std::isxdigit(static_cast<unsigned char>(n[i])); ++i)
-    digits += n[i];
+  for (size_t i = p + 3; i < n.size() && std::isxdigit(static_cast<unsigned char>(n[i])); ++i) digits += n[i];
   if (digits.size() < 3) return false;
   // The last two characters are minor and stepping; the rest is the major.
   std::string maj = digits.substr(0, digits.size() - 2);
@@ -70,19 +66,20 @@ bool gfxip_from_name(const std::string& name, std::uint32_t& major, std::uint32_
 // Marketing / code names of AMD GPUs, for descriptions without attributes
 // (Mesa Clover, old drivers).
 int amd_family_from_name(const std::string& name) {
-  static const char* gcn[] = {"tahiti", "pitcairn", "verde", "oland", "hainan", "bonaire",
-                              "hawaii", "kaveri", "kabini", "mullins", "tonga", "fiji",
-                              "carrizo", "stoney", "ellesmere", "baffin", "lexa", "polaris",
-                              "vega", "raven", "renoir", "mi25", "mi50", "mi60", "mi100",
-                              "mi200", "mi210", "mi250", "mi300"};
-  static const char* vliw[] = {"cypress", "cayman", "juniper", "redwood", "cedar", "barts",
-                               "turks", "caicos", "rv7", "devastator", "scrapper", "beavercreek",
-                               "wrestler", "loveland"};
+  static const char* gcn[] = {"tahiti", "pitcairn", "verde", "oland", "hainan",  "bonaire", "hawaii",    "kaveri",
+                              "kabini", "mullins",  "tonga", "fiji",  "carrizo", "stoney",  "ellesmere", "baffin",
+                              "lexa",   "polaris",  "vega",  "raven", "renoir",  "mi25",    "mi50",      "mi60",
+                              "mi100",  "mi200",    "mi210", "mi250", "mi300"};
+  static const char* vliw[] = {"cypress", "cayman", "juniper",    "redwood",  "cedar",       "barts",    "turks",
+                               "caicos",  "rv7",    "devastator", "scrapper", "beavercreek", "wrestler", "loveland"};
   static const char* rdna[] = {"navi", "gfx10", "gfx11", "gfx12", "rx 5", "rx 6", "rx 7", "rx 9"};
   std::string n = lower(name);
-  for (auto k : rdna) if (n.find(k) != std::string::npos) return 2;
-  for (auto k : gcn) if (n.find(k) != std::string::npos) return 1;
-  for (auto k : vliw) if (n.find(k) != std::string::npos) return 0;
+  for (auto k : rdna)
+    if (n.find(k) != std::string::npos) return 2;
+  for (auto k : gcn)
+    if (n.find(k) != std::string::npos) return 1;
+  for (auto k : vliw)
+    if (n.find(k) != std::string::npos) return 0;
   return -1;
 }
 
@@ -124,9 +121,9 @@ std::string to_string(DeviceClass c) {
 }
 
 DeviceClass device_class_from_string(const std::string& s) {
-  for (auto c : {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::amd_gcn_gpu,
-                 DeviceClass::intel_mic, DeviceClass::amd_gpu_other, DeviceClass::intel_gpu,
-                 DeviceClass::other_gpu, DeviceClass::other_accelerator})
+  for (auto c :
+       {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::amd_gcn_gpu, DeviceClass::intel_mic,
+        DeviceClass::amd_gpu_other, DeviceClass::intel_gpu, DeviceClass::other_gpu, DeviceClass::other_accelerator})
     if (to_string(c) == s) return c;
   throw Error("unknown device class '" + s + "'");
 }
@@ -135,14 +132,12 @@ Classification classify(const DeviceInfo& d) {
   Classification c;
   // A Xeon Phi coprocessor reports ACCELERATOR (and some old runtimes CPU);
   // its name is the reliable sign, so test it before the CPU rule.
-  if (is_intel(d) && is_mic_name(d) &&
-      (d.type == DeviceType::accelerator || d.type == DeviceType::cpu)) {
+  if (is_intel(d) && is_mic_name(d) && (d.type == DeviceType::accelerator || d.type == DeviceType::cpu)) {
     c.device_class = DeviceClass::intel_mic;
     c.simd_width_float = 16;
     c.execution_width = 16;
     c.architecture = "Knights Corner 512-bit VPU (16 floats / 8 doubles)";
-    c.reason = "Intel device named '" + d.name + "' of type " + to_string(d.type) +
-               ": a Xeon Phi (MIC) coprocessor";
+    c.reason = "Intel device named '" + d.name + "' of type " + to_string(d.type) + ": a Xeon Phi (MIC) coprocessor";
     return c;
   }
   if (d.type == DeviceType::cpu) {
@@ -150,8 +145,7 @@ Classification classify(const DeviceInfo& d) {
     c.device_class = DeviceClass::cpu;
     c.simd_width_float = cpu_simd_floats(d, how);
     c.execution_width = c.simd_width_float;
-    c.architecture = simd_name(c.simd_width_float) + " (" + std::to_string(c.simd_width_float) +
-                     " floats)";
+    c.architecture = simd_name(c.simd_width_float) + " (" + std::to_string(c.simd_width_float) + " floats)";
     c.reason = "CL_DEVICE_TYPE_CPU; SIMD width from " + how;
     return c;
   }
@@ -160,13 +154,12 @@ Classification classify(const DeviceInfo& d) {
     c.execution_width = d.nvidia && d.nvidia->warp_size ? d.nvidia->warp_size : 32;
     if (d.nvidia && d.nvidia->compute_capability_major) {
       auto ma = d.nvidia->compute_capability_major, mi = d.nvidia->compute_capability_minor;
-      c.architecture = "compute capability " + std::to_string(ma) + "." + std::to_string(mi) +
-                       " (sm_" + std::to_string(ma) + std::to_string(mi) + ")";
+      c.architecture = "compute capability " + std::to_string(ma) + "." + std::to_string(mi) + " (sm_" +
+                       std::to_string(ma) + std::to_string(mi) + ")";
     } else {
       c.architecture = "compute capability unknown (no cl_nv_device_attribute_query)";
     }
-    c.reason = "GPU from NVIDIA (vendor '" + d.vendor + "'); warp " +
-               std::to_string(c.execution_width) +
+    c.reason = "GPU from NVIDIA (vendor '" + d.vendor + "'); warp " + std::to_string(c.execution_width) +
                (d.nvidia && d.nvidia->warp_size ? " from CL_DEVICE_WARP_SIZE_NV" : " (NVIDIA's fixed warp width)");
     return c;
   }
@@ -192,13 +185,12 @@ Classification classify(const DeviceInfo& d) {
     c.device_class = gcn ? DeviceClass::amd_gcn_gpu : DeviceClass::amd_gpu_other;
     c.execution_width = wave ? wave : (gcn ? 64 : (major >= 10 ? 32 : 64));
     if (major)
-      c.architecture = "gfx IP " + std::to_string(major) + "." + std::to_string(minor) +
-                       (gcn ? " (" + gcn_generation(major, minor) + ")"
-                            : (major >= 10 ? " (RDNA)" : " (pre-GCN VLIW)"));
+      c.architecture =
+          "gfx IP " + std::to_string(major) + "." + std::to_string(minor) +
+          (gcn ? " (" + gcn_generation(major, minor) + ")" : (major >= 10 ? " (RDNA)" : " (pre-GCN VLIW)"));
     else
       c.architecture = gcn ? "GCN (gfx IP unknown)" : "non-GCN AMD GPU (gfx IP unknown)";
-    c.reason = "GPU from AMD; architecture from " + from + "; wavefront " +
-               std::to_string(c.execution_width);
+    c.reason = "GPU from AMD; architecture from " + from + "; wavefront " + std::to_string(c.execution_width);
     return c;
   }
   if (d.type == DeviceType::gpu && is_intel(d)) {

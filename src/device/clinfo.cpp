@@ -57,8 +57,7 @@ DeviceType type_of(const std::string& v) {
   if (t.find("GPU") != std::string::npos) return DeviceType::gpu;
   if (t.find("Accelerator") != std::string::npos || t.find("ACCELERATOR") != std::string::npos)
     return DeviceType::accelerator;
-  if (t.find("Custom") != std::string::npos || t.find("CUSTOM") != std::string::npos)
-    return DeviceType::custom;
+  if (t.find("Custom") != std::string::npos || t.find("CUSTOM") != std::string::npos) return DeviceType::custom;
   return DeviceType::unknown;
 }
 
@@ -101,11 +100,9 @@ struct Field {
 const std::vector<Field>& fields() {
   static const std::vector<Field> table = {
       {"Device Vendor", "CL_DEVICE_VENDOR", [](DeviceInfo& d, const std::string& v) { d.vendor = v; }},
-      {"Device Vendor ID", "CL_DEVICE_VENDOR_ID",
-       [](DeviceInfo& d, const std::string& v) { d.vendor_id = u32(v); }},
+      {"Device Vendor ID", "CL_DEVICE_VENDOR_ID", [](DeviceInfo& d, const std::string& v) { d.vendor_id = u32(v); }},
       {"Device Version", "CL_DEVICE_VERSION", [](DeviceInfo& d, const std::string& v) { d.version = v; }},
-      {"Driver Version", "CL_DRIVER_VERSION",
-       [](DeviceInfo& d, const std::string& v) { d.driver_version = v; }},
+      {"Driver Version", "CL_DRIVER_VERSION", [](DeviceInfo& d, const std::string& v) { d.driver_version = v; }},
       {"Device OpenCL C Version", "CL_DEVICE_OPENCL_C_VERSION",
        [](DeviceInfo& d, const std::string& v) { d.opencl_c_version = v; }},
       {"Device Type", "CL_DEVICE_TYPE", [](DeviceInfo& d, const std::string& v) { d.type = type_of(v); }},
@@ -187,10 +184,8 @@ const std::vector<Field>& fields() {
        [](DeviceInfo& d, const std::string& v) { amd(d).simd_instruction_width = u32(v); }},
       {"Graphics IP (AMD)", nullptr,
        [](DeviceInfo& d, const std::string& v) { major_minor(v, amd(d).gfxip_major, amd(d).gfxip_minor); }},
-      {nullptr, "CL_DEVICE_GFXIP_MAJOR_AMD",
-       [](DeviceInfo& d, const std::string& v) { amd(d).gfxip_major = u32(v); }},
-      {nullptr, "CL_DEVICE_GFXIP_MINOR_AMD",
-       [](DeviceInfo& d, const std::string& v) { amd(d).gfxip_minor = u32(v); }},
+      {nullptr, "CL_DEVICE_GFXIP_MAJOR_AMD", [](DeviceInfo& d, const std::string& v) { amd(d).gfxip_major = u32(v); }},
+      {nullptr, "CL_DEVICE_GFXIP_MINOR_AMD", [](DeviceInfo& d, const std::string& v) { amd(d).gfxip_minor = u32(v); }},
       {"Sub-group sizes (Intel)", "CL_DEVICE_SUB_GROUP_SIZES_INTEL",
        [](DeviceInfo& d, const std::string& v) {
          d.intel_sub_group_sizes.clear();
@@ -246,11 +241,11 @@ Line split_line(std::string s) {
 
 std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string& origin) {
   std::vector<DeviceInfo> devices;
-  std::vector<Platform> platforms;   // as listed in the platform section
-  size_t device_sections = 0;        // "Number of devices" headers seen so far
-  bool pending_platform = false;     // last "Platform Name" may head a device section
+  std::vector<Platform> platforms;  // as listed in the platform section
+  size_t device_sections = 0;       // "Number of devices" headers seen so far
+  bool pending_platform = false;    // last "Platform Name" may head a device section
   Platform current_platform;
-  bool in_vector_sizes = false;      // human form: inside "Preferred / native vector sizes"
+  bool in_vector_sizes = false;  // human form: inside "Preferred / native vector sizes"
   DeviceInfo* dev = nullptr;
 
   std::istringstream in(text);
@@ -335,8 +330,7 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
       bool is_pref = k.rfind(pref, 0) == 0;
       std::string type = k.substr(is_pref ? pref.size() : nat.size());
       for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (std::uint32_t* p =
-              width_slot(is_pref ? dev->preferred_vector_width : dev->native_vector_width, type))
+      if (std::uint32_t* p = width_slot(is_pref ? dev->preferred_vector_width : dev->native_vector_width, type))
         *p = u32(v);
       continue;
     }

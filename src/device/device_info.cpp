@@ -20,8 +20,7 @@ std::string to_string(DeviceType t) {
 }
 
 DeviceType device_type_from_string(const std::string& s) {
-  for (auto t : {DeviceType::unknown, DeviceType::cpu, DeviceType::gpu, DeviceType::accelerator,
-                 DeviceType::custom})
+  for (auto t : {DeviceType::unknown, DeviceType::cpu, DeviceType::gpu, DeviceType::accelerator, DeviceType::custom})
     if (to_string(t) == s) return t;
   throw Error("unknown device type '" + s + "' (expected cpu, gpu, accelerator, custom or unknown)");
 }
@@ -56,8 +55,8 @@ std::uint32_t VectorWidths::of(ElementType t) const {
 }
 
 bool VectorWidths::operator==(const VectorWidths& o) const {
-  return char_ == o.char_ && short_ == o.short_ && int_ == o.int_ && long_ == o.long_ &&
-         half == o.half && float_ == o.float_ && double_ == o.double_;
+  return char_ == o.char_ && short_ == o.short_ && int_ == o.int_ && long_ == o.long_ && half == o.half &&
+         float_ == o.float_ && double_ == o.double_;
 }
 
 bool NvidiaAttributes::operator==(const NvidiaAttributes& o) const {
@@ -214,8 +213,7 @@ DeviceInfo DeviceInfo::from_json(const Json& j) {
   Reader r{j, "device"};
   if (const Json* f = j.find("format")) {
     if (f->as_string("device.format") != "portacl-device-1")
-      throw Error("JSON: device.format is '" + f->as_string() +
-                  "', this library reads 'portacl-device-1'");
+      throw Error("JSON: device.format is '" + f->as_string() + "', this library reads 'portacl-device-1'");
   }
   if (!j.contains("name")) throw Error("JSON: device description has no 'name'");
   if (!j.contains("type")) throw Error("JSON: device description has no 'type'");
@@ -255,8 +253,7 @@ DeviceInfo DeviceInfo::from_json(const Json& j) {
   r.flag("fp64", d.fp64);
   r.flag("fp16", d.fp16);
   if (const Json* e = j.find("extensions"))
-    for (const auto& v : e->as_array("device.extensions"))
-      d.extensions.push_back(v.as_string("device.extensions[]"));
+    for (const auto& v : e->as_array("device.extensions")) d.extensions.push_back(v.as_string("device.extensions[]"));
   if (const Json* n = r.obj("nvidia")) {
     NvidiaAttributes a;
     Reader nr{*n, "device.nvidia"};

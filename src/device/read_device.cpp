@@ -78,10 +78,14 @@ DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& devi
   d.opencl_c_version = dev_string(device, CL_DEVICE_OPENCL_C_VERSION, "CL_DEVICE_OPENCL_C_VERSION");
   d.vendor_id = dev_value<cl_uint>(device, CL_DEVICE_VENDOR_ID, "CL_DEVICE_VENDOR_ID");
   auto type = dev_value<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE");
-  if (type & CL_DEVICE_TYPE_CPU) d.type = DeviceType::cpu;
-  else if (type & CL_DEVICE_TYPE_GPU) d.type = DeviceType::gpu;
-  else if (type & CL_DEVICE_TYPE_ACCELERATOR) d.type = DeviceType::accelerator;
-  else if (type & CL_DEVICE_TYPE_CUSTOM) d.type = DeviceType::custom;
+  if (type & CL_DEVICE_TYPE_CPU)
+    d.type = DeviceType::cpu;
+  else if (type & CL_DEVICE_TYPE_GPU)
+    d.type = DeviceType::gpu;
+  else if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    d.type = DeviceType::accelerator;
+  else if (type & CL_DEVICE_TYPE_CUSTOM)
+    d.type = DeviceType::custom;
   d.compute_units = dev_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS, "CL_DEVICE_MAX_COMPUTE_UNITS");
   d.clock_mhz = dev_value<cl_uint>(device, CL_DEVICE_MAX_CLOCK_FREQUENCY, "CL_DEVICE_MAX_CLOCK_FREQUENCY");
   d.max_work_group_size = dev_value<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
@@ -92,8 +96,8 @@ DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& devi
   check_cl(device.getInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES, &items), "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
   for (auto s : items) d.max_work_item_sizes.push_back(s);
   auto lmt = dev_value<cl_device_local_mem_type>(device, CL_DEVICE_LOCAL_MEM_TYPE, "CL_DEVICE_LOCAL_MEM_TYPE");
-  d.local_mem_type = lmt == CL_LOCAL ? LocalMemType::local
-                                     : (lmt == CL_GLOBAL ? LocalMemType::global : LocalMemType::none);
+  d.local_mem_type =
+      lmt == CL_LOCAL ? LocalMemType::local : (lmt == CL_GLOBAL ? LocalMemType::global : LocalMemType::none);
   d.local_mem_size = dev_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE");
   d.global_mem_size = dev_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
   d.max_mem_alloc_size = dev_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
@@ -129,7 +133,8 @@ DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& devi
   std::string e;
   while (ext >> e) d.extensions.push_back(e);
   // fp64: the extension, or a non-zero double config (optional core in 1.2).
-  d.fp64 = d.has_extension("cl_khr_fp64") || optional_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  d.fp64 =
+      d.has_extension("cl_khr_fp64") || optional_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
   d.fp16 = d.has_extension("cl_khr_fp16");
 
   if (d.has_extension("cl_nv_device_attribute_query")) {

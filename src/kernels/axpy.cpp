@@ -20,7 +20,6 @@ void check_operands(Context& ctx, const Buffer<T>& x, Buffer<T>& y) {
   kernel_call::same_length("axpy", "x", x.size(), "y", y.size());
 }
 
-
 }  // namespace
 
 template <class T>

@@ -29,18 +29,26 @@ KernelTraits gemm_traits(ElementType element) {
 
 const TuningSpace& gemm_tunables() {
   static const TuningSpace space{
-      {knobs::work_group_size({16, 64, 128, 256}), knobs::use_local_memory(),
-       {"PACK", {0, 1}, std::nullopt,
+      {knobs::work_group_size({16, 64, 128, 256}),
+       knobs::use_local_memory(),
+       {"PACK",
+        {0, 1},
+        std::nullopt,
         "copy op(A) and op(B) into tile-padded panels first (1), or read the user's matrices through strides (0); "
         "the rules pack above 64^3 multiply-adds"},
-       {"WPT_M", {1, 2, 4, 8, 16}, std::nullopt,
-        "rows of C per work-item (register block); the rules take 8"},
-       {"WPT_N", {1, 2, 4, 8, 16}, std::nullopt,
+       {"WPT_M", {1, 2, 4, 8, 16}, std::nullopt, "rows of C per work-item (register block); the rules take 8"},
+       {"WPT_N",
+        {1, 2, 4, 8, 16},
+        std::nullopt,
         "columns of C per work-item (register block); the rules take 4 with local memory, else the SIMD width"},
-       {"TS_K", {8, 16, 32}, std::nullopt,
+       {"TS_K",
+        {8, 16, 32},
+        std::nullopt,
         "depth of the slices of A and B staged at a time; the rules take the deepest whose tiles fill at most "
         "half the local memory (16 without local memory)"},
-       {"VEC", {1, 2, 4, 8}, std::nullopt,
+       {"VEC",
+        {1, 2, 4, 8},
+        std::nullopt,
         "elements per load from the packed panels; the rules take 4 with local memory, else the SIMD width"},
        {"UNROLL", {1, 4, 8, 16}, 8, "unrolling of the loop over a slice's depth"},
        {"BACKEND", {0, 1}, 0, "portacl's kernels (0) or CLBlast's Xgemm (1), measured as an alternative"}},
@@ -66,7 +74,6 @@ namespace {
 using namespace matrix_checks;
 using kernel_call::ceil_div;
 using kernel_call::round_up;
-
 
 // The knobs every variant reads, resolved for this plan and problem.
 struct GemmShape {
@@ -94,9 +101,9 @@ GemmShape resolve(LaunchPlan& plan, const DeviceInfo& device, std::size_t m, std
   while (simd < 8 && simd * 2 <= device.native_vector_width.of(plan.traits.element)) simd *= 2;
   const char* rule = simd_block ? "cpu.vector-types" : "general.cover-problem";
   g.wpt_m = knob_or_rule(plan, "WPT_M", 8, rule, "8 rows of accumulators per work-item");
-  g.wpt_n = knob_or_rule(plan, "WPT_N", simd_block ? simd : 4, rule,
-                         simd_block ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)"
-                                    : "8 x 4 register block");
+  g.wpt_n = knob_or_rule(
+      plan, "WPT_N", simd_block ? simd : 4, rule,
+      simd_block ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)" : "8 x 4 register block");
   g.tile_m = plan.local[1] * g.wpt_m;
   g.tile_n = plan.local[0] * g.wpt_n;
   // Half the local memory leaves room for a second work-group per compute
@@ -105,8 +112,8 @@ GemmShape resolve(LaunchPlan& plan, const DeviceInfo& device, std::size_t m, std
   if (!simd_block)
     for (std::size_t depth : {32, 16, 8}) {
       ts_k = depth;
-      if (!device.local_mem_size || depth * (g.tile_m + g.tile_n + 2) * size_of(plan.traits.element) * 2 <=
-                                        device.local_mem_size)
+      if (!device.local_mem_size ||
+          depth * (g.tile_m + g.tile_n + 2) * size_of(plan.traits.element) * 2 <= device.local_mem_size)
         break;
     }
   g.ts_k = knob_or_rule(plan, "TS_K", ts_k, rule,
@@ -123,12 +130,12 @@ GemmShape resolve(LaunchPlan& plan, const DeviceInfo& device, std::size_t m, std
                             (big ? " is at least" : " is below") + " 64^3 multiply-adds") != 0;
   plan.macros["PACK"] = g.pack ? "1" : "0";
   if (!g.pack) return g;
-  const std::size_t vec = knob_or_rule(
-      plan, "VEC", std::min<std::size_t>({simd_block ? simd : 4, g.wpt_m, g.wpt_n}), rule,
-      simd_block ? "explicit vectors of the SIMD width" : "whole vectors from local-memory slices");
+  const std::size_t vec =
+      knob_or_rule(plan, "VEC", std::min<std::size_t>({simd_block ? simd : 4, g.wpt_m, g.wpt_n}), rule,
+                   simd_block ? "explicit vectors of the SIMD width" : "whole vectors from local-memory slices");
   if (g.wpt_m % vec || g.wpt_n % vec)
-    throw Error("gemm: VEC " + std::to_string(vec) + " must divide WPT_M " + std::to_string(g.wpt_m) +
-                " and WPT_N " + std::to_string(g.wpt_n));
+    throw Error("gemm: VEC " + std::to_string(vec) + " must divide WPT_M " + std::to_string(g.wpt_m) + " and WPT_N " +
+                std::to_string(g.wpt_n));
   plan.macros["VEC"] = std::to_string(vec);
   plan.macros["UNROLL"] = std::to_string(space.value_in(plan, "UNROLL"));
   return g;
@@ -157,9 +164,9 @@ std::size_t pack_tile(const DeviceInfo& d, std::size_t element) {
 }  // namespace
 
 template <class T>
-LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n,
-                std::size_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc,
-                std::size_t ldc, const GemmOptions& gemm_options) {
+LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
+                T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
+                const GemmOptions& gemm_options) {
   const PlanOptions& options = gemm_options.plan;
   kernel_call::same_context(ctx, a.buffer, "gemm", "A");
   kernel_call::same_context(ctx, b.buffer, "gemm", "B");
@@ -176,9 +183,10 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
       gemm_options.backend == GemmBackend::clblast ||
       (gemm_options.backend == GemmBackend::automatic && gemm_tunables().value_in(plan, "BACKEND") == 1);
   if (clblast) {
-    plan.decide("backend", "CLBlast", gemm_options.backend == GemmBackend::clblast ? "caller.choice" : "tuning.override",
+    plan.decide("backend", "CLBlast",
+                gemm_options.backend == GemmBackend::clblast ? "caller.choice" : "tuning.override",
                 gemm_options.backend == GemmBackend::clblast ? "asked for by the caller"
-                                                              : "measured faster here: " + plan.provenance);
+                                                             : "measured faster here: " + plan.provenance);
     if (beta == T(0) && k > 0) {
       // BLAS: beta = 0 never reads C. CLBlast multiplies C by 0, so NaN in
       // C would survive: clear it first (the own kernel with k = 0): quirk
@@ -195,8 +203,7 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
   plan.work_groups = ceil_div(n, g.tile_n) * ceil_div(m, g.tile_m);
   plan.items_per_work_item = g.wpt_m * g.wpt_n;
-  plan.decide("tiles",
-              std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " + std::to_string(g.ts_k),
+  plan.decide("tiles", std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " + std::to_string(g.ts_k),
               "general.cover-problem",
               std::to_string(g.wpt_m) + " x " + std::to_string(g.wpt_n) + " elements of C per work-item");
 
@@ -223,8 +230,8 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
     const cl::Buffer& bp = ctx.scratch("gemm.b", k_pad * n_pad * sizeof(T));
     LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
     pack_plan.local = {{pt, pt, 1}};
-    auto pack = [&](std::size_t rows, std::size_t rows_pad, std::size_t panel, const Buffer<T>& src,
-                    std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
+    auto pack = [&](std::size_t rows, std::size_t rows_pad, std::size_t panel, const Buffer<T>& src, std::size_t off,
+                    cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
       pack_plan.global = {{round_up(rows_pad, pt), round_up(k_pad, pt), 1}};
       pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / pt);
       PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, pack_plan);
@@ -235,21 +242,21 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
     pack(m, m_pad, g.tile_m, a.buffer, a.offset, a_i, a_p, ap);
     pack(n, n_pad, g.tile_n, b.buffer, b.offset, b_j, b_p, bp);
     PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
-    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n),
-                        static_cast<cl_ulong>(k_pad), alpha, beta, ap, bp, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k_pad),
+                        alpha, beta, ap, bp, c, static_cast<cl_ulong>(offc), c_r, c_c);
   } else {
     // k = 0: C = beta C, which the tiled kernel does with an empty loop.
     const cl::Buffer& none = ctx.scratch("gemm.a", sizeof(T) * 4);
     PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
-    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), cl_ulong(0), alpha, beta,
-                        none, none, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), cl_ulong(0), alpha, beta, none,
+                        none, c, static_cast<cl_ulong>(offc), c_r, c_c);
   }
   return plan;
 }
 
-#define PORTACL_GEMM_INSTANTIATE(T)                                                                            \
+#define PORTACL_GEMM_INSTANTIATE(T)                                                                             \
   template LaunchPlan gemm<T>(Context&, Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T, \
-                              MatrixRef<T>, MatrixRef<T>, T, Buffer<T>&, std::size_t, std::size_t,             \
+                              MatrixRef<T>, MatrixRef<T>, T, Buffer<T>&, std::size_t, std::size_t,              \
                               const GemmOptions&);
 PORTACL_GEMM_INSTANTIATE(float)
 PORTACL_GEMM_INSTANTIATE(double)

@@ -15,9 +15,9 @@ CLBlastLayout to_clblast(Layout l) { return l == Layout::row_major ? CLBlastLayo
 CLBlastTranspose to_clblast(Transpose t) { return t == Transpose::yes ? CLBlastTransposeYes : CLBlastTransposeNo; }
 
 CLBlastStatusCode xgemm(CLBlastLayout l, CLBlastTranspose ta, CLBlastTranspose tb, std::size_t m, std::size_t n,
-                        std::size_t k, float alpha, cl_mem a, std::size_t oa, std::size_t lda, cl_mem b,
-                        std::size_t ob, std::size_t ldb, float beta, cl_mem c, std::size_t oc, std::size_t ldc,
-                        cl_command_queue* q, cl_event* e) {
+                        std::size_t k, float alpha, cl_mem a, std::size_t oa, std::size_t lda, cl_mem b, std::size_t ob,
+                        std::size_t ldb, float beta, cl_mem c, std::size_t oc, std::size_t ldc, cl_command_queue* q,
+                        cl_event* e) {
   return CLBlastSgemm(l, ta, tb, m, n, k, alpha, a, oa, lda, b, ob, ldb, beta, c, oc, ldc, q, e);
 }
 CLBlastStatusCode xgemm(CLBlastLayout l, CLBlastTranspose ta, CLBlastTranspose tb, std::size_t m, std::size_t n,
@@ -30,8 +30,8 @@ CLBlastStatusCode xgemm(CLBlastLayout l, CLBlastTranspose ta, CLBlastTranspose t
 }  // namespace
 
 template <class T>
-void gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
-          T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc) {
+void gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+          MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc) {
   // A marker first, so that timing the call (LaunchRecorder) spans every
   // kernel CLBlast enqueues, not only the last one whose event it returns.
   cl::Event marker;
@@ -39,8 +39,8 @@ void gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m
   ctx.record(marker);
   cl_event done = nullptr;
   const CLBlastStatusCode status =
-      xgemm(to_clblast(layout), to_clblast(ta), to_clblast(tb), m, n, k, alpha, a.buffer.cl_buffer()(), a.offset,
-            a.ld, b.buffer.cl_buffer()(), b.offset, b.ld, beta, c.cl_buffer()(), offc, ldc, &ctx.queue()(), &done);
+      xgemm(to_clblast(layout), to_clblast(ta), to_clblast(tb), m, n, k, alpha, a.buffer.cl_buffer()(), a.offset, a.ld,
+            b.buffer.cl_buffer()(), b.offset, b.ld, beta, c.cl_buffer()(), offc, ldc, &ctx.queue()(), &done);
   if (status != CLBlastSuccess)
     throw Error("gemm (CLBlast backend) on '" + ctx.info().name + "': CLBlast returned status " +
                 std::to_string(static_cast<int>(status)) + " (see clblast_c.h's CLBlastStatusCode)");

@@ -10,8 +10,8 @@ namespace portacl {
 namespace clblast_backend {
 
 template <class T>
-void gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
-          T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc);
+void gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+          MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc);
 
 }  // namespace clblast_backend
 }  // namespace portacl

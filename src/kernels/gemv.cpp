@@ -29,9 +29,12 @@ KernelTraits gemv_traits(ElementType element, GemvPath path) {
 
 const TuningSpace& gemv_tunables() {
   static const TuningSpace space{
-      {knobs::work_group_size({32, 64, 128, 256, 512}), knobs::vector_width({1, 2, 4, 8}),
+      {knobs::work_group_size({32, 64, 128, 256, 512}),
+       knobs::vector_width({1, 2, 4, 8}),
        knobs::groups_per_compute_unit({1, 4, 16, 64}),
-       {"TEAM", {1, 4, 8, 16, 32, 64, 128, 256}, std::nullopt,
+       {"TEAM",
+        {1, 4, 8, 16, 32, 64, 128, 256},
+        std::nullopt,
         "work-items sharing a row (rows path); the rules take the sub-group width on GPUs, 1 on CPUs"}},
       knobs::within_work_group("TEAM")};
   return space;
@@ -39,8 +42,7 @@ const TuningSpace& gemv_tunables() {
 
 template <class T>
 LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,
-                VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy, std::size_t incy,
-                const PlanOptions& options) {
+                VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy, std::size_t incy, const PlanOptions& options) {
   kernel_call::same_context(ctx, a.buffer, "gemv", "A");
   kernel_call::same_context(ctx, x.buffer, "gemv", "x");
   kernel_call::same_context(ctx, y, "gemv", "y");
@@ -83,8 +85,8 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   // As many chunks of columns as it takes to reach the plan's work-group
   // count, each chunk at least 64 columns long.
   const std::size_t row_groups = ceil_div(m, wg * plan.vector_width);
-  const std::size_t chunks =
-      std::max<std::size_t>(1, std::min(ceil_div(plan.work_groups, row_groups), ceil_div(std::max<std::size_t>(n, 1), 64)));
+  const std::size_t chunks = std::max<std::size_t>(
+      1, std::min(ceil_div(plan.work_groups, row_groups), ceil_div(std::max<std::size_t>(n, 1), 64)));
   const std::size_t chunk = std::max<std::size_t>(1, ceil_div(n, chunks));
   const std::size_t used = n == 0 ? 1 : ceil_div(n, chunk);
   plan.work_groups = row_groups * used;
@@ -97,8 +99,8 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), alpha, beta, a.buffer,
                       static_cast<cl_ulong>(a.offset), a_j, x.buffer, static_cast<cl_ulong>(x.offset),
                       static_cast<cl_ulong>(x.inc), y, static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy),
-                      static_cast<cl_ulong>(row_groups), static_cast<cl_ulong>(used > 1 ? chunk : std::max<std::size_t>(n, 1)),
-                      part);
+                      static_cast<cl_ulong>(row_groups),
+                      static_cast<cl_ulong>(used > 1 ? chunk : std::max<std::size_t>(n, 1)), part);
   if (used > 1) {
     LaunchPlan combine = plan;
     combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, row_groups));
@@ -110,9 +112,9 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   return k.plan;
 }
 
-#define PORTACL_GEMV_INSTANTIATE(T)                                                                           \
-  template LaunchPlan gemv<T>(Context&, Layout, Transpose, std::size_t, std::size_t, T, MatrixRef<T>, VectorRef<T>, \
-                              T, Buffer<T>&, std::size_t, std::size_t, const PlanOptions&);
+#define PORTACL_GEMV_INSTANTIATE(T)                                                                                    \
+  template LaunchPlan gemv<T>(Context&, Layout, Transpose, std::size_t, std::size_t, T, MatrixRef<T>, VectorRef<T>, T, \
+                              Buffer<T>&, std::size_t, std::size_t, const PlanOptions&);
 PORTACL_GEMV_INSTANTIATE(float)
 PORTACL_GEMV_INSTANTIATE(double)
 

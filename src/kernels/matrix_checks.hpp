@@ -28,8 +28,8 @@ inline void check_matrix(const char* op, const char* name, const Stored& s, std:
   if (s.outer == 0 || s.inner == 0) return;
   if (ld < s.inner)
     throw Error(std::string(op) + ": ld" + name + " is " + std::to_string(ld) + " but a stored " +
-                (layout == Layout::row_major ? "row" : "column") + " of " + name + " has " +
-                std::to_string(s.inner) + " elements");
+                (layout == Layout::row_major ? "row" : "column") + " of " + name + " has " + std::to_string(s.inner) +
+                " elements");
   const std::size_t needed = offset + (s.outer - 1) * ld + s.inner;
   if (needed > size)
     throw Error(std::string(op) + ": " + name + " needs " + std::to_string(needed) + " elements (offset " +
@@ -53,7 +53,6 @@ inline void strides(Layout layout, std::size_t ld, cl_ulong& row, cl_ulong& col)
   row = layout == Layout::row_major ? ld : 1;
   col = layout == Layout::row_major ? 1 : ld;
 }
-
 
 }  // namespace matrix_checks
 }  // namespace portacl

@@ -50,9 +50,8 @@ PipelineReport run(Context& ctx, const char* op, const T* x, T* y, std::size_t n
   PipelineReport r;
   r.queues = opt.queues;
   if (n == 0) return r;
-  const std::size_t chunk =
-      std::min(n, opt.chunk_elements ? opt.chunk_elements
-                                     : std::max<std::size_t>(n / (4 * opt.queues), std::size_t{1} << 18));
+  const std::size_t chunk = std::min(
+      n, opt.chunk_elements ? opt.chunk_elements : std::max<std::size_t>(n / (4 * opt.queues), std::size_t{1} << 18));
   const std::size_t bytes = chunk * sizeof(T);
   r.chunk_elements = chunk;
   r.chunks = (n + chunk - 1) / chunk;
@@ -148,9 +147,9 @@ PipelineReport map_pipelined(Context& ctx, const std::string& expression, const 
              });
 }
 
-#define PORTACL_PIPELINE_INSTANTIATE(T)                                                                         \
-  template PipelineReport axpy_pipelined<T>(Context&, T, const T*, T*, std::size_t, const PipelineOptions&);    \
-  template PipelineReport map_pipelined<T>(Context&, const std::string&, const T*, T*, std::size_t,             \
+#define PORTACL_PIPELINE_INSTANTIATE(T)                                                                      \
+  template PipelineReport axpy_pipelined<T>(Context&, T, const T*, T*, std::size_t, const PipelineOptions&); \
+  template PipelineReport map_pipelined<T>(Context&, const std::string&, const T*, T*, std::size_t,          \
                                            const PipelineOptions&);
 PORTACL_PIPELINE_INSTANTIATE(float)
 PORTACL_PIPELINE_INSTANTIATE(double)

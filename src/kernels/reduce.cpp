@@ -16,7 +16,7 @@ KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsig
   t.dimensions = 1;
   t.benefits_from_local_tiling = true;  // work-group combine in local memory
   t.needs_barriers = true;
-  t.has_barrier_free_variant = true;    // per-work-item partials
+  t.has_barrier_free_variant = true;  // per-work-item partials
   t.combines_partials = true;
   t.vectorizable = vectorizable;
   t.bytes_per_item = inputs * static_cast<double>(size_of(element));
@@ -49,9 +49,11 @@ const char* two_inputs = "#define INPUTS __global const T* restrict x, __global 
 ReduceOp additive(const std::string& name, const std::string& state, const std::string& element,
                   const std::string& element_v, unsigned inputs, double flops) {
   return ReduceOp{name,
-                  "#define S " + state + "\n#define IDENTITY ((S)0)\n#define COMBINE(a, b) ((a) + (b))\n"
-                  "#define COMBINE_IS_ADD 1\n" + (inputs == 1 ? one_input : two_inputs) +
-                      "#define ELEMENT(i) (" + element + ")\n#define ELEMENT_V(i) (" + element_v + ")\n",
+                  "#define S " + state +
+                      "\n#define IDENTITY ((S)0)\n#define COMBINE(a, b) ((a) + (b))\n"
+                      "#define COMBINE_IS_ADD 1\n" +
+                      (inputs == 1 ? one_input : two_inputs) + "#define ELEMENT(i) (" + element +
+                      ")\n#define ELEMENT_V(i) (" + element_v + ")\n",
                   inputs, true, flops};
 }
 
@@ -73,11 +75,14 @@ ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst,
                               "  const int an = isnan(a.v), bn = isnan(b.v);\n"
                               "  const int take_a = an ? (!bn || a.i < b.i)\n"
                               "                        : (!bn && ((a.v ") +
-                      op + " b.v) || (a.v == b.v && a.i < b.i)));\n"
-                           "  return take_a ? a : b;\n}\n"
-                           "#define IDENTITY arg_make((T)" + worst + ", ULONG_MAX)\n"
-                           "#define COMBINE(a, b) arg_combine((a), (b))\n" + one_input +
-                      "#define ELEMENT(i) arg_make(" + value_of + ", (ulong)(i))\n",
+                      op +
+                      " b.v) || (a.v == b.v && a.i < b.i)));\n"
+                      "  return take_a ? a : b;\n}\n"
+                      "#define IDENTITY arg_make((T)" +
+                      worst +
+                      ", ULONG_MAX)\n"
+                      "#define COMBINE(a, b) arg_combine((a), (b))\n" +
+                      one_input + "#define ELEMENT(i) arg_make(" + value_of + ", (ulong)(i))\n",
                   1, false, 1};
 }
 
@@ -127,8 +132,7 @@ S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std:
 
 template <class T>
 void require_elements(const char* op, const Buffer<T>& x) {
-  if (x.size() == 0)
-    throw Error(std::string(op) + ": the buffer is empty, and " + op + " of no elements is undefined");
+  if (x.size() == 0) throw Error(std::string(op) + ": the buffer is empty, and " + op + " of no elements is undefined");
 }
 
 // Device-side layout of arg_t: { T v; ulong i; }.
@@ -143,8 +147,7 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
                     const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, name, "x");
   require_elements(name, x);
-  auto s = run<ArgState<T>>(ctx, arg_extreme(name, op, worst, value_of), element_of<T>::value, x.size(), {&x}, o,
-                            used);
+  auto s = run<ArgState<T>>(ctx, arg_extreme(name, op, worst, value_of), element_of<T>::value, x.size(), {&x}, o, used);
   return Extremum<T>{s.v, static_cast<std::size_t>(s.i)};
 }
 
@@ -153,8 +156,7 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
 template <class T>
 T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "sum", "x");
-  return run<T>(ctx, additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1), element_of<T>::value, x.size(), {&x}, o,
-                used);
+  return run<T>(ctx, additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T>
@@ -221,15 +223,15 @@ std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<
   return run<cl_ulong>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used);
 }
 
-#define PORTACL_REDUCE_INSTANTIATE(T)                                                                               \
-  template T sum<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                  \
-  template T dot<T>(Context&, const Buffer<T>&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                \
-  template T nrm2<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                 \
-  template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                  \
-  template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                  \
-  template Extremum<T> argmin<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                     \
-  template Extremum<T> argmax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                     \
-  template Extremum<T> iamax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                      \
+#define PORTACL_REDUCE_INSTANTIATE(T)                                                               \
+  template T sum<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
+  template T dot<T>(Context&, const Buffer<T>&, const Buffer<T>&, const PlanOptions&, LaunchPlan*); \
+  template T nrm2<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                  \
+  template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
+  template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
+  template Extremum<T> argmin<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);      \
+  template Extremum<T> argmax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);      \
+  template Extremum<T> iamax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);       \
   template std::uint64_t count_if<T>(Context&, const std::string&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
 PORTACL_REDUCE_INSTANTIATE(float)
 PORTACL_REDUCE_INSTANTIATE(double)

@@ -16,7 +16,9 @@ KernelTraits scan_traits(const std::string& kernel, ElementType element, std::si
 
 const TuningSpace& scan_tunables() {
   static const TuningSpace space{
-      {knobs::work_group_size({64, 128, 256, 512, 1024}), knobs::vector_width({1, 2, 4, 8}), knobs::use_local_memory(),
+      {knobs::work_group_size({64, 128, 256, 512, 1024}),
+       knobs::vector_width({1, 2, 4, 8}),
+       knobs::use_local_memory(),
        knobs::passes(),
        // Bytes of input per work-item of the look-back scan: tiles large
        // against the cost of looking back, small enough that a tile is
@@ -28,8 +30,8 @@ const TuningSpace& scan_tunables() {
        // slower on the H100 at every size (48-69% of copy).
        {"SCAN_KEEP", {0, 1}, 0, "hold the tile in registers (1) or read it twice (0) (single pass)"}},
       [](const Configuration& c) -> std::string {
-        const bool lookback = c.count("passes") && c.at("passes") == 1 && c.count("use_local_memory") &&
-                              c.at("use_local_memory") == 1;
+        const bool lookback =
+            c.count("passes") && c.at("passes") == 1 && c.count("use_local_memory") && c.at("use_local_memory") == 1;
         if (lookback) return "";
         // The other variants ignore the look-back knobs: their fallbacks only.
         for (const char* knob : {"SCAN_BYTES", "SCAN_KEEP"})
@@ -134,8 +136,7 @@ cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y,
 }
 
 template <class T>
-LaunchPlan scan(Context& ctx, const char* op, const Buffer<T>& x, Buffer<T>& y, bool inclusive,
-                const PlanOptions& o) {
+LaunchPlan scan(Context& ctx, const char* op, const Buffer<T>& x, Buffer<T>& y, bool inclusive, const PlanOptions& o) {
   kernel_call::same_context(ctx, x, op, "x");
   kernel_call::same_context(ctx, y, op, "y");
   kernel_call::same_length(op, "x", x.size(), "y", y.size());
@@ -158,8 +159,8 @@ LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const 
 }
 
 template <class T>
-std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
-                    const PlanOptions& o, LaunchPlan* used) {
+std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o,
+                    LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "compact", "x");
   kernel_call::same_context(ctx, y, "compact", "y");
   if (y.size() < x.size())
@@ -172,15 +173,16 @@ std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>&
   const bool narrow = x.size() <= std::numeric_limits<cl_uint>::max();
   const std::string count_type = narrow ? "uint" : "ulong";
   ScanJob job{"compact",
-              "#define PREDICATE(x) (" + predicate + ")\n#define S " + count_type + "\n#define VALUE(v) ((PREDICATE(v)) ? (" +
-                  count_type + ")1 : (" + count_type + ")0)\n#define COMPACT 1\n",
+              "#define PREDICATE(x) (" + predicate + ")\n#define S " + count_type +
+                  "\n#define VALUE(v) ((PREDICATE(v)) ? (" + count_type + ")1 : (" + count_type +
+                  ")0)\n#define COMPACT 1\n",
               narrow ? sizeof(cl_uint) : sizeof(cl_ulong)};
   return static_cast<std::size_t>(run(ctx, job, x, y, false, true, o, used));
 }
 
-#define PORTACL_SCAN_INSTANTIATE(T)                                                                            \
-  template LaunchPlan inclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);           \
-  template LaunchPlan exclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);           \
+#define PORTACL_SCAN_INSTANTIATE(T)                                                                               \
+  template LaunchPlan inclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);              \
+  template LaunchPlan exclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);              \
   template std::size_t compact<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&, \
                                   LaunchPlan*);
 PORTACL_SCAN_INSTANTIATE(int)

@@ -79,8 +79,8 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
   return k.plan;
 }
 
-template LaunchPlan spmv<float>(Context&, std::size_t, float, const Buffer<float>&, std::size_t, VectorRef<float>, float,
-                                Buffer<float>&, std::size_t, std::size_t, const PlanOptions&);
+template LaunchPlan spmv<float>(Context&, std::size_t, float, const Buffer<float>&, std::size_t, VectorRef<float>,
+                                float, Buffer<float>&, std::size_t, std::size_t, const PlanOptions&);
 template LaunchPlan spmv<double>(Context&, std::size_t, double, const Buffer<double>&, std::size_t, VectorRef<double>,
                                  double, Buffer<double>&, std::size_t, std::size_t, const PlanOptions&);
 

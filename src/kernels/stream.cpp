@@ -15,8 +15,8 @@ KernelTraits stream_traits(const std::string& kernel, ElementType element, unsig
 }
 
 const TuningSpace& stream_tunables() {
-  static const TuningSpace space{
-      {knobs::work_group_size(), knobs::vector_width(), knobs::groups_per_compute_unit()}, nullptr};
+  static const TuningSpace space{{knobs::work_group_size(), knobs::vector_width(), knobs::groups_per_compute_unit()},
+                                 nullptr};
   return space;
 }
 
@@ -41,7 +41,8 @@ LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOption
 template <class T>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& o) {
   kernel_call::same_context(ctx, y, "fill", "y");
-  return launch_1d(ctx, stream_kernel("fill"), stream_traits("fill", element_of<T>::value, 1, 0), y.size(), o, value, y);
+  return launch_1d(ctx, stream_kernel("fill"), stream_traits("fill", element_of<T>::value, 1, 0), y.size(), o, value,
+                   y);
 }
 
 template <class T>
@@ -56,7 +57,7 @@ LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const
   kernel_call::same_context(ctx, y, "axpby", "y");
   kernel_call::same_length("axpby", "x", x.size(), "y", y.size());
   return launch_1d(ctx, stream_kernel("axpby"), stream_traits("axpby", element_of<T>::value, 3, 3), x.size(), o, a, x,
-                b, y);
+                   b, y);
 }
 
 template <class T>
@@ -68,11 +69,11 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
   return launch_1d(ctx, map_kernel(expression), stream_traits("map", element_of<T>::value, 2, 1), x.size(), o, x, y);
 }
 
-#define PORTACL_STREAM_INSTANTIATE(T)                                                                      \
-  template LaunchPlan copy<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);                \
-  template LaunchPlan fill<T>(Context&, Buffer<T>&, T, const PlanOptions&);                                \
-  template LaunchPlan scale<T>(Context&, T, Buffer<T>&, const PlanOptions&);                               \
-  template LaunchPlan axpby<T>(Context&, T, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&);          \
+#define PORTACL_STREAM_INSTANTIATE(T)                                                             \
+  template LaunchPlan copy<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);        \
+  template LaunchPlan fill<T>(Context&, Buffer<T>&, T, const PlanOptions&);                       \
+  template LaunchPlan scale<T>(Context&, T, Buffer<T>&, const PlanOptions&);                      \
+  template LaunchPlan axpby<T>(Context&, T, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&); \
   template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);
 PORTACL_STREAM_INSTANTIATE(float)
 PORTACL_STREAM_INSTANTIATE(double)

@@ -28,10 +28,15 @@ KernelTraits trsv_traits(ElementType element) {
 
 const TuningSpace& trsv_tunables() {
   static const TuningSpace space{
-      {knobs::work_group_size({64, 128, 256}), knobs::groups_per_compute_unit({1, 4, 16}),
-       {"BLOCK", {8, 16, 32, 64, 128}, std::nullopt,
+      {knobs::work_group_size({64, 128, 256}),
+       knobs::groups_per_compute_unit({1, 4, 16}),
+       {"BLOCK",
+        {8, 16, 32, 64, 128},
+        std::nullopt,
         "unknowns solved per block; the rules take the sub-group width (SIMD width on CPUs)"},
-       {"TPR", {1, 2, 4, 8, 16, 32}, std::nullopt,
+       {"TPR",
+        {1, 2, 4, 8, 16, 32},
+        std::nullopt,
         "work-items per row of the flow-down; the rules take 1 for column-major L or CPUs, else 8"}},
       knobs::within_work_group("TPR")};
   return space;
@@ -61,8 +66,8 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
   }
   // The block's work-group must fit this device, and its tile local memory.
   const std::size_t max_wg = ctx.info().max_work_group_size ? ctx.info().max_work_group_size : block;
-  while (block > 1 && (block > max_wg || (ctx.info().local_mem_size &&
-                                          (block * (block + 2)) * sizeof(T) > ctx.info().local_mem_size)))
+  while (block > 1 && (block > max_wg ||
+                       (ctx.info().local_mem_size && (block * (block + 2)) * sizeof(T) > ctx.info().local_mem_size)))
     block /= 2;
   cl_ulong l_r, l_c;
   strides(layout, l.ld, l_r, l_c);

@@ -76,8 +76,8 @@ std::vector<std::string> KernelLibrary::embedded_names() {
   return names;
 }
 
-bool KernelLibrary::find(const std::string& name, const std::string& including_dir,
-                         std::string& text, std::string& origin) const {
+bool KernelLibrary::find(const std::string& name, const std::string& including_dir, std::string& text,
+                         std::string& origin) const {
   if (name.empty() || name.find("..") != std::string::npos)
     throw Error("kernel file name '" + name + "' is not a plain file name");
   if (name[0] == '/') {
@@ -106,9 +106,8 @@ bool KernelLibrary::find(const std::string& name, const std::string& including_d
   return false;
 }
 
-void KernelLibrary::expand(const std::string& name, const std::string& text,
-                           const std::string& origin, std::vector<std::string>& stack,
-                           KernelSource& src) const {
+void KernelLibrary::expand(const std::string& name, const std::string& text, const std::string& origin,
+                           std::vector<std::string>& stack, KernelSource& src) const {
   std::string& out = src.text;
   auto emit = [&](const std::string& line, const std::string& file, std::size_t no) {
     out += line;
@@ -132,8 +131,7 @@ void KernelLibrary::expand(const std::string& name, const std::string& text,
     }
     std::string sub_text, sub_origin;
     if (!find(target, dir_of(origin), sub_text, sub_origin))
-      throw Error(name + ":" + std::to_string(lineno) + ": included kernel file '" + target +
-                  "' not found");
+      throw Error(name + ":" + std::to_string(lineno) + ": included kernel file '" + target + "' not found");
     expand(target, sub_text, sub_origin, stack, src);
     emit("#line " + std::to_string(lineno + 1) + " \"" + name + "\"", "", 0);
   }

@@ -33,17 +33,15 @@ std::string cache_key(const DeviceInfo& info, const KernelSource& source, const 
          "\noptions=" + options + "\n";
 }
 
-[[noreturn]] void build_failed(const cl::Program& program, const cl::Device& device,
-                               const DeviceInfo& info, const KernelSource& source,
-                               const std::string& options, cl_int status) {
+[[noreturn]] void build_failed(const cl::Program& program, const cl::Device& device, const DeviceInfo& info,
+                               const KernelSource& source, const std::string& options, cl_int status) {
   std::string log;
   program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
   while (!log.empty() && (log.back() == '\n' || log.back() == '\0')) log.pop_back();
   // Compilers that ignore #line report lines of the expanded text: map them back.
   log = map_log_lines(log, source);
-  throw BuildError("OpenCL build of '" + source.name + "' (" + source.origin + ") failed on '" +
-                       info.name + "' with " + cl_error_name(status) + "\n  options: " + options +
-                       "\n  compiler log:\n" + log,
+  throw BuildError("OpenCL build of '" + source.name + "' (" + source.origin + ") failed on '" + info.name + "' with " +
+                       cl_error_name(status) + "\n  options: " + options + "\n  compiler log:\n" + log,
                    log);
 }
 
@@ -61,12 +59,10 @@ std::string ProgramCache::default_directory() {
 ProgramCache::ProgramCache(std::string disk_dir) : dir_(std::move(disk_dir)) {
   if (dir_.empty()) return;
   if (int err = files::make_dirs(dir_))
-    throw Error("program binary cache directory '" + dir_ + "' cannot be created: " +
-                std::strerror(err) +
+    throw Error("program binary cache directory '" + dir_ + "' cannot be created: " + std::strerror(err) +
                 " (set PORTACL_CACHE_DIR to a writable directory, or PORTACL_CACHE_DIR=off)");
   if (::access(dir_.c_str(), R_OK | W_OK | X_OK) != 0)
-    throw Error("program binary cache directory '" + dir_ + "' is not readable and writable: " +
-                std::strerror(errno) +
+    throw Error("program binary cache directory '" + dir_ + "' is not readable and writable: " + std::strerror(errno) +
                 " (set PORTACL_CACHE_DIR to a writable directory, or PORTACL_CACHE_DIR=off)");
 }
 
@@ -81,9 +77,8 @@ std::string ProgramCache::entry_path(const DeviceInfo& info, const KernelSource&
   return dir_ + "/" + hex64(fnv1a64(cache_key(info, source, options))) + ".bin";
 }
 
-bool ProgramCache::load_from_disk(const std::string& path, const std::string& key,
-                                  const cl::Context& context, const cl::Device& device,
-                                  const std::string& options, cl::Program& out) {
+bool ProgramCache::load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,
+                                  const cl::Device& device, const std::string& options, cl::Program& out) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;  // no entry yet
   auto reject = [&](const char* why) {
@@ -122,8 +117,7 @@ bool ProgramCache::load_from_disk(const std::string& path, const std::string& ke
   return true;
 }
 
-void ProgramCache::store_to_disk(const std::string& path, const std::string& key,
-                                 const cl::Program& program) {
+void ProgramCache::store_to_disk(const std::string& path, const std::string& key, const cl::Program& program) {
   std::vector<std::vector<unsigned char>> bins;
   if (program.getInfo(CL_PROGRAM_BINARIES, &bins) != CL_SUCCESS || bins.empty() || bins[0].empty())
     return;  // the driver keeps no binary: nothing to cache
@@ -141,9 +135,8 @@ void ProgramCache::store_to_disk(const std::string& path, const std::string& key
   ++stats_.disk_writes;
 }
 
-cl::Program ProgramCache::get(const cl::Context& context, const cl::Device& device,
-                              const DeviceInfo& info, const KernelSource& source,
-                              const std::string& options) {
+cl::Program ProgramCache::get(const cl::Context& context, const cl::Device& device, const DeviceInfo& info,
+                              const KernelSource& source, const std::string& options) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto mem_key = std::make_tuple(context(), device(), source.hash, options);
   auto it = memory_.find(mem_key);

@@ -16,8 +16,10 @@ std::string to_string(MemoryStrategy m) {
 }
 
 void DecisionList::push_back(Decision d) {
-  if (!items_) items_ = std::make_shared<std::vector<Decision>>();
-  else if (items_.use_count() > 1) items_ = std::make_shared<std::vector<Decision>>(*items_);
+  if (!items_)
+    items_ = std::make_shared<std::vector<Decision>>();
+  else if (items_.use_count() > 1)
+    items_ = std::make_shared<std::vector<Decision>>(*items_);
   items_->push_back(std::move(d));
 }
 
@@ -69,9 +71,9 @@ std::string LaunchPlan::explain() const {
   for (unsigned d = 1; d < dimensions; ++d) os << "x" << global[d];
   os << ", local " << local[0];
   for (unsigned d = 1; d < dimensions; ++d) os << "x" << local[d];
-  os << ", " << work_groups << " work-groups, vector width " << vector_width << ", "
-     << items_per_work_item << " item(s)/work-item, local memory "
-     << (use_local_memory ? "yes" : "no") << ", memory " << to_string(memory) << "\n";
+  os << ", " << work_groups << " work-groups, vector width " << vector_width << ", " << items_per_work_item
+     << " item(s)/work-item, local memory " << (use_local_memory ? "yes" : "no") << ", memory " << to_string(memory)
+     << "\n";
   for (const auto& d : decisions) {
     os << "  - " << d.what << " = " << d.value << "  [" << d.rule << "] " << d.why << "\n";
   }

@@ -44,9 +44,9 @@ std::string str(std::size_t v) { return std::to_string(v); }
 
 // Per-class choices for the work-group size, before limits.
 struct GroupRule {
-  std::size_t granule = 1;  // work-group size is a multiple of this
-  std::size_t target = 64;  // preferred size
-  std::size_t book_max = 0; // class's own maximum (0: none beyond the device's)
+  std::size_t granule = 1;   // work-group size is a multiple of this
+  std::size_t target = 64;   // preferred size
+  std::size_t book_max = 0;  // class's own maximum (0: none beyond the device's)
   const char* granule_rule = "generic.wg-preferred-multiple";
   const char* target_rule = "generic.wg-start";
   std::string granule_why, target_why;
@@ -67,8 +67,7 @@ GroupRule group_rule(const DeviceInfo& d, const Classification& c, const KernelT
       std::size_t w = cpu_lanes(d, c, t.element);
       g.granule = w;
       g.granule_rule = "cpu.wg-simd-multiple";
-      g.granule_why = str(w) + " " + cl_type_name(t.element) + " lanes per SIMD instruction (" +
-                      c.architecture + ")";
+      g.granule_why = str(w) + " " + cl_type_name(t.element) + " lanes per SIMD instruction (" + c.architecture + ")";
       // 32-128, aligned to the SIMD width: 64 unless the lanes alone exceed it.
       g.target = std::max<std::size_t>(64, w);
       g.target_rule = "cpu.wg-range";
@@ -130,8 +129,8 @@ GroupRule group_rule(const DeviceInfo& d, const Classification& c, const KernelT
 }
 
 // Vector width from the class's rule.
-unsigned vector_rule(const DeviceInfo& d, const Classification& c, const KernelTraits& t,
-                     std::string& rule_id, std::string& why) {
+unsigned vector_rule(const DeviceInfo& d, const Classification& c, const KernelTraits& t, std::string& rule_id,
+                     std::string& why) {
   std::size_t sz = size_of(t.element);
   unsigned w = 1;
   switch (c.device_class) {
@@ -147,16 +146,14 @@ unsigned vector_rule(const DeviceInfo& d, const Classification& c, const KernelT
       break;
     case DeviceClass::nvidia_gpu:
     case DeviceClass::amd_gcn_gpu:
-      rule_id = c.device_class == DeviceClass::nvidia_gpu ? "nvidia.vector-transactions"
-                                                          : "amd.vector-transactions";
+      rule_id = c.device_class == DeviceClass::nvidia_gpu ? "nvidia.vector-transactions" : "amd.vector-transactions";
       if (t.scalar_on_simt) {
         w = 1;
         why = "neighbouring work-items already read neighbouring elements: scalar lanes coalesce";
       } else if (t.memory_bound()) {
         w = static_cast<unsigned>(std::max<std::size_t>(1, 16 / sz));
-        why = "memory-bound (" + std::to_string(static_cast<int>(t.bytes_per_item)) +
-              " B per " + std::to_string(static_cast<int>(t.flops_per_item)) +
-              " flops): 16-byte loads";
+        why = "memory-bound (" + std::to_string(static_cast<int>(t.bytes_per_item)) + " B per " +
+              std::to_string(static_cast<int>(t.flops_per_item)) + " flops): 16-byte loads";
       } else {
         w = 1;
         why = "compute-bound: scalar work-items, the SIMT hardware vectorises across them";
@@ -182,8 +179,8 @@ unsigned vector_rule(const DeviceInfo& d, const Classification& c, const KernelT
 }
 
 // Work-groups that fill the device; the rest is covered by grid stride.
-std::size_t target_groups(const DeviceInfo& d, const Classification& c, std::size_t wg,
-                          std::string& rule_id, std::string& why) {
+std::size_t target_groups(const DeviceInfo& d, const Classification& c, std::size_t wg, std::string& rule_id,
+                          std::string& why) {
   std::size_t cu = std::max<std::uint32_t>(1, d.compute_units);
   switch (c.device_class) {
     case DeviceClass::cpu:
@@ -205,8 +202,7 @@ std::size_t target_groups(const DeviceInfo& d, const Classification& c, std::siz
       }
       std::size_t per_cu = std::max<std::size_t>(1, resident / wg);
       rule_id = "nvidia.occupancy";
-      why = str(cu) + " SMs x " + str(per_cu) + " resident work-groups (" + str(resident) +
-            " work-items/SM) x 2 waves";
+      why = str(cu) + " SMs x " + str(per_cu) + " resident work-groups (" + str(resident) + " work-items/SM) x 2 waves";
       return cu * per_cu * 2;
     }
     case DeviceClass::amd_gcn_gpu: {
@@ -230,8 +226,8 @@ std::size_t target_groups(const DeviceInfo& d, const Classification& c, std::siz
 }
 
 // 2D/3D work-group shape: dimension 0 spans the coalescing (or SIMD) unit.
-std::array<std::size_t, 3> shape_for(const Classification& c, const GroupRule& g, std::size_t wg,
-                                     unsigned dims, std::string& rule_id, std::string& why) {
+std::array<std::size_t, 3> shape_for(const Classification& c, const GroupRule& g, std::size_t wg, unsigned dims,
+                                     std::string& rule_id, std::string& why) {
   std::array<std::size_t, 3> s{{wg, 1, 1}};
   if (dims == 1) return s;
   std::size_t x = 16;
@@ -264,8 +260,7 @@ std::array<std::size_t, 3> shape_for(const Classification& c, const GroupRule& g
   return s;
 }
 
-MemoryStrategy memory_rule(const DeviceInfo& d, const Classification& c, std::string& rule_id,
-                           std::string& why) {
+MemoryStrategy memory_rule(const DeviceInfo& d, const Classification& c, std::string& rule_id, std::string& why) {
   switch (c.device_class) {
     case DeviceClass::cpu:
       rule_id = "cpu.map-not-copy";
@@ -275,8 +270,7 @@ MemoryStrategy memory_rule(const DeviceInfo& d, const Classification& c, std::st
       rule_id = "mic.pinned-copy";
       why = "the card's GDDR5 sits behind PCI-E";
       return MemoryStrategy::pinned_staging;
-    default:
-      break;
+    default: break;
   }
   bool integrated = d.host_unified_memory || (d.nvidia && d.nvidia->integrated_memory);
   if (integrated) {
@@ -284,9 +278,12 @@ MemoryStrategy memory_rule(const DeviceInfo& d, const Classification& c, std::st
     why = "device reports host-unified memory: zero copy";
     return MemoryStrategy::map_host_memory;
   }
-  if (c.device_class == DeviceClass::nvidia_gpu) rule_id = "nvidia.pinned-transfers";
-  else if (c.device_class == DeviceClass::amd_gcn_gpu) rule_id = "amd.pinned-transfers";
-  else rule_id = "generic.memory-by-unified";
+  if (c.device_class == DeviceClass::nvidia_gpu)
+    rule_id = "nvidia.pinned-transfers";
+  else if (c.device_class == DeviceClass::amd_gcn_gpu)
+    rule_id = "amd.pinned-transfers";
+  else
+    rule_id = "generic.memory-by-unified";
   why = "discrete device memory over PCI-E: DMA from pinned host memory";
   return MemoryStrategy::pinned_staging;
 }
@@ -319,10 +316,10 @@ DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
   l.max_work_group_size = tighter(max_work_group_size, o.max_work_group_size);
   for (unsigned i = 0; i < 3; ++i) l.max_item_sizes[i] = tighter(max_item_sizes[i], o.max_item_sizes[i]);
   l.local_mem_size = tighter(local_mem_size, o.local_mem_size);
-  l.global_atomics = !global_atomics ? o.global_atomics
+  l.global_atomics = !global_atomics     ? o.global_atomics
                      : !o.global_atomics ? global_atomics
                                          : std::optional<bool>(*global_atomics && *o.global_atomics);
-  l.sub_group_ops = !sub_group_ops ? o.sub_group_ops
+  l.sub_group_ops = !sub_group_ops     ? o.sub_group_ops
                     : !o.sub_group_ops ? sub_group_ops
                                        : std::optional<unsigned>(*sub_group_ops & *o.sub_group_ops);
   l.source = source + " and " + o.source;
@@ -331,11 +328,9 @@ DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
 
 void require_precision(const DeviceInfo& d, const KernelTraits& t) {
   if (t.element == ElementType::f64 && !d.fp64)
-    throw Error("kernel '" + t.name + "' needs double precision but device '" + d.name +
-                "' has no cl_khr_fp64");
+    throw Error("kernel '" + t.name + "' needs double precision but device '" + d.name + "' has no cl_khr_fp64");
   if (t.element == ElementType::f16 && !d.fp16)
-    throw Error("kernel '" + t.name + "' needs half precision but device '" + d.name +
-                "' has no cl_khr_fp16");
+    throw Error("kernel '" + t.name + "' needs half precision but device '" + d.name + "' has no cl_khr_fp16");
 }
 
 void set_plan_override_provider(PlanOverrideProvider provider, std::function<void()> refresh) {
@@ -362,8 +357,7 @@ bool has_plan_override_provider() {
   return static_cast<bool>(provider_slot());
 }
 
-LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSize& size,
-                     const PlanOptions& opt) {
+LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSize& size, const PlanOptions& opt) {
   if (t.dimensions < 1 || t.dimensions > 3)
     throw Error("kernel '" + t.name + "' has " + std::to_string(t.dimensions) +
                 " dimensions; OpenCL launches have 1, 2 or 3");
@@ -411,8 +405,8 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
   p.decide("work_group_size", str(wg), g.target_rule, g.target_why);
   if (g.book_max && wg > g.book_max) {
     wg = g.book_max;
-    p.decide("work_group_size", str(wg), c.device_class == DeviceClass::amd_gcn_gpu ? "amd.wg-max-256"
-                                                                                   : "amd-other.wavefront",
+    p.decide("work_group_size", str(wg),
+             c.device_class == DeviceClass::amd_gcn_gpu ? "amd.wg-max-256" : "amd-other.wavefront",
              "class maximum " + str(g.book_max));
   }
   if (ov && ov->work_group_size) {
@@ -428,16 +422,14 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
     vw = valid_vector_width(want);
     p.decide("vector_width", str(vw), rid, why);
     if (vw != want)
-      p.decide("vector_width", str(vw), "limits.vector-width-divides",
-               str(want) + " is not an OpenCL vector width");
+      p.decide("vector_width", str(vw), "limits.vector-width-divides", str(want) + " is not an OpenCL vector width");
   } else {
     p.decide("vector_width", "1", "limits.vector-width-divides", "the kernel takes no vector types");
   }
   if (ov && ov->vector_width) {
     vw = *ov->vector_width;
     if (vw != valid_vector_width(vw) || vw == 0)
-      throw Error("override for '" + t.name + "': vector width " + str(vw) +
-                  " is not 1, 2, 4, 8 or 16");
+      throw Error("override for '" + t.name + "': vector width " + str(vw) + " is not 1, 2, 4, 8 or 16");
     p.decide("vector_width", str(vw), "tuning.override", ov->provenance);
   }
 
@@ -454,8 +446,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
   apply_limit(limits.max_work_group_size, "limits.max-work-group-size",
               "CL_DEVICE_MAX_WORK_GROUP_SIZE of " + limits.source + " =");
   if (opt.kernel_work_group_limit)
-    apply_limit(opt.kernel_work_group_limit, "limits.kernel-work-group-size",
-                "the kernel's CL_KERNEL_WORK_GROUP_SIZE");
+    apply_limit(opt.kernel_work_group_limit, "limits.kernel-work-group-size", "the kernel's CL_KERNEL_WORK_GROUP_SIZE");
 
   // 4. Shape.
   std::string srule, swhy;
@@ -499,8 +490,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
       rid = "mic.no-local-memory";
       why = "no on-chip scratchpad on the MIC";
     } else if (d.local_mem_type != LocalMemType::local) {
-      rid = c.device_class == DeviceClass::amd_gcn_gpu ? "amd.local-memory-emulated"
-                                                       : "generic.local-memory-if-real";
+      rid = c.device_class == DeviceClass::amd_gcn_gpu ? "amd.local-memory-emulated" : "generic.local-memory-if-real";
       why = "CL_DEVICE_LOCAL_MEM_TYPE is " + to_string(d.local_mem_type);
     } else {
       std::size_t cap = limits.local_mem_size;
@@ -521,8 +511,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
     }
     if (ov && ov->use_local_memory && *ov->use_local_memory != use) {
       bool allowed = !*ov->use_local_memory ||
-                     (limits.local_mem_size == 0 ||
-                      t.local_bytes_per_work_item * wg <= limits.local_mem_size);
+                     (limits.local_mem_size == 0 || t.local_bytes_per_work_item * wg <= limits.local_mem_size);
       if (allowed) {
         use = *ov->use_local_memory;
         rid = "tuning.override";
@@ -535,8 +524,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
   bool cpu_like = c.device_class == DeviceClass::cpu || c.device_class == DeviceClass::intel_mic;
   if (t.needs_barriers && t.has_barrier_free_variant && cpu_like) {
     p.barrier_free_variant = true;
-    p.decide("barrier_free_variant", "yes", "cpu.avoid-barriers",
-             "barriers cost a context switch per work-item here");
+    p.decide("barrier_free_variant", "yes", "cpu.avoid-barriers", "barriers cost a context switch per work-item here");
   }
 
   // 5b. How partial results are combined (reductions, scans).
@@ -592,8 +580,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
     }
     if (needed <= target) {
       groups = needed;
-      gwhy = "problem covered by " + str(needed) + " work-group(s), at most " + str(target) + " wanted (" +
-             gwhy + ")";
+      gwhy = "problem covered by " + str(needed) + " work-group(s), at most " + str(target) + " wanted (" + gwhy + ")";
     } else {
       groups = target;
     }

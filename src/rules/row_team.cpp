@@ -24,7 +24,8 @@ RuleChoice sub_group_width(const LaunchPlan& plan, const DeviceInfo& device) {
 RuleChoice row_team(const LaunchPlan& plan, const DeviceInfo& device) {
   if (simd_device(plan.device_class)) return {1, "cpu.vector-types", "one work-item walks a row in SIMD vectors"};
   const RuleChoice sub_group = sub_group_width(plan, device);
-  return {sub_group.value, plan.device_class == DeviceClass::amd_gcn_gpu ? "amd.coalescing-shape" : "nvidia.coalescing-shape",
+  return {sub_group.value,
+          plan.device_class == DeviceClass::amd_gcn_gpu ? "amd.coalescing-shape" : "nvidia.coalescing-shape",
           "a sub-group of " + std::to_string(sub_group.value) + " reads a row's consecutive elements together"};
 }
 

@@ -9,10 +9,8 @@ const std::vector<Rule>& rule_book() {
       // Live limits: the device's own numbers always beat the book's.
       {"limits.max-work-group-size", "all", "1.6",
        "Never exceed CL_DEVICE_MAX_WORK_GROUP_SIZE (or CL_DEVICE_MAX_WORK_ITEM_SIZES per dimension)."},
-      {"limits.kernel-work-group-size", "all", "1.6",
-       "Never exceed the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE."},
-      {"limits.local-mem-size", "all", "1.6",
-       "A work-group's local memory must fit CL_DEVICE_LOCAL_MEM_SIZE."},
+      {"limits.kernel-work-group-size", "all", "1.6", "Never exceed the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE."},
+      {"limits.local-mem-size", "all", "1.6", "A work-group's local memory must fit CL_DEVICE_LOCAL_MEM_SIZE."},
       {"limits.vector-width-divides", "all", "1.6",
        "Vector width is a power of two the OpenCL C vector types offer (1, 2, 4, 8, 16)."},
       {"limits.fp64", "all", "1.6", "double needs cl_khr_fp64 (or OpenCL C 1.2 optional core fp64)."},
@@ -21,31 +19,32 @@ const std::vector<Rule>& rule_book() {
       {"general.cover-problem", "all", "1.6",
        "Small problems launch just enough work-groups to cover every element once."},
       {"general.single-pass-combine", "all", "003 12",
-       "The last work-group to finish (an atomic ticket) combines the partial results: one launch instead of two. Scans: decoupled look-back, each work-group adding up the totals its predecessors publish, so the input is read once."},
+       "The last work-group to finish (an atomic ticket) combines the partial results: one launch instead of two. "
+       "Scans: decoupled look-back, each work-group adding up the totals its predecessors publish, so the input is "
+       "read once."},
       {"general.two-pass-combine", "all", "003 12",
        "Without global atomics a second launch of one work-group combines the partial results."},
       {"general.sub-group-combine", "all", "003 12",
-       "Where the device has sub-group operations, each sub-group combines its values first; local memory holds one value per sub-group."},
-      {"tuning.override", "all", "-",
-       "A tuned value for this device and size bucket replaces the rule's default."},
+       "Where the device has sub-group operations, each sub-group combines its values first; local memory holds one "
+       "value per sub-group."},
+      {"tuning.override", "all", "-", "A tuned value for this device and size bucket replaces the rule's default."},
       {"caller.choice", "all", "-", "An option the caller passed (GEMM's backend) replaces the rule's choice."},
       // CPU (1.5.1, 1.6).
       {"cpu.wg-simd-multiple", "cpu", "1.5.1",
-       "Work-items i and i+W share a SIMD lane: work-group size is a multiple of the SIMD width W for the element type."},
-      {"cpu.wg-range", "cpu", "1.6",
-       "CPU work-groups of 32-128 work-items, aligned to the SIMD width."},
-      {"cpu.groups-per-cu", "cpu", "1.5.1",
-       "At least 10x as many work-groups as compute units, to balance load."},
+       "Work-items i and i+W share a SIMD lane: work-group size is a multiple of the SIMD width W for the element "
+       "type."},
+      {"cpu.wg-range", "cpu", "1.6", "CPU work-groups of 32-128 work-items, aligned to the SIMD width."},
+      {"cpu.groups-per-cu", "cpu", "1.5.1", "At least 10x as many work-groups as compute units, to balance load."},
       {"cpu.no-local-memory", "cpu", "1.5.1",
        "Local memory is emulated in ordinary memory on CPUs: use the variant without it and rely on caches."},
       {"cpu.avoid-barriers", "cpu", "1.5.1",
        "A barrier costs a context switch per work-item on a CPU: prefer the barrier-free variant."},
       {"cpu.vector-types", "cpu", "1.6",
        "Explicit vector types sized to the SIMD unit (native vector width) help CPU performance."},
-      {"cpu.map-not-copy", "cpu", "1.6",
-       "A CPU device shares host memory: map buffers instead of copying."},
+      {"cpu.map-not-copy", "cpu", "1.6", "A CPU device shares host memory: map buffers instead of copying."},
       {"cpu.contiguous-chunks", "cpu", "1.5.1",
-       "Each work-item walks one contiguous chunk, so a core streams consecutive cache lines (a grid stride jumps the whole grid every step)."},
+       "Each work-item walks one contiguous chunk, so a core streams consecutive cache lines (a grid stride jumps the "
+       "whole grid every step)."},
       {"cpu.large-grain", "cpu", "1.5.1",
        "A work-group must carry enough work to fill the vector unit, else thread switches dominate."},
       // NVIDIA (1.3.4, 1.5.2, 1.6).
@@ -53,7 +52,8 @@ const std::vector<Rule>& rule_book() {
        "Work-groups are cut into warps of 32: work-group size is a multiple of the warp size (the book advises 64)."},
       {"nvidia.wg-start", "nvidia_gpu", "1.6", "128-256 work-items per work-group is the starting point."},
       {"nvidia.vector-transactions", "nvidia_gpu", "1.5.2",
-       "SIMT: vectors matter only for memory transactions; memory-bound kernels use 16-byte loads (float4), compute-bound ones scalars."},
+       "SIMT: vectors matter only for memory transactions; memory-bound kernels use 16-byte loads (float4), "
+       "compute-bound ones scalars."},
       {"nvidia.occupancy", "nvidia_gpu", "1.3.4",
        "Up to 2048 resident work-items per SM: launch enough work-groups to fill every SM several times."},
       {"nvidia.local-memory-tiling", "nvidia_gpu", "1.5.2",
@@ -61,7 +61,8 @@ const std::vector<Rule>& rule_book() {
       {"nvidia.coalescing-shape", "nvidia_gpu", "1.5.2",
        "Coalescing is per warp along dimension 0: dimension 0 of a 2D work-group spans a full warp."},
       {"nvidia.warp-shuffle", "nvidia_gpu", "004",
-       "A warp of 32 exchanges registers with shuffles (shfl.sync, inline PTX in NVIDIA's OpenCL): reductions within a warp need no local memory."},
+       "A warp of 32 exchanges registers with shuffles (shfl.sync, inline PTX in NVIDIA's OpenCL): reductions within a "
+       "warp need no local memory."},
       {"nvidia.pinned-transfers", "nvidia_gpu", "1.6",
        "PCI-E transfers run at full speed only from page-locked (pinned) host memory."},
       // AMD GCN (1.3.3, 1.5.3, 1.6).
@@ -97,7 +98,8 @@ const std::vector<Rule>& rule_book() {
        "Work-group size is a multiple of CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the execution width)."},
       {"generic.wg-start", "all", "1.6", "GPUs: 128-256 work-items per work-group; others: 64."},
       {"generic.vector-preferred", "all", "1.6",
-       "Vector width from CL_DEVICE_PREFERRED_VECTOR_WIDTH for the element type (at least 16 bytes for memory-bound GPU kernels)."},
+       "Vector width from CL_DEVICE_PREFERRED_VECTOR_WIDTH for the element type (at least 16 bytes for memory-bound "
+       "GPU kernels)."},
       {"generic.local-memory-if-real", "all", "1.6",
        "Use local-memory tiling only where local memory is real (CL_LOCAL) and the device is a GPU."},
       {"generic.memory-by-unified", "all", "1.6",

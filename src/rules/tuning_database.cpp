@@ -297,8 +297,8 @@ void TuningDatabase::merge_into_file(const std::string& path, const std::vector<
       // Keep the unreadable file for a human; start a fresh one.
       const std::string aside = path + ".corrupt-" + now_utc();
       if (std::rename(path.c_str(), aside.c_str()) != 0)
-        throw Error("tuning database '" + path + "' is unreadable (" + e.what() + ") and cannot be moved aside: " +
-                    std::strerror(errno));
+        throw Error("tuning database '" + path + "' is unreadable (" + e.what() +
+                    ") and cannot be moved aside: " + std::strerror(errno));
       if (notes) notes->push_back(path + " was unreadable (" + e.what() + "); kept as " + aside);
     }
   }

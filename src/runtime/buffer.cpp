@@ -110,7 +110,8 @@ void BufferStorage::unmap_bytes(void* ptr) const {
   // Called from a destructor: report, never throw.
   cl_int err = ctx_->queue().enqueueUnmapMemObject(buffer_, ptr);
   if (err == CL_SUCCESS) err = ctx_->queue().finish();
-  if (err != CL_SUCCESS) std::fprintf(stderr, "portacl: unmapping %s failed: %s\n", what_.c_str(), cl_error_name(err).c_str());
+  if (err != CL_SUCCESS)
+    std::fprintf(stderr, "portacl: unmapping %s failed: %s\n", what_.c_str(), cl_error_name(err).c_str());
 }
 
 }  // namespace portacl

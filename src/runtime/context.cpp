@@ -17,7 +17,7 @@ Context::Context(const std::string& selector, ContextOptions options)
 
 Context::Context(Device device, ContextOptions options)
     : device_(std::move(device)),
-      kernels_(options.kernels ? std::move(*options.kernels) : KernelLibrary::standard()) {
+      kernels_(options.kernels ? KernelLibrary(std::move(*options.kernels)) : KernelLibrary::standard()) {
   use_tuning_databases();
   cl_int err = CL_SUCCESS;
   context_ = cl::Context(device_.cl_device(), nullptr, nullptr, nullptr, &err);
@@ -81,8 +81,7 @@ std::string shape_key(const KernelRef& ref, const KernelTraits& t, const Problem
 // Options that leave the plan to the device's rules and the tuning
 // databases alone: only such calls are cached per shape.
 bool default_options(const PlanOptions& o) {
-  return !o.live_limits && o.kernel_work_group_limit == 0 && !o.override_values && o.consult_provider &&
-         !o.plan_as;
+  return !o.live_limits && o.kernel_work_group_limit == 0 && !o.override_values && o.consult_provider && !o.plan_as;
 }
 
 }  // namespace
@@ -166,8 +165,14 @@ cl::Event Context::launch(const PreparedKernel& k, cl::CommandQueue& queue, cons
                 "': the plan covers no work-items (an empty problem needs no launch)");
   cl::NDRange global, local;
   switch (p.dimensions) {
-    case 1: global = cl::NDRange(p.global[0]); local = cl::NDRange(p.local[0]); break;
-    case 2: global = cl::NDRange(p.global[0], p.global[1]); local = cl::NDRange(p.local[0], p.local[1]); break;
+    case 1:
+      global = cl::NDRange(p.global[0]);
+      local = cl::NDRange(p.local[0]);
+      break;
+    case 2:
+      global = cl::NDRange(p.global[0], p.global[1]);
+      local = cl::NDRange(p.local[0], p.local[1]);
+      break;
     default:
       global = cl::NDRange(p.global[0], p.global[1], p.global[2]);
       local = cl::NDRange(p.local[0], p.local[1], p.local[2]);
@@ -187,8 +192,8 @@ cl::CommandQueue& Context::queue(unsigned index) {
   while (extra_queues_.size() < index) {
     cl_int err = CL_SUCCESS;
     extra_queues_.emplace_back(context_, device_.cl_device(), CL_QUEUE_PROFILING_ENABLE, &err);
-    check_cl(err, "clCreateCommandQueue(" + device_.info().name + ", queue " +
-                      std::to_string(extra_queues_.size()) + ")");
+    check_cl(err,
+             "clCreateCommandQueue(" + device_.info().name + ", queue " + std::to_string(extra_queues_.size()) + ")");
   }
   return extra_queues_[index - 1];
 }
@@ -202,7 +207,8 @@ const cl::Buffer& Context::scratch(const std::string& purpose, std::size_t bytes
     check_cl(err, "clCreateBuffer(scratch '" + purpose + "', " + std::to_string(want) + " bytes)");
     if (zeroed) {
       std::vector<unsigned char> zeros(want, 0);
-      check_cl(queue_.enqueueWriteBuffer(b, CL_TRUE, 0, want, zeros.data()), "clEnqueueWriteBuffer(scratch '" + purpose + "')");
+      check_cl(queue_.enqueueWriteBuffer(b, CL_TRUE, 0, want, zeros.data()),
+               "clEnqueueWriteBuffer(scratch '" + purpose + "')");
     }
     s.buffer = b;
     s.bytes = want;
@@ -216,7 +222,8 @@ std::uint32_t Context::scratch_epoch(const std::string& purpose, std::uint32_t l
   if (it == scratch_.end()) throw Error("scratch_epoch: no scratch buffer '" + purpose + "'");
   Scratch& s = it->second;
   if (++s.epoch >= limit) {
-    check_cl(queue_.enqueueFillBuffer(s.buffer, cl_uchar(0), 0, s.bytes), "clEnqueueFillBuffer(scratch '" + purpose + "')");
+    check_cl(queue_.enqueueFillBuffer(s.buffer, cl_uchar(0), 0, s.bytes),
+             "clEnqueueFillBuffer(scratch '" + purpose + "')");
     s.epoch = 1;
   }
   return s.epoch;

@@ -78,14 +78,13 @@ Operation gemv_operation(bool transposed) {
   const Transpose t = transposed ? Transpose::yes : Transpose::no;
   auto run = [t](Workload& w, Options o) {
     const std::size_t s = square_order(w.n);
-    return gemv(w.ctx, Layout::row_major, t, s, s, 1.0f, MatrixRef<float>{w.x, 0, s}, VectorRef<float>{w.y, 0, 1},
-                0.0f, w.z, 0, 1, o);
+    return gemv(w.ctx, Layout::row_major, t, s, s, 1.0f, MatrixRef<float>{w.x, 0, s}, VectorRef<float>{w.y, 0, 1}, 0.0f,
+                w.z, 0, 1, o);
   };
   auto check = [run, transposed](Workload& w, Options o) {
     const std::size_t s = square_order(w.n);
-    return check_product(w, o, run, s, [&](std::size_t i, std::size_t j) {
-      return transposed ? w.hx[j * s + i] : w.hx[i * s + j];
-    });
+    return check_product(w, o, run, s,
+                         [&](std::size_t i, std::size_t j) { return transposed ? w.hx[j * s + i] : w.hx[i * s + j]; });
   };
   return Operation{transposed ? "gemv_t" : "gemv", 4, 2, &gemv_tunables(), run, check};
 }

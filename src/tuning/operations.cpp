@@ -59,20 +59,21 @@ double host_sum(const std::vector<float>& v, F f) {
 // Scalar reductions: absolute tolerance from the sum of |terms|.
 double reduction_tol(double abs_sum) { return 1e-5 * abs_sum + 1e-6; }
 
-
 // A reduction operation: `call` runs it and returns its value; `want` and
 // `tol` are the reference.
 template <class Call, class Want, class Tol>
 Operation reduction(const char* name, double bytes, double flops, Call call, Want want, Tol tol) {
-  return Operation{name, bytes, flops, &reduce_tunables(),
-                   [call](Workload& w, Options o) {
-                     LaunchPlan p;
-                     call(w, o, &p);
-                     return p;
-                   },
-                   [=](Workload& w, Options o) {
-                     return mismatch(name, double(call(w, o, nullptr)), want(w), tol(w));
-                   }};
+  return Operation{
+      name,
+      bytes,
+      flops,
+      &reduce_tunables(),
+      [call](Workload& w, Options o) {
+        LaunchPlan p;
+        call(w, o, &p);
+        return p;
+      },
+      [=](Workload& w, Options o) { return mismatch(name, double(call(w, o, nullptr)), want(w), tol(w)); }};
 }
 
 double host_dot(const Workload& w, bool absolute) {
@@ -90,7 +91,8 @@ std::string scan_check(Workload& w, bool inclusive) {
   for (std::size_t i = 0; i < w.n; ++i) {
     double want = inclusive ? run + w.hx[i] : run;
     if (std::fabs(out[i] - want) > 1e-5 * (mag + std::fabs(w.hx[i])) + 1e-6)
-      return "index " + std::to_string(i) + ": " + mismatch("scan element", out[i], want, 1e-5 * (mag + std::fabs(w.hx[i])));
+      return "index " + std::to_string(i) + ": " +
+             mismatch("scan element", out[i], want, 1e-5 * (mag + std::fabs(w.hx[i])));
     run += w.hx[i];
     mag += std::fabs(w.hx[i]);
   }
@@ -152,16 +154,17 @@ std::vector<Operation> make_operations() {
                  [](Workload& w, Options o) {
                    w.reset_y();
                    scale(w.ctx, kA, w.y, o);
-                   return elementwise(w.y.download(), [&](std::size_t i) { return double(kA) * w.hy[i]; },
-                                      [&](std::size_t i) { return std::fabs(double(kA) * w.hy[i]); }, 1);
+                   return elementwise(
+                       w.y.download(), [&](std::size_t i) { return double(kA) * w.hy[i]; },
+                       [&](std::size_t i) { return std::fabs(double(kA) * w.hy[i]); }, 1);
                  }});
   ops.push_back({"axpy", 12, 2, stream, [](Workload& w, Options o) { return axpy(w.ctx, kA, w.x, w.y, o); },
                  [](Workload& w, Options o) {
                    w.reset_y();
                    axpy(w.ctx, kA, w.x, w.y, o);
-                   return elementwise(w.y.download(), [&](std::size_t i) { return double(kA) * w.hx[i] + w.hy[i]; },
-                                      [&](std::size_t i) { return std::fabs(double(kA) * w.hx[i]) + std::fabs(w.hy[i]); },
-                                      2);
+                   return elementwise(
+                       w.y.download(), [&](std::size_t i) { return double(kA) * w.hx[i] + w.hy[i]; },
+                       [&](std::size_t i) { return std::fabs(double(kA) * w.hx[i]) + std::fabs(w.hy[i]); }, 2);
                  }});
   ops.push_back({"axpby", 12, 3, stream, [](Workload& w, Options o) { return axpby(w.ctx, kA, w.x, kB, w.y, o); },
                  [](Workload& w, Options o) {
@@ -177,12 +180,14 @@ std::vector<Operation> make_operations() {
                  [](Workload& w, Options o) {
                    w.z.upload(std::vector<float>(w.n, NAN));
                    map(w.ctx, "x * x + 1.0f", w.x, w.z, o);
-                   return elementwise(w.z.download(), [&](std::size_t i) { return double(w.hx[i]) * w.hx[i] + 1; },
-                                      [&](std::size_t i) { return double(w.hx[i]) * w.hx[i] + 1; }, 2);
+                   return elementwise(
+                       w.z.download(), [&](std::size_t i) { return double(w.hx[i]) * w.hx[i] + 1; },
+                       [&](std::size_t i) { return double(w.hx[i]) * w.hx[i] + 1; }, 2);
                  }});
   ops.push_back(reduction(
       "sum", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return sum(w.ctx, w.x, o, p); },
-      [=](Workload& w) { return host_sum(w.hx, id); }, [=](Workload& w) { return reduction_tol(host_sum(w.hx, abs_d)); }));
+      [=](Workload& w) { return host_sum(w.hx, id); },
+      [=](Workload& w) { return reduction_tol(host_sum(w.hx, abs_d)); }));
   ops.push_back(reduction(
       "dot", 8, 2, [](Workload& w, Options o, LaunchPlan* p) { return dot(w.ctx, w.x, w.y, o, p); },
       [](Workload& w) { return host_dot(w, false); }, [](Workload& w) { return reduction_tol(host_dot(w, true)); }));
@@ -194,8 +199,7 @@ std::vector<Operation> make_operations() {
       "max", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return max(w.ctx, w.x, o, p); },
       [](Workload& w) { return double(w.hx[first_extreme(w.hx, false)]); }, [](Workload&) { return 0.0; }));
   ops.push_back(reduction(
-      "argmax", 4, 1,
-      [](Workload& w, Options o, LaunchPlan* p) { return double(argmax(w.ctx, w.x, o, p).index); },
+      "argmax", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return double(argmax(w.ctx, w.x, o, p).index); },
       [](Workload& w) { return double(first_extreme(w.hx, false)); }, [](Workload&) { return 0.0; }));
   ops.push_back(reduction(
       "iamax", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return double(iamax(w.ctx, w.x, o, p).index); },
@@ -209,12 +213,12 @@ std::vector<Operation> make_operations() {
     auto scan = [inclusive](Workload& w, Options o) {
       return inclusive ? inclusive_scan(w.ctx, w.x, w.z, o) : exclusive_scan(w.ctx, w.x, w.z, o);
     };
-    ops.push_back({inclusive ? "inclusive_scan" : "exclusive_scan", 8, 1, &scan_tunables(), scan,
-                   [=](Workload& w, Options o) {
-                     w.z.upload(std::vector<float>(w.n, NAN));
-                     scan(w, o);
-                     return scan_check(w, inclusive);
-                   }});
+    ops.push_back(
+        {inclusive ? "inclusive_scan" : "exclusive_scan", 8, 1, &scan_tunables(), scan, [=](Workload& w, Options o) {
+           w.z.upload(std::vector<float>(w.n, NAN));
+           scan(w, o);
+           return scan_check(w, inclusive);
+         }});
   }
   // Compaction reads n and writes what it keeps (a quarter here).
   ops.push_back({"compact x>0.5", 5, 1, &scan_tunables(),

@@ -45,10 +45,10 @@ std::size_t packed_order(std::size_t n);
 constexpr float operation_a = 0.75f, operation_b = -1.25f;
 
 struct Operation {
-  std::string name;           // as shown to users: "axpy", "count_if x>0.5"
-  double bytes_per_element;   // the least traffic the operation needs
+  std::string name;          // as shown to users: "axpy", "count_if x>0.5"
+  double bytes_per_element;  // the least traffic the operation needs
   double flops_per_element;
-  const TuningSpace* space;   // its kernel family's declaration
+  const TuningSpace* space;  // its kernel family's declaration
   // Runs once; returns the plan it ran under (plan.traits.name is the key
   // a tuned plan is stored under).
   std::function<LaunchPlan(Workload&, const PlanOptions&)> run;

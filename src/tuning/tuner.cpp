@@ -63,14 +63,20 @@ Configuration configuration_of(const LaunchPlan& plan, const TuningSpace& space,
   Configuration c;
   for (const auto& t : space.tunables) {
     double want = 0;
-    if (t.name == "work_group_size") want = static_cast<double>(plan.work_group_size());
-    else if (t.name == "vector_width") want = plan.vector_width;
+    if (t.name == "work_group_size")
+      want = static_cast<double>(plan.work_group_size());
+    else if (t.name == "vector_width")
+      want = plan.vector_width;
     else if (t.name == "groups_per_compute_unit")
       want = static_cast<double>(plan.work_groups) / std::max<unsigned>(1, device.compute_units);
-    else if (t.name == "use_local_memory") want = plan.use_local_memory;
-    else if (t.name == "passes") want = plan.passes;
-    else if (auto v = space.chosen(plan, t.name)) want = static_cast<double>(*v);
-    else want = static_cast<double>(t.values.front());  // a knob this plan's variant does not read
+    else if (t.name == "use_local_memory")
+      want = plan.use_local_memory;
+    else if (t.name == "passes")
+      want = plan.passes;
+    else if (auto v = space.chosen(plan, t.name))
+      want = static_cast<double>(*v);
+    else
+      want = static_cast<double>(t.values.front());  // a knob this plan's variant does not read
     long best = t.values.front();
     for (long v : t.values)
       if (std::fabs(std::log2(std::max(1.0, double(v))) - std::log2(std::max(1.0, want))) <
@@ -130,9 +136,7 @@ class Search {
           if (!step(c)) break;
         break;
       }
-      case SearchStrategy::annealing:
-        anneal(start, admissible);
-        break;
+      case SearchStrategy::annealing: anneal(start, admissible); break;
     }
     out.interrupted = interrupted_;
     for (auto& kv : results_) out.candidates.push_back(kv.second);
@@ -141,16 +145,21 @@ class Search {
     out.best = out.rules;
     for (const auto& c : out.candidates) {
       ++out.tried;
-      if (c.ok()) ++out.valid;
-      else if (c.status.rfind("rejected", 0) == 0) ++out.rejected;
-      else ++out.invalid;
+      if (c.ok())
+        ++out.valid;
+      else if (c.status.rfind("rejected", 0) == 0)
+        ++out.rejected;
+      else
+        ++out.invalid;
       if (c.ok() && (!out.best.ok() || c.timing.median_ms < out.best.timing.median_ms)) out.best = c;
     }
     if (out.rules.ok() && out.best.ok() && !out.best.configuration.empty()) confirm(out);
-    if (!out.rules.ok()) out.not_recorded = "the rule-based plan itself failed: " + out.rules.status;
+    if (!out.rules.ok())
+      out.not_recorded = "the rule-based plan itself failed: " + out.rules.status;
     else if (out.best.timing.spread() > o_.max_spread && !o_.accept_noisy)
       out.not_recorded = "timing spread " + std::to_string(int(100 * out.best.timing.spread())) + "% is wider than " +
-                         std::to_string(int(100 * o_.max_spread)) + "% (a busy device?); rerun, or accept it explicitly";
+                         std::to_string(int(100 * o_.max_spread)) +
+                         "% (a busy device?); rerun, or accept it explicitly";
     return out;
   }
 
@@ -165,9 +174,7 @@ class Search {
     return false;
   }
 
-  double elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
+  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
   // Measures `c` once (later calls reuse the result); false when the budget
   // is spent.
@@ -282,8 +289,7 @@ class Search {
       p.best_ms = best_ms_;
       p.rules_ms = rules_ms_;
       p.elapsed_s = elapsed();
-      p.last = to_string(r.configuration) + ": " +
-               (r.ok() ? std::to_string(r.timing.median_ms) + " ms" : r.status);
+      p.last = to_string(r.configuration) + ": " + (r.ok() ? std::to_string(r.timing.median_ms) + " ms" : r.status);
       o_.progress(p);
     }
     return r;

@@ -20,9 +20,12 @@ std::string cl_type_name(ElementType t) {
 std::size_t size_of(ElementType t) {
   switch (t) {
     case ElementType::i8: return 1;
-    case ElementType::i16: case ElementType::f16: return 2;
-    case ElementType::i32: case ElementType::f32: return 4;
-    case ElementType::i64: case ElementType::f64: return 8;
+    case ElementType::i16:
+    case ElementType::f16: return 2;
+    case ElementType::i32:
+    case ElementType::f32: return 4;
+    case ElementType::i64:
+    case ElementType::f64: return 8;
   }
   return 0;
 }

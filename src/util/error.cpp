@@ -4,7 +4,8 @@ namespace portacl {
 
 std::string cl_error_name(int status) {
   switch (status) {
-#define PORTACL_CL_ERR(name, code) case code: return #name;
+#define PORTACL_CL_ERR(name, code) \
+  case code: return #name;
     PORTACL_CL_ERR(CL_SUCCESS, 0)
     PORTACL_CL_ERR(CL_DEVICE_NOT_FOUND, -1)
     PORTACL_CL_ERR(CL_DEVICE_NOT_AVAILABLE, -2)
@@ -76,9 +77,7 @@ std::string cl_error_name(int status) {
 
 void check_cl(int status, const char* call) {
   if (status != 0)
-    throw Error(std::string(call) + " failed: " + cl_error_name(status) + " (" +
-                    std::to_string(status) + ")",
-                status);
+    throw Error(std::string(call) + " failed: " + cl_error_name(status) + " (" + std::to_string(status) + ")", status);
 }
 
 void check_cl(int status, const std::string& call) { check_cl(status, call.c_str()); }

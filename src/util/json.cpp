@@ -43,10 +43,14 @@ class Parser {
     // Report line:column as well as the offset: people fix JSON in editors.
     size_t line = 1, col = 1;
     for (size_t i = 0; i < pos_ && i < text_.size(); ++i) {
-      if (text_[i] == '\n') { ++line; col = 1; } else { ++col; }
+      if (text_[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
     }
-    throw Error("JSON parse error at line " + std::to_string(line) + ", column " +
-                std::to_string(col) + ": " + why);
+    throw Error("JSON parse error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + why);
   }
 
   void skip_ws() {
@@ -125,10 +129,14 @@ class Parser {
     for (int i = 0; i < 4; ++i) {
       char c = peek();
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= c - '0';
-      else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-      else fail("invalid \\u escape");
+      if (c >= '0' && c <= '9')
+        v |= c - '0';
+      else if (c >= 'a' && c <= 'f')
+        v |= c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        v |= c - 'A' + 10;
+      else
+        fail("invalid \\u escape");
       ++pos_;
     }
     return v;
@@ -142,7 +150,10 @@ class Parser {
       char c = text_[pos_++];
       if (c == '"') return out;
       if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
-      if (c != '\\') { out += c; continue; }
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
       char e = peek();
       ++pos_;
       switch (e) {
@@ -174,12 +185,18 @@ class Parser {
     expect('[');
     Json::Array a;
     skip_ws();
-    if (peek() == ']') { ++pos_; return Json(std::move(a)); }
+    if (peek() == ']') {
+      ++pos_;
+      return Json(std::move(a));
+    }
     for (;;) {
       skip_ws();
       a.push_back(value(depth + 1));
       skip_ws();
-      if (peek() == ',') { ++pos_; continue; }
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
       expect(']');
       return Json(std::move(a));
     }
@@ -189,7 +206,10 @@ class Parser {
     expect('{');
     Json::Object o;
     skip_ws();
-    if (peek() == '}') { ++pos_; return Json(std::move(o)); }
+    if (peek() == '}') {
+      ++pos_;
+      return Json(std::move(o));
+    }
     for (;;) {
       skip_ws();
       if (peek() != '"') fail("object key must be a string");
@@ -199,7 +219,10 @@ class Parser {
       skip_ws();
       o[key] = value(depth + 1);
       skip_ws();
-      if (peek() == ',') { ++pos_; continue; }
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
       expect('}');
       return Json(std::move(o));
     }
@@ -251,7 +274,10 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
     case Kind::null: out += "null"; break;
     case Kind::boolean: out += bool_ ? "true" : "false"; break;
     case Kind::number: {
-      if (!std::isfinite(num_)) { out += "null"; break; }
+      if (!std::isfinite(num_)) {
+        out += "null";
+        break;
+      }
       char buf[32];
       // Integers (sizes, counts) print exactly; other values round-trip.
       if (num_ == std::floor(num_) && std::fabs(num_) < 9.007199254740992e15)
@@ -263,7 +289,10 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
     }
     case Kind::string: dump_string(out, str_); break;
     case Kind::array: {
-      if (arr_.empty()) { out += "[]"; break; }
+      if (arr_.empty()) {
+        out += "[]";
+        break;
+      }
       out += '[';
       bool first = true;
       for (const auto& v : arr_) {
@@ -277,7 +306,10 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
       break;
     }
     case Kind::object: {
-      if (obj_.empty()) { out += "{}"; break; }
+      if (obj_.empty()) {
+        out += "{}";
+        break;
+      }
       out += '{';
       bool first = true;
       for (const auto& kv : obj_) {

@@ -59,7 +59,8 @@ ElementType element() {
 const std::vector<std::size_t>& awkward_sizes() {
   // 0, 1, primes, and sizes that are no multiple of any vector width (16) or
   // work-group size (64, 256); one beyond a grid-stride pass.
-  static const std::vector<std::size_t> s = {0, 1, 2, 3, 5, 7, 13, 17, 31, 61, 127, 257, 1021, 4099, 65537, (1u << 20) + 3};
+  static const std::vector<std::size_t> s = {0,  1,  2,   3,   5,    7,    13,    17,
+                                             31, 61, 127, 257, 1021, 4099, 65537, (1u << 20) + 3};
   return s;
 }
 

@@ -20,8 +20,8 @@ struct Shape {
 template <class T>
 void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s, T alpha, T beta,
                 const GemmOptions& opt, std::size_t pad = 3, std::size_t offset = 5) {
-  INFO("layout " << (layout == Layout::row_major ? "row" : "col") << ", ta " << int(ta) << ", tb " << int(tb)
-                 << ", m " << s.m << " n " << s.n << " k " << s.k << ", alpha " << alpha << " beta " << beta);
+  INFO("layout " << (layout == Layout::row_major ? "row" : "col") << ", ta " << int(ta) << ", tb " << int(tb) << ", m "
+                 << s.m << " n " << s.n << " k " << s.k << ", alpha " << alpha << " beta " << beta);
   const bool row = layout == Layout::row_major;
   auto dims = [&](bool trans, std::size_t r, std::size_t c) {
     return trans ? std::make_pair(c, r) : std::make_pair(r, c);
@@ -33,20 +33,18 @@ void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s
   std::vector<T> a = test::random_vector<T>(extent(ar, ac, lda)), b = test::random_vector<T>(extent(br, bc, ldb));
   const T poison = beta == T(0) ? std::numeric_limits<T>::quiet_NaN() : T(0.5);
   std::vector<T> c = test::random_vector<T>(extent(s.m, s.n, ldc));
-  auto at = [&](std::size_t r, std::size_t col, std::size_t ld) { return offset + (row ? r * ld + col : col * ld + r); };
+  auto at = [&](std::size_t r, std::size_t col, std::size_t ld) {
+    return offset + (row ? r * ld + col : col * ld + r);
+  };
   for (std::size_t i = 0; i < s.m; ++i)
     for (std::size_t j = 0; j < s.n; ++j)
       if (beta == T(0)) c[at(i, j, ldc)] = poison;
   const std::vector<T> c0 = c;
-  auto op_a = [&](std::size_t i, std::size_t p) {
-    return ta == Transpose::yes ? a[at(p, i, lda)] : a[at(i, p, lda)];
-  };
-  auto op_b = [&](std::size_t p, std::size_t j) {
-    return tb == Transpose::yes ? b[at(j, p, ldb)] : b[at(p, j, ldb)];
-  };
+  auto op_a = [&](std::size_t i, std::size_t p) { return ta == Transpose::yes ? a[at(p, i, lda)] : a[at(i, p, lda)]; };
+  auto op_b = [&](std::size_t p, std::size_t j) { return tb == Transpose::yes ? b[at(j, p, ldb)] : b[at(p, j, ldb)]; };
   Buffer<T> da(ctx, a), db(ctx, b), dc(ctx, c);
-  gemm(ctx, layout, ta, tb, s.m, s.n, s.k, alpha, MatrixRef<T>{da, offset, lda}, MatrixRef<T>{db, offset, ldb},
-       beta, dc, offset, ldc, opt);
+  gemm(ctx, layout, ta, tb, s.m, s.n, s.k, alpha, MatrixRef<T>{da, offset, lda}, MatrixRef<T>{db, offset, ldb}, beta,
+       dc, offset, ldc, opt);
   const std::vector<T> got = dc.download();
   // Elements outside C's m x n block stay as they were.
   std::vector<bool> inside(c.size(), false);
@@ -77,8 +75,8 @@ void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s
   CHECK(ok);
 }
 
-const std::vector<Shape> odd_shapes = {{1, 1, 1}, {3, 3, 3}, {17, 17, 17}, {33, 65, 17}, {65, 33, 127},
-                                       {127, 1, 65}, {1, 127, 3}, {17, 3, 1}};
+const std::vector<Shape> odd_shapes = {{1, 1, 1},     {3, 3, 3},    {17, 17, 17}, {33, 65, 17},
+                                       {65, 33, 127}, {127, 1, 65}, {1, 127, 3},  {17, 3, 1}};
 
 // Forces the strided (0) or the packed (1) kernel, whatever the size.
 PlanOptions variant(long pack) {
@@ -143,8 +141,10 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
       PlanOptions o;
       PlanOverride ov;
       ov.use_local_memory = local != 0;
-      ov.macros = {{"WPT_M", std::to_string(c.wm)}, {"WPT_N", std::to_string(c.wn)},
-                   {"TS_K", std::to_string(c.ts_k)}, {"PACK", std::to_string(pack)}};
+      ov.macros = {{"WPT_M", std::to_string(c.wm)},
+                   {"WPT_N", std::to_string(c.wn)},
+                   {"TS_K", std::to_string(c.ts_k)},
+                   {"PACK", std::to_string(pack)}};
       if (pack) {
         ov.macros["VEC"] = std::to_string(c.vec);
         ov.macros["UNROLL"] = std::to_string(c.unroll);
@@ -176,7 +176,8 @@ TEMPLATE_TEST_CASE("gemm's CLBlast backend agrees with the library's kernels", "
     const std::size_t ar = ta == Transpose::yes ? s.k : s.m, ac = ta == Transpose::yes ? s.m : s.k;
     const std::size_t br = tb == Transpose::yes ? s.n : s.k, bc = tb == Transpose::yes ? s.k : s.n;
     const std::size_t lda = row ? ac : ar, ldb = row ? bc : br, ldc = row ? s.n : s.m;
-    const std::vector<TestType> ha = test::random_vector<TestType>(ar * ac), hb = test::random_vector<TestType>(br * bc),
+    const std::vector<TestType> ha = test::random_vector<TestType>(ar * ac),
+                                hb = test::random_vector<TestType>(br * bc),
                                 hc = test::random_vector<TestType>(s.m * s.n);
     Buffer<TestType> a(ctx, ha), b(ctx, hb), own(ctx, hc), theirs(ctx, hc);
     const LaunchPlan ours = gemm(ctx, layout, ta, tb, s.m, s.n, s.k, alpha, MatrixRef<TestType>{a, 0, lda},
@@ -188,7 +189,8 @@ TEMPLATE_TEST_CASE("gemm's CLBlast backend agrees with the library's kernels", "
     CHECK(other.decision("backend")->value == "CLBlast");
     const std::vector<TestType> x = own.download(), y = theirs.download();
     // |A| |B| bounds every entry's magnitude: the inputs lie in [0.5, 2].
-    const double tol = 4 * (s.k + 2) * eps * (std::fabs(double(alpha)) * 4.0 * double(s.k) + 2.0 * std::fabs(double(beta)));
+    const double tol =
+        4 * (s.k + 2) * eps * (std::fabs(double(alpha)) * 4.0 * double(s.k) + 2.0 * std::fabs(double(beta)));
     std::size_t bad = 0;
     for (std::size_t i = 0; i < x.size(); ++i)
       if (!(std::fabs(double(x[i]) - double(y[i])) <= tol)) ++bad;
@@ -212,22 +214,21 @@ TEST_CASE("gemm takes CLBlast when the tuning database measured it faster", "[ge
   const TuningSpace& space = gemm_tunables();
   REQUIRE(space.alternatives.size() == 1);
   CHECK(check_configuration(space, space.alternatives[0], ctx.info(), gemm_traits(ElementType::f32)) == "");
-  CHECK(check_configuration(space, {{"BACKEND", 1}, {"WPT_M", 4}}, ctx.info(), gemm_traits(ElementType::f32)) !=
-        "");
+  CHECK(check_configuration(space, {{"BACKEND", 1}, {"WPT_M", 4}}, ctx.info(), gemm_traits(ElementType::f32)) != "");
 }
 
 TEST_CASE("gemm refuses bad shapes before any launch", "[gemm]") {
   Context& ctx = test::cpu_context();
   Buffer<float> a(ctx, 12), b(ctx, 12), c(ctx, 9), small(ctx, 5);
   auto call = [&](Layout l, std::size_t lda, Buffer<float>& cc, std::size_t ldc, std::size_t offa = 0) {
-    gemm(ctx, l, Transpose::no, Transpose::no, 3, 3, 4, 1.0f, MatrixRef<float>{a, offa, lda},
-         MatrixRef<float>{b, 0, 3}, 0.0f, cc, 0, ldc);
+    gemm(ctx, l, Transpose::no, Transpose::no, 3, 3, 4, 1.0f, MatrixRef<float>{a, offa, lda}, MatrixRef<float>{b, 0, 3},
+         0.0f, cc, 0, ldc);
   };
   CHECK_NOTHROW(call(Layout::row_major, 4, c, 3));
   CHECK_THROWS_WITH(call(Layout::row_major, 3, c, 3), Catch::Contains("ldA is 3 but a stored row of A has 4"));
   CHECK_THROWS_WITH(call(Layout::column_major, 2, c, 3), Catch::Contains("ldA is 2 but a stored column of A has 3"));
-  CHECK_THROWS_WITH(call(Layout::row_major, 4, small, 3), Catch::Contains("C needs 9 elements") &&
-                                                               Catch::Contains("its buffer has 5"));
+  CHECK_THROWS_WITH(call(Layout::row_major, 4, small, 3),
+                    Catch::Contains("C needs 9 elements") && Catch::Contains("its buffer has 5"));
   CHECK_THROWS_WITH(call(Layout::row_major, 4, c, 3, 1), Catch::Contains("A needs 13 elements"));
   ContextOptions o;
   o.cache_directory = "";

@@ -19,9 +19,8 @@ struct Case {
 template <class T>
 void check_gemv(Context& ctx, Layout layout, Transpose trans, Case s, T alpha, T beta, const PlanOptions& opt,
                 std::size_t pad = 3, std::size_t offset = 5) {
-  INFO("layout " << (layout == Layout::row_major ? "row" : "col") << ", trans " << int(trans) << ", m " << s.m
-                 << " n " << s.n << " incx " << s.incx << " incy " << s.incy << ", alpha " << alpha << " beta "
-                 << beta);
+  INFO("layout " << (layout == Layout::row_major ? "row" : "col") << ", trans " << int(trans) << ", m " << s.m << " n "
+                 << s.n << " incx " << s.incx << " incy " << s.incy << ", alpha " << alpha << " beta " << beta);
   const bool row = layout == Layout::row_major, t = trans == Transpose::yes;
   const std::size_t rows = t ? s.n : s.m, cols = t ? s.m : s.n;  // stored shape
   const std::size_t ld = (row ? cols : rows) + pad;
@@ -37,21 +36,21 @@ void check_gemv(Context& ctx, Layout layout, Transpose trans, Case s, T alpha, T
   Buffer<T> da(ctx, a), dx(ctx, x), dy(ctx, y);
   gemv(ctx, layout, trans, s.m, s.n, alpha, MatrixRef<T>{da, offset, ld}, VectorRef<T>{dx, offset, s.incx}, beta, dy,
        offset, s.incy, opt);
-  const std::string wrong = test::check_matvec_result(dy.download(), y0, s.m, offset, s.incy, alpha, beta, s.n,
-                                                       [&](std::size_t i) {
-                                                         double want = 0, mag = 0;
-                                                         for (std::size_t j = 0; j < s.n; ++j) {
-                                                           const double p = op_a(i, j) * double(x[offset + j * s.incx]);
-                                                           want += p;
-                                                           mag += std::fabs(p);
-                                                         }
-                                                         return std::make_pair(want, mag);
-                                                       });
+  const std::string wrong =
+      test::check_matvec_result(dy.download(), y0, s.m, offset, s.incy, alpha, beta, s.n, [&](std::size_t i) {
+        double want = 0, mag = 0;
+        for (std::size_t j = 0; j < s.n; ++j) {
+          const double p = op_a(i, j) * double(x[offset + j * s.incx]);
+          want += p;
+          mag += std::fabs(p);
+        }
+        return std::make_pair(want, mag);
+      });
   CHECK(wrong == "");
 }
 
-const std::vector<Case> odd_cases = {{1, 1, 1, 1},    {3, 3, 1, 1},  {17, 17, 2, 1},  {33, 65, 1, 3},
-                                     {65, 33, 1, 1},  {127, 1, 1, 1}, {1, 127, 1, 1},  {17, 3, 3, 2},
+const std::vector<Case> odd_cases = {{1, 1, 1, 1},     {3, 3, 1, 1},    {17, 17, 2, 1},  {33, 65, 1, 3},
+                                     {65, 33, 1, 1},   {127, 1, 1, 1},  {1, 127, 1, 1},  {17, 3, 3, 2},
                                      {257, 131, 1, 1}, {5, 1031, 1, 1}, {1031, 5, 1, 1}, {200, 0, 1, 1}};
 
 }  // namespace

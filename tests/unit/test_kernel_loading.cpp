@@ -46,7 +46,8 @@ TEST_CASE("includes resolve with line markers, cycles are reported", "[loading]"
   test::write_file(dir + "/inner.cl", "#define INNER 1\n");
   test::write_file(dir + "/outer.cl", "// line 1\n#include \"inner.cl\"\nint after;\n");
   KernelSource s = KernelLibrary({dir}, false).load("outer.cl");
-  CHECK(s.text == "#line 1 \"outer.cl\"\n// line 1\n#line 1 \"inner.cl\"\n#define INNER 1\n#line 3 \"outer.cl\"\nint after;\n");
+  CHECK(s.text ==
+        "#line 1 \"outer.cl\"\n// line 1\n#line 1 \"inner.cl\"\n#define INNER 1\n#line 3 \"outer.cl\"\nint after;\n");
   test::write_file(dir + "/loop_a.cl", "#include \"loop_b.cl\"\n");
   test::write_file(dir + "/loop_b.cl", "#include \"loop_a.cl\"\n");
   CHECK_THROWS_WITH(KernelLibrary({dir}, false).load("loop_a.cl"), Catch::Contains("includes itself"));

@@ -63,8 +63,11 @@ TEST_CASE("a repeated call reuses its plan until the tuning database changes", "
   r.element = "float";
   r.bucket = size_bucket(n);
   r.n = n;
-  r.configuration = {{"work_group_size", 16}, {"vector_width", 1}, {"groups_per_compute_unit", 1},
-                     {"use_local_memory", 1}, {"passes", 2}};
+  r.configuration = {{"work_group_size", 16},
+                     {"vector_width", 1},
+                     {"groups_per_compute_unit", 1},
+                     {"use_local_memory", 1},
+                     {"passes", 2}};
   TuningDatabase::merge_into_file(path, {r});
   const char* before = std::getenv("PORTACL_TUNING_DB");
   const std::string saved = before ? before : "";

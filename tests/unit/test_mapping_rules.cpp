@@ -58,8 +58,7 @@ void check_class_rules(const DeviceInfo& d, const KernelTraits& t, const Problem
       CHECK(p.memory == MemoryStrategy::map_host_memory);
       if (t.needs_barriers && t.has_barrier_free_variant) CHECK(p.barrier_free_variant);
       if (t.vectorizable) CHECK(p.vector_width == std::min<std::size_t>(16, simd_lanes(d, t.element)));
-      if (t.dimensions == 1 && size.extent[0] >= (std::size_t{1} << 24))
-        CHECK(p.work_groups >= 10 * d.compute_units);
+      if (t.dimensions == 1 && size.extent[0] >= (std::size_t{1} << 24)) CHECK(p.work_groups >= 10 * d.compute_units);
       break;
     case DeviceClass::intel_mic:
       CHECK(wg % 16 == 0);
@@ -68,8 +67,7 @@ void check_class_rules(const DeviceInfo& d, const KernelTraits& t, const Problem
       if (t.dimensions == 1 && size.extent[0] >= (std::size_t{1} << 24)) CHECK(p.work_groups >= d.compute_units);
       CHECK(p.memory == MemoryStrategy::pinned_staging);
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -85,8 +83,10 @@ TEST_CASE("every fixture's plans obey its class's rules and limits", "[rules]") 
         continue;
       }
       std::vector<ProblemSize> sizes = t.dimensions == 1
-          ? std::vector<ProblemSize>{ProblemSize(0), ProblemSize(1), ProblemSize(997), ProblemSize(std::size_t{1} << 24)}
-          : std::vector<ProblemSize>{ProblemSize(0, 0), ProblemSize(1, 1), ProblemSize(67, 131), ProblemSize(4096, 4096)};
+                                           ? std::vector<ProblemSize>{ProblemSize(0), ProblemSize(1), ProblemSize(997),
+                                                                      ProblemSize(std::size_t{1} << 24)}
+                                           : std::vector<ProblemSize>{ProblemSize(0, 0), ProblemSize(1, 1),
+                                                                      ProblemSize(67, 131), ProblemSize(4096, 4096)};
       for (const auto& s : sizes) check_class_rules(d, t, s, make_plan(d, t, s));
     }
   }
@@ -140,18 +140,20 @@ TEST_CASE("live limits win over the book", "[rules]") {
 
 TEST_CASE("the override hook replaces rule defaults, limits still win", "[rules]") {
   DeviceInfo amd = test::load_fixture("amd_gfx902_vega.clinfo");
-  set_plan_override_provider([](const DeviceInfo&, const KernelTraits& t, const ProblemSize&) -> std::optional<PlanOverride> {
-    if (t.name != "axpy") return std::nullopt;
-    PlanOverride o;
-    o.work_group_size = 4096;  // beyond the device: must be clamped
-    o.vector_width = 2;
-    o.work_groups = 7;
-    o.macros["UNROLL"] = "4";
-    o.provenance = "tuning database: test";
-    return o;
-  });
+  set_plan_override_provider(
+      [](const DeviceInfo&, const KernelTraits& t, const ProblemSize&) -> std::optional<PlanOverride> {
+        if (t.name != "axpy") return std::nullopt;
+        PlanOverride o;
+        o.work_group_size = 4096;  // beyond the device: must be clamped
+        o.vector_width = 2;
+        o.work_groups = 7;
+        o.macros["UNROLL"] = "4";
+        o.provenance = "tuning database: test";
+        return o;
+      });
   LaunchPlan p = make_plan(amd, axpy_traits(ElementType::f32), ProblemSize(1 << 22));
-  LaunchPlan untouched = make_plan(amd, reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1), ProblemSize(1 << 22));
+  LaunchPlan untouched =
+      make_plan(amd, reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1), ProblemSize(1 << 22));
   set_plan_override_provider(nullptr);
   CHECK(p.provenance == "tuning database: test");
   CHECK(p.work_group_size() == 256);
@@ -171,7 +173,8 @@ TEST_CASE("the override hook replaces rule defaults, limits still win", "[rules]
 
 TEST_CASE("plans that cannot exist are refused", "[rules]") {
   DeviceInfo mic = test::load_fixture("intel_xeon_phi_knc.clinfo");  // its dump shows no fp64
-  CHECK_THROWS_WITH(make_plan(mic, axpy_traits(ElementType::f64), ProblemSize(10)), Catch::Contains("double precision"));
+  CHECK_THROWS_WITH(make_plan(mic, axpy_traits(ElementType::f64), ProblemSize(10)),
+                    Catch::Contains("double precision"));
   KernelTraits t = axpy_traits(ElementType::f32);
   t.dimensions = 4;
   CHECK_THROWS_WITH(make_plan(mic, t, ProblemSize(10)), Catch::Contains("1, 2 or 3"));

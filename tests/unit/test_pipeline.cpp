@@ -18,8 +18,8 @@ std::vector<T> plain_axpy(Context& ctx, T a, const std::vector<T>& x, const std:
 TEMPLATE_TEST_CASE("the overlapped pipeline gives the plain path's bits", "[pipeline]", float, double) {
   using T = TestType;
   Context& ctx = test::cpu_context();
-  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1021}, std::size_t{100003},
-                        (std::size_t{1} << 20) + 3}) {
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{1021}, std::size_t{100003}, (std::size_t{1} << 20) + 3}) {
     const std::vector<T> x = test::random_vector<T>(n), y0 = test::random_vector<T>(n);
     const T a = test::random_vector<T>(1)[0];
     const std::vector<T> want = plain_axpy(ctx, a, x, y0);

@@ -46,7 +46,8 @@ TEST_CASE("repeated launches in one context compile once and reuse the kernel ob
   opt.cache_directory = "";
   Context ctx(test::cpu_context().device(), opt);
   std::vector<PreparedKernel> k;
-  for (int i = 0; i < 3; ++i) k.push_back(ctx.prepare(axpy_kernel, axpy_traits(ElementType::f32), ProblemSize(1000 + i)));
+  for (int i = 0; i < 3; ++i)
+    k.push_back(ctx.prepare(axpy_kernel, axpy_traits(ElementType::f32), ProblemSize(1000 + i)));
   REQUIRE(k[0].plan.build_options() == k[2].plan.build_options());
   CHECK(ctx.programs().stats().compiles == 1);
   // The context's kernel objects answer before the program cache is asked.
@@ -107,8 +108,10 @@ TEST_CASE("an unusable cache directory is a clear error", "[cache]") {
   std::string saved_xdg = saved_xdg_env ? saved_xdg_env : "";
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);
   CHECK(ProgramCache::default_directory() == "/tmp/xdg-test/portacl/programs");
-  if (saved_xdg.empty()) ::unsetenv("XDG_CACHE_HOME");
-  else ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  if (saved_xdg.empty())
+    ::unsetenv("XDG_CACHE_HOME");
+  else
+    ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
   if (!saved.empty()) ::setenv("PORTACL_CACHE_DIR", saved.c_str(), 1);
 }
 

@@ -76,8 +76,7 @@ TEMPLATE_TEST_CASE("reductions match the host reference at awkward sizes", "[red
   for (std::size_t n : test::awkward_sizes) check_all_reductions<TestType>(ctx, n, {});
 }
 
-TEMPLATE_TEST_CASE("reductions run single- and two-pass under every device class's plan", "[reduce]", float,
-                   double) {
+TEMPLATE_TEST_CASE("reductions run single- and two-pass under every device class's plan", "[reduce]", float, double) {
   Context& ctx = test::cpu_context();
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     for (int passes : {1, 2}) {

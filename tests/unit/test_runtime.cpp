@@ -17,8 +17,10 @@ struct EnvGuard {
     if (v) saved = v;
   }
   ~EnvGuard() {
-    if (had) ::setenv(name.c_str(), saved.c_str(), 1);
-    else ::unsetenv(name.c_str());
+    if (had)
+      ::setenv(name.c_str(), saved.c_str(), 1);
+    else
+      ::unsetenv(name.c_str());
   }
 };
 
@@ -144,5 +146,6 @@ TEST_CASE("scratch epochs restart on a zeroed buffer once they run out", "[runti
   // A larger request makes a new zeroed buffer: its epochs start again.
   ctx.scratch(purpose, 1 << 20, true);
   CHECK(ctx.scratch_epoch(purpose, 3) == 1);
-  CHECK_THROWS_WITH(ctx.scratch_epoch("test.no-such-scratch", 3), Catch::Contains("no scratch buffer 'test.no-such-scratch'"));
+  CHECK_THROWS_WITH(ctx.scratch_epoch("test.no-such-scratch", 3),
+                    Catch::Contains("no scratch buffer 'test.no-such-scratch'"));
 }

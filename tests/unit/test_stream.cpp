@@ -109,8 +109,10 @@ TEST_CASE("map takes built-in functions and propagates NaN and infinity", "[stre
   std::vector<float> out = dy.download();
   for (std::size_t i = 0; i < x.size(); ++i) {
     float want = std::sqrt(std::fabs(x[i]));
-    if (std::isnan(want)) CHECK(std::isnan(out[i]));
-    else CHECK(out[i] == Approx(want).epsilon(1e-6));
+    if (std::isnan(want))
+      CHECK(std::isnan(out[i]));
+    else
+      CHECK(out[i] == Approx(want).epsilon(1e-6));
   }
 }
 

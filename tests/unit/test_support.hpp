@@ -82,8 +82,8 @@ std::string first_difference(const std::vector<T>& got, const std::vector<T>& wa
 // the exact (double) sum of the k products of element i and the sum of
 // their magnitudes. beta == 0 ignores y0 (which may hold NaN).
 template <class T, class Row>
-std::string check_matvec_result(const std::vector<T>& got, const std::vector<T>& y0, std::size_t m,
-                                std::size_t offset, std::size_t inc, T alpha, T beta, std::size_t k, Row row) {
+std::string check_matvec_result(const std::vector<T>& got, const std::vector<T>& y0, std::size_t m, std::size_t offset,
+                                std::size_t inc, T alpha, T beta, std::size_t k, Row row) {
   const double eps = std::numeric_limits<T>::epsilon();
   std::vector<bool> inside(got.size(), false);
   for (std::size_t i = 0; i < m; ++i) {

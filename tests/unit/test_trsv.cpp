@@ -21,7 +21,9 @@ void check_trsv(Context& ctx, Layout layout, std::size_t n, std::size_t incx, Di
   const std::size_t ld = n + pad;
   std::vector<T> l(offset + n * ld + 1, std::numeric_limits<T>::quiet_NaN());
   const std::vector<T> r = test::random_vector<T>(n * n, 0.0, 1.0);
-  auto at = [&](std::size_t i, std::size_t j) { return offset + (layout == Layout::row_major ? i * ld + j : j * ld + i); };
+  auto at = [&](std::size_t i, std::size_t j) {
+    return offset + (layout == Layout::row_major ? i * ld + j : j * ld + i);
+  };
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j <= i; ++j)
       l[at(i, j)] = i == j ? (diag == Diagonal::unit ? std::numeric_limits<T>::quiet_NaN() : T(2 + r[i * n + j]))

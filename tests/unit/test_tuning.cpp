@@ -94,8 +94,11 @@ TEST_CASE("configurations that break a limit are refused with the reason", "[tun
   const DeviceInfo amd = test::load_fixture("amd_gfx902_vega.clinfo");
   const TuningSpace& space = reduce_tunables();
   const KernelTraits t = reduce_traits("sum", ElementType::f32, 1, sizeof(float), true, 1);
-  Configuration c{{"work_group_size", 1024}, {"vector_width", 4}, {"groups_per_compute_unit", 4},
-                  {"use_local_memory", 1}, {"passes", 1}};
+  Configuration c{{"work_group_size", 1024},
+                  {"vector_width", 4},
+                  {"groups_per_compute_unit", 4},
+                  {"use_local_memory", 1},
+                  {"passes", 1}};
   CHECK_THAT(check_configuration(space, c, amd, t), Catch::Contains("exceeds the device's 256"));
   c["work_group_size"] = 256;
   CHECK(check_configuration(space, c, amd, t).empty());
@@ -156,7 +159,10 @@ TEST_CASE("the tuner rejects a fast configuration that computes the wrong answer
   // A test-only kernel: correct except when compiled with vector width 4.
   static const TuningSpace space{{knobs::vector_width({1, 2, 4})}, nullptr};
   const char* expression = "x * 2.0f + (VW == 4 ? 1.0f : 0.0f)";
-  Operation faulty{"faulty map", 8, 1, &space,
+  Operation faulty{"faulty map",
+                   8,
+                   1,
+                   &space,
                    [=](Workload& w, const PlanOptions& o) { return map(w.ctx, expression, w.x, w.z, o); },
                    [=](Workload& w, const PlanOptions& o) {
                      map(w.ctx, expression, w.x, w.z, o);
@@ -233,8 +239,8 @@ TEST_CASE("tuning databases: concurrent writers lose nothing", "[tuning]") {
   for (unsigned t = 0; t < 8; ++t)
     writers.emplace_back([&, t] {
       for (unsigned k = 0; k < 5; ++k)
-        TuningDatabase::merge_into_file(path, {record_for(d, "kernel" + std::to_string(t), 10 + k,
-                                                          {{"work_group_size", 64 * (k + 1)}})});
+        TuningDatabase::merge_into_file(
+            path, {record_for(d, "kernel" + std::to_string(t), 10 + k, {{"work_group_size", 64 * (k + 1)}})});
     });
   for (auto& w : writers) w.join();
   std::vector<std::string> warnings;
@@ -286,8 +292,7 @@ TEST_CASE("tuning databases: lookups take the nearest size bucket of the same de
   CHECK(size_bucket((1 << 20) + 1) == 20);
 }
 
-TEST_CASE("tuning lookups fall back by tier: exact, same device under another driver, same architecture",
-          "[tuning]") {
+TEST_CASE("tuning lookups fall back by tier: exact, same device under another driver, same architecture", "[tuning]") {
   const DeviceInfo h100 = test::load_fixture("nvidia_h100.clinfo");
   DeviceInfo new_driver = h100;  // the same board after a driver update
   new_driver.driver_version = "999.1";

@@ -51,7 +51,8 @@ int non_negative(const std::string& s, const char* what) {
 }
 
 double non_negative_real(const std::string& s, const char* what) {
-  return non_negative_as<double>(s, what, "number", [](const std::string& t, std::size_t* u) { return std::stod(t, u); });
+  return non_negative_as<double>(s, what, "number",
+                                 [](const std::string& t, std::size_t* u) { return std::stod(t, u); });
 }
 
 std::string now_text() {

@@ -58,7 +58,6 @@ double plain(double v) { return v; }
 double absolute(double v) { return std::fabs(v); }
 double square(double v) { return v * v; }
 
-
 // A baseline whose output portacl's own check reads (vectors): its check
 // reruns the routine on fresh data then compares like portacl's operation.
 struct Baseline {
@@ -71,18 +70,23 @@ std::map<std::string, Baseline> clblast_baselines() {
   std::map<std::string, Baseline> b;
   b["copy"] = {"Scopy",
                [](Workload& w) {
-                 return enqueue("Scopy", [&](cl_event* e) { return CLBlastScopy(w.n, w.x.cl_buffer()(), 0, 1, w.z.cl_buffer()(), 0, 1, queue_of(w), e); });
+                 return enqueue("Scopy", [&](cl_event* e) {
+                   return CLBlastScopy(w.n, w.x.cl_buffer()(), 0, 1, w.z.cl_buffer()(), 0, 1, queue_of(w), e);
+                 });
                },
                [](Workload& w) { return w.z.download() == w.hx ? std::string() : std::string("copy differs"); }};
   b["scale"] = {"Sscal",
                 [=](Workload& w) {
-                  return enqueue("Sscal", [&](cl_event* e) { return CLBlastSscal(w.n, kA, w.y.cl_buffer()(), 0, 1, queue_of(w), e); });
+                  return enqueue("Sscal", [&](cl_event* e) {
+                    return CLBlastSscal(w.n, kA, w.y.cl_buffer()(), 0, 1, queue_of(w), e);
+                  });
                 },
                 nullptr};
   b["axpy"] = {"Saxpy",
                [](Workload& w) {
-                 return enqueue("Saxpy", [&](cl_event* e) { return 
-                     CLBlastSaxpy(w.n, kA, w.x.cl_buffer()(), 0, 1, w.y.cl_buffer()(), 0, 1, queue_of(w), e); });
+                 return enqueue("Saxpy", [&](cl_event* e) {
+                   return CLBlastSaxpy(w.n, kA, w.x.cl_buffer()(), 0, 1, w.y.cl_buffer()(), 0, 1, queue_of(w), e);
+                 });
                },
                [](Workload& w) {
                  // One fresh AXPY on y, checked like portacl's.
@@ -103,15 +107,19 @@ std::map<std::string, Baseline> clblast_baselines() {
   auto tol = [](double abs_sum) { return 1e-5 * abs_sum + 1e-6; };
   b["sum"] = {"Ssum",
               [=](Workload& w) {
-                return enqueue("Ssum", [&](cl_event* e) { return CLBlastSsum(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e); });
+                return enqueue("Ssum", [&](cl_event* e) {
+                  return CLBlastSsum(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e);
+                });
               },
               [=](Workload& w) {
                 return mismatch("CLBlast sum", read_scalar<float>(w), sum_of(w.hx, plain), tol(sum_of(w.hx, absolute)));
               }};
   b["dot"] = {"Sdot",
               [=](Workload& w) {
-                return enqueue("Sdot", [&](cl_event* e) { return CLBlastSdot(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, w.y.cl_buffer()(), 0, 1,
-                                            queue_of(w), e); });
+                return enqueue("Sdot", [&](cl_event* e) {
+                  return CLBlastSdot(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, w.y.cl_buffer()(), 0, 1, queue_of(w),
+                                     e);
+                });
               },
               [=](Workload& w) {
                 double want = 0, mag = 0;
@@ -123,7 +131,9 @@ std::map<std::string, Baseline> clblast_baselines() {
               }};
   b["nrm2"] = {"Snrm2",
                [](Workload& w) {
-                 return enqueue("Snrm2", [&](cl_event* e) { return CLBlastSnrm2(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e); });
+                 return enqueue("Snrm2", [&](cl_event* e) {
+                   return CLBlastSnrm2(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e);
+                 });
                },
                [](Workload& w) {
                  double want = std::sqrt(sum_of(w.hx, square));
@@ -132,7 +142,9 @@ std::map<std::string, Baseline> clblast_baselines() {
   // Their indices are checked: quirk clblast.ixamax-large-n.
   b["argmax"] = {"iSmax",
                  [=](Workload& w) {
-                   return enqueue("iSmax", [&](cl_event* e) { return CLBlastiSmax(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e); });
+                   return enqueue("iSmax", [&](cl_event* e) {
+                     return CLBlastiSmax(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e);
+                   });
                  },
                  [](Workload& w) {
                    return mismatch("CLBlast iSmax", double(read_scalar<unsigned>(w)),
@@ -140,7 +152,9 @@ std::map<std::string, Baseline> clblast_baselines() {
                  }};
   b["iamax"] = {"iSamax",
                 [=](Workload& w) {
-                  return enqueue("iSamax", [&](cl_event* e) { return CLBlastiSamax(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e); });
+                  return enqueue("iSamax", [&](cl_event* e) {
+                    return CLBlastiSamax(w.n, w.scalar(), 0, w.x.cl_buffer()(), 0, 1, queue_of(w), e);
+                  });
                 },
                 [](Workload& w) {
                   return mismatch("CLBlast iSamax", double(read_scalar<unsigned>(w)), double(first_extreme(w.hx, true)),
@@ -149,17 +163,17 @@ std::map<std::string, Baseline> clblast_baselines() {
   // Matrix-vector routines on the same matrices as portacl's operations;
   // their outputs are checked by portacl's own checks only.
   for (bool transposed : {false, true})
-    b[transposed ? "gemv_t" : "gemv"] = {
-        "Sgemv",
-        [transposed](Workload& w) {
-          const std::size_t s = square_order(w.n);
-          return enqueue("Sgemv", [&](cl_event* e) {
-            return CLBlastSgemv(CLBlastLayoutRowMajor, transposed ? CLBlastTransposeYes : CLBlastTransposeNo, s, s,
-                                1.0f, w.x.cl_buffer()(), 0, s, w.y.cl_buffer()(), 0, 1, 0.0f, w.z.cl_buffer()(), 0, 1,
-                                queue_of(w), e);
-          });
-        },
-        nullptr};
+    b[transposed ? "gemv_t" : "gemv"] = {"Sgemv",
+                                         [transposed](Workload& w) {
+                                           const std::size_t s = square_order(w.n);
+                                           return enqueue("Sgemv", [&](cl_event* e) {
+                                             return CLBlastSgemv(CLBlastLayoutRowMajor,
+                                                                 transposed ? CLBlastTransposeYes : CLBlastTransposeNo,
+                                                                 s, s, 1.0f, w.x.cl_buffer()(), 0, s, w.y.cl_buffer()(),
+                                                                 0, 1, 0.0f, w.z.cl_buffer()(), 0, 1, queue_of(w), e);
+                                           });
+                                         },
+                                         nullptr};
   // Row-major lower packed is portacl's packed layout.
   b["spmv"] = {"Sspmv",
                [](Workload& w) {
@@ -190,7 +204,8 @@ std::map<std::string, Baseline> clblast_baselines() {
 
 std::vector<Case> all_cases(bool with_baseline) {
   std::vector<Case> cases;
-  const std::map<std::string, Baseline> baselines = with_baseline ? clblast_baselines() : std::map<std::string, Baseline>{};
+  const std::map<std::string, Baseline> baselines =
+      with_baseline ? clblast_baselines() : std::map<std::string, Baseline>{};
   for (const Operation& op : operations()) {
     if (!op.streaming) continue;  // GEMM: its own section (gemm_cases.cpp)
     Case c{&op, "", nullptr, nullptr};

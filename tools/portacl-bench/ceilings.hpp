@@ -16,7 +16,7 @@ struct Ceilings {
   Stats fma;
   double fma_gflops = 0;
   double fma_flops = 0;  // per launch
-  Stats fma64;             // the same in double; empty without fp64
+  Stats fma64;           // the same in double; empty without fp64
   double fma64_gflops = 0;
   double fma64_flops = 0;
 };

@@ -96,15 +96,14 @@ GemmRow run_one(Context& ctx, std::size_t n, int warmup, int reps, bool baseline
 
 }  // namespace
 
-std::vector<GemmRow> run_gemm(Context& ctx, const std::vector<std::size_t>& sizes, const std::vector<std::string>& types,
-                              int warmup, int reps, bool baseline, unsigned long long seed,
-                              const Ceilings& ceilings) {
+std::vector<GemmRow> run_gemm(Context& ctx, const std::vector<std::size_t>& sizes,
+                              const std::vector<std::string>& types, int warmup, int reps, bool baseline,
+                              unsigned long long seed, const Ceilings& ceilings) {
   std::vector<GemmRow> rows;
   for (const std::string& type : types)
     for (std::size_t n : sizes)
-      rows.push_back(type == "double"
-                         ? run_one<double>(ctx, n, warmup, reps, baseline, seed, ceilings.fma64_gflops)
-                         : run_one<float>(ctx, n, warmup, reps, baseline, seed, ceilings.fma_gflops));
+      rows.push_back(type == "double" ? run_one<double>(ctx, n, warmup, reps, baseline, seed, ceilings.fma64_gflops)
+                                      : run_one<float>(ctx, n, warmup, reps, baseline, seed, ceilings.fma_gflops));
   return rows;
 }
 

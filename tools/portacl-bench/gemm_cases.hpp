@@ -14,9 +14,9 @@ namespace bench {
 struct GemmRow {
   std::string element, routine;  // "float", "Sgemm"
   std::size_t n = 0;             // m = n = k
-  Stats ours;       // device profiling clock
-  Stats ours_wall;  // wall clock around the call and clFinish
-  Stats theirs;     // wall clock, as CLBlast's users see it
+  Stats ours;                    // device profiling clock
+  Stats ours_wall;               // wall clock around the call and clFinish
+  Stats theirs;                  // wall clock, as CLBlast's users see it
   double gflops = 0, baseline_gflops = 0;
   double fraction_of_fma = 0;  // of the measured FP32 FMA peak
   double speedup = 0;          // CLBlast wall median / ours, wall clock both

@@ -87,7 +87,8 @@ void transfers(Context& ctx, const Args& a, std::size_t n, unsigned long long se
     t.check = y == want ? "ok" : "differs from the first path";
     r.transfers.push_back(t);
   };
-  for (MemoryStrategy s : {MemoryStrategy::direct_copy, MemoryStrategy::pinned_staging, MemoryStrategy::map_host_memory}) {
+  for (MemoryStrategy s :
+       {MemoryStrategy::direct_copy, MemoryStrategy::pinned_staging, MemoryStrategy::map_host_memory}) {
     Buffer<float> dx(ctx, n, s), dy(ctx, n, s);
     add("buffers, " + to_string(s), [&] {
       dx.upload(x.data(), n);
@@ -116,12 +117,16 @@ int main(int argc, char** argv) {
       if (arg == "-h" || arg == "--help") {
         std::cout << kUsage;
         return 0;
-      } else if (arg == "--device") a.device = args.value();
+      } else if (arg == "--device")
+        a.device = args.value();
       else if (arg == "--sizes") {
         for (const auto& s : cli::split(args.value())) a.sizes.push_back(cli::parse_size(s));
-      } else if (arg == "--kernels") a.kernels = cli::split(args.value());
-      else if (arg == "--reps") a.reps = std::max(1, cli::non_negative(args.value(), "--reps"));
-      else if (arg == "--warmup") a.warmup = cli::non_negative(args.value(), "--warmup");
+      } else if (arg == "--kernels")
+        a.kernels = cli::split(args.value());
+      else if (arg == "--reps")
+        a.reps = std::max(1, cli::non_negative(args.value(), "--reps"));
+      else if (arg == "--warmup")
+        a.warmup = cli::non_negative(args.value(), "--warmup");
       else if (arg == "--gemm-sizes") {
         for (const auto& s : cli::split(args.value())) a.gemm_sizes.push_back(cli::parse_size(s));
       } else if (arg == "--gemm-types") {
@@ -129,12 +134,18 @@ int main(int argc, char** argv) {
         for (const auto& t : a.gemm_types)
           if (t != "float" && t != "double")
             throw std::invalid_argument("--gemm-types: '" + t + "' is neither float nor double");
-      } else if (arg == "--no-baseline") a.baseline = false;
-      else if (arg == "--no-transfers") a.transfers = false;
-      else if (arg == "--no-latency") a.latency = false;
-      else if (arg == "--json") a.json = true;
-      else if (arg == "--csv") a.csv = true;
-      else throw std::invalid_argument("unknown option '" + arg + "'");
+      } else if (arg == "--no-baseline")
+        a.baseline = false;
+      else if (arg == "--no-transfers")
+        a.transfers = false;
+      else if (arg == "--no-latency")
+        a.latency = false;
+      else if (arg == "--json")
+        a.json = true;
+      else if (arg == "--csv")
+        a.csv = true;
+      else
+        throw std::invalid_argument("unknown option '" + arg + "'");
     }
     if (a.json && a.csv) throw std::invalid_argument("--json and --csv exclude each other");
   } catch (const std::invalid_argument& e) {
@@ -171,13 +182,16 @@ int main(int argc, char** argv) {
         row.n = n;
         w.reset_y();
         row.check = c.op->check(w, {});
-        if (row.check.empty()) row.check = "ok";
-        else all_ok = false;
+        if (row.check.empty())
+          row.check = "ok";
+        else
+          all_ok = false;
         w.reset_y();
         const portacl::LaunchPlan plan = c.op->run(w, {});
         row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
         row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.op->run(w, {}); }); });
-        row.ours_wall = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.op->run(w, {}); }); });
+        row.ours_wall =
+            bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.op->run(w, {}); }); });
         row.gbs = c.op->bytes_per_element * n / (row.ours.median_ms * 1e6);
         row.gflops = c.op->flops_per_element * n / (row.ours.median_ms * 1e6);
         row.fraction_of_copy = row.gbs / r.ceilings.copy_gbs;
@@ -187,7 +201,8 @@ int main(int argc, char** argv) {
           bench::wall_ms(ctx, [&] { c.run_baseline(w); });  // first call: CLBlast compiles here
           row.baseline_check = c.check_baseline ? c.check_baseline(w) : "";
           if (row.baseline_check.empty()) row.baseline_check = "ok";
-          row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.run_baseline(w); }); });
+          row.theirs =
+              bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.run_baseline(w); }); });
           row.baseline_gbs = c.op->bytes_per_element * n / (row.theirs.median_ms * 1e6);
           row.speedup = row.theirs.median_ms / row.ours_wall.median_ms;
           row.suspect = bench::suspect_baseline(row.baseline_gbs, r.ceilings.copy_gbs);
@@ -199,8 +214,10 @@ int main(int argc, char** argv) {
       if (!a.json && !a.csv) std::cerr << "  gemm\n";
       std::vector<std::string> types;
       for (const auto& t : a.gemm_types)
-        if (t == "float" || ctx.info().fp64) types.push_back(t);
-        else std::cerr << "portacl-bench: skipping double GEMM: '" << ctx.info().name << "' has no fp64\n";
+        if (t == "float" || ctx.info().fp64)
+          types.push_back(t);
+        else
+          std::cerr << "portacl-bench: skipping double GEMM: '" << ctx.info().name << "' has no fp64\n";
       r.gemm = bench::run_gemm(ctx, a.gemm_sizes, types, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
       for (const auto& g : r.gemm) all_ok = all_ok && g.check == "ok";
     }
@@ -213,9 +230,12 @@ int main(int argc, char** argv) {
       if (!a.json && !a.csv) std::cerr << "  latency of small calls\n";
       r.latency = bench::run_latency(ctx, a.warmup, a.reps, a.baseline, r.seed);
     }
-    if (a.json) bench::print_json(std::cout, r);
-    else if (a.csv) bench::print_csv(std::cout, r);
-    else bench::print_table(std::cout, r);
+    if (a.json)
+      bench::print_json(std::cout, r);
+    else if (a.csv)
+      bench::print_csv(std::cout, r);
+    else
+      bench::print_table(std::cout, r);
     return all_ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "portacl-bench: " << e.what() << "\n";

@@ -30,8 +30,10 @@ double host_us_per_call(portacl::Context& ctx, int calls, const std::function<vo
 std::string suspect_baseline(double gbs, double copy_gbs) {
   if (!(copy_gbs > 0) || gbs >= kSuspectFractionOfCopy * copy_gbs) return "";
   char b[160];
-  std::snprintf(b, sizeof b, "suspect: %.1f GB/s is %.1f%% of the copy ceiling (below %.0f%%); verify by a second method before comparing",
-                gbs, 100 * gbs / copy_gbs, 100 * kSuspectFractionOfCopy);
+  std::snprintf(
+      b, sizeof b,
+      "suspect: %.1f GB/s is %.1f%% of the copy ceiling (below %.0f%%); verify by a second method before comparing",
+      gbs, 100 * gbs / copy_gbs, 100 * kSuspectFractionOfCopy);
   return b;
 }
 

@@ -54,7 +54,8 @@ void print_table(std::ostream& out, const Report& r) {
         << " ms, " << spread(c.fma64) << ")\n";
   out << "\n";
   char line[640];
-  out << "kernels (device ms: profiling clock, kernels only; wall ms: around the call and clFinish, as users see it):\n";
+  out << "kernels (device ms: profiling clock, kernels only; wall ms: around the call and clFinish, as users see "
+         "it):\n";
   std::snprintf(line, sizeof line, "%-16s %7s %10s %19s %9s %7s %8s %10s | %-7s %10s %9s %7s  %s\n", "kernel", "n",
                 "device ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "wall ms", "CLBlast", "wall ms", "GB/s",
                 "speedup", "check");
@@ -64,7 +65,8 @@ void print_table(std::ostream& out, const Report& r) {
     std::string bm = b ? fmt("%.4f", w.theirs.median_ms) : "";
     std::string bg = b ? fmt("%.1f", w.baseline_gbs) : "";
     std::string sp = !b ? "" : w.suspect.empty() ? fmt("%.2fx", w.speedup) : "(suspect)";
-    std::string check = w.check + (w.baseline_check.empty() || w.baseline_check == "ok" ? "" : "; CLBlast: " + w.baseline_check);
+    std::string check =
+        w.check + (w.baseline_check.empty() || w.baseline_check == "ok" ? "" : "; CLBlast: " + w.baseline_check);
     if (!w.suspect.empty()) check += "; CLBlast " + w.suspect;
     std::snprintf(line, sizeof line, "%-16s %7s %10.4f %19s %9.1f %6.1f%% %8.1f %10.4f | %-7s %10s %9s %7s  %s\n",
                   w.kernel.c_str(), size_label(w.n).c_str(), w.ours.median_ms, spread(w.ours).c_str(), w.gbs,
@@ -83,8 +85,8 @@ void print_table(std::ostream& out, const Report& r) {
       const bool b = !g.baseline_check.empty();
       std::string check = g.check + (!b || g.baseline_check == "ok" ? "" : "; CLBlast: " + g.baseline_check);
       std::snprintf(line, sizeof line, "  %-6s %-7zu %10.4f %19s %9.1f %6.1f%% %10.4f | %-7s %10s %9s %7s  %s  [%s]\n",
-                    g.element.c_str(), g.n, g.ours.median_ms, spread(g.ours).c_str(), g.gflops,
-                    100 * g.fraction_of_fma, g.ours_wall.median_ms, b ? g.routine.c_str() : "-",
+                    g.element.c_str(), g.n, g.ours.median_ms, spread(g.ours).c_str(), g.gflops, 100 * g.fraction_of_fma,
+                    g.ours_wall.median_ms, b ? g.routine.c_str() : "-",
                     b ? fmt("%.4f", g.theirs.median_ms).c_str() : "", b ? fmt("%.1f", g.baseline_gflops).c_str() : "",
                     b ? fmt("%.2fx", g.speedup).c_str() : "", check.c_str(), g.plan.c_str());
       out << line;
@@ -93,12 +95,13 @@ void print_table(std::ostream& out, const Report& r) {
   if (!r.latency.empty()) {
     out << "\nlatency of small calls (host microseconds per call in a loop of back-to-back calls; round trip: one\n"
            "call + clFinish from an idle queue):\n";
-    std::snprintf(line, sizeof line, "  %-32s %-8s %12s %21s %14s %21s\n", "call", "problem", "host us/call",
-                  "min-max", "round trip us", "min-max");
+    std::snprintf(line, sizeof line, "  %-32s %-8s %12s %21s %14s %21s\n", "call", "problem", "host us/call", "min-max",
+                  "round trip us", "min-max");
     out << line;
     for (const LatencyRow& l : r.latency) {
       std::snprintf(line, sizeof line, "  %-32s %-8s %12.1f %21s %14.1f %21s\n", l.call.c_str(), l.problem.c_str(),
-                    1e3 * l.host.median_ms, (fmt("%.1f", 1e3 * l.host.min_ms) + "-" + fmt("%.1f", 1e3 * l.host.max_ms)).c_str(),
+                    1e3 * l.host.median_ms,
+                    (fmt("%.1f", 1e3 * l.host.min_ms) + "-" + fmt("%.1f", 1e3 * l.host.max_ms)).c_str(),
                     1e3 * l.round_trip.median_ms,
                     (fmt("%.1f", 1e3 * l.round_trip.min_ms) + "-" + fmt("%.1f", 1e3 * l.round_trip.max_ms)).c_str());
       out << line;
@@ -206,10 +209,12 @@ void print_csv(std::ostream& out, const Report& r) {
          "baseline_wall_median_ms,baseline_gbs,speedup,baseline_gflops,wall_median_ms,suspect\n";
   for (const Row& w : r.rows) {
     out << '"' << r.device << "\"," << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
-        << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy << ','
-        << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
-    if (!w.baseline.empty()) out << w.theirs.median_ms << ',' << w.baseline_gbs << ',' << w.speedup;
-    else out << ",,";
+        << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy
+        << ',' << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
+    if (!w.baseline.empty())
+      out << w.theirs.median_ms << ',' << w.baseline_gbs << ',' << w.speedup;
+    else
+      out << ",,";
     out << ",," << w.ours_wall.median_ms << ",\"" << w.suspect << "\"\n";
   }
   // Matrix multiplies: n is the order; no bandwidth columns.
@@ -218,8 +223,10 @@ void print_csv(std::ostream& out, const Report& r) {
     out << '"' << r.device << "\"," << (g.element == "double" ? "dgemm" : "sgemm") << ',' << g.n << ','
         << g.ours.median_ms << ',' << g.ours.min_ms << ',' << g.ours.max_ms << ',' << g.ours.repetitions << ",,"
         << g.gflops << ",,," << '"' << g.check << "\"," << (b ? g.routine : "") << ',';
-    if (b) out << g.theirs.median_ms << ",," << g.speedup << ',' << g.baseline_gflops;
-    else out << ",,,";
+    if (b)
+      out << g.theirs.median_ms << ",," << g.speedup << ',' << g.baseline_gflops;
+    else
+      out << ",,,";
     out << ',' << g.ours_wall.median_ms << ",\n";
   }
 }

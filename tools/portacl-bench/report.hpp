@@ -22,9 +22,9 @@ struct Row {
   std::string plan;             // the plan's short summary
   std::string check;            // "ok" or what was wrong
   std::string baseline;         // CLBlast routine or ""
-  Stats theirs;  // wall clock around the call and clFinish
+  Stats theirs;                 // wall clock around the call and clFinish
   double baseline_gbs = 0;
-  double speedup = 0;  // CLBlast wall median / ours wall median
+  double speedup = 0;   // CLBlast wall median / ours wall median
   std::string suspect;  // "" or why the baseline's figure is not believable
   std::string baseline_check;
 };

@@ -57,8 +57,10 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(std::random_device{}());
     const std::size_t n = (std::size_t{1} << 20) + 3;  // not a multiple of any vector width
     bool ok = run_axpy<float>(ctx, n, rng);
-    if (ctx.info().fp64) ok = run_axpy<double>(ctx, n, rng) && ok;
-    else std::cout << "DAXPY skipped: the device has no fp64\n";
+    if (ctx.info().fp64)
+      ok = run_axpy<double>(ctx, n, rng) && ok;
+    else
+      std::cout << "DAXPY skipped: the device has no fp64\n";
     CacheStats s = ctx.programs().stats();
     std::cout << "programs: " << s.compiles << " compiled from source, " << s.disk_hits
               << " loaded from the binary cache\n";

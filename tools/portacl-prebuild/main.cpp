@@ -43,11 +43,14 @@ int main(int argc, char** argv) {
       if (arg == "-h" || arg == "--help") {
         std::cout << kUsage;
         return 0;
-      } else if (arg == "--device") device = args.value();
-      else if (arg == "--kernels") options.operations = cli::split(args.value());
+      } else if (arg == "--device")
+        device = args.value();
+      else if (arg == "--kernels")
+        options.operations = cli::split(args.value());
       else if (arg == "--sizes") {
         for (const auto& s : cli::split(args.value())) sizes.push_back(cli::parse_size(s));
-      } else throw std::invalid_argument("unknown option '" + arg + "'");
+      } else
+        throw std::invalid_argument("unknown option '" + arg + "'");
     }
     if (!sizes.empty()) options.sizes = sizes;
   } catch (const std::invalid_argument& e) {

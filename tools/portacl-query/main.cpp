@@ -78,9 +78,12 @@ int run(const Args& a) {
   Json list = Json::array();
   std::ostringstream text;
   auto emit = [&](const DeviceInfo& d, const std::string& heading) {
-    if (a.quirks) text << portacl_query::quirks_report(d, heading);
-    else if (a.json) list.push_back(portacl_query::json_report(d));
-    else text << portacl_query::text_report(d, heading, a.explain) << "\n";
+    if (a.quirks)
+      text << portacl_query::quirks_report(d, heading);
+    else if (a.json)
+      list.push_back(portacl_query::json_report(d));
+    else
+      text << portacl_query::text_report(d, heading, a.explain) << "\n";
   };
   if (a.quirks) text << portacl_query::quirk_book_report() << "\n";
   if (!a.from_clinfo.empty() || !a.from_json.empty()) {

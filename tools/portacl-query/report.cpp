@@ -22,11 +22,9 @@ std::string human_bytes(std::uint64_t b) {
   return os.str();
 }
 
-
 }  // namespace
 
-std::string text_report(const DeviceInfo& d, const std::string& heading, bool explain,
-                        const DeviceLimits* live) {
+std::string text_report(const DeviceInfo& d, const std::string& heading, bool explain, const DeviceLimits* live) {
   Classification c = classify(d);
   std::ostringstream os;
   os << heading << " " << d.name << "\n";
@@ -35,8 +33,8 @@ std::string text_report(const DeviceInfo& d, const std::string& heading, bool ex
   if (explain) os << "  classified by   " << c.reason << "\n";
   os << "  vendor          " << d.vendor << " (0x" << std::hex << d.vendor_id << std::dec << "), driver "
      << d.driver_version << "\n";
-  os << "  compute units   " << d.compute_units << " @ " << d.clock_mhz << " MHz, execution width "
-     << c.execution_width << "\n";
+  os << "  compute units   " << d.compute_units << " @ " << d.clock_mhz << " MHz, execution width " << c.execution_width
+     << "\n";
   os << "  work-group max  " << d.max_work_group_size << " (items";
   for (auto s : d.max_work_item_sizes) os << " " << s;
   os << ")\n";

@@ -187,11 +187,14 @@ int main(int argc, char** argv) {
       if (arg == "-h" || arg == "--help") {
         std::cout << kUsage;
         return 0;
-      } else if (arg == "--device") a.device = args.value();
+      } else if (arg == "--device")
+        a.device = args.value();
       else if (arg == "--kernel" || arg == "--kernels") {
         for (const auto& k : cli::split(args.value())) a.kernels.push_back(k);
-      } else if (arg == "--all") a.all = true;
-      else if (arg == "--size") a.tuner.n = cli::parse_size(args.value());
+      } else if (arg == "--all")
+        a.all = true;
+      else if (arg == "--size")
+        a.tuner.n = cli::parse_size(args.value());
       else if (arg == "--strategy") {
         try {
           a.tuner.strategy = parse_strategy(args.value());
@@ -200,21 +203,35 @@ int main(int argc, char** argv) {
         }
       } else if (arg == "--budget") {
         std::string b = args.value();
-        if (!b.empty() && b.back() == 's') a.tuner.budget_seconds = cli::non_negative_real(b.substr(0, b.size() - 1), "--budget");
-        else a.tuner.budget_evaluations = static_cast<unsigned>(cli::non_negative(b, "--budget"));
+        if (!b.empty() && b.back() == 's')
+          a.tuner.budget_seconds = cli::non_negative_real(b.substr(0, b.size() - 1), "--budget");
+        else
+          a.tuner.budget_evaluations = static_cast<unsigned>(cli::non_negative(b, "--budget"));
         if (a.tuner.budget_seconds > 0) a.tuner.budget_evaluations = 1u << 30;
-      } else if (arg == "--reps") a.tuner.repetitions = std::max(1, cli::non_negative(args.value(), "--reps"));
-      else if (arg == "--warmup") a.tuner.warmup = cli::non_negative(args.value(), "--warmup");
-      else if (arg == "--max-spread") a.tuner.max_spread = cli::non_negative_real(args.value(), "--max-spread");
-      else if (arg == "--accept-noisy") a.tuner.accept_noisy = true;
-      else if (arg == "--db") a.db = args.value();
-      else if (arg == "--dry-run") a.dry_run = true;
-      else if (arg == "--seed") a.tuner.seed = static_cast<unsigned long long>(cli::non_negative(args.value(), "--seed"));
-      else if (arg == "--json") a.json = true;
-      else if (arg == "--list") a.list = true;
-      else if (arg == "--export") a.export_to = args.value();
-      else if (arg == "--import") a.import_from = args.value();
-      else throw std::invalid_argument("unknown option '" + arg + "'");
+      } else if (arg == "--reps")
+        a.tuner.repetitions = std::max(1, cli::non_negative(args.value(), "--reps"));
+      else if (arg == "--warmup")
+        a.tuner.warmup = cli::non_negative(args.value(), "--warmup");
+      else if (arg == "--max-spread")
+        a.tuner.max_spread = cli::non_negative_real(args.value(), "--max-spread");
+      else if (arg == "--accept-noisy")
+        a.tuner.accept_noisy = true;
+      else if (arg == "--db")
+        a.db = args.value();
+      else if (arg == "--dry-run")
+        a.dry_run = true;
+      else if (arg == "--seed")
+        a.tuner.seed = static_cast<unsigned long long>(cli::non_negative(args.value(), "--seed"));
+      else if (arg == "--json")
+        a.json = true;
+      else if (arg == "--list")
+        a.list = true;
+      else if (arg == "--export")
+        a.export_to = args.value();
+      else if (arg == "--import")
+        a.import_from = args.value();
+      else
+        throw std::invalid_argument("unknown option '" + arg + "'");
     }
     for (const auto& k : a.kernels) {
       try {
@@ -295,20 +312,22 @@ int main(int argc, char** argv) {
                   "spread", "tried/ok/bad", "configuration");
       for (std::size_t i = 0; i < outcomes.size(); ++i) {
         const auto& o = outcomes[i];
-        std::string counts = std::to_string(o.tried) + "/" + std::to_string(o.valid) + "/" +
-                             std::to_string(o.rejected + o.invalid);
-        std::printf("%-16s %10zu %10s %10s %7.2fx %6.0f%% %15s  %s%s\n", o.operation.c_str(), o.n,
-                    fmt(o.rules.timing.median_ms).c_str(), fmt(o.best.timing.median_ms).c_str(), o.speedup(),
-                    100 * o.best.timing.spread(), counts.c_str(), to_string(o.best.configuration).c_str(),
-                    stored[i] ? "" : (" [not stored: " + (a.dry_run ? std::string("dry run") : o.not_recorded) + "]").c_str());
+        std::string counts =
+            std::to_string(o.tried) + "/" + std::to_string(o.valid) + "/" + std::to_string(o.rejected + o.invalid);
+        std::printf(
+            "%-16s %10zu %10s %10s %7.2fx %6.0f%% %15s  %s%s\n", o.operation.c_str(), o.n,
+            fmt(o.rules.timing.median_ms).c_str(), fmt(o.best.timing.median_ms).c_str(), o.speedup(),
+            100 * o.best.timing.spread(), counts.c_str(), to_string(o.best.configuration).c_str(),
+            stored[i] ? "" : (" [not stored: " + (a.dry_run ? std::string("dry run") : o.not_recorded) + "]").c_str());
         if (o.rejected)
           for (const auto& c : o.candidates)
             if (c.status.rfind("rejected", 0) == 0)
               std::printf("    rejected %s: %s\n", to_string(c.configuration).c_str(), c.status.c_str());
       }
-      std::printf("\nmedian of %d runs after %d warm-up run(s) (rules and winner: 3 x %d alternating runs at the end),\n"
-                  "clock: OpenCL profiling events; spread = (max-min)/median of the tuned time, at most %.0f%% to be stored\n",
-                  a.tuner.repetitions, a.tuner.warmup, a.tuner.repetitions, 100 * a.tuner.max_spread);
+      std::printf(
+          "\nmedian of %d runs after %d warm-up run(s) (rules and winner: 3 x %d alternating runs at the end),\n"
+          "clock: OpenCL profiling events; spread = (max-min)/median of the tuned time, at most %.0f%% to be stored\n",
+          a.tuner.repetitions, a.tuner.warmup, a.tuner.repetitions, 100 * a.tuner.max_spread);
       std::printf("tried/ok/bad: candidates measured / correct / invalid or wrong; %s\n",
                   a.dry_run ? "dry run: nothing stored" : ("stored in " + a.db).c_str());
     }

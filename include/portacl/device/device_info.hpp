@@ -19,9 +19,8 @@ enum class LocalMemType { unknown, none, local, global };
 
 std::string to_string(DeviceType t);
 std::string to_string(LocalMemType t);
-DeviceType device_type_from_string(const std::string& s);      // throws on unknown text
+DeviceType device_type_from_string(const std::string& s);       // throws on unknown text
 LocalMemType local_mem_type_from_string(const std::string& s);  // throws on unknown text
-
 
 struct VectorWidths {
   std::uint32_t char_ = 0, short_ = 0, int_ = 0, long_ = 0, half = 0, float_ = 0, double_ = 0;

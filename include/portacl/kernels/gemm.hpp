@@ -44,8 +44,8 @@ struct GemmOptions {
 // Returns the plan of the launch; with CLBlast its decisions say so
 // ("backend": "CLBlast").
 template <class T>
-LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n,
-                std::size_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc,
-                std::size_t ldc, const GemmOptions& options = {});
+LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
+                T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
+                const GemmOptions& options = {});
 
 }  // namespace portacl

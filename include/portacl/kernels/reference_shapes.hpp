@@ -18,7 +18,6 @@ struct ReferenceShape {
   ProblemSize size;
 };
 
-
 // AXPY (float, and double where `with_fp64`), a float sum, a 2D tiled kernel.
 std::vector<ReferenceShape> reference_shapes(bool with_fp64);
 

@@ -13,9 +13,9 @@
 namespace portacl {
 
 struct KernelSource {
-  std::string name;    // "stream.cl"
-  std::string text;    // includes expanded
-  std::string origin;  // "/path/to/axpy.cl" or "embedded:axpy.cl"
+  std::string name;        // "stream.cl"
+  std::string text;        // includes expanded
+  std::string origin;      // "/path/to/axpy.cl" or "embedded:axpy.cl"
   std::uint64_t hash = 0;  // of `text`; part of the binary cache key
   // For each line of `text` (index = line - 1): the file and line it came
   // from. Some compilers (NVIDIA's) ignore #line, so logs are mapped back.
@@ -50,8 +50,7 @@ class KernelLibrary {
   static std::vector<std::string> embedded_names();
 
  private:
-  bool find(const std::string& name, const std::string& including_dir, std::string& text,
-            std::string& origin) const;
+  bool find(const std::string& name, const std::string& including_dir, std::string& text, std::string& origin) const;
   void expand(const std::string& name, const std::string& text, const std::string& origin,
               std::vector<std::string>& stack, KernelSource& out) const;
 

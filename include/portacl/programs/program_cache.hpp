@@ -20,7 +20,7 @@ namespace portacl {
 struct CacheStats {
   std::size_t memory_hits = 0;
   std::size_t disk_hits = 0;
-  std::size_t compiles = 0;      // builds from source
+  std::size_t compiles = 0;  // builds from source
   std::size_t disk_writes = 0;
   std::size_t disk_rejects = 0;  // entries found corrupt or stale and rebuilt
 };
@@ -42,8 +42,7 @@ class ProgramCache {
   CacheStats stats() const;
   const std::string& directory() const { return dir_; }
   // The disk file that holds (or would hold) this entry.
-  std::string entry_path(const DeviceInfo& info, const KernelSource& source,
-                         const std::string& options) const;
+  std::string entry_path(const DeviceInfo& info, const KernelSource& source, const std::string& options) const;
 
  private:
   bool load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,

@@ -11,19 +11,19 @@
 namespace portacl {
 
 struct KernelTraits {
-  std::string name;                       // for explanations and tuning keys
+  std::string name;  // for explanations and tuning keys
   ElementType element = ElementType::f32;
-  unsigned dimensions = 1;                // 1, 2 or 3
+  unsigned dimensions = 1;                  // 1, 2 or 3
   bool benefits_from_local_tiling = false;  // has a local-memory variant worth using on GPUs
-  bool needs_barriers = false;            // the local/tiled variant synchronises work-groups
-  bool has_barrier_free_variant = true;   // a variant without barriers exists (CPU rule)
-  bool vectorizable = true;               // the .cl source takes a VW macro
+  bool needs_barriers = false;              // the local/tiled variant synchronises work-groups
+  bool has_barrier_free_variant = true;     // a variant without barriers exists (CPU rule)
+  bool vectorizable = true;                 // the .cl source takes a VW macro
   // Its vectors only help SIMD CPUs: on SIMT GPUs neighbouring work-items
   // already read neighbouring elements, and vectors would only leave fewer
   // work-items (GEMV over contiguous columns: 73% of copy with float4 on
   // the H100, 88% with floats).
   bool scalar_on_simt = false;
-  double bytes_per_item = 0;              // global-memory traffic per element
+  double bytes_per_item = 0;  // global-memory traffic per element
   double flops_per_item = 0;
   // Local memory the tiled variant needs per work-item, in bytes; the rules
   // check it against the device's local memory.

@@ -26,13 +26,13 @@ unsigned sub_group_ops_of(const DeviceInfo& d);
 
 // The hard limits a plan must respect.
 struct DeviceLimits {
-  std::size_t max_work_group_size = 0;                 // 0: unknown (no limit applied)
+  std::size_t max_work_group_size = 0;                   // 0: unknown (no limit applied)
   std::array<std::size_t, 3> max_item_sizes{{0, 0, 0}};  // 0: unknown
   std::size_t local_mem_size = 0;
   // Capabilities a plan may rely on; unset: unknown, no restriction.
-  std::optional<bool> global_atomics;   // 32-bit atomics on global memory
+  std::optional<bool> global_atomics;     // 32-bit atomics on global memory
   std::optional<unsigned> sub_group_ops;  // SubGroupOps bits
-  std::string source;  // whose limits these are, for explanations
+  std::string source;                     // whose limits these are, for explanations
 
   static DeviceLimits of(const DeviceInfo& d);
   // The tighter of two sets of limits (a fixture's plan run on a real device).
@@ -46,7 +46,7 @@ struct PlanOverride {
   std::optional<unsigned> vector_width;
   std::optional<std::size_t> work_groups;  // cap on work-groups (grid stride)
   std::optional<bool> use_local_memory;
-  std::optional<unsigned> passes;  // reductions and scans: 1 or 2
+  std::optional<unsigned> passes;             // reductions and scans: 1 or 2
   std::map<std::string, std::string> macros;  // extra tunables for the .cl source
   std::string provenance = "override";
 };

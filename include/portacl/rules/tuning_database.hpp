@@ -28,7 +28,7 @@ struct DeviceFingerprint {
   // is not known well enough to share results.
   std::string architecture;
   static DeviceFingerprint of(const DeviceInfo& d);
-  bool operator==(const DeviceFingerprint& o) const;  // exact: platform, name, driver, compute units
+  bool operator==(const DeviceFingerprint& o) const;   // exact: platform, name, driver, compute units
   bool same_device(const DeviceFingerprint& o) const;  // name and compute units, any driver
   bool same_architecture(const DeviceFingerprint& o) const;
   std::string to_string() const;

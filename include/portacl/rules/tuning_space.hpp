@@ -76,7 +76,7 @@ std::function<std::string(const Configuration&)> within_work_group(std::string k
 // The compiled kernel's own work-group limit is only known after building;
 // the tuner records a launch refused for it as invalid.
 std::string check_configuration(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
-                                 const KernelTraits& traits);
+                                const KernelTraits& traits);
 
 // The override that makes the planner use `c` on `device`.
 PlanOverride to_override(const Configuration& c, const DeviceInfo& device, const std::string& provenance);

@@ -38,7 +38,7 @@ class BufferStorage {
   Context* ctx_;
   std::size_t bytes_;
   MemoryStrategy strategy_;
-  std::string what_;  // "Buffer<float>" for messages
+  std::string what_;            // "Buffer<float>" for messages
   cl::Buffer buffer_;           // null when bytes_ == 0
   mutable cl::Buffer staging_;  // pinned host memory, created on first transfer
 };

@@ -130,8 +130,8 @@ class Context {
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
-  std::mutex cache_mutex_;  // guards sources_, kernel_objects_, shapes_
-  std::map<std::string, KernelSource> sources_;  // by file and source text
+  std::mutex cache_mutex_;                                        // guards sources_, kernel_objects_, shapes_
+  std::map<std::string, KernelSource> sources_;                   // by file and source text
   std::unordered_map<std::string, KernelObject> kernel_objects_;  // by source, options, entry, thread
   // Prepared kernels per call shape (kernel, traits, problem size, thread)
   // for calls with default options, valid while plan_generation() holds.
