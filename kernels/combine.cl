@@ -6,10 +6,10 @@
 #include "portacl_common.cl"
 
 #ifndef BARRIER_FREE
-#define BARRIER_FREE 0
+#error "combining kernels need -DBARRIER_FREE=0|1 (set by the planner)"
 #endif
 #ifndef USE_LOCAL_MEMORY
-#define USE_LOCAL_MEMORY 0
+#error "combining kernels need -DUSE_LOCAL_MEMORY=0|1 (set by the planner)"
 #endif
 #ifndef SUB_GROUPS
 #define SUB_GROUPS 0

@@ -11,8 +11,9 @@
 #ifndef T
 #error "portacl kernels need -DT=<element type>"
 #endif
+// Knobs the planner always sets have no default here: one place decides them.
 #ifndef VW
-#define VW 1
+#error "portacl kernels need -DVW=<vector width> (set by the planner)"
 #endif
 
 #define PORTACL_CAT_(a, b) a##b
