@@ -154,8 +154,6 @@ PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
   return PreparedKernel{k.kernel, plan, ref.entry};
 }
 
-void Context::prebuild(const KernelRef& ref, const LaunchPlan& plan) { kernel_object(ref, plan.build_options()); }
-
 cl::Event Context::launch(const PreparedKernel& k) { return launch(k, queue_, nullptr); }
 
 cl::Event Context::launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait) {

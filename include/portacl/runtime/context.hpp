@@ -111,11 +111,6 @@ class Context {
   // Kernel run time from profiling events.
   static double elapsed_ms(const cl::Event& event);
 
-  // Compiles every program and kernel object `ref` needs under `plan`'s
-  // build options now (through the binary cache), so that a later call pays
-  // no compile: see portacl/kernels/prebuild.hpp for the library's list.
-  void prebuild(const KernelRef& ref, const LaunchPlan& plan);
-
  private:
   // A kernel object of this thread with its CL_KERNEL_WORK_GROUP_SIZE.
   struct KernelObject {
