@@ -28,9 +28,11 @@ const std::vector<Quirk>& quirk_book() {
        "portacl-bench times every library by wall clock around the call and clFinish, never behind a gate",
        is_nvidia_gpu},
       {"clblast.beta-zero-reads-c", "CLBlast 1.5.3 (Debian), any device",
-       "Xgemm computes beta * C even when beta = 0, so NaN or Inf in C survive into the result (BLAS says C is "
-       "not read)",
-       "gemm with the CLBlast backend clears C with portacl's own kernel first when beta = 0", any},
+       "Xgemm, Xgemv and Xspmv compute beta * C even when beta = 0, so NaN or Inf in C (y) survive into the "
+       "result (BLAS says it is not read)",
+       "gemm with the CLBlast backend clears C with portacl's own kernel first when beta = 0; the bench's checks of "
+       "those baselines start their output at zero instead of NaN",
+       any},
       {"clblast.xtrsv-waits-inside", "CLBlast 1.5.3 (Debian), any device",
        "Xtrsv waits on its own commands inside the call, so a command it enqueues behind a held event never runs: "
        "a deadlock",

@@ -1,8 +1,10 @@
 // Every tunable operation of the kernel library, float, as one list the
 // tuner, portacl-bench and the tests share: how to run it on a workload
 // under given plan options, how much memory traffic and arithmetic it needs,
-// how to check its output against a double-precision host reference, and
-// which tuning space its kernel declares.
+// how to check its output against the host reference (host_reference.hpp),
+// which tuning space its kernel declares, and the other library's routine
+// it is measured against. Each family's operations live in one file under
+// operations/ and join the list by registering themselves.
 #pragma once
 
 #include <functional>
@@ -23,7 +25,13 @@ struct Workload {
   std::size_t n;
   std::vector<float> hx, hy;
   Buffer<float> x, y, z;  // z: the output of out-of-place operations
+  cl::Buffer scalar;      // where a baseline leaves a scalar result
   void reset_y() { y.upload(hy); }
+  void poison_z();  // z all NaN, so an unwritten output cannot pass
+  void zero_z();
+  void finish();  // waits for the queue
+  float read_scalar_float();
+  unsigned read_scalar_index();
   // A well-conditioned (diagonally dominant) lower-triangular row-major
   // matrix of order square_order(n) made from hx, for TRSV; built on first
   // use, with its host copy.
@@ -44,6 +52,17 @@ std::size_t packed_order(std::size_t n);
 // baselines compute the same thing.
 constexpr float operation_a = 0.75f, operation_b = -1.25f;
 
+// The same computation in another library (CLBlast), called as its users
+// call it.
+struct Baseline {
+  std::string routine;  // "Saxpy"
+  // Enqueues one call; it may return before the device is done.
+  std::function<void(Workload&)> run;
+  // Runs once on fresh data and checks the output like the operation's
+  // check: "" or what is wrong.
+  std::function<std::string(Workload&)> check;
+};
+
 struct Operation {
   std::string name;          // as shown to users: "axpy", "count_if x>0.5"
   double bytes_per_element;  // the least traffic the operation needs
@@ -58,13 +77,36 @@ struct Operation {
   // streaming table; matrix-vector operations count their matrix's bytes);
   // false for GEMM, which has a benchmark section of its own.
   bool streaming = true;
+  std::optional<Baseline> baseline = std::nullopt;
 };
 
 const std::vector<Operation>& operations();
 
-// The first index of the largest value (|value| when `absolute`): the
-// reference for argmax and iamax, shared with baselines' checks.
-std::size_t first_extreme(const std::vector<float>& v, bool absolute);
+// An operation whose result stays in the workload's buffers: `prepare`
+// resets its inputs and poisons its outputs, `verify` compares them with
+// the host reference. Its check, and its baseline's, run prepare, the call
+// and verify, so both are judged alike.
+struct BufferOperation {
+  std::string name;
+  double bytes_per_element, flops_per_element;
+  const TuningSpace* space;
+  std::function<LaunchPlan(Workload&, const PlanOptions&)> run;
+  std::function<void(Workload&)> prepare;
+  std::function<std::string(Workload&)> verify;
+  std::string baseline_routine = "";                 // "" when there is none
+  std::function<void(Workload&)> baseline_run = {};  // enqueues it once
+  // Replaces `prepare` before the baseline's check where the baseline
+  // cannot take poisoned outputs (a quirk).
+  std::function<void(Workload&)> baseline_prepare = {};
+};
+Operation make_operation(BufferOperation b);
+
+// A family's operations join the list through one of these, defined at
+// namespace scope in its operations file; `order` sorts families in the
+// list (and so in portacl-bench's tables).
+struct OperationFamily {
+  OperationFamily(int order, std::vector<Operation> (*make)());
+};
 // The operation called `name`; throws portacl::Error listing the names.
 const Operation& operation(const std::string& name);
 

@@ -36,16 +36,9 @@ void check_gemv(Context& ctx, Layout layout, Transpose trans, Case s, T alpha, T
   Buffer<T> da(ctx, a), dx(ctx, x), dy(ctx, y);
   gemv(ctx, layout, trans, s.m, s.n, alpha, MatrixRef<T>{da, offset, ld}, VectorRef<T>{dx, offset, s.incx}, beta, dy,
        offset, s.incy, opt);
-  const std::string wrong =
-      test::check_matvec_result(dy.download(), y0, s.m, offset, s.incy, alpha, beta, s.n, [&](std::size_t i) {
-        double want = 0, mag = 0;
-        for (std::size_t j = 0; j < s.n; ++j) {
-          const double p = op_a(i, j) * double(x[offset + j * s.incx]);
-          want += p;
-          mag += std::fabs(p);
-        }
-        return std::make_pair(want, mag);
-      });
+  const auto product = reference::matvec(s.m, s.n, op_a, [&](std::size_t j) { return x[offset + j * s.incx]; });
+  const std::string wrong = reference::compare_update(
+      dy.download(), y0, [&](std::size_t i) { return offset + i * s.incy; }, alpha, beta, s.n, product);
   CHECK(wrong == "");
 }
 

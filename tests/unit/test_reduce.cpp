@@ -10,23 +10,6 @@ using namespace portacl;
 
 namespace {
 
-struct HostExtremum {
-  double value;
-  std::size_t index;
-};
-
-// First index of the extreme value, first NaN if any.
-template <class T, class Better>
-HostExtremum host_arg(const std::vector<T>& x, Better better, bool absolute) {
-  HostExtremum e{absolute ? std::fabs(double(x[0])) : double(x[0]), 0};
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    double v = absolute ? std::fabs(double(x[i])) : double(x[i]);
-    if (std::isnan(e.value)) break;
-    if (std::isnan(v) || better(v, e.value)) e = {v, i};
-  }
-  return e;
-}
-
 // Every reduction once at size n under `opt`, on inputs whose sums and
 // products are exact in T (so any order of addition gives the same bits).
 // `all` false: one additive and one arg reduction (they share the combining code).
@@ -35,28 +18,23 @@ void check_all_reductions(Context& ctx, std::size_t n, const PlanOptions& opt, b
   INFO("n = " << n);
   const std::vector<T> x = test::random_dyadic<T>(n, 2, 8), y = test::random_dyadic<T>(n, 2, 4);
   Buffer<T> dx(ctx, x), dy(ctx, y);
-  double s = 0, d = 0, q = 0;
-  std::uint64_t above = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    s += x[i];
-    d += double(x[i]) * y[i];
-    q += double(x[i]) * x[i];
-    above += x[i] > T(0.5);
-  }
+  const double s = reference::sum(x).value, d = reference::dot(x, y).value, norm = reference::nrm2(x).value;
+  const std::size_t above = reference::count_if(x, [](T v) { return v > T(0.5); });
   CHECK(double(sum(ctx, dx, opt)) == s);
   if (!all) {
-    if (n) CHECK(argmax(ctx, dx, opt).index == host_arg(x, std::greater<double>(), false).index);
+    if (n) CHECK(argmax(ctx, dx, opt).index == reference::extremum(x, std::greater<double>(), false).index);
     return;
   }
   CHECK(double(dot(ctx, dx, dy, opt)) == d);
-  CHECK(double(nrm2(ctx, dx, opt)) == Approx(std::sqrt(q)).epsilon(2 * std::numeric_limits<T>::epsilon()));
+  CHECK(double(nrm2(ctx, dx, opt)) == Approx(norm).epsilon(2 * std::numeric_limits<T>::epsilon()));
   CHECK(count_if(ctx, "x > (T)0.5", dx, opt) == above);
   if (n == 0) return;
   CHECK(min(ctx, dx, opt) == *std::min_element(x.begin(), x.end()));
   CHECK(max(ctx, dx, opt) == *std::max_element(x.begin(), x.end()));
   // Few distinct values: ties are everywhere, so first-index rules matter.
-  HostExtremum lo = host_arg(x, std::less<double>(), false), hi = host_arg(x, std::greater<double>(), false),
-               amax = host_arg(x, std::greater<double>(), true);
+  reference::Extremum lo = reference::extremum(x, std::less<double>(), false),
+                      hi = reference::extremum(x, std::greater<double>(), false),
+                      amax = reference::extremum(x, std::greater<double>(), true);
   Extremum<T> got = argmin(ctx, dx, opt);
   CHECK(got.index == lo.index);
   CHECK(double(got.value) == lo.value);
@@ -101,18 +79,12 @@ TEST_CASE("large reductions stay within rounding of the double reference", "[red
   const std::size_t n = (std::size_t{1} << 21) + 13;
   std::vector<float> x = test::random_vector<float>(n), y = test::random_vector<float>(n);
   Buffer<float> dx(ctx, x), dy(ctx, y);
-  double s = 0, abs_s = 0, d = 0, abs_d = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    s += x[i];
-    abs_s += std::fabs(x[i]);
-    d += double(x[i]) * y[i];
-    abs_d += std::fabs(double(x[i]) * y[i]);
-  }
+  const reference::Exact s = reference::sum(x), d = reference::dot(x, y);
   // Partial sums of a few thousand terms each: far below the n*eps bound,
   // far above what a lost element (magnitude >= 0.5) would cost.
   const double eps = std::numeric_limits<float>::epsilon();
-  CHECK(std::fabs(sum(ctx, dx) - s) <= 64 * eps * abs_s / std::sqrt(double(n)) + 1e-3);
-  CHECK(std::fabs(dot(ctx, dx, dy) - d) <= 64 * eps * abs_d / std::sqrt(double(n)) + 1e-3);
+  CHECK(std::fabs(sum(ctx, dx) - s.value) <= 64 * eps * s.magnitude / std::sqrt(double(n)) + 1e-3);
+  CHECK(std::fabs(dot(ctx, dx, dy) - d.value) <= 64 * eps * d.magnitude / std::sqrt(double(n)) + 1e-3);
 }
 
 TEMPLATE_TEST_CASE("reductions follow IEEE for NaN and infinity", "[reduce]", float, double) {

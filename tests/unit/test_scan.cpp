@@ -38,13 +38,13 @@ template <class T>
 void check_scans(Context& ctx, std::size_t n, const PlanOptions& opt) {
   INFO("n = " << n);
   const std::vector<T> x = exact_inputs<T>(n);
-  std::vector<T> inc(n), exc(n);
-  double run = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    exc[i] = static_cast<T>(run);
-    run += x[i];
-    inc[i] = static_cast<T>(run);
-  }
+  // The shared reference's sums, exact in double and (by the inputs) in T.
+  auto values = [](const std::vector<reference::Exact>& e) {
+    std::vector<T> v(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i) v[i] = static_cast<T>(e[i].value);
+    return v;
+  };
+  const std::vector<T> inc = values(reference::scan(x, true)), exc = values(reference::scan(x, false));
   Buffer<T> dx(ctx, x), dy(ctx, std::vector<T>(n, poison<T>()));
   inclusive_scan(ctx, dx, dy, opt);
   CHECK(test::first_difference(dy.download(), inc) == "equal");

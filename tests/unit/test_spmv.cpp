@@ -26,16 +26,9 @@ void check_spmv(Context& ctx, std::size_t n, std::size_t incx, std::size_t incy,
   };
   Buffer<T> dap(ctx, ap), dx(ctx, x), dy(ctx, y);
   spmv(ctx, n, alpha, dap, offset, VectorRef<T>{dx, offset, incx}, beta, dy, offset, incy, opt);
-  const std::string wrong =
-      test::check_matvec_result(dy.download(), y0, n, offset, incy, alpha, beta, n, [&](std::size_t i) {
-        double want = 0, mag = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          const double p = a(i, j) * double(x[offset + j * incx]);
-          want += p;
-          mag += std::fabs(p);
-        }
-        return std::make_pair(want, mag);
-      });
+  const auto product = reference::matvec(n, n, a, [&](std::size_t j) { return x[offset + j * incx]; });
+  const std::string wrong = reference::compare_update(
+      dy.download(), y0, [&](std::size_t i) { return offset + i * incy; }, alpha, beta, n, product);
   CHECK(wrong == "");
 }
 

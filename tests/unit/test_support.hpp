@@ -11,6 +11,7 @@
 
 #include "portacl/portacl.hpp"
 #include "portacl/tools.hpp"
+#include "tuning/host_reference.hpp"
 #include "tuning/operations.hpp"
 
 namespace test {
@@ -74,32 +75,6 @@ std::string first_difference(const std::vector<T>& got, const std::vector<T>& wa
     if (!(got[i] == want[i]))
       return "index " + std::to_string(i) + ": got " + std::to_string(got[i]) + ", want " + std::to_string(want[i]);
   return "equal";
-}
-
-// "" when y = alpha * (op x)_i + beta * y0 holds for i < m, element i at
-// offset + i * inc, within 2 (k + 2) eps of the terms' magnitudes, and every
-// other element of y is unchanged; else the first failure. `row(i)` gives
-// the exact (double) sum of the k products of element i and the sum of
-// their magnitudes. beta == 0 ignores y0 (which may hold NaN).
-template <class T, class Row>
-std::string check_matvec_result(const std::vector<T>& got, const std::vector<T>& y0, std::size_t m, std::size_t offset,
-                                std::size_t inc, T alpha, T beta, std::size_t k, Row row) {
-  const double eps = std::numeric_limits<T>::epsilon();
-  std::vector<bool> inside(got.size(), false);
-  for (std::size_t i = 0; i < m; ++i) {
-    const auto [want, mag] = row(i);
-    const std::size_t at = offset + i * inc;
-    inside[at] = true;
-    const double c_term = beta == T(0) ? 0.0 : double(beta) * double(y0[at]);
-    const double full = double(alpha) * want + c_term;
-    const double tol = 2 * (k + 2) * eps * (std::fabs(double(alpha)) * mag + std::fabs(c_term)) + 1e-30;
-    if (!(std::fabs(double(got[at]) - full) <= tol))
-      return "y(" + std::to_string(i) + ") = " + std::to_string(got[at]) + ", want " + std::to_string(full) +
-             " (tolerance " + std::to_string(tol) + ")";
-  }
-  for (std::size_t e = 0; e < got.size(); ++e)
-    if (!inside[e] && !(got[e] == y0[e])) return "element " + std::to_string(e) + " outside the vector was written";
-  return "";
 }
 
 // `opt` with the number of passes of combining kernels forced (1 or 2).

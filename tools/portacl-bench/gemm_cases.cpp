@@ -1,11 +1,10 @@
 #include "gemm_cases.hpp"
 
-#include <clblast_c.h>
-
-#include <cmath>
 #include <limits>
 #include <random>
-#include <sstream>
+
+#include "tuning/clblast_call.hpp"
+#include "tuning/host_reference.hpp"
 
 namespace bench {
 
@@ -13,27 +12,12 @@ using namespace portacl;
 
 namespace {
 
-// 64 random entries of C against a double-precision dot product: a full
-// host reference of a 8192^3 product would take minutes.
+// The shared host reference's sampled check, "ok" when it passes.
 template <class T>
 std::string check_entries(const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c, std::size_t n,
-                          std::mt19937_64& rng) {
-  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
-  for (int s = 0; s < 64; ++s) {
-    const std::size_t i = pick(rng), j = pick(rng);
-    double want = 0, mag = 0;
-    for (std::size_t p = 0; p < n; ++p) {
-      want += double(a[i * n + p]) * b[p * n + j];
-      mag += std::fabs(double(a[i * n + p]) * b[p * n + j]);
-    }
-    const double got = c[i * n + j], tol = 2 * (n + 2) * std::numeric_limits<T>::epsilon() * mag + 1e-30;
-    if (!(std::fabs(got - want) <= tol)) {
-      std::ostringstream m;
-      m << "C(" << i << "," << j << ") = " << got << ", want " << want << " (tolerance " << tol << ")";
-      return m.str();
-    }
-  }
-  return "ok";
+                          unsigned long long seed) {
+  const std::string wrong = reference::compare_gemm_samples(a, b, c, n, seed);
+  return wrong.empty() ? "ok" : wrong;
 }
 
 CLBlastStatusCode xgemm(std::size_t n, float alpha, cl_mem a, cl_mem b, float beta, cl_mem c, cl_command_queue* q,
@@ -69,7 +53,7 @@ GemmRow run_one(Context& ctx, std::size_t n, int warmup, int reps, bool baseline
   const LaunchPlan plan = ours();
   row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "") +
              (plan.decision("backend") ? ", CLBlast backend" : "");
-  row.check = check_entries(ha, hb, c.download(), n, rng);
+  row.check = check_entries(ha, hb, c.download(), n, seed + n + 1);
   row.ours = measure(warmup, reps, [&] { return device_ms(ctx, [&] { ours(); }); });
   row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, [&] { ours(); }); });
   const double flops = 2.0 * double(n) * double(n) * double(n);
@@ -77,16 +61,13 @@ GemmRow run_one(Context& ctx, std::size_t n, int warmup, int reps, bool baseline
   row.fraction_of_fma = fma_gflops > 0 ? row.gflops / fma_gflops : 0;
   if (baseline) {
     auto theirs = [&] {
-      cl_event e = nullptr;
-      const CLBlastStatusCode s =
-          xgemm(n, T(1), a.cl_buffer()(), b.cl_buffer()(), T(0), c.cl_buffer()(), &ctx.queue()(), &e);
-      if (s != CLBlastSuccess)
-        throw Error("CLBlast " + row.routine + " failed with status " + std::to_string(static_cast<int>(s)));
-      if (e) clReleaseEvent(e);
+      clblast_call(row.routine.c_str(), [&](cl_event* e) {
+        return xgemm(n, T(1), a.cl_buffer()(), b.cl_buffer()(), T(0), c.cl_buffer()(), &ctx.queue()(), e);
+      });
     };
     c.upload(poison);
     wall_ms(ctx, theirs);  // first call: CLBlast compiles here
-    row.baseline_check = check_entries(ha, hb, c.download(), n, rng);
+    row.baseline_check = check_entries(ha, hb, c.download(), n, seed + n + 2);
     row.theirs = measure(warmup, reps, [&] { return wall_ms(ctx, theirs); });
     row.baseline_gflops = flops / (row.theirs.median_ms * 1e6);
     row.speedup = row.theirs.median_ms / row.ours_wall.median_ms;

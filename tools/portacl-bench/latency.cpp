@@ -1,8 +1,8 @@
 #include "latency.hpp"
 
-#include <clblast_c.h>
-
 #include <random>
+
+#include "tuning/clblast_call.hpp"
 
 namespace bench {
 
@@ -18,10 +18,6 @@ LatencyRow time_call(Context& ctx, const std::string& call, const std::string& p
   r.host = measure(warmup, reps, [&] { return 1e-3 * host_us_per_call(ctx, kCallsPerSample, once); });
   r.round_trip = measure(warmup, reps, [&] { return wall_ms(ctx, once); });
   return r;
-}
-
-void clblast(CLBlastStatusCode s, const char* routine) {
-  if (s != CLBlastSuccess) throw Error(std::string("CLBlast ") + routine + " failed with status " + std::to_string(s));
 }
 
 std::vector<float> random_floats(std::size_t n, std::mt19937_64& rng) {
@@ -54,25 +50,19 @@ std::vector<LatencyRow> run_latency(Context& ctx, int warmup, int reps, bool bas
          M{b, 0, order}, 0.0f, c, 0, order);
   }));
   if (!baseline) return rows;
-  auto released = [](cl_event e) {
-    if (e) clReleaseEvent(e);
-  };
   rows.push_back(time_call(ctx, "CLBlastSaxpy", vec, warmup, reps, [&] {
-    cl_event e = nullptr;
-    clblast(CLBlastSaxpy(n, 0.0f, x.cl_buffer()(), 0, 1, y.cl_buffer()(), 0, 1, q, &e), "Saxpy");
-    released(e);
+    clblast_call("Saxpy", [&](cl_event* e) {
+      return CLBlastSaxpy(n, 0.0f, x.cl_buffer()(), 0, 1, y.cl_buffer()(), 0, 1, q, e);
+    });
   }));
   rows.push_back(time_call(ctx, "CLBlastSsum (result on device)", vec, warmup, reps, [&] {
-    cl_event e = nullptr;
-    clblast(CLBlastSsum(n, scalar(), 0, x.cl_buffer()(), 0, 1, q, &e), "Ssum");
-    released(e);
+    clblast_call("Ssum", [&](cl_event* e) { return CLBlastSsum(n, scalar(), 0, x.cl_buffer()(), 0, 1, q, e); });
   }));
   rows.push_back(time_call(ctx, "CLBlastSgemm", mat, warmup, reps, [&] {
-    cl_event e = nullptr;
-    clblast(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, order, order, order, 1.0f,
-                         a.cl_buffer()(), 0, order, b.cl_buffer()(), 0, order, 0.0f, c.cl_buffer()(), 0, order, q, &e),
-            "Sgemm");
-    released(e);
+    clblast_call("Sgemm", [&](cl_event* e) {
+      return CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, order, order, order, 1.0f,
+                          a.cl_buffer()(), 0, order, b.cl_buffer()(), 0, order, 0.0f, c.cl_buffer()(), 0, order, q, e);
+    });
   }));
   return rows;
 }

@@ -2,7 +2,6 @@
 // streaming/reduction/scan family at several sizes beside CLBlast's routine
 // with the same semantics, in one run. A benchmark, not a test: it reports,
 // and fails (exit 1) only when an output is wrong.
-#include <clblast_c.h>
 
 #include <chrono>
 #include <cstring>
@@ -12,8 +11,8 @@
 #include <sstream>
 
 #include "../common/cli.hpp"
-#include "cases.hpp"
 #include "report.hpp"
+#include "tuning/operations.hpp"
 
 using namespace portacl;
 
@@ -171,39 +170,38 @@ int main(int argc, char** argv) {
     r.ceilings = bench::measure_ceilings(ctx, largest, a.warmup, a.reps);
 
     bool all_ok = true;
-    const std::vector<bench::Case> cases = bench::all_cases(a.baseline);
     for (std::size_t n : a.sizes) {
-      bench::Workload w(ctx, n, r.seed + n);
-      for (const bench::Case& c : cases) {
-        if (!wanted(a, c.op->name)) continue;
-        if (!a.json && !a.csv) std::cerr << "  " << c.op->name << " n=" << n << "\n";
+      Workload w(ctx, n, r.seed + n);
+      for (const Operation& op : operations()) {
+        if (!op.streaming || !wanted(a, op.name)) continue;  // GEMM: its own section (gemm_cases.cpp)
+        if (!a.json && !a.csv) std::cerr << "  " << op.name << " n=" << n << "\n";
         bench::Row row;
-        row.kernel = c.op->name;
+        row.kernel = op.name;
         row.n = n;
         w.reset_y();
-        row.check = c.op->check(w, {});
+        row.check = op.check(w, {});
         if (row.check.empty())
           row.check = "ok";
         else
           all_ok = false;
         w.reset_y();
-        const portacl::LaunchPlan plan = c.op->run(w, {});
+        const portacl::LaunchPlan plan = op.run(w, {});
         row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
-        row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { c.op->run(w, {}); }); });
-        row.ours_wall =
-            bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.op->run(w, {}); }); });
-        row.gbs = c.op->bytes_per_element * n / (row.ours.median_ms * 1e6);
-        row.gflops = c.op->flops_per_element * n / (row.ours.median_ms * 1e6);
+        row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { op.run(w, {}); }); });
+        row.ours_wall = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { op.run(w, {}); }); });
+        row.gbs = op.bytes_per_element * n / (row.ours.median_ms * 1e6);
+        row.gflops = op.flops_per_element * n / (row.ours.median_ms * 1e6);
         row.fraction_of_copy = row.gbs / r.ceilings.copy_gbs;
-        if (!c.baseline.empty()) {
-          row.baseline = c.baseline;
+        if (a.baseline && op.baseline) {
+          const Baseline& base = *op.baseline;
+          row.baseline = base.routine;
           w.reset_y();
-          bench::wall_ms(ctx, [&] { c.run_baseline(w); });  // first call: CLBlast compiles here
-          row.baseline_check = c.check_baseline ? c.check_baseline(w) : "";
+          bench::wall_ms(ctx, [&] { base.run(w); });  // first call: CLBlast compiles here
+          row.baseline_check = base.check(w);
           if (row.baseline_check.empty()) row.baseline_check = "ok";
-          row.theirs =
-              bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { c.run_baseline(w); }); });
-          row.baseline_gbs = c.op->bytes_per_element * n / (row.theirs.median_ms * 1e6);
+          w.reset_y();
+          row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { base.run(w); }); });
+          row.baseline_gbs = op.bytes_per_element * n / (row.theirs.median_ms * 1e6);
           row.speedup = row.theirs.median_ms / row.ours_wall.median_ms;
           row.suspect = bench::suspect_baseline(row.baseline_gbs, r.ceilings.copy_gbs);
         }

@@ -1,0 +1,25 @@
+// One call of a CLBlast routine as its users make it: the status checked
+// (a failure throws portacl::Error naming the routine and status), the
+// completion event released. Callers finish the queue when they need the
+// result. Used by the operation list's baselines and by portacl-bench.
+#pragma once
+
+#include <clblast_c.h>
+
+#include <string>
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+// `call(cl_event*)` makes the CLBlast call and returns its status.
+template <class Call>
+void clblast_call(const char* routine, Call call) {
+  cl_event done = nullptr;
+  const CLBlastStatusCode status = call(&done);
+  if (done) clReleaseEvent(done);
+  if (status != CLBlastSuccess)
+    throw Error(std::string("CLBlast ") + routine + " failed with status " + std::to_string(static_cast<int>(status)));
+}
+
+}  // namespace portacl

@@ -1,0 +1,104 @@
+// The reduction family's operations (sum, dot, nrm2, max, argmax, iamax,
+// count_if), with CLBlast's Ssum, Sdot, Snrm2, iSmax and iSamax as
+// baselines. Each returns a scalar; a baseline leaves it in the workload's
+// scalar slot.
+#include <functional>
+
+#include "../clblast_call.hpp"
+#include "../host_reference.hpp"
+#include "../operations.hpp"
+#include "portacl/kernels/reduce.hpp"
+
+namespace portacl {
+namespace {
+
+using Options = const PlanOptions&;
+
+cl_command_queue* queue_of(Workload& w) { return &w.ctx.queue()(); }
+
+// A reduction: `call` runs it and returns its value (the plan through its
+// last argument when not null); `want` is the host reference and `bound`
+// the relative tolerance on its magnitude (0: exact). A baseline reads its
+// value back as a float or, for index routines, an index.
+struct Reduction {
+  const char* name;
+  double bytes, flops;
+  std::function<double(Workload&, Options, LaunchPlan*)> call;
+  std::function<reference::Exact(Workload&)> want;
+  double bound;
+  const char* routine = nullptr;
+  std::function<CLBlastStatusCode(Workload&, cl_event*)> baseline = nullptr;
+  bool index_result = false;
+};
+
+Operation make_reduction(const Reduction& r) {
+  Operation op{r.name,
+               r.bytes,
+               r.flops,
+               &reduce_tunables(),
+               [call = r.call](Workload& w, Options o) {
+                 LaunchPlan p;
+                 call(w, o, &p);
+                 return p;
+               },
+               [r](Workload& w, Options o) {
+                 return reference::compare_value(r.name, r.call(w, o, nullptr), r.want(w), r.bound);
+               }};
+  if (r.routine) {
+    auto enqueue = [r](Workload& w) { clblast_call(r.routine, [&](cl_event* e) { return r.baseline(w, e); }); };
+    op.baseline =
+        Baseline{r.routine, enqueue, [r, enqueue](Workload& w) {
+                   enqueue(w);
+                   const double got = r.index_result ? double(w.read_scalar_index()) : w.read_scalar_float();
+                   return reference::compare_value(std::string("CLBlast ") + r.routine, got, r.want(w), r.bound);
+                 }};
+  }
+  return op;
+}
+
+// Exact results (an index, a count, a value chosen from the input).
+reference::Exact exact(double v) { return {v, 0}; }
+// Sums of n float terms: well within 1e-5 of their magnitude for the
+// workload sizes, whatever order the device adds in.
+constexpr double kSumBound = 1e-5;
+
+std::vector<Operation> reduce_operations() {
+  auto x = [](Workload& w) { return w.x.cl_buffer()(); };
+  auto largest = [](const Workload& w, bool absolute) {
+    if (w.hx.empty()) return reference::Extremum{};
+    return reference::extremum(w.hx, std::greater<double>(), absolute);
+  };
+  std::vector<Reduction> rs = {
+      {"sum", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return double(sum(w.ctx, w.x, o, p)); },
+       [](Workload& w) { return reference::sum(w.hx); }, kSumBound, "Ssum",
+       [x](Workload& w, cl_event* e) { return CLBlastSsum(w.n, w.scalar(), 0, x(w), 0, 1, queue_of(w), e); }},
+      {"dot", 8, 2, [](Workload& w, Options o, LaunchPlan* p) { return double(dot(w.ctx, w.x, w.y, o, p)); },
+       [](Workload& w) { return reference::dot(w.hx, w.hy); }, kSumBound, "Sdot",
+       [x](Workload& w, cl_event* e) {
+         return CLBlastSdot(w.n, w.scalar(), 0, x(w), 0, 1, w.y.cl_buffer()(), 0, 1, queue_of(w), e);
+       }},
+      {"nrm2", 4, 2, [](Workload& w, Options o, LaunchPlan* p) { return double(nrm2(w.ctx, w.x, o, p)); },
+       [](Workload& w) { return reference::nrm2(w.hx); }, kSumBound, "Snrm2",
+       [x](Workload& w, cl_event* e) { return CLBlastSnrm2(w.n, w.scalar(), 0, x(w), 0, 1, queue_of(w), e); }},
+      {"max", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return double(max(w.ctx, w.x, o, p)); },
+       [largest](Workload& w) { return exact(largest(w, false).value); }, 0},
+      // CLBlast's indices are checked: quirk clblast.ixamax-large-n.
+      {"argmax", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return double(argmax(w.ctx, w.x, o, p).index); },
+       [largest](Workload& w) { return exact(double(largest(w, false).index)); }, 0, "iSmax",
+       [x](Workload& w, cl_event* e) { return CLBlastiSmax(w.n, w.scalar(), 0, x(w), 0, 1, queue_of(w), e); }, true},
+      {"iamax", 4, 1, [](Workload& w, Options o, LaunchPlan* p) { return double(iamax(w.ctx, w.x, o, p).index); },
+       [largest](Workload& w) { return exact(double(largest(w, true).index)); }, 0, "iSamax",
+       [x](Workload& w, cl_event* e) { return CLBlastiSamax(w.n, w.scalar(), 0, x(w), 0, 1, queue_of(w), e); }, true},
+      {"count_if x>0.5", 4, 1,
+       [](Workload& w, Options o, LaunchPlan* p) { return double(count_if(w.ctx, "x > 0.5f", w.x, o, p)); },
+       [](Workload& w) { return exact(double(reference::count_if(w.hx, [](float v) { return v > 0.5f; }))); }, 0},
+  };
+  std::vector<Operation> out;
+  for (const Reduction& r : rs) out.push_back(make_reduction(r));
+  return out;
+}
+
+const OperationFamily reductions(20, reduce_operations);
+
+}  // namespace
+}  // namespace portacl

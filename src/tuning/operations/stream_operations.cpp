@@ -1,0 +1,68 @@
+// The streaming family's operations (copy, fill, scale, axpy, axpby, map),
+// with CLBlast's Scopy, Sscal and Saxpy as baselines.
+#include "../clblast_call.hpp"
+#include "../host_reference.hpp"
+#include "../operations.hpp"
+#include "portacl/kernels/axpy.hpp"
+#include "portacl/kernels/stream.hpp"
+
+namespace portacl {
+namespace {
+
+constexpr float kA = operation_a, kB = operation_b;
+using Options = const PlanOptions&;
+
+cl_command_queue* queue_of(Workload& w) { return &w.ctx.queue()(); }
+
+// Exact operations compare bit for bit.
+std::string exactly(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+  return got == want ? std::string() : std::string(what) + " differs from the host";
+}
+
+std::vector<Operation> stream_operations() {
+  const TuningSpace* space = &stream_tunables();
+  auto poison = [](Workload& w) { w.poison_z(); };
+  auto fresh_y = [](Workload& w) { w.reset_y(); };
+  std::vector<BufferOperation> ops;
+  ops.push_back({"copy", 8, 0, space, [](Workload& w, Options o) { return copy(w.ctx, w.x, w.z, o); }, poison,
+                 [](Workload& w) { return exactly(w.z.download(), w.hx, "copy"); }, "Scopy",
+                 [](Workload& w) {
+                   clblast_call("Scopy", [&](cl_event* e) {
+                     return CLBlastScopy(w.n, w.x.cl_buffer()(), 0, 1, w.z.cl_buffer()(), 0, 1, queue_of(w), e);
+                   });
+                 }});
+  ops.push_back({"fill", 4, 0, space, [](Workload& w, Options o) { return fill(w.ctx, w.z, kA, o); }, poison,
+                 [](Workload& w) { return exactly(w.z.download(), std::vector<float>(w.n, kA), "fill"); }});
+  ops.push_back({"scale", 8, 1, space, [](Workload& w, Options o) { return scale(w.ctx, kA, w.y, o); }, fresh_y,
+                 [](Workload& w) { return reference::compare(w.y.download(), reference::scale(kA, w.hy), 1); }, "Sscal",
+                 [](Workload& w) {
+                   clblast_call("Sscal", [&](cl_event* e) {
+                     return CLBlastSscal(w.n, kA, w.y.cl_buffer()(), 0, 1, queue_of(w), e);
+                   });
+                 }});
+  ops.push_back(
+      {"axpy", 12, 2, space, [](Workload& w, Options o) { return axpy(w.ctx, kA, w.x, w.y, o); }, fresh_y,
+       [](Workload& w) { return reference::compare(w.y.download(), reference::axpby(kA, w.hx, 1.0, w.hy), 2); },
+       "Saxpy",
+       [](Workload& w) {
+         clblast_call("Saxpy", [&](cl_event* e) {
+           return CLBlastSaxpy(w.n, kA, w.x.cl_buffer()(), 0, 1, w.y.cl_buffer()(), 0, 1, queue_of(w), e);
+         });
+       }});
+  ops.push_back(
+      {"axpby", 12, 3, space, [](Workload& w, Options o) { return axpby(w.ctx, kA, w.x, kB, w.y, o); }, fresh_y,
+       [](Workload& w) { return reference::compare(w.y.download(), reference::axpby(kA, w.hx, kB, w.hy), 3); }});
+  ops.push_back(
+      {"map x*x+1", 8, 2, space, [](Workload& w, Options o) { return map(w.ctx, "x * x + 1.0f", w.x, w.z, o); }, poison,
+       [](Workload& w) {
+         return reference::compare(w.z.download(), reference::map(w.hx, [](double v) { return v * v + 1; }), 2);
+       }});
+  std::vector<Operation> out;
+  for (BufferOperation& b : ops) out.push_back(make_operation(std::move(b)));
+  return out;
+}
+
+const OperationFamily streaming(10, stream_operations);
+
+}  // namespace
+}  // namespace portacl
