@@ -357,20 +357,275 @@ bool has_plan_override_provider() {
   return static_cast<bool>(provider_slot());
 }
 
+namespace {
+
+// A plan being made: the inputs every step reads, the plan they write, and
+// the running work-group size and vector width. make_plan runs the steps
+// in order; each is one concern and cites its rules.
+struct PlanDraft {
+  const DeviceInfo& d;
+  const Classification& c;
+  const KernelTraits& t;
+  const DeviceLimits& limits;
+  const std::optional<PlanOverride>& ov;
+  LaunchPlan& p;
+  GroupRule g{};
+  std::size_t wg = 0;
+  unsigned vw = 1;
+  bool cpu_like() const { return c.device_class == DeviceClass::cpu || c.device_class == DeviceClass::intel_mic; }
+};
+
+// Step 1: the work-group size from the book, the class maximum, a tuned value.
+void decide_work_group_size(PlanDraft& s) {
+  s.g = group_rule(s.d, s.c, s.t);
+  s.p.decide("work_group_granule", str(s.g.granule), s.g.granule_rule, s.g.granule_why);
+  s.wg = s.g.target;
+  s.p.decide("work_group_size", str(s.wg), s.g.target_rule, s.g.target_why);
+  if (s.g.book_max && s.wg > s.g.book_max) {
+    s.wg = s.g.book_max;
+    s.p.decide("work_group_size", str(s.wg),
+               s.c.device_class == DeviceClass::amd_gcn_gpu ? "amd.wg-max-256" : "amd-other.wavefront",
+               "class maximum " + str(s.g.book_max));
+  }
+  if (s.ov && s.ov->work_group_size) {
+    s.wg = *s.ov->work_group_size;
+    s.p.decide("work_group_size", str(s.wg), "tuning.override", s.ov->provenance);
+  }
+}
+
+// Step 2: the vector width, a valid OpenCL width.
+void decide_vector_width(PlanDraft& s) {
+  if (s.t.vectorizable) {
+    std::string rid, why;
+    const unsigned want = vector_rule(s.d, s.c, s.t, rid, why);
+    s.vw = valid_vector_width(want);
+    s.p.decide("vector_width", str(s.vw), rid, why);
+    if (s.vw != want)
+      s.p.decide("vector_width", str(s.vw), "limits.vector-width-divides",
+                 str(want) + " is not an OpenCL vector width");
+  } else {
+    s.vw = 1;
+    s.p.decide("vector_width", "1", "limits.vector-width-divides", "the kernel takes no vector types");
+  }
+  if (s.ov && s.ov->vector_width) {
+    s.vw = *s.ov->vector_width;
+    if (s.vw != valid_vector_width(s.vw) || s.vw == 0)
+      throw Error("override for '" + s.t.name + "': vector width " + str(s.vw) + " is not 1, 2, 4, 8 or 16");
+    s.p.decide("vector_width", str(s.vw), "tuning.override", s.ov->provenance);
+  }
+}
+
+// Step 3: live limits always win over the book and over tuned values.
+void fit_work_group_to_limits(PlanDraft& s, const PlanOptions& opt) {
+  auto apply_limit = [&](std::size_t limit, const char* rule_id, const std::string& what_limit) {
+    if (limit == 0 || s.wg <= limit) return;
+    std::size_t fitted = round_down_to(limit, s.g.granule);
+    if (fitted == 0) fitted = floor_pow2(limit);
+    s.p.decide("work_group_size", str(fitted), rule_id,
+               str(s.wg) + " exceeds " + what_limit + " " + str(limit) +
+                   (fitted % s.g.granule == 0 ? "" : "; granule " + str(s.g.granule) + " no longer fits"));
+    s.wg = fitted;
+  };
+  apply_limit(s.limits.max_work_group_size, "limits.max-work-group-size",
+              "CL_DEVICE_MAX_WORK_GROUP_SIZE of " + s.limits.source + " =");
+  if (opt.kernel_work_group_limit)
+    apply_limit(opt.kernel_work_group_limit, "limits.kernel-work-group-size", "the kernel's CL_KERNEL_WORK_GROUP_SIZE");
+}
+
+// Step 4: the local shape of that many work-items, within each dimension's limit.
+void decide_local_shape(PlanDraft& s) {
+  std::string srule, swhy;
+  std::array<std::size_t, 3> local = shape_for(s.c, s.g, s.wg, s.t.dimensions, srule, swhy);
+  if (s.ov && s.ov->local_shape) {
+    local = *s.ov->local_shape;
+    srule = "tuning.override";
+    swhy = s.ov->provenance;
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    if (i >= s.t.dimensions) local[i] = 1;
+    if (local[i] == 0) throw Error("override for '" + s.t.name + "': a local dimension of 0");
+    const std::size_t lim = s.limits.max_item_sizes[i];
+    if (lim && local[i] > lim) {
+      s.p.decide("local_shape", str(lim), "limits.max-work-group-size",
+                 "dimension " + str(i) + " exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[" + str(i) + "] = " + str(lim));
+      local[i] = floor_pow2(lim);
+    }
+  }
+  while (s.limits.max_work_group_size && local[0] * local[1] * local[2] > s.limits.max_work_group_size) {
+    // An overridden shape that is too large shrinks its largest dimension.
+    auto it = std::max_element(local.begin(), local.end());
+    *it = std::max<std::size_t>(1, *it / 2);
+  }
+  s.p.local = local;
+  if (s.t.dimensions > 1) {
+    std::string v = str(local[0]);
+    for (unsigned i = 1; i < s.t.dimensions; ++i) v += "x" + str(local[i]);
+    s.p.decide("local_shape", v, srule, swhy);
+  }
+  s.wg = s.p.work_group_size();
+}
+
+// Step 5: local memory where it is real and fits, barrier-free variants on
+// CPU-like devices.
+void decide_local_memory(PlanDraft& s) {
+  const DeviceClass dc = s.c.device_class;
+  if (s.t.benefits_from_local_tiling) {
+    bool use = false;
+    std::string rid, why;
+    if (dc == DeviceClass::cpu) {
+      rid = "cpu.no-local-memory";
+      why = "local memory is ordinary cached memory on a CPU";
+    } else if (dc == DeviceClass::intel_mic) {
+      rid = "mic.no-local-memory";
+      why = "no on-chip scratchpad on the MIC";
+    } else if (s.d.local_mem_type != LocalMemType::local) {
+      rid = dc == DeviceClass::amd_gcn_gpu ? "amd.local-memory-emulated" : "generic.local-memory-if-real";
+      why = "CL_DEVICE_LOCAL_MEM_TYPE is " + to_string(s.d.local_mem_type);
+    } else {
+      std::size_t cap = s.limits.local_mem_size;
+      if (dc == DeviceClass::amd_gcn_gpu) cap = std::min<std::size_t>(cap ? cap : 32768, 32768);
+      if (dc == DeviceClass::nvidia_gpu) cap = std::min<std::size_t>(cap ? cap : 49152, 49152);
+      const std::size_t need = s.t.local_bytes_per_work_item * s.wg;
+      if (need > cap) {
+        rid = "limits.local-mem-size";
+        why = str(need) + " bytes of local memory exceed the " + str(cap) + " available";
+      } else {
+        use = true;
+        rid = dc == DeviceClass::nvidia_gpu
+                  ? "nvidia.local-memory-tiling"
+                  : (dc == DeviceClass::amd_gcn_gpu ? "amd.local-memory-tiling" : "generic.local-memory-if-real");
+        why = "real local memory, " + str(need) + " of " + str(cap) + " bytes per work-group";
+      }
+    }
+    if (s.ov && s.ov->use_local_memory && *s.ov->use_local_memory != use) {
+      const bool allowed =
+          !*s.ov->use_local_memory ||
+          (s.limits.local_mem_size == 0 || s.t.local_bytes_per_work_item * s.wg <= s.limits.local_mem_size);
+      if (allowed) {
+        use = *s.ov->use_local_memory;
+        rid = "tuning.override";
+        why = s.ov->provenance;
+      }
+    }
+    s.p.use_local_memory = use;
+    s.p.decide("use_local_memory", use ? "yes" : "no", rid, why);
+  }
+  if (s.t.needs_barriers && s.t.has_barrier_free_variant && s.cpu_like()) {
+    s.p.barrier_free_variant = true;
+    s.p.decide("barrier_free_variant", "yes", "cpu.avoid-barriers",
+               "barriers cost a context switch per work-item here");
+  }
+}
+
+// Step 5b: how partial results are combined (reductions, scans), and the
+// order in which a 1-D work-item walks its elements.
+void decide_combining(PlanDraft& s) {
+  LaunchPlan& p = s.p;
+  if (s.t.combines_partials) {
+    const bool per_item = p.barrier_free_variant || !p.use_local_memory;
+    const unsigned ops = s.limits.sub_group_ops.value_or(0);
+    std::size_t sub_group_macro = 0;
+    if (!per_item && (ops & warp_shuffle) && s.wg % 32 == 0) {
+      sub_group_macro = 2;
+      p.decide("sub_groups", "warp shuffle", "nvidia.warp-shuffle",
+               "warps of 32 combine in registers; local memory holds " + str(s.wg / 32) + " value(s)");
+    } else if (!per_item && (ops & sub_group_reduce)) {
+      sub_group_macro = 1;
+      p.decide("sub_groups", "sub_group_reduce", "general.sub-group-combine", "the device has cl_khr_subgroups");
+    } else if (!per_item) {
+      p.decide("sub_groups", "no", "general.sub-group-combine", "no sub-group operations on " + s.limits.source);
+    }
+    bool single = s.limits.global_atomics.value_or(true);
+    p.decide("passes", single ? "1 (last work-group combines)" : "2",
+             single ? "general.single-pass-combine" : "general.two-pass-combine",
+             per_item ? "one partial result per work-item (no barriers)" : "one partial result per work-group");
+    if (s.ov && s.ov->passes) {
+      if (*s.ov->passes != 1 && *s.ov->passes != 2)
+        throw Error("override for '" + s.t.name + "': passes must be 1 or 2, not " + str(*s.ov->passes));
+      if (*s.ov->passes == 1 && !s.limits.global_atomics.value_or(true))
+        throw Error("override for '" + s.t.name + "': a single pass needs global atomics, which " + s.limits.source +
+                    " lacks");
+      single = *s.ov->passes == 1;
+      p.decide("passes", str(*s.ov->passes), "tuning.override", s.ov->provenance);
+    }
+    p.passes = single ? 1 : 2;
+    p.macros["SUB_GROUPS"] = str(sub_group_macro);
+  }
+  if (s.t.dimensions == 1 && s.cpu_like()) {
+    p.macros["CHUNKED"] = "1";
+    p.decide("work_item_order", "contiguous chunks", "cpu.contiguous-chunks",
+             "each work-item streams consecutive cache lines");
+  }
+}
+
+// Step 6: how many work-groups, and how much each work-item does.
+void decide_work_groups(PlanDraft& s, const ProblemSize& size) {
+  LaunchPlan& p = s.p;
+  const std::array<std::size_t, 3> units{{ceil_div(size.extent[0], s.vw), size.extent[1], size.extent[2]}};
+  std::size_t needed = 1;
+  for (unsigned i = 0; i < s.t.dimensions; ++i) needed *= ceil_div(units[i], p.local[i]);
+  if (size.elements() == 0) needed = 0;
+  std::size_t groups = needed;
+  if (s.t.dimensions == 1) {
+    std::string grule, gwhy;
+    std::size_t target = target_groups(s.d, s.c, s.wg, grule, gwhy);
+    if (s.ov && s.ov->work_groups) {
+      target = *s.ov->work_groups;
+      grule = "tuning.override";
+      gwhy = s.ov->provenance;
+    }
+    if (needed <= target)
+      gwhy = "problem covered by " + str(needed) + " work-group(s), at most " + str(target) + " wanted (" + gwhy + ")";
+    else
+      groups = target;
+    p.global[0] = groups * p.local[0];
+    const std::size_t threads = groups * s.wg;
+    p.items_per_work_item = threads ? ceil_div(units[0], threads) : 0;
+    p.decide("work_groups", str(groups), grule, gwhy);
+    p.decide("items_per_work_item", str(p.items_per_work_item),
+             s.c.device_class == DeviceClass::cpu ? "cpu.large-grain" : "general.grid-stride",
+             str(units[0]) + " vector(s) of " + str(s.vw) + " over " + str(threads) + " work-items");
+  } else {
+    for (unsigned i = 0; i < s.t.dimensions; ++i)
+      p.global[i] = size.elements() ? ceil_div(units[i], p.local[i]) * p.local[i] : 0;
+    p.items_per_work_item = size.elements() ? 1 : 0;
+    p.decide("work_groups", str(groups), "general.cover-problem", "one work-item per (vector) element");
+  }
+  p.work_groups = groups;
+}
+
+// Step 7: how host data reaches the device.
+void decide_memory(PlanDraft& s) {
+  std::string mrule, mwhy;
+  s.p.memory = memory_rule(s.d, s.c, mrule, mwhy);
+  s.p.decide("memory", to_string(s.p.memory), mrule, mwhy);
+}
+
+// Step 8: compile-time macros, only size-independent choices, so the binary
+// cache holds one program per configuration, not per problem size.
+void set_macros(PlanDraft& s) {
+  LaunchPlan& p = s.p;
+  p.vector_width = s.vw;
+  p.macros["T"] = cl_type_name(s.t.element);
+  p.macros["VW"] = str(s.vw);
+  p.macros["WG_SIZE"] = str(s.wg);
+  p.macros["WG_X"] = str(p.local[0]);
+  p.macros["WG_Y"] = str(p.local[1]);
+  p.macros["WG_Z"] = str(p.local[2]);
+  p.macros["USE_LOCAL_MEMORY"] = p.use_local_memory ? "1" : "0";
+  p.macros["BARRIER_FREE"] = p.barrier_free_variant ? "1" : "0";
+  if (s.t.element == ElementType::f64) p.macros["PORTACL_FP64"] = "1";
+  if (s.ov)
+    for (const auto& kv : s.ov->macros) p.macros[kv.first] = kv.second;
+}
+
+}  // namespace
+
 LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSize& size, const PlanOptions& opt) {
   if (t.dimensions < 1 || t.dimensions > 3)
     throw Error("kernel '" + t.name + "' has " + std::to_string(t.dimensions) +
                 " dimensions; OpenCL launches have 1, 2 or 3");
   require_precision(d, t);
-
-  const Classification c = classify(d);
-  LaunchPlan p;
-  p.traits = t;
-  p.device_class = c.device_class;
-  p.dimensions = t.dimensions;
-
-  DeviceLimits limits = DeviceLimits::of(d);
-  if (opt.live_limits) limits = limits.intersect(*opt.live_limits);
 
   std::optional<PlanOverride> ov = opt.override_values;
   if (!ov && opt.consult_provider) {
@@ -396,228 +651,26 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
       }
     }
   }
+
+  const Classification c = classify(d);
+  DeviceLimits limits = DeviceLimits::of(d);
+  if (opt.live_limits) limits = limits.intersect(*opt.live_limits);
+  LaunchPlan p;
+  p.traits = t;
+  p.device_class = c.device_class;
+  p.dimensions = t.dimensions;
   if (ov) p.provenance = ov->provenance;
 
-  // 1. Work-group size.
-  GroupRule g = group_rule(d, c, t);
-  p.decide("work_group_granule", str(g.granule), g.granule_rule, g.granule_why);
-  std::size_t wg = g.target;
-  p.decide("work_group_size", str(wg), g.target_rule, g.target_why);
-  if (g.book_max && wg > g.book_max) {
-    wg = g.book_max;
-    p.decide("work_group_size", str(wg),
-             c.device_class == DeviceClass::amd_gcn_gpu ? "amd.wg-max-256" : "amd-other.wavefront",
-             "class maximum " + str(g.book_max));
-  }
-  if (ov && ov->work_group_size) {
-    wg = *ov->work_group_size;
-    p.decide("work_group_size", str(wg), "tuning.override", ov->provenance);
-  }
-
-  // 2. Vector width.
-  unsigned vw = 1;
-  if (t.vectorizable) {
-    std::string rid, why;
-    unsigned want = vector_rule(d, c, t, rid, why);
-    vw = valid_vector_width(want);
-    p.decide("vector_width", str(vw), rid, why);
-    if (vw != want)
-      p.decide("vector_width", str(vw), "limits.vector-width-divides", str(want) + " is not an OpenCL vector width");
-  } else {
-    p.decide("vector_width", "1", "limits.vector-width-divides", "the kernel takes no vector types");
-  }
-  if (ov && ov->vector_width) {
-    vw = *ov->vector_width;
-    if (vw != valid_vector_width(vw) || vw == 0)
-      throw Error("override for '" + t.name + "': vector width " + str(vw) + " is not 1, 2, 4, 8 or 16");
-    p.decide("vector_width", str(vw), "tuning.override", ov->provenance);
-  }
-
-  // 3. Live limits always win over the book and over tuned values.
-  auto apply_limit = [&](std::size_t limit, const char* rule_id, const std::string& what_limit) {
-    if (limit == 0 || wg <= limit) return;
-    std::size_t fitted = round_down_to(limit, g.granule);
-    if (fitted == 0) fitted = floor_pow2(limit);
-    p.decide("work_group_size", str(fitted), rule_id,
-             str(wg) + " exceeds " + what_limit + " " + str(limit) +
-                 (fitted % g.granule == 0 ? "" : "; granule " + str(g.granule) + " no longer fits"));
-    wg = fitted;
-  };
-  apply_limit(limits.max_work_group_size, "limits.max-work-group-size",
-              "CL_DEVICE_MAX_WORK_GROUP_SIZE of " + limits.source + " =");
-  if (opt.kernel_work_group_limit)
-    apply_limit(opt.kernel_work_group_limit, "limits.kernel-work-group-size", "the kernel's CL_KERNEL_WORK_GROUP_SIZE");
-
-  // 4. Shape.
-  std::string srule, swhy;
-  std::array<std::size_t, 3> local = shape_for(c, g, wg, t.dimensions, srule, swhy);
-  if (ov && ov->local_shape) {
-    local = *ov->local_shape;
-    srule = "tuning.override";
-    swhy = ov->provenance;
-  }
-  for (unsigned i = 0; i < 3; ++i) {
-    if (i >= t.dimensions) local[i] = 1;
-    if (local[i] == 0) throw Error("override for '" + t.name + "': a local dimension of 0");
-    std::size_t lim = limits.max_item_sizes[i];
-    if (lim && local[i] > lim) {
-      p.decide("local_shape", str(lim), "limits.max-work-group-size",
-               "dimension " + str(i) + " exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[" + str(i) + "] = " + str(lim));
-      local[i] = floor_pow2(lim);
-    }
-  }
-  while (limits.max_work_group_size && local[0] * local[1] * local[2] > limits.max_work_group_size) {
-    // An overridden shape that is too large shrinks its largest dimension.
-    auto it = std::max_element(local.begin(), local.end());
-    *it = std::max<std::size_t>(1, *it / 2);
-  }
-  p.local = local;
-  if (t.dimensions > 1) {
-    std::string v = str(local[0]);
-    for (unsigned i = 1; i < t.dimensions; ++i) v += "x" + str(local[i]);
-    p.decide("local_shape", v, srule, swhy);
-  }
-  wg = p.work_group_size();
-
-  // 5. Local memory and barriers.
-  if (t.benefits_from_local_tiling) {
-    bool use = false;
-    std::string rid, why;
-    if (c.device_class == DeviceClass::cpu) {
-      rid = "cpu.no-local-memory";
-      why = "local memory is ordinary cached memory on a CPU";
-    } else if (c.device_class == DeviceClass::intel_mic) {
-      rid = "mic.no-local-memory";
-      why = "no on-chip scratchpad on the MIC";
-    } else if (d.local_mem_type != LocalMemType::local) {
-      rid = c.device_class == DeviceClass::amd_gcn_gpu ? "amd.local-memory-emulated" : "generic.local-memory-if-real";
-      why = "CL_DEVICE_LOCAL_MEM_TYPE is " + to_string(d.local_mem_type);
-    } else {
-      std::size_t cap = limits.local_mem_size;
-      if (c.device_class == DeviceClass::amd_gcn_gpu) cap = std::min<std::size_t>(cap ? cap : 32768, 32768);
-      if (c.device_class == DeviceClass::nvidia_gpu) cap = std::min<std::size_t>(cap ? cap : 49152, 49152);
-      std::size_t need = t.local_bytes_per_work_item * wg;
-      if (need > cap) {
-        rid = "limits.local-mem-size";
-        why = str(need) + " bytes of local memory exceed the " + str(cap) + " available";
-      } else {
-        use = true;
-        rid = c.device_class == DeviceClass::nvidia_gpu
-                  ? "nvidia.local-memory-tiling"
-                  : (c.device_class == DeviceClass::amd_gcn_gpu ? "amd.local-memory-tiling"
-                                                                : "generic.local-memory-if-real");
-        why = "real local memory, " + str(need) + " of " + str(cap) + " bytes per work-group";
-      }
-    }
-    if (ov && ov->use_local_memory && *ov->use_local_memory != use) {
-      bool allowed = !*ov->use_local_memory ||
-                     (limits.local_mem_size == 0 || t.local_bytes_per_work_item * wg <= limits.local_mem_size);
-      if (allowed) {
-        use = *ov->use_local_memory;
-        rid = "tuning.override";
-        why = ov->provenance;
-      }
-    }
-    p.use_local_memory = use;
-    p.decide("use_local_memory", use ? "yes" : "no", rid, why);
-  }
-  bool cpu_like = c.device_class == DeviceClass::cpu || c.device_class == DeviceClass::intel_mic;
-  if (t.needs_barriers && t.has_barrier_free_variant && cpu_like) {
-    p.barrier_free_variant = true;
-    p.decide("barrier_free_variant", "yes", "cpu.avoid-barriers", "barriers cost a context switch per work-item here");
-  }
-
-  // 5b. How partial results are combined (reductions, scans).
-  if (t.combines_partials) {
-    bool per_item = p.barrier_free_variant || !p.use_local_memory;
-    unsigned ops = limits.sub_group_ops.value_or(0);
-    std::size_t sub_group_macro = 0;
-    if (!per_item && (ops & warp_shuffle) && wg % 32 == 0) {
-      sub_group_macro = 2;
-      p.decide("sub_groups", "warp shuffle", "nvidia.warp-shuffle",
-               "warps of 32 combine in registers; local memory holds " + str(wg / 32) + " value(s)");
-    } else if (!per_item && (ops & sub_group_reduce)) {
-      sub_group_macro = 1;
-      p.decide("sub_groups", "sub_group_reduce", "general.sub-group-combine", "the device has cl_khr_subgroups");
-    } else if (!per_item) {
-      p.decide("sub_groups", "no", "general.sub-group-combine", "no sub-group operations on " + limits.source);
-    }
-    bool single = limits.global_atomics.value_or(true);
-    p.decide("passes", single ? "1 (last work-group combines)" : "2",
-             single ? "general.single-pass-combine" : "general.two-pass-combine",
-             per_item ? "one partial result per work-item (no barriers)" : "one partial result per work-group");
-    if (ov && ov->passes) {
-      if (*ov->passes != 1 && *ov->passes != 2)
-        throw Error("override for '" + t.name + "': passes must be 1 or 2, not " + str(*ov->passes));
-      if (*ov->passes == 1 && !limits.global_atomics.value_or(true))
-        throw Error("override for '" + t.name + "': a single pass needs global atomics, which " + limits.source +
-                    " lacks");
-      single = *ov->passes == 1;
-      p.decide("passes", str(*ov->passes), "tuning.override", ov->provenance);
-    }
-    p.passes = single ? 1 : 2;
-    p.macros["SUB_GROUPS"] = str(sub_group_macro);
-  }
-  if (t.dimensions == 1 && cpu_like) {
-    p.macros["CHUNKED"] = "1";
-    p.decide("work_item_order", "contiguous chunks", "cpu.contiguous-chunks",
-             "each work-item streams consecutive cache lines");
-  }
-
-  // 6. How many work-groups, and how much each work-item does.
-  std::array<std::size_t, 3> units{{ceil_div(size.extent[0], vw), size.extent[1], size.extent[2]}};
-  std::size_t needed = 1;
-  for (unsigned i = 0; i < t.dimensions; ++i) needed *= ceil_div(units[i], p.local[i]);
-  if (size.elements() == 0) needed = 0;
-  std::string grule, gwhy;
-  std::size_t groups = needed;
-  if (t.dimensions == 1) {
-    std::size_t target = target_groups(d, c, wg, grule, gwhy);
-    if (ov && ov->work_groups) {
-      target = *ov->work_groups;
-      grule = "tuning.override";
-      gwhy = ov->provenance;
-    }
-    if (needed <= target) {
-      groups = needed;
-      gwhy = "problem covered by " + str(needed) + " work-group(s), at most " + str(target) + " wanted (" + gwhy + ")";
-    } else {
-      groups = target;
-    }
-    p.global[0] = groups * p.local[0];
-    std::size_t threads = groups * wg;
-    p.items_per_work_item = threads ? ceil_div(units[0], threads) : 0;
-    p.decide("work_groups", str(groups), grule, gwhy);
-    p.decide("items_per_work_item", str(p.items_per_work_item),
-             c.device_class == DeviceClass::cpu ? "cpu.large-grain" : "general.grid-stride",
-             str(units[0]) + " vector(s) of " + str(vw) + " over " + str(threads) + " work-items");
-  } else {
-    for (unsigned i = 0; i < t.dimensions; ++i)
-      p.global[i] = size.elements() ? ceil_div(units[i], p.local[i]) * p.local[i] : 0;
-    p.items_per_work_item = size.elements() ? 1 : 0;
-    p.decide("work_groups", str(groups), "general.cover-problem", "one work-item per (vector) element");
-  }
-  p.work_groups = groups;
-
-  // 7. Memory strategy.
-  std::string mrule, mwhy;
-  p.memory = memory_rule(d, c, mrule, mwhy);
-  p.decide("memory", to_string(p.memory), mrule, mwhy);
-
-  // 8. Compile-time macros: only size-independent choices, so the binary
-  // cache holds one program per configuration, not per problem size.
-  p.vector_width = vw;
-  p.macros["T"] = cl_type_name(t.element);
-  p.macros["VW"] = str(vw);
-  p.macros["WG_SIZE"] = str(wg);
-  p.macros["WG_X"] = str(p.local[0]);
-  p.macros["WG_Y"] = str(p.local[1]);
-  p.macros["WG_Z"] = str(p.local[2]);
-  p.macros["USE_LOCAL_MEMORY"] = p.use_local_memory ? "1" : "0";
-  p.macros["BARRIER_FREE"] = p.barrier_free_variant ? "1" : "0";
-  if (t.element == ElementType::f64) p.macros["PORTACL_FP64"] = "1";
-  if (ov)
-    for (const auto& kv : ov->macros) p.macros[kv.first] = kv.second;
+  PlanDraft draft{d, c, t, limits, ov, p};
+  decide_work_group_size(draft);
+  decide_vector_width(draft);
+  fit_work_group_to_limits(draft, opt);
+  decide_local_shape(draft);
+  decide_local_memory(draft);
+  decide_combining(draft);
+  decide_work_groups(draft, size);
+  decide_memory(draft);
+  set_macros(draft);
   return p;
 }
 
