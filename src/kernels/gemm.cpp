@@ -161,6 +161,76 @@ std::size_t pack_tile(const DeviceInfo& d, std::size_t element) {
   return 1;
 }
 
+// Everything a GEMM call of one shape needs besides its operands: the plan,
+// the tiles and the prepared kernels of its launches (one direct kernel, or
+// two packing kernels and the tiled one). Made once per shape and thread
+// and kept by the context (Context::prepared_call), so a repeated call
+// plans and builds nothing.
+struct GemmLaunches {
+  LaunchPlan plan;
+  bool clblast = false;
+  GemmShape g{};
+  std::size_t m_pad = 0, n_pad = 0, k_pad = 0;
+  PreparedKernel direct, pack_a, pack_b, tiled;
+};
+
+GemmLaunches prepare_gemm(Context& ctx, ElementType element, std::size_t m, std::size_t n, std::size_t k,
+                          const GemmOptions& gemm_options) {
+  const PlanOptions& options = gemm_options.plan;
+  GemmLaunches l;
+  l.plan = ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
+  LaunchPlan& plan = l.plan;
+  l.clblast = gemm_options.backend == GemmBackend::clblast ||
+              (gemm_options.backend == GemmBackend::automatic && gemm_tunables().value_in(plan, "BACKEND") == 1);
+  if (l.clblast) {
+    plan.decide("backend", "CLBlast",
+                gemm_options.backend == GemmBackend::clblast ? "caller.choice" : "tuning.override",
+                gemm_options.backend == GemmBackend::clblast ? "asked for by the caller"
+                                                             : "measured faster here: " + plan.provenance);
+    return l;
+  }
+  const std::size_t element_bytes = size_of(element);
+  l.g = resolve(plan, options.plan_as ? *options.plan_as : ctx.info(), m, n, k);
+  const GemmShape& g = l.g;
+  check_local_memory(ctx, plan, g, element_bytes);
+  plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
+  plan.work_groups = ceil_div(n, g.tile_n) * ceil_div(m, g.tile_m);
+  plan.items_per_work_item = g.wpt_m * g.wpt_n;
+  plan.decide("tiles", std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " + std::to_string(g.ts_k),
+              "general.cover-problem",
+              std::to_string(g.wpt_m) + " x " + std::to_string(g.wpt_n) + " elements of C per work-item");
+  if (!g.pack) {
+    l.direct = ctx.prepare(KernelRef{"gemm.cl", "gemm", ""}, plan);
+    return l;
+  }
+  const std::size_t pt = pack_tile(ctx.info(), element_bytes);
+  plan.macros["PACK_TILE"] = std::to_string(pt);
+  l.m_pad = round_up(m, g.tile_m);
+  l.n_pad = round_up(n, g.tile_n);
+  l.k_pad = round_up(k, g.ts_k);
+  LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
+  pack_plan.local = {{pt, pt, 1}};
+  auto pack_over = [&](std::size_t rows_pad) {
+    pack_plan.global = {{round_up(rows_pad, pt), round_up(l.k_pad, pt), 1}};
+    pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / pt);
+    return ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, pack_plan);
+  };
+  if (l.k_pad) {
+    l.pack_a = pack_over(l.m_pad);
+    l.pack_b = pack_over(l.n_pad);
+  }
+  l.tiled = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
+  return l;
+}
+
+// The cache key of a call shape: element type, m, n, k and the backend asked for.
+std::string gemm_key(ElementType element, std::size_t m, std::size_t n, std::size_t k, GemmBackend backend) {
+  std::string key = "gemm";
+  for (std::size_t v : {static_cast<std::size_t>(element), m, n, k, static_cast<std::size_t>(backend)})
+    key.append(reinterpret_cast<const char*>(&v), sizeof v);
+  return key;
+}
+
 }  // namespace
 
 template <class T>
@@ -176,17 +246,16 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   check_matrix("gemm", "B", stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld, b.buffer.size(), layout);
   check_matrix("gemm", "C", stored(layout, m, n), offc, ldc, c.size(), layout);
 
-  const KernelTraits traits = gemm_traits(element_of<T>::value);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(n, m), options);
-  if (m == 0 || n == 0) return plan;
-  const bool clblast =
-      gemm_options.backend == GemmBackend::clblast ||
-      (gemm_options.backend == GemmBackend::automatic && gemm_tunables().value_in(plan, "BACKEND") == 1);
-  if (clblast) {
-    plan.decide("backend", "CLBlast",
-                gemm_options.backend == GemmBackend::clblast ? "caller.choice" : "tuning.override",
-                gemm_options.backend == GemmBackend::clblast ? "asked for by the caller"
-                                                             : "measured faster here: " + plan.provenance);
+  const ElementType element = element_of<T>::value;
+  if (m == 0 || n == 0) return ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
+  auto make = [&] { return prepare_gemm(ctx, element, m, n, k, gemm_options); };
+  const std::shared_ptr<const GemmLaunches> prepared =
+      options.leaves_plan_to_device()
+          ? ctx.prepared_call<GemmLaunches>(gemm_key(element, m, n, k, gemm_options.backend), make)
+          : std::make_shared<const GemmLaunches>(make());
+  const GemmLaunches& l = *prepared;
+
+  if (l.clblast) {
     if (beta == T(0) && k > 0) {
       // BLAS: beta = 0 never reads C. CLBlast multiplies C by 0, so NaN in
       // C would survive: clear it first (the own kernel with k = 0): quirk
@@ -196,16 +265,8 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
       gemm(ctx, layout, ta, tb, m, n, std::size_t(0), T(0), a, b, T(0), c, offc, ldc, clear);
     }
     clblast_backend::gemm(ctx, layout, ta, tb, m, n, k, alpha, a, b, beta, c, offc, ldc);
-    return plan;
+    return l.plan;
   }
-  const GemmShape g = resolve(plan, options.plan_as ? *options.plan_as : ctx.info(), m, n, k);
-  check_local_memory(ctx, plan, g, sizeof(T));
-  plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
-  plan.work_groups = ceil_div(n, g.tile_n) * ceil_div(m, g.tile_m);
-  plan.items_per_work_item = g.wpt_m * g.wpt_n;
-  plan.decide("tiles", std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " + std::to_string(g.ts_k),
-              "general.cover-problem",
-              std::to_string(g.wpt_m) + " x " + std::to_string(g.wpt_n) + " elements of C per work-item");
 
   cl_ulong a_r, a_c, b_r, b_c, c_r, c_c;
   strides(layout, a.ld, a_r, a_c);
@@ -214,44 +275,32 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   // op(A)(i, p) is stored (i, p), or (p, i) when transposed.
   const cl_ulong a_i = trans_a ? a_c : a_r, a_p = trans_a ? a_r : a_c;
   const cl_ulong b_p = trans_b ? b_c : b_r, b_j = trans_b ? b_r : b_c;
-  if (!g.pack) {
-    PreparedKernel kernel = ctx.prepare(KernelRef{"gemm.cl", "gemm", ""}, plan);
-    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k),
+  if (!l.g.pack) {
+    kernel_call::launch(ctx, l.direct, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k),
                         alpha, beta, a.buffer, static_cast<cl_ulong>(a.offset), a_i, a_p, b.buffer,
                         static_cast<cl_ulong>(b.offset), b_p, b_j, c, static_cast<cl_ulong>(offc), c_r, c_c);
-    return plan;
+    return l.plan;
   }
-
-  const std::size_t pt = pack_tile(ctx.info(), sizeof(T));
-  plan.macros["PACK_TILE"] = std::to_string(pt);
-  const std::size_t m_pad = round_up(m, g.tile_m), n_pad = round_up(n, g.tile_n), k_pad = round_up(k, g.ts_k);
-  if (k_pad) {
-    const cl::Buffer& ap = ctx.scratch("gemm.a", k_pad * m_pad * sizeof(T));
-    const cl::Buffer& bp = ctx.scratch("gemm.b", k_pad * n_pad * sizeof(T));
-    LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
-    pack_plan.local = {{pt, pt, 1}};
-    auto pack = [&](std::size_t rows, std::size_t rows_pad, std::size_t panel, const Buffer<T>& src, std::size_t off,
-                    cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
-      pack_plan.global = {{round_up(rows_pad, pt), round_up(k_pad, pt), 1}};
-      pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / pt);
-      PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, pack_plan);
+  if (l.k_pad) {
+    const cl::Buffer& ap = ctx.scratch("gemm.a", l.k_pad * l.m_pad * sizeof(T));
+    const cl::Buffer& bp = ctx.scratch("gemm.b", l.k_pad * l.n_pad * sizeof(T));
+    auto pack = [&](const PreparedKernel& kernel, std::size_t rows, std::size_t rows_pad, std::size_t panel,
+                    const Buffer<T>& src, std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
       kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(k), src,
                           static_cast<cl_ulong>(off), s_i, s_p, dst, static_cast<cl_ulong>(rows_pad),
-                          static_cast<cl_ulong>(k_pad), static_cast<cl_ulong>(panel));
+                          static_cast<cl_ulong>(l.k_pad), static_cast<cl_ulong>(panel));
     };
-    pack(m, m_pad, g.tile_m, a.buffer, a.offset, a_i, a_p, ap);
-    pack(n, n_pad, g.tile_n, b.buffer, b.offset, b_j, b_p, bp);
-    PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
-    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k_pad),
-                        alpha, beta, ap, bp, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    pack(l.pack_a, m, l.m_pad, l.g.tile_m, a.buffer, a.offset, a_i, a_p, ap);
+    pack(l.pack_b, n, l.n_pad, l.g.tile_n, b.buffer, b.offset, b_j, b_p, bp);
+    kernel_call::launch(ctx, l.tiled, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n),
+                        static_cast<cl_ulong>(l.k_pad), alpha, beta, ap, bp, c, static_cast<cl_ulong>(offc), c_r, c_c);
   } else {
     // k = 0: C = beta C, which the tiled kernel does with an empty loop.
     const cl::Buffer& none = ctx.scratch("gemm.a", sizeof(T) * 4);
-    PreparedKernel kernel = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
-    kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), cl_ulong(0), alpha, beta, none,
-                        none, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    kernel_call::launch(ctx, l.tiled, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), cl_ulong(0), alpha, beta,
+                        none, none, c, static_cast<cl_ulong>(offc), c_r, c_c);
   }
-  return plan;
+  return l.plan;
 }
 
 #define PORTACL_GEMM_INSTANTIATE(T)                                                                             \

@@ -42,20 +42,20 @@ inline void check_expression(const char* op, const char* what, const std::string
     throw Error(std::string(op) + ": the " + what + " must be one line");
 }
 
-inline void set(PreparedKernel& k, unsigned i, const cl::Buffer& b) {
+inline void set(const PreparedKernel& k, unsigned i, const cl::Buffer& b) {
   detail::set_arg(k.kernel, k.name, i, sizeof(cl_mem), &b());
 }
-inline void set(PreparedKernel& k, unsigned i, const BufferStorage& b) {
+inline void set(const PreparedKernel& k, unsigned i, const BufferStorage& b) {
   detail::set_arg(k.kernel, k.name, i, sizeof(cl_mem), &b.cl_buffer()());
 }
 template <class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>
-void set(PreparedKernel& k, unsigned i, const S& v) {
+void set(const PreparedKernel& k, unsigned i, const S& v) {
   detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
 }
 
 // Sets every argument in order and launches.
 template <class... Args>
-void launch(Context& ctx, PreparedKernel& k, const Args&... args) {
+void launch(Context& ctx, const PreparedKernel& k, const Args&... args) {
   unsigned i = 0;
   (set(k, i++, args), ...);
   ctx.launch(k);

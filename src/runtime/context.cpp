@@ -78,12 +78,6 @@ std::string shape_key(const KernelRef& ref, const KernelTraits& t, const Problem
   return key;
 }
 
-// Options that leave the plan to the device's rules and the tuning
-// databases alone: only such calls are cached per shape.
-bool default_options(const PlanOptions& o) {
-  return !o.live_limits && o.kernel_work_group_limit == 0 && !o.override_values && o.consult_provider && !o.plan_as;
-}
-
 }  // namespace
 
 Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::string& options) {
@@ -114,7 +108,7 @@ Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::st
 
 PreparedKernel Context::prepare(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
                                 const PlanOptions& options) {
-  if (!default_options(options)) return prepare_uncached(ref, traits, size, options);
+  if (!options.leaves_plan_to_device()) return prepare_uncached(ref, traits, size, options);
   // The repeated call's path: one key, one lookup, no planning, no build.
   std::string key = shape_key(ref, traits, size);
   const std::uint64_t generation = plan_generation();
@@ -127,6 +121,19 @@ PreparedKernel Context::prepare(const KernelRef& ref, const KernelTraits& traits
   std::lock_guard<std::mutex> lock(cache_mutex_);
   shapes_[std::move(key)] = Shape{generation, made};
   return made;
+}
+
+std::shared_ptr<const void> Context::find_call(const std::string& key) {
+  const std::string full = key + '\0' + thread_tag();
+  const std::uint64_t generation = plan_generation();
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto it = calls_.find(full);
+  return it != calls_.end() && it->second.generation == generation ? it->second.prepared : nullptr;
+}
+
+void Context::keep_call(const std::string& key, std::shared_ptr<const void> prepared, std::uint64_t generation) {
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  calls_[key + '\0' + thread_tag()] = Call{generation, std::move(prepared)};
 }
 
 PreparedKernel Context::prepare_uncached(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
@@ -247,7 +254,7 @@ double LaunchRecorder::span_ms() const {
 }
 
 namespace detail {
-void set_arg(cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value) {
+void set_arg(const cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value) {
   const cl_int status = ::clSetKernelArg(k(), index, size, value);
   if (status != CL_SUCCESS) check_cl(status, "clSetKernelArg(" + name + ", argument " + std::to_string(index) + ")");
 }

@@ -84,3 +84,54 @@ TEST_CASE("a repeated call reuses its plan until the tuning database changes", "
   sum(ctx, x, {}, &after);
   CHECK(after.provenance == "rules");
 }
+
+TEST_CASE("a repeated GEMM reuses its prepared launches until the tuning database changes", "[launch]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t n = 67;  // packed by the rules (67^3 > 64^3)
+  const std::vector<float> ha = test::random_vector<float>(n * n), hb = test::random_vector<float>(n * n);
+  Buffer<float> a(ctx, ha), b(ctx, hb), c(ctx, n * n);
+  const auto product = [&] {
+    std::vector<reference::Exact> want(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        want[i * n + j] = reference::gemm_entry(
+            i, j, n, [&](std::size_t r, std::size_t p) { return ha[r * n + p]; },
+            [&](std::size_t p, std::size_t col) { return hb[p * n + col]; });
+    return want;
+  }();
+  auto run = [&] {
+    c.upload(std::vector<float>(n * n, std::numeric_limits<float>::quiet_NaN()));
+    LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, 1.0f, MatrixRef<float>{a, 0, n},
+                        MatrixRef<float>{b, 0, n}, 0.0f, c, 0, n);
+    CHECK(reference::compare(c.download(), product, reference::dot_bound<float>(n) /
+                                                        std::numeric_limits<float>::epsilon()) == "");
+    return p;
+  };
+  const LaunchPlan first = run(), again = run();
+  CHECK(first.provenance == "rules");
+  CHECK(first.macros.at("PACK") == "1");
+  CHECK(again.summary() == first.summary());
+
+  // A tuned record that turns packing off is seen by the next call.
+  const std::string path = test::scratch_dir("launch-cache-gemm-db") + "/db.json";
+  TuningRecord r;
+  r.device = DeviceFingerprint::of(ctx.info());
+  r.kernel = "gemm";
+  r.element = "float";
+  r.bucket = size_bucket(n * n);
+  r.n = n * n;
+  r.configuration = {{"PACK", 0}};
+  TuningDatabase::merge_into_file(path, {r});
+  const char* before = std::getenv("PORTACL_TUNING_DB");
+  const std::string saved = before ? before : "";
+  ::setenv("PORTACL_TUNING_DB", path.c_str(), 1);
+  use_tuning_databases();
+  const LaunchPlan tuned = run();
+  ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1);
+  use_tuning_databases();
+  CHECK_THAT(tuned.provenance, Catch::Contains("tier 1"));
+  CHECK(tuned.macros.at("PACK") == "0");
+  const LaunchPlan after = run();
+  CHECK(after.provenance == "rules");
+  CHECK(after.macros.at("PACK") == "1");
+}

@@ -77,6 +77,11 @@ struct PlanOptions {
   // Plan by this device's rules instead of the context's own (the context's
   // live limits still apply): how AMD or MIC plans are run on PoCL.
   std::optional<DeviceInfo> plan_as;
+  // True when the plan is left to the device's rules and the tuning
+  // database alone: such calls' preparations may be cached per shape.
+  bool leaves_plan_to_device() const {
+    return !live_limits && kernel_work_group_limit == 0 && !override_values && consult_provider && !plan_as;
+  }
 };
 
 // Throws portacl::Error naming kernel and device when `device` lacks the

@@ -77,6 +77,21 @@ class Context {
   // throws if the plan exceeds this kernel's or device's limits.
   PreparedKernel prepare(const KernelRef& ref, const LaunchPlan& plan);
 
+  // An operation's prepared work for one call shape (its plans and kernels,
+  // however many launches it takes), made by `make()` on this thread's
+  // first call and again whenever the plan inputs change
+  // (plan_generation()). `key` names the operation and everything its
+  // preparation depends on; use it only for calls whose options
+  // leave_plan_to_device(). The repeated call then costs one lookup.
+  template <class Prepared, class Make>
+  std::shared_ptr<const Prepared> prepared_call(const std::string& key, Make make) {
+    if (auto found = find_call(key)) return std::static_pointer_cast<const Prepared>(found);
+    const std::uint64_t generation = plan_generation();
+    auto made = std::make_shared<const Prepared>(make());
+    keep_call(key, made, generation);
+    return made;
+  }
+
   // Enqueues the kernel over the plan's ranges. A plan that covers no
   // work-items is an error: skip the launch for empty problems instead.
   cl::Event launch(const PreparedKernel& k);
@@ -120,12 +135,14 @@ class Context {
   KernelObject kernel_object(const KernelRef& ref, const std::string& options);
   PreparedKernel prepare_uncached(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
                                   const PlanOptions& options);
+  std::shared_ptr<const void> find_call(const std::string& key);
+  void keep_call(const std::string& key, std::shared_ptr<const void> prepared, std::uint64_t generation);
 
   Device device_;
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
-  std::mutex cache_mutex_;                                        // guards sources_, kernel_objects_, shapes_
+  std::mutex cache_mutex_;                                        // guards sources_, kernel_objects_, shapes_, calls_
   std::map<std::string, KernelSource> sources_;                   // by file and source text
   std::unordered_map<std::string, KernelObject> kernel_objects_;  // by source, options, entry, thread
   // Prepared kernels per call shape (kernel, traits, problem size, thread)
@@ -135,6 +152,12 @@ class Context {
     PreparedKernel prepared;
   };
   std::unordered_map<std::string, Shape> shapes_;
+  // prepared_call()'s entries, by key and thread.
+  struct Call {
+    std::uint64_t generation = 0;
+    std::shared_ptr<const void> prepared;
+  };
+  std::unordered_map<std::string, Call> calls_;
   std::unique_ptr<ProgramCache> programs_;
   std::vector<cl::CommandQueue> extra_queues_;
   struct Scratch {
@@ -164,7 +187,7 @@ class LaunchRecorder {
 
 // Sets kernel arguments in order; errors name the kernel and the argument.
 namespace detail {
-void set_arg(cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value);
+void set_arg(const cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value);
 }
 
 }  // namespace portacl
