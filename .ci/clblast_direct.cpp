@@ -67,6 +67,30 @@ int main() {
     return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, m, m, 1.0f, x, 0, m, y, 0, 1, 0.0f, z, 0, 1, &queue, e);
   });
   std::printf("Sgemv 8192 %.4f ms %.0f GB/s (matrix bytes)\n", ms, 4.0 * m * m / (ms * 1e6));
+  ms = median_ms([&](cl_event* e) {
+    return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, m, m, 1.0f, x, 0, m, y, 0, 1, 0.0f, z, 0, 1, &queue, e);
+  });
+  std::printf("Sgemv_t 8192 %.4f ms %.0f GB/s (matrix bytes)\n", ms, 4.0 * m * m / (ms * 1e6));
+  // The bench's packed order for 2^26 elements: the largest s with s (s + 1) / 2 <= 2^26.
+  size_t sp = 11584;
+  cl_mem zp = buffer(sp);
+  ms = median_ms([&](cl_event* e) {
+    return CLBlastSspmv(CLBlastLayoutRowMajor, CLBlastTriangleLower, sp, 1.0f, x, 0, y, 0, 1, 0.0f, zp, 0, 1, &queue, e);
+  });
+  std::printf("Sspmv %zu %.4f ms %.0f GB/s (packed matrix bytes)\n", sp, ms, 4.0 * sp * (sp + 1) / 2 / (ms * 1e6));
+  // A diagonally dominant lower triangle, so the solve stays finite.
+  {
+    std::vector<float> h(m * m, 0.0f);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j <= i; ++j) h[i * m + j] = i == j ? 2.0f : 0.5f / float(m);
+    cl_mem l = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.size() * 4, h.data(), nullptr);
+    ms = median_ms([&](cl_event* e) {
+      return CLBlastStrsv(CLBlastLayoutRowMajor, CLBlastTriangleLower, CLBlastTransposeNo, CLBlastDiagonalNonUnit, m,
+                          l, 0, m, z, 0, 1, &queue, e);
+    });
+    std::printf("Strsv 8192 %.4f ms %.0f GB/s (half the square)\n", ms, 2.0 * m * m / (ms * 1e6));
+    clReleaseMemObject(l);
+  }
   for (size_t k : {2048, 4096, 8192}) {
     cl_mem a = buffer(k * k), b = buffer(k * k), c = buffer(k * k);
     ms = median_ms([&](cl_event* e) {
@@ -74,6 +98,15 @@ int main() {
                           k, 0.0f, c, 0, k, &queue, e);
     });
     std::printf("Sgemm %zu %.4f ms %.1f TFLOP/s\n", k, ms, 2.0 * k * k * k / (ms * 1e9));
+    clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
+  }
+  for (size_t k : {1024, 2048, 4096}) {
+    cl_mem a = buffer(2 * k * k), b = buffer(2 * k * k), c = buffer(2 * k * k);  // doubles
+    ms = median_ms([&](cl_event* e) {
+      return CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, k, k, k, 1.0, a, 0, k, b, 0,
+                          k, 0.0, c, 0, k, &queue, e);
+    });
+    std::printf("Dgemm %zu %.4f ms %.2f TFLOP/s\n", k, ms, 2.0 * k * k * k / (ms * 1e9));
     clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
   }
   return 0;
