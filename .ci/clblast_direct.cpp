@@ -3,6 +3,9 @@
 // process, timed by wall clock around the call and clFinish after three
 // warm-up calls; median of 20. Prints one line per routine.
 //   g++ -O2 .ci/clblast_direct.cpp -lclblast -lOpenCL
+//   ./a.out          the first GPU, every routine at the H100 bench's sizes
+//   ./a.out cpu      the first CPU device (PoCL): GEMV both ways at 4096^2,
+//                    the PoCL bench's size, and nothing slower
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <clblast_c.h>
@@ -38,19 +41,39 @@ static cl_mem buffer(size_t floats) {
   return clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, floats * 4, h.data(), nullptr);
 }
 
-int main() {
+static void gemv_both_ways(size_t m, cl_mem x, cl_mem y) {
+  cl_mem z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, m * 4, nullptr, nullptr);
+  for (bool t : {false, true}) {
+    double ms = median_ms([&](cl_event* e) {
+      return CLBlastSgemv(CLBlastLayoutRowMajor, t ? CLBlastTransposeYes : CLBlastTransposeNo, m, m, 1.0f, x, 0, m, y,
+                          0, 1, 0.0f, z, 0, 1, &queue, e);
+    });
+    std::printf("Sgemv%s %zu %.4f ms %.0f GB/s (matrix bytes)\n", t ? "_t" : "", m, ms, 4.0 * m * m / (ms * 1e6));
+  }
+  clReleaseMemObject(z);
+}
+
+int main(int argc, char** argv) {
+  const bool cpu = argc > 1 && std::strcmp(argv[1], "cpu") == 0;
   cl_platform_id platforms[8];
   cl_uint np = 0;
   clGetPlatformIDs(8, platforms, &np);
   cl_device_id dev = nullptr;
   for (cl_uint p = 0; p < np && !dev; ++p)
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS) dev = nullptr;
-  if (!dev) { std::puts("no GPU"); return 1; }
+    if (clGetDeviceIDs(platforms[p], cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS)
+      dev = nullptr;
+  if (!dev) { std::puts(cpu ? "no CPU device" : "no GPU"); return 1; }
   char name[256];
   clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr);
   ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, nullptr);
   queue = clCreateCommandQueue(ctx, dev, 0, nullptr);
   std::printf("CLBlast called directly on %s (wall clock around the call + clFinish, median of 20)\n", name);
+  if (cpu) {
+    const size_t m = 4096;
+    cl_mem x = buffer(m * m), y = buffer(m);
+    gemv_both_ways(m, x, y);
+    return 0;
+  }
   const size_t n = size_t(1) << 26;
   cl_mem x = buffer(n), y = buffer(n), s = buffer(16);
   double ms = median_ms([&](cl_event* e) { return CLBlastSaxpy(n, 0.0f, x, 0, 1, y, 0, 1, &queue, e); });
