@@ -35,7 +35,7 @@ const TuningSpace& gemm_tunables() {
         {0, 1},
         std::nullopt,
         "copy op(A) and op(B) into tile-padded panels first (1), or read the user's matrices through strides (0); "
-        "the rules pack above 64^3 multiply-adds"},
+        "the rules pack from 64^3 multiply-adds on CPUs and 256^3 on GPUs"},
        {"WPT_M", {1, 2, 4, 8, 16}, std::nullopt, "rows of C per work-item (register block); the rules take 8"},
        {"WPT_N",
         {1, 2, 4, 8, 16},
@@ -122,12 +122,15 @@ GemmShape resolve(LaunchPlan& plan, const DeviceInfo& device, std::size_t m, std
   plan.macros["WPT_M"] = std::to_string(g.wpt_m);
   plan.macros["WPT_N"] = std::to_string(g.wpt_n);
   plan.macros["TS_K"] = std::to_string(g.ts_k);
-  // Packing moves (m + n) k elements twice; from 64^3 multiply-adds up it
-  // costs a few percent and buys aligned, unchecked vector loads.
-  const bool big = double(m) * double(n) * double(k) >= 64.0 * 64.0 * 64.0;
-  g.pack = knob_or_rule(plan, "PACK", big ? 1 : 0, "general.cover-problem",
+  // Packing moves (m + n) k elements twice and costs two launches; from
+  // the threshold up it buys aligned, unchecked vector loads worth more.
+  const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
+  const double side = cpu_like ? 64.0 : 256.0;
+  const bool big = double(m) * double(n) * double(k) >= side * side * side;
+  g.pack = knob_or_rule(plan, "PACK", big ? 1 : 0, "general.pack-large-products",
                         std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
-                            (big ? " is at least" : " is below") + " 64^3 multiply-adds") != 0;
+                            (big ? " is at least " : " is below ") + std::to_string(int(side)) + "^3 multiply-adds" +
+                            (cpu_like ? "" : " (a GPU: each launch costs host time)")) != 0;
   plan.macros["PACK"] = g.pack ? "1" : "0";
   if (!g.pack) return g;
   const std::size_t vec =

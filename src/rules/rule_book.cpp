@@ -28,6 +28,12 @@ const std::vector<Rule>& rule_book() {
        "Where the device has sub-group operations, each sub-group combines its values first; local memory holds one "
        "value per sub-group."},
       {"tuning.override", "all", "-", "A tuned value for this device and size bucket replaces the rule's default."},
+      {"tuning.nearby-bucket", "all", "-",
+       "A tuned record stands in for sizes within 6 buckets (64x the elements either way) of the size it was "
+       "measured at; farther away the rules plan."},
+      {"general.pack-large-products", "all", "-",
+       "GEMM packs its operands into tile-padded panels (two extra launches) from 64^3 multiply-adds on CPU-like "
+       "devices and from 256^3 on GPUs, where each launch costs more host time than packing saves below that."},
       {"caller.choice", "all", "-", "An option the caller passed (GEMM's backend) replaces the rule's choice."},
       // CPU (1.5.1, 1.6).
       {"cpu.wg-simd-multiple", "cpu", "1.5.1",

@@ -272,6 +272,7 @@ const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const 
   for (const auto& r : records_) {
     if (!matches(r.device) || r.kernel != kernel || r.element != element) continue;
     const int d = std::abs(static_cast<int>(r.bucket) - want);
+    if (d > kNearbyBuckets) continue;  // rule tuning.nearby-bucket
     const int best_d = best ? std::abs(static_cast<int>(best->bucket) - want) : 0;
     // Nearest bucket; on a tie the larger one (its launch shape still
     // covers the problem by grid stride).

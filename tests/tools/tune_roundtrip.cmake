@@ -28,7 +28,7 @@ if(NOT last_out MATCHES "SCAN_BYTES")
   message(FATAL_ERROR "--list lacks the scan's knobs: ${last_out}")
 endif()
 
-run(0 "${TUNE}" --kernel sum,axpy --size 2^16 --budget 3 --reps 3 --warmup 1 --accept-noisy --json)
+run(0 "${TUNE}" --kernel sum,axpy --size 2^20 --budget 3 --reps 3 --warmup 1 --accept-noisy --json)
 if(NOT last_out MATCHES "\"stored\": true")
   message(FATAL_ERROR "nothing stored: ${last_out}")
 endif()
@@ -38,7 +38,7 @@ endif()
 
 # A fresh process plans with it and says where the plan came from.
 run(0 "${QUERY}")
-if(NOT last_out MATCHES "sum float, n=2\\^24: [^\n]*\\[tuning database ${DB} \\(tier 1, this device and driver; 2\\^16, nearest to 2\\^24")
+if(NOT last_out MATCHES "sum float, n=2\\^24: [^\n]*\\[tuning database ${DB} \\(tier 1, this device and driver; 2\\^20, nearest to 2\\^24")
   message(FATAL_ERROR "portacl-query does not show the tuned sum: ${last_out}")
 endif()
 # ... and computes correct results with it (portacl-bench exits 1 otherwise).

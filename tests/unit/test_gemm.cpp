@@ -100,10 +100,22 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
     for (Transpose ta : {Transpose::no, Transpose::yes})
       check_gemm<TestType>(ctx, Layout::column_major, ta, Transpose::yes, {65, 33, 127}, TestType(1), TestType(0.5),
                            opt);
-    Buffer<TestType> a(ctx, 16), b(ctx, 16), c(ctx, 16);
-    LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 4, 4, 4, TestType(1),
-                        MatrixRef<TestType>{a, 0, 4}, MatrixRef<TestType>{b, 0, 4}, TestType(0), c, 0, 4, opt);
-    CHECK(p.device_class == classify(*opt.plan_as).device_class);
+    // Rule general.pack-large-products: GPUs pack from 256^3, so their
+    // packed path needs a product that large (259 x 131 x 497).
+    check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::yes, {259, 131, 497}, TestType(1),
+                         TestType(0), opt);
+    const DeviceClass dc = classify(*opt.plan_as).device_class;
+    const bool cpu_like = dc == DeviceClass::cpu || dc == DeviceClass::intel_mic;
+    auto pack_of = [&](std::size_t m, std::size_t n, std::size_t k) {
+      Buffer<TestType> a(ctx, m * k), b(ctx, k * n), c(ctx, m * n);
+      LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, m, n, k, TestType(1),
+                          MatrixRef<TestType>{a, 0, k}, MatrixRef<TestType>{b, 0, n}, TestType(0), c, 0, n, opt);
+      CHECK(p.device_class == dc);
+      return p.macros.at("PACK");
+    };
+    CHECK(pack_of(4, 4, 4) == "0");
+    CHECK(pack_of(65, 33, 127) == (cpu_like ? "1" : "0"));
+    CHECK(pack_of(259, 131, 497) == "1");
   }
   // Corners of the tuning space: smallest and largest register blocks,
   // uneven ones, every slice depth, vector width and unrolling, with and

@@ -103,8 +103,8 @@ TEST_CASE("a repeated GEMM reuses its prepared launches until the tuning databas
     c.upload(std::vector<float>(n * n, std::numeric_limits<float>::quiet_NaN()));
     LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, 1.0f, MatrixRef<float>{a, 0, n},
                         MatrixRef<float>{b, 0, n}, 0.0f, c, 0, n);
-    CHECK(reference::compare(c.download(), product, reference::dot_bound<float>(n) /
-                                                        std::numeric_limits<float>::epsilon()) == "");
+    CHECK(reference::compare(c.download(), product,
+                             reference::dot_bound<float>(n) / std::numeric_limits<float>::epsilon()) == "");
     return p;
   };
   const LaunchPlan first = run(), again = run();

@@ -280,6 +280,10 @@ TEST_CASE("tuning databases: lookups take the nearest size bucket of the same de
   CHECK(db.find(fp, "sum", "float", std::size_t{1} << 24)->configuration.at("work_group_size") == 256);
   CHECK(db.find(fp, "sum", "float", std::size_t{1} << 17)->bucket == 16);
   CHECK(db.find(fp, "sum", "float", std::size_t{1} << 20)->bucket == 24);  // a tie goes to the larger
+  // Rule tuning.nearby-bucket: 6 buckets away still stands in, 7 does not.
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 10)->bucket == 16);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 9) == nullptr);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 31) == nullptr);
   CHECK(db.find(fp, "sum", "double", 1 << 20) == nullptr);
   CHECK(db.find(DeviceFingerprint::of(amd), "sum", "float", 1 << 20) == nullptr);
   // A round trip through JSON keeps everything.

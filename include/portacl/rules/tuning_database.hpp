@@ -69,6 +69,11 @@ struct TuningRecord {
   std::string tool;      // "portacl-tune <version>"
 };
 
+// How far (in size buckets) a tuned record stands in for other sizes: rule
+// tuning.nearby-bucket. A configuration measured at 4096^2 elements says
+// nothing about 64^2 (GEMM's tiles would leave most of a GPU idle).
+constexpr int kNearbyBuckets = 6;
+
 // log2 of n rounded to the nearest integer (n >= 1).
 unsigned size_bucket(std::size_t n);
 
@@ -90,7 +95,8 @@ class TuningDatabase {
   // Adds or replaces the record for the same device, kernel, element and bucket.
   void put(const TuningRecord& r);
   // The record for this device (matched at `tier`), kernel and element in
-  // n's bucket, else the nearest bucket; nullptr when there is none.
+  // n's bucket, else the nearest bucket within kNearbyBuckets; nullptr when
+  // there is none.
   const TuningRecord* find(const DeviceFingerprint& device, const std::string& kernel, const std::string& element,
                            std::size_t n, MatchTier tier = MatchTier::exact) const;
 
