@@ -35,7 +35,7 @@ const TuningSpace& gemm_tunables() {
         {0, 1},
         std::nullopt,
         "copy op(A) and op(B) into tile-padded panels first (1), or read the user's matrices through strides (0); "
-        "the rules pack from 64^3 multiply-adds on CPUs and 256^3 on GPUs"},
+        "the rules pack from 64^3 multiply-adds on CPUs and 640^3 on GPUs"},
        {"WPT_M", {1, 2, 4, 8, 16}, std::nullopt, "rows of C per work-item (register block); the rules take 8"},
        {"WPT_N",
         {1, 2, 4, 8, 16},
@@ -125,12 +125,13 @@ GemmShape resolve(LaunchPlan& plan, const DeviceInfo& device, std::size_t m, std
   // Packing moves (m + n) k elements twice and costs two launches; from
   // the threshold up it buys aligned, unchecked vector loads worth more.
   const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
-  const double side = cpu_like ? 64.0 : 256.0;
+  const double side = cpu_like ? 64.0 : 640.0;
   const bool big = double(m) * double(n) * double(k) >= side * side * side;
-  g.pack = knob_or_rule(plan, "PACK", big ? 1 : 0, "general.pack-large-products",
-                        std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
-                            (big ? " is at least " : " is below ") + std::to_string(int(side)) + "^3 multiply-adds" +
-                            (cpu_like ? "" : " (a GPU: each launch costs host time)")) != 0;
+  g.pack =
+      knob_or_rule(plan, "PACK", big ? 1 : 0, "general.pack-large-products",
+                   std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
+                       (big ? " is at least " : " is below ") + std::to_string(int(side)) + "^3 multiply-adds" +
+                       (cpu_like ? "" : " (a GPU: below that the two packing launches cost more than they save)")) != 0;
   plan.macros["PACK"] = g.pack ? "1" : "0";
   if (!g.pack) return g;
   const std::size_t vec =

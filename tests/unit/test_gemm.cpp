@@ -100,9 +100,9 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
     for (Transpose ta : {Transpose::no, Transpose::yes})
       check_gemm<TestType>(ctx, Layout::column_major, ta, Transpose::yes, {65, 33, 127}, TestType(1), TestType(0.5),
                            opt);
-    // Rule general.pack-large-products: GPUs pack from 256^3, so their
-    // packed path needs a product that large (259 x 131 x 497).
-    check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::yes, {259, 131, 497}, TestType(1),
+    // Rule general.pack-large-products: GPUs pack from 640^3, so their
+    // packed path needs a product that large (659 x 641 x 631).
+    check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::yes, {659, 641, 631}, TestType(1),
                          TestType(0), opt);
     const DeviceClass dc = classify(*opt.plan_as).device_class;
     const bool cpu_like = dc == DeviceClass::cpu || dc == DeviceClass::intel_mic;
@@ -115,7 +115,7 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
     };
     CHECK(pack_of(4, 4, 4) == "0");
     CHECK(pack_of(65, 33, 127) == (cpu_like ? "1" : "0"));
-    CHECK(pack_of(259, 131, 497) == "1");
+    CHECK(pack_of(659, 641, 631) == "1");
   }
   // Corners of the tuning space: smallest and largest register blocks,
   // uneven ones, every slice depth, vector width and unrolling, with and
