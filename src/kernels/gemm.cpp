@@ -286,8 +286,10 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
     return l.plan;
   }
   if (l.k_pad) {
-    const cl::Buffer& ap = ctx.scratch("gemm.a", l.k_pad * l.m_pad * sizeof(T));
-    const cl::Buffer& bp = ctx.scratch("gemm.b", l.k_pad * l.n_pad * sizeof(T));
+    const cl::Buffer& ap =
+        ctx.scratch("gemm.a", bytes_of<T>(checked_product(l.k_pad, l.m_pad, "gemm: A's panel"), "gemm: A's panel"));
+    const cl::Buffer& bp =
+        ctx.scratch("gemm.b", bytes_of<T>(checked_product(l.k_pad, l.n_pad, "gemm: B's panel"), "gemm: B's panel"));
     auto pack = [&](const PreparedKernel& kernel, std::size_t rows, std::size_t rows_pad, std::size_t panel,
                     const Buffer<T>& src, std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
       kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(k), src,

@@ -94,7 +94,8 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   plan.decide("chunks", std::to_string(used), "general.grid-stride",
               std::to_string(used) + " chunks of " + std::to_string(chunk) + " columns x " +
                   std::to_string(row_groups) + " groups of rows fill the device");
-  const cl::Buffer& part = ctx.scratch("gemv.partial", std::max<std::size_t>(1, used > 1 ? used * m : 1) * sizeof(T));
+  const cl::Buffer& part = ctx.scratch(
+      "gemv.partial", bytes_of<T>(used > 1 ? checked_product(used, m, "gemv: partial sums") : 1, "gemv: partial sums"));
   PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_axpy", ""}, plan);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), alpha, beta, a.buffer,
                       static_cast<cl_ulong>(a.offset), a_j, x.buffer, static_cast<cl_ulong>(x.offset),

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "portacl/error.hpp"
+#include "portacl/util/checked.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
 
@@ -14,8 +15,9 @@ namespace kernel_call {
 
 // Launch geometry: groups to cover `a` items in units of `b`, and `a`
 // rounded up to a multiple of `b`.
-inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-inline std::size_t round_up(std::size_t a, std::size_t b) { return ceil_div(a, b) * b; }
+// Neither wraps: sizes come from users (quirk-free arithmetic, issue 12).
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return a / b + (a % b != 0); }
+inline std::size_t round_up(std::size_t a, std::size_t b) { return checked_product(ceil_div(a, b), b, "padding"); }
 
 // Work-items sharing one row (GEMV's TEAM, TRSV's TPR) combine in a
 // power-of-two tree within the work-group: refused otherwise.

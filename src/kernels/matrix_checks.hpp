@@ -9,6 +9,7 @@
 #include "portacl/cl.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/matrix.hpp"
+#include "portacl/util/checked.hpp"
 
 namespace portacl {
 namespace matrix_checks {
@@ -30,7 +31,9 @@ inline void check_matrix(const char* op, const char* name, const Stored& s, std:
     throw Error(std::string(op) + ": ld" + name + " is " + std::to_string(ld) + " but a stored " +
                 (layout == Layout::row_major ? "row" : "column") + " of " + name + " has " + std::to_string(s.inner) +
                 " elements");
-  const std::size_t needed = offset + (s.outer - 1) * ld + s.inner;
+  const std::string what = std::string(op) + ": " + name + "'s extent";
+  const std::size_t needed =
+      checked_sum(checked_sum(offset, checked_product(s.outer - 1, ld, what), what), s.inner, what);
   if (needed > size)
     throw Error(std::string(op) + ": " + name + " needs " + std::to_string(needed) + " elements (offset " +
                 std::to_string(offset) + ", " + std::to_string(s.outer) + " x ld " + std::to_string(ld) +
@@ -41,7 +44,8 @@ inline void check_vector(const char* op, const char* name, std::size_t length, s
                          std::size_t size) {
   if (inc == 0) throw Error(std::string(op) + ": inc" + name + " is 0 (it must be at least 1)");
   if (length == 0) return;
-  const std::size_t needed = offset + (length - 1) * inc + 1;
+  const std::string what = std::string(op) + ": " + name + "'s extent";
+  const std::size_t needed = checked_sum(checked_sum(offset, checked_product(length - 1, inc, what), what), 1, what);
   if (needed > size)
     throw Error(std::string(op) + ": " + name + " needs " + std::to_string(needed) + " elements (offset " +
                 std::to_string(offset) + ", " + std::to_string(length) + " x inc " + std::to_string(inc) +

@@ -52,7 +52,7 @@ PipelineReport run(Context& ctx, const char* op, const T* x, T* y, std::size_t n
   if (n == 0) return r;
   const std::size_t chunk = std::min(
       n, opt.chunk_elements ? opt.chunk_elements : std::max<std::size_t>(n / (4 * opt.queues), std::size_t{1} << 18));
-  const std::size_t bytes = chunk * sizeof(T);
+  const std::size_t bytes = bytes_of<T>(chunk, "pipeline chunk");
   r.chunk_elements = chunk;
   r.chunks = (n + chunk - 1) / chunk;
   r.pinned_staging = opt.pinned_staging.value_or(false);

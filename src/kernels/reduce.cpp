@@ -102,7 +102,7 @@ S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std:
   const bool single_pass = plan.passes == 1;
   const std::size_t units = per_item ? plan.global[0] : plan.work_groups;
 
-  const cl::Buffer& partials = ctx.scratch("reduce.partials", units * sizeof(S));
+  const cl::Buffer& partials = ctx.scratch("reduce.partials", bytes_of<S>(units, "reduction partials"));
   const cl::Buffer& ticket = ctx.scratch("reduce.ticket", sizeof(cl_uint), true);
   const cl::Buffer& result = ctx.scratch("reduce.result", sizeof(S));
   unsigned arg = 0;

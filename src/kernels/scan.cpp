@@ -73,9 +73,10 @@ void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source
               std::to_string(vectors * plan.vector_width) + " elements per work-item, tiles of " +
                   std::to_string(wg * vectors * plan.vector_width));
   PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_lookback", source}, plan);
-  const cl::Buffer& status = ctx.scratch("scan.status", tiles * sizeof(cl_ulong), true);
+  const cl::Buffer& status = ctx.scratch("scan.status", bytes_of<cl_ulong>(tiles, "scan status words"), true);
   const cl_uint epoch = ctx.scratch_epoch("scan.status", lookback_epochs);
-  const cl::Buffer& aggregates = ctx.scratch("scan.aggregates", tiles * job.sum_bytes);
+  const cl::Buffer& aggregates =
+      ctx.scratch("scan.aggregates", checked_product(tiles, job.sum_bytes, "scan aggregates"));
   const cl::Buffer& prefixes = ctx.scratch("scan.prefixes", tiles * job.sum_bytes);
   const cl::Buffer& ticket = ctx.scratch("scan.ticket", sizeof(cl_uint), true);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), x, y, static_cast<cl_uint>(inclusive), count, status,

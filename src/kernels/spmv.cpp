@@ -41,8 +41,9 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
   kernel_call::same_context(ctx, ap, "spmv", "AP");
   kernel_call::same_context(ctx, x.buffer, "spmv", "x");
   kernel_call::same_context(ctx, y, "spmv", "y");
-  const std::size_t packed = n * (n + 1) / 2;
-  if (n && offap + packed > ap.size())
+  const std::string triangle = "spmv: the packed triangle of order " + std::to_string(n);
+  const std::size_t packed = checked_product(n, checked_sum(n, 1, triangle), triangle) / 2;
+  if (n && checked_sum(offap, packed, "spmv: AP's extent") > ap.size())
     throw Error("spmv: AP needs " + std::to_string(offap + packed) + " elements (offset " + std::to_string(offap) +
                 ", n (n + 1) / 2 = " + std::to_string(packed) + " for order " + std::to_string(n) +
                 ") but its buffer has " + std::to_string(ap.size()));
@@ -66,7 +67,10 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
   plan.global = {{plan.work_groups * wg, 1, 1}};
   plan.decide("blocks", std::to_string(blocks) + " of " + std::to_string(block) + " x " + std::to_string(block),
               "general.grid-stride", "each block of the stored triangle is read once");
-  const cl::Buffer& part = ctx.scratch("spmv.partial", nb * nb * block * sizeof(T));
+  const cl::Buffer& part = ctx.scratch(
+      "spmv.partial",
+      bytes_of<T>(checked_product(checked_product(nb, nb, "spmv: partial sums"), block, "spmv: partial sums"),
+                  "spmv: partial sums"));
   PreparedKernel k = ctx.prepare(KernelRef{"spmv.cl", "spmv_blocks", ""}, plan);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), ap, static_cast<cl_ulong>(offap), x.buffer,
                       static_cast<cl_ulong>(x.offset), static_cast<cl_ulong>(x.inc), part);

@@ -21,7 +21,7 @@ std::function<void()>& refresh_slot() {
 }
 std::atomic<std::uint64_t> generation{1};
 
-std::size_t ceil_div(std::size_t a, std::size_t b) { return b ? (a + b - 1) / b : 0; }
+std::size_t ceil_div(std::size_t a, std::size_t b) { return b ? a / b + (a % b != 0) : 0; }
 
 std::size_t round_down_to(std::size_t v, std::size_t m) { return m ? v / m * m : v; }
 

@@ -207,6 +207,10 @@ const cl::Buffer& Context::scratch(const std::string& purpose, std::size_t bytes
   Scratch& s = scratch_[purpose];
   if (s.bytes < bytes || s.bytes == 0) {
     std::size_t want = std::max<std::size_t>(bytes, 64);
+    if (info().max_mem_alloc_size && want > info().max_mem_alloc_size)
+      throw Error("scratch memory '" + purpose + "' of " + std::to_string(want) +
+                  " bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (" + std::to_string(info().max_mem_alloc_size) +
+                  ") of '" + info().name + "'");
     cl_int err = CL_SUCCESS;
     cl::Buffer b(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
     check_cl(err, "clCreateBuffer(scratch '" + purpose + "', " + std::to_string(want) + " bytes)");

@@ -11,7 +11,7 @@
 namespace portacl {
 
 Workload::Workload(Context& c, std::size_t size, unsigned long long seed)
-    : ctx(c), n(size), hx(size), hy(size), x(c, size), y(c, size), z(c, size) {
+    : ctx(c), n(size), x(c, size), y(c, size), z(c, size), hx(size), hy(size) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);
   for (auto& v : hx) v = d(rng);

@@ -23,9 +23,11 @@ struct Workload {
   Workload(Context& ctx, std::size_t n, unsigned long long seed);
   Context& ctx;
   std::size_t n;
-  std::vector<float> hx, hy;
+  // Device buffers first: a size the device cannot hold fails there, with
+  // the buffer's error, before any host memory is taken.
   Buffer<float> x, y, z;  // z: the output of out-of-place operations
   cl::Buffer scalar;      // where a baseline leaves a scalar result
+  std::vector<float> hx, hy;
   void reset_y() { y.upload(hy); }
   void poison_z();  // z all NaN, so an unwritten output cannot pass
   void zero_z();

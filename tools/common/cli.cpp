@@ -1,8 +1,13 @@
 #include "cli.hpp"
 
+#include <cctype>
+#include <climits>
+#include <cmath>
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
+
+#include "portacl/util/checked.hpp"
 
 namespace cli {
 
@@ -15,44 +20,32 @@ std::vector<std::string> split(const std::string& s, char separator) {
   return out;
 }
 
-std::size_t parse_size(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    if (s.rfind("2^", 0) == 0) {
-      unsigned long k = std::stoul(s.substr(2), &used);
-      if (used + 2 == s.size() && k < 40) return std::size_t{1} << k;
-    } else {
-      unsigned long long v = std::stoull(s, &used);
-      if (used == s.size() && v > 0) return static_cast<std::size_t>(v);
-    }
-  } catch (const std::exception&) {
+std::size_t parse_size(const std::string& s, const char* what) {
+  // Digits only (portacl::parse_unsigned): no sign, no junk, no overflow.
+  if (s.rfind("2^", 0) == 0) {
+    if (auto k = portacl::parse_unsigned(s.substr(2), false, 62)) return std::size_t{1} << *k;
+  } else if (auto v = portacl::parse_unsigned(s); v && *v > 0) {
+    return static_cast<std::size_t>(*v);
   }
-  throw std::invalid_argument("'" + s + "' is not a size (a positive count or 2^k)");
+  throw std::invalid_argument(std::string(what) + ": '" + s + "' is not a size (a count from 1 or 2^k, k <= 62)");
 }
-
-namespace {
-
-// The whole of `s` read by `read` (std::stoi, std::stod), at least 0.
-template <class T, class Read>
-T non_negative_as(const std::string& s, const char* what, const char* kind, Read read) {
-  try {
-    std::size_t used = 0;
-    T v = read(s, &used);
-    if (used == s.size() && v >= 0) return v;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument(std::string(what) + " must be a non-negative " + kind + ", not '" + s + "'");
-}
-
-}  // namespace
 
 int non_negative(const std::string& s, const char* what) {
-  return non_negative_as<int>(s, what, "integer", [](const std::string& t, std::size_t* u) { return std::stoi(t, u); });
+  if (auto v = portacl::parse_unsigned(s, false, INT_MAX)) return static_cast<int>(*v);
+  throw std::invalid_argument(std::string(what) + " must be a whole number from 0 to " + std::to_string(INT_MAX) +
+                              ", not '" + s + "'");
 }
 
 double non_negative_real(const std::string& s, const char* what) {
-  return non_negative_as<double>(s, what, "number",
-                                 [](const std::string& t, std::size_t* u) { return std::stod(t, u); });
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    // stod also reads "nan", "inf" and leading spaces: none is a number here.
+    if (used == s.size() && !s.empty() && !std::isspace(static_cast<unsigned char>(s[0])) && std::isfinite(v) && v >= 0)
+      return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(std::string(what) + " must be a finite number from 0, not '" + s + "'");
 }
 
 std::string now_text() {

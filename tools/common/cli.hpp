@@ -10,8 +10,8 @@
 namespace cli {
 
 std::vector<std::string> split(const std::string& s, char separator = ',');
-std::size_t parse_size(const std::string& s);              // "1000003", "2^24"
-int non_negative(const std::string& s, const char* what);  // "--reps"
+std::size_t parse_size(const std::string& s, const char* what);  // "1000003", "2^24"; what: "--sizes"
+int non_negative(const std::string& s, const char* what);        // "--reps"
 double non_negative_real(const std::string& s, const char* what);
 std::string now_text();  // local time, "2026-11-22 20:00:50"
 

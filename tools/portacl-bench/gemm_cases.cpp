@@ -34,13 +34,18 @@ CLBlastStatusCode xgemm(std::size_t n, double alpha, cl_mem a, cl_mem b, double 
 template <class T>
 GemmRow run_one(Context& ctx, std::size_t n, int warmup, int reps, bool baseline, unsigned long long seed,
                 double fma_gflops) {
+  // Device buffers first: an order the device cannot hold fails there,
+  // naming the buffer, before n^2 elements of host memory are taken.
+  const std::size_t elements = checked_product(n, n, "GEMM order " + std::to_string(n));
+  Buffer<T> a(ctx, elements), b(ctx, elements), c(ctx, elements);
   std::mt19937_64 rng(seed + n);
   std::uniform_real_distribution<T> d(-1, 1);
-  std::vector<T> ha(n * n), hb(n * n);
+  std::vector<T> ha(elements), hb(elements);
   for (auto& v : ha) v = d(rng);
   for (auto& v : hb) v = d(rng);
-  Buffer<T> a(ctx, ha), b(ctx, hb), c(ctx, n * n);
-  const std::vector<T> poison(n * n, std::numeric_limits<T>::quiet_NaN());
+  a.upload(ha);
+  b.upload(hb);
+  const std::vector<T> poison(elements, std::numeric_limits<T>::quiet_NaN());
   auto ours = [&] {
     return gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, n, n, n, T(1), MatrixRef<T>{a, 0, n},
                 MatrixRef<T>{b, 0, n}, T(0), c, 0, n);

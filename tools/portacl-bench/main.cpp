@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 #include <iostream>
+#include <new>
 #include <random>
 #include <sstream>
 
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
       } else if (arg == "--device")
         a.device = args.value();
       else if (arg == "--sizes") {
-        for (const auto& s : cli::split(args.value())) a.sizes.push_back(cli::parse_size(s));
+        for (const auto& s : cli::split(args.value())) a.sizes.push_back(cli::parse_size(s, "--sizes"));
       } else if (arg == "--kernels")
         a.kernels = cli::split(args.value());
       else if (arg == "--reps")
@@ -127,7 +128,7 @@ int main(int argc, char** argv) {
       else if (arg == "--warmup")
         a.warmup = cli::non_negative(args.value(), "--warmup");
       else if (arg == "--gemm-sizes") {
-        for (const auto& s : cli::split(args.value())) a.gemm_sizes.push_back(cli::parse_size(s));
+        for (const auto& s : cli::split(args.value())) a.gemm_sizes.push_back(cli::parse_size(s, "--gemm-sizes"));
       } else if (arg == "--gemm-types") {
         a.gemm_types = cli::split(args.value());
         for (const auto& t : a.gemm_types)
@@ -235,6 +236,9 @@ int main(int argc, char** argv) {
     else
       bench::print_table(std::cout, r);
     return all_ok ? 0 : 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "portacl-bench: out of host memory for the sizes asked for (--sizes, --gemm-sizes)\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "portacl-bench: " << e.what() << "\n";
     return 1;

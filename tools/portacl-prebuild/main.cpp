@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
       else if (arg == "--kernels")
         options.operations = cli::split(args.value());
       else if (arg == "--sizes") {
-        for (const auto& s : cli::split(args.value())) sizes.push_back(cli::parse_size(s));
+        for (const auto& s : cli::split(args.value())) sizes.push_back(cli::parse_size(s, "--sizes"));
       } else
         throw std::invalid_argument("unknown option '" + arg + "'");
     }

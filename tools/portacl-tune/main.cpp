@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
       } else if (arg == "--all")
         a.all = true;
       else if (arg == "--size")
-        a.tuner.n = cli::parse_size(args.value());
+        a.tuner.n = cli::parse_size(args.value(), "--size");
       else if (arg == "--strategy") {
         try {
           a.tuner.strategy = parse_strategy(args.value());

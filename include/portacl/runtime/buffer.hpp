@@ -9,6 +9,7 @@
 
 #include "portacl/cl.hpp"
 #include "portacl/rules/launch_plan.hpp"
+#include "portacl/util/checked.hpp"
 
 namespace portacl {
 
@@ -71,8 +72,9 @@ class Mapped {
 template <class T>
 class Buffer : public BufferStorage {
  public:
-  Buffer(Context& ctx, std::size_t n) : BufferStorage(ctx, n * sizeof(T), type_label()), n_(n) {}
-  Buffer(Context& ctx, std::size_t n, MemoryStrategy s) : BufferStorage(ctx, n * sizeof(T), s, type_label()), n_(n) {}
+  Buffer(Context& ctx, std::size_t n) : BufferStorage(ctx, bytes_of<T>(n, type_label()), type_label()), n_(n) {}
+  Buffer(Context& ctx, std::size_t n, MemoryStrategy s)
+      : BufferStorage(ctx, bytes_of<T>(n, type_label()), s, type_label()), n_(n) {}
   Buffer(Context& ctx, const std::vector<T>& host) : Buffer(ctx, host.size()) { upload(host); }
   Buffer(Context& ctx, const std::vector<T>& host, MemoryStrategy s) : Buffer(ctx, host.size(), s) { upload(host); }
 

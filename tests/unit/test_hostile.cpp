@@ -1,0 +1,102 @@
+// Hostile sizes (issue 12): counts near 2^64 / sizeof(T) through every
+// public allocation path must give an error naming the operand, never a
+// wrapped byte count, a small buffer, or a crash.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+namespace {
+
+// Counts whose byte size wraps for T, and counts just beyond any device.
+template <class T>
+std::vector<std::size_t> hostile_counts() {
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  return {max,
+          max / sizeof(T) + 1,
+          max / sizeof(T) + 2,
+          (max / sizeof(T)) / 2 + 1,
+          std::size_t{1} << 62,
+          (std::size_t{1} << 62) + 1,
+          max / sizeof(T)};
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("buffers refuse element counts whose bytes overflow or exceed the device", "[hostile]", float,
+                   double, int) {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : hostile_counts<TestType>()) {
+    INFO("n = " << n);
+    // Either the byte count overflows, or it exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE: an Error either way.
+    CHECK_THROWS_AS(Buffer<TestType>(ctx, n), Error);
+    CHECK_THROWS_AS(Buffer<TestType>(ctx, n, MemoryStrategy::map_host_memory), Error);
+  }
+  CHECK_THROWS_WITH(Buffer<TestType>(ctx, std::numeric_limits<std::size_t>::max() / sizeof(TestType) + 1),
+                    Catch::Contains("overflows the address space"));
+}
+
+TEST_CASE("size arithmetic and number parsing refuse to wrap", "[hostile]") {
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  CHECK(checked_product(max / 4, 4, "x") == max / 4 * 4);
+  CHECK_THROWS_WITH(checked_product(max / 4 + 1, 4, "Buffer<float>"),
+                    Catch::Contains("Buffer<float>: 4611686018427387904 x 4 overflows"));
+  CHECK_THROWS_AS(checked_sum(max, 1, "x"), Error);
+  CHECK(bytes_of<double>(3, "x") == 24);
+  CHECK(parse_unsigned("18446744073709551615") == std::optional<std::uint64_t>(UINT64_MAX));
+  CHECK_FALSE(parse_unsigned("18446744073709551616"));
+  CHECK_FALSE(parse_unsigned("-1"));
+  CHECK_FALSE(parse_unsigned("+1"));
+  CHECK_FALSE(parse_unsigned(" 1"));
+  CHECK_FALSE(parse_unsigned("1 "));
+  CHECK_FALSE(parse_unsigned("12abc"));
+  CHECK_FALSE(parse_unsigned(""));
+  CHECK(parse_unsigned("0010") == std::optional<std::uint64_t>(10));  // decimal, not octal
+  CHECK(parse_unsigned("0x10de", true) == std::optional<std::uint64_t>(0x10de));
+  CHECK_FALSE(parse_unsigned("0x10de"));
+  CHECK_FALSE(parse_unsigned("0x", true));
+  CHECK_FALSE(parse_unsigned("300", false, 255));
+  CHECK_THROWS_WITH(parse_unsigned_or_throw("-3", "device index"),
+                    Catch::Contains("device index must be a whole number from 0 to"));
+  CHECK(exact_integer(3.0, 0, 10) == std::optional<std::int64_t>(3));
+  CHECK_FALSE(exact_integer(1e300, 0, INT64_MAX));
+  CHECK_FALSE(exact_integer(9223372036854775808.0, 0, INT64_MAX));  // 2^63
+  CHECK_FALSE(exact_integer(std::numeric_limits<double>::quiet_NaN(), 0, 10));
+  CHECK_FALSE(exact_integer(-1.0, 0, 10));
+  CHECK_FALSE(exact_integer(2.5, 0, 10));
+}
+
+TEST_CASE("matrix routines refuse shapes whose extent overflows, before any launch", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> a(ctx, 64), b(ctx, 64), c(ctx, 64), x(ctx, 64), y(ctx, 64);
+  const std::size_t huge = std::size_t{1} << 62;
+  using M = MatrixRef<float>;
+  // (rows - 1) * ld wraps to a small number without checked arithmetic.
+  CHECK_THROWS_WITH(gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, huge, 4, 4, 1.0f, M{a, 0, 8}, M{b, 0, 4},
+                         0.0f, c, 0, 4),
+                    Catch::Contains("gemm: A"));
+  CHECK_THROWS_WITH(gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 4, 4, 4, 1.0f, M{a, 0, huge * 2},
+                         M{b, 0, 4}, 0.0f, c, 0, 4),
+                    Catch::Contains("gemm: A"));
+  CHECK_THROWS_WITH(gemv(ctx, Layout::row_major, Transpose::no, 4, 4, 1.0f, M{a, 0, 4},
+                         VectorRef<float>{x, 0, huge * 2 + 1}, 0.0f, y, 0, 1),
+                    Catch::Contains("gemv: x"));
+  CHECK_THROWS_WITH(
+      spmv(ctx, std::numeric_limits<std::size_t>::max(), 1.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1),
+      Catch::Contains("spmv"));
+  CHECK_THROWS_WITH(spmv(ctx, std::size_t{1} << 33, 1.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1),
+                    Catch::Contains("spmv"));
+  CHECK_THROWS_WITH(trsv(ctx, Layout::row_major, huge, M{a, 0, huge}, x, 0, 1, Diagonal::non_unit),
+                    Catch::Contains("trsv: L"));
+  // Nothing was written.
+  CHECK(c.download() == std::vector<float>(64, c.download()[0]));
+}
+
+TEST_CASE("scratch memory refuses sizes the device cannot hold", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  CHECK_THROWS_AS(ctx.scratch("test.hostile", std::numeric_limits<std::size_t>::max()), Error);
+}
