@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "portacl/error.hpp"
+#include "portacl/util/checked.hpp"
 
 namespace portacl {
 namespace {
@@ -56,10 +57,11 @@ bool gfxip_from_name(const std::string& name, std::uint32_t& major, std::uint32_
   if (digits.size() < 3) return false;
   // The last two characters are minor and stepping; the rest is the major.
   std::string maj = digits.substr(0, digits.size() - 2);
-  if (!std::all_of(maj.begin(), maj.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    return false;
-  major = static_cast<std::uint32_t>(std::stoul(maj));
-  minor = static_cast<std::uint32_t>(std::stoul(digits.substr(digits.size() - 2, 1), nullptr, 16));
+  // Digits only, and small: "gfx99999999999999999999" is not an IP version.
+  const auto major_value = parse_unsigned(maj, false, 99);
+  if (!major_value) return false;
+  major = static_cast<std::uint32_t>(*major_value);
+  minor = static_cast<std::uint32_t>(*parse_unsigned("0x" + digits.substr(digits.size() - 2, 1), true));
   return true;
 }
 

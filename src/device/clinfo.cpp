@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "portacl/error.hpp"
+#include "portacl/util/checked.hpp"
+#include "../util/files.hpp"
 
 namespace portacl {
 namespace {
@@ -17,11 +19,26 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-// Leading unsigned integer of "524288 (512KiB)", "1996MHz", "0x10de", "64 bytes".
-std::uint64_t leading_u64(const std::string& v) {
-  std::string t = trim(v);
+// The number a clinfo value starts with: "524288 (512KiB)", "1996MHz",
+// "0x10de", "64 bytes"; leading zeros are decimal. A value that does not
+// start with a digit ("(n/a)") is unknown, 0. A sign or a number above
+// `max` is refused: portacl::Error naming the value (the caller adds the
+// line), never wrapped or read as 0.
+std::uint64_t leading_u64(const std::string& v, std::uint64_t max = UINT64_MAX) {
+  const std::string t = trim(v);
+  if (!t.empty() && (t[0] == '-' || t[0] == '+')) throw Error("'" + t + "' is signed; the field is an unsigned count");
   if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]))) return 0;
-  return std::stoull(t, nullptr, 0);
+  std::size_t end = 0;
+  const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+  if (hex) {
+    end = 2;
+    while (end < t.size() && std::isxdigit(static_cast<unsigned char>(t[end]))) ++end;
+  } else {
+    while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end]))) ++end;
+  }
+  const auto n = parse_unsigned(t.substr(0, end), true, max);
+  if (!n) throw Error("'" + t + "' does not fit the field (at most " + std::to_string(max) + ")");
+  return *n;
 }
 
 bool yes(const std::string& v) {
@@ -69,7 +86,7 @@ LocalMemType lmem_of(const std::string& v) {
   return LocalMemType::unknown;
 }
 
-std::uint32_t u32(const std::string& v) { return static_cast<std::uint32_t>(leading_u64(v)); }
+std::uint32_t u32(const std::string& v) { return static_cast<std::uint32_t>(leading_u64(v, UINT32_MAX)); }
 
 NvidiaAttributes& nv(DeviceInfo& d) {
   if (!d.nvidia) d.nvidia = NvidiaAttributes{};
@@ -137,6 +154,9 @@ const std::vector<Field>& fields() {
       {"Global Memory cache size", "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE",
        [](DeviceInfo& d, const std::string& v) { d.global_cache_size = leading_u64(v); }},
       {"Global Memory cache line size", "CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE",
+       [](DeviceInfo& d, const std::string& v) { d.global_cache_line_size = u32(v); }},
+      // Older clinfo versions print the label without "size".
+      {"Global Memory cache line", nullptr,
        [](DeviceInfo& d, const std::string& v) { d.global_cache_line_size = u32(v); }},
       {"Max constant buffer size", "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE",
        [](DeviceInfo& d, const std::string& v) { d.max_constant_buffer_size = leading_u64(v); }},
@@ -237,6 +257,25 @@ Line split_line(std::string s) {
   return l;
 }
 
+// The fields the rules decide from that a dump left out: a truncated dump
+// reads them as 0 (unknown), which tools must say rather than plan on.
+std::vector<std::string> fields_the_rules_need_but_lack(const DeviceInfo& d) {
+  std::vector<std::string> missing;
+  auto need = [&](bool present, const char* field) {
+    if (!present) missing.push_back(field);
+  };
+  need(d.type != DeviceType::unknown, "Device Type");
+  need(d.compute_units != 0, "Max compute units");
+  need(d.max_work_group_size != 0, "Max work group size");
+  need(!d.max_work_item_sizes.empty(), "Max work item sizes");
+  need(d.local_mem_type != LocalMemType::unknown, "Local memory type");
+  need(d.local_mem_size != 0, "Local memory size");
+  need(d.global_mem_size != 0, "Global memory size");
+  need(d.max_mem_alloc_size != 0, "Max memory allocation");
+  need(d.preferred_vector_width.float_ != 0, "Preferred vector width (float)");
+  return missing;
+}
+
 }  // namespace
 
 std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string& origin) {
@@ -250,7 +289,17 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
 
   std::istringstream in(text);
   std::string raw_line;
+  std::size_t line_no = 0;
+  // A field's value that cannot be read names the input, line and field.
+  auto set = [&](const std::string& key, const std::function<void()>& apply) {
+    try {
+      apply();
+    } catch (const Error& e) {
+      throw Error(origin + " line " + std::to_string(line_no) + ", field '" + key + "': " + e.what());
+    }
+  };
   while (std::getline(in, raw_line)) {
+    ++line_no;
     std::string t = trim(raw_line);
     if (t.empty()) continue;
     // Comment lines (provenance headers), but not clinfo's raw "#PLATFORMS"/"#DEVICES".
@@ -318,8 +367,10 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
       if (std::uint32_t* p = width_slot(dev->preferred_vector_width, k)) {
         // "16 / 16" or "1 / 8  (cl_khr_fp64)"
         auto parts = split_words(v, " /");
-        if (!parts.empty()) *p = u32(parts[0]);
-        if (parts.size() > 1) *width_slot(dev->native_vector_width, k) = u32(parts[1]);
+        set(k, [&] {
+          if (!parts.empty()) *p = u32(parts[0]);
+          if (parts.size() > 1) *width_slot(dev->native_vector_width, k) = u32(parts[1]);
+        });
         continue;
       }
       in_vector_sizes = false;
@@ -331,12 +382,12 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
       std::string type = k.substr(is_pref ? pref.size() : nat.size());
       for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (std::uint32_t* p = width_slot(is_pref ? dev->preferred_vector_width : dev->native_vector_width, type))
-        *p = u32(v);
+        set(k, [&] { *p = u32(v); });
       continue;
     }
     for (const auto& f : fields()) {
       if ((f.human && k == f.human) || (f.raw && k == f.raw)) {
-        f.set(*dev, v);
+        set(k, [&] { f.set(*dev, v); });
         break;
       }
     }
@@ -344,15 +395,15 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
   if (devices.empty())
     throw Error("no OpenCL device found in the clinfo text from " + origin +
                 " (expected 'Device Name' or CL_DEVICE_NAME lines as printed by clinfo or clinfo --raw)");
+  for (DeviceInfo& d : devices) d.missing_fields = fields_the_rules_need_but_lack(d);
   return devices;
 }
 
 std::vector<DeviceInfo> parse_clinfo_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot open clinfo file '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_clinfo(ss.str(), "clinfo:" + path);
+  std::string text, why;
+  if (files::read_regular_file(path, text, files::kMaxDescriptionBytes, why) != files::ReadFailure::none)
+    throw Error("clinfo file: " + why);
+  return parse_clinfo(text, "clinfo:" + path);
 }
 
 }  // namespace portacl

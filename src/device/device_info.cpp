@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "portacl/error.hpp"
+#include "../util/files.hpp"
 
 namespace portacl {
 
@@ -283,6 +284,36 @@ DeviceInfo DeviceInfo::from_json(const Json& j) {
     }
   r.str("source", d.source);
   return d;
+}
+
+}  // namespace portacl
+
+namespace portacl {
+
+std::vector<DeviceInfo> DeviceInfo::from_json_file(const std::string& path) {
+  std::string text, why;
+  if (files::read_regular_file(path, text, files::kMaxDescriptionBytes, why) != files::ReadFailure::none)
+    throw Error("device description: " + why);
+  std::vector<DeviceInfo> out;
+  try {
+    const Json j = Json::parse(text);
+    auto add = [&](const Json& v) {
+      DeviceInfo d = from_json(v.contains("device") ? *v.find("device") : v);
+      d.source = "json:" + path;
+      out.push_back(d);
+    };
+    if (j.is_array()) {
+      for (const auto& v : j.as_array()) add(v);
+    } else if (const Json* devs = j.find("devices")) {
+      for (const auto& v : devs->as_array("devices")) add(v);
+    } else {
+      add(j);
+    }
+  } catch (const Error& e) {
+    throw Error("device description '" + path + "': " + e.what());
+  }
+  if (out.empty()) throw Error("'" + path + "' holds no device description");
+  return out;
 }
 
 }  // namespace portacl

@@ -80,19 +80,22 @@ bool KernelLibrary::find(const std::string& name, const std::string& including_d
                          std::string& origin) const {
   if (name.empty() || name.find("..") != std::string::npos)
     throw Error("kernel file name '" + name + "' is not a plain file name");
-  if (name[0] == '/') {
-    origin = name;
-    return files::read_file(name, text);
-  }
+  if (name[0] == '/')
+    throw Error("kernel file name '" + name +
+                "' is an absolute path; kernels and includes name files on the kernel path");
   std::vector<std::string> dirs;
   if (!including_dir.empty()) dirs.push_back(including_dir);
   dirs.insert(dirs.end(), path_.begin(), path_.end());
   for (const auto& d : dirs) {
-    std::string candidate = d + "/" + name;
-    if (files::read_file(candidate, text)) {
-      origin = candidate;
-      return true;
-    }
+    std::string candidate = d + "/" + name, why;
+    const files::ReadFailure failure = files::read_regular_file(candidate, text, files::kMaxKernelSourceBytes, why);
+    if (failure == files::ReadFailure::missing) continue;
+    // There but not usable (a directory, unreadable, too large): say so
+    // rather than fall through to another copy or to a compiler error.
+    if (failure != files::ReadFailure::none) throw Error("kernel file on the kernel path: " + why);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("kernel file '" + candidate + "' is empty");
+    origin = candidate;
+    return true;
   }
   if (embedded_) {
     for (std::size_t i = 0; i < embedded::file_count; ++i) {
@@ -106,6 +109,9 @@ bool KernelLibrary::find(const std::string& name, const std::string& including_d
   return false;
 }
 
+// The most source text one kernel file may expand to, includes and all.
+constexpr std::size_t kMaxExpandedBytes = std::size_t{16} << 20;
+
 void KernelLibrary::expand(const std::string& name, const std::string& text, const std::string& origin,
                            std::vector<std::string>& stack, KernelSource& src) const {
   std::string& out = src.text;
@@ -117,6 +123,11 @@ void KernelLibrary::expand(const std::string& name, const std::string& text, con
   if (std::find(stack.begin(), stack.end(), name) != stack.end())
     throw Error("kernel file '" + name + "' includes itself (through " + stack.back() + ")");
   if (stack.size() > 32) throw Error("kernel includes nested deeper than 32 levels at '" + name + "'");
+  // Depth alone does not bound a tree in which each file includes the next
+  // twice (2^depth copies): the expanded text is capped too.
+  if (out.size() > kMaxExpandedBytes)
+    throw Error("kernel file '" + name + "': the expanded source passed " + std::to_string(kMaxExpandedBytes) +
+                " bytes (an include tree that repeats files?)");
   stack.push_back(name);
   emit("#line 1 \"" + name + "\"", "", 0);
   std::istringstream in(text);

@@ -233,7 +233,7 @@ TuningDatabase TuningDatabase::load(const std::string& path, std::vector<std::st
   TuningDatabase db;
   db.origin = path;
   std::string text;
-  if (!files::read_file(path, text)) {
+  if (!files::read_file(path, text, files::kMaxTuningDatabaseBytes)) {
     struct stat st;
     if (::stat(path.c_str(), &st) == 0 && warnings) warnings->push_back(path + ": cannot be read");
     return db;  // a missing file is simply no tuning yet
@@ -291,7 +291,7 @@ void TuningDatabase::merge_into_file(const std::string& path, const std::vector<
   files::FileLock lock(path + ".lock");
   TuningDatabase db;
   std::string text;
-  if (files::read_file(path, text)) {
+  if (files::read_file(path, text, files::kMaxTuningDatabaseBytes)) {
     try {
       db = from_json(Json::parse(text));
     } catch (const Error& e) {

@@ -6,6 +6,7 @@
 
 #include "portacl/device/read_device.hpp"
 #include "portacl/error.hpp"
+#include "portacl/util/checked.hpp"
 
 namespace portacl {
 namespace {
@@ -85,13 +86,14 @@ Device select_device(const std::string& selector_in) {
     return devs.front();
   }
   if (all_digits(selector)) {
-    unsigned long i = std::stoul(selector);
+    const std::uint64_t i = parse_unsigned_or_throw(selector, "device index '" + selector + "'", UINT32_MAX);
     if (i < devs.size()) return devs[i];
     return fail("index " + selector + " is out of range");
   }
   size_t colon = selector.find(':');
   if (colon != std::string::npos && all_digits(selector.substr(0, colon)) && all_digits(selector.substr(colon + 1))) {
-    unsigned long pi = std::stoul(selector.substr(0, colon)), di = std::stoul(selector.substr(colon + 1));
+    const std::uint64_t pi = parse_unsigned_or_throw(selector.substr(0, colon), "platform index", UINT32_MAX),
+                        di = parse_unsigned_or_throw(selector.substr(colon + 1), "device index", UINT32_MAX);
     for (const auto& d : devs)
       if (d.platform_index() == pi && d.device_index() == di) return d;
     return fail("no device " + selector.substr(colon + 1) + " on platform " + selector.substr(0, colon));
@@ -106,7 +108,7 @@ Device select_device(const std::string& selector_in) {
     if (colon != std::string::npos) {
       std::string rest = selector.substr(colon + 1);
       if (!all_digits(rest)) return fail("'" + rest + "' after ':' is not a number");
-      nth = std::stoul(rest);
+      nth = parse_unsigned_or_throw(rest, "device number after '" + type_word + ":'", UINT32_MAX);
     }
     unsigned long seen = 0;
     for (const auto& d : devs)

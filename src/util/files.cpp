@@ -76,13 +76,53 @@ std::string write_atomically(const std::string& path, const std::string& bytes) 
   return "";
 }
 
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream s;
-  s << f.rdbuf();
-  out = s.str();
-  return true;
+ReadFailure read_regular_file(const std::string& path, std::string& out, std::size_t max_bytes, std::string& why) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    why = "cannot read '" + path + "': " + std::strerror(err);
+    return err == ENOENT ? ReadFailure::missing : ReadFailure::unreadable;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    why = "'" + path + "' is not a regular file";
+    return ReadFailure::not_regular;
+  }
+  if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
+    ::close(fd);
+    why = "'" + path + "' has " + std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
+          "-byte limit for such files";
+    return ReadFailure::too_large;
+  }
+  out.clear();
+  out.reserve(static_cast<std::size_t>(st.st_size));
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int err = errno;
+      ::close(fd);
+      why = "cannot read '" + path + "': " + std::strerror(err);
+      return ReadFailure::unreadable;
+    }
+    if (got == 0) break;
+    if (out.size() + static_cast<std::size_t>(got) > max_bytes) {  // grew while being read
+      ::close(fd);
+      why = "'" + path + "' grew past the " + std::to_string(max_bytes) + "-byte limit while being read";
+      return ReadFailure::too_large;
+    }
+    out.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return ReadFailure::none;
+}
+
+bool read_file(const std::string& path, std::string& out, std::size_t max_bytes) {
+  std::string why;
+  return read_regular_file(path, out, max_bytes, why) == ReadFailure::none;
 }
 
 FileLock::FileLock(const std::string& path) {

@@ -3,6 +3,7 @@
 // never sees half a file.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace portacl::files {
@@ -22,8 +23,25 @@ std::string directory_of(const std::string& path);
 // text); the temporary file is removed on failure.
 std::string write_atomically(const std::string& path, const std::string& bytes);
 
-// The whole file, or false when it cannot be opened.
-bool read_file(const std::string& path, std::string& out);
+// Size limits of the files the library reads (docs/design.md lists them):
+// anything larger is refused before it is read.
+constexpr std::size_t kMaxDescriptionBytes = std::size_t{16} << 20;   // clinfo dumps, device JSON
+constexpr std::size_t kMaxKernelSourceBytes = std::size_t{16} << 20;  // one .cl file
+constexpr std::size_t kMaxTuningDatabaseBytes = std::size_t{256} << 20;
+constexpr std::size_t kMaxProgramBinaryBytes = std::size_t{512} << 20;
+
+// Why a read failed: the file is not there; it is there but could not be
+// read (permissions, an I/O error); it is not a regular file (a directory,
+// device or FIFO: /dev/zero never ends); or it exceeds the limit.
+enum class ReadFailure { none, missing, unreadable, not_regular, too_large };
+
+// Reads the whole regular file `path` into `out`, refusing more than
+// `max_bytes`. Returns ReadFailure::none, or the failure with `why` set to
+// a sentence naming the path ("'x' is not a regular file").
+ReadFailure read_regular_file(const std::string& path, std::string& out, std::size_t max_bytes, std::string& why);
+
+// The whole regular file, or false when it cannot be read (any failure).
+bool read_file(const std::string& path, std::string& out, std::size_t max_bytes);
 
 // An exclusive advisory lock (flock) on `path` (created if missing), held
 // for the object's lifetime: writers of one file serialise on it.

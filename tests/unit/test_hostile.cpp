@@ -72,7 +72,8 @@ TEST_CASE("size arithmetic and number parsing refuse to wrap", "[hostile]") {
 
 TEST_CASE("matrix routines refuse shapes whose extent overflows, before any launch", "[hostile]") {
   Context& ctx = test::cpu_context();
-  Buffer<float> a(ctx, 64), b(ctx, 64), c(ctx, 64), x(ctx, 64), y(ctx, 64);
+  const std::vector<float> sentinel(64, 0.5f);
+  Buffer<float> a(ctx, sentinel), b(ctx, sentinel), c(ctx, sentinel), x(ctx, sentinel), y(ctx, sentinel);
   const std::size_t huge = std::size_t{1} << 62;
   using M = MatrixRef<float>;
   // (rows - 1) * ld wraps to a small number without checked arithmetic.
@@ -93,10 +94,65 @@ TEST_CASE("matrix routines refuse shapes whose extent overflows, before any laun
   CHECK_THROWS_WITH(trsv(ctx, Layout::row_major, huge, M{a, 0, huge}, x, 0, 1, Diagonal::non_unit),
                     Catch::Contains("trsv: L"));
   // Nothing was written.
-  CHECK(c.download() == std::vector<float>(64, c.download()[0]));
+  CHECK(c.download() == sentinel);
+  CHECK(y.download() == sentinel);
+  CHECK(x.download() == sentinel);
 }
 
 TEST_CASE("scratch memory refuses sizes the device cannot hold", "[hostile]") {
   Context& ctx = test::cpu_context();
   CHECK_THROWS_AS(ctx.scratch("test.hostile", std::numeric_limits<std::size_t>::max()), Error);
+}
+
+namespace {
+
+// A minimal clinfo dump of one device with `extra` lines appended.
+std::string clinfo_with(const std::string& extra) {
+  return "Number of platforms  1\n"
+         "  Platform Name  Test\n"
+         "Number of devices  1\n"
+         "  Device Name  Hostile device\n"
+         "  Device Type  CPU\n"
+         "  Max compute units  4\n" +
+         extra;
+}
+
+}  // namespace
+
+TEST_CASE("clinfo numbers: no wrapping, no signs, no octal, errors name the line and field", "[hostile]") {
+  // A 20-digit count overflows 64 bits: refused, naming line and field.
+  CHECK_THROWS_WITH(parse_clinfo(clinfo_with("  Max work group size  123456789012345678901\n"), "test"),
+                    Catch::Contains("test line 7, field 'Max work group size'") && Catch::Contains("does not fit"));
+  // 2^32 in a 32-bit field is refused too, never truncated.
+  CHECK_THROWS_WITH(parse_clinfo(clinfo_with("  Max compute units  4294967296\n"), "test"),
+                    Catch::Contains("field 'Max compute units'"));
+  CHECK_THROWS_WITH(parse_clinfo(clinfo_with("  Local memory size  -65536\n"), "test"),
+                    Catch::Contains("field 'Local memory size'") && Catch::Contains("signed"));
+  // Leading zeros are decimal; 0x is hexadecimal (vendor ids).
+  DeviceInfo d = parse_clinfo(clinfo_with("  Max work group size  0010\n  Device Vendor ID  0x10de\n"), "test").at(0);
+  CHECK(d.max_work_group_size == 10);
+  CHECK(d.vendor_id == 0x10de);
+  // Older clinfo versions label the cache line without "size".
+  d = parse_clinfo(clinfo_with("  Global Memory cache line  64 bytes\n"), "test").at(0);
+  CHECK(d.global_cache_line_size == 64);
+  d = parse_clinfo(clinfo_with("  Global Memory cache line size  128 bytes\n"), "test").at(0);
+  CHECK(d.global_cache_line_size == 128);
+}
+
+TEST_CASE("a truncated clinfo dump lists the fields it lacks", "[hostile]") {
+  const std::string full = test::read_file(test::fixture_path("nvidia_h100.clinfo"));
+  const DeviceInfo whole = parse_clinfo(full, "full").at(0);
+  CHECK(whole.missing_fields.empty());
+  const std::string cut = full.substr(0, full.find("Max work group size"));
+  const DeviceInfo truncated = parse_clinfo(cut, "cut").at(0);
+  REQUIRE_FALSE(truncated.missing_fields.empty());
+  CHECK(std::find(truncated.missing_fields.begin(), truncated.missing_fields.end(), "Max work group size") !=
+        truncated.missing_fields.end());
+}
+
+TEST_CASE("description readers refuse files that are not regular files", "[hostile]") {
+  CHECK_THROWS_WITH(parse_clinfo_file("/dev/zero"), Catch::Contains("'/dev/zero' is not a regular file"));
+  CHECK_THROWS_WITH(DeviceInfo::from_json_file("/dev/zero"), Catch::Contains("'/dev/zero' is not a regular file"));
+  const std::string dir = test::scratch_dir("hostile-dir");
+  CHECK_THROWS_WITH(parse_clinfo_file(dir), Catch::Contains("is not a regular file"));
 }

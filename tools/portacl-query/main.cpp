@@ -45,34 +45,6 @@ int usage_error(const std::string& msg) {
   return 2;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot open '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// Accepts one description, an array of them, or portacl-query --json output.
-std::vector<DeviceInfo> devices_from_json(const std::string& path) {
-  Json j = Json::parse(read_file(path));
-  std::vector<DeviceInfo> out;
-  auto add = [&](const Json& v) {
-    DeviceInfo d = DeviceInfo::from_json(v.contains("device") ? *v.find("device") : v);
-    d.source = "json:" + path;
-    out.push_back(d);
-  };
-  if (j.is_array()) {
-    for (const auto& v : j.as_array()) add(v);
-  } else if (const Json* devs = j.find("devices")) {
-    for (const auto& v : devs->as_array("devices")) add(v);
-  } else {
-    add(j);
-  }
-  if (out.empty()) throw Error("'" + path + "' holds no device description");
-  return out;
-}
-
 int run(const Args& a) {
   Json all = Json::object();
   Json list = Json::array();
@@ -88,9 +60,17 @@ int run(const Args& a) {
   if (a.quirks) text << portacl_query::quirk_book_report() << "\n";
   if (!a.from_clinfo.empty() || !a.from_json.empty()) {
     std::vector<DeviceInfo> devs =
-        a.from_clinfo.empty() ? devices_from_json(a.from_json) : parse_clinfo_file(a.from_clinfo);
+        a.from_clinfo.empty() ? DeviceInfo::from_json_file(a.from_json) : parse_clinfo_file(a.from_clinfo);
     unsigned i = 0;
-    for (const auto& d : devs) emit(d, "[" + std::to_string(i++) + "] (" + d.source + ")");
+    for (const auto& d : devs) {
+      if (!d.missing_fields.empty()) {
+        std::string list;
+        for (const auto& f : d.missing_fields) list += (list.empty() ? "" : ", ") + f;
+        std::cerr << "portacl-query: warning: " << d.source << " gives no " << list << " for '" << d.name
+                  << "'; the rules read them as unknown (a truncated or partial dump?)\n";
+      }
+      emit(d, "[" + std::to_string(i++) + "] (" + d.source + ")");
+    }
   } else if (a.device_given) {
     Device d = select_device(a.device);
     emit(d.info(), "[" + std::to_string(d.index()) + "]");

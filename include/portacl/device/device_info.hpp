@@ -81,6 +81,9 @@ struct DeviceInfo {
 
   // Where this description came from ("live", "clinfo:FILE", "json:FILE").
   std::string source;
+  // Fields the rules read that the description did not give (a truncated
+  // or partial dump): they read as 0, "unknown". Tools warn about them.
+  std::vector<std::string> missing_fields;
 
   bool has_extension(const std::string& ext) const;
   // Dimension `d`'s item limit, 0 when unknown.
@@ -89,6 +92,10 @@ struct DeviceInfo {
   Json to_json() const;
   // Throws portacl::Error naming the offending field.
   static DeviceInfo from_json(const Json& j);
+  // The descriptions in a JSON file: one description, an array of them, or
+  // portacl-query --json output. The file must be a regular file of at
+  // most 16 MiB; errors name the path.
+  static std::vector<DeviceInfo> from_json_file(const std::string& path);
 
   bool operator==(const DeviceInfo& o) const;
   bool operator!=(const DeviceInfo& o) const { return !(*this == o); }
