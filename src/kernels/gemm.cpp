@@ -1,6 +1,7 @@
 #include "portacl/kernels/gemm.hpp"
 
 #include "gemm_clblast.hpp"
+#include "portacl/rules/tuning_database.hpp"
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"
 
@@ -24,6 +25,7 @@ KernelTraits gemm_traits(ElementType element) {
   // with the default 16-deep slices of 4 x 4 blocks on a 16 x 16 group; 12
   // leaves room. The exact figure is checked at launch.
   t.local_bytes_per_work_item = 12 * size_of(element);
+  t.tunables = &gemm_tunables();
   return t;
 }
 
@@ -252,7 +254,16 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
 
   const ElementType element = element_of<T>::value;
   if (m == 0 || n == 0) return ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
-  auto make = [&] { return prepare_gemm(ctx, element, m, n, k, gemm_options); };
+  auto make = [&] {
+    try {
+      return prepare_gemm(ctx, element, m, n, k, gemm_options);
+    } catch (const Error& e) {
+      // A tuned configuration that does not build falls back to the rules
+      // (reported once): only the database's plan is distrusted.
+      if (!distrust_tuned_plan(ctx.plan(gemm_traits(element), ProblemSize(n, m), options), e.what())) throw;
+      return prepare_gemm(ctx, element, m, n, k, gemm_options);
+    }
+  };
   const std::shared_ptr<const GemmLaunches> prepared =
       options.leaves_plan_to_device()
           ? ctx.prepared_call<GemmLaunches>(gemm_key(element, m, n, k, gemm_options.backend), make)

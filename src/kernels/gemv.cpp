@@ -24,6 +24,7 @@ KernelTraits gemv_traits(ElementType element, GemvPath path) {
   t.bytes_per_item = static_cast<double>(size_of(element));  // each element of A is read once
   t.flops_per_item = 2;
   t.local_bytes_per_work_item = path == GemvPath::rows ? size_of(element) : 0;
+  t.tunables = &gemv_tunables();
   return t;
 }
 

@@ -22,6 +22,7 @@ KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsig
   t.bytes_per_item = inputs * static_cast<double>(size_of(element));
   t.flops_per_item = flops;
   t.local_bytes_per_work_item = state_bytes;
+  t.tunables = &reduce_tunables();
   return t;
 }
 

@@ -11,7 +11,9 @@ namespace portacl {
 KernelTraits scan_traits(const std::string& kernel, ElementType element, std::size_t sum_bytes) {
   // A scan plans like a reduction that moves three arrays' worth of traffic
   // (the input read twice, the output written once).
-  return reduce_traits(kernel, element, 3, sum_bytes, true, 2);
+  KernelTraits t = reduce_traits(kernel, element, 3, sum_bytes, true, 2);
+  t.tunables = &scan_tunables();
+  return t;
 }
 
 const TuningSpace& scan_tunables() {

@@ -24,6 +24,7 @@ KernelTraits spmv_traits(ElementType element) {
   // The tile's local memory is per work-group, whatever its size: checked
   // at launch against the device, not per work-item.
   t.local_bytes_per_work_item = 0;
+  t.tunables = &spmv_tunables();
   return t;
 }
 

@@ -11,6 +11,7 @@ KernelTraits stream_traits(const std::string& kernel, ElementType element, unsig
   t.dimensions = 1;
   t.bytes_per_item = arrays * static_cast<double>(size_of(element));
   t.flops_per_item = flops;
+  t.tunables = &stream_tunables();
   return t;
 }
 

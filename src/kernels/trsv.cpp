@@ -23,6 +23,7 @@ KernelTraits trsv_traits(ElementType element) {
   t.bytes_per_item = static_cast<double>(size_of(element));  // each element of the triangle is read once
   t.flops_per_item = 2;
   t.local_bytes_per_work_item = size_of(element);  // the flow-down's partial sums
+  t.tunables = &trsv_tunables();
   return t;
 }
 

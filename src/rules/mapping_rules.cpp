@@ -616,7 +616,14 @@ void set_macros(PlanDraft& s) {
   p.macros["BARRIER_FREE"] = p.barrier_free_variant ? "1" : "0";
   if (s.t.element == ElementType::f64) p.macros["PORTACL_FP64"] = "1";
   if (s.ov)
-    for (const auto& kv : s.ov->macros) p.macros[kv.first] = kv.second;
+    for (const auto& kv : s.ov->macros) {
+      // The planner's own macros are not a kernel's knobs: an override that
+      // names one (a hand-edited tuning file) is refused, and the caller
+      // plans by the rules instead.
+      if (p.macros.count(kv.first))
+        throw Error("override for '" + s.t.name + "': macro " + kv.first + " belongs to the planner");
+      p.macros[kv.first] = kv.second;
+    }
 }
 
 }  // namespace
@@ -635,6 +642,13 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
       prov = provider_slot();
     }
     if (prov) ov = prov(d, t, size);
+    if (ov && !ov->refused.empty()) {
+      PlanOptions without = opt;
+      without.consult_provider = false;
+      LaunchPlan p = make_plan(d, t, size, without);
+      p.provenance = "rules (" + ov->provenance + " did not apply: " + ov->refused + ")";
+      return p;
+    }
     if (ov) {
       // A stored result that no longer applies (limits changed, a knob this
       // kernel lacks) must not break the launch: the rules plan it instead.

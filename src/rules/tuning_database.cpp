@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include "portacl/device/device_class.hpp"
 #include "portacl/error.hpp"
 #include "portacl/rules/mapping_rules.hpp"
+#include "portacl/util/checked.hpp"
 
 #ifndef PORTACL_TUNING_SHARE_DIR
 #define PORTACL_TUNING_SHARE_DIR ""
@@ -51,15 +53,17 @@ std::string optional_string(const Json& j, const char* key) {
   return f ? f->as_string(key) : std::string();
 }
 
-bool same_slot(const TuningRecord& a, const TuningRecord& b) {
-  return a.device == b.device && a.kernel == b.kernel && a.element == b.element && a.bucket == b.bucket;
-}
-
-std::string now_utc() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", std::gmtime(&t));
-  return buf;
+// The fields that make two records the same slot (DeviceFingerprint's
+// equality: platform, name, driver, compute units), joined unambiguously.
+std::string slot_key(const TuningRecord& r) {
+  std::string key;
+  for (const std::string* s : {&r.device.platform, &r.device.device, &r.device.driver, &r.kernel, &r.element}) {
+    key += std::to_string(s->size());
+    key += ':';
+    key += *s;
+  }
+  key += '/' + std::to_string(r.device.compute_units) + '/' + std::to_string(r.bucket);
+  return key;
 }
 
 }  // namespace
@@ -185,15 +189,14 @@ Json TuningDatabase::to_json() const {
   return j;
 }
 
-TuningDatabase TuningDatabase::from_json(const Json& j) {
+TuningDatabase TuningDatabase::from_json(const Json& j, std::vector<std::string>* skipped) {
   if (!j.is_object()) throw Error("not a JSON object");
   const Json* format = j.find("format");
   if (!format || !format->is_string() || format->as_string() != kFormat)
     throw Error("not a portacl tuning database (no \"format\": \"portacl-tuning\")");
-  const double version = required(j, "version").as_number("version");
-  if (version != format_version)
-    throw Error("format version " + std::to_string(static_cast<long long>(version)) + ", this library reads version " +
-                std::to_string(format_version));
+  const Json& version = required(j, "version");
+  if (version.as_number("version") != format_version)
+    throw Error("format version " + version.dump() + ", this library reads version " + std::to_string(format_version));
   TuningDatabase db;
   std::size_t index = 0;
   for (const Json& e : required(j, "records").as_array("records")) {
@@ -209,8 +212,15 @@ TuningDatabase TuningDatabase::from_json(const Json& j) {
       r.element = required(e, "element").as_string("element");
       r.bucket = static_cast<unsigned>(required(e, "bucket").as_u64("bucket"));
       if (const Json* n = e.find("n")) r.n = static_cast<std::size_t>(n->as_u64("n"));
-      for (const auto& kv : required(e, "configuration").as_object("configuration"))
-        r.configuration[kv.first] = static_cast<long>(kv.second.as_number(kv.first.c_str()));
+      for (const auto& kv : required(e, "configuration").as_object("configuration")) {
+        // Knob values are small whole numbers: NaN, fractions, negatives and
+        // huge values reject the record (no undefined float-to-int cast).
+        const auto v = exact_integer(kv.second.as_number(kv.first.c_str()), 0, kMaxKnobValue);
+        if (!v)
+          throw Error("configuration value " + kv.first + "=" + kv.second.dump() + " is not a whole number from 0 to " +
+                      std::to_string(kMaxKnobValue));
+        r.configuration[kv.first] = static_cast<long>(*v);
+      }
       if (const Json* t = e.find("tuned")) r.tuned = timing_of(*t, "tuned");
       if (const Json* t = e.find("rules")) r.rules = timing_of(*t, "rules");
       if (const Json* c = e.find("clock")) r.clock = c->as_string("clock");
@@ -222,7 +232,10 @@ TuningDatabase TuningDatabase::from_json(const Json& j) {
       r.tool = optional_string(e, "tool");
       db.put(r);
     } catch (const Error& err) {
-      throw Error("record " + std::to_string(index) + ": " + err.what());
+      // One bad record costs only itself: the others stay usable.
+      const std::string what = "record " + std::to_string(index) + " skipped: " + err.what();
+      if (!skipped) throw Error(what);
+      skipped->push_back(what);
     }
     ++index;
   }
@@ -232,29 +245,51 @@ TuningDatabase TuningDatabase::from_json(const Json& j) {
 TuningDatabase TuningDatabase::load(const std::string& path, std::vector<std::string>* warnings) {
   TuningDatabase db;
   db.origin = path;
-  std::string text;
-  if (!files::read_file(path, text, files::kMaxTuningDatabaseBytes)) {
-    struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && warnings) warnings->push_back(path + ": cannot be read");
-    return db;  // a missing file is simply no tuning yet
+  std::string text, why;
+  const files::ReadFailure failure = files::read_regular_file(path, text, files::kMaxTuningDatabaseBytes, why);
+  if (failure == files::ReadFailure::missing) return db;  // no tuning yet
+  if (failure != files::ReadFailure::none) {
+    if (warnings) warnings->push_back(path + ": ignored: " + why);
+    return db;
   }
   try {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("the file is empty");
-    db = from_json(Json::parse(text));
+    std::vector<std::string> skipped;
+    db = from_json(Json::parse(text), &skipped);
     db.origin = path;
+    if (warnings)
+      for (const auto& s : skipped) warnings->push_back(path + ": " + s);
   } catch (const Error& e) {
     if (warnings) warnings->push_back(path + ": ignored: " + e.what());
   }
   return db;
 }
 
+std::string TuningDatabase::writable_problem(const std::string& given) {
+  if (given.empty()) return "no tuning database path: set PORTACL_TUNING_DB or HOME";
+  const std::string path = files::resolve_links(given);
+  const std::string named = path == given ? "'" + given + "'" : "'" + given + "' (a link to '" + path + "')";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) return "tuning database " + named + " is not a regular file (a directory?)";
+    if (::access(path.c_str(), R_OK | W_OK) != 0)
+      return "tuning database " + named + " is not readable and writable by this user: " + std::strerror(errno);
+  }
+  const std::string dir = files::directory_of(path);
+  if (int err = files::make_dirs(dir))
+    return "tuning database directory '" + dir + "' cannot be created: " + std::strerror(err);
+  if (::access(dir.c_str(), W_OK) != 0)
+    return "tuning database directory '" + dir + "' is not writable: " + std::strerror(errno);
+  return "";
+}
+
 void TuningDatabase::put(const TuningRecord& r) {
-  for (auto& existing : records_)
-    if (same_slot(existing, r)) {
-      existing = r;
-      return;
-    }
-  records_.push_back(r);
+  // Indexed by slot, so loading n records is n log n, not n^2.
+  const auto [it, added] = index_.emplace(slot_key(r), records_.size());
+  if (added)
+    records_.push_back(r);
+  else
+    records_[it->second] = r;
 }
 
 const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const std::string& kernel,
@@ -281,32 +316,41 @@ const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const 
   return best;
 }
 
-void TuningDatabase::merge_into_file(const std::string& path, const std::vector<TuningRecord>& records,
+void TuningDatabase::merge_into_file(const std::string& given, const std::vector<TuningRecord>& records,
                                      std::vector<std::string>* notes) {
-  if (path.empty()) throw Error("no tuning database path: set PORTACL_TUNING_DB or HOME");
-  const std::string dir = files::directory_of(path);
-  if (int err = files::make_dirs(dir))
-    throw Error("tuning database directory '" + dir + "' cannot be created: " + std::strerror(err) +
-                " (set PORTACL_TUNING_DB to a writable file)");
+  // Checked first, so nothing below can replace what it could not read.
+  if (const std::string problem = writable_problem(given); !problem.empty())
+    throw Error(problem + " (set PORTACL_TUNING_DB to a writable file)");
+  const std::string path = files::resolve_links(given);  // write the link's target
   files::FileLock lock(path + ".lock");
   TuningDatabase db;
-  std::string text;
-  if (files::read_file(path, text, files::kMaxTuningDatabaseBytes)) {
+  std::string text, why;
+  const files::ReadFailure failure = files::read_regular_file(path, text, files::kMaxTuningDatabaseBytes, why);
+  if (failure != files::ReadFailure::none && failure != files::ReadFailure::missing)
+    throw Error("tuning database: " + why + "; not replacing it");
+  auto set_aside = [&](const std::string& reason) {
+    // A copy under a unique name: the records in it are never lost.
+    const std::string aside = files::unique_sibling(path, "set-aside");
+    const std::string failed = files::write_atomically(aside, text);
+    if (!failed.empty())
+      throw Error("tuning database '" + path + "' " + reason + " and cannot be copied aside: " + failed);
+    if (notes) notes->push_back(path + " " + reason + "; its previous contents are kept as " + aside);
+  };
+  if (failure == files::ReadFailure::none) {
     try {
-      db = from_json(Json::parse(text));
+      std::vector<std::string> skipped;
+      db = from_json(Json::parse(text), &skipped);
+      if (!skipped.empty())
+        set_aside("had " + std::to_string(skipped.size()) + " unusable record(s) (" + skipped[0] + ")");
     } catch (const Error& e) {
-      // Keep the unreadable file for a human; start a fresh one.
-      const std::string aside = path + ".corrupt-" + now_utc();
-      if (std::rename(path.c_str(), aside.c_str()) != 0)
-        throw Error("tuning database '" + path + "' is unreadable (" + e.what() +
-                    ") and cannot be moved aside: " + std::strerror(errno));
-      if (notes) notes->push_back(path + " was unreadable (" + e.what() + "); kept as " + aside);
+      set_aside(std::string("was unreadable (") + e.what() + ")");
+      db = TuningDatabase();
     }
   }
   for (const auto& r : records) db.put(r);
-  const std::string failure = files::write_atomically(path, db.to_json().dump(2) + "\n");
-  if (!failure.empty())
-    throw Error("tuning database '" + path + "' cannot be written: " + failure +
+  const std::string failed = files::write_atomically(path, db.to_json().dump(2) + "\n");
+  if (!failed.empty())
+    throw Error("tuning database '" + path + "' cannot be written: " + failed +
                 " (set PORTACL_TUNING_DB to a writable file)");
 }
 
@@ -322,6 +366,9 @@ struct Databases {
   std::vector<TuningDatabase> shipped;
   bool shipped_loaded = false;
   std::set<std::string> warned;
+  // Tuned plans that failed at first use (build), by provenance: the rules
+  // plan instead for the rest of the process.
+  std::set<std::string> distrusted;
   std::chrono::steady_clock::time_point checked{};
 
   void warn(const std::vector<std::string>& warnings) {
@@ -396,10 +443,36 @@ std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const Kerne
   provenance += "; 2^" + std::to_string(r->bucket);
   if (r->bucket != size_bucket(n)) provenance += ", nearest to 2^" + std::to_string(size_bucket(n));
   provenance += ", " + to_string(r->configuration) + ")";
+  if (dbs.distrusted.count(provenance)) return std::nullopt;
+  // Validated against the kernel's declaration before any of it becomes a
+  // macro: unknown knobs, values outside the candidates, broken limits.
+  const std::string problem =
+      traits.tunables ? stored_configuration_problem(*traits.tunables, r->configuration, device, traits) : "";
+  if (!problem.empty()) {
+    dbs.warn({from->origin + ": record for " + traits.name + " " + element + " at 2^" + std::to_string(r->bucket) +
+              " (" + r->device.to_string() + ") ignored, the rules plan instead: " + problem});
+    PlanOverride refused;
+    refused.provenance = provenance;
+    refused.refused = problem;
+    return refused;
+  }
   return to_override(r->configuration, device, provenance);
 }
 
 }  // namespace
+
+bool distrust_tuned_plan(const LaunchPlan& plan, const std::string& why) {
+  if (plan.provenance.rfind("tuning database ", 0) != 0) return false;
+  {
+    Databases& dbs = databases();
+    std::lock_guard<std::mutex> lock(dbs.mutex);
+    if (!dbs.distrusted.insert(plan.provenance).second) return false;  // already planned without it
+    dbs.warn({"plan for " + plan.traits.name +
+              " failed at first use; the rules plan instead in this process: " + plan.provenance + ": " + why});
+  }
+  plan_inputs_changed();
+  return true;
+}
 
 void use_tuning_databases() {
   const char* env = std::getenv("PORTACL_TUNING");

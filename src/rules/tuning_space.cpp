@@ -1,5 +1,6 @@
 #include "portacl/rules/tuning_space.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "portacl/error.hpp"
@@ -115,6 +116,26 @@ std::string check_configuration(const TuningSpace& space, const Configuration& c
     if (*g < 1) return "groups per compute unit " + std::to_string(*g);
   if (space.constraint) return space.constraint(c);
   return "";
+}
+
+std::string stored_configuration_problem(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
+                                         const KernelTraits& traits) {
+  for (const auto& [name, value] : c) {
+    const Tunable* knob = nullptr;
+    for (const auto& t : space.tunables)
+      if (t.name == name) knob = &t;
+    if (!knob) {
+      std::string declared;
+      for (const auto& t : space.tunables) declared += (declared.empty() ? "" : ", ") + t.name;
+      return "'" + name + "' is not a knob of " + traits.name + " (it declares " + declared + ")";
+    }
+    if (std::find(knob->values.begin(), knob->values.end(), value) == knob->values.end()) {
+      std::string candidates;
+      for (long v : knob->values) candidates += (candidates.empty() ? "" : ", ") + std::to_string(v);
+      return name + "=" + std::to_string(value) + " is not one of its candidates (" + candidates + ")";
+    }
+  }
+  return check_configuration(space, c, device, traits);
 }
 
 PlanOverride to_override(const Configuration& c, const DeviceInfo& device, const std::string& provenance) {

@@ -139,7 +139,15 @@ void Context::keep_call(const std::string& key, std::shared_ptr<const void> prep
 PreparedKernel Context::prepare_uncached(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
                                          const PlanOptions& options) {
   LaunchPlan p = plan(traits, size, options);
-  KernelObject k = kernel_object(ref, p.build_options());
+  KernelObject k;
+  try {
+    k = kernel_object(ref, p.build_options());
+  } catch (const Error& e) {
+    // A tuned configuration that does not build is the database's fault,
+    // not the call's: the rules plan it (reported once).
+    if (!distrust_tuned_plan(p, e.what())) throw;
+    return prepare_uncached(ref, traits, size, options);
+  }
   if (k.work_group_limit && p.work_group_size() > k.work_group_limit) {
     // The compiled kernel holds fewer work-items (registers, local memory):
     // re-plan under its limit, and rebuild if the macros changed.

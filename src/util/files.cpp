@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -51,6 +53,8 @@ std::string write_atomically(const std::string& path, const std::string& bytes) 
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) return "cannot create " + tmp + ": " + std::strerror(errno);
+  struct stat old {};
+  if (::stat(path.c_str(), &old) == 0) ::fchmod(fd, old.st_mode & 07777);
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -74,6 +78,28 @@ std::string write_atomically(const std::string& path, const std::string& bytes) 
     return "cannot rename " + tmp + " to " + path + ": " + why;
   }
   return "";
+}
+
+std::string resolve_links(const std::string& path) {
+  std::string current = path;
+  for (int hop = 0; hop < 16; ++hop) {
+    struct stat st {};
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+    std::string target(4096, '\0');
+    const ssize_t len = ::readlink(current.c_str(), &target[0], target.size());
+    if (len <= 0) return current;
+    target.resize(static_cast<std::size_t>(len));
+    current = target[0] == '/' ? target : directory_of(current) + "/" + target;
+  }
+  return current;
+}
+
+std::string unique_sibling(const std::string& path, const std::string& tag) {
+  static std::atomic<unsigned> counter{0};
+  std::time_t t = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&t));
+  return path + "." + tag + "-" + stamp + "-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
 }
 
 ReadFailure read_regular_file(const std::string& path, std::string& out, std::size_t max_bytes, std::string& why) {

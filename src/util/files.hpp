@@ -21,6 +21,7 @@ std::string directory_of(const std::string& path);
 // Writes `bytes` to a unique temporary file beside `path`, flushes it to
 // disk and renames it over `path`. Returns "" or what failed (with errno's
 // text); the temporary file is removed on failure.
+// The new file keeps the mode of the file it replaces (0644 when new).
 std::string write_atomically(const std::string& path, const std::string& bytes);
 
 // Size limits of the files the library reads (docs/design.md lists them):
@@ -39,6 +40,15 @@ enum class ReadFailure { none, missing, unreadable, not_regular, too_large };
 // `max_bytes`. Returns ReadFailure::none, or the failure with `why` set to
 // a sentence naming the path ("'x' is not a regular file").
 ReadFailure read_regular_file(const std::string& path, std::string& out, std::size_t max_bytes, std::string& why);
+
+// `path` with its symbolic links followed (up to 16 hops), so a writer
+// replaces the target rather than the link. The target need not exist.
+std::string resolve_links(const std::string& path);
+
+// A name beside `path` no other call, in this or another process, returns:
+// "<path>.<tag>-<UTC time>-<pid>-<counter>". Set-aside copies use it, so
+// two in the same second never overwrite each other.
+std::string unique_sibling(const std::string& path, const std::string& tag);
 
 // The whole regular file, or false when it cannot be read (any failure).
 bool read_file(const std::string& path, std::string& out, std::size_t max_bytes);

@@ -337,8 +337,10 @@ double Json::as_number(const char* what) const {
 }
 std::uint64_t Json::as_u64(const char* what) const {
   double v = as_number(what);
-  if (v < 0 || v != std::floor(v) || v > 1.8446744073709552e19)
-    throw Error(std::string("JSON: ") + what + " must be a non-negative integer");
+  // 2^64 itself is the first double out of range (the cast would be
+  // undefined behaviour); numbers read as doubles are exact below 2^53.
+  if (!(v >= 0) || v != std::floor(v) || v >= 18446744073709551616.0)
+    throw Error(std::string("JSON: ") + what + " must be a whole number from 0 to below 2^64, not " + Json(v).dump());
   return static_cast<std::uint64_t>(v);
 }
 const std::string& Json::as_string(const char* what) const {

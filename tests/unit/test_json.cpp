@@ -51,6 +51,6 @@ TEST_CASE("JSON type errors name the field", "[json]") {
   Json j = Json::parse(R"({"n": "12"})");
   CHECK_THROWS_WITH(j.find("n")->as_number("device.compute_units"),
                     Catch::Contains("device.compute_units must be a number, found string"));
-  CHECK_THROWS_WITH(Json(-1).as_u64("x"), Catch::Contains("non-negative integer"));
-  CHECK_THROWS_WITH(Json(1.5).as_u64("x"), Catch::Contains("non-negative integer"));
+  CHECK_THROWS_WITH(Json(-1).as_u64("x"), Catch::Contains("x must be a whole number"));
+  CHECK_THROWS_WITH(Json(1.5).as_u64("x"), Catch::Contains("x must be a whole number"));
 }

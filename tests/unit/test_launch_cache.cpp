@@ -63,7 +63,7 @@ TEST_CASE("a repeated call reuses its plan until the tuning database changes", "
   r.element = "float";
   r.bucket = size_bucket(n);
   r.n = n;
-  r.configuration = {{"work_group_size", 16},
+  r.configuration = {{"work_group_size", 32},
                      {"vector_width", 1},
                      {"groups_per_compute_unit", 1},
                      {"use_local_memory", 1},
@@ -78,7 +78,7 @@ TEST_CASE("a repeated call reuses its plan until the tuning database changes", "
   ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1);
   CHECK(got == Approx(want).epsilon(1e-5));
   CHECK_THAT(tuned.provenance, Catch::Contains("tier 1"));
-  CHECK(tuned.work_group_size() == 16);
+  CHECK(tuned.work_group_size() == 32);
   // And back to the rules once the database is gone again.
   LaunchPlan after;
   sum(ctx, x, {}, &after);

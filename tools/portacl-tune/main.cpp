@@ -1,14 +1,18 @@
 // portacl-tune: finds the fastest correct launch configuration of each
 // kernel on one device and stores it in the tuning database the library
 // reads (see portacl/rules/tuning_database.hpp).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "../common/cli.hpp"
@@ -158,21 +162,48 @@ int export_records(const DeviceInfo& device, const std::string& db_path, const s
   return 0;
 }
 
+// Knob names some kernel family declares: a record naming any other knob
+// is refused at import (it would otherwise be ignored at every lookup).
+// Candidate values are checked at lookup, where the kernel is known.
+std::set<std::string> declared_knobs() {
+  std::set<std::string> names;
+  for (const Operation& op : operations())
+    for (const auto& t : op.space->tunables) names.insert(t.name);
+  return names;
+}
+
 int import_records(const std::string& from, const std::string& db_path) {
   TuningDatabase in;
+  std::vector<TuningRecord> accepted;
   try {
+    struct stat st {};
+    if (::stat(from.c_str(), &st) != 0) throw Error("'" + from + "': " + std::strerror(errno));
     std::vector<std::string> warnings;
     in = TuningDatabase::load(from, &warnings);
-    if (!warnings.empty()) throw Error(warnings.front());
-    if (in.records().empty()) throw Error(from + " holds no tuning records");
+    for (const auto& w : warnings) std::cerr << "portacl-tune: import: " << w << "\n";
+    if (in.records().empty() && !warnings.empty()) throw Error(warnings.front());
+    const std::set<std::string> knobs = declared_knobs();
+    std::size_t index = 0;
+    for (const auto& r : in.records()) {
+      std::string unknown;
+      for (const auto& kv : r.configuration)
+        if (!knobs.count(kv.first)) unknown += (unknown.empty() ? "" : ", ") + kv.first;
+      if (unknown.empty())
+        accepted.push_back(r);
+      else
+        std::cerr << "portacl-tune: import: " << from << ": record " << index << " (" << r.kernel
+                  << ") skipped: no kernel declares the knob(s) " << unknown << "\n";
+      ++index;
+    }
+    if (accepted.empty()) throw Error(from + " holds no usable tuning records");
   } catch (const Error& e) {
     std::cerr << "portacl-tune: cannot import: " << e.what() << "\n";
     return 1;
   }
   std::vector<std::string> notes;
-  TuningDatabase::merge_into_file(db_path, in.records(), &notes);
+  TuningDatabase::merge_into_file(db_path, accepted, &notes);
   for (const auto& n : notes) std::cerr << "portacl-tune: " << n << "\n";
-  std::cout << "imported " << in.records().size() << " record(s) into " << db_path << "\n";
+  std::cout << "imported " << accepted.size() << " record(s) into " << db_path << "\n";
   return 0;
 }
 
@@ -258,6 +289,11 @@ int main(int argc, char** argv) {
     Context ctx(a.device);
     if (!a.export_to.empty()) return export_records(ctx.info(), a.db, a.export_to);
 
+    // A database that cannot take the results is refused before any
+    // measuring, so no measurement is lost to it.
+    if (!a.dry_run)
+      if (const std::string problem = TuningDatabase::writable_problem(a.db); !problem.empty())
+        throw Error(problem + " (set PORTACL_TUNING_DB or --db to a writable file, or use --dry-run)");
     std::signal(SIGINT, on_interrupt);
     a.tuner.stop = &interrupted;
     Progress progress;

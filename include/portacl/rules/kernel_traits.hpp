@@ -10,8 +10,13 @@
 
 namespace portacl {
 
+struct TuningSpace;
+
 struct KernelTraits {
   std::string name;  // for explanations and tuning keys
+  // What the tuner may change (the family's declaration): tuned records
+  // are validated against it before they reach a plan.
+  const TuningSpace* tunables = nullptr;
   ElementType element = ElementType::f32;
   unsigned dimensions = 1;                  // 1, 2 or 3
   bool benefits_from_local_tiling = false;  // has a local-memory variant worth using on GPUs

@@ -49,6 +49,9 @@ struct PlanOverride {
   std::optional<unsigned> passes;             // reductions and scans: 1 or 2
   std::map<std::string, std::string> macros;  // extra tunables for the .cl source
   std::string provenance = "override";
+  // Set by a provider whose stored result cannot be used here (why not):
+  // the rules plan, and the provenance says which result did not apply.
+  std::string refused;
 };
 
 // The hook for the tuning database: asked for every plan; an empty result

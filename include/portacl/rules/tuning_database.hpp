@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -87,8 +89,10 @@ class TuningDatabase {
 
   // Reads one file; problems go to `warnings` and yield an empty database.
   static TuningDatabase load(const std::string& path, std::vector<std::string>* warnings);
-  // Throws portacl::Error naming the problem.
-  static TuningDatabase from_json(const Json& j);
+  // Throws portacl::Error naming the problem. With `skipped`, a bad record
+  // is left out and described there instead ("record 3 skipped: ...");
+  // without, it throws.
+  static TuningDatabase from_json(const Json& j, std::vector<std::string>* skipped = nullptr);
   Json to_json() const;
 
   const std::vector<TuningRecord>& records() const { return records_; }
@@ -100,19 +104,30 @@ class TuningDatabase {
   const TuningRecord* find(const DeviceFingerprint& device, const std::string& kernel, const std::string& element,
                            std::size_t n, MatchTier tier = MatchTier::exact) const;
 
-  // Merges `records` into the file at `path` under an exclusive lock and
-  // replaces it atomically; results already there for other devices,
-  // kernels and buckets stay. A corrupt existing file is moved aside (its
-  // name is returned in `notes`), never overwritten. Throws portacl::Error
-  // when the file cannot be written (read-only location, ...).
+  // Merges `records` into the file at `path` (a link's target) under an
+  // exclusive lock and replaces it atomically; results already there for
+  // other devices, kernels and buckets stay. Bad records in the existing
+  // file are dropped from it but the whole previous file is first copied
+  // aside under a unique name (returned in `notes`), as is a file that does
+  // not parse. Throws portacl::Error, replacing nothing, when the path is
+  // not writable (writable_problem) or the file cannot be read.
   static void merge_into_file(const std::string& path, const std::vector<TuningRecord>& records,
                               std::vector<std::string>* notes = nullptr);
+  // "" when merge_into_file could write `path` now, else why not: a
+  // directory or other non-file, a file this user cannot read and write, a
+  // directory that cannot be created or written. Links are followed. Tools
+  // ask before measuring, so no measurement is lost to a bad path.
+  static std::string writable_problem(const std::string& path);
 
   std::string origin;  // the file it was read from
 
  private:
   std::vector<TuningRecord> records_;
+  std::map<std::string, std::size_t> index_;  // slot -> position in records_
 };
+
+// The largest value a stored knob may hold (work-group sizes, tile sides).
+constexpr std::int64_t kMaxKnobValue = 1 << 30;
 
 // Makes every plan consult the tuning databases (user's first, then
 // shipped) for the device, kernel and size bucket; the plan's provenance
@@ -121,5 +136,12 @@ class TuningDatabase {
 // The user's file is re-read when its path changes, and within a second
 // when the file does.
 void use_tuning_databases();
+
+// A plan from a tuning database that failed at first use (its program did
+// not build): reported once on stderr, and the record is skipped for the
+// rest of the process, so the next plan comes from the rules. Returns false
+// (and does nothing) for plans that did not come from a database or were
+// already distrusted.
+bool distrust_tuned_plan(const LaunchPlan& plan, const std::string& why);
 
 }  // namespace portacl

@@ -78,6 +78,13 @@ std::function<std::string(const Configuration&)> within_work_group(std::string k
 std::string check_configuration(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
                                 const KernelTraits& traits);
 
+// "" when a stored configuration (a tuning-database record) may reach a
+// plan: every knob is declared by `space`, every value is one of the knob's
+// declared candidates, and check_configuration holds on `device`. Else why
+// not, naming the knob. Records failing it never become macros.
+std::string stored_configuration_problem(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
+                                         const KernelTraits& traits);
+
 // The override that makes the planner use `c` on `device`.
 PlanOverride to_override(const Configuration& c, const DeviceInfo& device, const std::string& provenance);
 
