@@ -115,4 +115,26 @@ const std::vector<std::size_t> class_plan_sizes = {1, 61, 4099, 100003};
 
 const std::vector<std::size_t> awkward_sizes = {0, 1, 2, 3, 7, 13, 31, 61, 127, 257, 1021, 4099, 65537};
 
+portacl::TuningRecord record_for(const portacl::DeviceInfo& d, const std::string& kernel, unsigned bucket,
+                                 portacl::Configuration c) {
+  portacl::TuningRecord r;
+  r.device = portacl::DeviceFingerprint::of(d);
+  r.kernel = kernel;
+  r.element = "float";
+  r.bucket = bucket;
+  r.n = std::size_t{1} << bucket;
+  r.configuration = std::move(c);
+  r.tuned = {1, 1, 1, 3};
+  r.rules = {2, 2, 2, 3};
+  return r;
+}
+
+TuningDbScope::TuningDbScope(const std::string& path) {
+  saved = std::getenv("PORTACL_TUNING_DB") ? std::getenv("PORTACL_TUNING_DB") : "";
+  ::setenv("PORTACL_TUNING_DB", path.c_str(), 1);
+  portacl::use_tuning_databases();
+}
+
+TuningDbScope::~TuningDbScope() { ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1); }
+
 }  // namespace test

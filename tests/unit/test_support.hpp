@@ -77,6 +77,17 @@ std::string first_difference(const std::vector<T>& got, const std::vector<T>& wa
   return "equal";
 }
 
+// A tuning record for `d`'s fingerprint, float, with plausible timings.
+portacl::TuningRecord record_for(const portacl::DeviceInfo& d, const std::string& kernel, unsigned bucket,
+                                 portacl::Configuration c);
+
+// Points the library at the tuning database `path` for the scope.
+struct TuningDbScope {
+  explicit TuningDbScope(const std::string& path);
+  ~TuningDbScope();
+  std::string saved;
+};
+
 // `opt` with the number of passes of combining kernels forced (1 or 2).
 portacl::PlanOptions with_passes(portacl::PlanOptions opt, int passes);
 // The sizes each kernel runs at under every class's plan.

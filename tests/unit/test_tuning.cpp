@@ -12,8 +12,10 @@
 #include "tuning/tuner.hpp"
 
 using namespace portacl;
-
 namespace {
+
+using test::record_for;
+using test::TuningDbScope;
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path);
@@ -23,30 +25,6 @@ std::string slurp(const std::string& path) {
 }
 
 void spit(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-TuningRecord record_for(const DeviceInfo& d, const std::string& kernel, unsigned bucket, Configuration c) {
-  TuningRecord r;
-  r.device = DeviceFingerprint::of(d);
-  r.kernel = kernel;
-  r.element = "float";
-  r.bucket = bucket;
-  r.n = std::size_t{1} << bucket;
-  r.configuration = std::move(c);
-  r.tuned = {1, 1, 1, 3};
-  r.rules = {2, 2, 2, 3};
-  return r;
-}
-
-// Points the library at `path` for the scope.
-struct TuningDbScope {
-  std::string saved;
-  explicit TuningDbScope(const std::string& path) {
-    saved = std::getenv("PORTACL_TUNING_DB") ? std::getenv("PORTACL_TUNING_DB") : "";
-    ::setenv("PORTACL_TUNING_DB", path.c_str(), 1);
-    use_tuning_databases();
-  }
-  ~TuningDbScope() { ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1); }
-};
 
 }  // namespace
 
