@@ -78,32 +78,39 @@ std::string ProgramCache::entry_path(const DeviceInfo& info, const KernelSource&
 }
 
 bool ProgramCache::load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,
-                                  const cl::Device& device, const std::string& options, cl::Program& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;  // no entry yet
-  auto reject = [&](const char* why) {
-    f.close();
+                                  const cl::Device& device, const std::string& options, const std::string& entry,
+                                  cl::Program& out) {
+  auto reject = [&](const std::string& why) {
     std::remove(path.c_str());
     ++stats_.disk_rejects;
     if (std::getenv("PORTACL_VERBOSE"))
       std::cerr << "portacl: rebuilding cached program " << path << ": " << why << "\n";
     return false;
   };
+  // The whole entry, bounded: a header claiming a 4 GiB payload cannot make
+  // the reader allocate more than the file holds.
+  std::string bytes, why;
+  const files::ReadFailure failure = files::read_regular_file(path, bytes, files::kMaxProgramBinaryBytes, why);
+  if (failure == files::ReadFailure::missing) return false;  // no entry yet
+  if (failure != files::ReadFailure::none) return reject(why);
+  std::istringstream f(bytes);
   std::string magic;
   std::getline(f, magic);
   if (magic != kMagic) return reject("not a portacl program binary");
   std::size_t key_len = 0, payload_len = 0;
   std::string checksum;
   if (!(f >> key_len) || f.get() != '\n' || key_len > (1u << 20)) return reject("bad header");
+  if (key_len > bytes.size()) return reject("truncated key");
   std::string stored_key(key_len, '\0');
   if (!f.read(&stored_key[0], static_cast<std::streamsize>(key_len))) return reject("truncated key");
   // Same file name but another key: a hash collision or a stale entry.
   if (stored_key != key) return reject("key mismatch (stale entry)");
-  if (!(f >> payload_len >> checksum) || f.get() != '\n' || payload_len > (1ull << 32))
-    return reject("bad payload header");
-  std::string payload(payload_len, '\0');
-  if (!f.read(&payload[0], static_cast<std::streamsize>(payload_len))) return reject("truncated binary");
-  if (f.peek() != std::char_traits<char>::eof()) return reject("trailing bytes");
+  if (!(f >> payload_len >> checksum) || f.get() != '\n') return reject("bad payload header");
+  const std::size_t at = static_cast<std::size_t>(f.tellg());
+  if (payload_len != bytes.size() - at)
+    return reject("the header claims " + std::to_string(payload_len) + " payload bytes, the file holds " +
+                  std::to_string(bytes.size() - at));
+  const std::string payload = bytes.substr(at);
   if (hex64(fnv1a64(payload)) != checksum) return reject("checksum mismatch (corrupt binary)");
 
   cl_int err = CL_SUCCESS;
@@ -113,6 +120,15 @@ bool ProgramCache::load_from_disk(const std::string& path, const std::string& ke
   if (err != CL_SUCCESS) return reject("driver refused the binary");
   err = program.build(std::vector<cl::Device>{device}, options.c_str());
   if (err != CL_SUCCESS) return reject("driver could not build the binary");
+  if (!entry.empty()) {
+    // A valid binary of some other program (a forged entry with a matching
+    // checksum): it must hold the kernel the caller is about to create.
+    std::string names;
+    program.getInfo(CL_PROGRAM_KERNEL_NAMES, &names);
+    names = ";" + names + ";";
+    if (names.find(";" + entry + ";") == std::string::npos)
+      return reject("the binary has no kernel '" + entry + "' (forged or foreign entry)");
+  }
   out = program;
   return true;
 }
@@ -136,7 +152,7 @@ void ProgramCache::store_to_disk(const std::string& path, const std::string& key
 }
 
 cl::Program ProgramCache::get(const cl::Context& context, const cl::Device& device, const DeviceInfo& info,
-                              const KernelSource& source, const std::string& options) {
+                              const KernelSource& source, const std::string& options, const std::string& entry) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto mem_key = std::make_tuple(context(), device(), source.hash, options);
   auto it = memory_.find(mem_key);
@@ -147,7 +163,7 @@ cl::Program ProgramCache::get(const cl::Context& context, const cl::Device& devi
   std::string key = cache_key(info, source, options);
   std::string path = entry_path(info, source, options);
   cl::Program program;
-  if (!path.empty() && load_from_disk(path, key, context, device, options, program)) {
+  if (!path.empty() && load_from_disk(path, key, context, device, options, entry, program)) {
     ++stats_.disk_hits;
   } else {
     cl_int err = CL_SUCCESS;

@@ -93,7 +93,7 @@ Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::st
         ref.source_text.empty() ? kernels_.load(ref.file) : kernels_.from_text(ref.file, ref.source_text);
     it = sources_.emplace(std::move(source_key), std::move(loaded)).first;
   }
-  cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), it->second, options);
+  cl::Program program = programs_->get(context_, device_.cl_device(), device_.info(), it->second, options, ref.entry);
   cl_int err = CL_SUCCESS;
   KernelObject made;
   made.kernel = cl::Kernel(program, ref.entry.c_str(), &err);

@@ -31,6 +31,8 @@ class Parser {
   explicit Parser(const std::string& t) : text_(t) {}
 
   Json document() {
+    // A UTF-8 byte-order mark (editors on Windows write one) is not content.
+    if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     skip_ws();
     Json v = value(0);
     skip_ws();
@@ -124,6 +126,12 @@ class Parser {
     }
   }
 
+  static std::string hex_text(unsigned v) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%04X", v);
+    return buf;
+  }
+
   unsigned hex4() {
     unsigned v = 0;
     for (int i = 0; i < 4; ++i) {
@@ -167,10 +175,16 @@ class Parser {
         case 't': out += '\t'; break;
         case 'u': {
           unsigned cp = hex4();
-          if (cp >= 0xD800 && cp < 0xDC00 && peek() == '\\') {
-            ++pos_;
-            expect('u');
-            unsigned lo = hex4();
+          // UTF-16 surrogates come in pairs (high then low); a lone one is
+          // no character and would become invalid UTF-8.
+          if (cp >= 0xDC00 && cp < 0xE000) fail("lone low surrogate \\u" + hex_text(cp) + " in string");
+          if (cp >= 0xD800 && cp < 0xDC00) {
+            if (peek() != '\\' || pos_ + 1 >= text_.size() || text_[pos_ + 1] != 'u')
+              fail("lone high surrogate \\u" + hex_text(cp) + " in string (no low surrogate follows)");
+            pos_ += 2;
+            const unsigned lo = hex4();
+            if (lo < 0xDC00 || lo >= 0xE000)
+              fail("high surrogate \\u" + hex_text(cp) + " followed by \\u" + hex_text(lo) + ", not a low surrogate");
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           }
           append_utf8(out, cp);

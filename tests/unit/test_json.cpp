@@ -54,3 +54,14 @@ TEST_CASE("JSON type errors name the field", "[json]") {
   CHECK_THROWS_WITH(Json(-1).as_u64("x"), Catch::Contains("x must be a whole number"));
   CHECK_THROWS_WITH(Json(1.5).as_u64("x"), Catch::Contains("x must be a whole number"));
 }
+
+TEST_CASE("JSON: a UTF-8 byte-order mark is accepted, lone surrogates are refused", "[json]") {
+  CHECK(Json::parse("\xEF\xBB\xBF{\"a\": 1}").find("a")->as_number("a") == 1);
+  CHECK(Json::parse("\"\\ud83d\\ude00\"").as_string() == "\xF0\x9F\x98\x80");  // a pair: U+1F600
+  CHECK_THROWS_WITH(Json::parse("\"\\ud83d\""), Catch::Contains("lone high surrogate \\uD83D"));
+  CHECK_THROWS_WITH(Json::parse("\"\\ud83dx\""), Catch::Contains("lone high surrogate"));
+  CHECK_THROWS_WITH(Json::parse("\"\\ude00\""), Catch::Contains("lone low surrogate \\uDE00"));
+  CHECK_THROWS_WITH(Json::parse("\"\\ud83d\\u0041\""), Catch::Contains("not a low surrogate"));
+  // A BOM anywhere but the start is not whitespace.
+  CHECK_THROWS(Json::parse("{\"a\": 1}\xEF\xBB\xBF"));
+}

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <fstream>
 
 #include "test_support.hpp"
@@ -74,6 +75,27 @@ TEST_CASE("corrupt, truncated and foreign cache entries are detected and rebuilt
   }
   SECTION("empty file") { test::write_file(entry, ""); }
   SECTION("not a portacl file") { test::write_file(entry, "garbage\n"); }
+  // Issue 12: the payload length is checked against the file before any
+  // allocation, and a valid binary of another program is refused.
+  SECTION("a header claiming a 4 GiB payload in a short file") {
+    const std::size_t header_end = good.find('\n', good.find("options=") + 8) + 1;
+    const std::size_t line_end = good.find('\n', header_end);
+    const std::string checksum = good.substr(good.find(' ', header_end) + 1, line_end - good.find(' ', header_end) - 1);
+    test::write_file(entry, good.substr(0, header_end) + "4294967296 " + checksum + "\n" + std::string(300, 'x'));
+  }
+  SECTION("a forged entry: another program's binary with a valid checksum") {
+    Context& ctx = test::cpu_context();
+    cl::Program other(ctx.cl_context(), std::string("kernel void other(global float* x) { x[0] = 1.0f; }"));
+    REQUIRE(other.build() == CL_SUCCESS);
+    std::vector<std::vector<unsigned char>> bins;
+    REQUIRE(other.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS);
+    const std::string payload(bins.at(0).begin(), bins.at(0).end());
+    char checksum[17];
+    std::snprintf(checksum, sizeof checksum, "%016llx", static_cast<unsigned long long>(fnv1a64(payload)));
+    const std::size_t header_end = good.find('\n', good.find("options=") + 8) + 1;
+    test::write_file(entry,
+                     good.substr(0, header_end) + std::to_string(payload.size()) + " " + checksum + "\n" + payload);
+  }
   SECTION("stale key (another driver version)") {
     std::string bad = good;
     size_t p = bad.find("driver=");

@@ -36,8 +36,10 @@ class ProgramCache {
   static std::string default_directory();
 
   // The built program; throws BuildError with the compiler's log on failure.
+  // A disk entry whose binary lacks `entry` (a forged or foreign file) is
+  // dropped and the program rebuilt from source.
   cl::Program get(const cl::Context& context, const cl::Device& device, const DeviceInfo& info,
-                  const KernelSource& source, const std::string& options);
+                  const KernelSource& source, const std::string& options, const std::string& entry = "");
 
   CacheStats stats() const;
   const std::string& directory() const { return dir_; }
@@ -46,7 +48,7 @@ class ProgramCache {
 
  private:
   bool load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,
-                      const cl::Device& device, const std::string& options, cl::Program& out);
+                      const cl::Device& device, const std::string& options, const std::string& entry, cl::Program& out);
   void store_to_disk(const std::string& path, const std::string& key, const cl::Program& program);
 
   std::string dir_;
