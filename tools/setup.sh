@@ -10,6 +10,9 @@ shift || true
 
 packages=(g++ cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-clhpp-headers libclblast-dev catch2
           pocl-opencl-icd clinfo clang-format)
+# Callers add their own (the fuzzers: clang and its libFuzzer runtime).
+read -r -a extra <<< "${PORTACL_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -77,6 +77,30 @@ std::string ProgramCache::entry_path(const DeviceInfo& info, const KernelSource&
   return dir_ + "/" + hex64(fnv1a64(cache_key(info, source, options))) + ".bin";
 }
 
+std::string ProgramCache::parse_entry(const std::string& bytes, const std::string& key, std::string& payload) {
+  std::istringstream f(bytes);
+  std::string magic;
+  std::getline(f, magic);
+  if (magic != kMagic) return "not a portacl program binary";
+  std::size_t key_len = 0, payload_len = 0;
+  std::string checksum;
+  if (!(f >> key_len) || f.get() != '\n' || key_len > (1u << 20)) return "bad header";
+  if (key_len > bytes.size()) return "truncated key";
+  std::string stored_key(key_len, '\0');
+  if (!f.read(&stored_key[0], static_cast<std::streamsize>(key_len))) return "truncated key";
+  // Same file name but another key: a hash collision or a stale entry.
+  if (stored_key != key) return "key mismatch (stale entry)";
+  if (!(f >> payload_len >> checksum) || f.get() != '\n') return "bad payload header";
+  // Checked before any allocation: a header claiming 4 GiB in a short file.
+  const std::size_t at = static_cast<std::size_t>(f.tellg());
+  if (payload_len != bytes.size() - at)
+    return "the header claims " + std::to_string(payload_len) + " payload bytes, the file holds " +
+           std::to_string(bytes.size() - at);
+  payload = bytes.substr(at);
+  if (hex64(fnv1a64(payload)) != checksum) return "checksum mismatch (corrupt binary)";
+  return "";
+}
+
 bool ProgramCache::load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,
                                   const cl::Device& device, const std::string& options, const std::string& entry,
                                   cl::Program& out) {
@@ -93,25 +117,8 @@ bool ProgramCache::load_from_disk(const std::string& path, const std::string& ke
   const files::ReadFailure failure = files::read_regular_file(path, bytes, files::kMaxProgramBinaryBytes, why);
   if (failure == files::ReadFailure::missing) return false;  // no entry yet
   if (failure != files::ReadFailure::none) return reject(why);
-  std::istringstream f(bytes);
-  std::string magic;
-  std::getline(f, magic);
-  if (magic != kMagic) return reject("not a portacl program binary");
-  std::size_t key_len = 0, payload_len = 0;
-  std::string checksum;
-  if (!(f >> key_len) || f.get() != '\n' || key_len > (1u << 20)) return reject("bad header");
-  if (key_len > bytes.size()) return reject("truncated key");
-  std::string stored_key(key_len, '\0');
-  if (!f.read(&stored_key[0], static_cast<std::streamsize>(key_len))) return reject("truncated key");
-  // Same file name but another key: a hash collision or a stale entry.
-  if (stored_key != key) return reject("key mismatch (stale entry)");
-  if (!(f >> payload_len >> checksum) || f.get() != '\n') return reject("bad payload header");
-  const std::size_t at = static_cast<std::size_t>(f.tellg());
-  if (payload_len != bytes.size() - at)
-    return reject("the header claims " + std::to_string(payload_len) + " payload bytes, the file holds " +
-                  std::to_string(bytes.size() - at));
-  const std::string payload = bytes.substr(at);
-  if (hex64(fnv1a64(payload)) != checksum) return reject("checksum mismatch (corrupt binary)");
+  std::string payload;
+  if (std::string bad = parse_entry(bytes, key, payload); !bad.empty()) return reject(bad);
 
   cl_int err = CL_SUCCESS;
   cl::Program::Binaries bins{std::vector<unsigned char>(payload.begin(), payload.end())};

@@ -42,6 +42,10 @@ class ProgramCache {
                   const KernelSource& source, const std::string& options, const std::string& entry = "");
 
   CacheStats stats() const;
+  // One disk entry's bytes checked against the key it must hold: "" and
+  // its payload (the program binary), or why the entry is unusable. Never
+  // allocates more than `bytes` holds. (Exposed for the fuzzer.)
+  static std::string parse_entry(const std::string& bytes, const std::string& key, std::string& payload);
   const std::string& directory() const { return dir_; }
   // The disk file that holds (or would hold) this entry.
   std::string entry_path(const DeviceInfo& info, const KernelSource& source, const std::string& options) const;
