@@ -28,8 +28,11 @@ inline void block_of(const size_t t, size_t* bi, size_t* bj) {
 // Work-item lid owns column lid % BLOCK of the tile (the host makes BLOCK
 // divide WG_SIZE): the column products accumulate in a register while the
 // block loads, and the row products are split into WG_SIZE / BLOCK
-// segments, so every work-item works in both phases.
+// segments, so every work-item works in both phases. A segment covers PER
+// rows, rounded up: SEGMENTS need not divide BLOCK (a work-group of 96, or
+// more segments than rows), and rows past BLOCK are skipped.
 #define SEGMENTS (WG_SIZE / BLOCK)
+#define PER ((BLOCK + SEGMENTS - 1) / SEGMENTS)
 __kernel void spmv_blocks(const ulong n, __global const T* ap, const ulong offap, __global const T* x,
                           const ulong offx, const ulong incx, __global T* part) {
   __local T tile[BLOCK][BLOCK + 1];
@@ -44,11 +47,12 @@ __kernel void spmv_blocks(const ulong n, __global const T* ap, const ulong offap
     // The block's loads go out first, into registers, so their latency
     // overlaps the loads of x and the barrier. (Loading the group's next
     // block during this one was slower on the H100: 66% of copy against 72%.)
-    T v[BLOCK / SEGMENTS];
+    T v[PER];
 #pragma unroll
-    for (uint k = 0; k < BLOCK / SEGMENTS; ++k) {
-      const size_t i = i0 + q + k * SEGMENTS;
-      v[k] = i < n && j <= i ? ap[offap + i * (i + 1) / 2 + j] : (T)0;
+    for (uint k = 0; k < PER; ++k) {
+      const uint r = q + k * SEGMENTS;
+      const size_t i = i0 + r;
+      v[k] = r < BLOCK && i < n && j <= i ? ap[offap + i * (i + 1) / 2 + j] : (T)0;
     }
     for (uint e = lid; e < BLOCK; e += WG_SIZE) {
       xi[e] = i0 + e < n ? x[offx + (i0 + e) * incx] : (T)0;
@@ -59,17 +63,18 @@ __kernel void spmv_blocks(const ulong n, __global const T* ap, const ulong offap
     // the diagonal block leaves its diagonal to the row products.
     T col = (T)0;
 #pragma unroll
-    for (uint k = 0; k < BLOCK / SEGMENTS; ++k) {
+    for (uint k = 0; k < PER; ++k) {
       const uint r = q + k * SEGMENTS;
+      if (r >= BLOCK) break;
       tile[r][c] = v[k];
       if (i0 + r != j) col = fma(v[k], xi[r], col);
     }
     col_part[lid] = col;
     barrier(CLK_LOCAL_MEM_FENCE);
     // Row r = lid % BLOCK, columns of segment q: the block times x_J.
-    const uint r = c, per = BLOCK / SEGMENTS;
+    const uint r = c, first = min((uint)BLOCK, q * PER), last = min((uint)BLOCK, (q + 1) * PER);
     T row = (T)0;
-    for (uint k = q * per; k < (q + 1) * per; ++k) row = fma(tile[r][k], xj[k], row);
+    for (uint k = first; k < last; ++k) row = fma(tile[r][k], xj[k], row);
     row_part[lid] = row;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < BLOCK) {

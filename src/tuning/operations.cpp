@@ -74,6 +74,7 @@ Operation make_operation(BufferOperation b) {
                b.space,
                b.run,
                [run = b.run, prepare = b.prepare, verify = b.verify](Workload& w, const PlanOptions& o) {
+                 w.reset_y();  // checks stand alone: earlier runs may have changed y
                  prepare(w);
                  run(w, o);
                  return verify(w);
@@ -82,6 +83,7 @@ Operation make_operation(BufferOperation b) {
     op.baseline = Baseline{b.baseline_routine, b.baseline_run,
                            [run = b.baseline_run, prepare = b.baseline_prepare ? b.baseline_prepare : b.prepare,
                             verify = b.verify](Workload& w) {
+                             w.reset_y();
                              prepare(w);
                              run(w);
                              w.finish();

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (portacl::DeviceInfo::from_json(d.to_json()) != d) __builtin_trap();
     portacl::PlanOptions rules;
     rules.consult_provider = false;
-    portacl::make_plan(d, portacl::reduce_traits("sum", portacl::ElementType::f32, 1, 8, true, 1), portacl::ProblemSize(65537), rules);
+    portacl::make_plan(d, portacl::reduce_traits("sum", portacl::ElementType::f32, 1, 8, true, 1),
+                       portacl::ProblemSize(65537), rules);
   } catch (const portacl::Error&) {
   }
   return 0;

@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const portacl::TuningDatabase again = portacl::TuningDatabase::from_json(portacl::Json::parse(once));
     if (again.records().size() != db.records().size() || again.to_json().dump() != once) __builtin_trap();
     for (const auto& r : db.records())
-      for (auto tier : {portacl::MatchTier::exact, portacl::MatchTier::same_device, portacl::MatchTier::same_architecture})
+      for (auto tier :
+           {portacl::MatchTier::exact, portacl::MatchTier::same_device, portacl::MatchTier::same_architecture})
         db.find(r.device, r.kernel, r.element, r.n, tier);
   } catch (const portacl::Error&) {
   }

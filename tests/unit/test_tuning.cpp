@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -66,6 +67,63 @@ TEST_CASE("every declared candidate that passes the checks plans within each dev
   }
   CHECK(checked > 10000);
   CHECK(refused > 0);  // the limits do bite (e.g. 1024 work-items on a 256-wide AMD GPU)
+}
+
+TEST_CASE("random samples of every declared tuning space compute correct results", "[tuning]") {
+  // Issue 12: a constraint must admit only configurations that compute
+  // correctly (SPMV dropped rows for work-groups of 512 with BLOCK 16, and
+  // for any work-group size that is not a power of two). Corners are not
+  // enough: a random sample of each space runs each operation's own check.
+  Context& ctx = test::cpu_context();
+  Workload w(ctx, 4099, test::seed());
+  std::mt19937_64 pick(test::seed());
+  std::size_t ran = 0;
+  for (const auto& op : operations()) {
+    PlanOptions rules;
+    rules.consult_provider = false;
+    const KernelTraits traits = op.run(w, rules).traits;
+    std::uniform_int_distribution<std::size_t> index(0, op.space->count() - 1);
+    for (int sample = 0, tries = 0; sample < 3 && tries < 200; ++tries) {
+      const Configuration c = op.space->configuration(index(pick));
+      if (!check_configuration(*op.space, c, ctx.info(), traits).empty()) continue;
+      ++sample;
+      INFO(op.name << ": " << to_string(c));
+      PlanOptions o;
+      o.consult_provider = false;
+      o.override_values = to_override(c, ctx.info(), "sample");
+      std::string wrong;
+      try {
+        wrong = op.check(w, o);
+      } catch (const Error& e) {
+        wrong = e.what();  // a configuration the space admits must run
+      }
+      CHECK(wrong == "");
+      ++ran;
+    }
+  }
+  CHECK(ran >= 2 * operations().size());
+}
+
+TEST_CASE("SPMV is right for work-groups that are not a power of two, and more segments than rows", "[tuning]") {
+  Context& ctx = test::cpu_context();
+  Workload w(ctx, 4099, test::seed());
+  const Operation& spmv_op = operation("spmv");
+  for (const Configuration& c : std::vector<Configuration>{{{"work_group_size", 512}, {"BLOCK", 16}},
+                                                           {{"work_group_size", 256}, {"BLOCK", 16}}}) {
+    INFO(to_string(c));
+    PlanOptions o;
+    o.consult_provider = false;
+    o.override_values = to_override(c, ctx.info(), "test");
+    CHECK(spmv_op.check(w, o) == "");
+  }
+  // A work-group of 96 (a class plan may give one): BLOCK falls to 32, three segments.
+  PlanOptions o;
+  o.consult_provider = false;
+  PlanOverride ov;
+  ov.work_group_size = 96;
+  ov.provenance = "test";
+  o.override_values = ov;
+  CHECK(spmv_op.check(w, o) == "");
 }
 
 TEST_CASE("configurations that break a limit are refused with the reason", "[tuning]") {

@@ -42,12 +42,14 @@ Operation make_reduction(const Reduction& r) {
                  return p;
                },
                [r](Workload& w, Options o) {
+                 w.reset_y();  // checks stand alone: earlier runs may have changed y
                  return reference::compare_value(r.name, r.call(w, o, nullptr), r.want(w), r.bound);
                }};
   if (r.routine) {
     auto enqueue = [r](Workload& w) { clblast_call(r.routine, [&](cl_event* e) { return r.baseline(w, e); }); };
     op.baseline =
         Baseline{r.routine, enqueue, [r, enqueue](Workload& w) {
+                   w.reset_y();
                    enqueue(w);
                    const double got = r.index_result ? double(w.read_scalar_index()) : w.read_scalar_float();
                    return reference::compare_value(std::string("CLBlast ") + r.routine, got, r.want(w), r.bound);
