@@ -254,6 +254,14 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
 
   const ElementType element = element_of<T>::value;
   if (m == 0 || n == 0) return ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
+  if ((alpha == T(0) && k > 0) || (k == 0 && gemm_options.backend != GemmBackend::portacl)) {
+    // BLAS: with alpha = 0 (or k = 0) A and B are not read, C = beta C, so
+    // NaN in A or B cannot reach C. The library's own kernel does that as an
+    // empty product (k = 0) on either backend; CLBlast refuses k = 0.
+    GemmOptions own(GemmBackend::portacl);
+    own.plan = options;
+    return gemm(ctx, layout, ta, tb, m, n, std::size_t(0), alpha, a, b, beta, c, offc, ldc, own);
+  }
   auto make = [&] {
     try {
       return prepare_gemm(ctx, element, m, n, k, gemm_options);
@@ -296,6 +304,7 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
                         static_cast<cl_ulong>(b.offset), b_p, b_j, c, static_cast<cl_ulong>(offc), c_r, c_c);
     return l.plan;
   }
+  auto held = ctx.hold_scratch();  // the panels until the multiply is queued
   if (l.k_pad) {
     const cl::Buffer& ap =
         ctx.scratch("gemm.a", bytes_of<T>(checked_product(l.k_pad, l.m_pad, "gemm: A's panel"), "gemm: A's panel"));

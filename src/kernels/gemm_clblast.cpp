@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "clblast_status.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
@@ -42,8 +43,8 @@ void gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m
       xgemm(to_clblast(layout), to_clblast(ta), to_clblast(tb), m, n, k, alpha, a.buffer.cl_buffer()(), a.offset, a.ld,
             b.buffer.cl_buffer()(), b.offset, b.ld, beta, c.cl_buffer()(), offc, ldc, &ctx.queue()(), &done);
   if (status != CLBlastSuccess)
-    throw Error("gemm (CLBlast backend) on '" + ctx.info().name + "': CLBlast returned status " +
-                std::to_string(static_cast<int>(status)) + " (see clblast_c.h's CLBlastStatusCode)");
+    throw Error("gemm (CLBlast backend) on '" + ctx.info().name + "': CLBlast returned " +
+                clblast_status_text(static_cast<int>(status)));
   if (done) ctx.record(cl::Event(done));  // takes ownership
 }
 

@@ -51,6 +51,9 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   check_matrix("gemv", "A", stored(layout, t ? n : m, t ? m : n), a.offset, a.ld, a.buffer.size(), layout);
   check_vector("gemv", "x", n, x.offset, x.inc, x.buffer.size());
   check_vector("gemv", "y", m, offy, incy, y.size());
+  // BLAS: alpha = 0 reads neither A nor x (NaN there must not reach y):
+  // y = beta y is the product with no columns.
+  if (alpha == T(0) && n > 0) return gemv(ctx, layout, trans, m, 0, alpha, a, x, beta, y, offy, incy, options);
 
   cl_ulong s_r, s_c;
   strides(layout, a.ld, s_r, s_c);
@@ -95,6 +98,7 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   plan.decide("chunks", std::to_string(used), "general.grid-stride",
               std::to_string(used) + " chunks of " + std::to_string(chunk) + " columns x " +
                   std::to_string(row_groups) + " groups of rows fill the device");
+  auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
   const cl::Buffer& part = ctx.scratch(
       "gemv.partial", bytes_of<T>(used > 1 ? checked_product(used, m, "gemv: partial sums") : 1, "gemv: partial sums"));
   PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_axpy", ""}, plan);

@@ -55,6 +55,14 @@ void set(const PreparedKernel& k, unsigned i, const S& v) {
   detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
 }
 
+// Compiler options for kernels built around a user's expression: in float,
+// literals such as 0.75 are single precision, so "x > 0.75" compiles for
+// float vectors and on devices without fp64 (the expression is the user's
+// text; a double literal there is almost always meant as "this number").
+inline std::string expression_flags(ElementType element) {
+  return element == ElementType::f32 ? "-cl-single-precision-constant" : "";
+}
+
 // Sets every argument in order and launches.
 template <class... Args>
 void launch(Context& ctx, const PreparedKernel& k, const Args&... args) {

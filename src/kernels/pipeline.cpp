@@ -138,7 +138,7 @@ template <class T>
 PipelineReport map_pipelined(Context& ctx, const std::string& expression, const T* x, T* y, std::size_t n,
                              const PipelineOptions& o) {
   kernel_call::check_expression("map_pipelined", "expression", expression);
-  return run(ctx, "map_pipelined", x, y, n, false, o, map_kernel(expression),
+  return run(ctx, "map_pipelined", x, y, n, false, o, map_kernel(expression, element_of<T>::value),
              stream_traits("map", element_of<T>::value, 2, 1),
              [](PreparedKernel& k, cl_ulong m, const cl::Buffer& xd, const cl::Buffer& yd) {
                kernel_call::set(k, 0, m);

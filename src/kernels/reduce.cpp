@@ -42,6 +42,7 @@ struct ReduceOp {
   unsigned inputs;
   bool vectorizable;
   double flops;
+  std::string compiler_flags = "";
 };
 
 const char* one_input = "#define INPUTS __global const T* restrict x\n";
@@ -90,9 +91,10 @@ ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst,
 template <class S>
 S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std::vector<const BufferStorage*> inputs,
       const PlanOptions& options, LaunchPlan* used) {
+  auto held = ctx.hold_scratch();  // partials, ticket and result until the value is read
   KernelTraits traits = reduce_traits(op.name, element, op.inputs, sizeof(S), op.vectorizable, op.flops);
   std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
-  KernelRef ref{op.name + ".cl", "reduce", source};
+  KernelRef ref{op.name + ".cl", "reduce", source, op.compiler_flags};
   if (n == 0) {
     if (used) *used = ctx.plan(traits, ProblemSize(0), options);
     return S{};
@@ -121,7 +123,7 @@ S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std:
     second.local = {{threads, 1, 1}};
     second.global = {{threads, 1, 1}};
     second.work_groups = 1;
-    PreparedKernel combine = ctx.prepare(KernelRef{ref.file, "reduce_partials", source}, second);
+    PreparedKernel combine = ctx.prepare(KernelRef{ref.file, "reduce_partials", source, op.compiler_flags}, second);
     kernel_call::launch(ctx, combine, static_cast<cl_ulong>(units), partials, result);
   }
   S out{};
@@ -221,6 +223,7 @@ std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<
   ReduceOp op = additive("count_if", "ulong", "(PREDICATE(x[i])) ? 1 : 0",
                          "PORTACL_CAT(convert_, SV)(-(PREDICATE(VLOAD(i, x))))", 1, 1);
   op.definitions = "#define PREDICATE(x) (" + predicate + ")\n" + op.definitions;
+  op.compiler_flags = kernel_call::expression_flags(element_of<T>::value);
   return run<cl_ulong>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used);
 }
 

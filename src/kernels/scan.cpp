@@ -51,6 +51,7 @@ struct ScanJob {
   std::string name;
   std::string definitions;
   std::size_t sum_bytes;
+  std::string compiler_flags = "";
 };
 
 using kernel_call::ceil_div;
@@ -74,7 +75,7 @@ void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source
   plan.decide("scan", "single pass, decoupled look-back", "general.single-pass-combine",
               std::to_string(vectors * plan.vector_width) + " elements per work-item, tiles of " +
                   std::to_string(wg * vectors * plan.vector_width));
-  PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_lookback", source}, plan);
+  PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_lookback", source, job.compiler_flags}, plan);
   const cl::Buffer& status = ctx.scratch("scan.status", bytes_of<cl_ulong>(tiles, "scan status words"), true);
   const cl_uint epoch = ctx.scratch_epoch("scan.status", lookback_epochs);
   const cl::Buffer& aggregates =
@@ -101,8 +102,8 @@ void launch_reduce_then_scan(Context& ctx, const ScanJob& job, const std::string
   plan.work_groups = per_item ? ceil_div(units, wg) : units;
   plan.global[0] = plan.work_groups * wg;
   plan.items_per_work_item = per_item ? block : ceil_div(block, wg);
-  PreparedKernel totals_k = ctx.prepare(KernelRef{job.name + ".cl", "scan_totals", source}, plan);
-  PreparedKernel blocks_k = ctx.prepare(KernelRef{job.name + ".cl", "scan_blocks", source}, plan);
+  PreparedKernel totals_k = ctx.prepare(KernelRef{job.name + ".cl", "scan_totals", source, job.compiler_flags}, plan);
+  PreparedKernel blocks_k = ctx.prepare(KernelRef{job.name + ".cl", "scan_blocks", source, job.compiler_flags}, plan);
   const cl::Buffer& totals = ctx.scratch("scan.totals", units * job.sum_bytes);
   kernel_call::launch(ctx, totals_k, static_cast<cl_ulong>(n), static_cast<cl_ulong>(block), x, totals);
   kernel_call::launch(ctx, blocks_k, static_cast<cl_ulong>(n), static_cast<cl_ulong>(block), x, totals, y,
@@ -115,6 +116,7 @@ void launch_reduce_then_scan(Context& ctx, const ScanJob& job, const std::string
 template <class T>
 cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive, bool want_total,
              const PlanOptions& options, LaunchPlan* used) {
+  auto held = ctx.hold_scratch();  // tiles, status words and the count until it is read
   const std::size_t n = x.size();
   KernelTraits traits = scan_traits(job.name, element_of<T>::value, job.sum_bytes);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(n), options);
@@ -179,7 +181,7 @@ std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>&
               "#define PREDICATE(x) (" + predicate + ")\n#define S " + count_type +
                   "\n#define VALUE(v) ((PREDICATE(v)) ? (" + count_type + ")1 : (" + count_type +
                   ")0)\n#define COMPACT 1\n",
-              narrow ? sizeof(cl_uint) : sizeof(cl_ulong)};
+              narrow ? sizeof(cl_uint) : sizeof(cl_ulong), kernel_call::expression_flags(element_of<T>::value)};
   return static_cast<std::size_t>(run(ctx, job, x, y, false, true, o, used));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "portacl/kernels/gemv.hpp"
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"
 
@@ -50,6 +51,11 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
                 ") but its buffer has " + std::to_string(ap.size()));
   check_vector("spmv", "x", n, x.offset, x.inc, x.buffer.size());
   check_vector("spmv", "y", n, offy, incy, y.size());
+  // BLAS: alpha = 0 reads neither AP nor x (NaN there must not reach y):
+  // y = beta y, which GEMV does as a product with no columns.
+  if (alpha == T(0) && n > 0)
+    return gemv(ctx, Layout::row_major, Transpose::no, n, 0, alpha, MatrixRef<T>{ap, offap, 1}, x, beta, y, offy, incy,
+                options);
 
   const KernelTraits traits = spmv_traits(element_of<T>::value);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, packed)), options);
@@ -68,6 +74,7 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
   plan.global = {{plan.work_groups * wg, 1, 1}};
   plan.decide("blocks", std::to_string(blocks) + " of " + std::to_string(block) + " x " + std::to_string(block),
               "general.grid-stride", "each block of the stored triangle is read once");
+  auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
   const cl::Buffer& part = ctx.scratch(
       "spmv.partial",
       bytes_of<T>(checked_product(checked_product(nb, nb, "spmv: partial sums"), block, "spmv: partial sums"),

@@ -23,10 +23,11 @@ const TuningSpace& stream_tunables() {
 
 KernelRef stream_kernel(const std::string& entry) { return KernelRef{"stream.cl", entry, ""}; }
 
-KernelRef map_kernel(const std::string& expression) {
+KernelRef map_kernel(const std::string& expression, ElementType element) {
   // The expression becomes a macro in front of stream.cl; the source hash
   // (and so the binary cache key) includes it.
-  return KernelRef{"map.cl", "map", "#define MAP_EXPR(x) (" + expression + ")\n#include \"stream.cl\"\n"};
+  return KernelRef{"map.cl", "map", "#define MAP_EXPR(x) (" + expression + ")\n#include \"stream.cl\"\n",
+                   kernel_call::expression_flags(element)};
 }
 
 using kernel_call::launch_1d;
@@ -67,7 +68,8 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
   kernel_call::same_context(ctx, y, "map", "y");
   kernel_call::same_length("map", "x", x.size(), "y", y.size());
   kernel_call::check_expression("map", "expression", expression);
-  return launch_1d(ctx, map_kernel(expression), stream_traits("map", element_of<T>::value, 2, 1), x.size(), o, x, y);
+  return launch_1d(ctx, map_kernel(expression, element_of<T>::value), stream_traits("map", element_of<T>::value, 2, 1),
+                   x.size(), o, x, y);
 }
 
 #define PORTACL_STREAM_INSTANTIATE(T)                                                             \

@@ -63,6 +63,8 @@ std::string shape_key(const KernelRef& ref, const KernelTraits& t, const Problem
   key += '\0';
   key += ref.source_text;
   key += '\0';
+  key += ref.compiler_flags;
+  key += '\0';
   key += t.name;
   key += '\0';
   append_raw(key, t.element);
@@ -81,6 +83,11 @@ std::string shape_key(const KernelRef& ref, const KernelTraits& t, const Problem
 }  // namespace
 
 Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::string& options) {
+  if (!ref.compiler_flags.empty()) {
+    KernelRef plain = ref;
+    plain.compiler_flags.clear();
+    return kernel_object(plain, options.empty() ? ref.compiler_flags : options + " " + ref.compiler_flags);
+  }
   std::string key = ref.file + '\0' + ref.source_text + '\0' + options + '\0' + ref.entry + '\0' + thread_tag();
   std::lock_guard<std::mutex> lock(cache_mutex_);
   auto cached = kernel_objects_.find(key);
@@ -212,6 +219,7 @@ cl::CommandQueue& Context::queue(unsigned index) {
 }
 
 const cl::Buffer& Context::scratch(const std::string& purpose, std::size_t bytes, bool zeroed) {
+  std::lock_guard<std::recursive_mutex> held(scratch_mutex_);
   Scratch& s = scratch_[purpose];
   if (s.bytes < bytes || s.bytes == 0) {
     std::size_t want = std::max<std::size_t>(bytes, 64);
@@ -235,6 +243,7 @@ const cl::Buffer& Context::scratch(const std::string& purpose, std::size_t bytes
 }
 
 std::uint32_t Context::scratch_epoch(const std::string& purpose, std::uint32_t limit) {
+  std::lock_guard<std::recursive_mutex> held(scratch_mutex_);
   auto it = scratch_.find(purpose);
   if (it == scratch_.end()) throw Error("scratch_epoch: no scratch buffer '" + purpose + "'");
   Scratch& s = it->second;

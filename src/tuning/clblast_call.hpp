@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "../kernels/clblast_status.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
@@ -19,7 +20,7 @@ void clblast_call(const char* routine, Call call) {
   const CLBlastStatusCode status = call(&done);
   if (done) clReleaseEvent(done);
   if (status != CLBlastSuccess)
-    throw Error(std::string("CLBlast ") + routine + " failed with status " + std::to_string(static_cast<int>(status)));
+    throw Error(std::string("CLBlast ") + routine + " failed: " + clblast_status_text(static_cast<int>(status)));
 }
 
 }  // namespace portacl

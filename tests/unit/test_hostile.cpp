@@ -3,9 +3,12 @@
 // wrapped byte count, a small buffer, or a crash.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
+#include <thread>
 
+#include "kernels/clblast_status.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -155,4 +158,122 @@ TEST_CASE("description readers refuse files that are not regular files", "[hosti
   CHECK_THROWS_WITH(DeviceInfo::from_json_file("/dev/zero"), Catch::Contains("'/dev/zero' is not a regular file"));
   const std::string dir = test::scratch_dir("hostile-dir");
   CHECK_THROWS_WITH(parse_clinfo_file(dir), Catch::Contains("is not a regular file"));
+}
+
+// ---- issue 12 section 7: wrong answers found by an independent suite -------
+
+TEST_CASE("GEMM with k = 0 gives C = beta C on both backends, every layout and transpose", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t m = 5, n = 7;
+  const std::vector<float> c0 = test::random_vector<float>(m * n);
+  Buffer<float> a(ctx, 4), b(ctx, 4), c(ctx, c0);
+  for (GemmBackend backend : {GemmBackend::portacl, GemmBackend::clblast})
+    for (Layout layout : {Layout::row_major, Layout::column_major})
+      for (Transpose ta : {Transpose::no, Transpose::yes})
+        for (Transpose tb : {Transpose::no, Transpose::yes}) {
+          INFO("backend " << int(backend) << " layout " << int(layout) << " ta " << int(ta) << " tb " << int(tb));
+          c.upload(c0);
+          const std::size_t ldc = layout == Layout::row_major ? n : m;
+          CHECK_NOTHROW(gemm(ctx, layout, ta, tb, m, n, 0, 2.0f, MatrixRef<float>{a, 0, 1}, MatrixRef<float>{b, 0, 1},
+                             -1.5f, c, 0, ldc, GemmOptions(backend)));
+          std::vector<float> want(c0.size());
+          for (std::size_t i = 0; i < c0.size(); ++i) want[i] = -1.5f * c0[i];
+          CHECK(c.download() == want);
+        }
+}
+
+TEST_CASE("alpha = 0 reads neither A, B nor x: NaN there never reaches the result", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::size_t m = 33, n = 17, k = 9;
+  const std::vector<float> nans(64 * 64, nan);
+  const std::vector<float> c0 = test::random_vector<float>(m * n), y0 = test::random_vector<float>(m);
+  Buffer<float> a(ctx, nans), b(ctx, nans), x(ctx, nans), c(ctx, c0), y(ctx, y0);
+  auto scaled = [](const std::vector<float>& v, float s) {
+    std::vector<float> out(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = s * v[i];
+    return out;
+  };
+  for (GemmBackend backend : {GemmBackend::portacl, GemmBackend::clblast}) {
+    INFO("gemm backend " << int(backend));
+    c.upload(c0);
+    gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, m, n, k, 0.0f, MatrixRef<float>{a, 0, k},
+         MatrixRef<float>{b, 0, n}, 0.5f, c, 0, n, GemmOptions(backend));
+    CHECK(c.download() == scaled(c0, 0.5f));
+  }
+  for (Transpose t : {Transpose::no, Transpose::yes}) {
+    y.upload(y0);
+    const std::size_t cols = t == Transpose::no ? n : m, rows = t == Transpose::no ? m : n;
+    gemv(ctx, Layout::row_major, t, rows, cols, 0.0f, MatrixRef<float>{a, 0, 64}, VectorRef<float>{x, 0, 1}, 2.0f, y, 0,
+         1);
+    std::vector<float> want = scaled(y0, 2.0f);
+    std::vector<float> got = y.download();
+    for (std::size_t i = rows; i < m; ++i) want[i] = y0[i];  // outside the vector: untouched
+    CHECK(got == want);
+  }
+  y.upload(y0);
+  spmv(ctx, m, 0.0f, a, 0, VectorRef<float>{x, 0, 1}, -1.0f, y, 0, 1);
+  CHECK(y.download() == scaled(y0, -1.0f));
+  // beta = 0 as well: y = 0, y's old NaN not read either.
+  y.upload(std::vector<float>(m, nan));
+  spmv(ctx, m, 0.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1);
+  CHECK(y.download() == std::vector<float>(m, 0.0f));
+}
+
+TEST_CASE("CLBlast statuses are named", "[hostile]") {
+  CHECK(clblast_status_text(-1017) == "CLBlastInvalidDimension (-1017)");
+  CHECK(clblast_status_text(0) == "CLBlastSuccess (0)");
+  CHECK(clblast_status_text(12345) == "status 12345");
+}
+
+TEST_CASE("threads sharing one Context get their own, correct results", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  const int threads = 4, calls = 25;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      // Each thread's own data: sums, dots, scans and a GEMM per call.
+      const std::size_t n = 20000 + 1000 * std::size_t(t);
+      std::vector<float> hx(n), hy(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        hx[i] = float((i * 7 + std::size_t(t)) % 13) - 6.0f;  // small integers: exact sums
+        hy[i] = float(t + 1);
+      }
+      const double want_dot = reference::dot(hx, hy).value, want_sum = reference::sum(hx).value;
+      Buffer<float> x(ctx, hx), y(ctx, hy), z(ctx, n);
+      const std::size_t order = 40 + std::size_t(t);
+      Buffer<float> a(ctx, std::vector<float>(order * order, 1.0f)), b(ctx, std::vector<float>(order * order, 2.0f)),
+          c(ctx, order * order);
+      for (int i = 0; i < calls; ++i) {
+        if (double(dot(ctx, x, y)) != want_dot) ++wrong;
+        if (double(sum(ctx, x)) != want_sum) ++wrong;
+        inclusive_scan(ctx, x, z);
+        if (double(z.download().back()) != want_sum) ++wrong;
+        gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, order, order, order, 1.0f,
+             MatrixRef<float>{a, 0, order}, MatrixRef<float>{b, 0, order}, 0.0f, c, 0, order);
+        for (float v : c.download())
+          if (v != 2.0f * float(order)) {
+            ++wrong;
+            break;
+          }
+      }
+    });
+  for (auto& th : pool) th.join();
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("a double literal in a float predicate or expression compiles and means that number", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  const std::vector<float> hx = test::random_dyadic<float>(1031, 2, 8);  // multiples of 1/8
+  Buffer<float> x(ctx, hx), y(ctx, hx.size());
+  const std::size_t want = reference::count_if(hx, [](float v) { return v > 0.75f; });
+  CHECK(count_if(ctx, "x > 0.75", x) == want);
+  CHECK(compact(ctx, "x > 0.75", x, y) == want);
+  map(ctx, "x * 0.5 + 1.0", x, y);
+  CHECK(reference::compare(y.download(), reference::map(hx, [](double v) { return v * 0.5 + 1.0; }), 2) == "");
+  // Double buffers keep double literals.
+  const std::vector<double> hd(hx.begin(), hx.end());
+  Buffer<double> xd(ctx, hd);
+  CHECK(count_if(ctx, "x > 0.75", xd) == want);
 }

@@ -20,8 +20,9 @@ KernelTraits stream_traits(const std::string& kernel, ElementType element, unsig
 KernelRef stream_kernel(const std::string& entry);
 // What the tuner may change in every streaming kernel (AXPY included).
 const TuningSpace& stream_tunables();
-// The map kernel for one user expression (checked by the caller).
-KernelRef map_kernel(const std::string& expression);
+// The map kernel for one user expression (checked by the caller), for
+// elements of `element` (float expressions take single-precision literals).
+KernelRef map_kernel(const std::string& expression, ElementType element);
 
 template <class T>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});

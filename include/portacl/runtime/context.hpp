@@ -26,6 +26,9 @@ struct KernelRef {
   // When set, the source is this text (named `file` in messages; its
   // #includes resolve from the kernel library): user-fused kernels.
   std::string source_text;
+  // Compiler options beyond the plan's macros (user expressions in float:
+  // -cl-single-precision-constant, see kernel_call::expression_flags).
+  std::string compiler_flags = "";
 };
 
 // A kernel object with its plan. Kernel objects are cached per context,
@@ -44,12 +47,14 @@ struct ContextOptions {
   std::optional<KernelLibrary> kernels;
 };
 
-// Threads: a Context's caches are guarded by a lock and its kernel objects
-// are per thread, so calls from several threads do not corrupt it. But its
-// scratch memory (reductions' partial results, scans' tiles) and its queue
-// are shared: operations that return a value or use scratch memory must not
-// run from two threads on one Context at once. Give each thread its own
-// Context for concurrent work.
+// Threads: a Context may be shared. Its caches are guarded by a lock, its
+// kernel objects are per thread (two threads never race on one cl_kernel's
+// arguments), and an operation that uses the Context's scratch memory
+// (reductions, scans, compaction, GEMM's panels, GEMV's and SPMV's partial
+// sums) holds it from its first launch to its last read-back
+// (hold_scratch), so such operations from several threads run one after
+// the other on the shared in-order queue. For work that should overlap,
+// give each thread its own Context.
 class Context {
  public:
   Context();  // select_device("") : PORTACL_DEVICE or the default
@@ -108,6 +113,12 @@ class Context {
   // zero-filled when `zeroed`. Kernels that use the same purpose must not
   // run concurrently on different queues.
   const cl::Buffer& scratch(const std::string& purpose, std::size_t bytes, bool zeroed = false);
+  // Held by an operation for as long as it uses scratch memory, launches
+  // and read-back included; recursive, so an operation built of others
+  // (compaction: a scan, then its count) holds it once for all.
+  std::unique_lock<std::recursive_mutex> hold_scratch() {
+    return std::unique_lock<std::recursive_mutex>(scratch_mutex_);
+  }
   // A number, 1 to limit-1, that differs from every earlier call's since
   // the zeroed scratch buffer `purpose` was made: kernels tag what they
   // write with it, so stale flags from an earlier launch read as unset
@@ -166,6 +177,7 @@ class Context {
     std::uint32_t epoch = 0;
   };
   std::map<std::string, Scratch> scratch_;
+  std::recursive_mutex scratch_mutex_;  // see hold_scratch
   std::vector<cl::Event>* recorder_ = nullptr;
 };
 
