@@ -197,11 +197,19 @@ Classification classify(const DeviceInfo& d) {
   }
   if (d.type == DeviceType::gpu && is_intel(d)) {
     c.device_class = DeviceClass::intel_gpu;
-    std::uint32_t sg = 0;
-    for (auto s : d.intel_sub_group_sizes) sg = std::max(sg, s);
-    c.execution_width = sg ? sg : (d.preferred_work_group_multiple ? d.preferred_work_group_multiple : 16);
+    // The hardware is SIMD8; the compiler picks the width per kernel and
+    // usually takes 16, though it advertises 8, 16 and 32. So the width is
+    // the compiler's preferred multiple when the description has it, else
+    // 16 when offered, never simply the largest advertised size.
+    const auto& sizes = d.intel_sub_group_sizes;
+    const bool offers_16 = std::find(sizes.begin(), sizes.end(), 16u) != sizes.end();
+    c.execution_width = d.preferred_work_group_multiple ? d.preferred_work_group_multiple
+                        : offers_16 || sizes.empty()    ? 16
+                                                        : *std::max_element(sizes.begin(), sizes.end());
     c.architecture = "Intel GPU, sub-group width " + std::to_string(c.execution_width);
-    c.reason = "GPU from Intel";
+    c.reason = std::string("GPU from Intel; execution width ") +
+               (d.preferred_work_group_multiple ? "from the compiler's preferred work-group multiple"
+                                                : "16, the compiler's usual choice on SIMD8 hardware");
     return c;
   }
   if (d.type == DeviceType::gpu) {

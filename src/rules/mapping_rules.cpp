@@ -306,7 +306,12 @@ DeviceLimits DeviceLimits::of(const DeviceInfo& d) {
 unsigned sub_group_ops_of(const DeviceInfo& d) {
   unsigned ops = 0;
   if (d.has_extension("cl_khr_subgroups")) ops |= sub_group_reduce;
-  if (classify(d).device_class == DeviceClass::nvidia_gpu && d.nvidia) ops |= warp_shuffle;
+  // Inline PTX (the shuffle variant) needs NVIDIA's own OpenCL compiler: a
+  // device of NVIDIA's architecture behind another platform (PoCL's CUDA
+  // backend) gets the portable combine. Rule nvidia.warp-shuffle.
+  const bool nvidia_platform =
+      d.platform_name.find("NVIDIA") != std::string::npos || d.platform_vendor.find("NVIDIA") != std::string::npos;
+  if (classify(d).device_class == DeviceClass::nvidia_gpu && d.nvidia && nvidia_platform) ops |= warp_shuffle;
   return ops;
 }
 

@@ -69,7 +69,8 @@ const std::vector<Rule>& rule_book() {
        "Coalescing is per warp along dimension 0: dimension 0 of a 2D work-group spans a full warp."},
       {"nvidia.warp-shuffle", "nvidia_gpu", "004",
        "A warp of 32 exchanges registers with shuffles (shfl.sync, inline PTX in NVIDIA's OpenCL): reductions within a "
-       "warp need no local memory."},
+       "warp need no local memory. Only on NVIDIA's own platform: another platform's compiler (PoCL's CUDA backend) "
+       "takes no inline PTX, so those devices combine through sub-groups or local memory."},
       {"nvidia.pinned-transfers", "nvidia_gpu", "1.6",
        "PCI-E transfers run at full speed only from page-locked (pinned) host memory."},
       // AMD GCN (1.3.3, 1.5.3, 1.6).

@@ -277,3 +277,36 @@ TEST_CASE("a double literal in a float predicate or expression compiles and mean
   Buffer<double> xd(ctx, hd);
   CHECK(count_if(ctx, "x > 0.75", xd) == want);
 }
+
+// ---- issue 12 section 8: device profiles the fixtures did not cover --------
+
+TEST_CASE("NVIDIA's shuffle variant needs NVIDIA's platform", "[hostile]") {
+  DeviceInfo h100 = test::load_fixture("nvidia_h100.clinfo");
+  REQUIRE(classify(h100).device_class == DeviceClass::nvidia_gpu);
+  CHECK((sub_group_ops_of(h100) & warp_shuffle) != 0);
+  // The same device behind PoCL's CUDA backend: no inline PTX.
+  h100.platform_name = "Portable Computing Language";
+  h100.platform_vendor = "The pocl project";
+  CHECK((sub_group_ops_of(h100) & warp_shuffle) == 0);
+  PlanOptions rules;
+  rules.consult_provider = false;
+  const LaunchPlan p =
+      make_plan(h100, reduce_traits("sum", ElementType::f32, 1, 4, true, 1), ProblemSize(1 << 20), rules);
+  CHECK(p.macros.at("SUB_GROUPS") != "2");
+  CHECK_FALSE((p.decision("sub_groups") && p.decision("sub_groups")->value == "warp shuffle"));
+}
+
+TEST_CASE("Intel GPUs take the compiler's width, not the largest advertised sub-group", "[hostile]") {
+  DeviceInfo d;
+  d.type = DeviceType::gpu;
+  d.vendor = "Intel(R) Corporation";
+  d.name = "Intel(R) Iris(R) Xe Graphics";
+  d.intel_sub_group_sizes = {8, 16, 32};
+  CHECK(classify(d).execution_width == 16);
+  CHECK_THAT(classify(d).reason, Catch::Contains("SIMD8"));
+  d.preferred_work_group_multiple = 8;  // a live device's compiled kernel says 8
+  CHECK(classify(d).execution_width == 8);
+  d.preferred_work_group_multiple = 0;
+  d.intel_sub_group_sizes = {8, 32};
+  CHECK(classify(d).execution_width == 32);
+}
