@@ -56,6 +56,26 @@ run(1 "${TUNE}" --import "${WORK}/garbage.json")
 if(NOT last_err MATCHES "cannot import")
   message(FATAL_ERROR "bad import not explained: ${last_err}")
 endif()
+# A missing file says so (not "holds no tuning records").
+run(1 "${TUNE}" --import "${WORK}/no-such-file.json")
+if(NOT last_err MATCHES "cannot import: '${WORK}/no-such-file.json': No such file or directory")
+  message(FATAL_ERROR "missing import file not explained: ${last_err}")
+endif()
+# A record naming a knob no kernel declares is skipped at import, by name.
+file(READ "${WORK}/shipped.json" shipped)
+string(REPLACE "\"configuration\": {" "\"configuration\": {\"WG_SIZE\": 4, " forged "${shipped}")
+file(WRITE "${WORK}/forged.json" "${forged}")
+run(1 "${TUNE}" --import "${WORK}/forged.json")
+if(NOT last_err MATCHES "skipped: no kernel declares the knob\\(s\\) WG_SIZE")
+  message(FATAL_ERROR "a forged knob was not refused at import: ${last_err}")
+endif()
+# A database that is a directory is refused before any measuring.
+file(MAKE_DIRECTORY "${WORK}/dir.json")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PORTACL_TUNING_DB=${WORK}/dir.json" "${TUNE}" --kernel copy
+                --size 2^10 --budget 2 RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "is not a regular file")
+  message(FATAL_ERROR "a directory database was not refused: ${rc} ${err}")
+endif()
 # Shipped files are read after the user's own: the export alone serves.
 file(MAKE_DIRECTORY "${WORK}/shipdir")
 file(COPY "${WORK}/shipped.json" DESTINATION "${WORK}/shipdir")
