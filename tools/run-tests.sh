@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, build, run it on PoCL; then the same suite
 # built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (PORTACL_SKIP_SANITIZERS=1 skips that second pass); then a 30-second run
+# (PORTACL_SKIP_SANITIZERS=1 skips that second pass); then the tests that
+# share one Context between threads under ThreadSanitizer (PORTACL_SKIP_TSAN=1
+# skips them; only the test binary is built for it); then a 30-second run
 # of each libFuzzer harness on its seed corpus (PORTACL_SKIP_FUZZ=1 skips it;
 # PORTACL_FUZZ_SECONDS sets the time per harness).
 set -euo pipefail
@@ -16,6 +18,13 @@ if [ "${PORTACL_SKIP_SANITIZERS:-0}" != 1 ]; then
     "$root/tools/setup.sh" build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTACL_SANITIZE=ON
   fi
   (cd "$root/build-asan" && ctest -j"$jobs" --output-on-failure)
+fi
+if [ "${PORTACL_SKIP_TSAN:-0}" != 1 ]; then
+  if [ ! -f "$root/build-tsan/build.ninja" ]; then
+    cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPORTACL_TSAN=ON >/dev/null
+  fi
+  cmake --build "$root/build-tsan" --target portacl_tests
+  (cd "$root/build-tsan" && ctest -L threads --output-on-failure)
 fi
 if [ "${PORTACL_SKIP_FUZZ:-0}" != 1 ]; then
   "$root/tests/fuzz/run.sh" "${PORTACL_FUZZ_SECONDS:-30}"

@@ -226,7 +226,7 @@ TEST_CASE("CLBlast statuses are named", "[hostile]") {
   CHECK(clblast_status_text(12345) == "status 12345");
 }
 
-TEST_CASE("threads sharing one Context get their own, correct results", "[hostile]") {
+TEST_CASE("threads sharing one Context get their own, correct results", "[hostile][threads]") {
   Context& ctx = test::cpu_context();
   const int threads = 4, calls = 25;
   std::atomic<int> wrong{0};

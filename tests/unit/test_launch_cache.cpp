@@ -12,7 +12,7 @@
 
 using namespace portacl;
 
-TEST_CASE("threads calling the same kernel on one context each get their own results", "[launch]") {
+TEST_CASE("threads calling the same kernel on one context each get their own results", "[launch][threads]") {
   Context& ctx = test::cpu_context();
   INFO("seed " << test::seed());
   constexpr int threads = 4, rounds = 25;
