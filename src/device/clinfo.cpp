@@ -257,25 +257,6 @@ Line split_line(std::string s) {
   return l;
 }
 
-// The fields the rules decide from that a dump left out: a truncated dump
-// reads them as 0 (unknown), which tools must say rather than plan on.
-std::vector<std::string> fields_the_rules_need_but_lack(const DeviceInfo& d) {
-  std::vector<std::string> missing;
-  auto need = [&](bool present, const char* field) {
-    if (!present) missing.push_back(field);
-  };
-  need(d.type != DeviceType::unknown, "Device Type");
-  need(d.compute_units != 0, "Max compute units");
-  need(d.max_work_group_size != 0, "Max work group size");
-  need(!d.max_work_item_sizes.empty(), "Max work item sizes");
-  need(d.local_mem_type != LocalMemType::unknown, "Local memory type");
-  need(d.local_mem_size != 0, "Local memory size");
-  need(d.global_mem_size != 0, "Global memory size");
-  need(d.max_mem_alloc_size != 0, "Max memory allocation");
-  need(d.preferred_vector_width.float_ != 0, "Preferred vector width (float)");
-  return missing;
-}
-
 }  // namespace
 
 std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string& origin) {
@@ -395,7 +376,7 @@ std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string&
   if (devices.empty())
     throw Error("no OpenCL device found in the clinfo text from " + origin +
                 " (expected 'Device Name' or CL_DEVICE_NAME lines as printed by clinfo or clinfo --raw)");
-  for (DeviceInfo& d : devices) d.missing_fields = fields_the_rules_need_but_lack(d);
+  for (DeviceInfo& d : devices) d.missing_fields = missing_rule_fields(d);
   return devices;
 }
 

@@ -290,6 +290,23 @@ DeviceInfo DeviceInfo::from_json(const Json& j) {
 
 namespace portacl {
 
+std::vector<std::string> missing_rule_fields(const DeviceInfo& d) {
+  std::vector<std::string> missing;
+  auto need = [&](bool present, const char* field) {
+    if (!present) missing.push_back(field);
+  };
+  need(d.type != DeviceType::unknown, "Device Type");
+  need(d.compute_units != 0, "Max compute units");
+  need(d.max_work_group_size != 0, "Max work group size");
+  need(!d.max_work_item_sizes.empty(), "Max work item sizes");
+  need(d.local_mem_type != LocalMemType::unknown, "Local memory type");
+  need(d.local_mem_size != 0, "Local memory size");
+  need(d.global_mem_size != 0, "Global memory size");
+  need(d.max_mem_alloc_size != 0, "Max memory allocation");
+  need(d.preferred_vector_width.float_ != 0, "Preferred vector width (float)");
+  return missing;
+}
+
 std::vector<DeviceInfo> DeviceInfo::from_json_file(const std::string& path) {
   std::string text, why;
   if (files::read_regular_file(path, text, files::kMaxDescriptionBytes, why) != files::ReadFailure::none)
@@ -300,6 +317,7 @@ std::vector<DeviceInfo> DeviceInfo::from_json_file(const std::string& path) {
     auto add = [&](const Json& v) {
       DeviceInfo d = from_json(v.contains("device") ? *v.find("device") : v);
       d.source = "json:" + path;
+      d.missing_fields = missing_rule_fields(d);
       out.push_back(d);
     };
     if (j.is_array()) {

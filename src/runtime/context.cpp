@@ -82,12 +82,10 @@ std::string shape_key(const KernelRef& ref, const KernelTraits& t, const Problem
 
 }  // namespace
 
-Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::string& options) {
-  if (!ref.compiler_flags.empty()) {
-    KernelRef plain = ref;
-    plain.compiler_flags.clear();
-    return kernel_object(plain, options.empty() ? ref.compiler_flags : options + " " + ref.compiler_flags);
-  }
+Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::string& plan_options) {
+  const std::string options = ref.compiler_flags.empty() ? plan_options
+                              : plan_options.empty()     ? ref.compiler_flags
+                                                         : plan_options + " " + ref.compiler_flags;
   std::string key = ref.file + '\0' + ref.source_text + '\0' + options + '\0' + ref.entry + '\0' + thread_tag();
   std::lock_guard<std::mutex> lock(cache_mutex_);
   auto cached = kernel_objects_.find(key);

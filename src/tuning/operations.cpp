@@ -29,18 +29,6 @@ void Workload::zero_z() { z.upload(std::vector<float>(n, 0.0f)); }
 
 void Workload::finish() { check_cl(ctx.queue().finish(), "clFinish(workload)"); }
 
-float Workload::read_scalar_float() {
-  float v = 0;
-  check_cl(ctx.queue().enqueueReadBuffer(scalar, CL_TRUE, 0, sizeof v, &v), "clEnqueueReadBuffer(workload scalar)");
-  return v;
-}
-
-unsigned Workload::read_scalar_index() {
-  unsigned v = 0;
-  check_cl(ctx.queue().enqueueReadBuffer(scalar, CL_TRUE, 0, sizeof v, &v), "clEnqueueReadBuffer(workload scalar)");
-  return v;
-}
-
 std::size_t square_order(std::size_t n) {
   std::size_t s = static_cast<std::size_t>(std::sqrt(static_cast<double>(n)));
   while (s * s > n) --s;
@@ -75,7 +63,7 @@ Operation make_operation(BufferOperation b) {
                b.run,
                [run = b.run, prepare = b.prepare, verify = b.verify](Workload& w, const PlanOptions& o) {
                  w.reset_y();  // checks stand alone: earlier runs may have changed y
-                 prepare(w);
+                 if (prepare) prepare(w);
                  run(w, o);
                  return verify(w);
                }};
@@ -84,7 +72,7 @@ Operation make_operation(BufferOperation b) {
                            [run = b.baseline_run, prepare = b.baseline_prepare ? b.baseline_prepare : b.prepare,
                             verify = b.verify](Workload& w) {
                              w.reset_y();
-                             prepare(w);
+                             if (prepare) prepare(w);
                              run(w);
                              w.finish();
                              return verify(w);

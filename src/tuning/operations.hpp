@@ -32,8 +32,13 @@ struct Workload {
   void poison_z();  // z all NaN, so an unwritten output cannot pass
   void zero_z();
   void finish();  // waits for the queue
-  float read_scalar_float();
-  unsigned read_scalar_index();
+  // The value a baseline left in `scalar` (float, or an index as unsigned).
+  template <class S>
+  S read_scalar() {
+    S v{};
+    check_cl(ctx.queue().enqueueReadBuffer(scalar, CL_TRUE, 0, sizeof v, &v), "clEnqueueReadBuffer(workload scalar)");
+    return v;
+  }
   // A well-conditioned (diagonally dominant) lower-triangular row-major
   // matrix of order square_order(n) made from hx, for TRSV; built on first
   // use, with its host copy.
@@ -93,7 +98,7 @@ struct BufferOperation {
   double bytes_per_element, flops_per_element;
   const TuningSpace* space;
   std::function<LaunchPlan(Workload&, const PlanOptions&)> run;
-  std::function<void(Workload&)> prepare;
+  std::function<void(Workload&)> prepare;  // empty: nothing beyond the fresh y every check starts from
   std::function<std::string(Workload&)> verify;
   std::string baseline_routine = "";                 // "" when there is none
   std::function<void(Workload&)> baseline_run = {};  // enqueues it once

@@ -151,6 +151,15 @@ TEST_CASE("a truncated clinfo dump lists the fields it lacks", "[hostile]") {
   REQUIRE_FALSE(truncated.missing_fields.empty());
   CHECK(std::find(truncated.missing_fields.begin(), truncated.missing_fields.end(), "Max work group size") !=
         truncated.missing_fields.end());
+  // Device JSON is judged the same way.
+  const std::string dir = test::scratch_dir("hostile-json-fields");
+  const std::vector<DeviceInfo> live = DeviceInfo::from_json_file(test::fixture_path("nvidia_h100.live.json"));
+  CHECK(live.at(0).missing_fields.empty());
+  Json partial = live.at(0).to_json();
+  partial["max_work_group_size"] = 0;
+  test::write_file(dir + "/partial.json", partial.dump());
+  const auto missing = DeviceInfo::from_json_file(dir + "/partial.json").at(0).missing_fields;
+  CHECK(std::find(missing.begin(), missing.end(), "Max work group size") != missing.end());
 }
 
 TEST_CASE("description readers refuse files that are not regular files", "[hostile]") {

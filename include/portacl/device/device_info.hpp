@@ -82,7 +82,8 @@ struct DeviceInfo {
   // Where this description came from ("live", "clinfo:FILE", "json:FILE").
   std::string source;
   // Fields the rules read that the description did not give (a truncated
-  // or partial dump): they read as 0, "unknown". Tools warn about them.
+  // or partial dump): they read as 0, "unknown". Set by the file readers
+  // (missing_rule_fields); tools warn about them.
   std::vector<std::string> missing_fields;
 
   bool has_extension(const std::string& ext) const;
@@ -100,5 +101,9 @@ struct DeviceInfo {
   bool operator==(const DeviceInfo& o) const;
   bool operator!=(const DeviceInfo& o) const { return !(*this == o); }
 };
+
+// The fields the rules decide from that `d` leaves unknown (0 or empty),
+// by their clinfo labels.
+std::vector<std::string> missing_rule_fields(const DeviceInfo& d);
 
 }  // namespace portacl

@@ -47,13 +47,13 @@ Operation make_reduction(const Reduction& r) {
                }};
   if (r.routine) {
     auto enqueue = [r](Workload& w) { clblast_call(r.routine, [&](cl_event* e) { return r.baseline(w, e); }); };
-    op.baseline =
-        Baseline{r.routine, enqueue, [r, enqueue](Workload& w) {
-                   w.reset_y();
-                   enqueue(w);
-                   const double got = r.index_result ? double(w.read_scalar_index()) : w.read_scalar_float();
-                   return reference::compare_value(std::string("CLBlast ") + r.routine, got, r.want(w), r.bound);
-                 }};
+    op.baseline = Baseline{
+        r.routine, enqueue, [r, enqueue](Workload& w) {
+          w.reset_y();
+          enqueue(w);
+          const double got = r.index_result ? double(w.read_scalar<unsigned>()) : double(w.read_scalar<float>());
+          return reference::compare_value(std::string("CLBlast ") + r.routine, got, r.want(w), r.bound);
+        }};
   }
   return op;
 }

@@ -22,7 +22,6 @@ std::string exactly(const std::vector<float>& got, const std::vector<float>& wan
 std::vector<Operation> stream_operations() {
   const TuningSpace* space = &stream_tunables();
   auto poison = [](Workload& w) { w.poison_z(); };
-  auto fresh_y = [](Workload& w) { w.reset_y(); };
   std::vector<BufferOperation> ops;
   ops.push_back({"copy", 8, 0, space, [](Workload& w, Options o) { return copy(w.ctx, w.x, w.z, o); }, poison,
                  [](Workload& w) { return exactly(w.z.download(), w.hx, "copy"); }, "Scopy",
@@ -33,7 +32,7 @@ std::vector<Operation> stream_operations() {
                  }});
   ops.push_back({"fill", 4, 0, space, [](Workload& w, Options o) { return fill(w.ctx, w.z, kA, o); }, poison,
                  [](Workload& w) { return exactly(w.z.download(), std::vector<float>(w.n, kA), "fill"); }});
-  ops.push_back({"scale", 8, 1, space, [](Workload& w, Options o) { return scale(w.ctx, kA, w.y, o); }, fresh_y,
+  ops.push_back({"scale", 8, 1, space, [](Workload& w, Options o) { return scale(w.ctx, kA, w.y, o); }, nullptr,
                  [](Workload& w) { return reference::compare(w.y.download(), reference::scale(kA, w.hy), 1); }, "Sscal",
                  [](Workload& w) {
                    clblast_call("Sscal", [&](cl_event* e) {
@@ -41,7 +40,7 @@ std::vector<Operation> stream_operations() {
                    });
                  }});
   ops.push_back(
-      {"axpy", 12, 2, space, [](Workload& w, Options o) { return axpy(w.ctx, kA, w.x, w.y, o); }, fresh_y,
+      {"axpy", 12, 2, space, [](Workload& w, Options o) { return axpy(w.ctx, kA, w.x, w.y, o); }, nullptr,
        [](Workload& w) { return reference::compare(w.y.download(), reference::axpby(kA, w.hx, 1.0, w.hy), 2); },
        "Saxpy",
        [](Workload& w) {
@@ -50,7 +49,7 @@ std::vector<Operation> stream_operations() {
          });
        }});
   ops.push_back(
-      {"axpby", 12, 3, space, [](Workload& w, Options o) { return axpby(w.ctx, kA, w.x, kB, w.y, o); }, fresh_y,
+      {"axpby", 12, 3, space, [](Workload& w, Options o) { return axpby(w.ctx, kA, w.x, kB, w.y, o); }, nullptr,
        [](Workload& w) { return reference::compare(w.y.download(), reference::axpby(kA, w.hx, kB, w.hy), 3); }});
   ops.push_back(
       {"map x*x+1", 8, 2, space, [](Workload& w, Options o) { return map(w.ctx, "x * x + 1.0f", w.x, w.z, o); }, poison,
