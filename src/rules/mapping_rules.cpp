@@ -357,6 +357,16 @@ std::uint64_t plan_generation() {
   return generation.load();
 }
 
+std::optional<PlanOverride> provided_override(const DeviceInfo& d, const KernelTraits& t, const ProblemSize& size) {
+  PlanOverrideProvider prov;
+  {
+    std::lock_guard<std::mutex> lock(provider_mutex);
+    prov = provider_slot();
+  }
+  if (!prov) return std::nullopt;
+  return prov(d, t, size);
+}
+
 bool has_plan_override_provider() {
   std::lock_guard<std::mutex> lock(provider_mutex);
   return static_cast<bool>(provider_slot());
@@ -641,12 +651,7 @@ LaunchPlan make_plan(const DeviceInfo& d, const KernelTraits& t, const ProblemSi
 
   std::optional<PlanOverride> ov = opt.override_values;
   if (!ov && opt.consult_provider) {
-    PlanOverrideProvider prov;
-    {
-      std::lock_guard<std::mutex> lock(provider_mutex);
-      prov = provider_slot();
-    }
-    if (prov) ov = prov(d, t, size);
+    ov = provided_override(d, t, size);
     if (ov && !ov->refused.empty()) {
       PlanOptions without = opt;
       without.consult_provider = false;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -28,15 +30,58 @@ Context::Context(Device device, ContextOptions options)
                                                                      : ProgramCache::default_directory());
 }
 
-LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options) const {
-  if (!options.plan_as) return make_plan(device_.info(), traits, size, options);
-  // Another device's rules, this device's limits and capabilities.
-  require_precision(info(), traits);
-  PlanOptions o = options;
-  DeviceLimits live = DeviceLimits::of(info());
-  o.live_limits = o.live_limits ? o.live_limits->intersect(live) : live;
-  o.plan_as.reset();
-  return make_plan(*options.plan_as, traits, size, o);
+namespace {
+
+std::mutex tuned_check_mutex;
+TunedPlanCheck& tuned_check_slot() {
+  static TunedPlanCheck check;
+  return check;
+}
+
+// The hook's answer the first time this device meets this stored result in
+// the process; "" every later time. Marked before it runs, so a plan made
+// inside the check (another kernel's record) cannot recurse into it.
+std::string check_tuned_plan_once(Context& ctx, const LaunchPlan& p, const ProblemSize& size,
+                                  const PlanOptions& options) {
+  static std::set<std::string> checked;
+  TunedPlanCheck check;
+  {
+    std::lock_guard<std::mutex> lock(tuned_check_mutex);
+    check = tuned_check_slot();
+    if (!check || !checked.insert(ctx.info().name + '\0' + p.provenance).second) return "";
+  }
+  try {
+    return check(ctx, p, size, options);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TunedPlanCheck set_tuned_plan_check(TunedPlanCheck check) {
+  std::lock_guard<std::mutex> lock(tuned_check_mutex);
+  std::swap(tuned_check_slot(), check);
+  return check;
+}
+
+LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options) {
+  LaunchPlan p;
+  if (!options.plan_as) {
+    p = make_plan(device_.info(), traits, size, options);
+  } else {
+    // Another device's rules, this device's limits and capabilities.
+    require_precision(info(), traits);
+    PlanOptions o = options;
+    DeviceLimits live = DeviceLimits::of(info());
+    o.live_limits = o.live_limits ? o.live_limits->intersect(live) : live;
+    o.plan_as.reset();
+    p = make_plan(*options.plan_as, traits, size, o);
+  }
+  if (options.override_values || p.provenance.rfind("tuning database ", 0) != 0) return p;
+  const std::string problem = check_tuned_plan_once(*this, p, size, options);
+  if (problem.empty() || !distrust_tuned_plan(p, "its results failed the library's check: " + problem)) return p;
+  return plan(traits, size, options);
 }
 
 namespace {

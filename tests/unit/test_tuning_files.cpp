@@ -74,6 +74,88 @@ TEST_CASE("a record's unknown knobs never become macros; the rules plan instead"
   }
 }
 
+TEST_CASE("a tuned plan is checked at its first use; wrong results fall back to the rules", "[hostile]") {
+  Context& ctx = test::cpu_context();
+  const std::string dir = test::scratch_dir("hostile-first-use");
+  const std::vector<float> hx = test::random_vector<float>(1000);
+  const double want = reference::sum(hx).value;
+  Buffer<float> x(ctx, hx);
+  // The library's own check (installed by the tuning layer) runs once, on
+  // this record's first use, and passes a configuration that computes right.
+  struct Seen {
+    int calls = 0;
+    std::string problem;
+  };
+  auto seen = std::make_shared<Seen>();
+  const TunedPlanCheck library_check = set_tuned_plan_check(nullptr);
+  REQUIRE(library_check);
+  set_tuned_plan_check([=](Context& c, const LaunchPlan& p, const ProblemSize& s, const PlanOptions& o) {
+    ++seen->calls;
+    seen->problem = library_check(c, p, s, o);
+    return seen->problem;
+  });
+  const std::string right = dir + "/right.json";
+  TuningDatabase::merge_into_file(right, {record_for(ctx.info(), "sum", 10, {{"work_group_size", 32}})});
+  {
+    test::TuningDbScope scope(right);
+    LaunchPlan used;
+    for (int call = 0; call < 3; ++call) CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).epsilon(1e-5));
+    CHECK_THAT(used.provenance, Catch::StartsWith("tuning database " + right));
+    CHECK(used.work_group_size() == 32);
+    CHECK(seen->calls == 1);
+    CHECK(seen->problem == "");
+  }
+  // A record whose results the check finds wrong is used by no call: the
+  // first call already runs the rules plan, and says why.
+  set_tuned_plan_check([=](Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&) {
+    ++seen->calls;
+    return std::string("sum gave 1 instead of 2");
+  });
+  const std::string wrong = dir + "/wrong.json";
+  TuningDatabase::merge_into_file(wrong, {record_for(ctx.info(), "sum", 10, {{"work_group_size", 64}})});
+  {
+    test::TuningDbScope scope(wrong);
+    LaunchPlan first, second;
+    CHECK(double(sum(ctx, x, {}, &first)) == Approx(want).epsilon(1e-5));
+    CHECK(double(sum(ctx, x, {}, &second)) == Approx(want).epsilon(1e-5));
+    CHECK_THAT(first.provenance, Catch::StartsWith("rules"));
+    CHECK(second.provenance == first.provenance);
+    INFO(first.provenance);
+    CHECK(seen->calls == 2);
+  }
+  set_tuned_plan_check(library_check);
+}
+
+TEST_CASE("the library's own check catches a tuned configuration that computes wrongly", "[hostile]") {
+  // A reduce.cl that is wrong only with work-groups of 32, as a kernel edit
+  // can leave a stored configuration: the record builds and runs, and only
+  // the results show it.
+  const std::string dir = test::scratch_dir("hostile-wrong-kernel");
+  std::string text = test::read_file(std::string(PORTACL_SOURCE_DIR) + "/kernels/reduce.cl");
+  const std::size_t at = text.find("\n#if PER_ITEM\n  const size_t units = get_global_size(0);");
+  REQUIRE(at != std::string::npos);
+  text.insert(at, "\n#if WG_SIZE == 32 && COMBINE_IS_ADD\n  acc += (S)1;\n#endif");
+  test::write_file(dir + "/reduce.cl", text);
+  ContextOptions opt;
+  opt.kernels = KernelLibrary({dir}, true);
+  opt.cache_directory = "";
+  Context ctx(test::cpu_context().device(), opt);
+  const std::vector<float> hx = test::random_vector<float>(1000);
+  const double want = reference::sum(hx).value;
+  Buffer<float> x(ctx, hx);
+  PlanOptions thirty_two;
+  thirty_two.override_values = PlanOverride{};
+  thirty_two.override_values->work_group_size = 32;
+  CHECK(double(sum(ctx, x, thirty_two)) != Approx(want).epsilon(1e-5));  // the planted bug is live
+  const std::string path = dir + "/db.json";
+  TuningDatabase::merge_into_file(path, {record_for(ctx.info(), "sum", 10, {{"work_group_size", 32}})});
+  test::TuningDbScope scope(path);
+  LaunchPlan used;
+  CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).epsilon(1e-5));
+  CHECK_THAT(used.provenance, Catch::StartsWith("rules"));
+  CHECK(used.work_group_size() != 32);
+}
+
 TEST_CASE("stored values that are not small whole numbers skip their record, not the file", "[hostile]") {
   const DeviceInfo d = test::load_fixture("nvidia_h100.clinfo");
   const std::string good = record_json(d, "sum", R"({"work_group_size": 256})");

@@ -68,6 +68,11 @@ void set_plan_override_provider(PlanOverrideProvider provider, std::function<voi
 std::uint64_t plan_generation();
 void plan_inputs_changed();
 bool has_plan_override_provider();
+// What the installed provider answers for this plan (nullopt: none, or no
+// stored result): how a tuned plan's own configuration is re-run when it is
+// checked at first use.
+std::optional<PlanOverride> provided_override(const DeviceInfo& device, const KernelTraits& traits,
+                                              const ProblemSize& size);
 
 struct PlanOptions {
   // Also respect these limits (e.g. PoCL's, when running a fixture's plan).

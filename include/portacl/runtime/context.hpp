@@ -71,8 +71,10 @@ class Context {
   ProgramCache& programs() { return *programs_; }
   const KernelLibrary& kernel_library() const { return kernels_; }
 
-  // The rule-based (or tuned) plan for this device.
-  LaunchPlan plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options = {}) const;
+  // The rule-based (or tuned) plan for this device. A plan from a tuning
+  // database is checked at its first use in the process (TunedPlanCheck):
+  // the rules plan instead when its results are wrong.
+  LaunchPlan plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options = {});
 
   // Loads, compiles (through both caches) and returns the kernel with a plan
   // that also respects the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE.
@@ -180,6 +182,16 @@ class Context {
   std::recursive_mutex scratch_mutex_;  // see hold_scratch
   std::vector<cl::Event>* recorder_ = nullptr;
 };
+
+// How a plan from a tuning database is checked at its first use in this
+// process: run the plan's operations under the stored configuration on a
+// small problem and compare with the host reference; "" when right, else
+// what was wrong. A failure distrusts the record (distrust_tuned_plan), so
+// the rules plan from then on. The tuning layer, which knows every
+// operation's check, installs it; set_tuned_plan_check returns the check it
+// replaces (an empty check checks nothing).
+using TunedPlanCheck = std::function<std::string(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&)>;
+TunedPlanCheck set_tuned_plan_check(TunedPlanCheck check);
 
 // Records the launches of its scope: Context::record_launches, undone on exit.
 class LaunchRecorder {
