@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-30}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(json clinfo device_json tuning_db program_cache includes)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(json clinfo device_json tuning_db program_cache includes matrix_market)
 build=$root/build-fuzz
 PORTACL_EXTRA_PACKAGES="clang libclang-rt-14-dev" CC=clang CXX=clang++ "$root/tools/setup.sh" "$build" \
   -DPORTACL_FUZZ=ON -DPORTACL_BUILD_TESTS=OFF -DPORTACL_BUILD_TOOLS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -22,6 +22,7 @@ seed() {  # the seed corpus of harness $1 in directory $2
     json) cp "$fixtures"/*.json "$root"/src/tuning/shipped/*.json "$2"/ ;;
     tuning_db) cp "$root"/src/tuning/shipped/*.json "$2"/ ;;
     includes) cp "$root"/kernels/*.cl "$2"/ ;;
+    matrix_market) cp "$root"/tests/fixtures/matrices/*.mtx "$2"/ ;;
     program_cache)  # entries of the cache's format for the harness's key
       printf 'PORTACL-PROGRAM-BINARY 1\n9\nfuzz-key\n0 cbf29ce484222325\n' > "$2/empty"
       printf 'PORTACL-PROGRAM-BINARY 1\n9\nfuzz-key\n5 %s\nhello' "$(printf hello | python3 -c '
