@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A second method for portacl-bench's CLBlast column (device machine, not
 // CI): CLBlast called straight from plain OpenCL, no portacl in the
 // process, timed by wall clock around the call and clFinish after three

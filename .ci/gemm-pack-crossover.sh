@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Device machine (not CI): where GEMM's packing starts to pay on the GPU
 # (rule general.pack-large-products). portacl-bench's GEMM section at small
 # orders with packing forced off, forced on (a tuning database holding only

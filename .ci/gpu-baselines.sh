@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Device machine (not CI): build and test on the GPU (gpu-run.sh), time
 # CLBlast by a second, independent method (.ci/clblast_direct.cpp), then
 # ahead-of-time compilation cold and warm, then portacl-bench with every baseline timed by wall clock, GEMM and latency

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Dense linear algebra on the GPU machine (device tool; not part of CI): build, the matrix
 # tests on the GPU, cuBLAS through PyTorch for reference, optional tuning (TB=budget, 0 = none),
 # then portacl-bench with the rules and with the shipped database. Needs .debs/ as gpu-run.sh.

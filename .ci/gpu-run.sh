@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on the GPU machine lent through the device tool (not part of CI):
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.

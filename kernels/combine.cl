@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Combining values across the lanes of a vector, a sub-group and a
 // work-group, shared by the reductions and the scans. The includer defines
 // S, IDENTITY, COMBINE(a, b) and COMBINE_IS_ADD (see reduce.cl).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // C = alpha * op(A) * op(B) + beta * C for any layout and transposes: the
 // host turns layout and transpose into strides, so op(A)(i, p) is
 // a[offa + i * a_i + p * a_p] (likewise B and C). Work-group (gx, gy) owns

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GEMM on packed operands: the large-problem path. gemm_pack copies op(A)
 // and op(B) (any layout, transpose, offset, leading dimension) into
 // scratch buffers as panels, one per tile row of C (TS_M rows of op(A)) and

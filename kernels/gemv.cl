@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // y = alpha * op(A) x + beta * y. The host turns layout and transpose into
 // strides, op(A)(i, j) = a[offa + i * a_i + j * a_j], and picks the kernel
 // by which index is contiguous in memory:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device's arithmetic ceiling: eight independent chains of dependent
 // FMAs per work-item (enough to hide the FMA latency), in VT vectors so CPUs
 // use their whole SIMD width. The result is stored so nothing is optimised

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared definitions for every portacl kernel. The host passes the plan's
 // choices as macros: T (element type), VW (vector width), WG_SIZE, WG_X/Y/Z,
 // USE_LOCAL_MEMORY, BARRIER_FREE.

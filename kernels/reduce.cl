@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reductions. Every work-item folds its share of the input into one value
 // (whole vectors first, lanes combined at the end), then the partial results
 // are combined. The host defines the operation in front of this file:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prefix sums and stream compaction, in one of two ways.
 // Single pass (scan_lookback, GPUs with global atomics): decoupled
 // look-back. Work-groups take tiles in order from an atomic ticket, publish

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // y = alpha * A x + beta * y for symmetric A stored packed: the lower
 // triangle row by row, element (i, j), i >= j, at ap[offap + i (i + 1) / 2 + j].
 //

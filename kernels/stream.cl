@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming kernels: work-items visit whole vectors of VW elements
 // (PORTACL_FOR_UNITS: contiguous chunks on CPUs, a grid stride on GPUs),
 // then the n % VW tail is done element by element, so any n works under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Solves L x = b in place for lower-triangular L, BLOCK unknowns at a time:
 //   trsv_block   one work-group of BLOCK work-items (a sub-group on GPUs)
 //                solves the diagonal block from row k0 by forward

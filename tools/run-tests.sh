@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole test suite: set up, build, run it on PoCL; then the same suite
 # built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (PORTACL_SKIP_SANITIZERS=1 skips that second pass); then the tests that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what portacl needs from Debian's packages (only what is missing),
 # then configures and builds into the given directory. Idempotent: a second
 # run with nothing changed installs nothing and rebuilds nothing.

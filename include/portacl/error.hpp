@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every failure surfaces as portacl::Error: an OpenCL status is named
 // (CL_OUT_OF_RESOURCES, ...) together with the call that returned it, so a
 // user never has to look up a bare integer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything a user of portacl needs, in one include: devices, contexts and
 // buffers, the kernel library, plans and their explanations. Tools that
 // measure, tune or inspect the library also include portacl/tools.hpp.

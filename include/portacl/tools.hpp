@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What tools built on portacl need beyond the user API: the binary cache,
 // the tuning database and tuning spaces, the timing shared by the tuner and
 // the benchmark, and the reference problem shapes portacl-query plans.

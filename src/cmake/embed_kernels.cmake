@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT: a C++ file holding every .cl file under KERNEL_DIR as bytes.
 # Run by a custom command at build time, so the library carries its kernels.
 file(GLOB cl_files RELATIVE "${KERNEL_DIR}" "${KERNEL_DIR}/*.cl")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "portacl/device/read_device.hpp"
 
 #include <CL/cl_ext.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "portacl/kernels/axpy.hpp"
 
 #include "kernel_call.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "clblast_status.hpp"
 
 #include <clblast_c.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CLBlast's status codes by name: errors say "CLBlastInvalidDimension
 // (-1017)", not a bare number to look up in clblast_c.h.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GEMM's second backend: CLBlast's Xgemm on the context's queue, with the
 // library's own argument checks already done by the caller.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every typed kernel call does before and at launch: check operands
 // (same context, matching lengths) and set arguments in order.
 #pragma once

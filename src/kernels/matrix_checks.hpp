@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shape checks and strides shared by the matrix routines: every bad shape
 // is refused with a message naming the routine and operand, before any
 // launch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "portacl/kernels/reference_shapes.hpp"
 
 #include "portacl/kernels/axpy.hpp"

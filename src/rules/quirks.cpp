@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "portacl/rules/quirks.hpp"
 
 #include "portacl/device/device_class.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "portacl/rules/rule_book.hpp"
 
 #include "portacl/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "portacl/runtime/context.hpp"
 #include "portacl/rules/tuning_database.hpp"
 

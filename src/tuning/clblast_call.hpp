@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One call of a CLBlast routine as its users make it: the status checked
 // (a failure throws portacl::Error naming the routine and status), the
 // completion event released. Callers finish the queue when they need the

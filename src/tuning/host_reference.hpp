@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one double-precision host reference of every operation, shared by the
 // unit tests, the tuner's checks and portacl-bench's checks of portacl and
 // of the baselines. A result carries the magnitude its rounding error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every tunable operation of the kernel library, float, as one list the
 // tuner, portacl-bench and the tests share: how to run it on a workload
 // under given plan options, how much memory traffic and arithmetic it needs,

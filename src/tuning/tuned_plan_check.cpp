@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check a plan from a tuning database passes at its first use in a
 // process (TunedPlanCheck): every operation that runs the plan's kernel is
 // run under the stored configuration on a small awkward problem and checked

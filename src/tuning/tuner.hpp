@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The autotuner: searches one operation's declared space on this device for
 // the fastest configuration that computes the right answer, starting from
 // (and never worse than) the rule-based plan.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File-system helpers for the library's on-disk state (program binaries,
 // tuning databases): where it lives, and how it is written so that a reader
 // never sees half a file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the clinfo reader (default and --raw forms). Any input
 // gives devices or portacl::Error; every device read classifies, plans and
 // survives its JSON round trip.

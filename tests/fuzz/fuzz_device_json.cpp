@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: device descriptions in portacl's JSON form. Any input
 // gives a description or portacl::Error; a description classifies, plans
 // (or refuses with an Error) and round-trips.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the kernel-file include expander. Any source text
 // expands (its includes resolved from the embedded kernels) or throws
 // portacl::Error; the expansion is bounded however the includes repeat.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the JSON parser. Any input either parses or throws
 // portacl::Error; what parses dumps to text that parses to the same dump.
 #include <cstddef>

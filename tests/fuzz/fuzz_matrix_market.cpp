@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the Matrix Market reader. Any input gives a matrix or
 // portacl::Error; every matrix read writes back to text that reads as the
 // same matrix, and expands to general entries inside its dimensions.

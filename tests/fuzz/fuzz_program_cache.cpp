@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: program-cache entries. Any bytes are refused with a
 // reason or yield a payload no larger than the input, checked by checksum.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: tuning-database files. Any input gives a database (bad
 // records skipped) or portacl::Error; what is read writes back to JSON that
 // reads as the same records, and lookups never fail.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer harnesses with clang (in build-fuzz/) and runs each on
 # top of a seed corpus drawn from the fixtures, for SECONDS each (default
 # 30). Fails on any crash, leak, UndefinedBehaviorSanitizer report or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A user of an installed portacl: SAXPY on the default device.
 #include <portacl/portacl.hpp>
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The house style (.clang-format), enforced: every C++ file of include/,
 # src/, tools/ and tests/ must be as clang-format leaves it. Formatting
 # differs between clang-format versions, so the check runs with the one the

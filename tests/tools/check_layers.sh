@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The layer rule, enforced: a file of include/portacl/<layer>/ or
 # src/<layer>/ may include headers of its own layer and the layers below it,
 # never above. Layers, lowest first (docs/design.md):

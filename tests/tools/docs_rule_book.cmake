@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The rule table in docs/mapping-rules.md must be what `portacl-query --rules` prints.
 execute_process(COMMAND "${QUERY}" --rules OUTPUT_VARIABLE table RESULT_VARIABLE rc)
 if(rc)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build tree to a scratch prefix, then configures, builds and
 # runs tests/install_consumer against it with find_package(portacl).
 file(REMOVE_RECURSE "${WORK}")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # portacl-query's exit codes and its JSON round trip through --from-json.
 file(MAKE_DIRECTORY "${WORK}")
 function(expect code)

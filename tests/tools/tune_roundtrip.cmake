@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # portacl-tune as a user runs it: usage errors, a tiny tuning run that
 # stores a result, fresh processes (portacl-query, portacl-bench) that use
 # it and compute correct results, and export/import.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 

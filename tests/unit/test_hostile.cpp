@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile sizes (issue 12): counts near 2^64 / sizeof(T) through every
 // public allocation path must give an error naming the operand, never a
 // wrapped byte count, a small buffer, or a crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-context caches of kernel objects and plans: repeated calls reuse
 // them, threads never share a kernel object's arguments, and a changed
 // tuning database is seen by the next call.

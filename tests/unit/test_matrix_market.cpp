@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matrix Market files: every format, field and symmetry round-trips
 // exactly, symmetric storage expands to the matrix it means, and every kind
 // of malformed file is refused naming the file and line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The quirk book: ids are unique, each names where it applies, the code
 // cites every id at its workaround, and the devices they apply to are the
 // right ones.

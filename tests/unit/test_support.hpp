@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers for the unit tests: fixtures, a scratch directory, the
 // PoCL context, and the run's random generator (seed printed at start).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile tuning databases (issue 12 sections 2 and 3): records that would
 // have become wrong macros, values that were undefined behaviour, files
 // that were silently replaced, and records lost to races. Nothing here may

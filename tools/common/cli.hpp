@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line parsing shared by the tools: comma lists, sizes written as
 // counts or 2^k, counts. Errors are std::invalid_argument naming the value
 // (the tools turn them into exit status 2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device's own ceilings, measured in the same run as the kernels they
 // judge: streaming bandwidth with a float4 copy and arithmetic peak with
 // chains of dependent FMAs.

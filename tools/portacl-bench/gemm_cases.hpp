@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-bench's matrix-multiply section: portacl's SGEMM and DGEMM beside
 // CLBlast's on square row-major matrices, in GFLOP/s and as a fraction of
 // the FMA peak of the element type measured in the same run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-bench's latency section: the host time small calls cost, where
 // launch overhead (planning, kernel lookup, argument setting, enqueue)
 // rather than the device decides. CLBlast's equivalents run beside them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-bench: measures the device's ceilings, then every kernel of the
 // streaming/reduction/scan family at several sizes beside CLBlast's routine
 // with the same semantics, in one run. A benchmark, not a test: it reports,

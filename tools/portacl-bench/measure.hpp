@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How portacl-bench times things. Every library, portacl included, is timed
 // as its users experience it: wall clock around the call and clFinish, after
 // warm-up. portacl's own calls are also timed by the device's profiling

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-bench's results and their three renderings: a table for people,
 // JSON for machines, CSV for spreadsheets.
 #pragma once

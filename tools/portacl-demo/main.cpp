@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main job: pick the default device (or argv[1] / PORTACL_DEVICE), run
 // SAXPY and DAXPY under the runtime's plan, check against a double-precision
 // host reference, and show what the runtime chose and why.

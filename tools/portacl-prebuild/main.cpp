@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-prebuild: compiles ahead of time every kernel the library's
 // operations use on one device, into the on-disk binary cache, so that a
 // later program's first call loads binaries instead of compiling.

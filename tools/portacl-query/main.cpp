@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-query: what each OpenCL device is and what the runtime would
 // choose for it, and why.
 #include <cstdio>

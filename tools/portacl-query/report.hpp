@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What portacl-query prints about one device: its description, class and
 // the plans for a few representative kernel shapes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portacl-tune: finds the fastest correct launch configuration of each
 // kernel on one device and stores it in the tuning database the library
 // reads (see portacl/rules/tuning_database.hpp).

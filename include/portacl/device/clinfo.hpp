@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device descriptions from the text clinfo prints, in its default
 // (human-readable) form and in --raw form.
 #pragma once

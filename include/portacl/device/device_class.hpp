@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Classification: a pure function from a description to the device class
 // whose chapter-1 rules apply, plus the architecture detail those rules use.
 #pragma once

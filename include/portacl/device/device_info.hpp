@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device model: a plain value holding everything the mapping rules decide
 // from. It can come from a live device, from JSON, or from clinfo text, so a
 // dump of any real device is a usable description. Unknown numbers are 0 and

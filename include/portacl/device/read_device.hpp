@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A DeviceInfo read from a live OpenCL device.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXPY: y = a*x + y, float and double, the first kernel end to end.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ElementType of a host type, for the typed kernel APIs.
 #pragma once
 

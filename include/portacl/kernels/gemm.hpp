@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dense matrix multiply: C = alpha * op(A) * op(B) + beta * C, float and
 // double, row- or column-major, either operand transposed, leading
 // dimensions and element offsets as in BLAS, any size (0 and 1 included).

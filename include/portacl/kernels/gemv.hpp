@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matrix-vector product: y = alpha * op(A) x + beta * y, float and double,
 // row- or column-major, A or its transpose, leading dimension and offsets,
 // vector increments, any size (0 and 1 included). op(A) is m x n, x has n

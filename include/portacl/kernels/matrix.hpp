@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How BLAS-style routines name their operands: the storage layout, whether
 // an operand is transposed, and a matrix or vector as buffer, offset of
 // the first element and leading dimension (matrices) or increment (vectors).

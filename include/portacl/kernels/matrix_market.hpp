@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matrix Market files (NIST's exchange format, the one SuiteSparse ships):
 // the matrix exactly as a file stores it, and the general entries it means.
 // Read: "coordinate" (real, integer, pattern) and "array" (real, integer),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming over host memory in chunks, overlapping upload, kernel and
 // download on several in-order queues joined by events (003 11.4-11.5).
 // The host arrays stay the caller's. Staging each chunk through pinned

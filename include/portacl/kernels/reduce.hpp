@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reductions over a buffer: sum, dot, 2-norm, min, max, argmin, argmax,
 // iamax and count-if, float and double, any length. The plan picks the
 // variant (per-work-item partials without barriers on CPUs, local memory and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel shapes that stand for the families the rules distinguish: a
 // memory-bound stream, a reduction (tiled on GPUs, barrier-free on CPUs) and
 // a compute-bound 2D tiled kernel. portacl-query shows their plans and the

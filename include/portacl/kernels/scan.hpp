@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prefix sums (inclusive and exclusive; int, float, double) and stream
 // compaction built on them, any length. Reduce-then-scan: the input is read
 // twice and the output written once. The plan picks per-work-item blocks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Symmetric matrix-vector product on packed storage (BLAS SPMV, the SYMV of
 // a packed matrix): y = alpha * A x + beta * y, float and double, A of
 // order n given by its lower triangle row by row, element (i, j), i >= j,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming kernels: copy, fill, scale, AXPBY and a user-defined element-wise
 // map, float and double, any length. Each returns the plan it ran under.
 // Errors (before any launch): lengths differ, a buffer of another context,

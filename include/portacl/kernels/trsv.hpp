@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Triangular solve: L x = b for lower-triangular L of order n, in place (x
 // holds b on entry), float and double, row- or column-major with leading
 // dimension and offset, vector offset and increment, unit or stored

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where .cl sources come from: a search path (PORTACL_KERNEL_PATH, then the
 // install's share/portacl/kernels, then the source tree) and, last, the copy
 // embedded in the library at build time, so an installed library works with

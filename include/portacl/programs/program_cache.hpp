@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled programs, cached twice: in memory per (context, device, source,
 // options), and on disk as program binaries keyed by platform, device name,
 // driver version, source hash and options. Disk entries are written

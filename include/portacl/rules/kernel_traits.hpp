@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a kernel is, as far as the mapping rules care: the rules decide from
 // these traits and the device, never from the kernel's name.
 #pragma once

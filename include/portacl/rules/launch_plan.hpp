@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A launch plan: every choice the runtime makes for one kernel launch, each
 // with the rule that made it and why, so a user can see the reasoning.
 #pragma once

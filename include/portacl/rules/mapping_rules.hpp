@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planner: device description + kernel traits + problem size -> launch
 // plan, by the chapter-1 rules, with live limits always winning and a hook
 // through which a tuning database can override the rules' defaults.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Known bugs of drivers and of other libraries that portacl works around,
 // as data with ids, like the rule book: the code cites the id at each
 // workaround, `portacl-query --quirks` lists them with the devices they

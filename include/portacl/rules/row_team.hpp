@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How many work-items cooperate on one row or block: the device's
 // sub-group width (NVIDIA's warp of 32, AMD GCN's wavefront of 64, the SIMD
 // lanes of a CPU or MIC core). Kernels that share rows (GEMV's TEAM, TRSV's

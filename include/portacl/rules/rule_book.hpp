@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rule book of ../shared/docs/mapping-rules.md (seed 000, chapter 1) as
 // data: every rule the planner applies has an id, the class it belongs to,
 // the book's section and its statement. Decisions cite these ids.

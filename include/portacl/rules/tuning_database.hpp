@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tuned launch configurations, per device and problem-size bucket, in a
 // human-readable JSON file. The user's file ($PORTACL_TUNING_DB, else
 // $XDG_CACHE_HOME/portacl/tuning.json or ~/.cache/portacl/tuning.json) is

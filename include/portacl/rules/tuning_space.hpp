@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a kernel lets the tuner change: one declaration per kernel family,
 // read by the runtime (defaults of kernel-specific knobs), the tuner (its
 // search space) and the tests (every candidate obeys every device's limits).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typed device buffers. How data moves (map, pinned staging, plain copy) is
 // the plan's memory rule for the device unless the caller says otherwise.
 #pragma once

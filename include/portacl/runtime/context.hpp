@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A device, its context and one in-order profiling queue, the program cache
 // and the kernel sources: everything a launch needs, owned in one RAII value.
 #pragma once

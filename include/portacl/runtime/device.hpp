@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding devices: every platform's devices, classified, and selection by
 // index, "platform:device", type, or name substring, also through the
 // PORTACL_DEVICE environment variable so any program can be pointed at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ahead-of-time compilation: runs the library's operations once on small
 // problems so that every program and kernel object they use is compiled
 // and written to the on-disk binary cache now. A later process's first call

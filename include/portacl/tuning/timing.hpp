@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How operations are timed, by the tuner and portacl-bench alike: warm-up
 // runs, then the median and spread of repetitions, each measured with the
 // device's profiling clock.

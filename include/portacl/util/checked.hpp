@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Size arithmetic and number parsing that refuse to wrap. Every byte count
 // the library allocates is formed here, so a size near 2^64 / sizeof(T)
 // gives an error naming the operand instead of a small buffer that

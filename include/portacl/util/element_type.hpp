@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The element types kernels compute in, with their OpenCL C names and
 // sizes: the lowest layer, so that device descriptions, traits, plans and
 // buffers all speak of the same types.

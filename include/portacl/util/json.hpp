@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small JSON value: enough for device descriptions, plans and (later) the
 // tuning database. Kept in-house because the dependency list is fixed to
 // Debian's OpenCL/CLBlast/Catch2 packages.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GEMM family's operation: C = A B on the workload's square row-major
 // matrices, with CLBlast's Sgemm as baseline. portacl-bench measures GEMM
 // in a section of its own (double as well); the tuner and tests use this.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GEMV family's operations: y = A x and y = A^T x for the workload's
 // square row-major A, with CLBlast's Sgemv as baseline.
 #include "../clblast_call.hpp"

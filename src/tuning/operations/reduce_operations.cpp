@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reduction family's operations (sum, dot, nrm2, max, argmax, iamax,
 // count_if), with CLBlast's Ssum, Sdot, Snrm2, iSmax and iSamax as
 // baselines. Each returns a scalar; a baseline leaves it in the workload's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scan family's operations: inclusive and exclusive prefix sums and
 // stream compaction. CLBlast has no scan, so they have no baseline.
 #include "../host_reference.hpp"

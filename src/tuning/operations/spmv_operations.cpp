@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The packed symmetric matrix-vector family (spmv): y = A x for symmetric
 // A packed row-major lower in the workload's first s (s + 1) / 2 elements,
 // with CLBlast's Sspmv (the same layout) as baseline.

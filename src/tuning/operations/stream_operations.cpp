@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The streaming family's operations (copy, fill, scale, axpy, axpby, map),
 // with CLBlast's Scopy, Sscal and Saxpy as baselines.
 #include "../clblast_call.hpp"

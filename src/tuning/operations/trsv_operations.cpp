@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The triangular-solve family (trsv): L x = b in place in z, for the
 // workload's well-conditioned lower-triangular L and b the first elements
 // of hy, with CLBlast's Strsv as baseline.
