@@ -9,6 +9,7 @@
 
 #include "embedded_kernels.hpp"
 #include "../util/files.hpp"
+#include "../util/install_paths.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
@@ -49,19 +50,9 @@ KernelLibrary::KernelLibrary(std::vector<std::string> search_path, bool use_embe
     : path_(std::move(search_path)), embedded_(use_embedded) {}
 
 std::vector<std::string> KernelLibrary::default_search_path() {
-  std::vector<std::string> p;
-  if (const char* env = std::getenv("PORTACL_KERNEL_PATH")) {
-    std::stringstream ss(env);
-    std::string dir;
-    while (std::getline(ss, dir, ':'))
-      if (!dir.empty()) p.push_back(dir);
-  }
-#ifdef PORTACL_INSTALL_KERNEL_DIR
-  p.push_back(PORTACL_INSTALL_KERNEL_DIR);
-#endif
-#ifdef PORTACL_SOURCE_KERNEL_DIR
-  p.push_back(PORTACL_SOURCE_KERNEL_DIR);
-#endif
+  std::vector<std::string> p = install_paths::path_list(std::getenv("PORTACL_KERNEL_PATH"));
+  const std::string data = install_paths::data_directory();
+  if (!data.empty()) p.push_back(data + "/kernels");
   return p;
 }
 

@@ -17,14 +17,11 @@
 #include <set>
 
 #include "../util/files.hpp"
+#include "../util/install_paths.hpp"
 #include "portacl/device/device_class.hpp"
 #include "portacl/error.hpp"
 #include "portacl/rules/mapping_rules.hpp"
 #include "portacl/util/checked.hpp"
-
-#ifndef PORTACL_TUNING_SHARE_DIR
-#define PORTACL_TUNING_SHARE_DIR ""
-#endif
 
 namespace portacl {
 
@@ -127,17 +124,9 @@ std::string TuningDatabase::user_path() {
 }
 
 std::vector<std::string> TuningDatabase::shipped_paths() {
-  std::vector<std::string> dirs;
-  if (const char* env = std::getenv("PORTACL_TUNING_PATH")) {
-    std::string list = env;
-    for (std::size_t at = 0; at <= list.size();) {
-      std::size_t colon = list.find(':', at);
-      if (colon == std::string::npos) colon = list.size();
-      if (colon > at) dirs.push_back(list.substr(at, colon - at));
-      at = colon + 1;
-    }
-  }
-  if (*PORTACL_TUNING_SHARE_DIR) dirs.push_back(PORTACL_TUNING_SHARE_DIR);
+  std::vector<std::string> dirs = install_paths::path_list(std::getenv("PORTACL_TUNING_PATH"));
+  const std::string data = install_paths::data_directory();
+  if (!data.empty()) dirs.push_back(data + "/tuning");
   std::vector<std::string> paths;
   for (const auto& dir : dirs) {
     DIR* d = ::opendir(dir.c_str());

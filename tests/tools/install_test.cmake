@@ -1,25 +1,79 @@
 # SPDX-License-Identifier: Apache-2.0
-# Installs the build tree to a scratch prefix, then configures, builds and
-# runs tests/install_consumer against it with find_package(portacl).
+# Installs the build tree to a scratch prefix and moves the prefix elsewhere
+# (a relocated install must keep working), then: the installed tools run
+# without LD_LIBRARY_PATH, a tuning file dropped into the moved prefix's
+# share/portacl/tuning is what plans come from, no build-tree path is left
+# in the library, and consumers build and run against the moved prefix with
+# find_package(portacl) and with plain g++ and pkg-config.
 file(REMOVE_RECURSE "${WORK}")
 set(prefix "${WORK}/prefix")
+set(moved "${WORK}/moved elsewhere")  # a space, too
 execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}"
                 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(rc)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
-foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/kernels/stream.cl)
-  if(NOT EXISTS "${prefix}/${f}")
+file(RENAME "${prefix}" "${moved}")
+file(GLOB_RECURSE pc_files "${moved}/*/portacl.pc")
+file(GLOB_RECURSE libraries "${moved}/*/libportacl.so")
+if(NOT pc_files OR NOT libraries)
+  message(FATAL_ERROR "install is missing portacl.pc or libportacl.so")
+endif()
+get_filename_component(pkgconfig_dir "${pc_files}" DIRECTORY)
+get_filename_component(libdir "${libraries}" DIRECTORY)
+foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/kernels/stream.cl
+          share/portacl/tuning/nvidia_h100_80gb_hbm3.json share/doc/portacl/LICENSE bin/portacl-query)
+  if(NOT EXISTS "${moved}/${f}")
     message(FATAL_ERROR "install is missing ${f}")
   endif()
 endforeach()
+
+# No path of the source or build tree in the library's data.
+find_program(READELF readelf)
+if(READELF)
+  execute_process(COMMAND "${READELF}" -p .rodata "${libraries}" OUTPUT_VARIABLE strings RESULT_VARIABLE rc)
+  foreach(tree "${SOURCE_DIR}" "${BUILD_DIR}")
+    string(FIND "${strings}" "${tree}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "the installed library still holds the path ${tree}")
+    endif()
+  endforeach()
+endif()
+
+# The installed tools run from the moved prefix (install RPATH $ORIGIN/../lib).
+set(clean_env "${CMAKE_COMMAND}" -E env --unset=LD_LIBRARY_PATH)
+execute_process(COMMAND ${clean_env} "${moved}/bin/portacl-query" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "the moved portacl-query failed (${rc}): ${err}")
+endif()
+# A tuning file for this device, placed where shipped results live, is read
+# from the moved prefix: the plan's provenance names it.
+execute_process(COMMAND ${clean_env} "${moved}/bin/portacl-tune" --kernel sum --size 2^20 --budget 4 --accept-noisy
+                        --db "${WORK}/tuned.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "the moved portacl-tune failed (${rc}): ${out}${err}")
+endif()
+file(RENAME "${WORK}/tuned.json" "${moved}/share/portacl/tuning/this-device.json")
+execute_process(COMMAND ${clean_env} "PORTACL_TUNING_DB=${WORK}/no-user-database.json" "${moved}/bin/portacl-query"
+                        --explain RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${out}" "tuning database ${moved}/share/portacl/tuning/this-device.json" at)
+if(rc OR at EQUAL -1)
+  message(FATAL_ERROR "plans do not come from the moved prefix's tuning file (${rc}):\n${out}${err}")
+endif()
+
 set(extra "")
+set(sanitize_flags "")
 if(SANITIZE)
   # A sanitized library needs its runtime linked into the executable too.
   set(extra "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+  set(sanitize_flags -fsanitize=address,undefined)
 endif()
+# Hide the installed kernel files: the library must still run from its embedded copy.
+file(RENAME "${moved}/share/portacl/kernels" "${moved}/share/portacl/kernels.hidden")
+
+# CMake consumer.
 execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK}/consumer" -G "${GENERATOR}"
-                        "-DCMAKE_PREFIX_PATH=${prefix}" ${extra}
+                        "-DCMAKE_PREFIX_PATH=${moved}" ${extra}
                 RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed (${rc})")
@@ -28,13 +82,33 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK}/consumer" RESULT_VAR
 if(rc)
   message(FATAL_ERROR "building the consumer failed (${rc})")
 endif()
-# Hide the installed kernel files: the library must still run from its embedded copy.
-file(RENAME "${prefix}/share/portacl/kernels" "${prefix}/share/portacl/kernels.hidden")
-execute_process(COMMAND "${WORK}/consumer/consumer" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message(STATUS "consumer said: ${out}${err}")
+
+# pkg-config consumer: plain g++, flags from portacl.pc alone.
+find_program(PKG_CONFIG pkg-config)
+find_program(CXX NAMES g++ c++)
+if(NOT PKG_CONFIG OR NOT CXX)
+  message(FATAL_ERROR "pkg-config and g++ are needed for the pkg-config consumer (Debian: pkgconf g++)")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkgconfig_dir}" "${PKG_CONFIG}" --cflags --libs
+                        portacl OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc
+                        ERROR_VARIABLE err)
 if(rc)
-  message(FATAL_ERROR "the consumer failed (${rc})")
+  message(FATAL_ERROR "pkg-config --cflags --libs portacl failed (${rc}): ${err}")
 endif()
-if(NOT out MATCHES "consumer ok")
-  message(FATAL_ERROR "the consumer did not report success")
+separate_arguments(flags UNIX_COMMAND "${flags}")
+execute_process(COMMAND "${CXX}" "${CONSUMER_DIR}/main.cpp" -o "${WORK}/pkg-consumer" ${flags} ${sanitize_flags}
+                        "-Wl,-rpath,${libdir}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "g++ with pkg-config's flags failed (${rc}): ${flags}\n${err}")
 endif()
+
+foreach(consumer "${WORK}/consumer/consumer" "${WORK}/pkg-consumer")
+  execute_process(COMMAND ${clean_env} "${consumer}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${consumer} said: ${out}${err}")
+  if(rc)
+    message(FATAL_ERROR "${consumer} failed (${rc})")
+  endif()
+  if(NOT out MATCHES "consumer ok")
+    message(FATAL_ERROR "${consumer} did not report success")
+  endif()
+endforeach()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where .cl sources come from: a search path (PORTACL_KERNEL_PATH, then the
-// install's share/portacl/kernels, then the source tree) and, last, the copy
+// share/portacl/kernels beside the loaded library) and, last, the copy
 // embedded in the library at build time, so an installed library works with
 // no files beside it. `#include "x.cl"` between kernel files is resolved here,
 // with #line markers so compiler messages name the real file and line.
