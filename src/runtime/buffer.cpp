@@ -27,6 +27,49 @@ BufferStorage::BufferStorage(Context& ctx, std::size_t bytes, MemoryStrategy str
   check_cl(err, "clCreateBuffer(" + what_ + ", " + std::to_string(bytes_) + " bytes)");
 }
 
+std::size_t BufferStorage::size_of(const cl::Buffer& existing) {
+  if (!existing()) throw Error("wrapping an OpenCL buffer: the cl_mem is null");
+  std::size_t bytes = 0;
+  check_cl(clGetMemObjectInfo(existing(), CL_MEM_SIZE, sizeof bytes, &bytes, nullptr),
+           "clGetMemObjectInfo(CL_MEM_SIZE)");
+  return bytes;
+}
+
+namespace {
+
+// How a wrapped buffer's data moves: the device's preferred way, except that
+// mapping pays only for memory the host can reach (allocated with
+// CL_MEM_ALLOC_HOST_PTR or CL_MEM_USE_HOST_PTR); other memory is copied.
+MemoryStrategy wrapped_strategy(const Context& ctx, cl_mem_flags flags) {
+  const MemoryStrategy preferred = preferred_memory_strategy(ctx.info());
+  if (preferred != MemoryStrategy::map_host_memory) return preferred;
+  return flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_USE_HOST_PTR) ? preferred : MemoryStrategy::direct_copy;
+}
+
+cl_mem_flags flags_of(const cl::Buffer& existing) {
+  cl_mem_flags flags = 0;
+  if (existing())
+    check_cl(clGetMemObjectInfo(existing(), CL_MEM_FLAGS, sizeof flags, &flags, nullptr),
+             "clGetMemObjectInfo(CL_MEM_FLAGS)");
+  return flags;
+}
+
+}  // namespace
+
+BufferStorage::BufferStorage(Context& ctx, const cl::Buffer& existing, std::size_t bytes, const char* what)
+    : ctx_(&ctx), bytes_(bytes), strategy_(wrapped_strategy(ctx, flags_of(existing))), what_(what) {
+  const std::size_t holds = size_of(existing);
+  cl_context owner = nullptr;
+  check_cl(clGetMemObjectInfo(existing(), CL_MEM_CONTEXT, sizeof owner, &owner, nullptr),
+           "clGetMemObjectInfo(CL_MEM_CONTEXT)");
+  if (owner != ctx.cl_context()())
+    throw Error("wrapping an OpenCL buffer as " + what_ + ": it belongs to another OpenCL context than the Context's");
+  if (bytes > holds)
+    throw Error("wrapping an OpenCL buffer as " + what_ + ": it holds " + std::to_string(holds) + " bytes, " +
+                std::to_string(bytes) + " are needed");
+  if (bytes_ > 0) buffer_ = existing;
+}
+
 void BufferStorage::check_count(std::size_t given, std::size_t have, const char* op) const {
   if (given != have)
     throw Error(what_ + "::" + op + ": " + std::to_string(given) + " elements given for a buffer of " +

@@ -33,6 +33,44 @@ Context::Context(Device device, ContextOptions options)
 
 namespace {
 
+// The queue's device, after checking that the queue can carry portacl's
+// work for `context`.
+Device device_of_queue(const cl::Context& context, const cl::CommandQueue& queue) {
+  if (!context() || !queue()) throw Error("Context from OpenCL handles: the context or the queue is null");
+  cl_context owner = nullptr;
+  check_cl(clGetCommandQueueInfo(queue(), CL_QUEUE_CONTEXT, sizeof owner, &owner, nullptr),
+           "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
+  if (owner != context()) throw Error("Context from OpenCL handles: the queue belongs to another OpenCL context");
+  cl_command_queue_properties properties = 0;
+  check_cl(clGetCommandQueueInfo(queue(), CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr),
+           "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
+  if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    throw Error(
+        "Context from OpenCL handles: the queue executes out of order; portacl needs an in-order queue "
+        "(its launches follow one another without events)");
+  cl_device_id device = nullptr;
+  check_cl(clGetCommandQueueInfo(queue(), CL_QUEUE_DEVICE, sizeof device, &device, nullptr),
+           "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
+  return device_of(cl::Device(device, true));
+}
+
+}  // namespace
+
+Context::Context(const cl::Context& context, const cl::CommandQueue& queue, ContextOptions options)
+    : device_(device_of_queue(context, queue)),
+      context_(context),
+      queue_(queue),
+      kernels_(options.kernels ? KernelLibrary(std::move(*options.kernels)) : KernelLibrary::standard()) {
+  use_tuning_databases();
+  programs_ = std::make_unique<ProgramCache>(options.cache_directory ? *options.cache_directory
+                                                                     : ProgramCache::default_directory());
+}
+
+Context::Context(::cl_context context, ::cl_command_queue queue, ContextOptions options)
+    : Context(cl::Context(context, true), cl::CommandQueue(queue, true), std::move(options)) {}
+
+namespace {
+
 std::mutex tuned_check_mutex;
 TunedPlanCheck& tuned_check_slot() {
   static TunedPlanCheck check;

@@ -47,6 +47,13 @@ std::string Device::describe() const {
          to_string(class_.device_class);
 }
 
+Device device_of(const cl::Device& device) {
+  for (const Device& d : all_devices())
+    if (d.cl_device()() == device()) return d;
+  throw Error("the OpenCL device " + (device() ? "'" + device.getInfo<CL_DEVICE_NAME>() + "'" : std::string("(null)")) +
+              " is not a device of any platform (a sub-device?); portacl works on whole devices");
+}
+
 std::vector<Device> all_devices() {
   std::vector<cl::Platform> platforms;
   cl_int err = cl::Platform::get(&platforms);

@@ -21,6 +21,11 @@ class BufferStorage {
  public:
   BufferStorage(Context& ctx, std::size_t bytes, MemoryStrategy strategy, const char* what);
   BufferStorage(Context& ctx, std::size_t bytes, const char* what);  // the device's preferred strategy
+  // Memory the program made itself: `bytes` of `existing` (retained, not
+  // copied), which must belong to ctx's OpenCL context and be that large.
+  BufferStorage(Context& ctx, const cl::Buffer& existing, std::size_t bytes, const char* what);
+  // The bytes `existing` holds (CL_MEM_SIZE).
+  static std::size_t size_of(const cl::Buffer& existing);
 
   std::size_t bytes() const { return bytes_; }
   MemoryStrategy strategy() const { return strategy_; }
@@ -78,6 +83,20 @@ class Buffer : public BufferStorage {
       : BufferStorage(ctx, bytes_of<T>(n, type_label()), s, type_label()), n_(n) {}
   Buffer(Context& ctx, const std::vector<T>& host) : Buffer(ctx, host.size()) { upload(host); }
   Buffer(Context& ctx, const std::vector<T>& host, MemoryStrategy s) : Buffer(ctx, host.size(), s) { upload(host); }
+  // Wraps a buffer the program made itself (plain OpenCL, CLBlast, another
+  // library) without copying: its first n elements, n = all it holds when
+  // not given. Every typed call then works on it. Throws portacl::Error when
+  // it belongs to another OpenCL context than ctx's or is smaller than n
+  // elements.
+  Buffer(Context& ctx, const cl::Buffer& existing, std::size_t n)
+      : BufferStorage(ctx, existing, bytes_of<T>(n, type_label()), type_label()), n_(n) {}
+  Buffer(Context& ctx, const cl::Buffer& existing) : Buffer(ctx, existing, size_of(existing) / sizeof(T)) {}
+  // The same for a raw handle (retained; the caller keeps its reference). A
+  // named function, so Buffer(ctx, 0) stays a buffer of no elements.
+  static Buffer wrap(Context& ctx, cl_mem existing, std::size_t n) {
+    return Buffer(ctx, cl::Buffer(existing, true), n);
+  }
+  static Buffer wrap(Context& ctx, cl_mem existing) { return Buffer(ctx, cl::Buffer(existing, true)); }
 
   std::size_t size() const { return n_; }
 

@@ -61,6 +61,16 @@ class Context {
   Context();  // select_device("") : PORTACL_DEVICE or the default
   explicit Context(const std::string& selector, ContextOptions options = {});
   explicit Context(Device device, ContextOptions options = {});
+  // Joins OpenCL code the program already has: its context and in-order
+  // queue are used as they are (retained, not copied), the device is the
+  // queue's, and portacl's work goes on that queue in order with the
+  // program's own. Buffers of that context can be wrapped (Buffer<T>'s
+  // wrapping constructors). Throws portacl::Error when the queue belongs to
+  // another context or executes out of order (portacl's launches rely on
+  // order). A queue without CL_QUEUE_PROFILING_ENABLE works; only timing
+  // (elapsed_ms, LaunchRecorder) then fails.
+  Context(const cl::Context& context, const cl::CommandQueue& queue, ContextOptions options = {});
+  Context(::cl_context context, ::cl_command_queue queue, ContextOptions options = {});
   // Buffers and kernels refer back to their context: it does not move.
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

@@ -50,4 +50,9 @@ std::vector<Device> all_devices();
 // Throws portacl::Error listing the available devices when nothing matches.
 Device select_device(const std::string& selector = "");
 
+// The Device of an OpenCL device handle the program already holds (the
+// device of its own queue). Throws portacl::Error when it is not one of
+// all_devices() (a sub-device made by clCreateSubDevices, for example).
+Device device_of(const cl::Device& device);
+
 }  // namespace portacl
