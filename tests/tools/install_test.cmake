@@ -40,8 +40,10 @@ if(READELF)
   endforeach()
 endif()
 
-# The installed tools run from the moved prefix (install RPATH $ORIGIN/../lib).
-set(clean_env "${CMAKE_COMMAND}" -E env --unset=LD_LIBRARY_PATH)
+# The installed tools run from the moved prefix (install RPATH $ORIGIN/../lib);
+# LD_LIBRARY_PATH stays as the caller set it (it may hold CLBlast) and never
+# names the moved prefix.
+set(clean_env "${CMAKE_COMMAND}" -E env)
 execute_process(COMMAND ${clean_env} "${moved}/bin/portacl-query" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(rc)
   message(FATAL_ERROR "the moved portacl-query failed (${rc}): ${err}")
