@@ -25,6 +25,11 @@ struct EnvGuard {
   }
 };
 
+bool contains_lower(std::string haystack, const std::string& needle) {
+  for (auto& c : haystack) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return haystack.find(needle) != std::string::npos;
+}
+
 }  // namespace
 
 TEST_CASE("devices are selected by index, type, name and PORTACL_DEVICE", "[runtime]") {
@@ -51,8 +56,9 @@ TEST_CASE("devices are selected by index, type, name and PORTACL_DEVICE", "[runt
 TEST_CASE("bad device selectors are clear errors", "[runtime]") {
   EnvGuard guard("PORTACL_DEVICE");
   ::unsetenv("PORTACL_DEVICE");
-  CHECK_THROWS_WITH(select_device("no-such-device-xyz"),
-                    Catch::Contains("no device or platform name contains it") && Catch::Contains("available devices"));
+  CHECK_THROWS_WITH(
+      select_device("no-such-device-xyz"),
+      Catch::Contains("no device or platform name or vendor contains it") && Catch::Contains("available devices"));
   CHECK_THROWS_WITH(select_device("999"), Catch::Contains("index 999 is out of range"));
   CHECK_THROWS_WITH(select_device("7:3"), Catch::Contains("no device 3 on platform 7"));
   CHECK_THROWS_WITH(select_device("cpu:42"), Catch::Contains("only"));
@@ -64,6 +70,43 @@ TEST_CASE("bad device selectors are clear errors", "[runtime]") {
   }
   if (!has_acc) CHECK_THROWS_WITH(select_device("accelerator"), Catch::Contains("no device of type accelerator"));
   if (!has_gpu) CHECK_THROWS_WITH(Context("gpu"), Catch::Contains("no device of type gpu"));
+}
+
+TEST_CASE("selectors combine conditions, match vendors, and read VexCL's variables", "[runtime]") {
+  EnvGuard guard("PORTACL_DEVICE"), ocl_device("OCL_DEVICE"), ocl_platform("OCL_PLATFORM"), ocl_type("OCL_TYPE");
+  for (const char* v : {"PORTACL_DEVICE", "OCL_DEVICE", "OCL_PLATFORM", "OCL_TYPE"}) ::unsetenv(v);
+  const Device cpu = select_device("cpu");
+  const std::string part = cpu.info().name.substr(0, 6);
+  // The README's example: PoCL is found by its vendor and platform names.
+  if (contains_lower(cpu.info().platform_vendor + cpu.info().platform_name, "pocl") ||
+      cpu.info().platform_name == "Portable Computing Language")
+    CHECK(select_device("pocl").info().name == cpu.info().name);
+  CHECK(select_device("cpu,name=" + part).info().name == cpu.info().name);
+  CHECK(select_device(" type=cpu , vendor=" + cpu.info().vendor.substr(0, 3)).info().name == cpu.info().name);
+  if (cpu.info().fp64) {
+    CHECK(select_device("cpu,fp64").info().fp64);
+    CHECK(select_device("cpu,ext=cl_khr_fp64").info().name == cpu.info().name);
+  }
+  CHECK_THROWS_WITH(select_device("cpu,ext=cl_no_such_extension"), Catch::Contains("no device meets every condition"));
+  CHECK_THROWS_WITH(select_device("cpu,,fp64"), Catch::Contains("an empty condition"));
+  CHECK_THROWS_WITH(select_device("colour=red"),
+                    Catch::Contains("'colour' in 'colour=red' is not a condition (name=, platform=, vendor=, ext="));
+  CHECK_THROWS_WITH(select_device("type=tpu"), Catch::Contains("type 'tpu' is not gpu, cpu or accelerator"));
+  CHECK_THROWS_WITH(select_device("name="), Catch::Contains("has no value after '='"));
+  // VexCL's variables when PORTACL_DEVICE is unset; PORTACL_DEVICE wins.
+  ::setenv("OCL_TYPE", "CPU", 1);
+  ::setenv("OCL_DEVICE", part.c_str(), 1);
+  CHECK(select_device("").info().name == cpu.info().name);
+  ::setenv("OCL_DEVICE", "no-such-device-xyz", 1);
+  CHECK_THROWS_WITH(select_device(""),
+                    Catch::Contains("OCL_DEVICE/OCL_PLATFORM/OCL_TYPE 'name=no-such-device-xyz,type=CPU'"));
+  ::setenv("PORTACL_DEVICE", "cpu", 1);
+  CHECK(select_device("").info().type == DeviceType::cpu);
+  // A predicate of the program's own.
+  CHECK(select_device([](const Device& d) { return d.info().type == DeviceType::cpu; }).info().type == DeviceType::cpu);
+  CHECK_THROWS_WITH(select_device([](const Device&) { return false; }),
+                    Catch::Contains("no OpenCL device is accepted by the program's predicate") &&
+                        Catch::Contains("available devices"));
 }
 
 TEST_CASE("buffers move data with every memory strategy", "[runtime]") {

@@ -5,6 +5,7 @@
 // another device without recompiling.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,28 @@ class Device {
 std::vector<Device> all_devices();
 
 // Selector grammar:
-//   ""            PORTACL_DEVICE if set, else the first GPU, else the first device
+//   ""            PORTACL_DEVICE if set, else VexCL's OCL_DEVICE (name),
+//                 OCL_PLATFORM (platform name) and OCL_TYPE (GPU, CPU,
+//                 ACCELERATOR) if any is set, else the first GPU, else the
+//                 first device
 //   "2"           the third device of all_devices()
 //   "1:0"         platform 1, device 0
-//   "gpu", "cpu", "accelerator" (optionally ":N" for the N-th of that type)
-//   anything else a case-insensitive substring of the device or platform name
+//   "gpu:1"       the second GPU (also cpu:N, accelerator:N)
+//   otherwise comma-separated conditions, all of which must hold, the
+//   first device meeting them chosen:
+//     gpu, cpu, accelerator (or type=...)   the device type
+//     fp64, fp16                            the precision
+//     name=S, platform=S, vendor=S          case-insensitive substrings
+//     ext=cl_khr_subgroups                  an extension
+//     a bare word                           a substring of the device name,
+//                                           else of the platform name or a
+//                                           vendor ("pocl", "H100", "nvidia")
+//   e.g. "gpu,name=H100", "cpu,fp64", "vendor=amd,gpu".
 // Throws portacl::Error listing the available devices when nothing matches.
 Device select_device(const std::string& selector = "");
+// The first device `accept` returns true for; throws portacl::Error listing
+// the devices when it accepts none.
+Device select_device(const std::function<bool(const Device&)>& accept);
 
 // The Device of an OpenCL device handle the program already holds (the
 // device of its own queue). Throws portacl::Error when it is not one of
