@@ -7,6 +7,12 @@
 
 namespace portacl {
 
+std::vector<std::string> prebuild_operation_names() {
+  std::vector<std::string> names;
+  for (const Operation& op : operations()) names.push_back(op.name);
+  return names;
+}
+
 std::vector<PrebuildStep> prebuild(Context& ctx, const PrebuildOptions& options) {
   std::vector<const Operation*> ops;
   if (options.operations.empty())

@@ -5,10 +5,12 @@
 #include <climits>
 #include <cmath>
 #include <ctime>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
 #include "portacl/util/checked.hpp"
+#include "portacl/version.hpp"
 
 namespace cli {
 
@@ -54,6 +56,33 @@ std::string now_text() {
   char b[64];
   std::strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
   return b;
+}
+
+bool help_or_version(const std::string& arg, const char* tool, const char* usage) {
+  if (arg == "-h" || arg == "--help") {
+    std::cout << usage;
+    return true;
+  }
+  if (arg == "--version") {
+    std::cout << tool << " " << PORTACL_VERSION_STRING << "\n";
+    return true;
+  }
+  return false;
+}
+
+bool selects(const std::string& pattern, const std::string& name) {
+  return name == pattern || name.rfind(pattern + " ", 0) == 0;
+}
+
+void check_names(const std::vector<std::string>& patterns, const std::vector<std::string>& known, const char* what) {
+  for (const auto& p : patterns) {
+    bool found = false;
+    for (const auto& k : known) found = found || selects(p, k);
+    if (found) continue;
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw std::invalid_argument(std::string(what) + ": no '" + p + "'; there are: " + list);
+  }
 }
 
 std::string Arguments::value() {

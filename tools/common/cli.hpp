@@ -16,6 +16,17 @@ int non_negative(const std::string& s, const char* what);        // "--reps"
 double non_negative_real(const std::string& s, const char* what);
 std::string now_text();  // local time, "2026-11-22 20:00:50"
 
+// -h/--help prints `usage`, --version "<tool> <portacl version>"; true when
+// `arg` was one of them (the tool then exits 0).
+bool help_or_version(const std::string& arg, const char* tool, const char* usage);
+
+// True when `name` is selected by `pattern`: equal, or its first word
+// ("count_if" selects "count_if x>0.5").
+bool selects(const std::string& pattern, const std::string& name);
+// Every pattern must select one of `known`, else std::invalid_argument
+// "<what>: no 'nope'; there are: a, b, ..." (a usage error, exit 2).
+void check_names(const std::vector<std::string>& patterns, const std::vector<std::string>& known, const char* what);
+
 // Walks argv: `for (cli::Arguments args(argc, argv); args.next();)`, then
 // args.arg() is the option and args.value() takes the word after it
 // ("--sizes needs a value" when there is none).

@@ -42,6 +42,7 @@ const char* kUsage =
     "  --no-latency       skip the small-call latency section\n"
     "  --json | --csv     machine-readable output instead of the table\n"
     "  -h, --help         this text\n"
+    "  --version          print the version\n"
     "\n"
     "exit status: 0 all outputs correct, 1 a wrong output or a runtime error, 2 usage error\n";
 
@@ -58,7 +59,7 @@ struct Args {
 bool wanted(const Args& a, const std::string& name) {
   if (a.kernels.empty()) return true;
   for (const auto& k : a.kernels)
-    if (name == k || name.rfind(k + " ", 0) == 0) return true;
+    if (cli::selects(k, name)) return true;
   return false;
 }
 
@@ -115,10 +116,9 @@ int main(int argc, char** argv) {
   try {
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (arg == "-h" || arg == "--help") {
-        std::cout << kUsage;
+      if (cli::help_or_version(arg, "portacl-bench", kUsage))
         return 0;
-      } else if (arg == "--device")
+      else if (arg == "--device")
         a.device = args.value();
       else if (arg == "--sizes") {
         for (const auto& s : cli::split(args.value())) a.sizes.push_back(cli::parse_size(s, "--sizes"));
@@ -149,6 +149,9 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("unknown option '" + arg + "'");
     }
     if (a.json && a.csv) throw std::invalid_argument("--json and --csv exclude each other");
+    std::vector<std::string> names;
+    for (const auto& op : operations()) names.push_back(op.name);
+    cli::check_names(a.kernels, names, "--kernels");
   } catch (const std::invalid_argument& e) {
     std::cerr << "portacl-bench: " << e.what() << "\n(try --help)\n";
     return 2;

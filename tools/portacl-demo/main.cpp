@@ -6,7 +6,9 @@
 #include <cmath>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 
+#include "../common/cli.hpp"
 #include "portacl/portacl.hpp"
 
 using namespace portacl;
@@ -45,11 +47,42 @@ bool run_axpy(Context& ctx, std::size_t n, std::mt19937_64& rng) {
   return ok;
 }
 
+const char* kUsage = R"(usage: portacl-demo [--device SEL | SEL]
+
+Runs SAXPY and DAXPY on one device under the runtime's plan, checks them
+against a double-precision host reference, and shows what was chosen and why.
+
+options:
+  --device SEL       device (see portacl-query; default PORTACL_DEVICE, else
+                     the first GPU, else the first device); a bare SEL too
+  -h, --help         this text
+  --version          print the version
+
+exit status: 0 results correct, 1 a wrong result or a runtime error, 2 usage error
+)";
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string device;
   try {
-    Context ctx(argc > 1 ? argv[1] : "");
+    for (cli::Arguments args(argc, argv); args.next();) {
+      const std::string& arg = args.arg();
+      if (cli::help_or_version(arg, "portacl-demo", kUsage)) return 0;
+      if (arg == "--device")
+        device = args.value();
+      else if (arg.rfind("-", 0) == 0 || !device.empty())
+        throw std::invalid_argument(arg.rfind("-", 0) == 0 ? "unknown option '" + arg + "'"
+                                                           : "one device only, not also '" + arg + "'");
+      else
+        device = arg;
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "portacl-demo: " << e.what() << "\n(try --help)\n";
+    return 2;
+  }
+  try {
+    Context ctx(device);
     const Classification& c = ctx.device().classification();
     std::cout << "portacl " << PORTACL_VERSION_STRING << " on " << ctx.device().describe() << "\n"
               << "  class " << to_string(c.device_class) << " (" << c.architecture << "): " << c.reason << "\n"

@@ -27,6 +27,7 @@ options:
   --kernels LIST     only these operations (names as in portacl-tune --list)
   --sizes LIST       problem sizes whose plans to build (default 2^12,2^20)
   -h, --help         this text
+  --version          print the version
 
 exit status: 0 done, 1 a runtime error (a build failure, an unknown
 operation), 2 usage error
@@ -41,10 +42,9 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> sizes;
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (arg == "-h" || arg == "--help") {
-        std::cout << kUsage;
+      if (cli::help_or_version(arg, "portacl-prebuild", kUsage))
         return 0;
-      } else if (arg == "--device")
+      else if (arg == "--device")
         device = args.value();
       else if (arg == "--kernels")
         options.operations = cli::split(args.value());
@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("unknown option '" + arg + "'");
     }
     if (!sizes.empty()) options.sizes = sizes;
+    cli::check_names(options.operations, prebuild_operation_names(), "--kernels");
   } catch (const std::invalid_argument& e) {
     std::cerr << "portacl-prebuild: " << e.what() << "\n(try --help)\n";
     return 2;

@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--from-json") {
       if (!value(a.from_json)) return usage_error("--from-json needs a file");
     } else {
-      return usage_error("unknown argument '" + arg + "'");
+      return usage_error("unknown option '" + arg + "'");
     }
   }
   if (!a.from_clinfo.empty() && !a.from_json.empty())

@@ -60,6 +60,7 @@ options:
   --export FILE      write this device's records from the database to FILE
   --import FILE      merge the records in FILE into the database
   -h, --help         this text
+  --version          print the version
 
 Ctrl-C stops after the candidate being measured; what was measured is kept.
 
@@ -216,10 +217,9 @@ int main(int argc, char** argv) {
   try {
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (arg == "-h" || arg == "--help") {
-        std::cout << kUsage;
+      if (cli::help_or_version(arg, "portacl-tune", kUsage))
         return 0;
-      } else if (arg == "--device")
+      else if (arg == "--device")
         a.device = args.value();
       else if (arg == "--kernel" || arg == "--kernels") {
         for (const auto& k : cli::split(args.value())) a.kernels.push_back(k);

@@ -27,6 +27,9 @@ struct PrebuildStep {
   double ms = 0;  // wall time of the first call: compile or cache load, plus the run
 };
 
+// The names PrebuildOptions::operations may hold.
+std::vector<std::string> prebuild_operation_names();
+
 // Throws portacl::Error for an unknown operation name (listing the names).
 std::vector<PrebuildStep> prebuild(Context& ctx, const PrebuildOptions& options = {});
 
