@@ -53,14 +53,15 @@ std::string LaunchPlan::build_options() const {
 
 std::string LaunchPlan::summary() const {
   std::ostringstream os;
-  os << "local " << local[0];
+  os << "work-group " << local[0];
   for (unsigned d = 1; d < dimensions; ++d) os << "x" << local[d];
-  os << ", " << work_groups << " groups, VW " << vector_width << ", " << items_per_work_item
-     << " item(s)/wi, local mem " << (use_local_memory ? "yes" : "no");
+  os << ", " << work_groups << (work_groups == 1 ? " work-group" : " work-groups") << ", vector width " << vector_width
+     << ", " << items_per_work_item << (items_per_work_item == 1 ? " item" : " items") << " per work-item, "
+     << (use_local_memory ? "local memory" : "no local memory");
   if (barrier_free_variant) os << ", barrier-free";
   if (macros.count("SUB_GROUPS") && macros.at("SUB_GROUPS") != "0")
     os << (macros.at("SUB_GROUPS") == "2" ? ", warp shuffles" : ", sub-groups");
-  if (macros.count("SUB_GROUPS")) os << ", " << passes << " pass(es)";
+  if (macros.count("SUB_GROUPS")) os << ", " << passes << (passes == 1 ? " pass" : " passes");
   os << ", " << to_string(memory);
   return os.str();
 }

@@ -58,6 +58,13 @@ std::string now_text() {
   return b;
 }
 
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return b;
+}
+
 bool help_or_version(const std::string& arg, const char* tool, const char* usage) {
   if (arg == "-h" || arg == "--help") {
     std::cout << usage;

@@ -15,6 +15,7 @@ std::size_t parse_size(const std::string& s, const char* what);  // "1000003", "
 int non_negative(const std::string& s, const char* what);        // "--reps"
 double non_negative_real(const std::string& s, const char* what);
 std::string now_text();  // local time, "2026-11-22 20:00:50"
+std::string now_utc();   // ISO 8601, "2026-11-22T19:00:50Z": what machine-readable outputs carry
 
 // -h/--help prints `usage`, --version "<tool> <portacl version>"; true when
 // `arg` was one of them (the tool then exits 0).

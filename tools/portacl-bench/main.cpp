@@ -167,6 +167,7 @@ int main(int argc, char** argv) {
     r.device_class = to_string(ctx.device().classification().device_class);
     r.clblast = a.baseline ? "CLBlast (system library)" : "";
     r.started = cli::now_text();
+    r.started_utc = cli::now_utc();
     r.seed = std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
     r.warmup = a.warmup;
     r.reps = a.reps;

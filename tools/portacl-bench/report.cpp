@@ -2,8 +2,10 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <sstream>
 
 #include "portacl/util/json.hpp"
+#include "portacl/version.hpp"
 
 namespace bench {
 
@@ -125,13 +127,15 @@ void print_table(std::ostream& out, const Report& r) {
 void print_json(std::ostream& out, const Report& r) {
   using portacl::Json;
   Json j = Json::object();
+  j["portacl_version"] = PORTACL_VERSION_STRING;
   j["device"] = r.device;
   j["platform"] = r.platform;
   j["driver"] = r.driver;
   j["device_class"] = r.device_class;
   j["baseline"] = r.clblast;
   j["started"] = r.started;
-  j["seed"] = static_cast<double>(r.seed);
+  j["date"] = r.started_utc;
+  j["seed"] = std::to_string(r.seed);  // a string: JSON numbers (doubles) would round a 64-bit seed
   j["warmup"] = r.warmup;
   j["reps"] = r.reps;
   j["clock"] = "time: OpenCL profiling events (kernels only); wall: steady_clock around the call and clFinish";
@@ -206,10 +210,15 @@ void print_json(std::ostream& out, const Report& r) {
 }
 
 void print_csv(std::ostream& out, const Report& r) {
-  out << "device,kernel,n,median_ms,min_ms,max_ms,reps,gbs,gflops,fraction_of_copy,copy_gbs,check,baseline,"
+  // Every row says what produced it, so rows from several runs can be
+  // concatenated and still be told apart.
+  std::ostringstream run;
+  run << PORTACL_VERSION_STRING << ",\"" << r.device << "\",\"" << r.driver << "\"," << r.seed << ',' << r.started_utc;
+  out << "portacl_version,device,driver,seed,date,kernel,n,median_ms,min_ms,max_ms,reps,gbs,gflops,fraction_of_copy,"
+         "copy_gbs,check,baseline,"
          "baseline_wall_median_ms,baseline_gbs,speedup,baseline_gflops,wall_median_ms,suspect\n";
   for (const Row& w : r.rows) {
-    out << '"' << r.device << "\"," << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
+    out << run.str() << ',' << w.kernel << ',' << w.n << ',' << w.ours.median_ms << ',' << w.ours.min_ms << ','
         << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ',' << w.fraction_of_copy
         << ',' << r.ceilings.copy_gbs << ',' << '"' << w.check << "\"," << w.baseline << ',';
     if (!w.baseline.empty())
@@ -221,9 +230,9 @@ void print_csv(std::ostream& out, const Report& r) {
   // Matrix multiplies: n is the order; no bandwidth columns.
   for (const GemmRow& g : r.gemm) {
     const bool b = !g.baseline_check.empty();
-    out << '"' << r.device << "\"," << (g.element == "double" ? "dgemm" : "sgemm") << ',' << g.n << ','
-        << g.ours.median_ms << ',' << g.ours.min_ms << ',' << g.ours.max_ms << ',' << g.ours.repetitions << ",,"
-        << g.gflops << ",,," << '"' << g.check << "\"," << (b ? g.routine : "") << ',';
+    out << run.str() << ',' << (g.element == "double" ? "dgemm" : "sgemm") << ',' << g.n << ',' << g.ours.median_ms
+        << ',' << g.ours.min_ms << ',' << g.ours.max_ms << ',' << g.ours.repetitions << ",," << g.gflops << ",,," << '"'
+        << g.check << "\"," << (b ? g.routine : "") << ',';
     if (b)
       out << g.theirs.median_ms << ",," << g.speedup << ',' << g.baseline_gflops;
     else

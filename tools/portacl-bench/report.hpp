@@ -40,7 +40,8 @@ struct TransferRow {
 
 struct Report {
   std::string device, platform, driver, device_class, clblast;
-  std::string started;  // local time
+  std::string started;      // local time
+  std::string started_utc;  // ISO 8601
   unsigned long long seed = 0;
   int warmup = 0, reps = 0;
   Ceilings ceilings;

@@ -331,11 +331,13 @@ int main(int argc, char** argv) {
 
     if (a.json) {
       Json j = Json::object();
+      j["portacl_version"] = PORTACL_VERSION_STRING;
+      j["date"] = cli::now_utc();
       j["device"] = ctx.info().name;
       j["platform"] = ctx.info().platform_name;
       j["driver"] = ctx.info().driver_version;
       j["database"] = a.dry_run ? std::string() : a.db;
-      j["seed"] = static_cast<unsigned long long>(a.tuner.seed);
+      j["seed"] = std::to_string(a.tuner.seed);  // a string: a double would round a 64-bit seed
       j["warmup"] = a.tuner.warmup;
       j["repetitions"] = a.tuner.repetitions;
       j["clock"] = "OpenCL profiling events (CL_PROFILING_COMMAND_START/END)";

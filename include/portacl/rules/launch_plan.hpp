@@ -78,7 +78,8 @@ struct LaunchPlan {
   std::string build_options() const;
   // One line per decision: what = value  [rule] why.
   std::string explain() const;
-  // One line: "local 256, 2112 groups, VW 4, 8 item(s)/wi, local mem no, ...".
+  // One line in plain words: "work-group 256, 2112 work-groups, vector
+  // width 4, 8 items per work-item, no local memory, ...".
   std::string summary() const;
   Json to_json() const;
 
