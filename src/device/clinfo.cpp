@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "portacl/device/clinfo.hpp"
 
+#include "clinfo_json.hpp"
+
 #include <cctype>
 #include <fstream>
 #include <functional>
@@ -260,7 +262,19 @@ Line split_line(std::string s) {
 
 }  // namespace
 
-std::vector<DeviceInfo> parse_clinfo(const std::string& text, const std::string& origin) {
+std::vector<DeviceInfo> parse_clinfo(const std::string& given, const std::string& origin) {
+  // clinfo --json (after any '#' comment lines): read as the --raw text it holds.
+  std::string text = given;
+  for (std::size_t at = 0; at < given.size();) {
+    const std::size_t start = given.find_first_not_of(" \t\r\n", at);
+    if (start == std::string::npos) break;
+    if (given[start] == '{') {
+      text = clinfo_json_as_raw(given.substr(start), origin);
+      break;
+    }
+    if (given[start] != '#') break;
+    at = given.find('\n', start);
+  }
   std::vector<DeviceInfo> devices;
   std::vector<Platform> platforms;  // as listed in the platform section
   size_t device_sections = 0;       // "Number of devices" headers seen so far

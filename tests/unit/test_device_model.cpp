@@ -25,6 +25,7 @@ const std::map<std::string, Expected>& expectations() {
       {"nvidia_h100.clinfo", {DeviceClass::nvidia_gpu, "compute capability 9.0 (sm_90)", 32}},
       {"pocl_epyc_avx2.clinfo", {DeviceClass::cpu, "AVX/AVX2 256-bit (8 floats)", 8}},
       {"pocl_epyc_avx2.raw.clinfo", {DeviceClass::cpu, "AVX/AVX2 256-bit (8 floats)", 8}},
+      {"pocl_epyc_avx2.json.clinfo", {DeviceClass::cpu, "AVX/AVX2 256-bit (8 floats)", 8}},
   };
   return e;
 }
@@ -40,6 +41,35 @@ TEST_CASE("there are at least six fixtures, each naming its source", "[device]")
     CHECK(text.rfind("#", 0) == 0);  // provenance header first
     CHECK_THAT(text, Catch::Contains("Source:"));
   }
+}
+
+TEST_CASE("clinfo --json reads like the text forms", "[device]") {
+  // Values as that capture's JSON gives them (numbers, booleans, lists, flag
+  // sets), read through the same field table as the text forms.
+  const std::vector<DeviceInfo> devs = parse_clinfo_file(test::fixture_path("pocl_epyc_avx2.json.clinfo"));
+  REQUIRE(devs.size() == 1);
+  const DeviceInfo& d = devs[0];
+  CHECK(d.name == "pthread-haswell-AMD EPYC");
+  CHECK(d.platform_name == "Portable Computing Language");
+  CHECK(d.platform_vendor == "The pocl project");
+  CHECK(d.type == DeviceType::cpu);
+  CHECK(d.compute_units == 2);
+  CHECK(d.clock_mhz == 2445);
+  CHECK(d.global_mem_size == 5506424832ull);
+  CHECK(d.max_mem_alloc_size == 2147483648ull);
+  CHECK(d.max_work_item_sizes == std::vector<std::size_t>{4096, 4096, 4096});
+  CHECK(d.local_mem_type == LocalMemType::global);
+  CHECK(d.preferred_vector_width.float_ == 8);
+  CHECK(d.fp64);
+  CHECK(d.host_unified_memory);
+  CHECK(d.has_extension("cl_khr_fp64"));
+  CHECK(d.missing_fields.empty());
+  CHECK_THROWS_WITH(parse_clinfo("{\"platforms\": []}", "x.json"),
+                    Catch::Contains("x.json is not clinfo --json output: it lacks the \"platforms\" and \"devices\""));
+  CHECK_THROWS_WITH(parse_clinfo("# header\n{ not json", "y.json"),
+                    Catch::Contains("y.json is not clinfo --json output"));
+  CHECK_THROWS_WITH(parse_clinfo(R"({"platforms": [{}], "devices": []})", "z.json"),
+                    Catch::Contains("lists 1 platforms but 0 device sections"));
 }
 
 TEST_CASE("every fixture parses and classifies as expected", "[device]") {

@@ -23,7 +23,7 @@ const char* kUsage =
     "options:\n"
     "  --device SEL        only the selected device (index, P:D, cpu|gpu|accelerator[:N],\n"
     "                      or a name substring; default: all devices)\n"
-    "  --from-clinfo FILE  describe the device(s) in a clinfo (or clinfo --raw) dump\n"
+    "  --from-clinfo FILE  describe the device(s) in a clinfo, clinfo --raw or clinfo --json dump\n"
     "  --from-json FILE    describe the device(s) in a portacl JSON description\n"
     "  --explain           show the rule behind every decision\n"
     "  --rules             print the rule book the planner applies (Markdown table)\n"
