@@ -14,6 +14,8 @@
 
 #include "portacl/error.hpp"
 #include "../util/files.hpp"
+#include "../util/stderr_capture.hpp"
+#include "portacl/rules/quirks.hpp"
 
 namespace portacl {
 namespace {
@@ -44,6 +46,29 @@ std::string cache_key(const DeviceInfo& info, const KernelSource& source, const 
   throw BuildError("OpenCL build of '" + source.name + "' (" + source.origin + ") failed on '" + info.name + "' with " +
                        cl_error_name(status) + "\n  options: " + options + "\n  compiler log:\n" + log,
                    log);
+}
+
+// "2 warnings generated." and the like: the compiler's own summary.
+bool is_compiler_summary(const std::string& line) {
+  const std::string tail = " generated.";
+  return line.size() > tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0 &&
+         (line.find("warning") != std::string::npos || line.find("error") != std::string::npos);
+}
+
+// clBuildProgram. Where the compiler also prints to the program's stderr
+// (quirk pocl.compiler-writes-stderr), its summary lines reach the user only
+// with PORTACL_VERBOSE; anything else written meanwhile passes through.
+cl_int build_program(cl::Program& program, const cl::Device& device, const std::string& options,
+                     bool compiler_writes_stderr) {
+  if (!compiler_writes_stderr) return program.build(std::vector<cl::Device>{device}, options.c_str());
+  StderrCapture capture;
+  const cl_int err = program.build(std::vector<cl::Device>{device}, options.c_str());
+  const std::string text = capture.release();
+  const bool verbose = std::getenv("PORTACL_VERBOSE") != nullptr;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (verbose || !is_compiler_summary(line)) std::cerr << line << "\n";
+  return err;
 }
 
 }  // namespace
@@ -104,7 +129,7 @@ std::string ProgramCache::parse_entry(const std::string& bytes, const std::strin
 
 bool ProgramCache::load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,
                                   const cl::Device& device, const std::string& options, const std::string& entry,
-                                  cl::Program& out) {
+                                  bool compiler_writes_stderr, cl::Program& out) {
   auto reject = [&](const std::string& why) {
     std::remove(path.c_str());
     ++stats_.disk_rejects;
@@ -126,7 +151,7 @@ bool ProgramCache::load_from_disk(const std::string& path, const std::string& ke
   std::vector<cl_int> status;
   cl::Program program(context, std::vector<cl::Device>{device}, bins, &status, &err);
   if (err != CL_SUCCESS) return reject("driver refused the binary");
-  err = program.build(std::vector<cl::Device>{device}, options.c_str());
+  err = build_program(program, device, options, compiler_writes_stderr);
   if (err != CL_SUCCESS) return reject("driver could not build the binary");
   if (!entry.empty()) {
     // A valid binary of some other program (a forged entry with a matching
@@ -171,13 +196,14 @@ cl::Program ProgramCache::get(const cl::Context& context, const cl::Device& devi
   std::string key = cache_key(info, source, options);
   std::string path = entry_path(info, source, options);
   cl::Program program;
-  if (!path.empty() && load_from_disk(path, key, context, device, options, entry, program)) {
+  const bool compiler_writes_stderr = quirk("pocl.compiler-writes-stderr").applies(info);
+  if (!path.empty() && load_from_disk(path, key, context, device, options, entry, compiler_writes_stderr, program)) {
     ++stats_.disk_hits;
   } else {
     cl_int err = CL_SUCCESS;
     program = cl::Program(context, source.text, false, &err);
     check_cl(err, "clCreateProgramWithSource(" + source.name + ")");
-    err = program.build(std::vector<cl::Device>{device}, options.c_str());
+    err = build_program(program, device, options, compiler_writes_stderr);
     ++stats_.compiles;
     if (err != CL_SUCCESS) build_failed(program, device, info, source, options, err);
     if (!path.empty()) store_to_disk(path, key, program);

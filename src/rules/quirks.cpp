@@ -19,6 +19,12 @@ const std::vector<Quirk>& quirk_book() {
        "work-group compiler (work-items wait at the wrong barrier)",
        "scan.cl calls its look-back (a barrier loop) in every tile, tile 0 included, which finds nothing before it",
        is_pocl},
+      {"pocl.compiler-writes-stderr", "PoCL, any device",
+       "its compiler prints a summary ('2 warnings generated.') straight to the program's stderr during "
+       "clBuildProgram, besides the build log: noise in every program that builds a kernel",
+       "the program cache takes stderr aside while PoCL builds: the summary lines are shown only with "
+       "PORTACL_VERBOSE=1, anything else written meanwhile is passed through",
+       is_pocl},
       {"nvidia.shuffle-divergent", "NVIDIA GPUs",
        "shfl.sync in one arm of a branch the warp diverges on waits for lanes that never arrive: a deadlock",
        "combine.cl shuffles first and combines after (COMBINE may name an operand twice, and a ?: would diverge)",

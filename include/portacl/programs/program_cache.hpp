@@ -53,7 +53,8 @@ class ProgramCache {
 
  private:
   bool load_from_disk(const std::string& path, const std::string& key, const cl::Context& context,
-                      const cl::Device& device, const std::string& options, const std::string& entry, cl::Program& out);
+                      const cl::Device& device, const std::string& options, const std::string& entry,
+                      bool compiler_writes_stderr, cl::Program& out);
   void store_to_disk(const std::string& path, const std::string& key, const cl::Program& program);
 
   std::string dir_;
