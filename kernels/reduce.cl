@@ -93,3 +93,9 @@ __kernel void reduce_partials(const ulong units, __global const S* partials, __g
   if (get_local_id(0) == 0) result[0] = total;
 #endif
 }
+
+#ifdef REDUCE_SQRT
+// nrm2's last step on the device (its asynchronous form): the root of the
+// sum of squares, as T.
+__kernel void reduce_sqrt(__global const S* squares, __global T* norm) { norm[0] = (T)sqrt(squares[0]); }
+#endif

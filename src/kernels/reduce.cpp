@@ -89,16 +89,24 @@ ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst,
                   1, false, 1};
 }
 
+// Enqueues the reduction; its value (one S) lands in `result`. Returns the
+// event of the last command. The caller holds the scratch memory
+// (partials, ticket) from here until the value is read or the queue has
+// moved on (it is in order).
 template <class S>
-S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std::vector<const BufferStorage*> inputs,
-      const PlanOptions& options, LaunchPlan* used) {
-  auto held = ctx.hold_scratch();  // partials, ticket and result until the value is read
+cl::Event enqueue(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n,
+                  const std::vector<const BufferStorage*>& inputs, const PlanOptions& options, LaunchPlan* used,
+                  const cl::Buffer& result) {
   KernelTraits traits = reduce_traits(op.name, element, op.inputs, sizeof(S), op.vectorizable, op.flops);
   std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
   KernelRef ref{op.name + ".cl", "reduce", source, op.compiler_flags};
   if (n == 0) {
+    // The empty sum (count, dot) is 0: no launch, the value is written.
     if (used) *used = ctx.plan(traits, ProblemSize(0), options);
-    return S{};
+    cl::Event filled;
+    check_cl(ctx.queue().enqueueFillBuffer(result, cl_uchar{0}, 0, sizeof(S), nullptr, &filled),
+             "clEnqueueFillBuffer(" + op.name + " result of no elements)");
+    return filled;
   }
   PreparedKernel k = ctx.prepare(ref, traits, ProblemSize(n), options);
   const LaunchPlan& plan = k.plan;
@@ -108,7 +116,6 @@ S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std:
 
   const cl::Buffer& partials = ctx.scratch("reduce.partials", bytes_of<S>(units, "reduction partials"));
   const cl::Buffer& ticket = ctx.scratch("reduce.ticket", sizeof(cl_uint), true);
-  const cl::Buffer& result = ctx.scratch("reduce.result", sizeof(S));
   unsigned arg = 0;
   kernel_call::set(k, arg++, static_cast<cl_ulong>(n));
   for (const BufferStorage* b : inputs) kernel_call::set(k, arg++, *b);
@@ -116,7 +123,7 @@ S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std:
   kernel_call::set(k, arg++, ticket);
   kernel_call::set(k, arg++, result);
   kernel_call::set(k, arg++, static_cast<cl_uint>(single_pass));
-  ctx.launch(k);
+  cl::Event last = ctx.launch(k);
 
   if (!single_pass) {
     LaunchPlan second = plan;
@@ -125,13 +132,39 @@ S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std:
     second.global = {{threads, 1, 1}};
     second.work_groups = 1;
     PreparedKernel combine = ctx.prepare(KernelRef{ref.file, "reduce_partials", source, op.compiler_flags}, second);
-    kernel_call::launch(ctx, combine, static_cast<cl_ulong>(units), partials, result);
+    unsigned a = 0;
+    kernel_call::set(combine, a++, static_cast<cl_ulong>(units));
+    kernel_call::set(combine, a++, partials);
+    kernel_call::set(combine, a++, result);
+    last = ctx.launch(combine);
   }
+  if (used) *used = plan;
+  return last;
+}
+
+// The blocking form: enqueue into scratch memory and read the value.
+template <class S>
+S run(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n, std::vector<const BufferStorage*> inputs,
+      const PlanOptions& options, LaunchPlan* used) {
+  auto held = ctx.hold_scratch();  // partials, ticket and result until the value is read
+  const cl::Buffer& result = ctx.scratch("reduce.result", sizeof(S));
+  enqueue<S>(ctx, op, element, n, inputs, options, used, result);
   S out{};
   check_cl(ctx.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof(S), &out),
            "clEnqueueReadBuffer(" + op.name + " result)");
-  if (used) *used = plan;
   return out;
+}
+
+// The asynchronous form: the value lands in a buffer of its own.
+template <class S>
+DeviceValue<S> run_async(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n,
+                         std::vector<const BufferStorage*> inputs, const PlanOptions& options, LaunchPlan* used) {
+  auto held = ctx.hold_scratch();  // the in-order queue serialises the kernels that reuse it
+  cl_int err = CL_SUCCESS;
+  cl::Buffer result(ctx.cl_context(), CL_MEM_READ_WRITE, sizeof(S), nullptr, &err);
+  check_cl(err, "clCreateBuffer(" + op.name + " result)");
+  cl::Event ready = enqueue<S>(ctx, op, element, n, inputs, options, used, result);
+  return DeviceValue<S>(ctx, std::move(result), std::move(ready));
 }
 
 template <class T>
@@ -155,35 +188,104 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
   return Extremum<T>{s.v, static_cast<std::size_t>(s.i)};
 }
 
+ReduceOp sum_op() { return additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1); }
+ReduceOp dot_op() { return additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2); }
+
+// nrm2 sums squares (in double where floats' squares could overflow a
+// float and the device has fp64); REDUCE_SQRT adds the square root kernel
+// its asynchronous form ends with.
+ReduceOp nrm2_op(bool wide) {
+  ReduceOp op = wide ? additive("nrm2_wide", "double", "(double)x[i] * (double)x[i]",
+                                "PORTACL_CAT(convert_, SV)(VLOAD(i, x)) * PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 2)
+                     : additive("nrm2", "T", "x[i] * x[i]", "VLOAD(i, x) * VLOAD(i, x)", 1, 2);
+  op.definitions = std::string(wide ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "") +
+                   "#define REDUCE_SQRT 1\n" + op.definitions;
+  return op;
+}
+
+template <class T>
+bool nrm2_is_wide(const Context& ctx) {
+  return std::is_same<T, float>::value && ctx.info().fp64;
+}
+
+ReduceOp count_if_op(const std::string& predicate, ElementType element) {
+  kernel_call::check_expression("count_if", "predicate", predicate);
+  // Comparisons give 1 on scalars and -1 on vectors.
+  ReduceOp op = additive("count_if", "ulong", "(PREDICATE(x[i])) ? 1 : 0",
+                         "PORTACL_CAT(convert_, SV)(-(PREDICATE(VLOAD(i, x))))", 1, 1);
+  op.definitions = "#define PREDICATE(x) (" + predicate + ")\n" + op.definitions;
+  op.compiler_flags = kernel_call::expression_flags(element);
+  return op;
+}
+
 }  // namespace
 
 template <class T>
 T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "sum", "x");
-  return run<T>(ctx, additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1), element_of<T>::value, x.size(), {&x}, o, used);
+  return run<T>(ctx, sum_op(), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T>
-T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
+DeviceValue<T> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  kernel_call::same_context(ctx, x, "sum_async", "x");
+  return run_async<T>(ctx, sum_op(), element_of<T>::value, x.size(), {&x}, o, used);
+}
+
+namespace {
+void check_dot_operands(Context& ctx, const BufferStorage& x, std::size_t nx, const BufferStorage& y, std::size_t ny) {
   kernel_call::same_context(ctx, x, "dot", "x");
   kernel_call::same_context(ctx, y, "dot", "y");
-  kernel_call::same_length("dot", "x", x.size(), "y", y.size());
-  return run<T>(ctx, additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2), element_of<T>::value,
-                x.size(), {&x, &y}, o, used);
+  kernel_call::same_length("dot", "x", nx, "y", ny);
+}
+}  // namespace
+
+template <class T>
+T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
+  check_dot_operands(ctx, x, x.size(), y, y.size());
+  return run<T>(ctx, dot_op(), element_of<T>::value, x.size(), {&x, &y}, o, used);
+}
+
+template <class T>
+DeviceValue<T> dot_async(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
+  check_dot_operands(ctx, x, x.size(), y, y.size());
+  return run_async<T>(ctx, dot_op(), element_of<T>::value, x.size(), {&x, &y}, o, used);
 }
 
 template <class T>
 T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "nrm2", "x");
-  if (std::is_same<T, float>::value && ctx.info().fp64) {
-    // Squares of floats cannot overflow a double.
-    ReduceOp op = additive("nrm2_wide", "double", "(double)x[i] * (double)x[i]",
-                           "PORTACL_CAT(convert_, SV)(VLOAD(i, x)) * PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 2);
-    op.definitions = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + op.definitions;
-    return static_cast<T>(std::sqrt(run<double>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used)));
-  }
-  return std::sqrt(run<T>(ctx, additive("nrm2", "T", "x[i] * x[i]", "VLOAD(i, x) * VLOAD(i, x)", 1, 2),
-                          element_of<T>::value, x.size(), {&x}, o, used));
+  if (nrm2_is_wide<T>(ctx))
+    return static_cast<T>(std::sqrt(run<double>(ctx, nrm2_op(true), element_of<T>::value, x.size(), {&x}, o, used)));
+  return std::sqrt(run<T>(ctx, nrm2_op(false), element_of<T>::value, x.size(), {&x}, o, used));
+}
+
+template <class T>
+DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  kernel_call::same_context(ctx, x, "nrm2_async", "x");
+  const bool wide = nrm2_is_wide<T>(ctx);
+  const ReduceOp op = nrm2_op(wide);
+  LaunchPlan plan;
+  cl::Buffer squares;
+  if (wide)
+    squares = run_async<double>(ctx, op, element_of<T>::value, x.size(), {&x}, o, &plan).buffer();
+  else
+    squares = run_async<T>(ctx, op, element_of<T>::value, x.size(), {&x}, o, &plan).buffer();
+  // One work-item takes the root on the device, after the sum (in order).
+  LaunchPlan root = plan;
+  root.local = {{1, 1, 1}};
+  root.global = {{1, 1, 1}};
+  root.work_groups = 1;
+  const std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
+  PreparedKernel k = ctx.prepare(KernelRef{op.name + ".cl", "reduce_sqrt", source, op.compiler_flags}, root);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer out(ctx.cl_context(), CL_MEM_READ_WRITE, sizeof(T), nullptr, &err);
+  check_cl(err, "clCreateBuffer(nrm2_async result)");
+  kernel_call::set(k, 0, squares);
+  kernel_call::set(k, 1, out);
+  cl::Event ready = ctx.launch(k);
+  if (used) *used = plan;
+  return DeviceValue<T>(ctx, std::move(out), std::move(ready));
 }
 
 template <class T>
@@ -219,25 +321,50 @@ template <class T>
 std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& o,
                        LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "count_if", "x");
-  kernel_call::check_expression("count_if", "predicate", predicate);
-  // Comparisons give 1 on scalars and -1 on vectors.
-  ReduceOp op = additive("count_if", "ulong", "(PREDICATE(x[i])) ? 1 : 0",
-                         "PORTACL_CAT(convert_, SV)(-(PREDICATE(VLOAD(i, x))))", 1, 1);
-  op.definitions = "#define PREDICATE(x) (" + predicate + ")\n" + op.definitions;
-  op.compiler_flags = kernel_call::expression_flags(element_of<T>::value);
-  return run<cl_ulong>(ctx, op, element_of<T>::value, x.size(), {&x}, o, used);
+  return run<cl_ulong>(ctx, count_if_op(predicate, element_of<T>::value), element_of<T>::value, x.size(), {&x}, o,
+                       used);
 }
 
-#define PORTACL_REDUCE_INSTANTIATE(T)                                                               \
-  template T sum<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
-  template T dot<T>(Context&, const Buffer<T>&, const Buffer<T>&, const PlanOptions&, LaunchPlan*); \
-  template T nrm2<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                  \
-  template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
-  template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
-  template Extremum<T> argmin<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);      \
-  template Extremum<T> argmax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);      \
-  template Extremum<T> iamax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);       \
-  template std::uint64_t count_if<T>(Context&, const std::string&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
+template <class T>
+DeviceValue<std::uint64_t> count_if_async(Context& ctx, const std::string& predicate, const Buffer<T>& x,
+                                          const PlanOptions& o, LaunchPlan* used) {
+  kernel_call::same_context(ctx, x, "count_if_async", "x");
+  DeviceValue<cl_ulong> v = run_async<cl_ulong>(ctx, count_if_op(predicate, element_of<T>::value), element_of<T>::value,
+                                                x.size(), {&x}, o, used);
+  return DeviceValue<std::uint64_t>(ctx, v.buffer(), v.ready());
+}
+
+template <class T>
+DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  kernel_call::same_context(ctx, x, "min_async", "x");
+  require_elements("min_async", x);
+  return run_async<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+}
+
+template <class T>
+DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+  kernel_call::same_context(ctx, x, "max_async", "x");
+  require_elements("max_async", x);
+  return run_async<T>(ctx, extreme("max", ">", "-INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+}
+
+#define PORTACL_REDUCE_INSTANTIATE(T)                                                                                  \
+  template T sum<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                      \
+  template T dot<T>(Context&, const Buffer<T>&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                    \
+  template T nrm2<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                     \
+  template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                      \
+  template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                                      \
+  template Extremum<T> argmin<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                         \
+  template Extremum<T> argmax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                         \
+  template Extremum<T> iamax<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                          \
+  template std::uint64_t count_if<T>(Context&, const std::string&, const Buffer<T>&, const PlanOptions&, LaunchPlan*); \
+  template DeviceValue<T> sum_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
+  template DeviceValue<T> dot_async<T>(Context&, const Buffer<T>&, const Buffer<T>&, const PlanOptions&, LaunchPlan*); \
+  template DeviceValue<T> nrm2_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                  \
+  template DeviceValue<T> min_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
+  template DeviceValue<T> max_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                   \
+  template DeviceValue<std::uint64_t> count_if_async<T>(Context&, const std::string&, const Buffer<T>&,                \
+                                                        const PlanOptions&, LaunchPlan*);
 PORTACL_REDUCE_INSTANTIATE(float)
 PORTACL_REDUCE_INSTANTIATE(double)
 

@@ -114,25 +114,34 @@ void launch_reduce_then_scan(Context& ctx, const ScanJob& job, const std::string
 
 // Runs the scan the plan asks for; returns the total (what compaction
 // keeps) when `want_total`, which costs a blocking read.
+// Enqueues the scan the plan asks for; the total (what compaction keeps,
+// job.sum_bytes wide) lands in `count`. The caller holds the scratch memory.
 template <class T>
-cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive, bool want_total,
-             const PlanOptions& options, LaunchPlan* used) {
-  auto held = ctx.hold_scratch();  // tiles, status words and the count until it is read
+void enqueue(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive,
+             const cl::Buffer& count, const PlanOptions& options, LaunchPlan* used) {
   const std::size_t n = x.size();
   KernelTraits traits = scan_traits(job.name, element_of<T>::value, job.sum_bytes);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(n), options);
   if (n == 0) {
     if (used) *used = plan;
-    return 0;
+    check_cl(ctx.queue().enqueueFillBuffer(count, cl_uchar{0}, 0, job.sum_bytes), "clEnqueueFillBuffer(empty count)");
+    return;
   }
   const std::string source = "#include \"portacl_common.cl\"\n" + job.definitions + "#include \"scan.cl\"\n";
-  const cl::Buffer& count = ctx.scratch("scan.count", sizeof(cl_ulong));
   const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
   if (!per_item && plan.passes == 1)
     launch_lookback(ctx, job, source, plan, x, y, inclusive, count, used);
   else
     launch_reduce_then_scan(ctx, job, source, plan, x, y, inclusive, count, used);
-  if (!want_total) return 0;
+}
+
+template <class T>
+cl_ulong run(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive, bool want_total,
+             const PlanOptions& options, LaunchPlan* used) {
+  auto held = ctx.hold_scratch();  // tiles, status words and the count until it is read
+  const cl::Buffer& count = ctx.scratch("scan.count", sizeof(cl_ulong));
+  enqueue(ctx, job, x, y, inclusive, count, options, used);
+  if (!want_total || x.size() == 0) return 0;
   cl_ulong wide = 0;
   cl_uint narrow = 0;
   void* total = job.sum_bytes == sizeof narrow ? static_cast<void*>(&narrow) : static_cast<void*>(&wide);
@@ -164,33 +173,57 @@ LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const 
   return scan(ctx, "exclusive_scan", x, y, false, o);
 }
 
+namespace {
+
+// Compaction's job after checking its operands.
 template <class T>
-std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o,
-                    LaunchPlan* used) {
-  kernel_call::same_context(ctx, x, "compact", "x");
-  kernel_call::same_context(ctx, y, "compact", "y");
+ScanJob compaction(Context& ctx, const char* op, const std::string& predicate, const Buffer<T>& x, const Buffer<T>& y) {
+  kernel_call::same_context(ctx, x, op, "x");
+  kernel_call::same_context(ctx, y, op, "y");
   if (y.size() < x.size())
-    throw Error("compact: y has " + std::to_string(y.size()) + " elements but x has " + std::to_string(x.size()) +
-                "; y must be able to hold every element of x");
-  if (&x == &y) throw Error("compact: x and y must be different buffers");
-  kernel_call::check_expression("compact", "predicate", predicate);
+    throw Error(std::string(op) + ": y has " + std::to_string(y.size()) + " elements but x has " +
+                std::to_string(x.size()) + "; y must be able to hold every element of x");
+  if (&x == &y) throw Error(std::string(op) + ": x and y must be different buffers");
+  kernel_call::check_expression(op, "predicate", predicate);
   // Counts fit 32 bits below 2^32 elements: half the bytes per partial
   // count, and the look-back scan's status word holds the count itself.
   const bool narrow = x.size() <= std::numeric_limits<cl_uint>::max();
   const std::string count_type = narrow ? "uint" : "ulong";
-  ScanJob job{"compact",
-              "#define PREDICATE(x) (" + predicate + ")\n#define S " + count_type +
-                  "\n#define VALUE(v) ((PREDICATE(v)) ? (" + count_type + ")1 : (" + count_type +
-                  ")0)\n#define COMPACT 1\n",
-              narrow ? sizeof(cl_uint) : sizeof(cl_ulong), kernel_call::expression_flags(element_of<T>::value)};
+  return ScanJob{"compact",
+                 "#define PREDICATE(x) (" + predicate + ")\n#define S " + count_type +
+                     "\n#define VALUE(v) ((PREDICATE(v)) ? (" + count_type + ")1 : (" + count_type +
+                     ")0)\n#define COMPACT 1\n",
+                 narrow ? sizeof(cl_uint) : sizeof(cl_ulong), kernel_call::expression_flags(element_of<T>::value)};
+}
+
+}  // namespace
+
+template <class T>
+std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o,
+                    LaunchPlan* used) {
+  const ScanJob job = compaction(ctx, "compact", predicate, x, y);
   return static_cast<std::size_t>(run(ctx, job, x, y, false, true, o, used));
 }
 
-#define PORTACL_SCAN_INSTANTIATE(T)                                                                               \
-  template LaunchPlan inclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);              \
-  template LaunchPlan exclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);              \
-  template std::size_t compact<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&, \
-                                  LaunchPlan*);
+template <class T>
+DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
+                                         const PlanOptions& o, LaunchPlan* used) {
+  const ScanJob job = compaction(ctx, "compact_async", predicate, x, y);
+  auto held = ctx.hold_scratch();  // the in-order queue serialises the kernels that reuse it
+  cl_int err = CL_SUCCESS;
+  cl::Buffer count(ctx.cl_context(), CL_MEM_READ_WRITE, job.sum_bytes, nullptr, &err);
+  check_cl(err, "clCreateBuffer(compact_async count)");
+  enqueue(ctx, job, x, y, false, count, o, used);
+  return DeviceValue<std::uint64_t>(ctx, std::move(count), ctx.done(), job.sum_bytes);
+}
+
+#define PORTACL_SCAN_INSTANTIATE(T)                                                                                \
+  template LaunchPlan inclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);               \
+  template LaunchPlan exclusive_scan<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);               \
+  template std::size_t compact<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&,  \
+                                  LaunchPlan*);                                                                    \
+  template DeviceValue<std::uint64_t> compact_async<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, \
+                                                       const PlanOptions&, LaunchPlan*);
 PORTACL_SCAN_INSTANTIATE(int)
 PORTACL_SCAN_INSTANTIATE(float)
 PORTACL_SCAN_INSTANTIATE(double)

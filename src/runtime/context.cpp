@@ -258,6 +258,17 @@ PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
   return PreparedKernel{k.kernel, plan, ref.entry};
 }
 
+cl::Event Context::done() {
+  cl::Event marker;
+  check_cl(queue_.enqueueMarkerWithWaitList(nullptr, &marker), "clEnqueueMarkerWithWaitList");
+  return marker;
+}
+
+void Context::after(const std::vector<cl::Event>& events) {
+  if (events.empty()) return;
+  check_cl(queue_.enqueueBarrierWithWaitList(&events), "clEnqueueBarrierWithWaitList");
+}
+
 cl::Event Context::launch(const PreparedKernel& k) { return launch(k, queue_, nullptr); }
 
 cl::Event Context::launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait) {

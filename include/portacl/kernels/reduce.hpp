@@ -19,6 +19,7 @@
 #include "portacl/kernels/element.hpp"
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/device_value.hpp"
 #include "portacl/runtime/context.hpp"
 #include "portacl/rules/tuning_space.hpp"
 
@@ -64,5 +65,24 @@ Extremum<T> iamax(Context& ctx, const Buffer<T>& x, const PlanOptions& options =
 template <class T>
 std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& options = {},
                        LaunchPlan* used = nullptr);
+
+// Asynchronous forms: they enqueue and return at once; the value stays in
+// device memory (DeviceValue: pass buffer() to later kernels, wait on
+// ready(), or get() it). The blocking forms above are these plus a read.
+template <class T>
+DeviceValue<T> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+DeviceValue<T> dot_async(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
+                         LaunchPlan* used = nullptr);
+template <class T>
+DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
+                          LaunchPlan* used = nullptr);
+template <class T>
+DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T>
+DeviceValue<std::uint64_t> count_if_async(Context& ctx, const std::string& predicate, const Buffer<T>& x,
+                                          const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 
 }  // namespace portacl

@@ -16,6 +16,7 @@
 #include "portacl/kernels/element.hpp"
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/device_value.hpp"
 #include "portacl/runtime/context.hpp"
 #include "portacl/rules/tuning_space.hpp"
 
@@ -42,5 +43,9 @@ LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const 
 template <class T>
 std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                     const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+// The same, returning at once: the count stays on the device (DeviceValue).
+template <class T>
+DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
+                                         const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 
 }  // namespace portacl

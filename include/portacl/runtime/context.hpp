@@ -117,6 +117,18 @@ class Context {
   cl::Event launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait = nullptr);
   void finish();
 
+  // The asynchronous story. Every call enqueues its work on queue(), which
+  // runs in order, and returns once it is enqueued, except those that hand
+  // a value to the host: Buffer upload/download/map, the scalar forms of
+  // the reductions (sum, dot, nrm2, min, max, arg*, iamax, count_if),
+  // compact (its count) and axpy_pipelined; their *_async forms leave the
+  // value on the device (DeviceValue). done() is an event that completes
+  // when everything enqueued so far has (a marker); after(events) makes
+  // everything enqueued next wait for events from elsewhere (another
+  // queue, a user event), through a barrier on queue().
+  cl::Event done();
+  void after(const std::vector<cl::Event>& events);
+
   // Extra in-order profiling queues (index 0 is queue()), created on first
   // use: independent streams of work that may overlap.
   cl::CommandQueue& queue(unsigned index);
