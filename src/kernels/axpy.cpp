@@ -23,13 +23,13 @@ void check_operands(Context& ctx, const Buffer<T>& x, Buffer<T>& y) {
 
 }  // namespace
 
-template <class T>
+template <class T, class>
 LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options) {
   check_operands(ctx, x, y);
   return kernel_call::launch_1d(ctx, axpy_kernel, axpy_traits(element_of<T>::value), x.size(), options, a, x, y);
 }
 
-template <class T>
+template <class T, class>
 void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan) {
   check_operands(ctx, x, y);
   auto t = plan.macros.find("T");

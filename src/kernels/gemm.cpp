@@ -240,7 +240,7 @@ std::string gemm_key(ElementType element, std::size_t m, std::size_t n, std::siz
 
 }  // namespace
 
-template <class T>
+template <class T, class>
 LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
                 T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
                 const GemmOptions& gemm_options) {

@@ -42,7 +42,7 @@ const TuningSpace& gemv_tunables() {
   return space;
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,
                 VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy, std::size_t incy, const PlanOptions& options) {
   kernel_call::same_context(ctx, a.buffer, "gemv", "A");

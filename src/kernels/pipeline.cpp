@@ -124,7 +124,7 @@ PipelineReport run(Context& ctx, const char* op, const T* x, T* y, std::size_t n
 
 }  // namespace
 
-template <class T>
+template <class T, class>
 PipelineReport axpy_pipelined(Context& ctx, T a, const T* x, T* y, std::size_t n, const PipelineOptions& o) {
   return run(ctx, "axpy_pipelined", x, y, n, true, o, axpy_kernel, axpy_traits(element_of<T>::value),
              [a](PreparedKernel& k, cl_ulong m, const cl::Buffer& xd, const cl::Buffer& yd) {
@@ -135,7 +135,7 @@ PipelineReport axpy_pipelined(Context& ctx, T a, const T* x, T* y, std::size_t n
              });
 }
 
-template <class T>
+template <class T, class>
 PipelineReport map_pipelined(Context& ctx, const std::string& expression, const T* x, T* y, std::size_t n,
                              const PipelineOptions& o) {
   kernel_call::check_expression("map_pipelined", "expression", expression);

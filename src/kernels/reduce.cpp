@@ -220,13 +220,13 @@ ReduceOp count_if_op(const std::string& predicate, ElementType element) {
 
 }  // namespace
 
-template <class T>
+template <class T, class>
 T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "sum", "x");
   return run<T>(ctx, sum_op(), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<T> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "sum_async", "x");
   return run_async<T>(ctx, sum_op(), element_of<T>::value, x.size(), {&x}, o, used);
@@ -240,19 +240,19 @@ void check_dot_operands(Context& ctx, const BufferStorage& x, std::size_t nx, co
 }
 }  // namespace
 
-template <class T>
+template <class T, class>
 T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
   check_dot_operands(ctx, x, x.size(), y, y.size());
   return run<T>(ctx, dot_op(), element_of<T>::value, x.size(), {&x, &y}, o, used);
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<T> dot_async(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o, LaunchPlan* used) {
   check_dot_operands(ctx, x, x.size(), y, y.size());
   return run_async<T>(ctx, dot_op(), element_of<T>::value, x.size(), {&x, &y}, o, used);
 }
 
-template <class T>
+template <class T, class>
 T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "nrm2", "x");
   if (nrm2_is_wide<T>(ctx))
@@ -260,7 +260,7 @@ T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used)
   return std::sqrt(run<T>(ctx, nrm2_op(false), element_of<T>::value, x.size(), {&x}, o, used));
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "nrm2_async", "x");
   const bool wide = nrm2_is_wide<T>(ctx);
@@ -288,36 +288,36 @@ DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o
   return DeviceValue<T>(ctx, std::move(out), std::move(ready));
 }
 
-template <class T>
+template <class T, class>
 T min(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "min", "x");
   require_elements("min", x);
   return run<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
-template <class T>
+template <class T, class>
 T max(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "max", "x");
   require_elements("max", x);
   return run<T>(ctx, extreme("max", ">", "-INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
-template <class T>
+template <class T, class>
 Extremum<T> argmin(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   return run_arg(ctx, "argmin", "<", "INFINITY", "x[i]", x, o, used);
 }
 
-template <class T>
+template <class T, class>
 Extremum<T> argmax(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   return run_arg(ctx, "argmax", ">", "-INFINITY", "x[i]", x, o, used);
 }
 
-template <class T>
+template <class T, class>
 Extremum<T> iamax(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   return run_arg(ctx, "iamax", ">", "-INFINITY", "fabs(x[i])", x, o, used);
 }
 
-template <class T>
+template <class T, class>
 std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& o,
                        LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "count_if", "x");
@@ -325,7 +325,7 @@ std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<
                        used);
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<std::uint64_t> count_if_async(Context& ctx, const std::string& predicate, const Buffer<T>& x,
                                           const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "count_if_async", "x");
@@ -334,14 +334,14 @@ DeviceValue<std::uint64_t> count_if_async(Context& ctx, const std::string& predi
   return DeviceValue<std::uint64_t>(ctx, v.buffer(), v.ready());
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "min_async", "x");
   require_elements("min_async", x);
   return run_async<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "max_async", "x");
   require_elements("max_async", x);

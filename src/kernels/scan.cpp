@@ -163,12 +163,12 @@ LaunchPlan scan(Context& ctx, const char* op, const Buffer<T>& x, Buffer<T>& y, 
 
 }  // namespace
 
-template <class T>
+template <class T, class>
 LaunchPlan inclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o) {
   return scan(ctx, "inclusive_scan", x, y, true, o);
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o) {
   return scan(ctx, "exclusive_scan", x, y, false, o);
 }
@@ -198,14 +198,14 @@ ScanJob compaction(Context& ctx, const char* op, const std::string& predicate, c
 
 }  // namespace
 
-template <class T>
+template <class T, class>
 std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o,
                     LaunchPlan* used) {
   const ScanJob job = compaction(ctx, "compact", predicate, x, y);
   return static_cast<std::size_t>(run(ctx, job, x, y, false, true, o, used));
 }
 
-template <class T>
+template <class T, class>
 DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                                          const PlanOptions& o, LaunchPlan* used) {
   const ScanJob job = compaction(ctx, "compact_async", predicate, x, y);

@@ -38,7 +38,7 @@ const TuningSpace& spmv_tunables() {
   return space;
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::size_t offap, VectorRef<T> x, T beta,
                 Buffer<T>& y, std::size_t offy, std::size_t incy, const PlanOptions& options) {
   kernel_call::same_context(ctx, ap, "spmv", "AP");

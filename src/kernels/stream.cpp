@@ -33,7 +33,7 @@ KernelRef map_kernel(const std::string& expression, ElementType element) {
 
 using kernel_call::launch_1d;
 
-template <class T>
+template <class T, class>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o) {
   kernel_call::same_context(ctx, x, "copy", "x");
   kernel_call::same_context(ctx, y, "copy", "y");
@@ -41,20 +41,20 @@ LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOption
   return launch_1d(ctx, stream_kernel("copy"), stream_traits("copy", element_of<T>::value, 2, 0), x.size(), o, x, y);
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& o) {
   kernel_call::same_context(ctx, y, "fill", "y");
   return launch_1d(ctx, stream_kernel("fill"), stream_traits("fill", element_of<T>::value, 1, 0), y.size(), o, value,
                    y);
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan scale(Context& ctx, T a, Buffer<T>& y, const PlanOptions& o) {
   kernel_call::same_context(ctx, y, "scale", "y");
   return launch_1d(ctx, stream_kernel("scale"), stream_traits("scale", element_of<T>::value, 2, 1), y.size(), o, a, y);
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const PlanOptions& o) {
   kernel_call::same_context(ctx, x, "axpby", "x");
   kernel_call::same_context(ctx, y, "axpby", "y");
@@ -63,7 +63,7 @@ LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const
                    b, y);
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& o) {
   kernel_call::same_context(ctx, x, "map", "x");
   kernel_call::same_context(ctx, y, "map", "y");

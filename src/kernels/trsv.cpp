@@ -44,7 +44,7 @@ const TuningSpace& trsv_tunables() {
   return space;
 }
 
-template <class T>
+template <class T, class>
 LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buffer<T>& x, std::size_t offx,
                 std::size_t incx, Diagonal diagonal, const PlanOptions& options) {
   kernel_call::same_context(ctx, l.buffer, "trsv", "L");

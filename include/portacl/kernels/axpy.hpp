@@ -3,6 +3,7 @@
 #pragma once
 
 #include "portacl/rules/kernel_traits.hpp"
+#include "portacl/kernels/element.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
 
@@ -14,11 +15,11 @@ KernelTraits axpy_traits(ElementType element);
 
 // With the device's own plan (rules or tuned); returns the plan used.
 // Errors (before any launch): lengths differ, a buffer of another context.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 
 // With a given plan (e.g. another device class's plan, clamped to this device).
-template <class T>
+template <class T, class = only_for<T, float, double>>
 void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan);
 
 }  // namespace portacl

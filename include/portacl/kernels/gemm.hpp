@@ -44,7 +44,7 @@ struct GemmOptions {
 
 // Returns the plan of the launch; with CLBlast its decisions say so
 // ("backend": "CLBlast").
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
                 T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
                 const GemmOptions& options = {});

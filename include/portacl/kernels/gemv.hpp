@@ -31,7 +31,7 @@ KernelTraits gemv_traits(ElementType element, GemvPath path);
 // the rules take the sub-group width on GPUs, 1 on CPUs).
 const TuningSpace& gemv_tunables();
 
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,
                 VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy = 0, std::size_t incy = 1,
                 const PlanOptions& options = {});

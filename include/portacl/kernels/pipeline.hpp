@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "portacl/kernels/element.hpp"
 #include "portacl/runtime/context.hpp"
 
 namespace portacl {
@@ -32,10 +33,10 @@ struct PipelineReport {
 };
 
 // y = a*x + y over n host elements.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 PipelineReport axpy_pipelined(Context& ctx, T a, const T* x, T* y, std::size_t n, const PipelineOptions& options = {});
 // y = expression(x) over n host elements (see map in stream.hpp).
-template <class T>
+template <class T, class = only_for<T, float, double>>
 PipelineReport map_pipelined(Context& ctx, const std::string& expression, const T* x, T* y, std::size_t n,
                              const PipelineOptions& options = {});
 

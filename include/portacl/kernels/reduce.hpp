@@ -39,49 +39,49 @@ KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsig
 const TuningSpace& reduce_tunables();
 
 // Every call may also report the plan it ran under through `used`.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
       LaunchPlan* used = nullptr);
 // sqrt(sum x^2); float input accumulates in double where the device has it
 // (no overflow of the squares), double input does not scale.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 T min(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 T max(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 Extremum<T> argmin(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 Extremum<T> argmax(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 // BLAS i_amax: the first index of the largest |x|.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 Extremum<T> iamax(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 // How many elements satisfy `predicate`, an OpenCL C condition in `x`
 // (e.g. "x > 0.5f", "isnan(x)", "x >= 1 && x < 2"); it is compiled for
 // vectors too, so write it with comparisons, not `if`.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<T>& x, const PlanOptions& options = {},
                        LaunchPlan* used = nullptr);
 
 // Asynchronous forms: they enqueue and return at once; the value stays in
 // device memory (DeviceValue: pass buffer() to later kernels, wait on
 // ready(), or get() it). The blocking forms above are these plus a read.
-template <class T>
+template <class T, class = only_for<T, float, double>>
 DeviceValue<T> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 DeviceValue<T> dot_async(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
                          LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
                           LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-template <class T>
+template <class T, class = only_for<T, float, double>>
 DeviceValue<std::uint64_t> count_if_async(Context& ctx, const std::string& predicate, const Buffer<T>& x,
                                           const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 

@@ -30,21 +30,21 @@ KernelTraits scan_traits(const std::string& kernel, ElementType element, std::si
 const TuningSpace& scan_tunables();
 
 // y[i] = x[0] + ... + x[i]
-template <class T>
+template <class T, class = only_for<T, int, float, double>>
 LaunchPlan inclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 // y[i] = x[0] + ... + x[i-1], y[0] = 0
-template <class T>
+template <class T, class = only_for<T, int, float, double>>
 LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 
 // Copies, in order, the elements of x for which `predicate` (OpenCL C in
 // `x`, e.g. "x > 0.5f" or "!isnan(x)") holds to the front of y and returns
 // how many there are; the rest of y is left as it was. y must be at least as
 // long as x.
-template <class T>
+template <class T, class = only_for<T, int, float, double>>
 std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                     const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 // The same, returning at once: the count stays on the device (DeviceValue).
-template <class T>
+template <class T, class = only_for<T, int, float, double>>
 DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                                          const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 

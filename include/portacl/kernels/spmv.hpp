@@ -24,7 +24,7 @@ KernelTraits spmv_traits(ElementType element);
 // blocks staged in local memory.
 const TuningSpace& spmv_tunables();
 
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::size_t offap, VectorRef<T> x, T beta,
                 Buffer<T>& y, std::size_t offy = 0, std::size_t incy = 1, const PlanOptions& options = {});
 

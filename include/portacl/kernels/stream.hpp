@@ -25,18 +25,18 @@ const TuningSpace& stream_tunables();
 // elements of `element` (float expressions take single-precision literals).
 KernelRef map_kernel(const std::string& expression, ElementType element);
 
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& options = {});
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan scale(Context& ctx, T a, Buffer<T>& y, const PlanOptions& options = {});
 // y = a*x + b*y
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const PlanOptions& options = {});
 // y = expression(x) element by element; `expression` is OpenCL C in `x`,
 // e.g. "x * x + 1" or "sqrt(fabs(x))" (valid for scalars and vectors).
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, Buffer<T>& y,
                const PlanOptions& options = {});
 

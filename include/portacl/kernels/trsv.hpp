@@ -28,7 +28,7 @@ KernelTraits trsv_traits(ElementType element);
 // solved per block, TPR: work-items per row of the flow-down.
 const TuningSpace& trsv_tunables();
 
-template <class T>
+template <class T, class = only_for<T, float, double>>
 LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buffer<T>& x, std::size_t offx = 0,
                 std::size_t incx = 1, Diagonal diagonal = Diagonal::non_unit, const PlanOptions& options = {});
 
