@@ -28,6 +28,21 @@ fi
 
 case "$build_dir" in /*) ;; *) build_dir="$root/$build_dir" ;; esac
 if [ ! -f "$build_dir/build.ninja" ] || [ $# -gt 0 ]; then
+  echo "portacl setup: configuring $build_dir"
   cmake -S "$root" -B "$build_dir" -G Ninja "$@" >/dev/null
 fi
-cmake --build "$build_dir"
+# PORTACL_BUILD_TARGETS (space-separated) builds only those (the main job's).
+read -r -a targets <<< "${PORTACL_BUILD_TARGETS:-}"
+target_args=()
+[ ${#targets[@]} -eq 0 ] || target_args=(--target "${targets[@]}")
+if [ -t 1 ]; then
+  cmake --build "$build_dir" "${target_args[@]}"  # ninja keeps one status line up to date
+else
+  # Not a terminal: a progress line every 10%, and anything that is not a
+  # progress line (compiler errors) as it comes.
+  cmake --build "$build_dir" "${target_args[@]}" | awk '
+    /^\[[0-9]+\/[0-9]+\]/ { split(substr($1, 2), f, "/"); p = int(100 * f[1] / f[2]);
+                             if (p >= next_p) { printf "portacl setup: building %d%% (%s)\n", p, substr($1, 2, length($1) - 2); fflush(); next_p = p + 10 } next }
+    /^ninja: no work to do/ { print "portacl setup: up to date"; next }
+    { print; fflush() }'
+fi

@@ -69,13 +69,9 @@ std::string LaunchPlan::summary() const {
 std::string LaunchPlan::explain() const {
   std::ostringstream os;
   os << "plan for " << traits.name << " on a " << to_string(device_class) << " (" << provenance << ")\n";
-  os << "  global " << global[0];
+  os << "  " << global[0];
   for (unsigned d = 1; d < dimensions; ++d) os << "x" << global[d];
-  os << ", local " << local[0];
-  for (unsigned d = 1; d < dimensions; ++d) os << "x" << local[d];
-  os << ", " << work_groups << " work-groups, vector width " << vector_width << ", " << items_per_work_item
-     << " item(s)/work-item, local memory " << (use_local_memory ? "yes" : "no") << ", memory " << to_string(memory)
-     << "\n";
+  os << " work-items in all, " << summary() << "\n";
   for (const auto& d : decisions) {
     os << "  - " << d.what << " = " << d.value << "  [" << d.rule << "] " << d.why << "\n";
   }

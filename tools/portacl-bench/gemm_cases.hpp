@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ceilings.hpp"
-#include "measure.hpp"
+#include "../common/ceilings.hpp"
+#include "../common/measure.hpp"
 
 namespace bench {
 

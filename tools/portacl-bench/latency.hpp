@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "measure.hpp"
+#include "../common/measure.hpp"
 
 namespace bench {
 

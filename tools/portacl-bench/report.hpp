@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ceilings.hpp"
+#include "../common/ceilings.hpp"
 #include "gemm_cases.hpp"
 #include "latency.hpp"
 

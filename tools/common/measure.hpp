@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// How portacl-bench times things. Every library, portacl included, is timed
+// How the tools (portacl-bench, the demo's tour) time things. Every library, portacl included, is timed
 // as its users experience it: wall clock around the call and clFinish, after
 // warm-up. portacl's own calls are also timed by the device's profiling
 // clock, which leaves out host overhead, as an extra column.
