@@ -11,9 +11,9 @@ command -v clang-format >/dev/null || { echo "clang-format not installed: skippe
 major=$(clang-format --version | sed -E 's/.*version ([0-9]+).*/\1/')
 [ "$major" = "$want_major" ] || { echo "clang-format $major, the tree is formatted with $want_major: skipped"; exit 77; }
 cd "$root"
-files=$(find include src tools tests \( -name '*.cpp' -o -name '*.hpp' \) | sort)
+files=$(find include src tools tests examples \( -name '*.cpp' -o -name '*.hpp' \) | sort)
 if ! clang-format --dry-run --Werror $files; then
-  echo "not formatted: run  clang-format -i \$(find include src tools tests -name '*.cpp' -o -name '*.hpp')"
+  echo "not formatted: run  clang-format -i \$(find include src tools tests examples -name '*.cpp' -o -name '*.hpp')"
   exit 1
 fi
 echo "$(echo "$files" | wc -l) files formatted"
