@@ -59,7 +59,7 @@ for k in r["kernels"]:
     b = k.get("clblast")
     t = k["time"]
     line = f'{k["kernel"]:16s} {k["n"]:>10.0f} {t["median_ms"]:9.4f} ({t["min_ms"]:.4f}-{t["max_ms"]:.4f}) {k["gbs"]:8.1f} GB/s {100*k["fraction_of_copy"]:5.1f}%'
-    if b: line += f' | {b["routine"]:6s} {b["time"]["median_ms"]:9.4f} {b["gbs"]:8.1f} GB/s {b["speedup"]:5.2f}x {b["check"]}'
+    if b: line += f' | {b["routine"]:6s} {b["wall"]["median_ms"]:9.4f} wall {b["gbs"]:8.1f} GB/s {b["speedup"]:5.2f}x {b["check"]}'
     print(line + f'  {k["check"]}  [{k["plan"]}]')
 for t in r["transfers"]:
     print(f'{t["path"]:30s} {t["n"]:>10.0f} {t["wall"]["median_ms"]:9.2f} ms {t["gbs"]:6.2f} GB/s {t["check"]}')
