@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one place the OpenCL C++ bindings are configured. Debian's CLHPP does
-// not compile with target 300 and minimum 120 together, so the library
-// targets 1.2 and queries newer features at run time.
+/// \file
+/// The one place the OpenCL C++ bindings are configured. Debian's CLHPP does
+/// not compile with target 300 and minimum 120 together, so the library
+/// targets 1.2 and queries newer features at run time.
 #pragma once
 
 #ifndef CL_HPP_TARGET_OPENCL_VERSION

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Every failure surfaces as portacl::Error: an OpenCL status is named
-// (CL_OUT_OF_RESOURCES, ...) together with the call that returned it, so a
-// user never has to look up a bare integer.
+/// \file
+/// Every failure surfaces as portacl::Error: an OpenCL status is named
+/// (CL_OUT_OF_RESOURCES, ...) together with the call that returned it, so a
+/// user never has to look up a bare integer.
 #pragma once
 
 #include <stdexcept>
@@ -12,14 +13,14 @@ namespace portacl {
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message, int cl_status = 0) : std::runtime_error(message), status_(cl_status) {}
-  // The OpenCL status code, 0 when the error did not come from OpenCL.
+  /// The OpenCL status code, 0 when the error did not come from OpenCL.
   int cl_status() const { return status_; }
 
  private:
   int status_;
 };
 
-// A failed program build: what() holds the compiler's log.
+/// A failed program build: what() holds the compiler's log.
 class BuildError : public Error {
  public:
   BuildError(const std::string& message, std::string log)
@@ -30,10 +31,10 @@ class BuildError : public Error {
   std::string log_;
 };
 
-// "CL_OUT_OF_RESOURCES" for -5, "CL_UNKNOWN_ERROR(-1234)" for unknown codes.
+/// "CL_OUT_OF_RESOURCES" for -5, "CL_UNKNOWN_ERROR(-1234)" for unknown codes.
 std::string cl_error_name(int status);
 
-// Throws Error("<call> failed: <name> (<status>)") unless status is CL_SUCCESS.
+/// Throws Error("<call> failed: <name> (<status>)") unless status is CL_SUCCESS.
 void check_cl(int status, const char* call);
 void check_cl(int status, const std::string& call);
 

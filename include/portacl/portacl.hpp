@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Everything a user of portacl needs, in one include: devices, contexts and
-// buffers, the kernel library, plans and their explanations. Tools that
-// measure, tune or inspect the library also include portacl/tools.hpp.
+/// \file
+/// Everything a user of portacl needs, in one include: devices, contexts and
+/// buffers, the kernel library, plans and their explanations. Tools that
+/// measure, tune or inspect the library also include portacl/tools.hpp.
 #pragma once
 
 #include "portacl/cl.hpp"

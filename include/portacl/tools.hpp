@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// What tools built on portacl need beyond the user API: the binary cache,
-// the tuning database and tuning spaces, the timing shared by the tuner and
-// the benchmark, and the reference problem shapes portacl-query plans.
-// (The operation list the tuner and the benchmark run, with its test
-// workloads, is internal to the build tree: src/tuning/operations.hpp.)
+/// \file
+/// What tools built on portacl need beyond the user API: the binary cache,
+/// the tuning database and tuning spaces, the timing shared by the tuner and
+/// the benchmark, and the reference problem shapes portacl-query plans.
+/// (The operation list the tuner and the benchmark run, with its test
+/// workloads, is internal to the build tree: src/tuning/operations.hpp.)
 #pragma once
 
 #include "portacl/portacl.hpp"

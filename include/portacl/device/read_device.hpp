@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A DeviceInfo read from a live OpenCL device.
+/// \file
+/// A DeviceInfo read from a live OpenCL device.
 #pragma once
 
 #include "portacl/cl.hpp"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// AXPY: y = a*x + y, float and double, the first kernel end to end.
+/// \file
+/// AXPY: y = a*x + y, float and double, the first kernel end to end.
 #pragma once
 
 #include "portacl/rules/kernel_traits.hpp"
@@ -9,16 +10,16 @@
 
 namespace portacl {
 
-// The kernel's one declaration: where it lives and what the rules see.
+/// The kernel's one declaration: where it lives and what the rules see.
 extern const KernelRef axpy_kernel;
 KernelTraits axpy_traits(ElementType element);
 
-// With the device's own plan (rules or tuned); returns the plan used.
-// Errors (before any launch): lengths differ, a buffer of another context.
+/// With the device's own plan (rules or tuned); returns the plan used.
+/// Errors (before any launch): lengths differ, a buffer of another context.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 
-// With a given plan (e.g. another device class's plan, clamped to this device).
+/// With a given plan (e.g. another device class's plan, clamped to this device).
 template <class T, class = only_for<T, float, double>>
 void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The ElementType of a host type, for the typed kernel APIs.
+/// \file
+/// The ElementType of a host type, for the typed kernel APIs.
 #pragma once
 
 #include <type_traits>
@@ -23,9 +24,9 @@ struct element_of<int> {
   static constexpr ElementType value = ElementType::i32;
 };
 
-// The element types an operation is built for (its template's second
-// parameter, defaulted): a call with another type stops at compile time
-// here, naming the type and the list, instead of failing to link.
+/// The element types an operation is built for (its template's second
+/// parameter, defaulted): a call with another type stops at compile time
+/// here, naming the type and the list, instead of failing to link.
 template <class T, class... Built>
 struct built_for {
   static_assert((std::is_same<T, Built>::value || ...),

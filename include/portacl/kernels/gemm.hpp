@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Dense matrix multiply: C = alpha * op(A) * op(B) + beta * C, float and
-// double, row- or column-major, either operand transposed, leading
-// dimensions and element offsets as in BLAS, any size (0 and 1 included).
-// op(A) is m x k, op(B) k x n, C m x n. Errors, before any launch: a leading
-// dimension shorter than a stored row (row-major) or column (column-major),
-// a buffer too small for the stated shape, a buffer of another context.
-// Products of 64^3 multiply-adds and more pack op(A) and op(B) first into
-// device scratch memory of (m + n) k elements (rounded up to whole tiles),
-// which the Context keeps for later calls: 512 MiB for two 8192^2 float
-// operands.
+/// \file
+/// Dense matrix multiply: C = alpha * op(A) * op(B) + beta * C, float and
+/// double, row- or column-major, either operand transposed, leading
+/// dimensions and element offsets as in BLAS, any size (0 and 1 included).
+/// op(A) is m x k, op(B) k x n, C m x n. Errors, before any launch: a leading
+/// dimension shorter than a stored row (row-major) or column (column-major),
+/// a buffer too small for the stated shape, a buffer of another context.
+/// Products of 64^3 multiply-adds and more pack op(A) and op(B) first into
+/// device scratch memory of (m + n) k elements (rounded up to whole tiles),
+/// which the Context keeps for later calls: 512 MiB for two 8192^2 float
+/// operands.
 #pragma once
 
 #include <cstddef>
@@ -22,28 +23,28 @@
 
 namespace portacl {
 
-// The family's declaration: what the rules see, and what may be tuned
-// (work-group size, packing, register block WPT_M x WPT_N per work-item,
-// TS_K-deep slices, vector width, unrolling, local memory or not, and
-// BACKEND: portacl's kernels (0) or CLBlast's Xgemm (1)).
+/// The family's declaration: what the rules see, and what may be tuned
+/// (work-group size, packing, register block WPT_M x WPT_N per work-item,
+/// TS_K-deep slices, vector width, unrolling, local memory or not, and
+/// BACKEND: portacl's kernels (0) or CLBlast's Xgemm (1)).
 KernelTraits gemm_traits(ElementType element);
 const TuningSpace& gemm_tunables();
 
-// Who computes the product. automatic: the tuning database's choice for
-// this device and size (BACKEND, measured by portacl-tune against the
-// library's own kernels), else the library's own kernels.
+/// Who computes the product. automatic: the tuning database's choice for
+/// this device and size (BACKEND, measured by portacl-tune against the
+/// library's own kernels), else the library's own kernels.
 enum class GemmBackend { automatic, portacl, clblast };
 
 struct GemmOptions {
   GemmBackend backend = GemmBackend::automatic;
-  PlanOptions plan;  // for the library's own kernels
+  PlanOptions plan;  ///< for the library's own kernels
   GemmOptions() = default;
-  GemmOptions(const PlanOptions& p) : plan(p) {}  // NOLINT: plan options alone choose automatically
-  GemmOptions(GemmBackend b) : backend(b) {}      // NOLINT
+  GemmOptions(const PlanOptions& p) : plan(p) {}  ///< NOLINT: plan options alone choose automatically
+  GemmOptions(GemmBackend b) : backend(b) {}      ///< NOLINT
 };
 
-// Returns the plan of the launch; with CLBlast its decisions say so
-// ("backend": "CLBlast").
+/// Returns the plan of the launch; with CLBlast its decisions say so
+/// ("backend": "CLBlast").
 template <class T, class = only_for<T, float, double>>
 LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
                 T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// How BLAS-style routines name their operands: the storage layout, whether
-// an operand is transposed, and a matrix or vector as buffer, offset of
-// the first element and leading dimension (matrices) or increment (vectors).
+/// \file
+/// How BLAS-style routines name their operands: the storage layout, whether
+/// an operand is transposed, and a matrix or vector as buffer, offset of
+/// the first element and leading dimension (matrices) or increment (vectors).
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,7 @@ namespace portacl {
 
 enum class Layout { row_major, column_major };
 enum class Transpose { no, yes };
-// Triangular solves: unit takes the diagonal as 1 and never reads it.
+/// Triangular solves: unit takes the diagonal as 1 and never reads it.
 enum class Diagonal { non_unit, unit };
 
 template <class T>
@@ -22,7 +23,7 @@ struct MatrixRef {
   std::size_t ld;
 };
 
-// Element i is buffer[offset + i * inc]; inc >= 1.
+/// Element i is buffer[offset + i * inc]; inc >= 1.
 template <class T>
 struct VectorRef {
   const Buffer<T>& buffer;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kernel shapes that stand for the families the rules distinguish: a
-// memory-bound stream, a reduction (tiled on GPUs, barrier-free on CPUs) and
-// a compute-bound 2D tiled kernel. portacl-query shows their plans and the
-// tests check every class's rules on them; kernels that exist declare their
-// own traits (e.g. axpy_traits) and are used here directly.
+/// \file
+/// Kernel shapes that stand for the families the rules distinguish: a
+/// memory-bound stream, a reduction (tiled on GPUs, barrier-free on CPUs) and
+/// a compute-bound 2D tiled kernel. portacl-query shows their plans and the
+/// tests check every class's rules on them; kernels that exist declare their
+/// own traits (e.g. axpy_traits) and are used here directly.
 #pragma once
 
 #include <string>
@@ -19,7 +20,7 @@ struct ReferenceShape {
   ProblemSize size;
 };
 
-// AXPY (float, and double where `with_fp64`), a float sum, a 2D tiled kernel.
+/// AXPY (float, and double where `with_fp64`), a float sum, a 2D tiled kernel.
 std::vector<ReferenceShape> reference_shapes(bool with_fp64);
 
 }  // namespace portacl

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Prefix sums (inclusive and exclusive; int, float, double) and stream
-// compaction built on them, any length. Reduce-then-scan: the input is read
-// twice and the output written once. The plan picks per-work-item blocks
-// without barriers on CPUs and work-group tiles in local memory (warp
-// shuffles on NVIDIA) on GPUs.
-//
-// x and y may be the same buffer (an in-place scan). Integer sums wrap on
-// overflow as int arithmetic does; float sums are not bit-identical to a
-// sequential loop (the order of additions differs).
+/// \file
+/// Prefix sums (inclusive and exclusive; int, float, double) and stream
+/// compaction built on them, any length. Reduce-then-scan: the input is read
+/// twice and the output written once. The plan picks per-work-item blocks
+/// without barriers on CPUs and work-group tiles in local memory (warp
+/// shuffles on NVIDIA) on GPUs.
+///
+/// x and y may be the same buffer (an in-place scan). Integer sums wrap on
+/// overflow as int arithmetic does; float sums are not bit-identical to a
+/// sequential loop (the order of additions differs).
 #pragma once
 
 #include <cstddef>
@@ -22,28 +23,28 @@
 
 namespace portacl {
 
-// The family's declaration: what the rules see for a scan of `element`s
-// whose running sums are `sum_bytes` wide.
+/// The family's declaration: what the rules see for a scan of `element`s
+/// whose running sums are `sum_bytes` wide.
 KernelTraits scan_traits(const std::string& kernel, ElementType element, std::size_t sum_bytes);
-// What the tuner may change in the scans and compaction; SCAN_BYTES and
-// SCAN_KEEP shape the single-pass (look-back) variant only.
+/// What the tuner may change in the scans and compaction; SCAN_BYTES and
+/// SCAN_KEEP shape the single-pass (look-back) variant only.
 const TuningSpace& scan_tunables();
 
-// y[i] = x[0] + ... + x[i]
+/// y[i] = x[0] + ... + x[i]
 template <class T, class = only_for<T, int, float, double>>
 LaunchPlan inclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
-// y[i] = x[0] + ... + x[i-1], y[0] = 0
+/// y[i] = x[0] + ... + x[i-1], y[0] = 0
 template <class T, class = only_for<T, int, float, double>>
 LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 
-// Copies, in order, the elements of x for which `predicate` (OpenCL C in
-// `x`, e.g. "x > 0.5f" or "!isnan(x)") holds to the front of y and returns
-// how many there are; the rest of y is left as it was. y must be at least as
-// long as x.
+/// Copies, in order, the elements of x for which `predicate` (OpenCL C in
+/// `x`, e.g. "x > 0.5f" or "!isnan(x)") holds to the front of y and returns
+/// how many there are; the rest of y is left as it was. y must be at least as
+/// long as x.
 template <class T, class = only_for<T, int, float, double>>
 std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                     const PlanOptions& options = {}, LaunchPlan* used = nullptr);
-// The same, returning at once: the count stays on the device (DeviceValue).
+/// The same, returning at once: the count stays on the device (DeviceValue).
 template <class T, class = only_for<T, int, float, double>>
 DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                                          const PlanOptions& options = {}, LaunchPlan* used = nullptr);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Symmetric matrix-vector product on packed storage (BLAS SPMV, the SYMV of
-// a packed matrix): y = alpha * A x + beta * y, float and double, A of
-// order n given by its lower triangle row by row, element (i, j), i >= j,
-// at ap[offap + i (i + 1) / 2 + j]: n (n + 1) / 2 elements, half of a full
-// matrix's memory and traffic. Any n (0 and 1 included), offsets and
-// increments. Errors, before any launch: a buffer too small for the stated
-// order, an increment of 0, a buffer of another context.
+/// \file
+/// Symmetric matrix-vector product on packed storage (BLAS SPMV, the SYMV of
+/// a packed matrix): y = alpha * A x + beta * y, float and double, A of
+/// order n given by its lower triangle row by row, element (i, j), i >= j,
+/// at ap[offap + i (i + 1) / 2 + j]: n (n + 1) / 2 elements, half of a full
+/// matrix's memory and traffic. Any n (0 and 1 included), offsets and
+/// increments. Errors, before any launch: a buffer too small for the stated
+/// order, an increment of 0, a buffer of another context.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,8 @@
 namespace portacl {
 
 KernelTraits spmv_traits(ElementType element);
-// work-group size, groups per compute unit, BLOCK: the side of the square
-// blocks staged in local memory.
+/// work-group size, groups per compute unit, BLOCK: the side of the square
+/// blocks staged in local memory.
 const TuningSpace& spmv_tunables();
 
 template <class T, class = only_for<T, float, double>>

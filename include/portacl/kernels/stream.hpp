@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Streaming kernels: copy, fill, scale, AXPBY and a user-defined element-wise
-// map, float and double, any length. Each returns the plan it ran under.
-// Errors (before any launch): lengths differ, a buffer of another context,
-// a map expression that does not compile (BuildError with the log).
+/// \file
+/// Streaming kernels: copy, fill, scale, AXPBY and a user-defined element-wise
+/// map, float and double, any length. Each returns the plan it ran under.
+/// Errors (before any launch): lengths differ, a buffer of another context,
+/// a map expression that does not compile (BuildError with the log).
 #pragma once
 
 #include <string>
@@ -15,14 +16,14 @@
 
 namespace portacl {
 
-// The family's declaration: where its kernels live and what the rules see.
-// `arrays` is how many arrays of n elements a call reads or writes.
+/// The family's declaration: where its kernels live and what the rules see.
+/// `arrays` is how many arrays of n elements a call reads or writes.
 KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops_per_item);
 KernelRef stream_kernel(const std::string& entry);
-// What the tuner may change in every streaming kernel (AXPY included).
+/// What the tuner may change in every streaming kernel (AXPY included).
 const TuningSpace& stream_tunables();
-// The map kernel for one user expression (checked by the caller), for
-// elements of `element` (float expressions take single-precision literals).
+/// The map kernel for one user expression (checked by the caller), for
+/// elements of `element` (float expressions take single-precision literals).
 KernelRef map_kernel(const std::string& expression, ElementType element);
 
 template <class T, class = only_for<T, float, double>>
@@ -31,11 +32,11 @@ template <class T, class = only_for<T, float, double>>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& options = {});
 template <class T, class = only_for<T, float, double>>
 LaunchPlan scale(Context& ctx, T a, Buffer<T>& y, const PlanOptions& options = {});
-// y = a*x + b*y
+/// y = a*x + b*y
 template <class T, class = only_for<T, float, double>>
 LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const PlanOptions& options = {});
-// y = expression(x) element by element; `expression` is OpenCL C in `x`,
-// e.g. "x * x + 1" or "sqrt(fabs(x))" (valid for scalars and vectors).
+/// y = expression(x) element by element; `expression` is OpenCL C in `x`,
+/// e.g. "x * x + 1" or "sqrt(fabs(x))" (valid for scalars and vectors).
 template <class T, class = only_for<T, float, double>>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, Buffer<T>& y,
                const PlanOptions& options = {});

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// Triangular solve: L x = b for lower-triangular L of order n, in place (x
-// holds b on entry), float and double, row- or column-major with leading
-// dimension and offset, vector offset and increment, unit or stored
-// diagonal, any n (0 and 1 included). Only the lower triangle is read.
-// Blocked: one work-group solves a block of unknowns as wide as a
-// sub-group (32 on NVIDIA, 64 on AMD GCN, the SIMD width on CPUs), then a
-// flow-down kernel updates the rest of the right-hand side, so the solve
-// takes 2 n / block launches. A zero on a non-unit diagonal gives inf/NaN
-// as in BLAS (no pivoting, no check). Errors, before any launch: a leading
-// dimension shorter than n, a buffer too small for the stated shape, an
-// increment of 0, a buffer of another context.
+/// \file
+/// Triangular solve: L x = b for lower-triangular L of order n, in place (x
+/// holds b on entry), float and double, row- or column-major with leading
+/// dimension and offset, vector offset and increment, unit or stored
+/// diagonal, any n (0 and 1 included). Only the lower triangle is read.
+/// Blocked: one work-group solves a block of unknowns as wide as a
+/// sub-group (32 on NVIDIA, 64 on AMD GCN, the SIMD width on CPUs), then a
+/// flow-down kernel updates the rest of the right-hand side, so the solve
+/// takes 2 n / block launches. A zero on a non-unit diagonal gives inf/NaN
+/// as in BLAS (no pivoting, no check). Errors, before any launch: a leading
+/// dimension shorter than n, a buffer too small for the stated shape, an
+/// increment of 0, a buffer of another context.
 #pragma once
 
 #include <cstddef>
@@ -24,8 +25,8 @@
 namespace portacl {
 
 KernelTraits trsv_traits(ElementType element);
-// work-group size and groups per compute unit (flow-down), BLOCK: unknowns
-// solved per block, TPR: work-items per row of the flow-down.
+/// work-group size and groups per compute unit (flow-down), BLOCK: unknowns
+/// solved per block, TPR: work-items per row of the flow-down.
 const TuningSpace& trsv_tunables();
 
 template <class T, class = only_for<T, float, double>>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Typed device buffers. How data moves (map, pinned staging, plain copy) is
-// the plan's memory rule for the device unless the caller says otherwise.
+/// \file
+/// Typed device buffers. How data moves (map, pinned staging, plain copy) is
+/// the plan's memory rule for the device unless the caller says otherwise.
 #pragma once
 
 #include <cstddef>
@@ -16,15 +17,15 @@ namespace portacl {
 
 class Context;
 
-// The untyped part, compiled once in the library.
+/// The untyped part, compiled once in the library.
 class BufferStorage {
  public:
   BufferStorage(Context& ctx, std::size_t bytes, MemoryStrategy strategy, const char* what);
-  BufferStorage(Context& ctx, std::size_t bytes, const char* what);  // the device's preferred strategy
-  // Memory the program made itself: `bytes` of `existing` (retained, not
-  // copied), which must belong to ctx's OpenCL context and be that large.
+  BufferStorage(Context& ctx, std::size_t bytes, const char* what);  ///< the device's preferred strategy
+  /// Memory the program made itself: `bytes` of `existing` (retained, not
+  /// copied), which must belong to ctx's OpenCL context and be that large.
   BufferStorage(Context& ctx, const cl::Buffer& existing, std::size_t bytes, const char* what);
-  // The bytes `existing` holds (CL_MEM_SIZE).
+  /// The bytes `existing` holds (CL_MEM_SIZE).
   static std::size_t size_of(const cl::Buffer& existing);
 
   std::size_t bytes() const { return bytes_; }
@@ -45,12 +46,12 @@ class BufferStorage {
   Context* ctx_;
   std::size_t bytes_;
   MemoryStrategy strategy_;
-  std::string what_;            // "Buffer<float>" for messages
-  cl::Buffer buffer_;           // null when bytes_ == 0
-  mutable cl::Buffer staging_;  // pinned host memory, created on first transfer
+  std::string what_;            ///< "Buffer<float>" for messages
+  cl::Buffer buffer_;           ///< null when bytes_ == 0
+  mutable cl::Buffer staging_;  ///< pinned host memory, created on first transfer
 };
 
-// A mapped view of a buffer; unmapped when it goes out of scope.
+/// A mapped view of a buffer; unmapped when it goes out of scope.
 template <class T>
 class Mapped {
  public:
@@ -83,16 +84,16 @@ class Buffer : public BufferStorage {
       : BufferStorage(ctx, bytes_of<T>(n, type_label()), s, type_label()), n_(n) {}
   Buffer(Context& ctx, const std::vector<T>& host) : Buffer(ctx, host.size()) { upload(host); }
   Buffer(Context& ctx, const std::vector<T>& host, MemoryStrategy s) : Buffer(ctx, host.size(), s) { upload(host); }
-  // Wraps a buffer the program made itself (plain OpenCL, CLBlast, another
-  // library) without copying: its first n elements, n = all it holds when
-  // not given. Every typed call then works on it. Throws portacl::Error when
-  // it belongs to another OpenCL context than ctx's or is smaller than n
-  // elements.
+  /// Wraps a buffer the program made itself (plain OpenCL, CLBlast, another
+  /// library) without copying: its first n elements, n = all it holds when
+  /// not given. Every typed call then works on it. Throws portacl::Error when
+  /// it belongs to another OpenCL context than ctx's or is smaller than n
+  /// elements.
   Buffer(Context& ctx, const cl::Buffer& existing, std::size_t n)
       : BufferStorage(ctx, existing, bytes_of<T>(n, type_label()), type_label()), n_(n) {}
   Buffer(Context& ctx, const cl::Buffer& existing) : Buffer(ctx, existing, size_of(existing) / sizeof(T)) {}
-  // The same for a raw handle (retained; the caller keeps its reference). A
-  // named function, so Buffer(ctx, 0) stays a buffer of no elements.
+  /// The same for a raw handle (retained; the caller keeps its reference). A
+  /// named function, so Buffer(ctx, 0) stays a buffer of no elements.
   static Buffer wrap(Context& ctx, cl_mem existing, std::size_t n) {
     return Buffer(ctx, cl::Buffer(existing, true), n);
   }
@@ -114,7 +115,7 @@ class Buffer : public BufferStorage {
     read_bytes(out.data(), n_ * sizeof(T));
     return out;
   }
-  // Direct access (zero copy where the buffer lives in host memory).
+  /// Direct access (zero copy where the buffer lives in host memory).
   Mapped<T> map(cl_map_flags flags = CL_MAP_READ | CL_MAP_WRITE) {
     return Mapped<T>(this, static_cast<T*>(map_bytes(flags)), n_, &unmap_thunk);
   }

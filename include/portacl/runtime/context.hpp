@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// A device, its context and one in-order profiling queue, the program cache
-// and the kernel sources: everything a launch needs, owned in one RAII value.
+/// \file
+/// A device, its context and one in-order profiling queue, the program cache
+/// and the kernel sources: everything a launch needs, owned in one RAII value.
 #pragma once
 
 #include <cstdint>
@@ -20,58 +21,58 @@
 
 namespace portacl {
 
-// Where a kernel lives: its .cl file and entry point.
+/// Where a kernel lives: its .cl file and entry point.
 struct KernelRef {
   std::string file;
   std::string entry;
-  // When set, the source is this text (named `file` in messages; its
-  // #includes resolve from the kernel library): user-fused kernels.
+  /// When set, the source is this text (named `file` in messages; its
+  /// #includes resolve from the kernel library): user-fused kernels.
   std::string source_text;
-  // Compiler options beyond the plan's macros (user expressions in float:
-  // -cl-single-precision-constant, see kernel_call::expression_flags).
+  /// Compiler options beyond the plan's macros (user expressions in float:
+  /// -cl-single-precision-constant, see kernel_call::expression_flags).
   std::string compiler_flags = "";
 };
 
-// A kernel object with its plan. Kernel objects are cached per context,
-// program, entry point and thread: each thread sets arguments on its own
-// object, so two threads never race on one cl_kernel's arguments.
+/// A kernel object with its plan. Kernel objects are cached per context,
+/// program, entry point and thread: each thread sets arguments on its own
+/// object, so two threads never race on one cl_kernel's arguments.
 struct PreparedKernel {
   cl::Kernel kernel;
   LaunchPlan plan;
-  std::string name;  // entry point, for messages
+  std::string name;  ///< entry point, for messages
 };
 
 struct ContextOptions {
-  // Disk cache directory; unset: ProgramCache::default_directory(); "" disables.
+  /// Disk cache directory; unset: ProgramCache::default_directory(); "" disables.
   std::optional<std::string> cache_directory;
-  // Kernel sources; unset: KernelLibrary::standard().
+  /// Kernel sources; unset: KernelLibrary::standard().
   std::optional<KernelLibrary> kernels;
 };
 
-// Threads: a Context may be shared. Its caches are guarded by a lock, its
-// kernel objects are per thread (two threads never race on one cl_kernel's
-// arguments), and an operation that uses the Context's scratch memory
-// (reductions, scans, compaction, GEMM's panels, GEMV's and SPMV's partial
-// sums) holds it from its first launch to its last read-back
-// (hold_scratch), so such operations from several threads run one after
-// the other on the shared in-order queue. For work that should overlap,
-// give each thread its own Context.
+/// Threads: a Context may be shared. Its caches are guarded by a lock, its
+/// kernel objects are per thread (two threads never race on one cl_kernel's
+/// arguments), and an operation that uses the Context's scratch memory
+/// (reductions, scans, compaction, GEMM's panels, GEMV's and SPMV's partial
+/// sums) holds it from its first launch to its last read-back
+/// (hold_scratch), so such operations from several threads run one after
+/// the other on the shared in-order queue. For work that should overlap,
+/// give each thread its own Context.
 class Context {
  public:
-  Context();  // select_device("") : PORTACL_DEVICE or the default
+  Context();  ///< select_device("") : PORTACL_DEVICE or the default
   explicit Context(const std::string& selector, ContextOptions options = {});
   explicit Context(Device device, ContextOptions options = {});
-  // Joins OpenCL code the program already has: its context and in-order
-  // queue are used as they are (retained, not copied), the device is the
-  // queue's, and portacl's work goes on that queue in order with the
-  // program's own. Buffers of that context can be wrapped (Buffer<T>'s
-  // wrapping constructors). Throws portacl::Error when the queue belongs to
-  // another context or executes out of order (portacl's launches rely on
-  // order). A queue without CL_QUEUE_PROFILING_ENABLE works; only timing
-  // (elapsed_ms, LaunchRecorder) then fails.
+  /// Joins OpenCL code the program already has: its context and in-order
+  /// queue are used as they are (retained, not copied), the device is the
+  /// queue's, and portacl's work goes on that queue in order with the
+  /// program's own. Buffers of that context can be wrapped (Buffer<T>'s
+  /// wrapping constructors). Throws portacl::Error when the queue belongs to
+  /// another context or executes out of order (portacl's launches rely on
+  /// order). A queue without CL_QUEUE_PROFILING_ENABLE works; only timing
+  /// (elapsed_ms, LaunchRecorder) then fails.
   Context(const cl::Context& context, const cl::CommandQueue& queue, ContextOptions options = {});
   Context(::cl_context context, ::cl_command_queue queue, ContextOptions options = {});
-  // Buffers and kernels refer back to their context: it does not move.
+  /// Buffers and kernels refer back to their context: it does not move.
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -82,25 +83,25 @@ class Context {
   ProgramCache& programs() { return *programs_; }
   const KernelLibrary& kernel_library() const { return kernels_; }
 
-  // The rule-based (or tuned) plan for this device. A plan from a tuning
-  // database is checked at its first use in the process (TunedPlanCheck):
-  // the rules plan instead when its results are wrong.
+  /// The rule-based (or tuned) plan for this device. A plan from a tuning
+  /// database is checked at its first use in the process (TunedPlanCheck):
+  /// the rules plan instead when its results are wrong.
   LaunchPlan plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options = {});
 
-  // Loads, compiles (through both caches) and returns the kernel with a plan
-  // that also respects the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE.
+  /// Loads, compiles (through both caches) and returns the kernel with a plan
+  /// that also respects the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE.
   PreparedKernel prepare(const KernelRef& ref, const KernelTraits& traits, const ProblemSize& size,
                          const PlanOptions& options = {});
-  // Same with a plan made elsewhere (e.g. another device class's plan);
-  // throws if the plan exceeds this kernel's or device's limits.
+  /// Same with a plan made elsewhere (e.g. another device class's plan);
+  /// throws if the plan exceeds this kernel's or device's limits.
   PreparedKernel prepare(const KernelRef& ref, const LaunchPlan& plan);
 
-  // An operation's prepared work for one call shape (its plans and kernels,
-  // however many launches it takes), made by `make()` on this thread's
-  // first call and again whenever the plan inputs change
-  // (plan_generation()). `key` names the operation and everything its
-  // preparation depends on; use it only for calls whose options
-  // leave_plan_to_device(). The repeated call then costs one lookup.
+  /// An operation's prepared work for one call shape (its plans and kernels,
+  /// however many launches it takes), made by `make()` on this thread's
+  /// first call and again whenever the plan inputs change
+  /// (plan_generation()). `key` names the operation and everything its
+  /// preparation depends on; use it only for calls whose options
+  /// leave_plan_to_device(). The repeated call then costs one lookup.
   template <class Prepared, class Make>
   std::shared_ptr<const Prepared> prepared_call(const std::string& key, Make make) {
     if (auto found = find_call(key)) return std::static_pointer_cast<const Prepared>(found);
@@ -110,60 +111,60 @@ class Context {
     return made;
   }
 
-  // Enqueues the kernel over the plan's ranges. A plan that covers no
-  // work-items is an error: skip the launch for empty problems instead.
+  /// Enqueues the kernel over the plan's ranges. A plan that covers no
+  /// work-items is an error: skip the launch for empty problems instead.
   cl::Event launch(const PreparedKernel& k);
-  // Same on another queue of this context, after `wait` (pipelines).
+  /// Same on another queue of this context, after `wait` (pipelines).
   cl::Event launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait = nullptr);
   void finish();
 
-  // The asynchronous story. Every call enqueues its work on queue(), which
-  // runs in order, and returns once it is enqueued, except those that hand
-  // a value to the host: Buffer upload/download/map, the scalar forms of
-  // the reductions (sum, dot, nrm2, min, max, arg*, iamax, count_if),
-  // compact (its count) and axpy_pipelined; their *_async forms leave the
-  // value on the device (DeviceValue). done() is an event that completes
-  // when everything enqueued so far has (a marker); after(events) makes
-  // everything enqueued next wait for events from elsewhere (another
-  // queue, a user event), through a barrier on queue().
+  /// The asynchronous story. Every call enqueues its work on queue(), which
+  /// runs in order, and returns once it is enqueued, except those that hand
+  /// a value to the host: Buffer upload/download/map, the scalar forms of
+  /// the reductions (sum, dot, nrm2, min, max, arg*, iamax, count_if),
+  /// compact (its count) and axpy_pipelined; their *_async forms leave the
+  /// value on the device (DeviceValue). done() is an event that completes
+  /// when everything enqueued so far has (a marker); after(events) makes
+  /// everything enqueued next wait for events from elsewhere (another
+  /// queue, a user event), through a barrier on queue().
   cl::Event done();
   void after(const std::vector<cl::Event>& events);
 
-  // Extra in-order profiling queues (index 0 is queue()), created on first
-  // use: independent streams of work that may overlap.
+  /// Extra in-order profiling queues (index 0 is queue()), created on first
+  /// use: independent streams of work that may overlap.
   cl::CommandQueue& queue(unsigned index);
 
-  // Device memory the library's kernels reuse between calls (partial
-  // results, tickets), named by purpose; grown on demand. New memory is
-  // zero-filled when `zeroed`. Kernels that use the same purpose must not
-  // run concurrently on different queues.
+  /// Device memory the library's kernels reuse between calls (partial
+  /// results, tickets), named by purpose; grown on demand. New memory is
+  /// zero-filled when `zeroed`. Kernels that use the same purpose must not
+  /// run concurrently on different queues.
   const cl::Buffer& scratch(const std::string& purpose, std::size_t bytes, bool zeroed = false);
-  // Held by an operation for as long as it uses scratch memory, launches
-  // and read-back included; recursive, so an operation built of others
-  // (compaction: a scan, then its count) holds it once for all.
+  /// Held by an operation for as long as it uses scratch memory, launches
+  /// and read-back included; recursive, so an operation built of others
+  /// (compaction: a scan, then its count) holds it once for all.
   std::unique_lock<std::recursive_mutex> hold_scratch() {
     return std::unique_lock<std::recursive_mutex>(scratch_mutex_);
   }
-  // A number, 1 to limit-1, that differs from every earlier call's since
-  // the zeroed scratch buffer `purpose` was made: kernels tag what they
-  // write with it, so stale flags from an earlier launch read as unset
-  // without clearing the buffer before every launch. Once the numbers run
-  // out the buffer is zeroed again and they restart.
+  /// A number, 1 to limit-1, that differs from every earlier call's since
+  /// the zeroed scratch buffer `purpose` was made: kernels tag what they
+  /// write with it, so stale flags from an earlier launch read as unset
+  /// without clearing the buffer before every launch. Once the numbers run
+  /// out the buffer is zeroed again and they restart.
   std::uint32_t scratch_epoch(const std::string& purpose, std::uint32_t limit);
 
-  // While set, every launch's event is also appended here (how tools time
-  // operations made of several kernels).
+  /// While set, every launch's event is also appended here (how tools time
+  /// operations made of several kernels).
   void record_launches(std::vector<cl::Event>* sink) { recorder_ = sink; }
-  // Work another library enqueued on queue() (CLBlast) joins the record.
+  /// Work another library enqueued on queue() (CLBlast) joins the record.
   void record(const cl::Event& event) {
     if (recorder_) recorder_->push_back(event);
   }
 
-  // Kernel run time from profiling events.
+  /// Kernel run time from profiling events.
   static double elapsed_ms(const cl::Event& event);
 
  private:
-  // A kernel object of this thread with its CL_KERNEL_WORK_GROUP_SIZE.
+  /// A kernel object of this thread with its CL_KERNEL_WORK_GROUP_SIZE.
   struct KernelObject {
     cl::Kernel kernel;
     std::size_t work_group_limit = 0;
@@ -178,17 +179,17 @@ class Context {
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
-  std::mutex cache_mutex_;                                        // guards sources_, kernel_objects_, shapes_, calls_
-  std::map<std::string, KernelSource> sources_;                   // by file and source text
-  std::unordered_map<std::string, KernelObject> kernel_objects_;  // by source, options, entry, thread
-  // Prepared kernels per call shape (kernel, traits, problem size, thread)
-  // for calls with default options, valid while plan_generation() holds.
+  std::mutex cache_mutex_;                                        ///< guards sources_, kernel_objects_, shapes_, calls_
+  std::map<std::string, KernelSource> sources_;                   ///< by file and source text
+  std::unordered_map<std::string, KernelObject> kernel_objects_;  ///< by source, options, entry, thread
+  /// Prepared kernels per call shape (kernel, traits, problem size, thread)
+  /// for calls with default options, valid while plan_generation() holds.
   struct Shape {
     std::uint64_t generation = 0;
     PreparedKernel prepared;
   };
   std::unordered_map<std::string, Shape> shapes_;
-  // prepared_call()'s entries, by key and thread.
+  /// prepared_call()'s entries, by key and thread.
   struct Call {
     std::uint64_t generation = 0;
     std::shared_ptr<const void> prepared;
@@ -202,21 +203,21 @@ class Context {
     std::uint32_t epoch = 0;
   };
   std::map<std::string, Scratch> scratch_;
-  std::recursive_mutex scratch_mutex_;  // see hold_scratch
+  std::recursive_mutex scratch_mutex_;  ///< see hold_scratch
   std::vector<cl::Event>* recorder_ = nullptr;
 };
 
-// How a plan from a tuning database is checked at its first use in this
-// process: run the plan's operations under the stored configuration on a
-// small problem and compare with the host reference; "" when right, else
-// what was wrong. A failure distrusts the record (distrust_tuned_plan), so
-// the rules plan from then on. The tuning layer, which knows every
-// operation's check, installs it; set_tuned_plan_check returns the check it
-// replaces (an empty check checks nothing).
+/// How a plan from a tuning database is checked at its first use in this
+/// process: run the plan's operations under the stored configuration on a
+/// small problem and compare with the host reference; "" when right, else
+/// what was wrong. A failure distrusts the record (distrust_tuned_plan), so
+/// the rules plan from then on. The tuning layer, which knows every
+/// operation's check, installs it; set_tuned_plan_check returns the check it
+/// replaces (an empty check checks nothing).
 using TunedPlanCheck = std::function<std::string(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&)>;
 TunedPlanCheck set_tuned_plan_check(TunedPlanCheck check);
 
-// Records the launches of its scope: Context::record_launches, undone on exit.
+/// Records the launches of its scope: Context::record_launches, undone on exit.
 class LaunchRecorder {
  public:
   explicit LaunchRecorder(Context& ctx) : ctx_(ctx) { ctx_.record_launches(&events_); }
@@ -224,7 +225,7 @@ class LaunchRecorder {
   LaunchRecorder(const LaunchRecorder&) = delete;
   LaunchRecorder& operator=(const LaunchRecorder&) = delete;
   const std::vector<cl::Event>& events() const { return events_; }
-  // From the first launch's start to the last one's end, in milliseconds.
+  /// From the first launch's start to the last one's end, in milliseconds.
   double span_ms() const;
 
  private:
@@ -232,7 +233,7 @@ class LaunchRecorder {
   std::vector<cl::Event> events_;
 };
 
-// Sets kernel arguments in order; errors name the kernel and the argument.
+/// Sets kernel arguments in order; errors name the kernel and the argument.
 namespace detail {
 void set_arg(const cl::Kernel& k, const std::string& name, unsigned index, std::size_t size, const void* value);
 }

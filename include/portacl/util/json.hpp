@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A small JSON value: enough for device descriptions, plans and (later) the
-// tuning database. Kept in-house because the dependency list is fixed to
-// Debian's OpenCL/CLBlast/Catch2 packages.
+/// \file
+/// A small JSON value: enough for device descriptions, plans and (later) the
+/// tuning database. Kept in-house because the dependency list is fixed to
+/// Debian's OpenCL/CLBlast/Catch2 packages.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@ class Json {
  public:
   enum class Kind { null, boolean, number, string, array, object };
   using Array = std::vector<Json>;
-  // std::map keeps keys sorted, so dumps are deterministic and diff-friendly.
+  /// std::map keeps keys sorted, so dumps are deterministic and diff-friendly.
   using Object = std::map<std::string, Json>;
 
   Json() = default;
@@ -36,7 +37,7 @@ class Json {
   static Json array() { return Json(Array{}); }
   static Json object() { return Json(Object{}); }
 
-  // Throws portacl::Error naming the offset and the problem.
+  /// Throws portacl::Error naming the offset and the problem.
   static Json parse(const std::string& text);
   std::string dump(int indent = 2) const;
 
@@ -48,8 +49,8 @@ class Json {
   bool is_number() const { return kind_ == Kind::number; }
   bool is_bool() const { return kind_ == Kind::boolean; }
 
-  // Typed accessors throw portacl::Error with `what` in the message when the
-  // kind does not match, so a malformed description names the bad field.
+  /// Typed accessors throw portacl::Error with `what` in the message when the
+  /// kind does not match, so a malformed description names the bad field.
   bool as_bool(const char* what = "value") const;
   double as_number(const char* what = "value") const;
   std::uint64_t as_u64(const char* what = "value") const;
@@ -57,7 +58,7 @@ class Json {
   const Array& as_array(const char* what = "value") const;
   const Object& as_object(const char* what = "value") const;
 
-  // Object access; operator[] on a null value turns it into an object.
+  /// Object access; operator[] on a null value turns it into an object.
   Json& operator[](const std::string& key);
   const Json* find(const std::string& key) const;
   bool contains(const std::string& key) const { return find(key) != nullptr; }
@@ -70,8 +71,8 @@ class Json {
   bool bool_ = false;
   double num_ = 0;
   std::string str_;
-  // Value members (libstdc++ allows containers of the incomplete type), so a
-  // copied Json never aliases the original.
+  /// Value members (libstdc++ allows containers of the incomplete type), so a
+  /// copied Json never aliases the original.
   Array arr_;
   Object obj_;
 };
