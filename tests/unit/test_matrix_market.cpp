@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "portacl/error.hpp"
+#include "portacl/kernels/host_csr.hpp"
 #include "portacl/kernels/matrix_market.hpp"
 #include "test_support.hpp"
 
@@ -204,4 +205,70 @@ TEST_CASE("malformed Matrix Market files are refused naming the file and line", 
   // front: the entries are counted as they come.
   CHECK_THROWS_WITH(parse_matrix_market(head + "2147483647 2147483647 18446744073709551615\n1 1 1\n", "big.mtx"),
                     Catch::Contains("big.mtx: ends after 1 of the 18446744073709551615 entries"));
+}
+
+TEMPLATE_TEST_CASE("host CSR from entries: sorted, duplicates added, round trips", "[sparse]", float, double) {
+  using T = TestType;
+  std::mt19937_64& rng = test::rng();
+  for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 0}, {1, 1}, {7, 13}, {131, 67}}) {
+    INFO(rows << " x " << cols);
+    CooEntries e;
+    e.rows = rows;
+    e.cols = cols;
+    std::map<std::pair<std::size_t, std::size_t>, double> want;
+    if (rows > 0 && cols > 0) {
+      std::uniform_int_distribution<std::size_t> r(0, rows - 1), c(0, cols - 1);
+      std::uniform_int_distribution<int> v(-8, 8);             // small integers: sums are exact in float
+      for (std::size_t k = 0; k < rows * cols / 2 + 3; ++k) {  // with duplicates, in random order
+        e.row.push_back(std::uint32_t(r(rng)));
+        e.col.push_back(std::uint32_t(c(rng)));
+        e.value.push_back(v(rng));
+        want[{e.row.back(), e.col.back()}] += e.value.back();
+      }
+    }
+    const HostCsr<T> csr = csr_from_entries<T>(e);
+    CHECK(csr_problem(csr) == "");
+    CHECK(csr.nnz() == want.size());
+    std::map<std::pair<std::size_t, std::size_t>, double> got;
+    const CooEntries back = entries_of(csr);
+    for (std::size_t k = 0; k < back.value.size(); ++k) got[{back.row[k], back.col[k]}] = back.value[k];
+    CHECK(got == want);
+    CHECK(csr_from_entries<T>(back).col == csr.col);  // already sorted and merged: unchanged
+  }
+  // A Matrix Market file all the way to CSR.
+  const HostCsr<T> sym = csr_from_entries<T>(general_entries(
+      read_matrix_market(std::string(PORTACL_SOURCE_DIR) + "/tests/fixtures/matrices/real_symmetric.mtx")));
+  // (1,1) = 4, (2,1) = -1, (3,2) = -1, (3,3) = 4, mirrored; no (2,2).
+  CHECK(sym.row_ptr == std::vector<std::uint64_t>{0, 2, 4, 6});
+  CHECK(sym.col == std::vector<std::uint32_t>{0, 1, 0, 2, 1, 2});
+  CHECK(sym.value == std::vector<T>{4, -1, -1, -1, -1, 4});
+}
+
+TEST_CASE("malformed CSR and entries are refused naming the problem", "[sparse][hostile]") {
+  HostCsr<float> m;
+  m.rows = 2;
+  m.cols = 3;
+  m.row_ptr = {0, 2, 3};
+  m.col = {0, 2, 1};
+  m.value = {1, 2, 3};
+  CHECK(csr_problem(m) == "");
+  HostCsr<float> bad = m;
+  bad.row_ptr = {0, 100, 3};
+  CHECK_THAT(csr_problem(bad), Catch::Contains("row_ptr[1] = 100 lies beyond the 3 entries"));
+  bad = m;
+  bad.col = {2, 0, 1};
+  CHECK_THAT(csr_problem(bad), Catch::Contains("row 0's columns are not strictly ascending"));
+  bad = m;
+  bad.col = {0, 3, 1};
+  CHECK_THAT(csr_problem(bad), Catch::Contains("row 0 has column 3, outside the 3 columns"));
+  bad = m;
+  bad.row_ptr = {0, 2};
+  CHECK_THAT(csr_problem(bad), Catch::Contains("row_ptr has 2 offsets, rows + 1 = 3 are needed"));
+  CooEntries e;
+  e.rows = 2;
+  e.cols = 2;
+  e.row = {0, 2};
+  e.col = {0, 0};
+  e.value = {1, 1};
+  CHECK_THROWS_WITH(csr_from_entries<float>(e), Catch::Contains("entry 1 at (2, 0) lies outside the 2 x 2 matrix"));
 }
