@@ -28,14 +28,17 @@ foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/
   endif()
 endforeach()
 
-# No path of the source or build tree in the library's data.
+# No data directory of the source tree, the build tree or the configured
+# prefix in the library's strings: it finds its data at run time. (Only
+# data paths are looked for: a sanitized build's instrumentation names its
+# source files.)
 find_program(READELF readelf)
 if(READELF)
   execute_process(COMMAND "${READELF}" -p .rodata "${libraries}" OUTPUT_VARIABLE strings RESULT_VARIABLE rc)
-  foreach(tree "${SOURCE_DIR}" "${BUILD_DIR}")
-    string(FIND "${strings}" "${tree}" at)
+  foreach(path "${SOURCE_DIR}/kernels" "${BUILD_DIR}/share" "${CONFIGURED_PREFIX}/share/portacl")
+    string(FIND "${strings}" "${path}" at)
     if(NOT at EQUAL -1)
-      message(FATAL_ERROR "the installed library still holds the path ${tree}")
+      message(FATAL_ERROR "the installed library still holds the data path ${path}")
     endif()
   endforeach()
 endif()
