@@ -2,14 +2,10 @@
 # What every tool shares: --help and --version exit 0 (--version names the
 # tool and the library version), an unknown option or an unknown name in a
 # list is a usage error (exit 2) that names it.
-function(expect code tool)
-  execute_process(COMMAND "${BIN}/${tool}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL code)
-    message(FATAL_ERROR "${tool} ${ARGN}: exit ${rc}, expected ${code}\n${out}${err}")
-  endif()
-  set(last_out "${out}" PARENT_SCOPE)
-  set(last_err "${err}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake")
+macro(expect code tool)
+  expect_exit(${code} "${BIN}/${tool}" ${ARGN})
+endmacro()
 foreach(tool portacl-query portacl-bench portacl-tune portacl-prebuild portacl-demo)
   expect(0 ${tool} --help)
   if(NOT last_out MATCHES "usage: ${tool}")

@@ -1,14 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # portacl-query's exit codes and its JSON round trip through --from-json.
 file(MAKE_DIRECTORY "${WORK}")
-function(expect code)
-  execute_process(COMMAND "${QUERY}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL code)
-    message(FATAL_ERROR "portacl-query ${ARGN}: exit ${rc}, expected ${code}\n${out}${err}")
-  endif()
-  set(last_out "${out}" PARENT_SCOPE)
-  set(last_err "${err}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake")
+macro(expect code)
+  expect_exit(${code} "${QUERY}" ${ARGN})
+endmacro()
 expect(0 --help)
 expect(2 --bogus)
 expect(2 --device)
