@@ -20,6 +20,7 @@
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"
+#include "portacl/kernels/sparse_matrix.hpp"
 #include "portacl/kernels/spmv.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/trsv.hpp"
