@@ -5,10 +5,12 @@
 // trips exactly; bad operands are refused before any launch.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "portacl/kernels/sparse_matrix.hpp"
+#include "portacl/kernels/sparsity.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -16,20 +18,23 @@ using namespace portacl;
 namespace {
 
 // Rows of 0, 1, 7, 8, 31, 32, 128, 129 entries in turn (every bin edge), one
-// of 5000 when `long_row`, random columns of `cols` and random values.
+// of 5000 when `long_row` (each at most `cols`), on distinct random columns,
+// with random values.
 template <class T>
 HostCsr<T> awkward_matrix(std::size_t rows, std::size_t cols, bool long_row) {
   static const std::size_t lengths[] = {0, 1, 7, 8, 31, 32, 128, 129};
   CooEntries e;
   e.rows = rows;
   e.cols = cols;
-  std::uniform_int_distribution<std::uint32_t> column(0, static_cast<std::uint32_t>(cols - 1));
+  std::vector<std::uint32_t> columns(cols);
+  for (std::size_t c = 0; c < cols; ++c) columns[c] = static_cast<std::uint32_t>(c);
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t len = long_row && r == rows / 2 ? 5000 : lengths[r % 8];
+    const std::size_t len = std::min(cols, long_row && r == rows / 2 ? std::size_t{5000} : lengths[r % 8]);
+    std::shuffle(columns.begin(), columns.end(), test::rng());
     const std::vector<T> v = test::random_vector<T>(len);
     for (std::size_t k = 0; k < len; ++k) {
       e.row.push_back(static_cast<std::uint32_t>(r));
-      e.col.push_back(column(test::rng()));
+      e.col.push_back(columns[k]);
       e.value.push_back(v[k]);
     }
   }
@@ -115,4 +120,51 @@ TEST_CASE("a sparse matrix round trips, and bad operands are refused before any 
   bad.col[0] = 29;
   CHECK_THROWS_WITH(SparseMatrix<double>(ctx, bad),
                     Catch::Contains("SparseMatrix from CSR: row") && Catch::Contains("outside the 29 columns"));
+}
+
+TEST_CASE("the sparsity profile counts every row once, in its length bin", "[sparse]") {
+  // Rows of 0, 1, 7, 8, 31, 32, 128, 129 entries in turn, and one of 5000.
+  const HostCsr<float> csr = awkward_matrix<float>(257, 6007, true);
+  const SparsityProfile p = profile_rows(csr.row_ptr);
+  CHECK(p.rows == 257);
+  CHECK(p.nnz == csr.nnz());
+  CHECK(p.shortest_row == 0);
+  CHECK(p.longest_row == 5000);
+  std::array<std::size_t, kRowLengthBins> want{};
+  double sum = 0, sum_sq = 0;
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::uint64_t len = csr.row_ptr[r + 1] - csr.row_ptr[r];
+    ++want[len == 0 ? 0 : len <= 7 ? 1 : len <= 31 ? 2 : len <= 128 ? 3 : 4];
+    sum += double(len);
+    sum_sq += double(len) * double(len);
+  }
+  CHECK(p.rows_in_bin == want);
+  CHECK(p.mean_row == Approx(sum / 257));
+  CHECK(p.row_stddev == Approx(std::sqrt(sum_sq / 257 - (sum / 257) * (sum / 257))));
+  CHECK(row_length_bin(7) == 1);
+  CHECK(row_length_bin(8) == 2);
+  CHECK(row_length_bin(128) == 3);
+  CHECK(row_length_bin(129) == 4);
+  CHECK(profile_rows({0}).rows == 0);
+  CHECK_THROWS_WITH(profile_rows({0, 3, 2}), Catch::Contains("row pointers decrease at row 1"));
+}
+
+TEST_CASE("equal-entry row blocks cover every row once and stay within the target", "[sparse]") {
+  const HostCsr<float> csr = awkward_matrix<float>(1031, 97, true);
+  for (std::uint64_t target : {0u, 1u, 8u, 100u, 4999u, 100000u}) {
+    INFO("target " << target);
+    const std::vector<std::size_t> b = equal_nnz_row_blocks(csr.row_ptr, target);
+    REQUIRE(b.size() >= 2);
+    CHECK(b.front() == 0);
+    CHECK(b.back() == 1031);
+    for (std::size_t k = 0; k + 1 < b.size(); ++k) {
+      REQUIRE(b[k + 1] > b[k]);  // no empty block
+      const std::uint64_t entries = csr.row_ptr[b[k + 1]] - csr.row_ptr[b[k]];
+      // Within the target, unless the block is one row longer than it.
+      CHECK((entries <= std::max<std::uint64_t>(target, 1) || b[k + 1] == b[k] + 1));
+      // Maximal: the next row would not have fit (greedy blocks).
+      if (b[k + 1] < 1031) CHECK(csr.row_ptr[b[k + 1] + 1] - csr.row_ptr[b[k]] > std::max<std::uint64_t>(target, 1));
+    }
+  }
+  CHECK(equal_nnz_row_blocks({0}, 10) == std::vector<std::size_t>{0});
 }

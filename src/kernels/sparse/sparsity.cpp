@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/kernels/sparsity.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+std::size_t row_length_bin(std::uint64_t length) {
+  for (std::size_t b = 0; b < kRowLengthBinTops.size(); ++b)
+    if (length <= kRowLengthBinTops[b]) return b;
+  return kRowLengthBins - 1;
+}
+
+SparsityProfile profile_rows(const std::vector<std::uint64_t>& row_ptr) {
+  if (row_ptr.empty() || row_ptr[0] != 0) throw Error("sparsity profile: row pointers must start at 0");
+  SparsityProfile p;
+  p.rows = row_ptr.size() - 1;
+  p.nnz = static_cast<std::size_t>(row_ptr.back());
+  if (p.rows == 0) return p;
+  p.shortest_row = UINT64_MAX;
+  double sum_sq = 0;
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    if (row_ptr[r + 1] < row_ptr[r]) throw Error("sparsity profile: row pointers decrease at row " + std::to_string(r));
+    const std::uint64_t len = row_ptr[r + 1] - row_ptr[r];
+    p.shortest_row = std::min(p.shortest_row, len);
+    p.longest_row = std::max(p.longest_row, len);
+    sum_sq += double(len) * double(len);
+    ++p.rows_in_bin[row_length_bin(len)];
+  }
+  p.mean_row = double(p.nnz) / double(p.rows);
+  p.row_stddev = std::sqrt(std::max(0.0, sum_sq / double(p.rows) - p.mean_row * p.mean_row));
+  return p;
+}
+
+std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz) {
+  if (row_ptr.empty()) throw Error("row blocks: row pointers must hold rows + 1 offsets");
+  const std::size_t rows = row_ptr.size() - 1;
+  const std::uint64_t target = std::max<std::uint64_t>(1, target_nnz);
+  std::vector<std::size_t> bounds{0};
+  std::size_t start = 0;
+  while (start < rows) {
+    // The last row whose end stays within the target from this block's
+    // start; at least one row, however long.
+    const std::uint64_t limit = row_ptr[start] + target;
+    const auto end_it =
+        std::upper_bound(row_ptr.begin() + static_cast<std::ptrdiff_t>(start) + 1, row_ptr.end(), limit);
+    std::size_t end = static_cast<std::size_t>(end_it - row_ptr.begin()) - 1;
+    if (end <= start) end = start + 1;
+    bounds.push_back(end);
+    start = end;
+  }
+  return bounds;
+}
+
+}  // namespace portacl
