@@ -6,14 +6,12 @@
 
 #include "portacl/error.hpp"
 #include "portacl/util/checked.hpp"
+#include "../util/text.hpp"
 
 namespace portacl {
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using text::lower;
 
 bool contains(const std::string& hay, const char* needle) {
   return lower(hay).find(lower(needle)) != std::string::npos;

@@ -11,16 +11,12 @@
 #include "portacl/error.hpp"
 #include "portacl/util/checked.hpp"
 #include "../util/files.hpp"
+#include "../util/text.hpp"
 
 namespace portacl {
 namespace {
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
+using text::trim;
 
 // The number a clinfo value starts with: "524288 (512KiB)", "1996MHz",
 // "0x10de", "64 bytes"; leading zeros are decimal. A value that does not

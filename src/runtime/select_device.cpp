@@ -12,19 +12,13 @@
 #include "portacl/error.hpp"
 #include "portacl/runtime/device.hpp"
 #include "portacl/util/checked.hpp"
+#include "../util/text.hpp"
 
 namespace portacl {
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
+using text::lower;
+using text::trim;
 
 bool all_digits(const std::string& s) {
   return !s.empty() &&

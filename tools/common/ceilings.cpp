@@ -15,7 +15,8 @@ void set_peak_args(PreparedKernel& k, cl_uint iterations, const cl::Buffer& out)
   detail::set_arg(k.kernel, k.name, 2, sizeof(cl_mem), &out());
 }
 
-// Chains of dependent FMAs in `element`; flops per launch in `flops`.
+}  // namespace
+
 Stats measure_fma(Context& ctx, ElementType element, int warmup, int reps, double& flops) {
   KernelTraits t;
   t.name = "fma_peak";
@@ -36,8 +37,6 @@ Stats measure_fma(Context& ctx, ElementType element, int warmup, int reps, doubl
     set_peak_args<float>(k, iterations, out);
   return measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { ctx.launch(k); }); });
 }
-
-}  // namespace
 
 Ceilings measure_ceilings(Context& ctx, std::size_t n, int warmup, int reps) {
   Ceilings c;

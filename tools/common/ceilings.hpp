@@ -23,5 +23,8 @@ struct Ceilings {
 };
 
 Ceilings measure_ceilings(portacl::Context& ctx, std::size_t copy_elements, int warmup, int reps);
+// The FMA peak alone: chains of dependent FMAs in `element`; the flops of
+// one launch in `flops`.
+Stats measure_fma(portacl::Context& ctx, portacl::ElementType element, int warmup, int reps, double& flops);
 
 }  // namespace bench

@@ -15,6 +15,7 @@
 #include "portacl/error.hpp"
 #include "portacl/util/checked.hpp"
 #include "../../util/files.hpp"
+#include "../../util/text.hpp"
 
 namespace portacl {
 
@@ -25,14 +26,11 @@ bool MatrixMarket::operator==(const MatrixMarket& o) const {
 
 namespace {
 
+using text::lower;
+
 using Format = MatrixMarket::Format;
 using Field = MatrixMarket::Field;
 using Symmetry = MatrixMarket::Symmetry;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<std::string> tokens_of(const std::string& line) {
   std::vector<std::string> out;
