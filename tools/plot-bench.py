@@ -8,7 +8,8 @@ BENCH.json is `portacl-bench --json` output (add --gemm-sizes for GEMM
 points). The chart shows the copy bandwidth and FMA peak measured in that
 run as the roofs, one point per kernel at its largest size (arithmetic
 intensity = flops / bytes it must move), portacl as filled circles and the
-baseline library (CLBlast) as open squares at the same intensity. Kernels
+baseline library (CLBlast) as open squares at the same intensity (left off
+where the bench marked its figure suspect). Kernels
 that do no arithmetic (copy, fill) are left off: a FLOP roofline has no
 place for them; their bandwidth is in the bench's table.
 """
@@ -34,7 +35,10 @@ def points(bench):
     for name, k in sorted(largest.items()):
         intensity = k["gflops"] / k["gbs"]
         base = k.get("clblast")
-        theirs = intensity * base["gbs"] if base and base.get("check") == "ok" and base.get("gbs") else None
+        # A baseline the bench marked suspect (below 10% of the copy ceiling:
+        # almost certainly timed wrongly, not slow) is left off the chart.
+        trusted = base and base.get("check") == "ok" and base.get("gbs") and not base.get("suspect")
+        theirs = intensity * base["gbs"] if trusted else None
         out.append((name, intensity, k["gflops"], theirs))
     for g in bench.get("gemm", []):
         element = 8 if g["element"] == "double" else 4
