@@ -1,18 +1,181 @@
 // SPDX-License-Identifier: Apache-2.0
-// y = alpha * A x + beta * y for A in compressed sparse rows. The host
+// y = alpha * A x + beta * y for A in compressed sparse rows, in the
+// variants the SpMV choice picks from (see sparse_spmv.cpp). The host
 // defines ROW_T, the row pointers' type: uint, or ulong when the matrix
-// holds 2^31 or more entries. beta == 0 never reads y (BLAS: NaN in y must
-// not propagate); the host handles alpha == 0 without reading A or x.
+// holds 2^31 or more entries, and ROW_LIST 1 when the kernel works through
+// a list of row numbers (one length bin of the adaptive variant) instead
+// of every row. beta == 0 never reads y (BLAS: NaN in y must not
+// propagate); the host handles alpha == 0 without reading A or x. An empty
+// row gives beta * y. No work-item returns before a barrier, and no code
+// relies on lanes running in lock step.
 #include "portacl_common.cl"
 
-// One work-item per row, rows shared out by the plan (contiguous chunks on
-// CPUs, a grid stride elsewhere). An empty row gives beta * y.
-__kernel void csr_scalar(const ulong rows, __global const ROW_T* row_ptr, __global const uint* col,
-                         __global const T* val, __global const T* x, const T alpha, const T beta, __global T* y) {
-  PORTACL_FOR_UNITS(i, rows) {
+#ifndef ROW_LIST
+#define ROW_LIST 0
+#endif
+#if ROW_LIST
+#define ROW_OF(r) ((size_t)row_list[r])
+#else
+#define ROW_OF(r) (r)
+#endif
+
+#define CSR_STORE(i, sum) y[i] = beta == (T)0 ? alpha * (sum) : alpha * (sum) + beta * y[i]
+
+// scalar: one work-item per row, rows shared out by the plan (contiguous
+// chunks on CPUs, a grid stride elsewhere).
+__kernel void csr_scalar(const ulong rows, __global const uint* row_list, __global const ROW_T* row_ptr,
+                         __global const uint* col, __global const T* val, __global const T* x, const T alpha,
+                         const T beta, __global T* y) {
+  PORTACL_FOR_UNITS(r, rows) {
+    const size_t i = ROW_OF(r);
     T sum = (T)0;
     const ROW_T end = row_ptr[i + 1];
     for (ROW_T k = row_ptr[i]; k < end; ++k) sum = fma(val[k], x[col[k]], sum);
-    y[i] = beta == (T)0 ? alpha * sum : alpha * sum + beta * y[i];
+    CSR_STORE(i, sum);
+  }
+}
+
+#ifndef TEAM
+#define TEAM 32
+#endif
+#ifndef TEAM_SHUFFLE
+#define TEAM_SHUFFLE 0
+#endif
+
+#if TEAM_SHUFFLE
+// NVIDIA's warp shuffle (inline PTX, NVIDIA's own compiler only): a
+// butterfly within the team in registers. Teams are aligned slices of a
+// warp, so every xor partner is in the same team.
+inline T team_shuffle_xor(T v, uint mask) {
+  union {
+    T t;
+    uint w[(sizeof(T) + 3) / 4];
+  } in, out;
+  in.t = v;
+  for (uint k = 0; k < (sizeof(T) + 3) / 4; ++k)
+    __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(out.w[k]) : "r"(in.w[k]), "r"(mask));
+  return out.t;
+}
+#endif
+
+// vector: a team of TEAM work-items per row (a warp, a wavefront, or a
+// slice sized to the mean row length), reading the row's consecutive
+// entries together; the team adds its partial sums by a butterfly, so every
+// lane ends with the row's sum. Every work-item of a group runs the same
+// number of row blocks, so all reach every barrier.
+__kernel void csr_team(const ulong rows, __global const uint* row_list, __global const ROW_T* row_ptr,
+                       __global const uint* col, __global const T* val, __global const T* x, const T alpha,
+                       const T beta, __global T* y) {
+#if !TEAM_SHUFFLE
+  __local T part[WG_SIZE];
+#endif
+  const uint lid = get_local_id(0), lane = lid % TEAM, team = lid / TEAM;
+  const size_t teams = WG_SIZE / TEAM;
+  for (size_t base = get_group_id(0) * teams; base < rows; base += get_num_groups(0) * teams) {
+    const size_t r = base + team;
+    const bool live = r < rows;
+    const size_t i = live ? ROW_OF(r) : 0;
+    const ROW_T end = live ? row_ptr[i + 1] : 0;
+    T sum = (T)0;
+    for (ROW_T k = (live ? row_ptr[i] : 0) + lane; k < end; k += TEAM) sum = fma(val[k], x[col[k]], sum);
+    for (uint s = TEAM / 2; s > 0; s >>= 1) {
+#if TEAM_SHUFFLE
+      sum += team_shuffle_xor(sum, s);
+#else
+      part[lid] = sum;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      sum += part[lid ^ s];
+      barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    }
+    if (live && lane == 0) CSR_STORE(i, sum);
+  }
+}
+
+#ifndef BLOCK_ENTRIES
+#define BLOCK_ENTRIES (4 * WG_SIZE)
+#endif
+
+// block: work-group g takes the rows [block_rows[g], block_rows[g + 1]),
+// whose entries number at most BLOCK_ENTRIES unless the block is one longer
+// row (the host cuts them so). The group reads the block's entries once,
+// neighbouring work-items reading neighbouring entries, and keeps the
+// products val * x in local memory; then each work-item adds up whole rows
+// from there. A block of one long row is summed by the whole group instead.
+// (Short rows read one per work-item touch as many cache lines as entries;
+// staged, they cost one coalesced pass.)
+__kernel void csr_block(const ulong blocks, __global const ulong* block_rows, __global const ROW_T* row_ptr,
+                        __global const uint* col, __global const T* val, __global const T* x, const T alpha,
+                        const T beta, __global T* y) {
+  __local T products[BLOCK_ENTRIES];
+  __local T part[WG_SIZE];
+  const uint lid = get_local_id(0);
+  for (size_t g = get_group_id(0); g < blocks; g += get_num_groups(0)) {
+    const size_t first = block_rows[g], last = block_rows[g + 1];
+    const ROW_T start = row_ptr[first], stop = row_ptr[last];
+    const bool staged = stop - start <= BLOCK_ENTRIES;
+    T sum = (T)0;
+    if (staged) {
+      for (ROW_T k = start + lid; k < stop; k += WG_SIZE) products[k - start] = val[k] * x[col[k]];
+    } else {
+      for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
+    }
+    part[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (staged) {
+      for (size_t i = first + lid; i < last; i += WG_SIZE) {
+        T row = (T)0;
+        const ROW_T end = row_ptr[i + 1] - start;
+        for (ROW_T k = row_ptr[i] - start; k < end; ++k) row += products[k];
+        CSR_STORE(i, row);
+      }
+    } else if (lid == 0) {
+      T row = (T)0;
+      for (uint l = 0; l < WG_SIZE; ++l) row += part[l];
+      CSR_STORE(first, row);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // products[] and part[] are reused by the next block
+  }
+}
+
+// cpu: work-item u takes the rows [chunk_rows[u], chunk_rows[u + 1]), whose
+// entries are about equal in number across work-items (no local memory, no
+// barriers), and walks each row in vectors of VW entries.
+__kernel void csr_chunks(const ulong chunks, __global const ulong* chunk_rows, __global const ROW_T* row_ptr,
+                         __global const uint* col, __global const T* val, __global const T* x, const T alpha,
+                         const T beta, __global T* y) {
+  for (size_t u = get_global_id(0); u < chunks; u += get_global_size(0)) {
+    const size_t last = chunk_rows[u + 1];
+    for (size_t i = chunk_rows[u]; i < last; ++i) {
+      ROW_T k = row_ptr[i];
+      const ROW_T end = row_ptr[i + 1];
+      T sum = (T)0;
+#if VW > 1
+      VT vsum = (VT)0;
+      // Vectors from the row's first multiple of VW; the head and the tail
+      // go one by one.
+      const ROW_T head = min(end, (k + VW - 1) / VW * VW);
+      for (; k < head; ++k) sum = fma(val[k], x[col[k]], sum);
+      for (; k + VW <= end; k += VW) {
+        const PORTACL_CAT(uint, VW) c = PORTACL_CAT(vload, VW)(0, col + k);
+        VT xs;
+#if VW == 2
+        xs = (VT)(x[c.s0], x[c.s1]);
+#elif VW == 4
+        xs = (VT)(x[c.s0], x[c.s1], x[c.s2], x[c.s3]);
+#elif VW == 8
+        xs = (VT)(x[c.s0], x[c.s1], x[c.s2], x[c.s3], x[c.s4], x[c.s5], x[c.s6], x[c.s7]);
+#else
+#error "csr_chunks: vector width must be 1, 2, 4 or 8"
+#endif
+        vsum = fma(VLOAD(0, val + k), xs, vsum);
+      }
+      T lanes[VW];
+      VSTORE(vsum, 0, lanes);
+      for (uint l = 0; l < VW; ++l) sum += lanes[l];
+#endif
+      for (; k < end; ++k) sum = fma(val[k], x[col[k]], sum);
+      CSR_STORE(i, sum);
+    }
   }
 }

@@ -64,11 +64,17 @@ inline std::string expression_flags(ElementType element) {
   return element == ElementType::f32 ? "-cl-single-precision-constant" : "";
 }
 
+// Sets every argument in order.
+template <class... Args>
+void set_args(const PreparedKernel& k, const Args&... args) {
+  unsigned i = 0;
+  (set(k, i++, args), ...);
+}
+
 // Sets every argument in order and launches.
 template <class... Args>
 void launch(Context& ctx, const PreparedKernel& k, const Args&... args) {
-  unsigned i = 0;
-  (set(k, i++, args), ...);
+  set_args(k, args...);
   ctx.launch(k);
 }
 

@@ -37,6 +37,43 @@ const std::vector<Rule>& rule_book() {
        "devices and from 640^3 on GPUs, where the launches cost more than packing saves below that (H100, wall "
        "clock: 62 against 77 us at 256^3, 101 against 117 at 512^3, packed ahead from 768^3)."},
       {"caller.choice", "all", "-", "An option the caller passed (GEMM's backend) replaces the rule's choice."},
+      // Sparse matrix-vector products (seed 000 section 2.1, seed 002 chapter 8).
+      {"sparse.csr-default", "all", "000 2.1", "A matrix without entries needs no kernel: y = beta y."},
+      {"sparse.dia-banded", "all", "002 8",
+       "DIA when at most 32 diagonals hold the entries with at least 2/3 of their slots filled: no column indices "
+       "are read, and x is read in runs."},
+      {"sparse.ell-regular", "all", "002 8",
+       "ELL on GPUs and MIC when padding every row to the longest adds at most 25% slots (ELLPACK-R, with row "
+       "lengths, when rows differ)."},
+      {"sparse.ell-layout", "all", "002 8",
+       "ELL is stored column-major on GPUs and MIC (neighbouring work-items read neighbouring slots) and row-major "
+       "on CPUs (a work-item streams its own row)."},
+      {"sparse.hyb-width", "all", "002 8",
+       "HYB's ELL width K is the largest for which at least a third of the rows (and at least 4096) have K entries "
+       "or more; the longer rows' rest goes to coordinates."},
+      {"sparse.csr-cpu-chunks", "cpu", "000 2.1",
+       "On CPUs each work-item takes a chunk of whole rows with about equal entries and walks them in SIMD vectors, "
+       "without local memory."},
+      {"sparse.csr-adaptive-irregular", "all", "000 2.1",
+       "When row lengths vary more than their mean and some rows exceed 128 entries, rows are binned by length "
+       "(<=7, 8-31, 32-128, >128) and each bin gets the kernel that fits it, on its own queue."},
+      {"sparse.csr-block-short-rows", "all", "000 2.1",
+       "Rows of 16 entries or fewer on average: a work-group reads a block of rows with balanced entries in one "
+       "coalesced pass through local memory, then each work-item adds up a row (about 3x the half-warp kernel at "
+       "5-8 entries per row)."},
+      {"sparse.vector-team", "all", "000 2.1",
+       "Longer rows: a team per row, the next power of two at or above the mean row length up to the warp or "
+       "wavefront, reads the row's consecutive entries together."},
+      {"sparse.adaptive-bins", "all", "000 2.1",
+       "The adaptive variant's bins: rows of 1-7 entries one work-item each, 8-31 a team of 8, 32-128 a warp or "
+       "wavefront, longer rows a work-group."},
+      {"sparse.block-entries", "all", "000 2.1",
+       "The block variant stages up to 4 entries per work-item of a work-group in local memory, within the device's "
+       "local memory."},
+      {"solver.check-interval", "all", "000 2.1",
+       "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
+       "convergence itself, so the iterations after it do nothing."},
+
       // CPU (1.5.1, 1.6).
       {"cpu.wg-simd-multiple", "cpu", "1.5.1",
        "Work-items i and i+W share a SIMD lane: work-group size is a multiple of the SIMD width W for the element "

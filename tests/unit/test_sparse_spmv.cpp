@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "portacl/kernels/sparse_matrix.hpp"
 #include "portacl/kernels/sparsity.hpp"
+#include "portacl/rules/rule_book.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -41,17 +43,22 @@ HostCsr<T> awkward_matrix(std::size_t rows, std::size_t cols, bool long_row) {
   return csr_from_entries<T>(e);
 }
 
+// y = alpha A x + beta y by `method` (none: the automatic choice) against
+// the double-precision host product; y is poisoned with NaN where beta = 0.
 template <class T>
-void check_spmv(Context& ctx, const HostCsr<T>& csr, T alpha, T beta, const PlanOptions& opt, bool nan_in_x = false) {
-  INFO(csr.rows << " x " << csr.cols << ", " << csr.nnz() << " entries, alpha " << alpha << " beta " << beta);
-  const SparseMatrix<T> a(ctx, csr);
+void check_spmv(Context& ctx, const SparseMatrix<T>& a, const HostCsr<T>& csr, T alpha, T beta, const PlanOptions& opt,
+                std::optional<SpmvMethod> method = std::nullopt, bool nan_in_x = false) {
+  INFO(csr.rows << " x " << csr.cols << ", " << csr.nnz() << " entries, alpha " << alpha << " beta " << beta
+                << ", method " << (method ? method->name() : "automatic"));
   std::vector<T> x = test::random_vector<T>(csr.cols), y0 = test::random_vector<T>(csr.rows);
   if (nan_in_x)
     for (auto& v : x) v = std::numeric_limits<T>::quiet_NaN();
   if (beta == T(0))
     for (auto& v : y0) v = std::numeric_limits<T>::quiet_NaN();  // never read
   Buffer<T> dx(ctx, x), dy(ctx, y0);
-  spmv(ctx, alpha, a, dx, beta, dy, opt);
+  const LaunchPlan plan =
+      method ? spmv(ctx, alpha, a, dx, beta, dy, *method, opt) : spmv(ctx, alpha, a, dx, beta, dy, opt);
+  INFO(plan.explain());
   std::vector<reference::Exact> product(csr.rows);
   std::size_t longest = 0;
   for (std::size_t r = 0; r < csr.rows; ++r) {
@@ -65,29 +72,73 @@ void check_spmv(Context& ctx, const HostCsr<T>& csr, T alpha, T beta, const Plan
             dy.download(), y0, [](std::size_t i) { return i; }, alpha, beta, longest, product) == "");
 }
 
+template <class T>
+void check_spmv(Context& ctx, const HostCsr<T>& csr, T alpha, T beta, const PlanOptions& opt,
+                std::optional<SpmvMethod> method = std::nullopt, bool nan_in_x = false) {
+  check_spmv(ctx, SparseMatrix<T>(ctx, csr), csr, alpha, beta, opt, method, nan_in_x);
+}
+
+// Every method, and the automatic choice, on one matrix.
+template <class T>
+void check_every_method(Context& ctx, const HostCsr<T>& csr, T alpha, T beta, const PlanOptions& opt) {
+  const SparseMatrix<T> a(ctx, csr);
+  check_spmv<T>(ctx, a, csr, alpha, beta, opt);
+  for (const SpmvMethod& m : spmv_methods()) check_spmv<T>(ctx, a, csr, alpha, beta, opt, m);
+}
+
+// The special shapes: a single dense row, a diagonal, 1 x 1, all rows
+// empty, no rows, wide and tall, and coordinates with duplicates.
+template <class T>
+std::vector<HostCsr<T>> special_matrices() {
+  std::vector<HostCsr<T>> out;
+  auto from = [](std::size_t rows, std::size_t cols, std::vector<std::array<std::size_t, 2>> at) {
+    CooEntries e;
+    e.rows = rows;
+    e.cols = cols;
+    const std::vector<T> v = test::random_vector<T>(at.size());
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      e.row.push_back(static_cast<std::uint32_t>(at[k][0]));
+      e.col.push_back(static_cast<std::uint32_t>(at[k][1]));
+      e.value.push_back(v[k]);
+    }
+    return csr_from_entries<T>(e);
+  };
+  std::vector<std::array<std::size_t, 2>> dense_row, diagonal, duplicates;
+  for (std::size_t j = 0; j < 3001; ++j) dense_row.push_back({37, j});
+  for (std::size_t i = 0; i < 1009; ++i) diagonal.push_back({i, i});
+  for (std::size_t k = 0; k < 400; ++k) duplicates.push_back({k % 13, (k * 7) % 11});  // each (i, j) many times
+  out.push_back(from(101, 3001, dense_row));
+  out.push_back(from(1009, 1009, diagonal));
+  out.push_back(from(1, 1, {{0, 0}}));
+  out.push_back(from(17, 5, {}));
+  out.push_back(from(0, 0, {}));
+  out.push_back(from(3, 2003, {{0, 2002}, {2, 0}, {2, 1000}}));
+  out.push_back(from(2003, 3, {{2002, 2}, {0, 0}, {1000, 1}}));
+  out.push_back(from(13, 11, duplicates));
+  return out;
+}
+
 }  // namespace
 
-TEMPLATE_TEST_CASE("CSR SpMV matches the host on rows of every awkward length", "[sparse]", float, double) {
+TEMPLATE_TEST_CASE("every SpMV method matches the host on rows of every awkward length", "[sparse]", float, double) {
   using T = TestType;
   Context& ctx = test::cpu_context();
   for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {9, 13}, {257, 6007}, {1031, 97}}) {
     const HostCsr<T> csr = awkward_matrix<T>(rows, cols, rows > 100);
-    check_spmv<T>(ctx, csr, T(1), T(0), {});
-    check_spmv<T>(ctx, csr, T(-0.75), T(1.5), {});
-    check_spmv<T>(ctx, csr, T(0), T(2), {}, true);  // alpha = 0 reads neither A nor x (NaN there)
-    check_spmv<T>(ctx, csr, T(0), T(0), {}, true);
+    check_every_method<T>(ctx, csr, T(1), T(0), {});
+    check_every_method<T>(ctx, csr, T(-0.75), T(1.5), {});
+    check_spmv<T>(ctx, csr, T(0), T(2), {}, std::nullopt, true);  // alpha = 0 reads neither A nor x (NaN there)
+    check_spmv<T>(ctx, csr, T(0), T(0), {}, std::nullopt, true);
   }
-  // No rows, no entries, and rows that are all empty.
-  check_spmv<T>(ctx, csr_from_entries<T>(CooEntries{0, 0, {}, {}, {}}), T(1), T(0), {});
-  check_spmv<T>(ctx, csr_from_entries<T>(CooEntries{17, 5, {}, {}, {}}), T(1), T(0.5), {});
+  for (const HostCsr<T>& csr : special_matrices<T>()) check_every_method<T>(ctx, csr, T(0.5), T(-2), {});
 }
 
-TEMPLATE_TEST_CASE("CSR SpMV runs under every device class's plan", "[sparse]", float, double) {
+TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[sparse]", float, double) {
   Context& ctx = test::cpu_context();
   const HostCsr<TestType> csr = awkward_matrix<TestType>(523, 331, true);
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
-    check_spmv<TestType>(ctx, csr, TestType(1.25), TestType(-0.5), opt);
+    check_every_method<TestType>(ctx, csr, TestType(1.25), TestType(-0.5), opt);
   }
 }
 
@@ -167,4 +218,67 @@ TEST_CASE("equal-entry row blocks cover every row once and stay within the targe
     }
   }
   CHECK(equal_nnz_row_blocks({0}, 10) == std::vector<std::size_t>{0});
+}
+
+TEMPLATE_TEST_CASE("every format round trips exactly through its device conversion", "[sparse]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  std::vector<HostCsr<T>> matrices = special_matrices<T>();
+  matrices.push_back(awkward_matrix<T>(257, 6007, true));
+  matrices.push_back(awkward_matrix<T>(1031, 97, false));
+  for (const HostCsr<T>& csr : matrices) {
+    const SparseMatrix<T> a(ctx, csr);
+    for (SparseFormat f : {SparseFormat::csr, SparseFormat::coo, SparseFormat::ell, SparseFormat::ell_r,
+                           SparseFormat::hyb, SparseFormat::dia}) {
+      INFO(csr.rows << " x " << csr.cols << ", " << csr.nnz() << " entries, " << SpmvMethod{f}.name());
+      const HostCsr<T> back = a.download(f);
+      CHECK(back.rows == csr.rows);
+      CHECK(back.cols == csr.cols);
+      CHECK(back.row_ptr == csr.row_ptr);  // random values are never exactly 0, so DIA keeps them all
+      CHECK(back.col == csr.col);
+      CHECK(back.value == csr.value);
+    }
+  }
+}
+
+TEST_CASE("the SpMV choice follows the structure and the device class, and explains itself", "[sparse]") {
+  Context& ctx = test::cpu_context();
+  auto choice_for = [&](const HostCsr<float>& csr, const char* fixture) {
+    PlanOptions opt;
+    for (const auto& [f, o] : test::class_plans(ElementType::f32))
+      if (f.find(fixture) != std::string::npos) opt = o;
+    REQUIRE(opt.plan_as);
+    return spmv_choice(ctx, SparseMatrix<float>(ctx, csr), opt);
+  };
+  // A tridiagonal matrix is banded: DIA everywhere.
+  CooEntries band{500, 500, {}, {}, {}};
+  for (std::uint32_t i = 0; i < 500; ++i)
+    for (int d = -1; d <= 1; ++d)
+      if (int(i) + d >= 0 && int(i) + d < 500) {
+        band.row.push_back(i);
+        band.col.push_back(std::uint32_t(int(i) + d));
+        band.value.push_back(1.0f);
+      }
+  const HostCsr<float> tridiagonal = csr_from_entries<float>(band);
+  for (const char* f : {"nvidia_h100", "intel_cpu", "amd_gfx902", "xeon_phi"}) {
+    const SpmvChoice c = choice_for(tridiagonal, f);
+    CHECK(c.method.format == SparseFormat::dia);
+    REQUIRE(c.decisions.size() == 1);
+    CHECK(c.decisions[0].rule == "sparse.dia-banded");
+    CHECK_NOTHROW(rule(c.decisions[0].rule));
+  }
+  // Irregular rows (0 to 5000 entries): binned on GPUs, chunks on CPUs.
+  const HostCsr<float> irregular = awkward_matrix<float>(2000, 6007, true);
+  CHECK(choice_for(irregular, "nvidia_h100").method.name() == "csr-adaptive");
+  CHECK(choice_for(irregular, "intel_cpu").method.name() == "csr-cpu");
+  // The plan of an automatic call names the choice's rule.
+  const SparseMatrix<float> a(ctx, tridiagonal);
+  Buffer<float> x(ctx, std::vector<float>(500, 1.0f)), y(ctx, 500);
+  const LaunchPlan plan = spmv(ctx, 1.0f, a, x, 0.0f, y);
+  CHECK_THAT(plan.explain(), Catch::Contains("sparse.dia-banded"));
+  CHECK_THAT(spmv(ctx, 1.0f, a, x, 0.0f, y, spmv_method_from_string("csr-vector")).explain(),
+             Catch::Contains("caller.choice"));
+  CHECK_THROWS_WITH(spmv_method_from_string("csr-warp"),
+                    Catch::Contains("unknown SpMV method 'csr-warp'") && Catch::Contains("csr-adaptive"));
+  for (const SpmvMethod& m : spmv_methods()) CHECK(spmv_method_from_string(m.name()) == m);
 }

@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// A sparse matrix on the device, owned by a Context, and its product with
-/// a vector: y = alpha * A x + beta * y (SpMV). The matrix is stored in
+/// a vector: y = alpha * A x + beta * y (SpMV). The matrix is kept in
 /// compressed sparse rows: row pointers (32-bit, or 64-bit from 2^31
 /// entries), 32-bit column indices and values, float or double. It is
 /// built from host CSR, coordinate entries (duplicates added) or a Matrix
-/// Market file.
+/// Market file. Its structure is analysed once, when it is built (row
+/// lengths, length bins, diagonals); the other formats (COO, ELL,
+/// ELLPACK-R, HYB, DIA) are converted on the device the first time a
+/// product uses them, and kept.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/host_csr.hpp"
 #include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/sparse_rules.hpp"
 #include "portacl/rules/tuning_space.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
 
 namespace portacl {
+
+template <class T>
+struct SparseStorage;
 
 template <class T>
 class SparseMatrix {
@@ -41,26 +49,52 @@ class SparseMatrix {
   const cl::Buffer& row_pointers() const { return row_ptr_; }
   const cl::Buffer& columns() const { return col_; }
   const cl::Buffer& values() const { return val_; }
+  /// The structure's statistics the SpMV rules read (computed once).
+  const SparseShape& shape() const { return shape_; }
   /// The matrix back on the host (a round trip is exact).
   HostCsr<T> download() const;
+  /// The matrix as stored in `format` on the device (converted there on
+  /// first use), read back and returned as CSR: the same matrix, exactly,
+  /// except that DIA keeps no explicit zeros (it stores every slot of its
+  /// diagonals, so a stored zero and an absent entry look alike).
+  HostCsr<T> download(SparseFormat format) const;
+  /// The derived formats and row groups, for the library's kernels.
+  SparseStorage<T>& storage() const { return *storage_; }
 
  private:
   Context* ctx_;
   std::size_t rows_ = 0, cols_ = 0, nnz_ = 0;
   bool wide_ = false;
   cl::Buffer row_ptr_, col_, val_;  ///< null where empty
+  SparseShape shape_;
+  std::shared_ptr<SparseStorage<T>> storage_;
 };
 
+/// The kernels of the SpMV methods share one tuning declaration: work-group
+/// size and groups per compute unit. `kernel` names the tuning key
+/// ("csr_spmv", "csr_team", "ell_spmv", ...); `barriers` marks kernels that
+/// synchronise work-groups.
+KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element, bool barriers = false);
 KernelTraits csr_spmv_traits(ElementType element);
 /// work-group size, groups per compute unit.
 const TuningSpace& csr_spmv_tunables();
 
-/// y = alpha * A x + beta * y. x has A.cols() elements, y A.rows(). An empty
-/// row gives beta * y; beta = 0 never reads y; alpha = 0 reads neither A
-/// nor x (BLAS). Errors, before any launch: sizes that do not match, buffers
-/// of another context.
+/// The method the rules (or a tuning record for this device and the
+/// matrix's statistics) pick for `a`, with the decisions that explain it.
+template <class T, class = only_for<T, float, double>>
+SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options = {});
+
+/// y = alpha * A x + beta * y by the method spmv_choice picks. x has
+/// A.cols() elements, y A.rows(). An empty row gives beta * y; beta = 0
+/// never reads y; alpha = 0 reads neither A nor x (BLAS). The plan returned
+/// explains the choice (the rules' ids) and the launch. Errors, before any
+/// launch: sizes that do not match, buffers of another context.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
                 const PlanOptions& options = {});
+/// The same by a method the caller forces.
+template <class T, class = only_for<T, float, double>>
+LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
+                const SpmvMethod& method, const PlanOptions& options = {});
 
 }  // namespace portacl

@@ -12,26 +12,25 @@
 #include <cstdint>
 #include <vector>
 
+#include "portacl/rules/sparse_rules.hpp"
+
 namespace portacl {
 
-/// Row-length bins: empty rows, then 1-7, 8-31, 32-128 and more than 128
-/// entries.
-constexpr std::size_t kRowLengthBins = 5;
-/// The largest row length of each bin but the last.
-constexpr std::array<std::uint64_t, kRowLengthBins - 1> kRowLengthBinTops{{0, 7, 31, 128}};
+/// The statistics the SpMV rules read (rows_with_at_least included;
+/// diagonals from count_diagonals).
+using SparsityProfile = SparseShape;
 
-struct SparsityProfile {
-  std::size_t rows = 0, nnz = 0;
-  std::uint64_t shortest_row = 0, longest_row = 0;
-  double mean_row = 0, row_stddev = 0;                    ///< entries per row
-  std::array<std::size_t, kRowLengthBins> rows_in_bin{};  ///< how many rows each bin holds
-};
-
-/// From a CSR row-pointer array (rows + 1 ascending offsets, starting at 0).
+/// From a CSR row-pointer array (rows + 1 ascending offsets, starting at 0);
+/// cols and diagonals are left 0.
 SparsityProfile profile_rows(const std::vector<std::uint64_t>& row_ptr);
 
 /// The bin of a row of `length` entries.
 std::size_t row_length_bin(std::uint64_t length);
+
+/// Occupied diagonals of a rows x cols matrix in CSR: the distinct values
+/// of column - row.
+std::size_t count_diagonals(std::size_t rows, std::size_t cols, const std::vector<std::uint64_t>& row_ptr,
+                            const std::vector<std::uint32_t>& col);
 
 /// Boundaries of consecutive blocks of whole rows, each holding at most
 /// `target_nnz` entries unless it is a single longer row: block b covers

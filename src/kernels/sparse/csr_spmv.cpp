@@ -1,56 +1,174 @@
 // SPDX-License-Identifier: Apache-2.0
+// The CSR variants of y = alpha A x + beta y (kernels/csr_spmv.cl).
+#include <algorithm>
+
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse_matrix.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/rules/rule_book.hpp"
 #include "../kernel_call.hpp"
+#include "sparse_kernels.hpp"
+#include "sparse_storage.hpp"
+#include "spmv_call.hpp"
 
 namespace portacl {
+namespace {
 
-KernelTraits csr_spmv_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "csr_spmv";
-  t.element = element;
-  t.dimensions = 1;
-  t.vectorizable = false;  // rows of any length: one scalar walk per row
-  // Per row, for a typical row of a few entries: its values and column
-  // indices, two row pointers, y; x is gathered.
-  t.bytes_per_item = 4.0 * static_cast<double>(size_of(element)) + 16.0;
-  t.flops_per_item = 8;
-  t.tunables = &csr_spmv_tunables();
-  return t;
+using kernel_call::ceil_div;
+using sparse_kernels::Defines;
+
+template <class T>
+Defines csr_defines(const SpmvCall<T>& c, bool row_list) {
+  return {{"ROW_T", sparse_kernels::row_type(c.a.wide_row_pointers())}, {"ROW_LIST", row_list ? "1" : "0"}};
 }
 
-const TuningSpace& csr_spmv_tunables() {
-  static const TuningSpace space{{knobs::work_group_size(), knobs::groups_per_compute_unit()}, nullptr};
-  return space;
+// The largest power of two at most `team` that divides the work-group.
+std::size_t team_within(std::size_t team, std::size_t work_group) {
+  while (team > 1 && (team > work_group || work_group % team)) team /= 2;
+  return team;
 }
 
-template <class T, class>
-LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
-                const PlanOptions& options) {
-  if (&a.context() != &ctx) throw Error("spmv: the sparse matrix A belongs to another context");
-  kernel_call::same_context(ctx, x, "spmv", "x");
-  kernel_call::same_context(ctx, y, "spmv", "y");
-  if (x.size() != a.cols())
-    throw Error("spmv: x has " + std::to_string(x.size()) + " elements but A has " + std::to_string(a.cols()) +
-                " columns");
-  if (y.size() != a.rows())
-    throw Error("spmv: y has " + std::to_string(y.size()) + " elements but A has " + std::to_string(a.rows()) +
-                " rows");
-  if (alpha == T(0) || a.nnz() == 0) {
-    // BLAS: A and x are not read; y = beta y, and beta = 0 does not read y.
-    return beta == T(0) ? fill(ctx, y, T(0), options) : scale(ctx, beta, y, options);
+// Teams of `team` work-items over `rows` rows listed in `row_list` (null:
+// every row), on `queue` after `wait`.
+template <class T>
+LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& row_list, std::size_t team,
+                       const std::string& rule, const std::string& why, cl::CommandQueue* queue = nullptr,
+                       const std::vector<cl::Event>* wait = nullptr, cl::Event* finished = nullptr) {
+  const KernelTraits traits = sparse_kernel_traits("csr_team", element_of<T>::value, true);
+  LaunchPlan plan = c.ctx.plan(traits, ProblemSize(rows), c.options);
+  const std::size_t wg = plan.local[0];
+  team = team_within(team, wg);
+  plan.decide("row_team", std::to_string(team), rule, why);
+  // NVIDIA's own compiler: the team adds up in registers (warp shuffles).
+  const bool shuffle = (sub_group_ops_of(c.ctx.info()) & warp_shuffle) && wg % 32 == 0 && team <= 32;
+  if (shuffle)
+    plan.decide("team_sum", "warp shuffle", "nvidia.warp-shuffle", "the team's partial sums meet in registers");
+  plan.macros["TEAM"] = std::to_string(team);
+  plan.macros["TEAM_SHUFFLE"] = shuffle ? "1" : "0";
+  const std::size_t teams = wg / team;
+  plan.work_groups = std::max<std::size_t>(1, std::min(ceil_div(rows, teams), plan.work_groups * team));
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_team", csr_defines(c, row_list())), plan);
+  kernel_call::set_args(k, static_cast<cl_ulong>(rows), row_list, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x,
+                        c.alpha, c.beta, c.y);
+  cl::Event e = queue ? c.ctx.launch(k, *queue, wait) : c.ctx.launch(k);
+  if (finished) *finished = e;
+  return k.plan;
+}
+
+template <class T>
+LaunchPlan run_scalar(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& row_list,
+                      cl::CommandQueue* queue = nullptr, const std::vector<cl::Event>* wait = nullptr,
+                      cl::Event* finished = nullptr) {
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_scalar", csr_defines(c, row_list())),
+                                   csr_spmv_traits(element_of<T>::value), ProblemSize(rows), c.options);
+  kernel_call::set_args(k, static_cast<cl_ulong>(rows), row_list, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x,
+                        c.alpha, c.beta, c.y);
+  cl::Event e = queue ? c.ctx.launch(k, *queue, wait) : c.ctx.launch(k);
+  if (finished) *finished = e;
+  return k.plan;
+}
+
+// Work-groups over the row groups `g` (csr_block, csr_chunks).
+template <class T>
+void launch_groups(const SpmvCall<T>& c, PreparedKernel& k, const RowGroups& g) {
+  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(g.groups), g.bounds, c.a.row_pointers(), c.a.columns(),
+                      c.a.values(), c.x, c.alpha, c.beta, c.y);
+}
+
+template <class T>
+LaunchPlan run_block(const SpmvCall<T>& c) {
+  const KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
+  LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
+  const std::size_t wg = plan.local[0];
+  std::size_t entries = 4 * wg;
+  const std::size_t local = c.ctx.info().local_mem_size;
+  while (local && entries > wg && (entries + wg) * sizeof(T) > local) entries /= 2;
+  if (local && (entries + wg) * sizeof(T) > local)
+    throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
+                c.ctx.info().name + "' has (" + std::to_string(local) + " bytes)");
+  plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
+  plan.decide("block_entries", std::to_string(entries), "sparse.block-entries",
+              std::to_string(entries * sizeof(T) + wg * sizeof(T)) + " bytes of local memory per work-group");
+  const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
+  plan.work_groups = std::max<std::size_t>(1, std::min(blocks.groups, plan.work_groups * 8));
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_block", csr_defines(c, false)), plan);
+  launch_groups(c, k, blocks);
+  return k.plan;
+}
+
+template <class T>
+LaunchPlan run_chunks(const SpmvCall<T>& c) {
+  KernelTraits traits = sparse_kernel_traits("csr_chunks", element_of<T>::value);
+  traits.vectorizable = true;  // each row is walked in vectors
+  LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.nnz()), c.options);
+  if (std::stoul(plan.macros.at("VW")) > 8) plan.macros["VW"] = "8";  // the gather is written out for 2 to 8 lanes
+  const std::size_t wg = plan.local[0];
+  const RowGroups& chunks = chunks_of(c.a, c.a.storage(), plan.work_groups * wg);
+  plan.work_groups = std::max<std::size_t>(1, ceil_div(chunks.groups, wg));
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  plan.decide("row_chunks", std::to_string(chunks.groups), "sparse.csr-cpu-chunks",
+              "about " + std::to_string(ceil_div(c.a.nnz(), chunks.groups)) + " entries per work-item");
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_chunks", csr_defines(c, false)), plan);
+  launch_groups(c, k, chunks);
+  return k.plan;
+}
+
+// One kernel per length bin, each on its own queue, all after the work
+// already queued and before the work queued next.
+template <class T>
+LaunchPlan run_adaptive(const SpmvCall<T>& c) {
+  const RowBins& bins = bins_of(c.a, c.a.storage());
+  const std::vector<cl::Event> start{c.ctx.done()};
+  std::vector<cl::Event> finished;
+  LaunchPlan widest;
+  std::string shares;
+  const std::size_t sub_group = sub_group_width(c.ctx.plan(sparse_kernel_traits("csr_team", element_of<T>::value, true),
+                                                           ProblemSize(1), c.options),
+                                                c.planned_for())
+                                    .value;
+  unsigned queue = 1;
+  for (std::size_t bin = 0; bin < kRowLengthBins; ++bin) {
+    const std::size_t rows = bins.rows[bin];
+    if (rows == 0) continue;
+    cl::Event done;
+    cl::CommandQueue& q = c.ctx.queue(queue++);
+    if (bin <= 1) {  // empty rows and rows of 1-7 entries: one work-item each
+      widest = run_scalar(c, rows, bins.list[bin], &q, &start, &done);
+    } else {
+      const std::size_t team = bin == 2 ? 8 : bin == 3 ? sub_group : std::size_t(1) << 20;  // bin 4: the work-group
+      widest = launch_team(c, rows, bins.list[bin], team, "sparse.adaptive-bins",
+                           "bin " + std::to_string(bin) + ": " + std::to_string(rows) + " rows", &q, &start, &done);
+    }
+    finished.push_back(done);
+    shares += (shares.empty() ? "" : ", ") + std::to_string(rows);
   }
-  const std::string row_type = a.wide_row_pointers() ? "ulong" : "uint";
-  const KernelRef ref{"csr_spmv_" + row_type + ".cl", "csr_scalar",
-                      "#define ROW_T " + row_type + "\n#include \"csr_spmv.cl\"\n"};
-  return kernel_call::launch_1d(ctx, ref, csr_spmv_traits(element_of<T>::value), a.rows(), options, a.row_pointers(),
-                                a.columns(), a.values(), x, alpha, beta, y);
+  c.ctx.after(finished);
+  widest.decide("row_bins", shares, "sparse.adaptive-bins",
+                "rows per non-empty bin (0, 1-7, 8-31, 32-128, >128 entries), each bin on its own queue");
+  return widest;
 }
 
-template LaunchPlan spmv<float>(Context&, float, const SparseMatrix<float>&, const Buffer<float>&, float,
-                                Buffer<float>&, const PlanOptions&);
-template LaunchPlan spmv<double>(Context&, double, const SparseMatrix<double>&, const Buffer<double>&, double,
-                                 Buffer<double>&, const PlanOptions&);
+}  // namespace
+
+template <class T>
+LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
+  switch (variant) {
+    case CsrVariant::scalar: return run_scalar(c, c.a.rows(), cl::Buffer());
+    case CsrVariant::vector: {
+      const LaunchPlan probe =
+          c.ctx.plan(sparse_kernel_traits("csr_team", element_of<T>::value, true), ProblemSize(1), c.options);
+      const std::size_t team = vector_team(c.a.shape().mean_row, sub_group_width(probe, c.planned_for()).value);
+      return launch_team(c, c.a.rows(), cl::Buffer(), team, "sparse.vector-team",
+                         "the next power of two at or above the mean row length, within a sub-group");
+    }
+    case CsrVariant::block: return run_block(c);
+    case CsrVariant::adaptive: return run_adaptive(c);
+    case CsrVariant::cpu: return run_chunks(c);
+  }
+  throw Error("spmv: unknown CSR variant");
+}
+
+template LaunchPlan run_csr<float>(const SpmvCall<float>&, CsrVariant);
+template LaunchPlan run_csr<double>(const SpmvCall<double>&, CsrVariant);
 
 }  // namespace portacl

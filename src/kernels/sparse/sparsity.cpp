@@ -30,9 +30,30 @@ SparsityProfile profile_rows(const std::vector<std::uint64_t>& row_ptr) {
     sum_sq += double(len) * double(len);
     ++p.rows_in_bin[row_length_bin(len)];
   }
+  // rows_with_at_least[k] from a histogram of lengths up to 64.
+  p.rows_with_at_least.assign(kHybWidthCandidates + 1, 0);
+  for (std::size_t r = 0; r < p.rows; ++r)
+    ++p.rows_with_at_least[std::min<std::uint64_t>(row_ptr[r + 1] - row_ptr[r], kHybWidthCandidates)];
+  for (std::size_t k = kHybWidthCandidates; k-- > 0;) p.rows_with_at_least[k] += p.rows_with_at_least[k + 1];
   p.mean_row = double(p.nnz) / double(p.rows);
   p.row_stddev = std::sqrt(std::max(0.0, sum_sq / double(p.rows) - p.mean_row * p.mean_row));
   return p;
+}
+
+std::size_t count_diagonals(std::size_t rows, std::size_t cols, const std::vector<std::uint64_t>& row_ptr,
+                            const std::vector<std::uint32_t>& col) {
+  if (rows == 0 || cols == 0) return 0;
+  std::vector<bool> occupied(rows + cols - 1, false);  // column - row + rows - 1
+  std::size_t count = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::uint64_t k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+      const std::size_t d = col[k] + rows - 1 - r;
+      if (!occupied[d]) {
+        occupied[d] = true;
+        ++count;
+      }
+    }
+  return count;
 }
 
 std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz) {

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// y = alpha A x + beta y in ELL, ELLPACK-R, HYB, DIA and COO
+// (kernels/sparse_formats_spmv.cl), each format converted on first use.
+#include <algorithm>
+
+#include "portacl/error.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "../kernel_call.hpp"
+#include "sparse_kernels.hpp"
+#include "sparse_storage.hpp"
+#include "spmv_call.hpp"
+
+namespace portacl {
+namespace {
+
+using kernel_call::ceil_div;
+
+KernelRef formats_kernel(const std::string& entry, bool column_major = true, bool row_lengths = false) {
+  return sparse_kernels::kernel("sparse_formats_spmv.cl", entry,
+                                {{"ELL_COLUMN_MAJOR", column_major ? "1" : "0"}, {"ELL_R", row_lengths ? "1" : "0"}});
+}
+
+template <class T>
+LaunchPlan launch_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, const char* rule) {
+  const KernelTraits traits = sparse_kernel_traits("ell_spmv", element_of<T>::value);
+  PreparedKernel k = c.ctx.prepare(formats_kernel("ell_rows", e.column_major, row_lengths), traits,
+                                   ProblemSize(c.a.rows()), c.options);
+  k.plan.decide("ell_layout", e.column_major ? "column-major" : "row-major", "sparse.ell-layout",
+                std::to_string(e.width) + " slots per row" + (row_lengths ? ", row lengths read" : ""));
+  if (rule) k.plan.decide("ell_width", std::to_string(e.width), rule, "HYB's ELL part");
+  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(c.a.rows()), static_cast<cl_uint>(e.width),
+                      static_cast<cl_ulong>(e.pitch), e.row_length, e.col, e.val, c.x, c.alpha, c.beta, c.y);
+  return k.plan;
+}
+
+// y += alpha * (the coordinates' product); y already holds beta y or
+// HYB's ELL part.
+template <class T>
+void add_coo(const SpmvCall<T>& c, const CooArrays& coo, LaunchPlan& plan) {
+  if (coo.entries == 0) return;
+  const KernelTraits traits = sparse_kernel_traits("coo_spmv", element_of<T>::value);
+  LaunchPlan ranges_plan = c.ctx.plan(traits, ProblemSize(coo.entries), c.options);
+  // About 32 entries per work-item, or fewer work-items than the plan
+  // holds: a range's inner rows are written directly, only its two ends
+  // are combined afterwards.
+  const std::size_t ranges =
+      std::max<std::size_t>(1, std::min(ceil_div(coo.entries, 32), ranges_plan.work_groups * ranges_plan.local[0]));
+  const std::size_t per = ceil_div(coo.entries, ranges), used = ceil_div(coo.entries, per);
+  auto held = c.ctx.hold_scratch();
+  const cl::Buffer& first = c.ctx.scratch("coo.first_row", bytes_of<cl_uint>(used, "COO ranges"));
+  const cl::Buffer& last = c.ctx.scratch("coo.last_row", bytes_of<cl_uint>(used, "COO ranges"));
+  const cl::Buffer& head = c.ctx.scratch("coo.head_sum", bytes_of<T>(used, "COO ranges"));
+  const cl::Buffer& tail = c.ctx.scratch("coo.tail_sum", bytes_of<T>(used, "COO ranges"));
+  PreparedKernel k = c.ctx.prepare(formats_kernel("coo_ranges"), traits, ProblemSize(used), c.options);
+  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(coo.entries), static_cast<cl_ulong>(per),
+                      static_cast<cl_ulong>(used), coo.row, coo.col, coo.val, c.x, c.alpha, c.y, first, last, head,
+                      tail);
+  PreparedKernel shared = c.ctx.prepare(formats_kernel("coo_shared_rows"), traits, ProblemSize(used), c.options);
+  kernel_call::launch(c.ctx, shared, static_cast<cl_ulong>(used), first, last, head, tail, c.alpha, c.y);
+  plan.decide("coo_ranges", std::to_string(used) + " of " + std::to_string(per) + " entries", "general.grid-stride",
+              "each range adds its inner rows; rows shared between ranges are added once afterwards");
+}
+
+}  // namespace
+
+template <class T>
+LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
+  const bool column_major = ell_column_major(classify(c.planned_for()).device_class);
+  SparseStorage<T>& s = c.a.storage();
+  switch (format) {
+    case SparseFormat::csr: break;
+    case SparseFormat::ell:
+    case SparseFormat::ell_r: {
+      const bool lengths = format == SparseFormat::ell_r;
+      return launch_ell(c, ell_of(c.a, s, lengths, column_major), lengths, nullptr);
+    }
+    case SparseFormat::hyb: {
+      const auto [ell, coo] = hyb_of(c.a, s, column_major);
+      LaunchPlan plan = launch_ell(c, *ell, false, "sparse.hyb-width");
+      add_coo(c, *coo, plan);
+      return plan;
+    }
+    case SparseFormat::coo: {
+      const CooArrays& coo = coo_of(c.a, s);
+      LaunchPlan plan = c.beta == T(0) ? fill(c.ctx, c.y, T(0), c.options) : scale(c.ctx, c.beta, c.y, c.options);
+      add_coo(c, coo, plan);
+      return plan;
+    }
+    case SparseFormat::dia: {
+      const DiaArrays& d = dia_of(c.a, s);
+      PreparedKernel k =
+          c.ctx.prepare(formats_kernel("dia_rows"), sparse_kernel_traits("dia_spmv", element_of<T>::value),
+                        ProblemSize(c.a.rows()), c.options);
+      k.plan.decide("diagonals", std::to_string(d.offsets.size()), "sparse.dia-banded",
+                    "one value per row and diagonal, no column indices");
+      kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(c.a.rows()), static_cast<cl_ulong>(c.a.cols()),
+                          static_cast<cl_uint>(d.offsets.size()), static_cast<cl_ulong>(d.pitch), d.offset, d.data, c.x,
+                          c.alpha, c.beta, c.y);
+      return k.plan;
+    }
+  }
+  throw Error("spmv: unknown sparse format");
+}
+
+template LaunchPlan run_format<float>(const SpmvCall<float>&, SparseFormat);
+template LaunchPlan run_format<double>(const SpmvCall<double>&, SparseFormat);
+
+}  // namespace portacl

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// SpMV's entry points: operand checks, BLAS's alpha = 0 rule, the choice of
+// method (rules, a tuning record, or the caller) and its launch.
+#include "portacl/error.hpp"
+#include "portacl/kernels/sparse_matrix.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "../kernel_call.hpp"
+#include "spmv_call.hpp"
+
+namespace portacl {
+
+KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element, bool barriers) {
+  KernelTraits t;
+  t.name = kernel;
+  t.element = element;
+  t.dimensions = 1;
+  t.vectorizable = false;  // rows of any length: one scalar walk per row
+  t.needs_barriers = barriers;
+  t.has_barrier_free_variant = !barriers;
+  // Per row, for a typical row of a few entries: its values and column
+  // indices, two row pointers, y; x is gathered.
+  t.bytes_per_item = 4.0 * static_cast<double>(size_of(element)) + 16.0;
+  t.flops_per_item = 8;
+  t.tunables = &csr_spmv_tunables();
+  return t;
+}
+
+KernelTraits csr_spmv_traits(ElementType element) { return sparse_kernel_traits("csr_spmv", element); }
+
+const TuningSpace& csr_spmv_tunables() {
+  static const TuningSpace space{{knobs::work_group_size(), knobs::groups_per_compute_unit()}, nullptr};
+  return space;
+}
+
+template <class T, class>
+SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
+  const DeviceInfo& device = options.plan_as ? *options.plan_as : ctx.info();
+  return choose_spmv_method(a.shape(), classify(device).device_class);
+}
+
+namespace {
+
+template <class T>
+void check_operands(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& x, const Buffer<T>& y) {
+  if (&a.context() != &ctx) throw Error("spmv: the sparse matrix A belongs to another context");
+  kernel_call::same_context(ctx, x, "spmv", "x");
+  kernel_call::same_context(ctx, y, "spmv", "y");
+  if (x.size() != a.cols())
+    throw Error("spmv: x has " + std::to_string(x.size()) + " elements but A has " + std::to_string(a.cols()) +
+                " columns");
+  if (y.size() != a.rows())
+    throw Error("spmv: y has " + std::to_string(y.size()) + " elements but A has " + std::to_string(a.rows()) +
+                " rows");
+}
+
+template <class T>
+LaunchPlan run(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
+               const SpmvMethod& method, const PlanOptions& options) {
+  if (alpha == T(0) || a.nnz() == 0) {
+    // BLAS: A and x are not read; y = beta y, and beta = 0 does not read y.
+    return beta == T(0) ? fill(ctx, y, T(0), options) : scale(ctx, beta, y, options);
+  }
+  const SpmvCall<T> call{ctx, a, x, alpha, beta, y, options};
+  return method.format == SparseFormat::csr ? run_csr(call, method.variant) : run_format(call, method.format);
+}
+
+}  // namespace
+
+template <class T, class>
+LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
+                const PlanOptions& options) {
+  check_operands(ctx, a, x, y);
+  const SpmvChoice choice = spmv_choice(ctx, a, options);
+  LaunchPlan plan = run(ctx, alpha, a, x, beta, y, choice.method, options);
+  for (const Decision& d : choice.decisions) plan.decide(d.what, d.value, d.rule, d.why);
+  return plan;
+}
+
+template <class T, class>
+LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
+                const SpmvMethod& method, const PlanOptions& options) {
+  check_operands(ctx, a, x, y);
+  LaunchPlan plan = run(ctx, alpha, a, x, beta, y, method, options);
+  plan.decide("spmv_method", method.name(), "caller.choice", "forced by the caller");
+  return plan;
+}
+
+#define PORTACL_SPMV(T)                                                                                                \
+  template SpmvChoice spmv_choice<T>(Context&, const SparseMatrix<T>&, const PlanOptions&);                            \
+  template LaunchPlan spmv<T>(Context&, T, const SparseMatrix<T>&, const Buffer<T>&, T, Buffer<T>&,                    \
+                              const PlanOptions&);                                                                     \
+  template LaunchPlan spmv<T>(Context&, T, const SparseMatrix<T>&, const Buffer<T>&, T, Buffer<T>&, const SpmvMethod&, \
+                              const PlanOptions&);
+PORTACL_SPMV(float)
+PORTACL_SPMV(double)
+
+}  // namespace portacl

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a SparseMatrix keeps beside its CSR arrays, made on first need and
+// reused while only x and y change: the other formats, converted on the
+// device, and the row lists and blocks of the CSR variants.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "portacl/kernels/sparse_matrix.hpp"
+
+namespace portacl {
+
+struct EllArrays {
+  std::size_t width = 0, pitch = 0;  // slots per row; distance between slot columns (column-major)
+  bool column_major = true;
+  cl::Buffer col, val, row_length;  // row_length: ELL-R only
+};
+
+struct CooArrays {
+  std::size_t entries = 0;
+  cl::Buffer row, col, val;  // col and val: CSR's own arrays for the COO format
+};
+
+struct DiaArrays {
+  std::size_t pitch = 0;
+  std::vector<std::int64_t> offsets;  // column - row of each stored diagonal, ascending
+  cl::Buffer offset, data;
+};
+
+// Consecutive groups of whole rows: group g is rows [bounds[g], bounds[g + 1]).
+struct RowGroups {
+  std::size_t groups = 0;
+  cl::Buffer bounds;  // ulong
+};
+
+// The adaptive variant's rows of each length bin.
+struct RowBins {
+  std::array<std::size_t, kRowLengthBins> rows{};
+  std::array<cl::Buffer, kRowLengthBins> list;  // uint row numbers
+};
+
+template <class T>
+struct SparseStorage {
+  std::mutex mutex;                    // conversions happen once, whichever thread asks first
+  std::vector<std::uint64_t> row_ptr;  // host copy: blocks, bins and HYB offsets come from it
+  std::unique_ptr<CooArrays> coo;
+  // By layout (and, for ELL, with or without row lengths): a plan made for
+  // another device class may ask for the other one.
+  std::map<std::pair<bool, bool>, EllArrays> ell;       // (with lengths, column-major)
+  std::map<bool, std::pair<EllArrays, CooArrays>> hyb;  // by column-major
+  std::unique_ptr<DiaArrays> dia;
+  std::unique_ptr<RowBins> bins;
+  std::map<std::size_t, RowGroups> blocks;  // by the most entries per block
+  std::map<std::size_t, RowGroups> chunks;  // by the number of chunks
+};
+
+// Conversions on the device (sparse_convert.cpp); each is made once.
+template <class T>
+const CooArrays& coo_of(const SparseMatrix<T>& a, SparseStorage<T>& s);
+template <class T>
+const EllArrays& ell_of(const SparseMatrix<T>& a, SparseStorage<T>& s, bool with_lengths, bool column_major);
+template <class T>
+std::pair<const EllArrays*, const CooArrays*> hyb_of(const SparseMatrix<T>& a, SparseStorage<T>& s, bool column_major);
+template <class T>
+const DiaArrays& dia_of(const SparseMatrix<T>& a, SparseStorage<T>& s);
+template <class T>
+const RowBins& bins_of(const SparseMatrix<T>& a, SparseStorage<T>& s);
+// Groups of whole rows of at most `most` entries (a longer row alone).
+template <class T>
+const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
+// About `count` groups of whole rows with equal entries.
+template <class T>
+const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t count);
+
+}  // namespace portacl

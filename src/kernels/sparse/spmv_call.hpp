@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// One SpMV call as the method launchers see it: operands already checked,
+// alpha != 0 and the matrix not empty.
+#pragma once
+
+#include "portacl/kernels/sparse_matrix.hpp"
+#include "portacl/rules/row_team.hpp"
+
+namespace portacl {
+
+template <class T>
+struct SpmvCall {
+  Context& ctx;
+  const SparseMatrix<T>& a;
+  const Buffer<T>& x;
+  T alpha, beta;
+  Buffer<T>& y;
+  const PlanOptions& options;
+  // The device the plan is made for (options.plan_as, or the context's).
+  const DeviceInfo& planned_for() const { return options.plan_as ? *options.plan_as : ctx.info(); }
+};
+
+// The CSR variants (csr_spmv.cpp) and the other formats (format_spmv.cpp).
+template <class T>
+LaunchPlan run_csr(const SpmvCall<T>& call, CsrVariant variant);
+template <class T>
+LaunchPlan run_format(const SpmvCall<T>& call, SparseFormat format);
+
+}  // namespace portacl

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/rules/sparse_rules.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "portacl/error.hpp"
+
+namespace portacl {
+namespace {
+
+bool simd_class(DeviceClass c) { return c == DeviceClass::cpu; }
+
+std::string fixed(double v, int digits = 1) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, v);
+  return text;
+}
+
+// Padded slots per stored entry if every row were as long as the longest.
+double ell_padding(const SparseShape& s) {
+  return s.nnz ? double(s.longest_row) * double(s.rows) / double(s.nnz) : 1.0;
+}
+
+}  // namespace
+
+std::string SpmvMethod::name() const {
+  switch (format) {
+    case SparseFormat::csr:
+      switch (variant) {
+        case CsrVariant::scalar: return "csr-scalar";
+        case CsrVariant::vector: return "csr-vector";
+        case CsrVariant::block: return "csr-block";
+        case CsrVariant::adaptive: return "csr-adaptive";
+        case CsrVariant::cpu: return "csr-cpu";
+      }
+      break;
+    case SparseFormat::coo: return "coo";
+    case SparseFormat::ell: return "ell";
+    case SparseFormat::ell_r: return "ell-r";
+    case SparseFormat::hyb: return "hyb";
+    case SparseFormat::dia: return "dia";
+  }
+  return "?";
+}
+
+const std::vector<SpmvMethod>& spmv_methods() {
+  static const std::vector<SpmvMethod> all = {
+      {SparseFormat::csr, CsrVariant::scalar}, {SparseFormat::csr, CsrVariant::vector},
+      {SparseFormat::csr, CsrVariant::block},  {SparseFormat::csr, CsrVariant::adaptive},
+      {SparseFormat::csr, CsrVariant::cpu},    {SparseFormat::coo, CsrVariant::scalar},
+      {SparseFormat::ell, CsrVariant::scalar}, {SparseFormat::ell_r, CsrVariant::scalar},
+      {SparseFormat::hyb, CsrVariant::scalar}, {SparseFormat::dia, CsrVariant::scalar}};
+  return all;
+}
+
+SpmvMethod spmv_method_from_string(const std::string& name) {
+  std::string names;
+  for (const SpmvMethod& m : spmv_methods()) {
+    if (m.name() == name) return m;
+    names += (names.empty() ? "" : ", ") + m.name();
+  }
+  throw Error("unknown SpMV method '" + name + "' (known: " + names + ")");
+}
+
+std::size_t hyb_ell_width(const SparseShape& s) {
+  // Bell and Garland: the widest K such that at least a third of the rows
+  // (and at least 4096 of them, so a small matrix does not pad for a few
+  // rows) have K entries or more: ELL slots are then mostly full, and the
+  // coordinate part holds only what the longer rows add.
+  const std::size_t enough = std::max<std::size_t>(4096, s.rows / 3);
+  std::size_t k = 0;
+  for (std::size_t w = 1; w < s.rows_with_at_least.size(); ++w)
+    if (s.rows_with_at_least[w] >= enough) k = w;
+  return k;
+}
+
+bool ell_column_major(DeviceClass device_class) { return !simd_class(device_class); }
+
+std::size_t vector_team(double mean_row, std::size_t sub_group) {
+  std::size_t team = 2;
+  while (team < sub_group && double(team) < mean_row) team *= 2;
+  return team;
+}
+
+SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
+  SpmvChoice choice;
+  auto pick = [&](SparseFormat f, CsrVariant v, const char* rule, std::string why) {
+    choice.method = {f, v};
+    choice.decisions.push_back({"spmv_method", choice.method.name(), rule, std::move(why)});
+    return choice;
+  };
+  const std::string stats = std::to_string(s.rows) + " rows, mean " + fixed(s.mean_row) + " entries per row (sd " +
+                            fixed(s.row_stddev) + "), longest " + std::to_string(s.longest_row);
+  if (s.nnz == 0) return pick(SparseFormat::csr, CsrVariant::scalar, "sparse.csr-default", "no entries: y = beta y");
+  const double dia_slots = double(s.diagonals) * double(s.rows);
+  if (s.diagonals <= 32 && dia_slots <= 1.5 * double(s.nnz))
+    return pick(SparseFormat::dia, CsrVariant::scalar, "sparse.dia-banded",
+                std::to_string(s.diagonals) + " diagonals hold the entries at " +
+                    fixed(100.0 * double(s.nnz) / dia_slots, 0) + "% fill: no column indices to read");
+  if (simd_class(c))
+    return pick(SparseFormat::csr, CsrVariant::cpu, "sparse.csr-cpu-chunks",
+                stats + ": each core walks a chunk of rows of equal entries in SIMD vectors");
+  const double padding = ell_padding(s);
+  if (padding <= 1.25)
+    return pick(s.shortest_row == s.longest_row ? SparseFormat::ell : SparseFormat::ell_r, CsrVariant::scalar,
+                "sparse.ell-regular",
+                stats + ": padding to the longest row adds " + fixed(100.0 * (padding - 1), 0) + "% slots" +
+                    (s.shortest_row == s.longest_row ? "" : "; row lengths skip them"));
+  if (s.longest_row > kRowLengthBinTops.back() && s.row_stddev > s.mean_row)
+    return pick(SparseFormat::csr, CsrVariant::adaptive, "sparse.csr-adaptive-irregular",
+                stats + ": lengths vary more than their mean, so rows are binned by length");
+  if (s.mean_row <= 16)
+    return pick(SparseFormat::csr, CsrVariant::block, "sparse.csr-block-short-rows",
+                stats + ": a work-group reads a block of short rows' entries in one coalesced pass");
+  return pick(SparseFormat::csr, CsrVariant::vector, "sparse.vector-team",
+              stats + ": a team reads each row's consecutive entries together");
+}
+
+RuleChoice solver_check_interval(DeviceClass device_class) {
+  if (simd_class(device_class))
+    return {1, "solver.check-interval", "reading the residual on a CPU device costs little: checked every iteration"};
+  return {8, "solver.check-interval",
+          "reading the residual drains the queue: checked every 8 iterations, at most 7 of them run as no-ops"};
+}
+
+}  // namespace portacl
