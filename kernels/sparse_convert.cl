@@ -72,3 +72,18 @@ __kernel void csr_to_dia(const ulong rows, const ulong pitch, __global const ROW
     for (ROW_T k = row_ptr[i]; k < end; ++k) data[diagonal_of[col[k] + rows - 1 - i] * pitch + i] = val[k];
   }
 }
+
+// Jacobi's preconditioner: 1 / A[i][i] per row; a row without a non-zero
+// diagonal entry gets 0, and the first such row (plus one) goes to
+// bad_row[0] (which the host set to 0xffffffff).
+__kernel void csr_inverse_diagonal(const ulong rows, __global const ROW_T* row_ptr, __global const uint* col,
+                                   __global const T* val, __global T* inv, __global uint* bad_row) {
+  PORTACL_FOR_UNITS(i, rows) {
+    T d = (T)0;
+    const ROW_T end = row_ptr[i + 1];
+    for (ROW_T k = row_ptr[i]; k < end; ++k)
+      if (col[k] == i) d = val[k];
+    inv[i] = d != (T)0 ? (T)1 / d : (T)0;
+    if (!(d != (T)0)) atomic_min(bad_row, (uint)i);
+  }
+}

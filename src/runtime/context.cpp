@@ -258,6 +258,14 @@ PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
   return PreparedKernel{k.kernel, plan, ref.entry};
 }
 
+Context::~Context() {
+  // No error leaves a destructor: a queue that cannot finish has nothing
+  // left worth waiting for.
+  for (cl::CommandQueue& q : extra_queues_)
+    if (q()) q.finish();
+  if (queue_()) queue_.finish();
+}
+
 cl::Event Context::done() {
   cl::Event marker;
   check_cl(queue_.enqueueMarkerWithWaitList(nullptr, &marker), "clEnqueueMarkerWithWaitList");

@@ -14,5 +14,7 @@ int main(int argc, char** argv) {
   ::setenv("PORTACL_TUNING_DB", PORTACL_TEST_TMP "/no-tuning.json", 0);
   ::setenv("PORTACL_TUNING_PATH", "", 0);
   std::printf("portacl tests: random seed %llu\n", static_cast<unsigned long long>(test::seed()));
-  return Catch::Session().run(argc, argv);
+  const int failed = Catch::Session().run(argc, argv);
+  test::finish_shared_context();
+  return failed;
 }

@@ -133,7 +133,7 @@ TEMPLATE_TEST_CASE("every SpMV method matches the host on rows of every awkward 
   for (const HostCsr<T>& csr : special_matrices<T>()) check_every_method<T>(ctx, csr, T(0.5), T(-2), {});
 }
 
-TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[sparse]", float, double) {
+TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[sparse_plans]", float, double) {
   Context& ctx = test::cpu_context();
   const HostCsr<TestType> csr = awkward_matrix<TestType>(523, 331, true);
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
@@ -278,6 +278,11 @@ TEST_CASE("the SpMV choice follows the structure and the device class, and expla
   CHECK_THAT(plan.explain(), Catch::Contains("sparse.dia-banded"));
   CHECK_THAT(spmv(ctx, 1.0f, a, x, 0.0f, y, spmv_method_from_string("csr-vector")).explain(),
              Catch::Contains("caller.choice"));
+  // Row sums of the tridiagonal matrix of ones: 2 at the ends, 3 inside.
+  const std::vector<float> sums = y.download();
+  CHECK(sums.front() == 2.0f);
+  CHECK(sums[250] == 3.0f);
+  CHECK(sums.back() == 2.0f);
   CHECK_THROWS_WITH(spmv_method_from_string("csr-warp"),
                     Catch::Contains("unknown SpMV method 'csr-warp'") && Catch::Contains("csr-adaptive"));
   for (const SpmvMethod& m : spmv_methods()) CHECK(spmv_method_from_string(m.name()) == m);

@@ -71,13 +71,22 @@ std::vector<std::string> list_files_recursively(const std::string& dir) {
   return out;
 }
 
+namespace {
+portacl::Context* shared_context = nullptr;
+}
+
 portacl::Context& cpu_context() {
   // PORTACL_TEST_DEVICE runs the suite on another device (the GPU run does).
   static std::unique_ptr<portacl::Context> ctx = [] {
     const char* env = std::getenv("PORTACL_TEST_DEVICE");
     return std::make_unique<portacl::Context>(portacl::select_device(env && *env ? env : "cpu"));
   }();
+  shared_context = ctx.get();
   return *ctx;
+}
+
+void finish_shared_context() {
+  if (shared_context) shared_context->finish();
 }
 
 std::uint64_t seed() {

@@ -72,6 +72,11 @@ class Context {
   /// (elapsed_ms, LaunchRecorder) then fails.
   Context(const cl::Context& context, const cl::CommandQueue& queue, ContextOptions options = {});
   Context(::cl_context context, ::cl_command_queue queue, ContextOptions options = {});
+  /// Waits for the work still queued on every queue of this context (a
+  /// kernel may still be running on buffers the caller is about to free,
+  /// and some drivers, PoCL among them, compile lazily on worker threads
+  /// that must not outlive the program objects).
+  ~Context();
   /// Buffers and kernels refer back to their context: it does not move.
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

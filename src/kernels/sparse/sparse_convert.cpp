@@ -3,6 +3,8 @@
 // the row lists and groups of the CSR variants, each made once per matrix.
 #include <algorithm>
 
+#include "portacl/error.hpp"
+
 #include "portacl/kernels/sparsity.hpp"
 #include "../kernel_call.hpp"
 #include "device_arrays.hpp"
@@ -147,6 +149,24 @@ const DiaArrays& dia_of(const SparseMatrix<T>& a, SparseStorage<T>& s) {
 }
 
 template <class T>
+const cl::Buffer& inverse_diagonal_of(const SparseMatrix<T>& a, SparseStorage<T>& s, const char* op) {
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.inverse_diagonal()) {
+    Context& ctx = a.context();
+    cl::Buffer inv = device_arrays::make<T>(ctx, a.rows(), "inverse diagonal");
+    const cl::Buffer bad = device_arrays::copy_of(ctx, std::vector<cl_uint>{0xffffffffu}, "diagonal check");
+    kernel_call::launch_1d(ctx, convert_kernel(a, "csr_inverse_diagonal"), convert_traits<T>(), a.rows(), {},
+                           a.row_pointers(), a.columns(), a.values(), inv, bad);
+    const cl_uint row = device_arrays::read<cl_uint>(ctx, bad, 1, "diagonal check")[0];
+    if (row != 0xffffffffu)
+      throw Error(std::string(op) + ": Jacobi preconditioning needs a non-zero diagonal, but row " +
+                  std::to_string(row) + " has none");
+    s.inverse_diagonal = inv;
+  }
+  return s.inverse_diagonal;
+}
+
+template <class T>
 const RowBins& bins_of(const SparseMatrix<T>& a, SparseStorage<T>& s) {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.bins) {
@@ -193,6 +213,7 @@ const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
   template std::pair<const EllArrays*, const CooArrays*> hyb_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, bool); \
   template const DiaArrays& dia_of<T>(const SparseMatrix<T>&, SparseStorage<T>&);                                    \
   template const RowBins& bins_of<T>(const SparseMatrix<T>&, SparseStorage<T>&);                                     \
+  template const cl::Buffer& inverse_diagonal_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, const char*);         \
   template const RowGroups& blocks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
   template const RowGroups& chunks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);
 PORTACL_SPARSE_CONVERSIONS(float)

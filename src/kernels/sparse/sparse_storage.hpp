@@ -54,6 +54,7 @@ struct SparseStorage {
   std::map<bool, std::pair<EllArrays, CooArrays>> hyb;  // by column-major
   std::unique_ptr<DiaArrays> dia;
   std::unique_ptr<RowBins> bins;
+  cl::Buffer inverse_diagonal;              // Jacobi's, once asked for
   std::map<std::size_t, RowGroups> blocks;  // by the most entries per block
   std::map<std::size_t, RowGroups> chunks;  // by the number of chunks
 };
@@ -69,6 +70,10 @@ template <class T>
 const DiaArrays& dia_of(const SparseMatrix<T>& a, SparseStorage<T>& s);
 template <class T>
 const RowBins& bins_of(const SparseMatrix<T>& a, SparseStorage<T>& s);
+// 1 / A[i][i] per row (Jacobi); throws portacl::Error naming the first
+// row without a non-zero diagonal entry, `op` first.
+template <class T>
+const cl::Buffer& inverse_diagonal_of(const SparseMatrix<T>& a, SparseStorage<T>& s, const char* op);
 // Groups of whole rows of at most `most` entries (a longer row alone).
 template <class T>
 const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+// The vector steps of the Krylov solvers (CG, BiCGStab) with their scalars
+// kept on the device: no scalar goes through the host between iterations.
+// scalars[] holds rho, alpha, beta, omega, the latest residual measure and
+// the threshold it is compared with; status[] the state (0 running, 1
+// converged, 2 broken down), the iteration it stopped at and, on a
+// breakdown, which step. Once the state is not 0 every kernel here does
+// nothing, so iterations queued after convergence cost only their launches
+// (the state is the same for every work-item of a launch; the reductions'
+// barriers are still reached by all).
+// The host defines JACOBI (1: z = r / diag(A)) and MAX_NORM (1: the
+// criterion is max|r|, else ||r||).
+#include "portacl_common.cl"
+
+#define RHO 0
+#define ALPHA 1
+#define BETA 2
+#define OMEGA 3
+#define MEASURE 4
+#define THRESHOLD 5
+#define STATE 0
+#define STOPPED_AT 1
+#define BROKEN_AT 2
+
+#ifndef JACOBI
+#define JACOBI 0
+#endif
+#ifndef MAX_NORM
+#define MAX_NORM 0
+#endif
+
+// The work-group's sum (or maximum) of one value per work-item, in every
+// work-item; scratch holds WG_SIZE values. Halving that also works for
+// sizes that are not powers of two.
+inline T group_total(T v, __local T* scratch, const int take_max) {
+  const uint lid = get_local_id(0);
+  scratch[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint active = WG_SIZE; active > 1;) {
+    const uint upper = (active + 1) / 2;
+    if (lid < active - upper)
+      scratch[lid] = take_max ? fmax(scratch[lid], scratch[lid + upper]) : scratch[lid] + scratch[lid + upper];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    active = upper;
+  }
+  v = scratch[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return v;
+}
+
+// Writes the group's three partial results: two sums and a maximum.
+inline void put_partials(T s0, T s1, T m, __global T* partials, __local T* scratch) {
+  s0 = group_total(s0, scratch, 0);
+  s1 = group_total(s1, scratch, 0);
+  m = group_total(m, scratch, 1);
+  if (get_local_id(0) == 0) {
+    partials[3 * get_group_id(0)] = s0;
+    partials[3 * get_group_id(0) + 1] = s1;
+    partials[3 * get_group_id(0) + 2] = m;
+  }
+}
+
+// Partial sums of a0 . b0 and a1 . b1 (a1 may be null: 0) per work-group.
+__kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
+                          __global const T* b1, __global const uint* status, __global T* partials) {
+  __local T scratch[WG_SIZE];
+  const ulong live = status[STATE] ? 0 : n;
+  T s0 = (T)0, s1 = (T)0;
+  PORTACL_FOR_UNITS(i, live) {
+    s0 = fma(a0[i], b0[i], s0);
+    if (a1) s1 = fma(a1[i], b1[i], s1);
+  }
+  put_partials(s0, s1, (T)0, partials, scratch);
+}
+
+#define FAIL(step)               \
+  do {                           \
+    status[STATE] = 2u;          \
+    status[STOPPED_AT] = it - 1; \
+    status[BROKEN_AT] = (step);  \
+  } while (0)
+
+// One work-group adds up `groups` partials and does one scalar step:
+//   0 the start (krylov_start's sums): first measure and rho
+//   1 CG alpha = rho / (p . q)
+//   2 CG/BiCGStab end of iteration: measure, convergence, beta, rho
+//   3 BiCGStab alpha = rho / (r0 . v)
+//   4 BiCGStab omega = (t . s) / (t . t)
+// `it` is the iteration (from 1); `slot` where its measure goes in history.
+__kernel void krylov_scalars(const uint step, const uint groups, __global const T* partials, __global T* scalars,
+                             __global uint* status, const uint it, const uint slot, __global T* history,
+                             const uint bicgstab) {
+  __local T scratch[WG_SIZE];
+  const uint live = status[STATE] ? 0 : groups;
+  T s0 = (T)0, s1 = (T)0, m = (T)0;
+  for (uint g = get_local_id(0); g < live; g += WG_SIZE) {
+    s0 += partials[3 * g];
+    s1 += partials[3 * g + 1];
+    m = fmax(m, partials[3 * g + 2]);
+  }
+  s0 = group_total(s0, scratch, 0);
+  s1 = group_total(s1, scratch, 0);
+  m = group_total(m, scratch, 1);
+  if (get_local_id(0) != 0 || !live) return;  // after the last barrier
+  if (step == 0) {
+    // The start: r . z (CG) or r . r (BiCGStab, r0 = r) is the first rho.
+    const T measure = MAX_NORM ? m : sqrt(s1);
+    scalars[MEASURE] = measure;
+    if (measure < scalars[THRESHOLD]) {
+      status[STATE] = 1u;
+      status[STOPPED_AT] = 0u;
+      return;
+    }
+    scalars[RHO] = bicgstab ? s1 : s0;
+    if (!isfinite(measure) || !(scalars[RHO] != (T)0)) FAIL(step);
+  } else if (step == 1 || step == 3) {
+    if (!(s0 != (T)0) || !isfinite(s0)) {
+      FAIL(step);
+      return;
+    }
+    scalars[ALPHA] = scalars[RHO] / s0;
+  } else if (step == 4) {
+    // t . t = 0: t = A s is 0, so s is (numerically) the final residual.
+    scalars[OMEGA] = s1 > (T)0 ? s0 / s1 : (T)0;
+    if (!isfinite(scalars[OMEGA])) FAIL(step);
+  } else {
+    // s0: the new rho (r . z, or r0 . r), s1: r . r, m: max |r|.
+    const T measure = MAX_NORM ? m : sqrt(s1);
+    history[slot] = measure;
+    scalars[MEASURE] = measure;
+    if (measure < scalars[THRESHOLD]) {
+      status[STATE] = 1u;
+      status[STOPPED_AT] = it;
+      return;
+    }
+    if (!isfinite(measure) || !(s0 != (T)0) || (bicgstab && !(scalars[OMEGA] != (T)0))) {
+      FAIL(step);
+      return;
+    }
+    scalars[BETA] = bicgstab ? (s0 / scalars[RHO]) * (scalars[ALPHA] / scalars[OMEGA]) : s0 / scalars[RHO];
+    scalars[RHO] = s0;
+  }
+}
+
+// The sums that close an iteration, over the new residual r: r . z (CG,
+// z = M^-1 r written here) or r0 . r (BiCGStab, r0 given as rz_with), r . r
+// and max |r|.
+#define CLOSE_SUMS(i, rz_with)                        \
+  do {                                                \
+    s0 = fma(r[i], rz_with, s0);                      \
+    s1 = fma(r[i], r[i], s1);                         \
+    m = fmax(m, fabs(r[i]));                          \
+  } while (0)
+
+// The start: z = M^-1 r (Jacobi), and partial sums of r . z, r . r and
+// max |r| for step 0.
+__kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __global const T* inv_diag,
+                           __global T* partials) {
+  __local T scratch[WG_SIZE];
+  T s0 = (T)0, s1 = (T)0, m = (T)0;
+  PORTACL_FOR_UNITS(i, n) {
+#if JACOBI
+    z[i] = r[i] * inv_diag[i];
+    CLOSE_SUMS(i, z[i]);
+#else
+    CLOSE_SUMS(i, r[i]);
+#endif
+  }
+  put_partials(s0, s1, m, partials, scratch);
+}
+
+// CG: x += alpha p, r -= alpha q, z = M^-1 r; partial sums of r . z, r . r
+// and max |r|.
+__kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T* z, __global const T* p,
+                        __global const T* q, __global const T* inv_diag, __global const T* scalars,
+                        __global const uint* status, __global T* partials) {
+  __local T scratch[WG_SIZE];
+  const ulong live = status[STATE] ? 0 : n;
+  const T alpha = scalars[ALPHA];
+  T s0 = (T)0, s1 = (T)0, m = (T)0;
+  PORTACL_FOR_UNITS(i, live) {
+    x[i] = fma(alpha, p[i], x[i]);
+    r[i] = fma(-alpha, q[i], r[i]);
+#if JACOBI
+    z[i] = r[i] * inv_diag[i];
+    CLOSE_SUMS(i, z[i]);
+#else
+    CLOSE_SUMS(i, r[i]);
+#endif
+  }
+  put_partials(s0, s1, m, partials, scratch);
+}
+
+// CG: p = z + beta p.
+__kernel void cg_direction(const ulong n, __global T* p, __global const T* z, __global const T* scalars,
+                           __global const uint* status) {
+  if (status[STATE]) return;
+  const T beta = scalars[BETA];
+  PORTACL_FOR_UNITS(i, n) p[i] = fma(beta, p[i], z[i]);
+}
+
+// BiCGStab: s = r - alpha v, s_hat = M^-1 s.
+__kernel void bicgstab_s(const ulong n, __global T* s, __global T* s_hat, __global const T* r, __global const T* v,
+                         __global const T* inv_diag, __global const T* scalars, __global const uint* status) {
+  if (status[STATE]) return;
+  const T alpha = scalars[ALPHA];
+  PORTACL_FOR_UNITS(i, n) {
+    s[i] = fma(-alpha, v[i], r[i]);
+#if JACOBI
+    s_hat[i] = s[i] * inv_diag[i];
+#endif
+  }
+}
+
+// BiCGStab: x += alpha p_hat + omega s_hat, r = s - omega t; partial sums
+// of r0 . r, r . r and max |r|.
+__kernel void bicgstab_update(const ulong n, __global T* x, __global T* r, __global const T* r0,
+                              __global const T* p_hat, __global const T* s, __global const T* s_hat,
+                              __global const T* t, __global const T* scalars, __global const uint* status,
+                              __global T* partials) {
+  __local T scratch[WG_SIZE];
+  const ulong live = status[STATE] ? 0 : n;
+  const T alpha = scalars[ALPHA], omega = scalars[OMEGA];
+  T s0 = (T)0, s1 = (T)0, m = (T)0;
+  PORTACL_FOR_UNITS(i, live) {
+    x[i] = fma(omega, s_hat[i], fma(alpha, p_hat[i], x[i]));
+    r[i] = fma(-omega, t[i], s[i]);
+    CLOSE_SUMS(i, r0[i]);
+  }
+  put_partials(s0, s1, m, partials, scratch);
+}
+
+// BiCGStab: p = r + beta (p - omega v), p_hat = M^-1 p.
+__kernel void bicgstab_direction(const ulong n, __global T* p, __global T* p_hat, __global const T* r,
+                                 __global const T* v, __global const T* inv_diag, __global const T* scalars,
+                                 __global const uint* status) {
+  if (status[STATE]) return;
+  const T beta = scalars[BETA], omega = scalars[OMEGA];
+  PORTACL_FOR_UNITS(i, n) {
+    p[i] = fma(beta, fma(-omega, v[i], p[i]), r[i]);
+#if JACOBI
+    p_hat[i] = p[i] * inv_diag[i];
+#endif
+  }
+}

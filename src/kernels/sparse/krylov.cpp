@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+// CG and BiCGStab (kernels/krylov.cl): every iteration is queued without a
+// host round trip; the host reads the device's state every check_every
+// iterations.
+#include "portacl/kernels/krylov.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "portacl/error.hpp"
+#include "portacl/kernels/reduce.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "../kernel_call.hpp"
+#include "device_arrays.hpp"
+#include "sparse_storage.hpp"
+
+namespace portacl {
+namespace {
+
+enum Slot { kRho, kAlpha, kBeta, kOmega, kMeasure, kThreshold, kScalars };
+enum Step : cl_uint { kStart = 0, kCgAlpha = 1, kClose = 2, kBicgAlpha = 3, kBicgOmega = 4 };
+
+template <class T>
+void check_inputs(const char* op, Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, const Buffer<T>& x,
+                  const SolverOptions& o) {
+  if (&a.context() != &ctx) throw Error(std::string(op) + ": the sparse matrix A belongs to another context");
+  kernel_call::same_context(ctx, b, op, "b");
+  kernel_call::same_context(ctx, x, op, "x");
+  if (a.rows() != a.cols())
+    throw Error(std::string(op) + ": A is " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
+                "; the solver needs a square matrix");
+  if (b.size() != a.rows())
+    throw Error(std::string(op) + ": b has " + std::to_string(b.size()) + " elements but A has " +
+                std::to_string(a.rows()) + " rows");
+  if (x.size() != a.cols())
+    throw Error(std::string(op) + ": x has " + std::to_string(x.size()) + " elements but A has " +
+                std::to_string(a.cols()) + " columns");
+  if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
+    throw Error(std::string(op) + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
+  if (o.check_every && *o.check_every == 0) throw Error(std::string(op) + ": check_every must be at least 1");
+}
+
+// The solver's device state and the launches that touch it.
+template <class T>
+struct Krylov {
+  Context& ctx;
+  const SparseMatrix<T>& a;
+  const SolverOptions& o;
+  const char* op;
+  bool bicg;
+  std::size_t n = a.rows(), window = 1, groups = 1;
+  SpmvMethod method;
+  LaunchPlan spmv_plan;
+  cl::Buffer scalars, status, partials, history, inv_diag;
+  PreparedKernel dots, scalar_step, start, update, direction, s_step;
+
+  Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
+      : ctx(c), a(m), o(opt), op(name), bicg(bicgstab) {
+    const KernelTraits traits = sparse_kernel_traits("krylov", element_of<T>::value, true);
+    LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
+    plan.work_groups = std::min<std::size_t>(plan.work_groups, 1024);  // the partials one group adds up
+    plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+    plan.macros["JACOBI"] = o.jacobi ? "1" : "0";
+    plan.macros["MAX_NORM"] = o.criterion == SolverOptions::Criterion::max_residual ? "1" : "0";
+    groups = plan.work_groups;
+    const KernelRef file{"krylov.cl", "", ""};
+    auto kernel = [&](const char* entry, const LaunchPlan& p) {
+      KernelRef r = file;
+      r.entry = entry;
+      return ctx.prepare(r, p);
+    };
+    LaunchPlan one_group = plan;
+    one_group.work_groups = 1;
+    one_group.global = {{plan.local[0], 1, 1}};
+    dots = kernel("krylov_dots", plan);
+    scalar_step = kernel("krylov_scalars", one_group);
+    start = kernel("krylov_start", plan);
+    update = kernel(bicg ? "bicgstab_update" : "cg_update", plan);
+    direction = kernel(bicg ? "bicgstab_direction" : "cg_direction", plan);
+    if (bicg) s_step = kernel("bicgstab_s", plan);
+    const RuleChoice interval =
+        solver_check_interval(classify(o.plan.plan_as ? *o.plan.plan_as : ctx.info()).device_class);
+    window = o.check_every ? *o.check_every : interval.value;
+    scalars = device_arrays::make<T>(ctx, kScalars, std::string(op) + " scalars");
+    status = device_arrays::make<cl_uint>(ctx, 3, std::string(op) + " state");
+    partials = device_arrays::make<T>(ctx, 3 * groups, std::string(op) + " partial sums");
+    history = device_arrays::make<T>(ctx, window, std::string(op) + " residual history");
+    if (o.jacobi) inv_diag = inverse_diagonal_of(a, a.storage(), op);
+    if (o.method) {
+      method = *o.method;
+    } else {
+      const SpmvChoice choice = spmv_choice(ctx, a, o.plan);
+      method = choice.method;
+      for (const Decision& d : choice.decisions) spmv_plan.decide(d.what, d.value, d.rule, d.why);
+    }
+  }
+
+  // out = A in; the first product's plan, with the choice's reasons, is
+  // the one reported.
+  void product(const Buffer<T>& in, Buffer<T>& out) {
+    LaunchPlan p = spmv(ctx, T(1), a, in, T(0), out, method, o.plan);
+    if (!product_recorded) {
+      for (const Decision& d : spmv_plan.decisions) p.decide(d.what, d.value, d.rule, d.why);
+      spmv_plan = p;
+      product_recorded = true;
+    }
+  }
+  bool product_recorded = false;
+
+  template <class... Args>
+  void run(const PreparedKernel& k, const Args&... args) {
+    kernel_call::launch(ctx, k, args...);
+  }
+
+  void scalar(Step step, std::size_t it, std::size_t slot) {
+    run(scalar_step, static_cast<cl_uint>(step), static_cast<cl_uint>(groups), partials, scalars, status,
+        static_cast<cl_uint>(it), static_cast<cl_uint>(slot), history, static_cast<cl_uint>(bicg ? 1 : 0));
+  }
+
+  std::vector<cl_uint> state() { return device_arrays::read<cl_uint>(ctx, status, 3, std::string(op) + " state"); }
+};
+
+template <class T>
+SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o,
+                   bool bicg) {
+  const char* op = bicg ? "bicgstab" : "cg";
+  check_inputs(op, ctx, a, b, x, o);
+  SolverResult result;
+  const std::size_t n = a.rows();
+  Krylov<T> k(ctx, a, o, op, bicg);  // before any launch: a bad diagonal stops here
+  result.check_every = k.window;
+  const double b_norm = n ? double(nrm2(ctx, b, o.plan)) : 0.0;
+  const bool relative = o.criterion == SolverOptions::Criterion::relative_residual;
+  if (n == 0 || (relative && b_norm == 0)) {
+    // b = 0: x = 0 solves it exactly.
+    if (n) fill(ctx, x, T(0), o.plan);
+    result.converged = true;
+    result.stop_reason = "converged";
+    return result;
+  }
+  const double scale = relative ? b_norm : 1.0;
+  const T threshold = static_cast<T>(o.tolerance * scale);
+  const std::vector<T> initial{0, 0, 0, 0, 0, threshold};
+  check_cl(ctx.queue().enqueueWriteBuffer(k.scalars, CL_FALSE, 0, sizeof(T) * kScalars, initial.data()),
+           "clEnqueueWriteBuffer(solver scalars)");
+  device_arrays::zero<cl_uint>(ctx, k.status, 3, "solver state");
+  // r = b - A x.
+  Buffer<T> r(ctx, n), p(ctx, n), v(ctx, n);  // CG: v is q = A p
+  copy(ctx, b, r, o.plan);
+  spmv(ctx, T(-1), a, x, T(1), r, k.method, o.plan);
+  std::optional<Buffer<T>> z, r0, p_hat, s, s_hat, t;
+  if (o.jacobi) z.emplace(ctx, n);
+  if (bicg) {
+    r0.emplace(ctx, n);
+    s.emplace(ctx, n);
+    t.emplace(ctx, n);
+    copy(ctx, r, *r0, o.plan);
+    if (o.jacobi) {
+      p_hat.emplace(ctx, n);
+      s_hat.emplace(ctx, n);
+    }
+  }
+  const cl::Buffer none;
+  const cl::Buffer& inv = o.jacobi ? k.inv_diag : none;
+  // z = M^-1 r (BiCGStab: p_hat = M^-1 r), the first rho and measure.
+  const Buffer<T>& preconditioned = bicg ? (o.jacobi ? *p_hat : r) : (o.jacobi ? *z : r);
+  k.run(k.start, static_cast<cl_ulong>(n), r, preconditioned, inv, k.partials);
+  k.scalar(kStart, 1, 0);
+  copy(ctx, bicg ? r : preconditioned, p, o.plan);
+  std::vector<cl_uint> st = k.state();
+  std::size_t window_start = 0;
+  const cl_ulong nn = n;
+  for (std::size_t it = 1; st[0] == 0 && it <= o.max_iterations; ++it) {
+    const std::size_t slot = it - 1 - window_start;
+    if (!bicg) {
+      k.product(p, v);
+      k.run(k.dots, nn, p, v, none, none, k.status, k.partials);
+      k.scalar(kCgAlpha, it, slot);
+      k.run(k.update, nn, x, r, o.jacobi ? *z : r, p, v, inv, k.scalars, k.status, k.partials);
+      k.scalar(kClose, it, slot);
+      k.run(k.direction, nn, p, o.jacobi ? *z : r, k.scalars, k.status);
+    } else {
+      const Buffer<T>& ph = o.jacobi ? *p_hat : p;
+      const Buffer<T>& sh = o.jacobi ? *s_hat : *s;
+      k.product(ph, v);
+      k.run(k.dots, nn, *r0, v, none, none, k.status, k.partials);
+      k.scalar(kBicgAlpha, it, slot);
+      k.run(k.s_step, nn, *s, sh, r, v, inv, k.scalars, k.status);
+      k.product(sh, *t);
+      k.run(k.dots, nn, *t, *s, *t, *t, k.status, k.partials);
+      k.scalar(kBicgOmega, it, slot);
+      k.run(k.update, nn, x, r, *r0, ph, *s, sh, *t, k.scalars, k.status, k.partials);
+      k.scalar(kClose, it, slot);
+      k.run(k.direction, nn, p, ph, r, v, inv, k.scalars, k.status);
+    }
+    if (it - window_start == k.window || it == o.max_iterations) {
+      st = k.state();
+      const std::size_t upto = st[0] ? st[1] : it;
+      const auto h = device_arrays::read<T>(ctx, k.history, upto - window_start, "solver residual history");
+      for (T m : h) result.history.push_back(double(m) / scale);
+      window_start = it;
+    }
+  }
+  const std::vector<T> last = device_arrays::read<T>(ctx, k.scalars, kScalars, "solver scalars");
+  result.residual = double(last[kMeasure]) / scale;
+  result.converged = st[0] == 1;
+  result.iterations = st[0] ? st[1] : o.max_iterations;
+  static const char* breakdowns[] = {"the start: the residual is not finite, or rho = 0",
+                                     "p . A p = 0: A may not be positive definite", "rho = 0 or omega = 0",
+                                     "r0 . v = 0", "omega is not finite"};
+  result.stop_reason = st[0] == 1   ? "converged"
+                       : st[0] == 2 ? std::string("breakdown: ") + breakdowns[std::min<cl_uint>(st[2], 4)]
+                                    : "iteration limit (" + std::to_string(o.max_iterations) + ")";
+  result.spmv_plan = k.spmv_plan;
+  return result;
+}
+
+}  // namespace
+
+template <class T, class>
+SolverResult cg(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
+  return solve(ctx, a, b, x, o, false);
+}
+
+template <class T, class>
+SolverResult bicgstab(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
+                      const SolverOptions& o) {
+  return solve(ctx, a, b, x, o, true);
+}
+
+template SolverResult cg<float>(Context&, const SparseMatrix<float>&, const Buffer<float>&, Buffer<float>&,
+                                const SolverOptions&);
+template SolverResult cg<double>(Context&, const SparseMatrix<double>&, const Buffer<double>&, Buffer<double>&,
+                                 const SolverOptions&);
+template SolverResult bicgstab<float>(Context&, const SparseMatrix<float>&, const Buffer<float>&, Buffer<float>&,
+                                      const SolverOptions&);
+template SolverResult bicgstab<double>(Context&, const SparseMatrix<double>&, const Buffer<double>&, Buffer<double>&,
+                                       const SolverOptions&);
+
+}  // namespace portacl
