@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -45,6 +45,17 @@ if has untuned; then
   PORTACL_TUNING=off timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} > "$OUT/bench_h100_rules.txt" 2>&1
   echo "untuned bench exit $?"
   grep -E "copy|axpy|sum|dot" "$OUT/bench_h100_rules.txt" | head -20
+fi
+if has sparse; then
+  # The sparse section alone, as a table, then cuSPARSE and CuPy's CG on the
+  # same matrices (SPARSE: the matrix list).
+  SPARSE=${SPARSE:-poisson2d:1024,poisson2d:2048,poisson3d27:128,powerlaw:2000000:8}
+  timeout 500 /tmp/build/tools/portacl-bench --device gpu --sizes 2^20 --kernels axpy --no-transfers --no-latency \
+    --sparse "$SPARSE" ${SPARSE_ARGS:-} > "$OUT/sparse_h100.txt" 2> "$OUT/sparse_h100.err"
+  echo "sparse bench exit $?" >> "$OUT/sparse_h100.txt"
+  cat "$OUT/sparse_h100.txt"
+  timeout 300 python3 .ci/cusparse.py "$SPARSE" > "$OUT/cusparse_h100.txt" 2>&1
+  cat "$OUT/cusparse_h100.txt"
 fi
 if has bench; then
   timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} --json > "$OUT/bench_h100.json" 2> "$OUT/bench_h100.err"

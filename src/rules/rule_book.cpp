@@ -40,8 +40,9 @@ const std::vector<Rule>& rule_book() {
       // Sparse matrix-vector products (seed 000 section 2.1, seed 002 chapter 8).
       {"sparse.csr-default", "all", "000 2.1", "A matrix without entries needs no kernel: y = beta y."},
       {"sparse.dia-banded", "all", "002 8",
-       "DIA when at most 32 diagonals hold the entries with at least 2/3 of their slots filled: no column indices "
-       "are read, and x is read in runs."},
+       "DIA on GPUs and MIC when at most 32 diagonals hold the entries with at least 2/3 of their slots filled: no "
+       "column indices are read, and x is read in runs (on CPUs a work-item's row is spread over the diagonals, so "
+       "CSR chunks win)."},
       {"sparse.ell-regular", "all", "002 8",
        "ELL on GPUs and MIC when padding every row to the longest adds at most 25% slots (ELLPACK-R, with row "
        "lengths, when rows differ)."},
@@ -52,8 +53,8 @@ const std::vector<Rule>& rule_book() {
        "HYB's ELL width K is the largest for which at least a third of the rows (and at least 4096) have K entries "
        "or more; the longer rows' rest goes to coordinates."},
       {"sparse.csr-cpu-chunks", "cpu", "000 2.1",
-       "On CPUs each work-item takes a chunk of whole rows with about equal entries and walks them in SIMD vectors, "
-       "without local memory."},
+       "On CPUs each work-item takes a chunk of whole rows with about equal entries, without local memory, and walks "
+       "them in SIMD vectors where rows average at least 4 vectors."},
       {"sparse.csr-adaptive-irregular", "all", "000 2.1",
        "When row lengths vary more than their mean and some rows exceed 128 entries, rows are binned by length "
        "(<=7, 8-31, 32-128, >128) and each bin gets the kernel that fits it, on its own queue."},

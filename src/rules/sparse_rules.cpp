@@ -93,14 +93,14 @@ SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
   const std::string stats = std::to_string(s.rows) + " rows, mean " + fixed(s.mean_row) + " entries per row (sd " +
                             fixed(s.row_stddev) + "), longest " + std::to_string(s.longest_row);
   if (s.nnz == 0) return pick(SparseFormat::csr, CsrVariant::scalar, "sparse.csr-default", "no entries: y = beta y");
+  if (simd_class(c))
+    return pick(SparseFormat::csr, CsrVariant::cpu, "sparse.csr-cpu-chunks",
+                stats + ": each core walks a chunk of rows of equal entries in SIMD vectors");
   const double dia_slots = double(s.diagonals) * double(s.rows);
   if (s.diagonals <= 32 && dia_slots <= 1.5 * double(s.nnz))
     return pick(SparseFormat::dia, CsrVariant::scalar, "sparse.dia-banded",
                 std::to_string(s.diagonals) + " diagonals hold the entries at " +
                     fixed(100.0 * double(s.nnz) / dia_slots, 0) + "% fill: no column indices to read");
-  if (simd_class(c))
-    return pick(SparseFormat::csr, CsrVariant::cpu, "sparse.csr-cpu-chunks",
-                stats + ": each core walks a chunk of rows of equal entries in SIMD vectors");
   const double padding = ell_padding(s);
   if (padding <= 1.25)
     return pick(s.shortest_row == s.longest_row ? SparseFormat::ell : SparseFormat::ell_r, CsrVariant::scalar,

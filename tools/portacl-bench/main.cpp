@@ -35,6 +35,12 @@ const char* kUsage =
     "  --gemm-sizes LIST  also GEMM on square matrices of these orders, beside\n"
     "                     CLBlast's Sgemm/Dgemm (default none)\n"
     "  --gemm-types LIST  float, double or both (default float; double needs fp64)\n"
+    "  --sparse LIST      also sparse y = A x by every method and the automatic choice,\n"
+    "                     with CG per iteration and ViennaCL beside them, on generated\n"
+    "                     matrices: poisson2d:N (5-point, N^2 rows), poisson3d27:N\n"
+    "                     (27-point, N^3 rows), powerlaw:ROWS:MEAN (power-law row\n"
+    "                     lengths), e.g. poisson2d:2048,poisson3d27:128,powerlaw:2000000:8\n"
+    "  --matrix FILE      also the same on a Matrix Market file (repeatable)\n"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
     "  --no-baseline      skip CLBlast\n"
@@ -52,6 +58,7 @@ struct Args {
   std::vector<std::string> kernels;
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
+  std::vector<std::string> sparse, matrices;
   int reps = 20, warmup = 3;
   bool baseline = true, transfers = true, latency = true, json = false, csv = false;
 };
@@ -135,7 +142,12 @@ int main(int argc, char** argv) {
         for (const auto& t : a.gemm_types)
           if (t != "float" && t != "double")
             throw std::invalid_argument("--gemm-types: '" + t + "' is neither float nor double");
-      } else if (arg == "--no-baseline")
+      } else if (arg == "--sparse") {
+        a.sparse = cli::split(args.value());
+        bench::check_sparse_specs(a.sparse);
+      } else if (arg == "--matrix")
+        a.matrices.push_back(args.value());
+      else if (arg == "--no-baseline")
         a.baseline = false;
       else if (arg == "--no-transfers")
         a.transfers = false;
@@ -222,6 +234,13 @@ int main(int argc, char** argv) {
           std::cerr << "portacl-bench: skipping double GEMM: '" << ctx.info().name << "' has no fp64\n";
       r.gemm = bench::run_gemm(ctx, a.gemm_sizes, types, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
       for (const auto& g : r.gemm) all_ok = all_ok && g.check == "ok";
+    }
+    if (!a.sparse.empty() || !a.matrices.empty()) {
+      if (!a.json && !a.csv) std::cerr << "  sparse\n";
+      r.sparse = bench::run_sparse(ctx, a.sparse, a.matrices, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
+      for (const auto& w : r.sparse.rows) all_ok = all_ok && (w.check == "ok" || w.check.rfind("skipped", 0) == 0);
+      for (const auto& b : r.sparse.viennacl) all_ok = all_ok && b.check == "ok";
+      for (const auto& s : r.sparse.solvers) all_ok = all_ok && s.check == "ok";
     }
     if (a.transfers) {
       if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";

@@ -95,6 +95,39 @@ void print_table(std::ostream& out, const Report& r) {
       out << line;
     }
   }
+  if (!r.sparse.rows.empty()) {
+    out << "\nsparse y = A x, float (GB/s: values, column indices, row pointers, x and y, each counted once, from the\n"
+           "device time; %copy of the copy bandwidth above; auto: the method the rules choose):\n";
+    std::snprintf(line, sizeof line, "  %-22s %9s %10s %-18s %10s %19s %9s %7s %8s %10s  %s\n", "matrix", "rows",
+                  "entries", "method", "device ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "wall ms", "check");
+    out << line;
+    for (const SparseRow& w : r.sparse.rows) {
+      std::snprintf(line, sizeof line, "  %-22s %9zu %10zu %-18s %10.4f %19s %9.1f %6.1f%% %8.1f %10.4f  %s\n",
+                    w.matrix.c_str(), w.rows, w.nnz, w.method.c_str(), w.ours.median_ms, spread(w.ours).c_str(), w.gbs,
+                    100 * w.fraction_of_copy, w.gflops, w.ours_wall.median_ms, w.check.c_str());
+      out << line;
+    }
+    if (!r.sparse.viennacl.empty()) {
+      out << "\n  ViennaCL's CSR SpMV on the same context and queue (wall clock; speedup = ViennaCL / portacl auto, "
+             "both wall):\n";
+      for (const SparseBaselineRow& b : r.sparse.viennacl) {
+        std::snprintf(line, sizeof line, "  %-22s %10.4f ms %19s %9.1f GB/s %7.2fx  %s\n", b.matrix.c_str(),
+                      b.wall.median_ms, spread(b.wall).c_str(), b.gbs, b.speedup, b.check.c_str());
+        out << line;
+      }
+    } else {
+      out << "\n  ViennaCL: " << r.sparse.viennacl_missing << "\n";
+    }
+    if (!r.sparse.solvers.empty()) {
+      out << "\n  CG, fixed iterations from x = 0 (wall clock of the whole solve, setup included, / iterations):\n";
+      for (const SolverRow& s : r.sparse.solvers) {
+        std::snprintf(line, sizeof line, "  %-22s %-12s %9zu rows %5zu it %10.3f ms %19s %9.1f us/it  %s\n",
+                      s.matrix.c_str(), s.library.c_str(), s.rows, s.iterations, s.wall.median_ms,
+                      spread(s.wall).c_str(), s.us_per_iteration, s.check.c_str());
+        out << line;
+      }
+    }
+  }
   if (!r.latency.empty()) {
     out << "\nlatency of small calls (host microseconds per call in a loop of back-to-back calls; round trip: one\n"
            "call + clFinish from an idle queue):\n";
@@ -206,6 +239,49 @@ void print_json(std::ostream& out, const Report& r) {
     lat.push_back(e);
   }
   j["latency"] = lat;
+  Json sp = Json::array();
+  for (const SparseRow& w : r.sparse.rows) {
+    Json e = Json::object();
+    e["matrix"] = w.matrix;
+    e["rows"] = static_cast<double>(w.rows);
+    e["nnz"] = static_cast<double>(w.nnz);
+    e["method"] = w.method;
+    e["automatic"] = w.automatic;
+    e["time"] = stats_json(w.ours);
+    e["wall"] = stats_json(w.ours_wall);
+    e["gbs"] = w.gbs;
+    e["gflops"] = w.gflops;
+    e["fraction_of_copy"] = w.fraction_of_copy;
+    e["check"] = w.check;
+    if (w.automatic) e["plan"] = w.plan;
+    sp.push_back(e);
+  }
+  j["sparse"] = sp;
+  Json vc = Json::array();
+  for (const SparseBaselineRow& b : r.sparse.viennacl) {
+    Json e = Json::object();
+    e["matrix"] = b.matrix;
+    e["wall"] = stats_json(b.wall);
+    e["gbs"] = b.gbs;
+    e["speedup"] = b.speedup;
+    e["check"] = b.check;
+    vc.push_back(e);
+  }
+  j["sparse_viennacl"] = vc;
+  j["sparse_viennacl_missing"] = r.sparse.viennacl_missing;
+  Json sv = Json::array();
+  for (const SolverRow& s : r.sparse.solvers) {
+    Json e = Json::object();
+    e["matrix"] = s.matrix;
+    e["library"] = s.library;
+    e["rows"] = static_cast<double>(s.rows);
+    e["iterations"] = static_cast<double>(s.iterations);
+    e["wall"] = stats_json(s.wall);
+    e["us_per_iteration"] = s.us_per_iteration;
+    e["check"] = s.check;
+    sv.push_back(e);
+  }
+  j["solvers"] = sv;
   out << j.dump(2) << "\n";
 }
 
@@ -239,6 +315,13 @@ void print_csv(std::ostream& out, const Report& r) {
       out << ",,,";
     out << ',' << g.ours_wall.median_ms << ",\n";
   }
+  // Sparse products: n is the row count; the kernel column names the matrix
+  // and the method.
+  for (const SparseRow& w : r.sparse.rows)
+    out << run.str() << ",\"spmv " << w.matrix << ' ' << w.method << "\"," << w.rows << ',' << w.ours.median_ms << ','
+        << w.ours.min_ms << ',' << w.ours.max_ms << ',' << w.ours.repetitions << ',' << w.gbs << ',' << w.gflops << ','
+        << w.fraction_of_copy << ',' << r.ceilings.copy_gbs << ",\"" << w.check << "\",,,,,," << w.ours_wall.median_ms
+        << ",\n";
 }
 
 }  // namespace bench

@@ -10,6 +10,7 @@
 #include "../common/ceilings.hpp"
 #include "gemm_cases.hpp"
 #include "latency.hpp"
+#include "sparse_cases.hpp"
 
 namespace bench {
 
@@ -49,6 +50,7 @@ struct Report {
   std::vector<TransferRow> transfers;
   std::vector<GemmRow> gemm;
   std::vector<LatencyRow> latency;
+  SparseReport sparse;
 };
 
 void print_table(std::ostream& out, const Report& r);

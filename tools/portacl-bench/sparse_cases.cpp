@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sparse_cases.hpp"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+#include "portacl/kernels/krylov.hpp"
+#include "portacl/kernels/sparse_generators.hpp"
+#include "tuning/sparse_reference.hpp"
+#include "viennacl_baseline.hpp"
+
+namespace bench {
+namespace {
+
+using namespace portacl;
+
+std::vector<std::string> fields(const std::string& spec) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t colon; (colon = spec.find(':', start)) != std::string::npos; start = colon + 1)
+    out.push_back(spec.substr(start, colon - start));
+  out.push_back(spec.substr(start));
+  return out;
+}
+
+std::size_t whole(const std::string& text, const std::string& spec) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || v == 0)
+    throw std::invalid_argument("--sparse '" + spec + "': '" + text + "' is not a positive whole number");
+  return static_cast<std::size_t>(v);
+}
+
+HostCsr<float> generate(const std::string& spec, unsigned long long seed) {
+  const std::vector<std::string> f = fields(spec);
+  if (f[0] == "poisson2d" && f.size() == 2) return poisson2d<float>(whole(f[1], spec));
+  if (f[0] == "poisson3d27" && f.size() == 2) return poisson3d27<float>(whole(f[1], spec));
+  if (f[0] == "powerlaw" && f.size() == 3)
+    return power_law_rows<float>(whole(f[1], spec), static_cast<double>(whole(f[2], spec)), seed);
+  throw std::invalid_argument("--sparse '" + spec + "': expected poisson2d:N, poisson3d27:N or powerlaw:ROWS:MEAN");
+}
+
+// Bytes an SpMV must move, each array once: values, column indices, row
+// pointers (32-bit), x and y (written; beta = 0).
+double effective_bytes(const HostCsr<float>& a) {
+  return double(a.nnz()) * 8 + double(a.rows + 1) * 4 + double(a.cols) * 4 + double(a.rows) * 4;
+}
+
+// Why a format would be unreasonable for this matrix ("" when it is not):
+// the benchmark does not convert into storage many times CSR's size.
+std::string unreasonable(const SpmvMethod& m, const SparseShape& s) {
+  const double csr_slots = std::max<double>(1, double(s.nnz));
+  if (m.format == SparseFormat::dia && double(s.diagonals) * double(s.rows) > 4 * csr_slots)
+    return "skipped: " + std::to_string(s.diagonals) + " diagonals would take " +
+           std::to_string(int(double(s.diagonals) * double(s.rows) / csr_slots)) + "x CSR's slots";
+  if ((m.format == SparseFormat::ell || m.format == SparseFormat::ell_r) &&
+      double(s.longest_row) * double(s.rows) > 4 * csr_slots)
+    return "skipped: padding to the longest row (" + std::to_string(s.longest_row) + ") would take " +
+           std::to_string(int(double(s.longest_row) * double(s.rows) / csr_slots)) + "x CSR's slots";
+  return "";
+}
+
+std::string check_product(const HostCsr<float>& a, const std::vector<float>& x, const std::vector<float>& y) {
+  const std::string problem =
+      reference::compare(y, reference::csr_product(a, x),
+                         reference::dot_bound<float>(std::max<std::size_t>(1, reference::longest_row(a))) /
+                             std::numeric_limits<float>::epsilon());
+  return problem.empty() ? "ok" : problem;
+}
+
+void one_matrix(Context& ctx, const std::string& name, const HostCsr<float>& host, int warmup, int reps, bool baseline,
+                unsigned long long seed, const Ceilings& ceilings, SparseReport& out) {
+  const SparseMatrix<float> a(ctx, host);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> hx(host.cols);
+  for (auto& v : hx) v = d(rng);
+  Buffer<float> x(ctx, hx), y(ctx, host.rows);
+  const double bytes = effective_bytes(host);
+  std::vector<SpmvMethod> methods = spmv_methods();
+  const std::size_t automatic = methods.size();
+  double auto_wall = 0;
+  for (std::size_t k = 0; k <= automatic; ++k) {
+    SparseRow row;
+    row.matrix = name;
+    row.rows = host.rows;
+    row.nnz = host.nnz();
+    row.automatic = k == automatic;
+    const SpmvMethod method = row.automatic ? spmv_choice(ctx, a).method : methods[k];
+    row.method = row.automatic ? "auto (" + method.name() + ")" : method.name();
+    row.check = unreasonable(method, a.shape());
+    if (!row.check.empty()) {
+      out.rows.push_back(row);
+      continue;
+    }
+    auto call = [&] {
+      if (row.automatic)
+        spmv(ctx, 1.0f, a, x, 0.0f, y);
+      else
+        spmv(ctx, 1.0f, a, x, 0.0f, y, method);
+    };
+    try {
+      y.upload(std::vector<float>(host.rows, std::numeric_limits<float>::quiet_NaN()));
+      call();  // converts the format on first use: not timed
+      row.check = check_product(host, hx, y.download());
+      if (row.automatic) row.plan = spmv(ctx, 1.0f, a, x, 0.0f, y).explain();
+      row.ours = measure(warmup, reps, [&] { return portacl_ms(ctx, call); });
+      row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, call); });
+      row.gbs = bytes / (row.ours.median_ms * 1e6);
+      row.gflops = 2.0 * double(host.nnz()) / (row.ours.median_ms * 1e6);
+      row.fraction_of_copy = row.gbs / ceilings.copy_gbs;
+      if (row.automatic) auto_wall = row.ours_wall.median_ms;
+    } catch (const std::exception& e) {
+      row.check = std::string("failed: ") + e.what();
+    }
+    out.rows.push_back(row);
+  }
+  // CG's time per iteration on symmetric positive definite matrices (the
+  // generated Laplacians): a fixed number of iterations (tolerance 0), the
+  // whole solve's wall clock divided by it, setup included.
+  const bool spd = name.rfind("poisson", 0) == 0;
+  const std::size_t iterations = 200;
+  std::unique_ptr<ViennaclSparse> vcl;
+  if (baseline && out.viennacl_missing.empty()) vcl = viennacl_sparse(ctx, host, hx);
+  if (spd) {
+    SolverRow s;
+    s.matrix = name;
+    s.library = "portacl CG";
+    s.rows = host.rows;
+    s.iterations = iterations;
+    SolverOptions o;
+    o.tolerance = 0;
+    o.max_iterations = iterations;
+    Buffer<float> sol(ctx, host.rows);
+    SolverResult last;
+    s.wall = measure(1, std::max(3, reps / 4), [&] {
+      sol.upload(std::vector<float>(host.rows, 0.0f));
+      return wall_ms(ctx, [&] { last = cg(ctx, a, x, sol, o); });
+    });
+    s.us_per_iteration = 1e3 * s.wall.median_ms / double(iterations);
+    s.check = last.iterations == iterations
+                  ? "ok"
+                  : "stopped after " + std::to_string(last.iterations) + ": " + last.stop_reason;
+    out.solvers.push_back(s);
+    if (vcl) {
+      SolverRow v = s;
+      v.library = "ViennaCL CG";
+      v.wall = measure(1, std::max(3, reps / 4), [&] { return wall_ms(ctx, [&] { vcl->cg(iterations); }); });
+      v.us_per_iteration = 1e3 * v.wall.median_ms / double(iterations);
+      v.check = "ok";
+      out.solvers.push_back(v);
+    }
+  }
+  if (vcl) {
+    SparseBaselineRow b;
+    b.matrix = name;
+    vcl->spmv();
+    b.check = check_product(host, hx, vcl->y());
+    b.wall = measure(warmup, reps, [&] { return wall_ms(ctx, [&] { vcl->spmv(); }); });
+    b.gbs = bytes / (b.wall.median_ms * 1e6);
+    b.speedup = auto_wall > 0 ? b.wall.median_ms / auto_wall : 0;
+    out.viennacl.push_back(b);
+  }
+}
+
+}  // namespace
+
+void check_sparse_specs(const std::vector<std::string>& specs) {
+  for (const std::string& s : specs) {
+    const std::vector<std::string> f = fields(s);
+    const bool known = (f[0] == "poisson2d" && f.size() == 2) || (f[0] == "poisson3d27" && f.size() == 2) ||
+                       (f[0] == "powerlaw" && f.size() == 3);
+    if (!known)
+      throw std::invalid_argument("--sparse '" + s + "': expected poisson2d:N, poisson3d27:N or powerlaw:ROWS:MEAN");
+    for (std::size_t k = 1; k < f.size(); ++k) whole(f[k], s);
+  }
+}
+
+SparseReport run_sparse(Context& ctx, const std::vector<std::string>& specs, const std::vector<std::string>& files,
+                        int warmup, int reps, bool baseline, unsigned long long seed, const Ceilings& ceilings) {
+  SparseReport out;
+  out.viennacl_missing = baseline ? viennacl_missing() : "not asked for (--no-baseline)";
+  for (const std::string& spec : specs)
+    one_matrix(ctx, spec, generate(spec, seed), warmup, reps, baseline, seed, ceilings, out);
+  for (const std::string& file : files) {
+    const HostCsr<float> host = csr_from_entries<float>(general_entries(read_matrix_market(file)));
+    one_matrix(ctx, file.substr(file.find_last_of('/') + 1), host, warmup, reps, baseline, seed, ceilings, out);
+  }
+  return out;
+}
+
+}  // namespace bench
