@@ -8,8 +8,14 @@
 // nothing, so iterations queued after convergence cost only their launches
 // (the state is the same for every work-item of a launch; the reductions'
 // barriers are still reached by all).
-// The host defines JACOBI (1: z = r / diag(A)) and MAX_NORM (1: the
-// criterion is max|r|, else ||r||).
+//
+// A kernel that reduces (krylov_start, krylov_dots, the updates) leaves one
+// partial result per work-group, and the last work-group to finish (an
+// atomic ticket) adds them up and does the scalar step that needs them:
+// no separate launch for the scalars. The host defines JACOBI (1: z = r /
+// diag(A)), MAX_NORM (1: the criterion is max|r|, else ||r||), BICGSTAB,
+// and NV_MEMBAR (1 on NVIDIA's own compiler: a membar.gl makes a work-group's
+// partial visible device-wide before its ticket is taken).
 #include "portacl_common.cl"
 
 #define RHO 0
@@ -28,6 +34,23 @@
 #ifndef MAX_NORM
 #define MAX_NORM 0
 #endif
+#ifndef BICGSTAB
+#define BICGSTAB 0
+#endif
+#ifndef NV_MEMBAR
+#define NV_MEMBAR 0
+#endif
+
+// The scalar steps:
+//   0 the start (krylov_start's sums): first measure and rho
+//   1 CG alpha = rho / (p . q)
+//   2 CG/BiCGStab end of iteration: measure, convergence, beta, rho
+//   3 BiCGStab alpha = rho / (r0 . v)
+//   4 BiCGStab omega = (t . s) / (t . t)
+// `it` is the iteration (from 1), `slot` where its measure goes in history.
+#define STEP_ARGS \
+  const uint step, const uint it, const uint slot, __global T *scalars, __global uint *status, __global T *history, \
+      __global uint *ticket
 
 // The work-group's sum (or maximum) of one value per work-item, in every
 // work-item; scratch holds WG_SIZE values. Halving that also works for
@@ -48,31 +71,6 @@ inline T group_total(T v, __local T* scratch, const int take_max) {
   return v;
 }
 
-// Writes the group's three partial results: two sums and a maximum.
-inline void put_partials(T s0, T s1, T m, __global T* partials, __local T* scratch) {
-  s0 = group_total(s0, scratch, 0);
-  s1 = group_total(s1, scratch, 0);
-  m = group_total(m, scratch, 1);
-  if (get_local_id(0) == 0) {
-    partials[3 * get_group_id(0)] = s0;
-    partials[3 * get_group_id(0) + 1] = s1;
-    partials[3 * get_group_id(0) + 2] = m;
-  }
-}
-
-// Partial sums of a0 . b0 and a1 . b1 (a1 may be null: 0) per work-group.
-__kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
-                          __global const T* b1, __global const uint* status, __global T* partials) {
-  __local T scratch[WG_SIZE];
-  const ulong live = status[STATE] ? 0 : n;
-  T s0 = (T)0, s1 = (T)0;
-  PORTACL_FOR_UNITS(i, live) {
-    s0 = fma(a0[i], b0[i], s0);
-    if (a1) s1 = fma(a1[i], b1[i], s1);
-  }
-  put_partials(s0, s1, (T)0, partials, scratch);
-}
-
 #define FAIL(step)               \
   do {                           \
     status[STATE] = 2u;          \
@@ -80,30 +78,12 @@ __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T*
     status[BROKEN_AT] = (step);  \
   } while (0)
 
-// One work-group adds up `groups` partials and does one scalar step:
-//   0 the start (krylov_start's sums): first measure and rho
-//   1 CG alpha = rho / (p . q)
-//   2 CG/BiCGStab end of iteration: measure, convergence, beta, rho
-//   3 BiCGStab alpha = rho / (r0 . v)
-//   4 BiCGStab omega = (t . s) / (t . t)
-// `it` is the iteration (from 1); `slot` where its measure goes in history.
-__kernel void krylov_scalars(const uint step, const uint groups, __global const T* partials, __global T* scalars,
-                             __global uint* status, const uint it, const uint slot, __global T* history,
-                             const uint bicgstab) {
-  __local T scratch[WG_SIZE];
-  const uint live = status[STATE] ? 0 : groups;
-  T s0 = (T)0, s1 = (T)0, m = (T)0;
-  for (uint g = get_local_id(0); g < live; g += WG_SIZE) {
-    s0 += partials[3 * g];
-    s1 += partials[3 * g + 1];
-    m = fmax(m, partials[3 * g + 2]);
-  }
-  s0 = group_total(s0, scratch, 0);
-  s1 = group_total(s1, scratch, 0);
-  m = group_total(m, scratch, 1);
-  if (get_local_id(0) != 0 || !live) return;  // after the last barrier
+// One scalar step from the totals s0, s1 (sums) and m (a maximum); run by
+// one work-item.
+inline void scalar_step(const uint step, const uint it, const uint slot, const T s0, const T s1, const T m,
+                        __global T* scalars, __global uint* status, __global T* history) {
   if (step == 0) {
-    // The start: r . z (CG) or r . r (BiCGStab, r0 = r) is the first rho.
+    // r . z (CG) or r . r (BiCGStab, r0 = r) is the first rho.
     const T measure = MAX_NORM ? m : sqrt(s1);
     scalars[MEASURE] = measure;
     if (measure < scalars[THRESHOLD]) {
@@ -111,7 +91,7 @@ __kernel void krylov_scalars(const uint step, const uint groups, __global const 
       status[STOPPED_AT] = 0u;
       return;
     }
-    scalars[RHO] = bicgstab ? s1 : s0;
+    scalars[RHO] = BICGSTAB ? s1 : s0;
     if (!isfinite(measure) || !(scalars[RHO] != (T)0)) FAIL(step);
   } else if (step == 1 || step == 3) {
     if (!(s0 != (T)0) || !isfinite(s0)) {
@@ -133,30 +113,82 @@ __kernel void krylov_scalars(const uint step, const uint groups, __global const 
       status[STOPPED_AT] = it;
       return;
     }
-    if (!isfinite(measure) || !(s0 != (T)0) || (bicgstab && !(scalars[OMEGA] != (T)0))) {
+    if (!isfinite(measure) || !(s0 != (T)0) || (BICGSTAB && !(scalars[OMEGA] != (T)0))) {
       FAIL(step);
       return;
     }
-    scalars[BETA] = bicgstab ? (s0 / scalars[RHO]) * (scalars[ALPHA] / scalars[OMEGA]) : s0 / scalars[RHO];
+    scalars[BETA] = BICGSTAB ? (s0 / scalars[RHO]) * (scalars[ALPHA] / scalars[OMEGA]) : s0 / scalars[RHO];
     scalars[RHO] = s0;
   }
 }
 
+// Every work-item of every group calls it with its own two sums and
+// maximum: the group's totals go to partials[3 g ..], and the last group
+// to finish adds up all groups' and does the scalar step (when the solver
+// is still running).
+inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* scratch, __local uint* last,
+                             const uint live, STEP_ARGS) {
+  const uint lid = get_local_id(0), groups = get_num_groups(0);
+  s0 = group_total(s0, scratch, 0);
+  s1 = group_total(s1, scratch, 0);
+  m = group_total(m, scratch, 1);
+  if (lid == 0) {
+    partials[3 * get_group_id(0)] = s0;
+    partials[3 * get_group_id(0) + 1] = s1;
+    partials[3 * get_group_id(0) + 2] = m;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+#if NV_MEMBAR
+    __asm__ volatile("membar.gl;" ::: "memory");
+#endif
+    *last = atomic_inc(ticket) == groups - 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (*last) {  // the same in every work-item of the group
+    volatile __global T* all = (volatile __global T*)partials;  // around the first-level caches
+    T t0 = (T)0, t1 = (T)0, tm = (T)0;
+    for (uint g = lid; g < groups; g += WG_SIZE) {
+      t0 += all[3 * g];
+      t1 += all[3 * g + 1];
+      tm = fmax(tm, all[3 * g + 2]);
+    }
+    t0 = group_total(t0, scratch, 0);
+    t1 = group_total(t1, scratch, 0);
+    tm = group_total(tm, scratch, 1);
+    if (lid == 0) {
+      if (live) scalar_step(step, it, slot, t0, t1, tm, scalars, status, history);
+      *ticket = 0u;  // ready for the next reduction
+    }
+  }
+}
+
 // The sums that close an iteration, over the new residual r: r . z (CG,
-// z = M^-1 r written here) or r0 . r (BiCGStab, r0 given as rz_with), r . r
-// and max |r|.
-#define CLOSE_SUMS(i, rz_with)                        \
-  do {                                                \
-    s0 = fma(r[i], rz_with, s0);                      \
-    s1 = fma(r[i], r[i], s1);                         \
-    m = fmax(m, fabs(r[i]));                          \
+// z = M^-1 r) or r0 . r (BiCGStab, r0 given as rz_with), r . r and max |r|.
+#define CLOSE_SUMS(i, rz_with) \
+  do {                         \
+    s0 = fma(r[i], rz_with, s0); \
+    s1 = fma(r[i], r[i], s1);  \
+    m = fmax(m, fabs(r[i]));   \
   } while (0)
 
-// The start: z = M^-1 r (Jacobi), and partial sums of r . z, r . r and
-// max |r| for step 0.
-__kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __global const T* inv_diag,
-                           __global T* partials) {
+// a0 . b0 and a1 . b1 (a1 may be null: 0), then a scalar step.
+__kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
+                          __global const T* b1, __global T* partials, STEP_ARGS) {
   __local T scratch[WG_SIZE];
+  __local uint last;
+  const uint live = status[STATE] == 0;
+  T s0 = (T)0, s1 = (T)0;
+  PORTACL_FOR_UNITS(i, live ? n : 0) {
+    s0 = fma(a0[i], b0[i], s0);
+    if (a1) s1 = fma(a1[i], b1[i], s1);
+  }
+  finish_reduction(s0, s1, (T)0, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+}
+
+// The start: z = M^-1 r (Jacobi), and r . z, r . r and max |r| for step 0.
+__kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __global const T* inv_diag,
+                           __global T* partials, STEP_ARGS) {
+  __local T scratch[WG_SIZE];
+  __local uint last;
   T s0 = (T)0, s1 = (T)0, m = (T)0;
   PORTACL_FOR_UNITS(i, n) {
 #if JACOBI
@@ -166,19 +198,18 @@ __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __
     CLOSE_SUMS(i, r[i]);
 #endif
   }
-  put_partials(s0, s1, m, partials, scratch);
+  finish_reduction(s0, s1, m, partials, scratch, &last, 1, step, it, slot, scalars, status, history, ticket);
 }
 
-// CG: x += alpha p, r -= alpha q, z = M^-1 r; partial sums of r . z, r . r
-// and max |r|.
+// CG: x += alpha p, r -= alpha q, z = M^-1 r; then the end of the iteration.
 __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T* z, __global const T* p,
-                        __global const T* q, __global const T* inv_diag, __global const T* scalars,
-                        __global const uint* status, __global T* partials) {
+                        __global const T* q, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
   __local T scratch[WG_SIZE];
-  const ulong live = status[STATE] ? 0 : n;
+  __local uint last;
+  const uint live = status[STATE] == 0;
   const T alpha = scalars[ALPHA];
   T s0 = (T)0, s1 = (T)0, m = (T)0;
-  PORTACL_FOR_UNITS(i, live) {
+  PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(alpha, p[i], x[i]);
     r[i] = fma(-alpha, q[i], r[i]);
 #if JACOBI
@@ -188,7 +219,7 @@ __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T*
     CLOSE_SUMS(i, r[i]);
 #endif
   }
-  put_partials(s0, s1, m, partials, scratch);
+  finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
 }
 
 // CG: p = z + beta p.
@@ -212,22 +243,22 @@ __kernel void bicgstab_s(const ulong n, __global T* s, __global T* s_hat, __glob
   }
 }
 
-// BiCGStab: x += alpha p_hat + omega s_hat, r = s - omega t; partial sums
-// of r0 . r, r . r and max |r|.
+// BiCGStab: x += alpha p_hat + omega s_hat, r = s - omega t; then the end
+// of the iteration over r0 . r, r . r and max |r|.
 __kernel void bicgstab_update(const ulong n, __global T* x, __global T* r, __global const T* r0,
                               __global const T* p_hat, __global const T* s, __global const T* s_hat,
-                              __global const T* t, __global const T* scalars, __global const uint* status,
-                              __global T* partials) {
+                              __global const T* t, __global T* partials, STEP_ARGS) {
   __local T scratch[WG_SIZE];
-  const ulong live = status[STATE] ? 0 : n;
+  __local uint last;
+  const uint live = status[STATE] == 0;
   const T alpha = scalars[ALPHA], omega = scalars[OMEGA];
   T s0 = (T)0, s1 = (T)0, m = (T)0;
-  PORTACL_FOR_UNITS(i, live) {
+  PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(omega, s_hat[i], fma(alpha, p_hat[i], x[i]));
     r[i] = fma(-omega, t[i], s[i]);
     CLOSE_SUMS(i, r0[i]);
   }
-  put_partials(s0, s1, m, partials, scratch);
+  finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
 }
 
 // BiCGStab: p = r + beta (p - omega v), p_hat = M^-1 p.

@@ -65,7 +65,7 @@ void add_coo(const SpmvCall<T>& c, const CooArrays& coo, LaunchPlan& plan) {
 
 template <class T>
 LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
-  const bool column_major = ell_column_major(classify(c.planned_for()).device_class);
+  const bool column_major = ell_column_major(c.device_class());
   SparseStorage<T>& s = c.a.storage();
   switch (format) {
     case SparseFormat::csr: break;

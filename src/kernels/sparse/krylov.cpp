@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CG and BiCGStab (kernels/krylov.cl): every iteration is queued without a
-// host round trip; the host reads the device's state every check_every
+// host round trip (CG: the product and three launches, BiCGStab: two
+// products and four); the host reads the device's state every check_every
 // iterations.
 #include "portacl/kernels/krylov.hpp"
 
@@ -51,8 +52,8 @@ struct Krylov {
   std::size_t n = a.rows(), window = 1, groups = 1;
   SpmvMethod method;
   LaunchPlan spmv_plan;
-  cl::Buffer scalars, status, partials, history, inv_diag;
-  PreparedKernel dots, scalar_step, start, update, direction, s_step;
+  cl::Buffer scalars, status, partials, history, ticket, inv_diag;
+  PreparedKernel dots, start, update, direction, s_step;
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
       : ctx(c), a(m), o(opt), op(name), bicg(bicgstab) {
@@ -62,6 +63,11 @@ struct Krylov {
     plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
     plan.macros["JACOBI"] = o.jacobi ? "1" : "0";
     plan.macros["MAX_NORM"] = o.criterion == SolverOptions::Criterion::max_residual ? "1" : "0";
+    plan.macros["BICGSTAB"] = bicg ? "1" : "0";
+    // NVIDIA's own compiler: a membar.gl publishes each group's partial
+    // before its ticket (as the reductions do, rule nvidia.warp-shuffle's
+    // platform test).
+    plan.macros["NV_MEMBAR"] = (sub_group_ops_of(ctx.info()) & warp_shuffle) ? "1" : "0";
     groups = plan.work_groups;
     const KernelRef file{"krylov.cl", "", ""};
     auto kernel = [&](const char* entry, const LaunchPlan& p) {
@@ -69,11 +75,7 @@ struct Krylov {
       r.entry = entry;
       return ctx.prepare(r, p);
     };
-    LaunchPlan one_group = plan;
-    one_group.work_groups = 1;
-    one_group.global = {{plan.local[0], 1, 1}};
     dots = kernel("krylov_dots", plan);
-    scalar_step = kernel("krylov_scalars", one_group);
     start = kernel("krylov_start", plan);
     update = kernel(bicg ? "bicgstab_update" : "cg_update", plan);
     direction = kernel(bicg ? "bicgstab_direction" : "cg_direction", plan);
@@ -85,6 +87,8 @@ struct Krylov {
     status = device_arrays::make<cl_uint>(ctx, 3, std::string(op) + " state");
     partials = device_arrays::make<T>(ctx, 3 * groups, std::string(op) + " partial sums");
     history = device_arrays::make<T>(ctx, window, std::string(op) + " residual history");
+    ticket = device_arrays::make<cl_uint>(ctx, 1, std::string(op) + " ticket");
+    device_arrays::zero<cl_uint>(ctx, ticket, 1, std::string(op) + " ticket");
     if (o.jacobi) inv_diag = inverse_diagonal_of(a, a.storage(), op);
     if (o.method) {
       method = *o.method;
@@ -112,9 +116,12 @@ struct Krylov {
     kernel_call::launch(ctx, k, args...);
   }
 
-  void scalar(Step step, std::size_t it, std::size_t slot) {
-    run(scalar_step, static_cast<cl_uint>(step), static_cast<cl_uint>(groups), partials, scalars, status,
-        static_cast<cl_uint>(it), static_cast<cl_uint>(slot), history, static_cast<cl_uint>(bicg ? 1 : 0));
+  // A reducing kernel: its arguments, then the scalar step its last
+  // work-group does.
+  template <class... Args>
+  void reduce(const PreparedKernel& k, Step step, std::size_t it, std::size_t slot, const Args&... args) {
+    kernel_call::launch(ctx, k, args..., partials, static_cast<cl_uint>(step), static_cast<cl_uint>(it),
+                        static_cast<cl_uint>(slot), scalars, status, history, ticket);
   }
 
   std::vector<cl_uint> state() { return device_arrays::read<cl_uint>(ctx, status, 3, std::string(op) + " state"); }
@@ -164,8 +171,7 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   const cl::Buffer& inv = o.jacobi ? k.inv_diag : none;
   // z = M^-1 r (BiCGStab: p_hat = M^-1 r), the first rho and measure.
   const Buffer<T>& preconditioned = bicg ? (o.jacobi ? *p_hat : r) : (o.jacobi ? *z : r);
-  k.run(k.start, static_cast<cl_ulong>(n), r, preconditioned, inv, k.partials);
-  k.scalar(kStart, 1, 0);
+  k.reduce(k.start, kStart, 1, 0, static_cast<cl_ulong>(n), r, preconditioned, inv);
   copy(ctx, bicg ? r : preconditioned, p, o.plan);
   std::vector<cl_uint> st = k.state();
   std::size_t window_start = 0;
@@ -174,23 +180,18 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
     const std::size_t slot = it - 1 - window_start;
     if (!bicg) {
       k.product(p, v);
-      k.run(k.dots, nn, p, v, none, none, k.status, k.partials);
-      k.scalar(kCgAlpha, it, slot);
-      k.run(k.update, nn, x, r, o.jacobi ? *z : r, p, v, inv, k.scalars, k.status, k.partials);
-      k.scalar(kClose, it, slot);
+      k.reduce(k.dots, kCgAlpha, it, slot, nn, p, v, none, none);
+      k.reduce(k.update, kClose, it, slot, nn, x, r, o.jacobi ? *z : r, p, v, inv);
       k.run(k.direction, nn, p, o.jacobi ? *z : r, k.scalars, k.status);
     } else {
       const Buffer<T>& ph = o.jacobi ? *p_hat : p;
       const Buffer<T>& sh = o.jacobi ? *s_hat : *s;
       k.product(ph, v);
-      k.run(k.dots, nn, *r0, v, none, none, k.status, k.partials);
-      k.scalar(kBicgAlpha, it, slot);
+      k.reduce(k.dots, kBicgAlpha, it, slot, nn, *r0, v, none, none);
       k.run(k.s_step, nn, *s, sh, r, v, inv, k.scalars, k.status);
       k.product(sh, *t);
-      k.run(k.dots, nn, *t, *s, *t, *t, k.status, k.partials);
-      k.scalar(kBicgOmega, it, slot);
-      k.run(k.update, nn, x, r, *r0, ph, *s, sh, *t, k.scalars, k.status, k.partials);
-      k.scalar(kClose, it, slot);
+      k.reduce(k.dots, kBicgOmega, it, slot, nn, *t, *s, *t, *t);
+      k.reduce(k.update, kClose, it, slot, nn, x, r, *r0, ph, *s, sh, *t);
       k.run(k.direction, nn, p, ph, r, v, inv, k.scalars, k.status);
     }
     if (it - window_start == k.window || it == o.max_iterations) {

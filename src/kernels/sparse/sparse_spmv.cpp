@@ -34,8 +34,9 @@ const TuningSpace& csr_spmv_tunables() {
 
 template <class T, class>
 SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
-  const DeviceInfo& device = options.plan_as ? *options.plan_as : ctx.info();
-  return choose_spmv_method(a.shape(), classify(device).device_class);
+  const DeviceClass device_class =
+      options.plan_as ? classify(*options.plan_as).device_class : ctx.device().classification().device_class;
+  return choose_spmv_method(a.shape(), device_class);
 }
 
 namespace {

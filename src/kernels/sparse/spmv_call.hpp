@@ -18,6 +18,10 @@ struct SpmvCall {
   const PlanOptions& options;
   // The device the plan is made for (options.plan_as, or the context's).
   const DeviceInfo& planned_for() const { return options.plan_as ? *options.plan_as : ctx.info(); }
+  // Its class (the context's own is classified once, when it is made).
+  DeviceClass device_class() const {
+    return options.plan_as ? classify(*options.plan_as).device_class : ctx.device().classification().device_class;
+  }
 };
 
 // The CSR variants (csr_spmv.cpp) and the other formats (format_spmv.cpp).
