@@ -107,12 +107,12 @@ SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
                 "sparse.ell-regular",
                 stats + ": padding to the longest row adds " + fixed(100.0 * (padding - 1), 0) + "% slots" +
                     (s.shortest_row == s.longest_row ? "" : "; row lengths skip them"));
-  if (s.longest_row > kRowLengthBinTops.back() && s.row_stddev > s.mean_row)
-    return pick(SparseFormat::csr, CsrVariant::adaptive, "sparse.csr-adaptive-irregular",
-                stats + ": lengths vary more than their mean, so rows are binned by length");
   if (s.mean_row <= 16)
     return pick(SparseFormat::csr, CsrVariant::block, "sparse.csr-block-short-rows",
                 stats + ": a work-group reads a block of short rows' entries in one coalesced pass");
+  if (s.longest_row > kRowLengthBinTops.back() && s.row_stddev > s.mean_row)
+    return pick(SparseFormat::csr, CsrVariant::adaptive, "sparse.csr-adaptive-irregular",
+                stats + ": lengths vary more than their mean, so rows are binned by length");
   return pick(SparseFormat::csr, CsrVariant::vector, "sparse.vector-team",
               stats + ": a team reads each row's consecutive entries together");
 }
