@@ -75,6 +75,37 @@ std::size_t hyb_ell_width(const SparseShape& s) {
   return k;
 }
 
+namespace {
+bool banded(const SparseShape& s) {
+  return s.diagonals <= 32 && double(s.diagonals) * double(s.rows) <= 1.5 * double(s.nnz);
+}
+}  // namespace
+
+std::string spmv_statistics_class(const SparseShape& s) {
+  if (s.nnz && banded(s)) return "banded";
+  return std::string(s.mean_row <= 16 ? "short" : "long") + (s.row_stddev > s.mean_row / 2 ? "-irregular" : "-regular");
+}
+
+KernelTraits spmv_method_traits(const SparseShape& shape, ElementType element) {
+  KernelTraits t;
+  t.name = "spmv_method." + spmv_statistics_class(shape);
+  t.element = element;
+  t.vectorizable = false;
+  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // per entry: value and column index
+  t.flops_per_item = 2;
+  t.tunables = &spmv_method_tunables();
+  return t;
+}
+
+const TuningSpace& spmv_method_tunables() {
+  static const TuningSpace space = [] {
+    std::vector<long> all;
+    for (std::size_t k = 0; k < spmv_methods().size(); ++k) all.push_back(static_cast<long>(k));
+    return TuningSpace{{{"METHOD", all, std::nullopt, "the SpMV method, an index into spmv_methods()"}}, nullptr};
+  }();
+  return space;
+}
+
 bool ell_column_major(DeviceClass device_class) { return !simd_class(device_class); }
 
 std::size_t vector_team(double mean_row, std::size_t sub_group) {
@@ -97,7 +128,7 @@ SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
     return pick(SparseFormat::csr, CsrVariant::cpu, "sparse.csr-cpu-chunks",
                 stats + ": each core walks a chunk of rows of equal entries in SIMD vectors");
   const double dia_slots = double(s.diagonals) * double(s.rows);
-  if (s.diagonals <= 32 && dia_slots <= 1.5 * double(s.nnz))
+  if (banded(s))
     return pick(SparseFormat::dia, CsrVariant::scalar, "sparse.dia-banded",
                 std::to_string(s.diagonals) + " diagonals hold the entries at " +
                     fixed(100.0 * double(s.nnz) / dia_slots, 0) + "% fill: no column indices to read");

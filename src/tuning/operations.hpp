@@ -9,6 +9,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +47,9 @@ struct Workload {
   // use, with its host copy.
   const Buffer<float>& lower_triangular();
   std::vector<float> host_lower;
+  // Inputs a family builds from the workload on first use and keeps for
+  // its lifetime (the sparse family's matrices), by name.
+  std::map<std::string, std::shared_ptr<void>> derived;
 
  private:
   std::optional<Buffer<float>> lower_;

@@ -13,6 +13,7 @@
 #include "portacl/kernels/sparse_matrix.hpp"
 #include "portacl/kernels/sparsity.hpp"
 #include "portacl/rules/rule_book.hpp"
+#include "portacl/rules/tuning_database.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -288,4 +289,38 @@ TEST_CASE("the SpMV choice follows the structure and the device class, and expla
   CHECK_THROWS_WITH(spmv_method_from_string("csr-warp"),
                     Catch::Contains("unknown SpMV method 'csr-warp'") && Catch::Contains("csr-adaptive"));
   for (const SpmvMethod& m : spmv_methods()) CHECK(spmv_method_from_string(m.name()) == m);
+}
+
+TEST_CASE("a tuning record for a class of matrix statistics replaces the rules' SpMV method", "[sparse]") {
+  Context& ctx = test::cpu_context();
+  // A tridiagonal matrix: class "banded", 1498 entries (bucket 2^11).
+  CooEntries band{500, 500, {}, {}, {}};
+  for (std::uint32_t i = 0; i < 500; ++i)
+    for (int d = -1; d <= 1; ++d)
+      if (int(i) + d >= 0 && int(i) + d < 500) {
+        band.row.push_back(i);
+        band.col.push_back(std::uint32_t(int(i) + d));
+        band.value.push_back(float(d + 2));
+      }
+  const SparseMatrix<float> a = SparseMatrix<float>::from_entries(ctx, band);
+  CHECK(spmv_statistics_class(a.shape()) == "banded");
+  CHECK(spmv_method_traits(a.shape(), ElementType::f32).name == "spmv_method.banded");
+  const SpmvMethod rules = spmv_choice(ctx, a).method;
+  const long forced = rules.name() == "csr-vector" ? 0 : 1;  // csr-scalar or csr-vector: not the rules' pick
+  const std::string path = test::scratch_dir("sparse-tuning") + "/db.json";
+  TuningDatabase::merge_into_file(path, {test::record_for(ctx.info(), "spmv_method.banded", 11, {{"METHOD", forced}})});
+  test::TuningDbScope scope(path);
+  const SpmvChoice tuned = spmv_choice(ctx, a);
+  CHECK(tuned.method == spmv_methods()[std::size_t(forced)]);
+  CHECK(tuned.decisions.back().rule == "tuning.override");
+  CHECK_THAT(tuned.plan.provenance, Catch::StartsWith("tuning database " + path));
+  // The tuned method computes the same product.
+  Buffer<float> x(ctx, std::vector<float>(500, 1.0f)), y(ctx, 500);
+  CHECK_THAT(spmv(ctx, 1.0f, a, x, 0.0f, y).explain(), Catch::Contains("tuning.override"));
+  const std::vector<float> sums = y.download();
+  CHECK(sums.front() == 5.0f);  // 2 + 3
+  CHECK(sums[250] == 6.0f);     // 1 + 2 + 3
+  CHECK(sums.back() == 3.0f);   // 1 + 2
+  // Another class of statistics has no record: the rules decide.
+  CHECK(spmv_choice(ctx, SparseMatrix<float>(ctx, awkward_matrix<float>(300, 400, false))).plan.provenance == "rules");
 }

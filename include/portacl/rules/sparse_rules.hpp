@@ -15,6 +15,7 @@
 #include "portacl/device/device_class.hpp"
 #include "portacl/rules/launch_plan.hpp"
 #include "portacl/rules/row_team.hpp"
+#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
 
@@ -83,8 +84,23 @@ bool ell_column_major(DeviceClass device_class);
 struct SpmvChoice {
   SpmvMethod method;
   std::vector<Decision> decisions;
+  /// The plan of the choice itself (traits spmv_method_traits): its
+  /// provenance says whether the rules or a tuning record decided.
+  LaunchPlan plan;
 };
 SpmvChoice choose_spmv_method(const SparseShape& shape, DeviceClass device_class);
+
+/// The class of matrix statistics a tuned method is stored for:
+/// "banded", else "short" (mean row of 16 or fewer entries) or "long",
+/// then "-regular" or "-irregular" (row lengths' standard deviation above
+/// half their mean). With the size bucket of the entries, it is the
+/// tuning key's bucket of matrix statistics.
+std::string spmv_statistics_class(const SparseShape& shape);
+/// The SpMV choice as a tunable kernel: name "spmv_method.<class>", one
+/// knob, METHOD (an index into spmv_methods()); the problem size is the
+/// number of entries.
+KernelTraits spmv_method_traits(const SparseShape& shape, ElementType element);
+const TuningSpace& spmv_method_tunables();
 
 /// Work-items per row team for the vector variant: the next power of two
 /// at or above the mean row length, from 2 up to `sub_group` (warp 32,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SpMV's entry points: operand checks, BLAS's alpha = 0 rule, the choice of
 // method (rules, a tuning record, or the caller) and its launch.
+#include <algorithm>
+
 #include "portacl/error.hpp"
 #include "portacl/kernels/sparse_matrix.hpp"
 #include "portacl/kernels/stream.hpp"
@@ -36,7 +38,20 @@ template <class T, class>
 SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
   const DeviceClass device_class =
       options.plan_as ? classify(*options.plan_as).device_class : ctx.device().classification().device_class;
-  return choose_spmv_method(a.shape(), device_class);
+  SpmvChoice choice = choose_spmv_method(a.shape(), device_class);
+  // A tuning record (or the caller's override) for this device and bucket
+  // of matrix statistics replaces the rules' method.
+  choice.plan = ctx.plan(spmv_method_traits(a.shape(), element_of<T>::value),
+                         ProblemSize(std::max<std::size_t>(a.nnz(), 1)), options);
+  if (const auto index = spmv_method_tunables().chosen(choice.plan, "METHOD")) {
+    if (*index < 0 || static_cast<std::size_t>(*index) >= spmv_methods().size())
+      throw Error("spmv: tuned METHOD " + std::to_string(*index) + " is not a method (0 to " +
+                  std::to_string(spmv_methods().size() - 1) + ")");
+    choice.method = spmv_methods()[static_cast<std::size_t>(*index)];
+    choice.decisions.push_back({"spmv_method", choice.method.name(), "tuning.override",
+                                choice.plan.provenance + " for " + choice.plan.traits.name});
+  }
+  return choice;
 }
 
 namespace {
