@@ -60,36 +60,57 @@ __kernel void dia_rows(const ulong rows, const ulong cols, const uint diagonals,
 }
 
 // Coordinates sorted by row, y += alpha * A x (the caller has already
-// scaled y by beta, or HYB's ELL launch has written it). Work-item u takes
-// the `per` entries from u * per. The rows strictly inside its range are
-// its alone: it adds them to y directly. Its first and last rows may be
-// shared with neighbouring ranges: it leaves their partial sums in
-// head_sum/tail_sum for coo_shared_rows (no atomics on floats needed).
-__kernel void coo_ranges(const ulong entries, const ulong per, const ulong ranges, __global const uint* row,
-                         __global const uint* col, __global const T* val, __global const T* x, const T alpha,
-                         __global T* y, __global uint* first_row, __global uint* last_row, __global T* head_sum,
+// scaled y by beta, or HYB's ELL launch has written it). Range u is the
+// COO_PER entries from u * COO_PER. A work-group first stages its ranges'
+// products and row numbers in local memory, neighbouring work-items
+// reading neighbouring entries; then each work-item walks its own range
+// there. The rows strictly inside a range are its alone: it adds them to y
+// directly. Its first and last rows may be shared with neighbouring ranges:
+// it leaves their partial sums in head_sum/tail_sum for coo_shared_rows (no
+// atomics on floats needed).
+#ifndef COO_PER
+#define COO_PER 8
+#endif
+#define COO_STAGE (WG_SIZE * COO_PER)
+__kernel void coo_ranges(const ulong entries, const ulong ranges, __global const uint* row, __global const uint* col,
+                         __global const T* val, __global const T* x, const T alpha, __global T* y,
+                         __global uint* first_row, __global uint* last_row, __global T* head_sum,
                          __global T* tail_sum) {
-  for (size_t u = get_global_id(0); u < ranges; u += get_global_size(0)) {
-    const size_t b = u * per, e = min((size_t)entries, b + per);
-    const uint first = row[b];
-    uint r = first;
-    T sum = (T)0, head = (T)0;
-    for (size_t k = b; k < e; ++k) {
-      const uint rk = row[k];
-      if (rk != r) {
-        if (r == first)
-          head = sum;
-        else
-          y[r] += alpha * sum;
-        r = rk;
-        sum = (T)0;
+  __local T product[COO_STAGE];
+  __local uint row_of[COO_STAGE];
+  const uint lid = get_local_id(0);
+  const size_t groups = (ranges + WG_SIZE - 1) / WG_SIZE;
+  for (size_t g = get_group_id(0); g < groups; g += get_num_groups(0)) {
+    const size_t base = g * COO_STAGE;
+    for (uint k = lid; k < COO_STAGE; k += WG_SIZE)
+      if (base + k < entries) {
+        product[k] = val[base + k] * x[col[base + k]];
+        row_of[k] = row[base + k];
       }
-      sum = fma(val[k], x[col[k]], sum);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const size_t u = g * WG_SIZE + lid, b = lid * COO_PER;
+    if (u < ranges) {
+      const size_t e = min((size_t)COO_PER, (size_t)(entries - u * COO_PER));
+      const uint first = row_of[b];
+      uint r = first;
+      T sum = (T)0, head = (T)0;
+      for (size_t k = b; k < b + e; ++k) {
+        if (row_of[k] != r) {
+          if (r == first)
+            head = sum;
+          else
+            y[r] += alpha * sum;
+          r = row_of[k];
+          sum = (T)0;
+        }
+        sum += product[k];
+      }
+      first_row[u] = first;
+      last_row[u] = r;
+      head_sum[u] = r == first ? sum : head;
+      tail_sum[u] = sum;
     }
-    first_row[u] = first;
-    last_row[u] = r;
-    head_sum[u] = r == first ? sum : head;
-    tail_sum[u] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);  // the stage is reused by the next group of ranges
   }
 }
 

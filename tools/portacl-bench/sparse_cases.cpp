@@ -163,6 +163,16 @@ void one_matrix(Context& ctx, const std::string& name, const HostCsr<float>& hos
     vcl->spmv();
     b.check = check_product(host, hx, vcl->y());
     b.wall = measure(warmup, reps, [&] { return wall_ms(ctx, [&] { vcl->spmv(); }); });
+    b.batched_ms =
+        measure(1, std::max(3, reps / 4), [&] { return wall_ms(ctx, [&] { vcl->spmv(10); }); }).median_ms / 10;
+    b.ours_batched_ms = measure(1, std::max(3, reps / 4),
+                                [&] {
+                                  return wall_ms(ctx, [&] {
+                                    for (int k = 0; k < 10; ++k) spmv(ctx, 1.0f, a, x, 0.0f, y);
+                                  });
+                                })
+                            .median_ms /
+                        10;
     b.gbs = bytes / (b.wall.median_ms * 1e6);
     b.speedup = auto_wall > 0 ? b.wall.median_ms / auto_wall : 0;
     out.viennacl.push_back(b);

@@ -37,6 +37,9 @@ struct SolverRow {
 struct SparseBaselineRow {
   std::string matrix;
   Stats wall;
+  // The second method: 10 calls back to back and one wait, per call (no
+  // per-call wait in it), beside portacl's automatic choice timed alike.
+  double batched_ms = 0, ours_batched_ms = 0;
   double gbs = 0, speedup = 0;  // speedup: ViennaCL wall / portacl automatic wall
   std::string check;
 };

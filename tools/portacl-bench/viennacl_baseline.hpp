@@ -17,8 +17,9 @@ namespace bench {
 class ViennaclSparse {
  public:
   virtual ~ViennaclSparse() = default;
-  // y = A x (the matrix and x already on the device); returns when done.
-  virtual void spmv() = 0;
+  // y = A x `times` times back to back (the matrix and x already on the
+  // device); returns when all are done.
+  virtual void spmv(int times = 1) = 0;
   virtual std::vector<float> y() = 0;
   // CG from x = 0 for exactly `iterations` iterations on b; returns when done.
   virtual void cg(std::size_t iterations) = 0;

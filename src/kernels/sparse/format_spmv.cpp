@@ -38,27 +38,35 @@ LaunchPlan launch_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths
 template <class T>
 void add_coo(const SpmvCall<T>& c, const CooArrays& coo, LaunchPlan& plan) {
   if (coo.entries == 0) return;
-  const KernelTraits traits = sparse_kernel_traits("coo_spmv", element_of<T>::value);
-  LaunchPlan ranges_plan = c.ctx.plan(traits, ProblemSize(coo.entries), c.options);
-  // About 32 entries per work-item, or fewer work-items than the plan
-  // holds: a range's inner rows are written directly, only its two ends
-  // are combined afterwards.
-  const std::size_t ranges =
-      std::max<std::size_t>(1, std::min(ceil_div(coo.entries, 32), ranges_plan.work_groups * ranges_plan.local[0]));
-  const std::size_t per = ceil_div(coo.entries, ranges), used = ceil_div(coo.entries, per);
+  const KernelTraits traits = sparse_kernel_traits("coo_spmv", element_of<T>::value, true);
+  // Ranges of 8 entries per work-item, staged a work-group at a time: a
+  // range's inner rows are written directly, only its two ends are
+  // combined afterwards.
+  const std::size_t per = 8, used = ceil_div(coo.entries, per);
+  LaunchPlan ranges_plan = c.ctx.plan(traits, ProblemSize(used), c.options);
+  const std::size_t wg = ranges_plan.local[0];
+  const std::size_t local = c.ctx.info().local_mem_size, stage = wg * per * (sizeof(T) + sizeof(cl_uint));
+  if (local && stage > local)
+    throw Error("spmv coo: " + std::to_string(wg) + " work-items stage " + std::to_string(stage) +
+                " bytes of local memory; '" + c.ctx.info().name + "' has " + std::to_string(local));
+  ranges_plan.macros["COO_PER"] = std::to_string(per);
+  ranges_plan.work_groups = std::max<std::size_t>(1, std::min(ranges_plan.work_groups, ceil_div(used, wg)));
+  ranges_plan.global = {{ranges_plan.work_groups * wg, 1, 1}};
   auto held = c.ctx.hold_scratch();
   const cl::Buffer& first = c.ctx.scratch("coo.first_row", bytes_of<cl_uint>(used, "COO ranges"));
   const cl::Buffer& last = c.ctx.scratch("coo.last_row", bytes_of<cl_uint>(used, "COO ranges"));
   const cl::Buffer& head = c.ctx.scratch("coo.head_sum", bytes_of<T>(used, "COO ranges"));
   const cl::Buffer& tail = c.ctx.scratch("coo.tail_sum", bytes_of<T>(used, "COO ranges"));
-  PreparedKernel k = c.ctx.prepare(formats_kernel("coo_ranges"), traits, ProblemSize(used), c.options);
-  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(coo.entries), static_cast<cl_ulong>(per),
-                      static_cast<cl_ulong>(used), coo.row, coo.col, coo.val, c.x, c.alpha, c.y, first, last, head,
-                      tail);
-  PreparedKernel shared = c.ctx.prepare(formats_kernel("coo_shared_rows"), traits, ProblemSize(used), c.options);
+  PreparedKernel k = c.ctx.prepare(formats_kernel("coo_ranges"), ranges_plan);
+  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(coo.entries), static_cast<cl_ulong>(used), coo.row, coo.col,
+                      coo.val, c.x, c.alpha, c.y, first, last, head, tail);
+  PreparedKernel shared =
+      c.ctx.prepare(formats_kernel("coo_shared_rows"), sparse_kernel_traits("coo_shared_rows", element_of<T>::value),
+                    ProblemSize(used), c.options);
   kernel_call::launch(c.ctx, shared, static_cast<cl_ulong>(used), first, last, head, tail, c.alpha, c.y);
   plan.decide("coo_ranges", std::to_string(used) + " of " + std::to_string(per) + " entries", "general.grid-stride",
-              "each range adds its inner rows; rows shared between ranges are added once afterwards");
+              "staged a work-group at a time; each range adds its inner rows, rows shared between ranges are added "
+              "once afterwards");
 }
 
 }  // namespace
