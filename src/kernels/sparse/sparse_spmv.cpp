@@ -7,6 +7,7 @@
 #include "portacl/kernels/sparse_matrix.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "../kernel_call.hpp"
+#include "sparse_storage.hpp"
 #include "spmv_call.hpp"
 
 namespace portacl {
@@ -34,8 +35,10 @@ const TuningSpace& csr_spmv_tunables() {
   return space;
 }
 
-template <class T, class>
-SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
+namespace {
+
+template <class T>
+SpmvChoice make_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
   const DeviceClass device_class =
       options.plan_as ? classify(*options.plan_as).device_class : ctx.device().classification().device_class;
   SpmvChoice choice = choose_spmv_method(a.shape(), device_class);
@@ -52,6 +55,24 @@ SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions
                                 choice.plan.provenance + " for " + choice.plan.traits.name});
   }
   return choice;
+}
+
+}  // namespace
+
+template <class T, class>
+SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
+  if (!options.leaves_plan_to_device()) return make_choice(ctx, a, options);
+  SparseStorage<T>& s = a.storage();
+  const std::uint64_t generation = plan_generation();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.choice && s.choice_generation == generation) return *s.choice;
+  }
+  auto made = std::make_shared<const SpmvChoice>(make_choice(ctx, a, options));
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.choice = made;
+  s.choice_generation = generation;
+  return *made;
 }
 
 namespace {

@@ -54,7 +54,12 @@ struct SparseStorage {
   std::map<bool, std::pair<EllArrays, CooArrays>> hyb;  // by column-major
   std::unique_ptr<DiaArrays> dia;
   std::unique_ptr<RowBins> bins;
-  cl::Buffer inverse_diagonal;              // Jacobi's, once asked for
+  cl::Buffer inverse_diagonal;  // Jacobi's, once asked for
+  // The automatic choice for calls that leave the plan to the device, valid
+  // while plan_generation() stays what it was (a tuning database rewritten
+  // may change it): a repeated product costs no planning.
+  std::shared_ptr<const SpmvChoice> choice;
+  std::uint64_t choice_generation = 0;
   std::map<std::size_t, RowGroups> blocks;  // by the most entries per block
   std::map<std::size_t, RowGroups> chunks;  // by the number of chunks
 };
