@@ -44,8 +44,9 @@ const std::vector<Rule>& rule_book() {
        "column indices are read, and x is read in runs (on CPUs a work-item's row is spread over the diagonals, so "
        "CSR chunks win)."},
       {"sparse.ell-regular", "all", "002 8",
-       "ELL on GPUs and MIC when padding every row to the longest adds at most 25% slots (ELLPACK-R, with row "
-       "lengths, when rows differ)."},
+       "ELL when padding every row to the longest adds at most 25% slots (ELLPACK-R, with row lengths, when rows "
+       "differ), on every class: regular rows need no row pointers (PoCL, 2D Laplacian: 0.31 ms against 0.37 for "
+       "CSR chunks)."},
       {"sparse.ell-layout", "all", "002 8",
        "ELL is stored column-major on GPUs and MIC (neighbouring work-items read neighbouring slots) and row-major "
        "on CPUs (a work-item streams its own row)."},

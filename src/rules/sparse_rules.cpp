@@ -124,11 +124,8 @@ SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
   const std::string stats = std::to_string(s.rows) + " rows, mean " + fixed(s.mean_row) + " entries per row (sd " +
                             fixed(s.row_stddev) + "), longest " + std::to_string(s.longest_row);
   if (s.nnz == 0) return pick(SparseFormat::csr, CsrVariant::scalar, "sparse.csr-default", "no entries: y = beta y");
-  if (simd_class(c))
-    return pick(SparseFormat::csr, CsrVariant::cpu, "sparse.csr-cpu-chunks",
-                stats + ": each core walks a chunk of rows of equal entries in SIMD vectors");
   const double dia_slots = double(s.diagonals) * double(s.rows);
-  if (banded(s))
+  if (!simd_class(c) && banded(s))
     return pick(SparseFormat::dia, CsrVariant::scalar, "sparse.dia-banded",
                 std::to_string(s.diagonals) + " diagonals hold the entries at " +
                     fixed(100.0 * double(s.nnz) / dia_slots, 0) + "% fill: no column indices to read");
@@ -138,6 +135,9 @@ SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
                 "sparse.ell-regular",
                 stats + ": padding to the longest row adds " + fixed(100.0 * (padding - 1), 0) + "% slots" +
                     (s.shortest_row == s.longest_row ? "" : "; row lengths skip them"));
+  if (simd_class(c))
+    return pick(SparseFormat::csr, CsrVariant::cpu, "sparse.csr-cpu-chunks",
+                stats + ": each core walks a chunk of rows of equal entries in SIMD vectors");
   if (s.mean_row <= 16)
     return pick(SparseFormat::csr, CsrVariant::block, "sparse.csr-block-short-rows",
                 stats + ": a work-group reads a block of short rows' entries in one coalesced pass");
