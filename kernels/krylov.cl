@@ -170,6 +170,18 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
     m = fmax(m, fabs(r[i]));   \
   } while (0)
 
+// CG's z = M^-1 r (Jacobi; without it z is r itself), then the closing sums
+// over r . z.
+#if JACOBI
+#define PRECONDITION_AND_CLOSE(i) \
+  do {                            \
+    z[i] = r[i] * inv_diag[i];    \
+    CLOSE_SUMS(i, z[i]);          \
+  } while (0)
+#else
+#define PRECONDITION_AND_CLOSE(i) CLOSE_SUMS(i, r[i])
+#endif
+
 // a0 . b0 and a1 . b1 (a1 may be null: 0), then a scalar step.
 __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
                           __global const T* b1, __global T* partials, STEP_ARGS) {
@@ -191,12 +203,7 @@ __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __
   __local uint last;
   T s0 = (T)0, s1 = (T)0, m = (T)0;
   PORTACL_FOR_UNITS(i, n) {
-#if JACOBI
-    z[i] = r[i] * inv_diag[i];
-    CLOSE_SUMS(i, z[i]);
-#else
-    CLOSE_SUMS(i, r[i]);
-#endif
+    PRECONDITION_AND_CLOSE(i);
   }
   finish_reduction(s0, s1, m, partials, scratch, &last, 1, step, it, slot, scalars, status, history, ticket);
 }
@@ -212,12 +219,7 @@ __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T*
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(alpha, p[i], x[i]);
     r[i] = fma(-alpha, q[i], r[i]);
-#if JACOBI
-    z[i] = r[i] * inv_diag[i];
-    CLOSE_SUMS(i, z[i]);
-#else
-    CLOSE_SUMS(i, r[i]);
-#endif
+    PRECONDITION_AND_CLOSE(i);
   }
   finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
 }

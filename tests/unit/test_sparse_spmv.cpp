@@ -87,6 +87,21 @@ void check_every_method(Context& ctx, const HostCsr<T>& csr, T alpha, T beta, co
   for (const SpmvMethod& m : spmv_methods()) check_spmv<T>(ctx, a, csr, alpha, beta, opt, m);
 }
 
+// The entries of an n x n tridiagonal matrix, value(d) on diagonal d
+// (-1, 0, 1).
+template <class Value>
+CooEntries tridiagonal_entries(std::uint32_t n, Value value) {
+  CooEntries band{n, n, {}, {}, {}};
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (int d = -1; d <= 1; ++d)
+      if (int(i) + d >= 0 && int(i) + d < int(n)) {
+        band.row.push_back(i);
+        band.col.push_back(std::uint32_t(int(i) + d));
+        band.value.push_back(value(d));
+      }
+  return band;
+}
+
 // The special shapes: a single dense row, a diagonal, 1 x 1, all rows
 // empty, no rows, wide and tall, and coordinates with duplicates.
 template <class T>
@@ -252,15 +267,7 @@ TEST_CASE("the SpMV choice follows the structure and the device class, and expla
     return spmv_choice(ctx, SparseMatrix<float>(ctx, csr), opt);
   };
   // A tridiagonal matrix is banded: DIA on GPUs and MIC.
-  CooEntries band{500, 500, {}, {}, {}};
-  for (std::uint32_t i = 0; i < 500; ++i)
-    for (int d = -1; d <= 1; ++d)
-      if (int(i) + d >= 0 && int(i) + d < 500) {
-        band.row.push_back(i);
-        band.col.push_back(std::uint32_t(int(i) + d));
-        band.value.push_back(1.0f);
-      }
-  const HostCsr<float> tridiagonal = csr_from_entries<float>(band);
+  const HostCsr<float> tridiagonal = csr_from_entries<float>(tridiagonal_entries(500, [](int) { return 1.0f; }));
   CHECK(choice_for(tridiagonal, "intel_cpu").method.name() == "ell-r");  // regular rows: no DIA on CPUs
   for (const char* f : {"nvidia_h100", "amd_gfx902", "xeon_phi"}) {
     const SpmvChoice c = choice_for(tridiagonal, f);
@@ -294,15 +301,8 @@ TEST_CASE("the SpMV choice follows the structure and the device class, and expla
 TEST_CASE("a tuning record for a class of matrix statistics replaces the rules' SpMV method", "[sparse]") {
   Context& ctx = test::cpu_context();
   // A tridiagonal matrix: class "banded", 1498 entries (bucket 2^11).
-  CooEntries band{500, 500, {}, {}, {}};
-  for (std::uint32_t i = 0; i < 500; ++i)
-    for (int d = -1; d <= 1; ++d)
-      if (int(i) + d >= 0 && int(i) + d < 500) {
-        band.row.push_back(i);
-        band.col.push_back(std::uint32_t(int(i) + d));
-        band.value.push_back(float(d + 2));
-      }
-  const SparseMatrix<float> a = SparseMatrix<float>::from_entries(ctx, band);
+  const SparseMatrix<float> a =
+      SparseMatrix<float>::from_entries(ctx, tridiagonal_entries(500, [](int d) { return float(d + 2); }));
   CHECK(spmv_statistics_class(a.shape()) == "banded");
   CHECK(spmv_method_traits(a.shape(), ElementType::f32).name == "spmv_method.banded");
   const SpmvMethod rules = spmv_choice(ctx, a).method;

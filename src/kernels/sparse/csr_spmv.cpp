@@ -26,6 +26,19 @@ std::size_t team_within(std::size_t team, std::size_t work_group) {
   return team;
 }
 
+// Launches a kernel over `rows` rows listed in `row_list` (null: every
+// row), on `queue` after `wait` (null: the context's queue), csr_scalar's
+// and csr_team's arguments.
+template <class T>
+LaunchPlan launch_rows(const SpmvCall<T>& c, const PreparedKernel& k, std::size_t rows, const cl::Buffer& row_list,
+                       cl::CommandQueue* queue, const std::vector<cl::Event>* wait, cl::Event* finished) {
+  kernel_call::set_args(k, static_cast<cl_ulong>(rows), row_list, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x,
+                        c.alpha, c.beta, c.y);
+  cl::Event e = queue ? c.ctx.launch(k, *queue, wait) : c.ctx.launch(k);
+  if (finished) *finished = e;
+  return k.plan;
+}
+
 // Teams of `team` work-items over `rows` rows listed in `row_list` (null:
 // every row), on `queue` after `wait`.
 template <class T>
@@ -47,11 +60,7 @@ LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer&
   plan.work_groups = std::max<std::size_t>(1, std::min(ceil_div(rows, teams), plan.work_groups * team));
   plan.global = {{plan.work_groups * wg, 1, 1}};
   PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_team", csr_defines(c, row_list())), plan);
-  kernel_call::set_args(k, static_cast<cl_ulong>(rows), row_list, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x,
-                        c.alpha, c.beta, c.y);
-  cl::Event e = queue ? c.ctx.launch(k, *queue, wait) : c.ctx.launch(k);
-  if (finished) *finished = e;
-  return k.plan;
+  return launch_rows(c, k, rows, row_list, queue, wait, finished);
 }
 
 template <class T>
@@ -60,11 +69,7 @@ LaunchPlan run_scalar(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& 
                       cl::Event* finished = nullptr) {
   PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_scalar", csr_defines(c, row_list())),
                                    csr_spmv_traits(element_of<T>::value), ProblemSize(rows), c.options);
-  kernel_call::set_args(k, static_cast<cl_ulong>(rows), row_list, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x,
-                        c.alpha, c.beta, c.y);
-  cl::Event e = queue ? c.ctx.launch(k, *queue, wait) : c.ctx.launch(k);
-  if (finished) *finished = e;
-  return k.plan;
+  return launch_rows(c, k, rows, row_list, queue, wait, finished);
 }
 
 // Work-groups over the row groups `g` (csr_block, csr_chunks).
