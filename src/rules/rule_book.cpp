@@ -74,6 +74,11 @@ const std::vector<Rule>& rule_book() {
       {"sparse.block-entries", "all", "000 2.1",
        "The block variant stages up to 4 entries per work-item of a work-group in local memory, within the device's "
        "local memory."},
+      // Stencils (seed 000 chapter 3).
+      {"stencil.tile-beyond-cache", "all", "000 3",
+       "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
+       "that the cache serves the neighbours' re-reads (the book: 1.5x on large grids, nothing on small). Never on "
+       "CPUs, whose local memory is ordinary memory."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
        "convergence itself, so the iterations after it do nothing."},

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The 2D heat equation, explicit in time: u' = u + r (uN + uS + uE + uW -
+/// 4u) on a rows x cols grid stored by rows, float or double, many steps per
+/// call in ping-pong buffers. The edge cells are the boundary: kept from
+/// the initial field, or set to fixed values per side. r above 1/4 (the
+/// scheme's stability limit) is refused.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+
+#include "portacl/kernels/element.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/tuning_space.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+/// Fixed values for the four sides: row 0 (north), the last row (south),
+/// then column 0 (west) and the last column (east) on the rows between.
+template <class T>
+struct HeatSides {
+  T north{}, south{}, west{}, east{};
+};
+
+template <class T>
+struct HeatOptions {
+  T r = T(0.25);          ///< diffusion number dt alpha / h^2, at most 1/4
+  std::size_t steps = 1;  ///< at least 1
+  /// Unset: the edges of the initial field are kept.
+  std::optional<HeatSides<T>> sides;
+  /// When set, called after every `output_every` steps with the step count
+  /// and the field then (a buffer of the call's, valid during the callback).
+  std::size_t output_every = 0;
+  std::function<void(std::size_t step, const Buffer<T>& field)> on_output;
+  /// Force the variant (true: local-memory tile); unset: rule
+  /// stencil.tile-beyond-cache.
+  std::optional<bool> local_tile;
+  PlanOptions plan;
+};
+
+KernelTraits heat2d_traits(ElementType element);
+/// work-group shape (work_group_size; the planner's 2D shape), local memory
+/// on or off.
+const TuningSpace& heat2d_tunables();
+
+/// Advances `u` (rows x cols) by options.steps steps, in place. Errors,
+/// before any launch: r above 1/4 or negative or not a number, zero steps,
+/// a buffer that does not hold rows x cols elements or belongs to another
+/// context, output_every without a callback.
+template <class T, class = only_for<T, float, double>>
+LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& options);
+
+}  // namespace portacl

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/kernels/heat2d.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "portacl/error.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "../kernel_call.hpp"
+
+namespace portacl {
+
+using kernel_call::round_up;
+
+KernelTraits heat2d_traits(ElementType element) {
+  KernelTraits t;
+  t.name = "heat2d";
+  t.element = element;
+  t.dimensions = 2;
+  t.benefits_from_local_tiling = true;
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;  // the cache-reliant variant
+  t.vectorizable = false;
+  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // each cell read and written once per step
+  t.flops_per_item = 6;
+  // The tile and its halo: a little over one element per work-item.
+  t.local_bytes_per_work_item = 2 * size_of(element);
+  t.tunables = &heat2d_tunables();
+  return t;
+}
+
+const TuningSpace& heat2d_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}), knobs::use_local_memory()}, nullptr};
+  return space;
+}
+
+template <class T, class>
+LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
+  kernel_call::same_context(ctx, u, "heat2d", "u");
+  const std::size_t cells = checked_product(rows, cols, "heat2d: rows x cols");
+  if (u.size() != cells)
+    throw Error("heat2d: u has " + std::to_string(u.size()) + " elements but the grid is " + std::to_string(rows) +
+                " x " + std::to_string(cols) + " = " + std::to_string(cells));
+  if (!(o.r >= T(0)) || !std::isfinite(double(o.r)))
+    throw Error("heat2d: r must be a finite number >= 0, not " + std::to_string(double(o.r)));
+  if (o.r > T(0.25))
+    throw Error("heat2d: r = " + std::to_string(double(o.r)) +
+                " is above the explicit scheme's stability limit r <= 1/4 (a larger r makes the field oscillate and "
+                "grow)");
+  if (o.steps == 0) throw Error("heat2d: zero steps asked for");
+  if (o.output_every && !o.on_output) throw Error("heat2d: output_every is set but no on_output callback is");
+
+  const KernelTraits traits = heat2d_traits(element_of<T>::value);
+  LaunchPlan plan =
+      ctx.plan(traits, ProblemSize(std::max<std::size_t>(cols, 1), std::max<std::size_t>(rows, 1)), o.plan);
+  if (cells == 0) return plan;
+  // Rule stencil.tile-beyond-cache: the tile pays only where the two grids
+  // overflow the cache (the book: 1.5x on large grids, nothing on small).
+  bool tiled = plan.use_local_memory;
+  const std::uint64_t cache = ctx.info().global_cache_size, bytes = 2ull * cells * sizeof(T);
+  if (o.local_tile) {
+    tiled = *o.local_tile;
+    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "caller.choice", "asked for by the caller");
+  } else if (tiled && cache && bytes <= cache) {
+    tiled = false;
+    plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
+                std::to_string(bytes >> 10) + " KiB of grids fit the " + std::to_string(cache >> 10) + " KiB cache");
+  } else {
+    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant",
+                tiled ? "stencil.tile-beyond-cache" : "cpu.no-local-memory",
+                tiled ? std::to_string(bytes >> 20) + " MiB of grids exceed the cache" : "no local-memory tile here");
+  }
+  plan.use_local_memory = tiled;
+  plan.global = {{round_up(cols, plan.local[0]), round_up(rows, plan.local[1]), 1}};
+  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  const PreparedKernel step = ctx.prepare(KernelRef{"heat2d.cl", tiled ? "heat_tiled" : "heat_cached", ""}, plan);
+  if (o.sides) {
+    const PreparedKernel edges = ctx.prepare(KernelRef{"heat2d.cl", "heat_edges", ""}, plan);
+    kernel_call::launch(ctx, edges, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.sides->north,
+                        o.sides->south, o.sides->west, o.sides->east, u);
+  }
+  Buffer<T> other(ctx, cells);
+  Buffer<T>* current = &u;
+  Buffer<T>* next = &other;
+  for (std::size_t s = 1; s <= o.steps; ++s) {
+    kernel_call::launch(ctx, step, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.r, *current, *next);
+    std::swap(current, next);
+    if (o.output_every && s % o.output_every == 0) o.on_output(s, *current);
+  }
+  if (current != &u) copy(ctx, *current, u, o.plan);
+  return step.plan;  // `other` may go: OpenCL keeps it until the queued steps are done
+}
+
+template LaunchPlan heat2d<float>(Context&, Buffer<float>&, std::size_t, std::size_t, const HeatOptions<float>&);
+template LaunchPlan heat2d<double>(Context&, Buffer<double>&, std::size_t, std::size_t, const HeatOptions<double>&);
+
+}  // namespace portacl
