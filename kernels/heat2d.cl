@@ -59,3 +59,22 @@ __kernel void heat_edges(const ulong rows, const ulong cols, const T north, cons
   else if (j + 1 == cols)
     u[i * cols + j] = east;
 }
+
+// rows: one work-item walks whole rows (CPUs: a core streams three rows of
+// the input and one of the output; its inner loop is a plain vectorisable
+// loop, and there are few work-groups to schedule).
+__kernel void heat_rows(const ulong rows, const ulong cols, const T r, __global const T* in, __global T* out) {
+  PORTACL_FOR_UNITS(i, rows) {
+    __global const T* c = in + i * cols;
+    __global T* o = out + i * cols;
+    if (i == 0 || i + 1 == rows || cols < 3) {
+      for (size_t j = 0; j < cols; ++j) o[j] = c[j];
+    } else {
+      __global const T* n = c - cols;
+      __global const T* s = c + cols;
+      o[0] = c[0];
+      for (size_t j = 1; j + 1 < cols; ++j) o[j] = HEAT_UPDATE(c[j], n[j], s[j], c[j - 1], c[j + 1]);
+      o[cols - 1] = c[cols - 1];
+    }
+  }
+}

@@ -59,7 +59,8 @@ TEMPLATE_TEST_CASE("heat 2D runs under every device class's plan", "[stencil]", 
   Context& ctx = test::cpu_context();
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
-    for (bool tile : {true, false}) check_heat<TestType>(ctx, 53, 71, TestType(0.25), 4, tile, opt);
+    for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)})
+      check_heat<TestType>(ctx, 53, 71, TestType(0.25), 4, tile, opt);
   }
 }
 

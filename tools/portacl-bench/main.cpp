@@ -41,6 +41,8 @@ const char* kUsage =
     "                     (27-point, N^3 rows), powerlaw:ROWS:MEAN (power-law row\n"
     "                     lengths), e.g. poisson2d:2048,poisson3d27:128,powerlaw:2000000:8\n"
     "  --matrix FILE      also the same on a Matrix Market file (repeatable)\n"
+    "  --stencils LIST    also the 2D heat equation, heat2d:N:STEPS (an N x N grid,\n"
+    "                     STEPS steps), float and double, every variant\n"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
     "  --no-baseline      skip CLBlast\n"
@@ -58,7 +60,7 @@ struct Args {
   std::vector<std::string> kernels;
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
-  std::vector<std::string> sparse, matrices;
+  std::vector<std::string> sparse, matrices, stencils;
   int reps = 20, warmup = 3;
   bool baseline = true, transfers = true, latency = true, json = false, csv = false;
 };
@@ -145,6 +147,9 @@ int main(int argc, char** argv) {
       } else if (arg == "--sparse") {
         a.sparse = cli::split(args.value());
         bench::check_sparse_specs(a.sparse);
+      } else if (arg == "--stencils") {
+        a.stencils = cli::split(args.value());
+        bench::check_stencil_specs(a.stencils);
       } else if (arg == "--matrix")
         a.matrices.push_back(args.value());
       else if (arg == "--no-baseline")
@@ -241,6 +246,11 @@ int main(int argc, char** argv) {
       for (const auto& w : r.sparse.rows) all_ok = all_ok && (w.check == "ok" || w.check.rfind("skipped", 0) == 0);
       for (const auto& b : r.sparse.viennacl) all_ok = all_ok && b.check == "ok";
       for (const auto& s : r.sparse.solvers) all_ok = all_ok && s.check == "ok";
+    }
+    if (!a.stencils.empty()) {
+      if (!a.json && !a.csv) std::cerr << "  stencils\n";
+      r.stencils = bench::run_stencils(ctx, a.stencils, a.warmup, a.reps, r.seed, r.ceilings);
+      for (const auto& w : r.stencils) all_ok = all_ok && w.check == "ok";
     }
     if (a.transfers) {
       if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";

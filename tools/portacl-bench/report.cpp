@@ -131,6 +131,19 @@ void print_table(std::ostream& out, const Report& r) {
       }
     }
   }
+  if (!r.stencils.empty()) {
+    out << "\nstencils (the whole call; GB/s: each grid read once and written once per step, from the device time;\n"
+           "%copy of the copy bandwidth above; check: a 3-step run of the same variant against the host):\n";
+    std::snprintf(line, sizeof line, "  %-24s %-6s %-24s %10s %19s %9s %7s %9s %9s %10s  %s\n", "stencil", "type",
+                  "variant", "device ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "Gpoint/s", "wall ms", "check");
+    out << line;
+    for (const StencilRow& w : r.stencils) {
+      std::snprintf(line, sizeof line, "  %-24s %-6s %-24s %10.3f %19s %9.1f %6.1f%% %9.1f %9.2f %10.3f  %s\n",
+                    w.stencil.c_str(), w.element.c_str(), w.variant.c_str(), w.ours.median_ms, spread(w.ours).c_str(),
+                    w.gbs, 100 * w.fraction_of_copy, w.gflops, w.gpoints, w.ours_wall.median_ms, w.check.c_str());
+      out << line;
+    }
+  }
   if (!r.latency.empty()) {
     out << "\nlatency of small calls (host microseconds per call in a loop of back-to-back calls; round trip: one\n"
            "call + clFinish from an idle queue):\n";
@@ -287,6 +300,22 @@ void print_json(std::ostream& out, const Report& r) {
     sv.push_back(e);
   }
   j["solvers"] = sv;
+  Json st = Json::array();
+  for (const StencilRow& w : r.stencils) {
+    Json e = Json::object();
+    e["stencil"] = w.stencil;
+    e["element"] = w.element;
+    e["variant"] = w.variant;
+    e["time"] = stats_json(w.ours);
+    e["wall"] = stats_json(w.ours_wall);
+    e["gbs"] = w.gbs;
+    e["gflops"] = w.gflops;
+    e["gpoints"] = w.gpoints;
+    e["fraction_of_copy"] = w.fraction_of_copy;
+    e["check"] = w.check;
+    st.push_back(e);
+  }
+  j["stencils"] = st;
   out << j.dump(2) << "\n";
 }
 

@@ -11,6 +11,7 @@
 #include "gemm_cases.hpp"
 #include "latency.hpp"
 #include "sparse_cases.hpp"
+#include "stencil_cases.hpp"
 
 namespace bench {
 
@@ -51,6 +52,7 @@ struct Report {
   std::vector<GemmRow> gemm;
   std::vector<LatencyRow> latency;
   SparseReport sparse;
+  std::vector<StencilRow> stencils;
 };
 
 void print_table(std::ostream& out, const Report& r);

@@ -36,8 +36,9 @@ struct HeatOptions {
   /// and the field then (a buffer of the call's, valid during the callback).
   std::size_t output_every = 0;
   std::function<void(std::size_t step, const Buffer<T>& field)> on_output;
-  /// Force the variant (true: local-memory tile); unset: rule
-  /// stencil.tile-beyond-cache.
+  /// Force the variant (true: local-memory tile, false: cache-reliant);
+  /// unset: rule stencil.tile-beyond-cache, and whole rows per work-item
+  /// on CPUs (rule cpu.large-grain).
   std::optional<bool> local_tile;
   PlanOptions plan;
 };

@@ -73,7 +73,19 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   plan.use_local_memory = tiled;
   plan.global = {{round_up(cols, plan.local[0]), round_up(rows, plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
-  const PreparedKernel step = ctx.prepare(KernelRef{"heat2d.cl", tiled ? "heat_tiled" : "heat_cached", ""}, plan);
+  // CPUs: whole rows per work-item (rule cpu.large-grain), a 1D launch.
+  const bool by_rows = !o.local_tile && !tiled && plan.device_class == DeviceClass::cpu;
+  PreparedKernel step;
+  if (by_rows) {
+    KernelTraits rows_traits = traits;
+    rows_traits.dimensions = 1;
+    rows_traits.name = "heat2d_rows";
+    step = ctx.prepare(KernelRef{"heat2d.cl", "heat_rows", ""}, rows_traits, ProblemSize(rows), o.plan);
+    step.plan.decide("variant", "whole rows per work-item", "cpu.large-grain",
+                     "a core streams its rows; " + std::to_string(step.plan.work_groups) + " work-groups to schedule");
+  } else {
+    step = ctx.prepare(KernelRef{"heat2d.cl", tiled ? "heat_tiled" : "heat_cached", ""}, plan);
+  }
   if (o.sides) {
     const PreparedKernel edges = ctx.prepare(KernelRef{"heat2d.cl", "heat_edges", ""}, plan);
     kernel_call::launch(ctx, edges, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.sides->north,
