@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -56,6 +56,13 @@ if has sparse; then
   cat "$OUT/sparse_h100.txt"
   timeout 300 python3 .ci/cusparse.py "$SPARSE" > "$OUT/cusparse_h100.txt" 2>&1
   cat "$OUT/cusparse_h100.txt"
+fi
+if has stencil; then
+  STENCILS=${STENCILS:-heat2d:4096:1000}
+  timeout 500 /tmp/build/tools/portacl-bench --device gpu --sizes 2^26 --kernels axpy --no-transfers --no-latency \
+    --reps 10 --stencils "$STENCILS" > "$OUT/stencil_h100.txt" 2> "$OUT/stencil_h100.err"
+  echo "stencil bench exit $?" >> "$OUT/stencil_h100.txt"
+  cat "$OUT/stencil_h100.txt"
 fi
 if has bench; then
   timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} --json > "$OUT/bench_h100.json" 2> "$OUT/bench_h100.err"

@@ -79,6 +79,9 @@ const std::vector<Rule>& rule_book() {
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
        "that the cache serves the neighbours' re-reads (the book: 1.5x on large grids, nothing on small). Never on "
        "CPUs, whose local memory is ordinary memory."},
+      {"stencil.temporal-blocking", "all", "000 3",
+       "Where the grids exceed the cache on a GPU or MIC, a launch takes 4 steps: its tile and a halo 4 cells wide "
+       "are stepped in local memory, so each cell is read and written once per 4 steps instead of every step."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
        "convergence itself, so the iterations after it do nothing."},

@@ -23,9 +23,10 @@ namespace {
 // most a few roundings of values bounded by the field's largest magnitude.
 template <class T>
 void check_heat(Context& ctx, std::size_t rows, std::size_t cols, T r, std::size_t steps, std::optional<bool> tile,
-                const PlanOptions& plan = {}) {
+                const PlanOptions& plan = {}, std::optional<std::size_t> per_launch = std::nullopt) {
   INFO(rows << " x " << cols << ", r " << r << ", " << steps << " steps, variant "
-            << (tile ? (*tile ? "tiled" : "cached") : "rules"));
+            << (tile ? (*tile ? "tiled" : "cached") : "rules") << ", steps per launch "
+            << (per_launch ? std::to_string(*per_launch) : "rules"));
   const std::vector<T> u0 = test::random_vector<T>(rows * cols);
   Buffer<T> u(ctx, u0);
   HeatOptions<T> o;
@@ -33,6 +34,7 @@ void check_heat(Context& ctx, std::size_t rows, std::size_t cols, T r, std::size
   o.steps = steps;
   o.local_tile = tile;
   o.plan = plan;
+  o.steps_per_launch = per_launch;
   const LaunchPlan used = heat2d(ctx, u, rows, cols, o);
   INFO(used.explain());
   const std::vector<double> want = reference::heat2d(u0, rows, cols, double(r), steps);
@@ -55,12 +57,23 @@ TEMPLATE_TEST_CASE("heat 2D matches the host steps in both variants at awkward s
       check_heat<T>(ctx, rows, cols, T(0.2), 5, tile);
 }
 
+TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) matches the host", "[stencil]", float,
+                   double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  for (auto [rows, cols] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {5, 5}, {13, 17}, {37, 101}, {67, 33}})
+    for (std::size_t k : {2, 3, 4, 8})
+      check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k);  // 11 steps: a remainder for every k
+}
+
 TEMPLATE_TEST_CASE("heat 2D runs under every device class's plan", "[stencil]", float, double) {
   Context& ctx = test::cpu_context();
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
     for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)})
       check_heat<TestType>(ctx, 53, 71, TestType(0.25), 4, tile, opt);
+    check_heat<TestType>(ctx, 53, 71, TestType(0.25), 9, std::nullopt, opt, std::size_t{4});
   }
 }
 
@@ -145,6 +158,12 @@ TEST_CASE("heat 2D: fixed sides, output every k steps, and bad input", "[stencil
   };
   heat2d(ctx, u, rows, cols, o);
   CHECK(seen == std::vector<std::size_t>{3, 6, 9});
+  // With 4 steps per launch, no launch crosses an output step.
+  seen.clear();
+  u.upload(u0);
+  o.steps_per_launch = 4;
+  heat2d(ctx, u, rows, cols, o);
+  CHECK(seen == std::vector<std::size_t>{3, 6, 9});
   const std::vector<double> final_field = u.download();
   CHECK(final_field[0] == 1.0);
   CHECK(final_field[(rows - 1) * cols + 5] == 2.0);
@@ -163,4 +182,7 @@ TEST_CASE("heat 2D: fixed sides, output every k steps, and bad input", "[stencil
   CHECK_THROWS_WITH(heat2d(ctx, u, rows + 1, cols, bad), Catch::Contains("u has 108 elements but the grid is 10 x 12"));
   bad.output_every = 2;
   CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("no on_output callback"));
+  bad.output_every = 0;
+  bad.steps_per_launch = 17;
+  CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("steps_per_launch must be 1 to 16, not 17"));
 }

@@ -2,6 +2,7 @@
 #include "stencil_cases.hpp"
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -38,17 +39,27 @@ HeatSpec parse(const std::string& spec) {
 }
 
 // A 3-step run of the variant against the host steps.
+// A variant: forced tile or not, forced steps per launch, or the rules'.
+struct Variant {
+  const char* label;
+  std::optional<bool> tile;
+  std::optional<std::size_t> per_launch;
+};
+
+// A 9-step run of the variant (two blocked launches and a remainder where
+// it blocks) against the host steps.
 template <class T>
-std::string check_variant(Context& ctx, std::size_t n, const std::vector<T>& u0, std::optional<bool> tile) {
+std::string check_variant(Context& ctx, std::size_t n, const std::vector<T>& u0, const Variant& v) {
   Buffer<T> u(ctx, u0);
   HeatOptions<T> o;
   o.r = T(0.2);
-  o.steps = 3;
-  o.local_tile = tile;
+  o.steps = 9;
+  o.local_tile = v.tile;
+  o.steps_per_launch = v.per_launch;
   heat2d(ctx, u, n, n, o);
-  const std::vector<double> want = reference::heat2d(u0, n, n, 0.2, 3);
+  const std::vector<double> want = reference::heat2d(u0, n, n, 0.2, 9);
   const std::vector<T> got = u.download();
-  const double bound = 48 * std::numeric_limits<T>::epsilon();
+  const double bound = 144 * std::numeric_limits<T>::epsilon();
   for (std::size_t k = 0; k < got.size(); ++k)
     if (!(std::fabs(double(got[k]) - want[k]) <= bound))
       return "cell " + std::to_string(k) + ": " + std::to_string(double(got[k])) + " against " +
@@ -65,19 +76,29 @@ void heat_rows(Context& ctx, const std::string& spec, int warmup, int reps, unsi
   std::vector<T> u0(h.n * h.n);
   for (auto& v : u0) v = static_cast<T>(d(rng));
   Buffer<T> u(ctx, u0);
-  for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(false), std::optional<bool>(true)}) {
+  static const Variant variants[] = {{"rules", std::nullopt, std::nullopt},
+                                     {"cached", false, 1},
+                                     {"tiled", true, 1},
+                                     {"4 steps per launch", std::nullopt, 4},
+                                     {"8 steps per launch", std::nullopt, 8}};
+  for (const Variant& variant : variants) {
     StencilRow row;
     row.stencil = "heat2d " + std::to_string(h.n) + "^2 x " + std::to_string(h.steps);
     row.element = sizeof(T) == 4 ? "float" : "double";
+    row.variant = variant.label;
     HeatOptions<T> o;
     o.r = T(0.2);
     o.steps = h.steps;
-    o.local_tile = tile;
+    o.local_tile = variant.tile;
+    o.steps_per_launch = variant.per_launch;
     try {
-      row.check = check_variant<T>(ctx, h.n, u0, tile);
+      row.check = check_variant<T>(ctx, h.n, u0, variant);
       const LaunchPlan plan = heat2d(ctx, u, h.n, h.n, o);
-      const Decision* v = plan.decision("variant");
-      row.variant = tile ? (*tile ? "tiled" : "cached") : "rules (" + (v ? v->value : std::string("?")) + ")";
+      if (!variant.tile && !variant.per_launch) {
+        const Decision* v = plan.decision("variant");
+        const Decision* k = plan.decision("steps_per_launch");
+        row.variant = "rules (" + (v ? v->value : std::string("?")) + (k ? ", " + k->value + " per launch" : "") + ")";
+      }
       row.ours = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { heat2d(ctx, u, h.n, h.n, o); }); });
       row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, [&] { heat2d(ctx, u, h.n, h.n, o); }); });
       const double updates = double(h.n) * double(h.n) * double(h.steps);

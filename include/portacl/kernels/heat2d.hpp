@@ -40,12 +40,16 @@ struct HeatOptions {
   /// unset: rule stencil.tile-beyond-cache, and whole rows per work-item
   /// on CPUs (rule cpu.large-grain).
   std::optional<bool> local_tile;
+  /// Steps per launch (temporal blocking: a tile with a halo as wide as
+  /// the steps, stepped in local memory), 1 to 16; unset: rule
+  /// stencil.temporal-blocking or a tuned STEPS_PER_LAUNCH.
+  std::optional<std::size_t> steps_per_launch;
   PlanOptions plan;
 };
 
 KernelTraits heat2d_traits(ElementType element);
 /// work-group shape (work_group_size; the planner's 2D shape), local memory
-/// on or off.
+/// on or off, STEPS_PER_LAUNCH (temporal blocking).
 const TuningSpace& heat2d_tunables();
 
 /// Advances `u` (rows x cols) by options.steps steps, in place. Errors,

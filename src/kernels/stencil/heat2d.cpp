@@ -30,9 +30,45 @@ KernelTraits heat2d_traits(ElementType element) {
 }
 
 const TuningSpace& heat2d_tunables() {
-  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}), knobs::use_local_memory()}, nullptr};
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}),
+                                  knobs::use_local_memory(),
+                                  {"STEPS_PER_LAUNCH",
+                                   {1, 2, 4, 8},
+                                   std::nullopt,
+                                   "steps per launch (temporal blocking; 1: one step per launch)"}},
+                                 nullptr};
   return space;
 }
+
+namespace {
+
+// The temporal-blocking launch: 32 x 8 work-items (fewer where the device
+// allows fewer) each owning a cell, a tile with a halo `k` cells wide in
+// two local buffers.
+LaunchPlan temporal_plan(Context& ctx, LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k,
+                         std::size_t element) {
+  std::size_t wx = 32, wy = 8;
+  const std::size_t limit = ctx.info().max_work_group_size;
+  while (limit && wx * wy > limit && wy > 1) wy /= 2;
+  while (limit && wx * wy > limit && wx > 1) wx /= 2;
+  const std::size_t local = 2 * (wx + 2 * k) * (wy + 2 * k) * element;
+  if (ctx.info().local_mem_size && local > ctx.info().local_mem_size)
+    throw Error("heat2d: " + std::to_string(k) + " steps per launch need " + std::to_string(local) +
+                " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
+  plan.local = {{wx, wy, 1}};
+  plan.macros["WG_X"] = std::to_string(wx);
+  plan.macros["WG_Y"] = std::to_string(wy);
+  plan.macros["WG_SIZE"] = std::to_string(wx * wy);
+  plan.macros["STEPS_PER_LAUNCH"] = std::to_string(k);
+  plan.use_local_memory = true;
+  plan.global = {{round_up(cols, wx), round_up(rows, wy), 1}};
+  plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
+  plan.decide("temporal_tile", std::to_string(wy + 2 * k) + " x " + std::to_string(wx + 2 * k),
+              "stencil.temporal-blocking", std::to_string(local) + " bytes of local memory per work-group");
+  return plan;
+}
+
+}  // namespace
 
 template <class T, class>
 LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
@@ -49,6 +85,8 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
                 "grow)");
   if (o.steps == 0) throw Error("heat2d: zero steps asked for");
   if (o.output_every && !o.on_output) throw Error("heat2d: output_every is set but no on_output callback is");
+  if (o.steps_per_launch && (*o.steps_per_launch < 1 || *o.steps_per_launch > 16))
+    throw Error("heat2d: steps_per_launch must be 1 to 16, not " + std::to_string(*o.steps_per_launch));
 
   const KernelTraits traits = heat2d_traits(element_of<T>::value);
   LaunchPlan plan =
@@ -91,16 +129,40 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     kernel_call::launch(ctx, edges, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.sides->north,
                         o.sides->south, o.sides->west, o.sides->east, u);
   }
+  // Steps per launch: the caller's, a tuned value, or rule
+  // stencil.temporal-blocking (4 on GPUs and MIC where the grids exceed the
+  // cache: each cell is read and written once per 4 steps).
+  std::size_t per_launch = 1;
+  if (o.steps_per_launch) {
+    per_launch = *o.steps_per_launch;
+    plan.decide("steps_per_launch", std::to_string(per_launch), "caller.choice", "asked for by the caller");
+  } else if (const auto tuned = heat2d_tunables().chosen(plan, "STEPS_PER_LAUNCH")) {
+    per_launch = static_cast<std::size_t>(std::max<long>(1, *tuned));
+    plan.decide("steps_per_launch", std::to_string(per_launch), "tuning.override", plan.provenance);
+  } else if (plan.device_class != DeviceClass::cpu && cache && bytes > cache && !o.local_tile) {
+    per_launch = 4;
+    plan.decide("steps_per_launch", "4", "stencil.temporal-blocking",
+                std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 4 steps per read and write");
+  }
+  std::optional<PreparedKernel> blocked;
+  if (per_launch > 1)
+    blocked = ctx.prepare(KernelRef{"heat2d.cl", "heat_temporal", ""},
+                          temporal_plan(ctx, plan, rows, cols, per_launch, sizeof(T)));
   Buffer<T> other(ctx, cells);
   Buffer<T>* current = &u;
   Buffer<T>* next = &other;
-  for (std::size_t s = 1; s <= o.steps; ++s) {
-    kernel_call::launch(ctx, step, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.r, *current, *next);
+  for (std::size_t s = 0; s < o.steps;) {
+    // A launch never crosses an output step.
+    const std::size_t stop = o.output_every ? std::min(o.steps, (s / o.output_every + 1) * o.output_every) : o.steps;
+    const bool many = blocked && s + per_launch <= stop;
+    kernel_call::launch(ctx, many ? *blocked : step, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.r,
+                        *current, *next);
     std::swap(current, next);
+    s += many ? per_launch : 1;
     if (o.output_every && s % o.output_every == 0) o.on_output(s, *current);
   }
   if (current != &u) copy(ctx, *current, u, o.plan);
-  return step.plan;  // `other` may go: OpenCL keeps it until the queued steps are done
+  return blocked ? blocked->plan : step.plan;  // `other` may go: OpenCL keeps it until the queued steps are done
 }
 
 template LaunchPlan heat2d<float>(Context&, Buffer<float>&, std::size_t, std::size_t, const HeatOptions<float>&);
