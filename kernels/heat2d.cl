@@ -79,40 +79,38 @@ __kernel void heat_rows(const ulong rows, const ulong cols, const T r, __global 
   }
 }
 
-// temporal: STEPS_PER_LAUNCH (KS) steps in one launch. The work-group reads
-// its WG_Y x WG_X cells with a halo KS cells wide, steps the whole tile KS
-// times in local memory (the ring of cells whose neighbours lie outside
-// the tile goes stale by one cell per step, so after KS steps exactly the
-// central cells are right), and writes those: one read and one write of
-// the grid per KS steps, plus the halo's share.
+// temporal: STEPS_PER_LAUNCH (KS) steps in one launch. Each work-item of a
+// WG_Y x WG_X group holds one cell of a tile in a register and in local
+// memory; the group's tile overlaps its neighbours' by KS cells on each
+// side. Every step, each work-item updates its cell from its neighbours in
+// local memory (the tile's outermost ring cannot, and goes stale by one
+// cell per step), so after KS steps the central (WG_Y - 2 KS) x (WG_X - 2 KS)
+// cells are right, and only those are written: the grid is read and
+// written once per KS steps, plus the overlap's share. Edge cells of the
+// grid keep their values; cells past the grid hold 0 and are never used
+// by a cell that moves.
 #ifndef STEPS_PER_LAUNCH
 #define STEPS_PER_LAUNCH 4
 #endif
 #define KS STEPS_PER_LAUNCH
-#define TILE_W (WG_X + 2 * KS)
-#define TILE_H (WG_Y + 2 * KS)
+#define OUT_X (WG_X - 2 * KS)
+#define OUT_Y (WG_Y - 2 * KS)
 __kernel void heat_temporal(const ulong rows, const ulong cols, const T r, __global const T* in, __global T* out) {
-  __local T tile[2][TILE_H * TILE_W];
-  const int lid = get_local_id(1) * WG_X + get_local_id(0);
-  const long i0 = (long)(get_group_id(1) * WG_Y) - KS, j0 = (long)(get_group_id(0) * WG_X) - KS;
-  for (int t = lid; t < TILE_H * TILE_W; t += WG_X * WG_Y) {
-    const long gi = i0 + t / TILE_W, gj = j0 + t % TILE_W;
-    tile[0][t] = gi >= 0 && gj >= 0 && gi < (long)rows && gj < (long)cols ? in[gi * cols + gj] : (T)0;
-  }
+  __local T tile[WG_Y][WG_X];
+  const int lx = get_local_id(0), ly = get_local_id(1);
+  const long gi = (long)(get_group_id(1) * OUT_Y) - KS + ly, gj = (long)(get_group_id(0) * OUT_X) - KS + lx;
+  const bool inside = gi >= 0 && gj >= 0 && gi < (long)rows && gj < (long)cols;
+  const bool moves = gi > 0 && gj > 0 && gi + 1 < (long)rows && gj + 1 < (long)cols &&  // not a boundary cell
+                     lx > 0 && ly > 0 && lx + 1 < WG_X && ly + 1 < WG_Y;                 // neighbours in the tile
+  T c = inside ? in[gi * cols + gj] : (T)0;
+  tile[ly][lx] = c;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = 0; s < KS; ++s) {
-    __local const T* src = tile[s & 1];
-    __local T* dst = tile[(s + 1) & 1];
-    for (int t = lid; t < TILE_H * TILE_W; t += WG_X * WG_Y) {
-      const int ty = t / TILE_W, tx = t % TILE_W;
-      const long gi = i0 + ty, gj = j0 + tx;
-      const bool inner = ty > 0 && tx > 0 && ty + 1 < TILE_H && tx + 1 < TILE_W;
-      const bool moves = gi > 0 && gj > 0 && gi + 1 < (long)rows && gj + 1 < (long)cols;  // not a boundary cell
-      const T c = src[t];
-      dst[t] = inner && moves ? HEAT_UPDATE(c, src[t - TILE_W], src[t + TILE_W], src[t - 1], src[t + 1]) : c;
-    }
+    const T next = moves ? HEAT_UPDATE(c, tile[ly - 1][lx], tile[ly + 1][lx], tile[ly][lx - 1], tile[ly][lx + 1]) : c;
+    barrier(CLK_LOCAL_MEM_FENCE);  // every neighbour has read this cell
+    c = next;
+    tile[ly][lx] = c;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  const size_t j = get_global_id(0), i = get_global_id(1);
-  if (i < rows && j < cols) out[i * cols + j] = tile[KS & 1][(get_local_id(1) + KS) * TILE_W + get_local_id(0) + KS];
+  if (inside && lx >= KS && ly >= KS && lx < WG_X - KS && ly < WG_Y - KS) out[gi * cols + gj] = c;
 }

@@ -42,16 +42,20 @@ const TuningSpace& heat2d_tunables() {
 
 namespace {
 
-// The temporal-blocking launch: 32 x 8 work-items (fewer where the device
-// allows fewer) each owning a cell, a tile with a halo `k` cells wide in
-// two local buffers.
+// The temporal-blocking launch: a square work-group as large as the device
+// allows (32 x 32, or 32 x 16, 16 x 16, ...), each work-item owning a tile
+// cell; the central (side - 2k)^2 cells are written.
 LaunchPlan temporal_plan(Context& ctx, LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k,
                          std::size_t element) {
-  std::size_t wx = 32, wy = 8;
+  std::size_t wx = 32, wy = 32;
   const std::size_t limit = ctx.info().max_work_group_size;
-  while (limit && wx * wy > limit && wy > 1) wy /= 2;
-  while (limit && wx * wy > limit && wx > 1) wx /= 2;
-  const std::size_t local = 2 * (wx + 2 * k) * (wy + 2 * k) * element;
+  while (limit && wx * wy > limit && wy > 2 * k + 1) wy /= 2;
+  while (limit && wx * wy > limit && wx > 2 * k + 1) wx /= 2;
+  if (wx <= 2 * k || wy <= 2 * k || (limit && wx * wy > limit))
+    throw Error("heat2d: " + std::to_string(k) + " steps per launch need work-groups wider than " +
+                std::to_string(2 * k) + " cells each way; '" + ctx.info().name + "' allows " + std::to_string(limit) +
+                " work-items");
+  const std::size_t local = wx * wy * element;
   if (ctx.info().local_mem_size && local > ctx.info().local_mem_size)
     throw Error("heat2d: " + std::to_string(k) + " steps per launch need " + std::to_string(local) +
                 " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
@@ -61,10 +65,15 @@ LaunchPlan temporal_plan(Context& ctx, LaunchPlan plan, std::size_t rows, std::s
   plan.macros["WG_SIZE"] = std::to_string(wx * wy);
   plan.macros["STEPS_PER_LAUNCH"] = std::to_string(k);
   plan.use_local_memory = true;
-  plan.global = {{round_up(cols, wx), round_up(rows, wy), 1}};
+  const std::size_t out_x = wx - 2 * k, out_y = wy - 2 * k;
+  plan.global = {{kernel_call::ceil_div(cols, out_x) * wx, kernel_call::ceil_div(rows, out_y) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
-  plan.decide("temporal_tile", std::to_string(wy + 2 * k) + " x " + std::to_string(wx + 2 * k),
-              "stencil.temporal-blocking", std::to_string(local) + " bytes of local memory per work-group");
+  plan.decide("temporal_tile",
+              std::to_string(wy) + " x " + std::to_string(wx) + " writing " + std::to_string(out_y) + " x " +
+                  std::to_string(out_x),
+              "stencil.temporal-blocking",
+              std::to_string(double(wx * wy) / double(out_x * out_y)).substr(0, 4) +
+                  " cells read per cell written, once per " + std::to_string(k) + " steps");
   return plan;
 }
 
