@@ -46,15 +46,7 @@ namespace {
 // allows (32 x 32, or 32 x 16, 16 x 16, ...), each work-item owning a tile
 // cell; the central (side - 2k)^2 cells are written.
 LaunchPlan temporal_plan(Context& ctx, LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k,
-                         std::size_t element) {
-  std::size_t wx = 32, wy = 32;
-  const std::size_t limit = ctx.info().max_work_group_size;
-  while (limit && wx * wy > limit && wy > 2 * k + 1) wy /= 2;
-  while (limit && wx * wy > limit && wx > 2 * k + 1) wx /= 2;
-  if (wx <= 2 * k || wy <= 2 * k || (limit && wx * wy > limit))
-    throw Error("heat2d: " + std::to_string(k) + " steps per launch need work-groups wider than " +
-                std::to_string(2 * k) + " cells each way; '" + ctx.info().name + "' allows " + std::to_string(limit) +
-                " work-items");
+                         std::size_t wx, std::size_t wy, std::size_t element) {
   const std::size_t local = wx * wy * element;
   if (ctx.info().local_mem_size && local > ctx.info().local_mem_size)
     throw Error("heat2d: " + std::to_string(k) + " steps per launch need " + std::to_string(local) +
@@ -154,9 +146,26 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
                 std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 4 steps per read and write");
   }
   std::optional<PreparedKernel> blocked;
-  if (per_launch > 1)
-    blocked = ctx.prepare(KernelRef{"heat2d.cl", "heat_temporal", ""},
-                          temporal_plan(ctx, plan, rows, cols, per_launch, sizeof(T)));
+  // The largest tile the device and the compiled kernel allow (NVIDIA's
+  // compiler allowed 256 work-items for this kernel on the H100).
+  static const std::size_t shapes[][2] = {{32, 32}, {32, 16}, {16, 16}, {16, 8}, {8, 8}};
+  std::string refused;
+  for (const auto& shape : shapes) {
+    if (per_launch == 1 || blocked) break;
+    const std::size_t wx = shape[0], wy = shape[1];
+    if (wx <= 2 * per_launch || wy <= 2 * per_launch) continue;
+    if (ctx.info().max_work_group_size && wx * wy > ctx.info().max_work_group_size) continue;
+    try {
+      blocked = ctx.prepare(KernelRef{"heat2d.cl", "heat_temporal", ""},
+                            temporal_plan(ctx, plan, rows, cols, per_launch, wx, wy, sizeof(T)));
+    } catch (const Error& e) {
+      if (std::string(e.what()).find("CL_KERNEL_WORK_GROUP_SIZE") == std::string::npos) throw;
+      refused = e.what();
+    }
+  }
+  if (per_launch > 1 && !blocked)
+    throw Error("heat2d: no work-group shape fits " + std::to_string(per_launch) + " steps per launch on '" +
+                ctx.info().name + "'" + (refused.empty() ? "" : ": " + refused));
   Buffer<T> other(ctx, cells);
   Buffer<T>* current = &u;
   Buffer<T>* next = &other;
