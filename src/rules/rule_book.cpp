@@ -78,10 +78,12 @@ const std::vector<Rule>& rule_book() {
       {"stencil.tile-beyond-cache", "all", "000 3",
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
        "that the cache serves the neighbours' re-reads (the book: 1.5x on large grids, nothing on small). Never on "
-       "CPUs, whose local memory is ordinary memory."},
+       "CPUs, whose local memory is ordinary memory, nor on NVIDIA GPUs, whose caches serve the re-reads even beyond "
+       "them (H100, heat 4096^2 x 1000 float: 72.8 ms cache-reliant against 113.2 tiled)."},
       {"stencil.temporal-blocking", "all", "000 3",
-       "Where the grids exceed the cache on a GPU or MIC, a launch takes 4 steps: its tile and a halo 4 cells wide "
-       "are stepped in local memory, so each cell is read and written once per 4 steps instead of every step."},
+       "Where the grids exceed the cache on a GPU or MIC, a launch takes 2 steps: its tile and a halo 2 cells wide "
+       "are stepped in local memory, so each cell is read and written once per 2 steps (H100, heat 4096^2 x 1000 "
+       "double: 82.9 ms against 105.2 one step per launch; 4 steps: 105.2, the halo's overlap eats the gain)."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
        "convergence itself, so the iterations after it do nothing."},
