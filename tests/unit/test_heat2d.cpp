@@ -63,7 +63,7 @@ TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) ma
   Context& ctx = test::cpu_context();
   for (auto [rows, cols] :
        std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {5, 5}, {13, 17}, {37, 101}, {67, 33}})
-    for (std::size_t k : {2, 3, 4, 8})
+    for (std::size_t k : {2, 3, 4, 7})  // 7: the most a 16 x 16 work-group takes (the H100 allows no more here)
       check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k);  // 11 steps: a remainder for every k
 }
 
