@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.hpp"
 
+#include <limits>
 #include <cctype>
 #include <climits>
 #include <cmath>
@@ -37,6 +38,12 @@ int non_negative(const std::string& s, const char* what) {
   if (auto v = portacl::parse_unsigned(s, false, INT_MAX)) return static_cast<int>(*v);
   throw std::invalid_argument(std::string(what) + " must be a whole number from 0 to " + std::to_string(INT_MAX) +
                               ", not '" + s + "'");
+}
+
+std::size_t positive_whole(const std::string& s, const std::string& spec) {
+  if (auto v = portacl::parse_unsigned(s, false, std::numeric_limits<std::size_t>::max()); v && *v > 0)
+    return static_cast<std::size_t>(*v);
+  throw std::invalid_argument(spec + ": '" + s + "' is not a positive whole number");
 }
 
 double non_negative_real(const std::string& s, const char* what) {

@@ -13,6 +13,9 @@ namespace cli {
 std::vector<std::string> split(const std::string& s, char separator = ',');
 std::size_t parse_size(const std::string& s, const char* what);  // "1000003", "2^24"; what: "--sizes"
 int non_negative(const std::string& s, const char* what);        // "--reps"
+// A whole number from 1 (a grid side, a row count in a spec); the error
+// names `spec` and the field.
+std::size_t positive_whole(const std::string& s, const std::string& spec);
 double non_negative_real(const std::string& s, const char* what);
 std::string now_text();  // local time, "2026-11-22 20:00:50"
 std::string now_utc();   // ISO 8601, "2026-11-22T19:00:50Z": what machine-readable outputs carry

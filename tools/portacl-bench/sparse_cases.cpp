@@ -8,6 +8,7 @@
 #include "portacl/kernels/krylov.hpp"
 #include "portacl/kernels/sparse_generators.hpp"
 #include "tuning/sparse_reference.hpp"
+#include "../common/cli.hpp"
 #include "viennacl_baseline.hpp"
 
 namespace bench {
@@ -25,16 +26,7 @@ std::vector<std::string> fields(const std::string& spec) {
 }
 
 std::size_t whole(const std::string& text, const std::string& spec) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || v == 0)
-    throw std::invalid_argument("--sparse '" + spec + "': '" + text + "' is not a positive whole number");
-  return static_cast<std::size_t>(v);
+  return cli::positive_whole(text, "--sparse '" + spec + "'");
 }
 
 HostCsr<float> generate(const std::string& spec, unsigned long long seed) {

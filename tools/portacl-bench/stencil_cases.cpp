@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "portacl/kernels/heat2d.hpp"
+#include "../common/cli.hpp"
 #include "tuning/stencil_reference.hpp"
 
 namespace bench {
@@ -21,18 +22,7 @@ struct HeatSpec {
 HeatSpec parse(const std::string& spec) {
   const std::string head = "heat2d:";
   const std::size_t colon = spec.find(':', head.size());
-  auto number = [&](const std::string& text) {
-    std::size_t used = 0;
-    unsigned long long v = 0;
-    try {
-      v = std::stoull(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != text.size() || v == 0)
-      throw std::invalid_argument("--stencils '" + spec + "': '" + text + "' is not a positive whole number");
-    return static_cast<std::size_t>(v);
-  };
+  auto number = [&](const std::string& text) { return cli::positive_whole(text, "--stencils '" + spec + "'"); };
   if (spec.rfind(head, 0) != 0 || colon == std::string::npos)
     throw std::invalid_argument("--stencils '" + spec + "': expected heat2d:N:STEPS");
   return {number(spec.substr(head.size(), colon - head.size())), number(spec.substr(colon + 1))};
