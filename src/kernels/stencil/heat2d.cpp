@@ -34,7 +34,7 @@ const TuningSpace& heat2d_tunables() {
       {knobs::work_group_size({64, 128, 256, 512}),
        knobs::use_local_memory(),
        {"STEPS_PER_LAUNCH", {1, 2, 4, 8}, std::nullopt, "steps per launch (temporal blocking; 1: one step per launch)"},
-       {"CELLS_X", {1, 2, 4}, 1, "cells of a row per work-item in the cache-reliant step"}},
+       {"CELLS_X", {1, 2, 4}, std::nullopt, "cells of a row per work-item in the cache-reliant step"}},
       nullptr};
   return space;
 }
@@ -114,11 +114,19 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
                 tiled ? std::to_string(bytes >> 20) + " MiB of grids exceed the cache" : "no local-memory tile here");
   }
   plan.use_local_memory = tiled;
-  // The cache-reliant step updates CELLS_X cells of a row per work-item: 1
-  // unless tuned (H100, 4096^2 x 1000: 4 floats each took 101.9 ms against
-  // 72.8 for one, 2 doubles 120.6 against 105.2).
-  const std::size_t cells_x =
-      tiled ? 1 : static_cast<std::size_t>(std::max<long>(1, heat2d_tunables().value_in(plan, "CELLS_X")));
+  // The cache-reliant step updates CELLS_X cells of a row per work-item:
+  // a tuned value, or rule stencil.cells-per-work-item (8 bytes of cells on
+  // GPUs and MIC: 2 floats, 1 double; 1 on CPUs).
+  std::size_t cells_x = 1;
+  if (!tiled) {
+    if (const auto tuned = heat2d_tunables().chosen(plan, "CELLS_X")) {
+      cells_x = static_cast<std::size_t>(std::max<long>(1, *tuned));
+    } else if (plan.device_class != DeviceClass::cpu) {
+      cells_x = std::max<std::size_t>(1, 8 / sizeof(T));
+      plan.decide("cells_per_work_item", std::to_string(cells_x), "stencil.cells-per-work-item",
+                  "8 bytes of a row per work-item");
+    }
+  }
   plan.macros["CELLS_X"] = std::to_string(cells_x);
   plan.global = {{round_up(kernel_call::ceil_div(cols, cells_x), plan.local[0]), round_up(rows, plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
