@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CSR variants of y = alpha A x + beta y (kernels/csr_spmv.cl).
 #include <algorithm>
+#include <functional>
 
 #include "portacl/error.hpp"
 #include "portacl/rules/rule_book.hpp"
@@ -39,16 +40,17 @@ LaunchPlan launch_rows(const SpmvCall<T>& c, const PreparedKernel& k, std::size_
   return k.plan;
 }
 
-// Teams of `team` work-items over `rows` rows listed in `row_list` (null:
-// every row), on `queue` after `wait`.
+// Teams over `rows` rows listed in `row_list` (null: every row), on `queue`
+// after `wait`; `team_for` sizes a team from the plan's sub-group width.
 template <class T>
-LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& row_list, std::size_t team,
-                       const std::string& rule, const std::string& why, cl::CommandQueue* queue = nullptr,
+LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& row_list,
+                       const std::function<std::size_t(std::size_t sub_group)>& team_for, const std::string& rule,
+                       const std::string& why, cl::CommandQueue* queue = nullptr,
                        const std::vector<cl::Event>* wait = nullptr, cl::Event* finished = nullptr) {
   const KernelTraits traits = sparse_kernel_traits("csr_team", element_of<T>::value, true);
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(rows), c.options);
   const std::size_t wg = plan.local[0];
-  team = team_within(team, wg);
+  const std::size_t team = team_within(team_for(sub_group_width(plan, c.planned_for()).value), wg);
   plan.decide("row_team", std::to_string(team), rule, why);
   // NVIDIA's own compiler: the team adds up in registers (warp shuffles).
   const bool shuffle = (sub_group_ops_of(c.ctx.info()) & warp_shuffle) && wg % 32 == 0 && team <= 32;
@@ -135,10 +137,6 @@ LaunchPlan run_adaptive(const SpmvCall<T>& c) {
   std::vector<cl::Event> finished;
   LaunchPlan widest;
   std::string shares;
-  const std::size_t sub_group = sub_group_width(c.ctx.plan(sparse_kernel_traits("csr_team", element_of<T>::value, true),
-                                                           ProblemSize(1), c.options),
-                                                c.planned_for())
-                                    .value;
   unsigned queue = 1;
   for (std::size_t bin = 0; bin < kRowLengthBins; ++bin) {
     const std::size_t rows = bins.rows[bin];
@@ -148,7 +146,8 @@ LaunchPlan run_adaptive(const SpmvCall<T>& c) {
     if (bin <= 1) {  // empty rows and rows of 1-7 entries: one work-item each
       widest = run_scalar(c, rows, bins.list[bin], &q, &start, &done);
     } else {
-      const std::size_t team = bin == 2 ? 8 : bin == 3 ? sub_group : std::size_t(1) << 20;  // bin 4: the work-group
+      // Bin 2: teams of 8; bin 3: a sub-group; bin 4: the work-group.
+      const auto team = [bin](std::size_t sub_group) { return bin == 2 ? 8 : bin == 3 ? sub_group : 1u << 20; };
       widest = launch_team(c, rows, bins.list[bin], team, "sparse.adaptive-bins",
                            "bin " + std::to_string(bin) + ": " + std::to_string(rows) + " rows", &q, &start, &done);
     }
@@ -168,11 +167,10 @@ LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
   switch (variant) {
     case CsrVariant::scalar: return run_scalar(c, c.a.rows(), cl::Buffer());
     case CsrVariant::vector: {
-      const LaunchPlan probe =
-          c.ctx.plan(sparse_kernel_traits("csr_team", element_of<T>::value, true), ProblemSize(1), c.options);
-      const std::size_t team = vector_team(c.a.shape().mean_row, sub_group_width(probe, c.planned_for()).value);
-      return launch_team(c, c.a.rows(), cl::Buffer(), team, "sparse.vector-team",
-                         "the next power of two at or above the mean row length, within a sub-group");
+      const double mean = c.a.shape().mean_row;
+      return launch_team(
+          c, c.a.rows(), cl::Buffer(), [mean](std::size_t sub_group) { return vector_team(mean, sub_group); },
+          "sparse.vector-team", "the next power of two at or above the mean row length, within a sub-group");
     }
     case CsrVariant::block: return run_block(c);
     case CsrVariant::adaptive: return run_adaptive(c);

@@ -23,27 +23,23 @@ struct RowBuilder {
   void end_row() { csr.row_ptr.push_back(csr.col.size()); }
 };
 
-struct EllHost {
-  std::vector<std::uint32_t> col, length;
-};
-
-template <class T>
-void append_ell_row(const EllArrays& e, const std::vector<std::uint32_t>& col, const std::vector<T>& val,
-                    const std::vector<std::uint32_t>& length, std::size_t rows, std::size_t i, RowBuilder<T>& out) {
-  const std::size_t stop = length.empty() ? e.width : length[i];
-  for (std::size_t k = 0; k < stop; ++k) {
-    const std::size_t slot = e.column_major ? k * e.pitch + i : i * e.width + k;
-    if (length.empty() && col[slot] == 0xffffffffu) break;  // padding: column -1
-    out.add(col[slot], val[slot]);
-  }
-  (void)rows;
-}
-
 template <class T>
 struct EllRead {
-  std::vector<std::uint32_t> col, length;
+  std::vector<std::uint32_t> col, length;  // length: ELL-R only
   std::vector<T> val;
 };
+
+// Row i's stored entries: up to its length (ELL-R) or the first padding
+// slot (column -1).
+template <class T>
+void append_ell_row(const EllArrays& e, const EllRead<T>& r, std::size_t i, RowBuilder<T>& out) {
+  const std::size_t stop = r.length.empty() ? e.width : r.length[i];
+  for (std::size_t k = 0; k < stop; ++k) {
+    const std::size_t slot = e.column_major ? k * e.pitch + i : i * e.width + k;
+    if (r.length.empty() && r.col[slot] == 0xffffffffu) break;
+    out.add(r.col[slot], r.val[slot]);
+  }
+}
 
 template <class T>
 EllRead<T> read_ell(Context& ctx, const EllArrays& e, std::size_t rows, bool with_lengths) {
@@ -86,7 +82,7 @@ HostCsr<T> SparseMatrix<T>::download(SparseFormat format) const {
         const EllRead<T> r = read_ell<T>(ctx, e, rows_, lengths);
         RowBuilder<T> layout(rows_, cols_);
         for (std::size_t i = 0; i < rows_; ++i) {
-          append_ell_row(e, r.col, r.val, r.length, rows_, i, layout);
+          append_ell_row(e, r, i, layout);
           layout.end_row();
         }
         if (column_major)
@@ -104,7 +100,7 @@ HostCsr<T> SparseMatrix<T>::download(SparseFormat format) const {
       const auto val = device_arrays::read<T>(ctx, c->val, c->entries, "HYB values");
       std::size_t k = 0;
       for (std::size_t i = 0; i < rows_; ++i) {
-        append_ell_row(*e, r.col, r.val, r.length, rows_, i, out);
+        append_ell_row(*e, r, i, out);
         for (; k < c->entries && row[k] == i; ++k) out.add(col[k], val[k]);
         out.end_row();
       }

@@ -109,9 +109,9 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
                 std::to_string(bytes >> 10) + " KiB of grids fit the " + std::to_string(cache >> 10) + " KiB cache");
   } else {
-    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant",
-                tiled ? "stencil.tile-beyond-cache" : "cpu.no-local-memory",
-                tiled ? std::to_string(bytes >> 20) + " MiB of grids exceed the cache" : "no local-memory tile here");
+    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "stencil.tile-beyond-cache",
+                tiled ? std::to_string(bytes >> 20) + " MiB of grids exceed the cache"
+                      : "the plan takes no local memory here (see use_local_memory)");
   }
   plan.use_local_memory = tiled;
   // The cache-reliant step updates CELLS_X cells of a row per work-item:
