@@ -89,6 +89,18 @@ const std::vector<Rule>& rule_book() {
        "2 cells wide are stepped in local memory, so each cell is read and written once per 2 steps (H100, heat "
        "4096^2 x 1000 double: 82.9 ms against 104.9 one step per launch; 4 steps: 105.2, the halo's overlap eats "
        "the gain). Floats step faster one at a time, 2 cells per work-item (64.4 against 72.1 ms)."},
+      // Convolution (seed 001 chapter 7, seed 000 section 5.3).
+      {"convolution.mask-in-constant", "all", "001 7",
+       "A convolution's mask (and a stencil's weights) in constant memory, which every work-item reads at the same "
+       "address at the same time, when it fits the device's constant buffer (64 KiB when the device does not say); "
+       "else in global memory."},
+      {"convolution.outputs-per-work-item", "all", "001 7",
+       "On GPUs and MIC a work-item computes 16 bytes of an output row (4 floats, 2 doubles): each mask row's input "
+       "window is read once for all of them, MR x (outputs + MC - 1) reads instead of MR x MC per output."},
+      {"convolution.separable-passes", "all", "001 7",
+       "A separable mask runs as a vertical and a horizontal pass (MR + MC multiply-adds per output instead of MR x "
+       "MC, but the image is moved twice) from 49 weights on CPUs and MIC and from 121 on GPUs, whose direct pass "
+       "stays memory-bound longer."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
        "convergence itself, so the iterations after it do nothing."},

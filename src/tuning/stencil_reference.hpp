@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "portacl/kernels/stencil_boundary.hpp"
+
 namespace portacl::reference {
 
 // `steps` explicit steps of the 2D heat equation on a rows x cols grid by
@@ -23,6 +25,35 @@ std::vector<double> heat2d(const std::vector<V>& u0, std::size_t rows, std::size
     next = u;
   }
   return u;
+}
+
+// 2D convolution in correlation form (out[y][x] = sum_ij m[i][j] in[y + i -
+// ay][x + j - ax]), anchors at the mask's centre for zero and clamp, (0, 0)
+// for valid, whose output is smaller by the mask less one.
+template <class V, class M>
+std::vector<double> convolve2d(const std::vector<V>& in, std::size_t rows, std::size_t cols, const std::vector<M>& mask,
+                               std::size_t mr, std::size_t mc, Boundary boundary) {
+  const bool valid = boundary == Boundary::valid;
+  const std::size_t out_rows = valid ? rows - mr + 1 : rows, out_cols = valid ? cols - mc + 1 : cols;
+  const long ay = valid ? 0 : long(mr - 1) / 2, ax = valid ? 0 : long(mc - 1) / 2;
+  std::vector<double> out(out_rows * out_cols);
+  for (std::size_t y = 0; y < out_rows; ++y)
+    for (std::size_t x = 0; x < out_cols; ++x) {
+      double s = 0;
+      for (std::size_t i = 0; i < mr; ++i)
+        for (std::size_t j = 0; j < mc; ++j) {
+          long sy = long(y + i) - ay, sx = long(x + j) - ax;
+          if (boundary == Boundary::clamp) {
+            sy = sy < 0 ? 0 : (sy >= long(rows) ? long(rows) - 1 : sy);
+            sx = sx < 0 ? 0 : (sx >= long(cols) ? long(cols) - 1 : sx);
+          } else if (sy < 0 || sx < 0 || sy >= long(rows) || sx >= long(cols)) {
+            continue;
+          }
+          s += double(mask[i * mc + j]) * double(in[std::size_t(sy) * cols + std::size_t(sx)]);
+        }
+      out[y * out_cols + x] = s;
+    }
+  return out;
 }
 
 }  // namespace portacl::reference

@@ -6,6 +6,7 @@
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 
 namespace portacl {
@@ -94,25 +95,8 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   if (cells == 0) return plan;
   // Rule stencil.tile-beyond-cache: the tile pays only where the two grids
   // overflow the cache (the book: 1.5x on large grids, nothing on small).
-  bool tiled = plan.use_local_memory;
   const std::uint64_t cache = ctx.info().global_cache_size, bytes = 2ull * cells * sizeof(T);
-  if (o.local_tile) {
-    tiled = *o.local_tile;
-    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "caller.choice", "asked for by the caller");
-  } else if (tiled && plan.device_class == DeviceClass::nvidia_gpu) {
-    tiled = false;
-    plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
-                "NVIDIA's caches serve the re-reads even beyond them (H100, 4096^2 x 1000 float: 72.8 against "
-                "113.2 ms tiled)");
-  } else if (tiled && cache && bytes <= cache) {
-    tiled = false;
-    plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
-                std::to_string(bytes >> 10) + " KiB of grids fit the " + std::to_string(cache >> 10) + " KiB cache");
-  } else {
-    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "stencil.tile-beyond-cache",
-                tiled ? std::to_string(bytes >> 20) + " MiB of grids exceed the cache"
-                      : "the plan takes no local memory here (see use_local_memory)");
-  }
+  const bool tiled = stencil_uses_tile(plan, ctx.info(), bytes, o.local_tile);
   plan.use_local_memory = tiled;
   // The cache-reliant step updates CELLS_X cells of a row per work-item:
   // a tuned value, or rule stencil.cells-per-work-item (8 bytes of cells on
@@ -131,7 +115,7 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   plan.global = {{round_up(kernel_call::ceil_div(cols, cells_x), plan.local[0]), round_up(rows, plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
   // CPUs: whole rows per work-item (rule cpu.large-grain), a 1D launch.
-  const bool by_rows = !o.local_tile && !tiled && plan.device_class == DeviceClass::cpu;
+  const bool by_rows = !o.local_tile && stencil_walks_rows(plan, tiled);
   PreparedKernel step;
   if (by_rows) {
     KernelTraits rows_traits = traits;

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/kernels/convolution.hpp"
+
+#include "portacl/error.hpp"
+#include "portacl/rules/stencil_rules.hpp"
+#include "../kernel_call.hpp"
+
+namespace portacl {
+
+using kernel_call::ceil_div;
+using kernel_call::round_up;
+
+KernelTraits convolution_traits(ElementType element) {
+  KernelTraits t;
+  t.name = "convolution";
+  t.element = element;
+  t.dimensions = 2;
+  t.benefits_from_local_tiling = true;
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;  // the cache-reliant variant
+  t.vectorizable = false;
+  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // each input read once, each output written once
+  t.flops_per_item = 50;                                           // a 5 x 5 mask; the call counts its own
+  t.local_bytes_per_work_item = 2 * size_of(element);
+  t.tunables = &convolution_tunables();
+  return t;
+}
+
+const TuningSpace& convolution_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
+                                  knobs::use_local_memory(),
+                                  {"OUTPUTS_X", {1, 2, 4, 8}, std::nullopt, "outputs of a row per work-item"}},
+                                 nullptr};
+  return space;
+}
+
+std::pair<std::size_t, std::size_t> convolution_output_size(std::size_t rows, std::size_t cols, std::size_t mask_rows,
+                                                            std::size_t mask_cols, Boundary boundary) {
+  if (boundary != Boundary::valid) return {rows, cols};
+  if (mask_rows > rows || mask_cols > cols)
+    throw Error("convolution: a " + std::to_string(mask_rows) + " x " + std::to_string(mask_cols) +
+                " mask does not fit a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                " input in valid mode (no output cell has its whole window inside)");
+  return {rows - mask_rows + 1, cols - mask_cols + 1};
+}
+
+namespace {
+
+// One pass of an MR x MC mask over in (rows x cols) into out.
+template <class T>
+LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
+                    const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o) {
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
+  KernelTraits traits = convolution_traits(element_of<T>::value);
+  traits.flops_per_item = 2.0 * double(mask.rows() * mask.cols());
+  // A single row plans in 1D (a 2D plan would give it idle rows of work-items).
+  if (out_rows == 1) traits.dimensions = 1;
+  LaunchPlan plan = ctx.plan(traits,
+                             out_rows == 1 ? ProblemSize(std::max<std::size_t>(out_cols, 1))
+                                           : ProblemSize(std::max<std::size_t>(out_cols, 1), out_rows),
+                             o.plan);
+  if (out_rows * out_cols == 0) return plan;
+  const bool valid = o.boundary == Boundary::valid;
+  plan.macros["MR"] = std::to_string(mask.rows());
+  plan.macros["MC"] = std::to_string(mask.cols());
+  plan.macros["AY"] = std::to_string(valid ? 0 : (mask.rows() - 1) / 2);
+  plan.macros["AX"] = std::to_string(valid ? 0 : (mask.cols() - 1) / 2);
+  plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
+  plan.decide("boundary", to_string(o.boundary), "caller.choice",
+              valid ? "outputs whose window lies inside the input" : "the output has the input's size");
+  const bool constant = mask_in_constant_memory(plan, ctx.info(), mask.weights().size() * sizeof(T), o.constant_mask);
+  plan.macros["MASK_SPACE"] = constant ? "__constant" : "__global";
+
+  const std::uint64_t bytes = (std::uint64_t(rows) * cols + std::uint64_t(out_rows) * out_cols) * sizeof(T);
+  bool tiled = stencil_uses_tile(plan, ctx.info(), bytes, o.local_tile);
+  // Rule cpu.large-grain: on CPUs a work-item streams chunks of whole rows,
+  // unless the caller forced a variant or a count of outputs.
+  const bool by_rows = stencil_walks_rows(plan, tiled) && !o.local_tile && !o.outputs_per_work_item;
+  std::size_t outputs = 1;
+  if (o.outputs_per_work_item) {
+    outputs = *o.outputs_per_work_item;
+    plan.decide("outputs_per_work_item", std::to_string(outputs), "caller.choice", "asked for by the caller");
+  } else if (!by_rows) {
+    outputs = convolution_outputs_per_work_item(plan, sizeof(T), convolution_tunables().chosen(plan, "OUTPUTS_X"));
+  }
+  plan.macros["OUTPUTS_X"] = std::to_string(outputs);
+  if (tiled) {
+    const std::size_t tile =
+        (plan.local[1] + mask.rows() - 1) * (plan.local[0] * outputs + mask.cols() - 1) * sizeof(T);
+    if (ctx.info().local_mem_size && tile > ctx.info().local_mem_size) {
+      tiled = false;
+      plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
+                  "the tile and halo take " + std::to_string(tile) + " bytes; the device has " +
+                      std::to_string(ctx.info().local_mem_size) + " of local memory");
+    }
+  }
+  plan.use_local_memory = tiled;
+  // The tile's shape; the other variants build without it (one binary for
+  // every work-group shape).
+  plan.macros.erase("WG_X");
+  plan.macros.erase("WG_Y");
+  if (tiled) {
+    plan.macros["WG_X"] = std::to_string(plan.local[0]);
+    plan.macros["WG_Y"] = std::to_string(plan.local[1]);
+  }
+  plan.global = {{round_up(ceil_div(out_cols, outputs), plan.local[0]), round_up(out_rows, plan.local[1]), 1}};
+  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+
+  PreparedKernel k;
+  if (by_rows) {
+    KernelTraits rows_traits = traits;
+    rows_traits.dimensions = 1;
+    rows_traits.name = "convolution_rows";
+    const std::size_t chunk = 2048;
+    LaunchPlan rows_plan = ctx.plan(rows_traits, ProblemSize(out_rows * ceil_div(out_cols, chunk)), o.plan);
+    rows_plan.macros.insert(plan.macros.begin(), plan.macros.end());
+    rows_plan.macros["CHUNK"] = std::to_string(chunk);
+    rows_plan.decisions = plan.decisions;
+    rows_plan.decide("variant", "chunks of " + std::to_string(chunk) + " outputs of a row per work-item",
+                     "cpu.large-grain",
+                     "a core streams its rows with unit-stride, vectorisable loops; " +
+                         std::to_string(rows_plan.work_groups) + " work-groups to schedule");
+    k = ctx.prepare(KernelRef{"convolution.cl", "conv_rows", ""}, rows_plan);
+  } else {
+    k = ctx.prepare(KernelRef{"convolution.cl", tiled ? "conv_tiled" : "conv_cached", ""}, plan);
+  }
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), static_cast<cl_ulong>(out_rows),
+                      static_cast<cl_ulong>(out_cols), in, mask.buffer(), out);
+  return k.plan;
+}
+
+template <class T>
+void check_call(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols, const ConvolutionMask<T>& mask,
+                const Buffer<T>& out, const ConvolutionOptions& o) {
+  kernel_call::same_context(ctx, in, "convolution", "in");
+  kernel_call::same_context(ctx, out, "convolution", "out");
+  if (&mask.context() != &ctx) throw Error("convolution: the mask belongs to another context");
+  const std::size_t cells = checked_product(rows, cols, "convolution: rows x cols");
+  if (in.size() != cells)
+    throw Error("convolution: in has " + std::to_string(in.size()) + " elements but the input is " +
+                std::to_string(rows) + " x " + std::to_string(cols) + " = " + std::to_string(cells));
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
+  if (out.size() != out_rows * out_cols)
+    throw Error("convolution: out has " + std::to_string(out.size()) + " elements but the " + to_string(o.boundary) +
+                " output is " + std::to_string(out_rows) + " x " + std::to_string(out_cols));
+  if (in.cl_buffer()() == out.cl_buffer()())
+    throw Error("convolution: out is the same buffer as in (every output reads its neighbours' inputs)");
+  if (o.outputs_per_work_item && (*o.outputs_per_work_item < 1 || *o.outputs_per_work_item > 16))
+    throw Error("convolution: outputs_per_work_item must be 1 to 16, not " + std::to_string(*o.outputs_per_work_item));
+}
+
+}  // namespace
+
+template <class T, class>
+LaunchPlan convolve2d(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
+                      const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o) {
+  check_call(ctx, in, rows, cols, mask, out, o);
+  if (mask.separable() && o.use_separable && rows > 0 && cols > 0) {
+    LaunchPlan probe = ctx.plan(convolution_traits(element_of<T>::value), ProblemSize(cols, rows), o.plan);
+    if (convolution_uses_two_passes(probe, mask.rows(), mask.cols())) {
+      // The vertical pass, then the horizontal one; the anchors split the
+      // same way, so both boundaries compose exactly.
+      const auto [mid_rows, mid_cols] = convolution_output_size(rows, cols, mask.rows(), 1, o.boundary);
+      Buffer<T> mid(ctx, mid_rows * mid_cols);
+      one_pass(ctx, in, rows, cols, *mask.column_factor(), mid, o);
+      LaunchPlan plan = one_pass(ctx, mid, mid_rows, mid_cols, *mask.row_factor(), out, o);
+      const Decision* passes = probe.decision("passes");
+      plan.decide("passes", passes->value, passes->rule, passes->why);
+      return plan;
+    }
+  }
+  return one_pass(ctx, in, rows, cols, mask, out, o);
+}
+
+template <class T, class>
+LaunchPlan convolve1d(Context& ctx, const Buffer<T>& in, std::size_t n, const ConvolutionMask<T>& mask, Buffer<T>& out,
+                      const ConvolutionOptions& o) {
+  if (mask.rows() != 1)
+    throw Error("convolve1d: the mask has " + std::to_string(mask.rows()) + " rows; a 1D mask has one");
+  return convolve2d(ctx, in, 1, n, mask, out, o);
+}
+
+#define PORTACL_CONVOLUTION(T)                                                                                       \
+  template LaunchPlan convolve2d<T>(Context&, const Buffer<T>&, std::size_t, std::size_t, const ConvolutionMask<T>&, \
+                                    Buffer<T>&, const ConvolutionOptions&);                                          \
+  template LaunchPlan convolve1d<T>(Context&, const Buffer<T>&, std::size_t, const ConvolutionMask<T>&, Buffer<T>&,  \
+                                    const ConvolutionOptions&);
+PORTACL_CONVOLUTION(float)
+PORTACL_CONVOLUTION(double)
+
+}  // namespace portacl

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/rules/stencil_rules.hpp"
+
+#include <string>
+
+namespace portacl {
+
+bool stencil_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t grid_bytes,
+                       std::optional<bool> forced) {
+  if (forced) {
+    plan.decide("variant", *forced ? "local-memory tile" : "cache-reliant", "caller.choice", "asked for by the caller");
+    return *forced;
+  }
+  const std::uint64_t cache = device.global_cache_size;
+  if (!plan.use_local_memory) {
+    plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
+                "the plan takes no local memory here (see use_local_memory)");
+    return false;
+  }
+  if (plan.device_class == DeviceClass::nvidia_gpu) {
+    plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
+                "NVIDIA's caches serve the re-reads even beyond them (H100, heat 4096^2 x 1000 float: 72.8 against "
+                "113.2 ms tiled)");
+    return false;
+  }
+  if (cache && grid_bytes <= cache) {
+    plan.decide(
+        "variant", "cache-reliant", "stencil.tile-beyond-cache",
+        std::to_string(grid_bytes >> 10) + " KiB of grids fit the " + std::to_string(cache >> 10) + " KiB cache");
+    return false;
+  }
+  plan.decide("variant", "local-memory tile", "stencil.tile-beyond-cache",
+              std::to_string(grid_bytes >> 20) + " MiB of grids exceed the cache");
+  return true;
+}
+
+bool stencil_walks_rows(const LaunchPlan& plan, bool tiled) { return !tiled && plan.device_class == DeviceClass::cpu; }
+
+bool mask_in_constant_memory(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t mask_bytes,
+                             std::optional<bool> forced) {
+  if (forced) {
+    plan.decide("mask_memory", *forced ? "constant" : "global", "caller.choice", "asked for by the caller");
+    return *forced;
+  }
+  const std::uint64_t limit = device.max_constant_buffer_size ? device.max_constant_buffer_size : 64 * 1024;
+  const bool fits = mask_bytes <= limit;
+  plan.decide("mask_memory", fits ? "constant" : "global", "convolution.mask-in-constant",
+              std::to_string(mask_bytes) + " bytes of weights " + (fits ? "fit" : "exceed") + " the " +
+                  std::to_string(limit) + "-byte constant buffer");
+  return fits;
+}
+
+std::size_t convolution_outputs_per_work_item(LaunchPlan& plan, std::size_t element_bytes, std::optional<long> tuned) {
+  if (tuned) {
+    plan.decide("outputs_per_work_item", std::to_string(*tuned), "tuning.override", plan.provenance);
+    return static_cast<std::size_t>(*tuned < 1 ? 1 : *tuned);
+  }
+  if (plan.device_class == DeviceClass::cpu) return 1;
+  const std::size_t outputs = 16 / element_bytes;
+  plan.decide("outputs_per_work_item", std::to_string(outputs), "convolution.outputs-per-work-item",
+              "16 bytes of a row per work-item: each mask row's window is read once for all of them");
+  return outputs;
+}
+
+bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols) {
+  const bool gpu = plan.device_class != DeviceClass::cpu && plan.device_class != DeviceClass::intel_mic;
+  const std::size_t least = gpu ? 121 : 49;
+  const std::size_t weights = mask_rows * mask_cols;
+  const bool two = weights >= least;
+  plan.decide("passes", two ? "2 (separable)" : "1", "convolution.separable-passes",
+              std::to_string(weights) + " multiply-adds per output against " + std::to_string(mask_rows + mask_cols) +
+                  " in two passes that move the image twice: two passes from " + std::to_string(least) +
+                  " weights on " + (gpu ? "GPUs" : "CPUs and MIC"));
+  return two;
+}
+
+}  // namespace portacl
