@@ -25,6 +25,7 @@
 #include "portacl/kernels/scan.hpp"
 #include "portacl/kernels/sparse_matrix.hpp"
 #include "portacl/kernels/spmv.hpp"
+#include "portacl/kernels/stencil3d.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/trsv.hpp"
 #include "portacl/programs/kernel_library.hpp"

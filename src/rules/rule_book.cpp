@@ -89,6 +89,14 @@ const std::vector<Rule>& rule_book() {
        "2 cells wide are stepped in local memory, so each cell is read and written once per 2 steps (H100, heat "
        "4096^2 x 1000 double: 82.9 ms against 104.9 one step per launch; 4 steps: 105.2, the halo's overlap eats "
        "the gain). Floats step faster one at a time, 2 cells per work-item (64.4 against 72.1 ms)."},
+      {"stencil3d.plane-queue", "all", "000 3",
+       "The 3D star stencil, where the plan takes local memory, marches a work-group along z: each x-y plane's block "
+       "and its halo in local memory, the z neighbours in a register queue, so each cell is read from memory about "
+       "once per plane. z is cut into chunks so that there are four work-groups per compute unit. CPUs walk whole x "
+       "rows instead, and a general stencil reads every point through the caches."},
+      {"stencil3d.outputs-per-work-item", "all", "000 3",
+       "In the plane queue a work-item computes 2 outputs of its column in y: they share the plane's barriers and "
+       "the halo's loads."},
       // Convolution (seed 001 chapter 7, seed 000 section 5.3).
       {"convolution.mask-in-constant", "all", "001 7",
        "A convolution's mask (and a stencil's weights) in constant memory, which every work-item reads at the same "

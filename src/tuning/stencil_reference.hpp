@@ -3,6 +3,7 @@
 // and portacl-bench.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -53,6 +54,36 @@ std::vector<double> convolve2d(const std::vector<V>& in, std::size_t rows, std::
         }
       out[y * out_cols + x] = s;
     }
+  return out;
+}
+
+// A 3D stencil given as points (dx, dy, dz, weight) on an nx x ny x nz
+// input, x fastest: `valid` writes the interior (the input carries a halo of
+// `reach` cells), `zero` and `clamp` a grid of the input's size.
+template <class V>
+std::vector<double> stencil3d(const std::vector<V>& in, std::size_t nx, std::size_t ny, std::size_t nz,
+                              const std::vector<std::array<double, 4>>& points, std::size_t reach, Boundary boundary) {
+  const long off = boundary == Boundary::valid ? long(reach) : 0;
+  const std::size_t ox = nx - 2 * std::size_t(off), oy = ny - 2 * std::size_t(off), oz = nz - 2 * std::size_t(off);
+  std::vector<double> out(ox * oy * oz);
+  auto at = [&](long x, long y, long z) -> double {
+    if (boundary == Boundary::clamp) {
+      x = x < 0 ? 0 : (x >= long(nx) ? long(nx) - 1 : x);
+      y = y < 0 ? 0 : (y >= long(ny) ? long(ny) - 1 : y);
+      z = z < 0 ? 0 : (z >= long(nz) ? long(nz) - 1 : z);
+    } else if (x < 0 || y < 0 || z < 0 || x >= long(nx) || y >= long(ny) || z >= long(nz)) {
+      return 0;
+    }
+    return double(in[(std::size_t(z) * ny + std::size_t(y)) * nx + std::size_t(x)]);
+  };
+  for (std::size_t z = 0; z < oz; ++z)
+    for (std::size_t y = 0; y < oy; ++y)
+      for (std::size_t x = 0; x < ox; ++x) {
+        double s = 0;
+        for (const auto& p : points)
+          s += p[3] * at(long(x) + off + long(p[0]), long(y) + off + long(p[1]), long(z) + off + long(p[2]));
+        out[(z * oy + y) * ox + x] = s;
+      }
   return out;
 }
 

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// 3D stencils on an nx x ny x nz grid stored x fastest, then y, then z,
+/// float or double.
+///
+/// - The star stencil of radius R (1 to 4; radius 4 is the 25-point case)
+///   with symmetric weights c[0..R]: out = c0 u + sum_r c_r (the six
+///   neighbours at distance r along x, y and z).
+/// - A general stencil: any set of offsets (dx, dy, dz), each with its own
+///   weight, within 8 cells of the centre.
+///
+/// What is read beyond the grid follows the Boundary: `valid` takes a
+/// pre-padded input (its halo as wide as the stencil's reach on every
+/// side) and writes the interior, (nx - 2R) x (ny - 2R) x (nz - 2R) for the
+/// star; `zero` and `clamp` write a grid of the input's size.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "portacl/kernels/element.hpp"
+#include "portacl/kernels/stencil_boundary.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/tuning_space.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+/// A grid's extent, x fastest.
+struct Extent3 {
+  std::size_t nx = 0, ny = 0, nz = 0;
+  std::size_t cells() const { return nx * ny * nz; }
+};
+
+/// One point of a general stencil: the offset from the output cell and its
+/// weight.
+template <class T>
+struct StencilPoint {
+  int dx = 0, dy = 0, dz = 0;
+  T weight{};
+};
+
+struct Stencil3dOptions {
+  Boundary boundary = Boundary::zero;
+  /// Star only. Force the variant (true: each x-y plane in local memory and
+  /// the z neighbours in a register queue, marching along z; false:
+  /// cache-reliant); unset: rule stencil3d.plane-queue, and whole rows per
+  /// work-item on CPUs (rule cpu.large-grain).
+  std::optional<bool> plane_queue;
+  /// Outputs per work-item in y for the plane queue, 1 to 8; unset: a tuned
+  /// OUTPUTS_Y or rule stencil3d.outputs-per-work-item.
+  std::optional<std::size_t> outputs_y;
+  PlanOptions plan;
+};
+
+KernelTraits stencil3d_traits(ElementType element);
+/// work-group size, local memory on or off (the plane queue),
+/// OUTPUTS_Y (outputs per work-item in y).
+const TuningSpace& stencil3d_tunables();
+
+/// The output's extent for an input of `in` and a stencil reaching `reach`
+/// cells from the centre: the input's own, or smaller by 2 x reach for
+/// `valid`. Errors: a `valid` input not larger than twice the reach.
+Extent3 stencil3d_output_extent(Extent3 in, std::size_t reach, Boundary boundary);
+
+/// The star stencil: weights c[0..R], R = weights.size() - 1 from 1 to 4.
+/// Errors, before any launch: a radius outside 1 to 4, a weight that is
+/// not finite, buffers of the wrong size or another context, `out` the
+/// same buffer as `in`, outputs_y outside 1 to 8.
+template <class T, class = only_for<T, float, double>>
+LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
+                          Buffer<T>& out, const Stencil3dOptions& options = {});
+
+/// The general stencil. Errors: no points, an offset beyond 8 cells, two
+/// points at one offset, a weight that is not finite, and the buffer
+/// errors above. Its reach (for `valid`) is the largest |offset|.
+template <class T, class = only_for<T, float, double>>
+LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<StencilPoint<T>>& points,
+                     Buffer<T>& out, const Stencil3dOptions& options = {});
+
+}  // namespace portacl

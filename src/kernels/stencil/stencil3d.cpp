@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/kernels/stencil3d.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <tuple>
+
+#include "portacl/error.hpp"
+#include "portacl/rules/stencil_rules.hpp"
+#include "../kernel_call.hpp"
+
+namespace portacl {
+
+using kernel_call::ceil_div;
+using kernel_call::round_up;
+
+KernelTraits stencil3d_traits(ElementType element) {
+  KernelTraits t;
+  t.name = "stencil3d";
+  t.element = element;
+  t.dimensions = 2;  // x, then y and z together
+  t.benefits_from_local_tiling = true;
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;  // the cache-reliant variant
+  t.vectorizable = false;
+  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // each cell read and written once
+  t.flops_per_item = 2 * 25;                                       // the 25-point star; a call counts its own
+  t.local_bytes_per_work_item = 2 * size_of(element);
+  t.tunables = &stencil3d_tunables();
+  return t;
+}
+
+const TuningSpace& stencil3d_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}),
+                                  knobs::use_local_memory(),
+                                  {"OUTPUTS_Y", {1, 2, 4, 8}, std::nullopt, "outputs per work-item in y"}},
+                                 nullptr};
+  return space;
+}
+
+Extent3 stencil3d_output_extent(Extent3 in, std::size_t reach, Boundary boundary) {
+  if (boundary != Boundary::valid) return in;
+  if (in.nx <= 2 * reach || in.ny <= 2 * reach || in.nz <= 2 * reach)
+    throw Error("stencil3d: a " + std::to_string(in.nx) + " x " + std::to_string(in.ny) + " x " +
+                std::to_string(in.nz) + " input has no interior for a stencil reaching " + std::to_string(reach) +
+                " cells in valid mode (the input must carry that halo on every side)");
+  return {in.nx - 2 * reach, in.ny - 2 * reach, in.nz - 2 * reach};
+}
+
+namespace {
+
+// The POINTS macro: X(dx, dy, dz, k) per point.
+std::string points_macro(const std::vector<std::array<int, 4>>& points) {
+  std::string m;
+  for (const auto& p : points)
+    m += "X(" + std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]) + "," +
+         std::to_string(p[3]) + ")";
+  return m;
+}
+
+template <class T>
+void check_buffers(Context& ctx, const Buffer<T>& in, Extent3 extent, std::size_t reach, const Buffer<T>& out,
+                   const Stencil3dOptions& o) {
+  kernel_call::same_context(ctx, in, "stencil3d", "in");
+  kernel_call::same_context(ctx, out, "stencil3d", "out");
+  const std::size_t cells =
+      checked_product(checked_product(extent.nx, extent.ny, "stencil3d: extent"), extent.nz, "stencil3d: extent");
+  if (in.size() != cells)
+    throw Error("stencil3d: in has " + std::to_string(in.size()) + " elements but the grid is " +
+                std::to_string(extent.nx) + " x " + std::to_string(extent.ny) + " x " + std::to_string(extent.nz) +
+                " = " + std::to_string(cells));
+  const Extent3 o3 = stencil3d_output_extent(extent, reach, o.boundary);
+  if (out.size() != o3.cells())
+    throw Error("stencil3d: out has " + std::to_string(out.size()) + " elements but the " + to_string(o.boundary) +
+                " output is " + std::to_string(o3.nx) + " x " + std::to_string(o3.ny) + " x " + std::to_string(o3.nz) +
+                " = " + std::to_string(o3.cells()));
+  if (in.cl_buffer()() == out.cl_buffer()())
+    throw Error("stencil3d: out is the same buffer as in (every output reads its neighbours' inputs)");
+  if (o.outputs_y && (*o.outputs_y < 1 || *o.outputs_y > 8))
+    throw Error("stencil3d: outputs_y must be 1 to 8, not " + std::to_string(*o.outputs_y));
+}
+
+template <class T>
+void check_weight(const T& w, const std::string& which) {
+  if (!std::isfinite(double(w))) throw Error("stencil3d: " + which + " is not a finite number");
+}
+
+// Plans and launches a points kernel (the general stencil, or the star
+// read through the caches): rows per work-item on CPUs, else one output per
+// work-item.
+template <class T>
+LaunchPlan launch_points(Context& ctx, LaunchPlan plan, const Buffer<T>& in, Extent3 extent, Extent3 o3,
+                         const Buffer<T>& weights, Buffer<T>& out, const Stencil3dOptions& o, bool by_rows) {
+  plan.macros.erase("WG_X");
+  plan.macros.erase("WG_Y");
+  PreparedKernel k;
+  if (by_rows) {
+    KernelTraits rows_traits = plan.traits;
+    rows_traits.dimensions = 1;
+    rows_traits.name = "stencil3d_rows";
+    LaunchPlan rows_plan = ctx.plan(rows_traits, ProblemSize(o3.ny * o3.nz), o.plan);
+    rows_plan.macros.insert(plan.macros.begin(), plan.macros.end());
+    rows_plan.decisions = plan.decisions;
+    rows_plan.decide("variant", "whole rows per work-item", "cpu.large-grain",
+                     "a core streams its rows; " + std::to_string(rows_plan.work_groups) + " work-groups to schedule");
+    k = ctx.prepare(KernelRef{"stencil3d.cl", "stencil_rows", ""}, rows_plan);
+  } else {
+    plan.global = {{round_up(o3.nx, plan.local[0]), round_up(o3.ny * o3.nz, plan.local[1]), 1}};
+    plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+    k = ctx.prepare(KernelRef{"stencil3d.cl", "stencil_points", ""}, plan);
+  }
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
+                      static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
+                      static_cast<cl_ulong>(o3.nz), in, weights, out);
+  return k.plan;
+}
+
+// The plan both stencils start from: macros for the boundary and reach.
+template <class T>
+LaunchPlan base_plan(Context& ctx, Extent3 o3, std::size_t reach, std::size_t weights, double flops,
+                     const Stencil3dOptions& o) {
+  KernelTraits traits = stencil3d_traits(element_of<T>::value);
+  traits.flops_per_item = flops;
+  LaunchPlan plan =
+      ctx.plan(traits, ProblemSize(std::max<std::size_t>(o3.nx, 1), std::max<std::size_t>(o3.ny * o3.nz, 1)), o.plan);
+  plan.macros["OFF"] = o.boundary == Boundary::valid ? std::to_string(reach) : "0";
+  plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
+  plan.macros["REACH"] = std::to_string(reach);
+  plan.decide("boundary", to_string(o.boundary), "caller.choice",
+              o.boundary == Boundary::valid ? "a pre-padded input: the interior is written"
+                                            : "the output has the input's size");
+  const bool constant = mask_in_constant_memory(plan, ctx.info(), weights * sizeof(T), std::nullopt);
+  plan.macros["WEIGHT_SPACE"] = constant ? "__constant" : "__global";
+  return plan;
+}
+
+}  // namespace
+
+template <class T, class>
+LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
+                          Buffer<T>& out, const Stencil3dOptions& o) {
+  if (weights.size() < 2 || weights.size() > 5)
+    throw Error("star_stencil3d: " + std::to_string(weights.size()) +
+                " weights; the star of radius R takes R + 1 (c0 .. cR) for R from 1 to 4");
+  for (std::size_t r = 0; r < weights.size(); ++r) check_weight(weights[r], "weight c" + std::to_string(r));
+  const std::size_t radius = weights.size() - 1;
+  check_buffers(ctx, in, extent, radius, out, o);
+  const Extent3 o3 = stencil3d_output_extent(extent, radius, o.boundary);
+  LaunchPlan plan = base_plan<T>(ctx, o3, radius, weights.size(), 2.0 * double(6 * radius + 1), o);
+  if (o3.cells() == 0) return plan;
+  plan.macros["R"] = std::to_string(radius);
+  std::vector<std::array<int, 4>> star{{0, 0, 0, 0}};
+  for (int r = 1; r <= int(radius); ++r)
+    for (int s : {-r, r}) {
+      star.push_back({s, 0, 0, r});
+      star.push_back({0, s, 0, r});
+      star.push_back({0, 0, s, r});
+    }
+  plan.macros["POINTS"] = points_macro(star);
+  const Buffer<T> w(ctx, weights);
+
+  // Rule stencil3d.plane-queue: the plane in local memory and the z
+  // neighbours in registers wherever the plan takes local memory.
+  bool queue = plan.use_local_memory;
+  if (o.plane_queue) {
+    queue = *o.plane_queue;
+    plan.decide("variant", queue ? "plane queue" : "cache-reliant", "caller.choice", "asked for by the caller");
+  } else {
+    plan.decide("variant", queue ? "plane queue" : "cache-reliant", "stencil3d.plane-queue",
+                queue ? "each input cell is read from memory once per plane; the queue holds the z neighbours"
+                      : "the plan takes no local memory here (see use_local_memory)");
+  }
+  if (!queue)
+    return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
+
+  std::size_t outputs = 1;
+  if (o.outputs_y) {
+    outputs = *o.outputs_y;
+    plan.decide("outputs_y", std::to_string(outputs), "caller.choice", "asked for by the caller");
+  } else if (const auto tuned = stencil3d_tunables().chosen(plan, "OUTPUTS_Y")) {
+    outputs = static_cast<std::size_t>(std::max<long>(1, *tuned));
+    plan.decide("outputs_y", std::to_string(outputs), "tuning.override", plan.provenance);
+  } else {
+    outputs = 2;
+    plan.decide("outputs_y", "2", "stencil3d.outputs-per-work-item",
+                "two outputs per work-item in y share the halo loads and the plane's barriers");
+  }
+  const std::size_t wx = plan.local[0], wy = plan.local[1];
+  const std::size_t tile = (wy * outputs + 2 * radius) * (wx + 2 * radius) * sizeof(T);
+  if (ctx.info().local_mem_size && tile > ctx.info().local_mem_size)
+    throw Error("star_stencil3d: the plane tile takes " + std::to_string(tile) + " bytes of local memory; '" +
+                ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size) + " (fewer outputs_y)");
+  plan.use_local_memory = true;
+  plan.macros["WG_X"] = std::to_string(wx);
+  plan.macros["WG_Y"] = std::to_string(wy);
+  plan.macros["OUTPUTS_Y"] = std::to_string(outputs);
+  // z chunks: enough work-groups to fill the device four times over.
+  const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
+  const std::size_t want = 4 * std::max<std::size_t>(ctx.info().compute_units, 1);
+  const std::size_t chunks = std::min(o3.nz, std::max<std::size_t>(1, ceil_div(want, x_groups * y_blocks)));
+  const std::size_t z_chunk = ceil_div(o3.nz, chunks);
+  plan.global = {{x_groups * wx, y_blocks * ceil_div(o3.nz, z_chunk) * wy, 1}};
+  plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
+  plan.decide("z_chunk", std::to_string(z_chunk) + " planes", "stencil3d.plane-queue",
+              std::to_string(plan.work_groups) + " work-groups for " + std::to_string(ctx.info().compute_units) +
+                  " compute units");
+  const PreparedKernel k = ctx.prepare(KernelRef{"stencil3d.cl", "star_queue", ""}, plan);
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
+                      static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
+                      static_cast<cl_ulong>(o3.nz), in, w, out, static_cast<cl_ulong>(z_chunk));
+  return k.plan;
+}
+
+template <class T, class>
+LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<StencilPoint<T>>& points,
+                     Buffer<T>& out, const Stencil3dOptions& o) {
+  if (points.empty()) throw Error("stencil3d: no points");
+  std::size_t reach = 0;
+  std::set<std::tuple<int, int, int>> seen;
+  std::vector<std::array<int, 4>> terms;
+  std::vector<T> weights;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const StencilPoint<T>& s = points[p];
+    const std::string name = "point " + std::to_string(p) + " (" + std::to_string(s.dx) + ", " + std::to_string(s.dy) +
+                             ", " + std::to_string(s.dz) + ")";
+    for (int d : {s.dx, s.dy, s.dz}) {
+      if (std::abs(d) > 8) throw Error("stencil3d: " + name + " reaches beyond 8 cells");
+      reach = std::max<std::size_t>(reach, std::size_t(std::abs(d)));
+    }
+    if (!seen.insert({s.dx, s.dy, s.dz}).second) throw Error("stencil3d: " + name + " repeats an offset");
+    check_weight(s.weight, name + "'s weight");
+    terms.push_back({s.dx, s.dy, s.dz, int(p)});
+    weights.push_back(s.weight);
+  }
+  if (o.plane_queue && *o.plane_queue)
+    throw Error("stencil3d: the plane queue serves the star stencil only (star_stencil3d)");
+  check_buffers(ctx, in, extent, reach, out, o);
+  const Extent3 o3 = stencil3d_output_extent(extent, reach, o.boundary);
+  LaunchPlan plan = base_plan<T>(ctx, o3, reach, weights.size(), 2.0 * double(points.size()), o);
+  if (o3.cells() == 0) return plan;
+  plan.macros["POINTS"] = points_macro(terms);
+  const Buffer<T> w(ctx, weights);
+  plan.decide("variant", "cache-reliant", "stencil3d.plane-queue",
+              "a general stencil reads every point through the caches");
+  return launch_points(ctx, plan, in, extent, o3, w, out, o, stencil_walks_rows(plan, false));
+}
+
+#define PORTACL_STENCIL3D(T)                                                                                    \
+  template LaunchPlan star_stencil3d<T>(Context&, const Buffer<T>&, Extent3, const std::vector<T>&, Buffer<T>&, \
+                                        const Stencil3dOptions&);                                               \
+  template LaunchPlan stencil3d<T>(Context&, const Buffer<T>&, Extent3, const std::vector<StencilPoint<T>>&,    \
+                                   Buffer<T>&, const Stencil3dOptions&);
+PORTACL_STENCIL3D(float)
+PORTACL_STENCIL3D(double)
+
+}  // namespace portacl
