@@ -20,6 +20,7 @@
 #include "portacl/kernels/host_csr.hpp"
 #include "portacl/kernels/krylov.hpp"
 #include "portacl/kernels/matrix_market.hpp"
+#include "portacl/kernels/ncc.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"

@@ -109,6 +109,14 @@ const std::vector<Rule>& rule_book() {
        "A separable mask runs as a vertical and a horizontal pass (MR + MC multiply-adds per output instead of MR x "
        "MC, but the image is moved twice) from 49 weights on CPUs and MIC and from 121 on GPUs, whose direct pass "
        "stays memory-bound longer."},
+      // Template matching (seed 003 chapter 15).
+      {"ncc.image-tile", "all", "003 15",
+       "Normalised cross-correlation stages the work-group's image block (its offsets plus the template less one "
+       "in each direction) in local memory wherever the plan takes local memory and the block fits: every pixel "
+       "serves up to template-size offsets. CPUs read through their caches."},
+      {"ncc.outputs-per-work-item", "all", "003 15",
+       "A work-item computes 4 offsets of a map row: they share each window row's sliding sums and one register "
+       "window that slides a pixel per template column (one offset when the row has fewer)."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
        "convergence itself, so the iterations after it do nothing."},

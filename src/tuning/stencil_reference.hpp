@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -85,6 +86,37 @@ std::vector<double> stencil3d(const std::vector<V>& in, std::size_t nx, std::siz
         out[(z * oy + y) * ox + x] = s;
       }
   return out;
+}
+
+// Normalised cross-correlation of a tr x tc template at every offset where
+// it lies inside a rows x cols image, from mean-subtracted double sums; a
+// window or template of zero variance (below 1e-12 of its mean square, to
+// allow float data's roundings) gives 0.
+template <class P>
+std::vector<double> ncc(const std::vector<P>& image, std::size_t rows, std::size_t cols, const std::vector<P>& templ,
+                        std::size_t tr, std::size_t tc) {
+  const std::size_t n = tr * tc, mr = rows - tr + 1, mc = cols - tc + 1;
+  double t_mean = 0, t_squares = 0;
+  for (P v : templ) t_mean += double(v);
+  t_mean /= double(n);
+  for (P v : templ) t_squares += (double(v) - t_mean) * (double(v) - t_mean);
+  std::vector<double> map(mr * mc);
+  for (std::size_t y = 0; y < mr; ++y)
+    for (std::size_t x = 0; x < mc; ++x) {
+      double mean = 0, squares = 0, raw = 0, cross = 0;
+      for (std::size_t i = 0; i < tr; ++i)
+        for (std::size_t j = 0; j < tc; ++j) mean += double(image[(y + i) * cols + x + j]);
+      mean /= double(n);
+      for (std::size_t i = 0; i < tr; ++i)
+        for (std::size_t j = 0; j < tc; ++j) {
+          const double v = double(image[(y + i) * cols + x + j]);
+          squares += (v - mean) * (v - mean);
+          raw += v * v;
+          cross += (v - mean) * (double(templ[i * tc + j]) - t_mean);
+        }
+      map[y * mc + x] = squares <= 1e-12 * raw || t_squares == 0 ? 0.0 : cross / std::sqrt(squares * t_squares);
+    }
+  return map;
 }
 
 }  // namespace portacl::reference

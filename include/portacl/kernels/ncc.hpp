@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Normalised cross-correlation (template matching) of a template over an
+/// 8-bit or float image, both stored by rows. At every offset (y, x) where
+/// the template lies inside the image,
+///
+///     map[y][x] = sum (I - mean I)(T - mean T) /
+///                 sqrt(sum (I - mean I)^2 * sum (T - mean T)^2)
+///
+/// over the window of the image at (y, x); the map has (rows - template
+/// rows + 1) x (cols - template cols + 1) entries in [-1, 1]. For 8-bit
+/// images every sum is formed exactly in integers (64-bit where products
+/// need it), so the coefficient carries only the final division's
+/// rounding. A flat window or a flat template has no defined correlation:
+/// its coefficient is 0 (exactly zero variance for 8-bit; for float, a
+/// window variance below 1e-12 of its mean square).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "portacl/kernels/element.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/tuning_space.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+struct NccOptions {
+  /// Force the variant (true: the image block in local memory, false:
+  /// through the caches); unset: rule ncc.image-tile.
+  std::optional<bool> local_tile;
+  /// Offsets of a row per work-item, 1 to 16; unset: a tuned OUTPUTS_X or
+  /// rule ncc.outputs-per-work-item.
+  std::optional<std::size_t> outputs_per_work_item;
+  PlanOptions plan;
+};
+
+/// Where the template matches best: the largest coefficient (the first in
+/// row-major order among equals).
+struct NccMatch {
+  std::size_t row = 0, col = 0;
+  float score = 0;
+};
+
+KernelTraits ncc_traits(ElementType pixel);
+/// work-group size, local memory on or off, OUTPUTS_X.
+const TuningSpace& ncc_tunables();
+
+/// The map's rows and columns. Errors: a template larger than the image.
+std::pair<std::size_t, std::size_t> ncc_map_size(std::size_t rows, std::size_t cols, std::size_t template_rows,
+                                                 std::size_t template_cols);
+
+/// Fills `map` with the correlation at every offset. `templ` is
+/// template_rows x template_cols pixels on the host (it goes to constant
+/// memory). Errors, before any launch: an empty template or one larger
+/// than the image, a template beyond the device's constant memory, a
+/// pixel count other than template rows x cols, a float template pixel
+/// that is not finite, buffers of the wrong size or another context,
+/// outputs_per_work_item outside 1 to 16.
+template <class P, class = only_for<P, std::uint8_t, float>>
+LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const std::vector<P>& templ,
+               std::size_t template_rows, std::size_t template_cols, Buffer<float>& map,
+               const NccOptions& options = {});
+
+/// The best match in a map of map_rows x map_cols, found on the device.
+NccMatch ncc_best_match(Context& ctx, const Buffer<float>& map, std::size_t map_rows, std::size_t map_cols);
+
+}  // namespace portacl

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/kernels/ncc.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+#include "portacl/error.hpp"
+#include "portacl/kernels/reduce.hpp"
+#include "../kernel_call.hpp"
+
+namespace portacl {
+
+using kernel_call::ceil_div;
+using kernel_call::round_up;
+
+KernelTraits ncc_traits(ElementType pixel) {
+  KernelTraits t;
+  t.name = "ncc";
+  t.element = pixel;
+  t.dimensions = 2;
+  t.benefits_from_local_tiling = true;
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;  // the cache-reliant variant
+  t.vectorizable = false;
+  t.bytes_per_item = static_cast<double>(size_of(pixel)) + 4;  // a pixel read, a coefficient written
+  t.flops_per_item = 6.0 * 16 * 16;                            // a 16 x 16 template; a call counts its own
+  t.local_bytes_per_work_item = 4 * size_of(pixel);
+  t.tunables = &ncc_tunables();
+  return t;
+}
+
+const TuningSpace& ncc_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
+                                  knobs::use_local_memory(),
+                                  {"OUTPUTS_X", {1, 2, 4, 8}, std::nullopt, "offsets of a row per work-item"}},
+                                 nullptr};
+  return space;
+}
+
+std::pair<std::size_t, std::size_t> ncc_map_size(std::size_t rows, std::size_t cols, std::size_t template_rows,
+                                                 std::size_t template_cols) {
+  if (template_rows == 0 || template_cols == 0)
+    throw Error("ncc: the template is " + std::to_string(template_rows) + " x " + std::to_string(template_cols) +
+                ", empty");
+  if (template_rows > rows || template_cols > cols)
+    throw Error("ncc: a " + std::to_string(template_rows) + " x " + std::to_string(template_cols) +
+                " template does not fit a " + std::to_string(rows) + " x " + std::to_string(cols) + " image");
+  return {rows - template_rows + 1, cols - template_cols + 1};
+}
+
+namespace {
+
+// The template's share of the coefficient, and what goes to constant
+// memory: 8-bit templates as they are, with S_T and n S_TT - S_T^2 exact;
+// float templates less their mean, with 0 and sum T'^2.
+struct TemplateSums {
+  std::uint64_t sum = 0, variance = 0;  // 8-bit
+  double centred_squares = 0;           // float
+};
+
+TemplateSums template_sums(std::vector<std::uint8_t>& t) {
+  TemplateSums s;
+  std::uint64_t squares = 0;
+  for (std::uint8_t v : t) {
+    s.sum += v;
+    squares += std::uint64_t(v) * v;
+  }
+  s.variance = std::uint64_t(t.size()) * squares - s.sum * s.sum;
+  return s;
+}
+
+TemplateSums template_sums(std::vector<float>& t) {
+  double mean = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (!std::isfinite(t[k])) throw Error("ncc: template pixel " + std::to_string(k) + " is not a finite number");
+    mean += t[k];
+  }
+  mean /= double(t.size());
+  TemplateSums s;
+  for (float& v : t) {
+    v = static_cast<float>(double(v) - mean);
+    s.centred_squares += double(v) * double(v);
+  }
+  return s;
+}
+
+}  // namespace
+
+template <class P, class>
+LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const std::vector<P>& templ,
+               std::size_t template_rows, std::size_t template_cols, Buffer<float>& map, const NccOptions& o) {
+  constexpr bool exact = std::is_same<P, std::uint8_t>::value;
+  kernel_call::same_context(ctx, image, "ncc", "image");
+  kernel_call::same_context(ctx, map, "ncc", "map");
+  const std::size_t pixels = checked_product(rows, cols, "ncc: rows x cols");
+  if (image.size() != pixels)
+    throw Error("ncc: the image buffer has " + std::to_string(image.size()) + " pixels but the image is " +
+                std::to_string(rows) + " x " + std::to_string(cols) + " = " + std::to_string(pixels));
+  const auto [map_rows, map_cols] = ncc_map_size(rows, cols, template_rows, template_cols);
+  const std::size_t n = template_rows * template_cols;
+  if (templ.size() != n)
+    throw Error("ncc: " + std::to_string(templ.size()) + " template pixels for a " + std::to_string(template_rows) +
+                " x " + std::to_string(template_cols) + " template");
+  if (map.size() != map_rows * map_cols)
+    throw Error("ncc: map has " + std::to_string(map.size()) + " elements but the map is " + std::to_string(map_rows) +
+                " x " + std::to_string(map_cols));
+  if (o.outputs_per_work_item && (*o.outputs_per_work_item < 1 || *o.outputs_per_work_item > 16))
+    throw Error("ncc: outputs_per_work_item must be 1 to 16, not " + std::to_string(*o.outputs_per_work_item));
+  const std::uint64_t constant_limit =
+      ctx.info().max_constant_buffer_size ? ctx.info().max_constant_buffer_size : 64 * 1024;
+  if (n * sizeof(P) > constant_limit)
+    throw Error("ncc: a " + std::to_string(n * sizeof(P)) + "-byte template exceeds the " +
+                std::to_string(constant_limit) + "-byte constant memory of '" + ctx.info().name + "'");
+  std::vector<P> centred = templ;
+  const TemplateSums sums = template_sums(centred);
+
+  KernelTraits traits = ncc_traits(exact ? ElementType::i8 : ElementType::f32);
+  traits.flops_per_item = 6.0 * double(n);
+  LaunchPlan plan = ctx.plan(traits, ProblemSize(map_cols, map_rows), o.plan);
+  const bool fp64 = ctx.info().fp64;
+  // 8-bit window sums fit 32 bits while n x 255^2 does.
+  const bool wide = n * 255u * 255u >= (std::uint64_t(1) << 32);
+  plan.macros["PIX"] = exact ? "uchar" : "float";
+  plan.macros["EXACT"] = exact ? "1" : "0";
+  plan.macros["REAL"] = fp64 ? "double" : "float";
+  plan.macros["ACC"] = exact ? (wide ? "ulong" : "uint") : (fp64 ? "double" : "float");
+  plan.macros["TSUM"] = exact ? "ulong" : (fp64 ? "double" : "float");
+  if (fp64) plan.macros["PORTACL_FP64"] = "1";
+  plan.macros["TR"] = std::to_string(template_rows);
+  plan.macros["TC"] = std::to_string(template_cols);
+
+  // Rule ncc.outputs-per-work-item: 4 offsets of a row per work-item (one
+  // when the row has fewer).
+  std::size_t outputs = 4;
+  if (o.outputs_per_work_item) {
+    outputs = *o.outputs_per_work_item;
+    plan.decide("outputs_per_work_item", std::to_string(outputs), "caller.choice", "asked for by the caller");
+  } else if (const auto tuned = ncc_tunables().chosen(plan, "OUTPUTS_X")) {
+    outputs = static_cast<std::size_t>(std::max<long>(1, *tuned));
+    plan.decide("outputs_per_work_item", std::to_string(outputs), "tuning.override", plan.provenance);
+  } else {
+    plan.decide("outputs_per_work_item", "4", "ncc.outputs-per-work-item",
+                "4 offsets share each window row's sums and a sliding register window");
+  }
+  if (outputs > map_cols) {
+    outputs = 1;
+    plan.decide("outputs_per_work_item", "1", "ncc.outputs-per-work-item",
+                "the map's rows have fewer offsets than a work-item's share");
+  }
+  plan.macros["OUTPUTS_X"] = std::to_string(outputs);
+  // Rule ncc.image-tile: the image block in local memory where the plan
+  // takes local memory and the block fits.
+  bool tiled = plan.use_local_memory;
+  const std::size_t tile =
+      (plan.local[1] + template_rows - 1) * (plan.local[0] * outputs + template_cols - 1) * sizeof(P);
+  if (o.local_tile) {
+    tiled = *o.local_tile;
+    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "caller.choice", "asked for by the caller");
+  } else if (tiled && ctx.info().local_mem_size && tile > ctx.info().local_mem_size) {
+    tiled = false;
+    plan.decide("variant", "cache-reliant", "ncc.image-tile",
+                "the image block takes " + std::to_string(tile) + " bytes; the device has " +
+                    std::to_string(ctx.info().local_mem_size) + " of local memory");
+  } else {
+    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "ncc.image-tile",
+                tiled ? "each pixel serves every offset of the block from local memory"
+                      : "the plan takes no local memory here (see use_local_memory)");
+  }
+  plan.use_local_memory = tiled;
+  plan.macros.erase("WG_X");
+  plan.macros.erase("WG_Y");
+  if (tiled) {
+    plan.macros["WG_X"] = std::to_string(plan.local[0]);
+    plan.macros["WG_Y"] = std::to_string(plan.local[1]);
+  }
+  plan.global = {{round_up(ceil_div(map_cols, outputs), plan.local[0]), round_up(map_rows, plan.local[1]), 1}};
+  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  const PreparedKernel k = ctx.prepare(KernelRef{"ncc.cl", tiled ? "ncc_tiled" : "ncc_cached", ""}, plan);
+  const Buffer<P> constant(ctx, centred);
+  unsigned arg = 0;
+  if (tiled) kernel_call::set(k, arg++, static_cast<cl_ulong>(rows));
+  kernel_call::set(k, arg++, static_cast<cl_ulong>(cols));
+  kernel_call::set(k, arg++, static_cast<cl_ulong>(map_rows));
+  kernel_call::set(k, arg++, static_cast<cl_ulong>(map_cols));
+  kernel_call::set(k, arg++, image);
+  kernel_call::set(k, arg++, constant);
+  if (exact) {
+    kernel_call::set(k, arg++, static_cast<cl_ulong>(sums.sum));
+    kernel_call::set(k, arg++, static_cast<cl_ulong>(sums.variance));
+  } else if (fp64) {
+    kernel_call::set(k, arg++, 0.0);
+    kernel_call::set(k, arg++, sums.centred_squares);
+  } else {
+    kernel_call::set(k, arg++, 0.0f);
+    kernel_call::set(k, arg++, static_cast<float>(sums.centred_squares));
+  }
+  kernel_call::set(k, arg++, map);
+  ctx.launch(k);
+  return k.plan;
+}
+
+NccMatch ncc_best_match(Context& ctx, const Buffer<float>& map, std::size_t map_rows, std::size_t map_cols) {
+  if (map.size() != map_rows * map_cols || map.size() == 0)
+    throw Error("ncc_best_match: map has " + std::to_string(map.size()) + " elements, not " + std::to_string(map_rows) +
+                " x " + std::to_string(map_cols) + " (and at least one)");
+  const Extremum<float> best = argmax(ctx, map);
+  return {best.index / map_cols, best.index % map_cols, best.value};
+}
+
+template LaunchPlan ncc<std::uint8_t>(Context&, const Buffer<std::uint8_t>&, std::size_t, std::size_t,
+                                      const std::vector<std::uint8_t>&, std::size_t, std::size_t, Buffer<float>&,
+                                      const NccOptions&);
+template LaunchPlan ncc<float>(Context&, const Buffer<float>&, std::size_t, std::size_t, const std::vector<float>&,
+                               std::size_t, std::size_t, Buffer<float>&, const NccOptions&);
+
+}  // namespace portacl
