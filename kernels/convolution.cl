@@ -34,7 +34,7 @@ inline T conv_read(__global const T* in, const long rows, const long cols, long 
 // MC - 1) reads for OUTPUTS_X outputs, the rest from the caches. No
 // barrier, so the early return is safe.
 __kernel void conv_cached(const ulong rows, const ulong cols, const ulong out_rows, const ulong out_cols,
-                          __global const T* in, MASK_SPACE const T* mask, __global T* out) {
+                          __global const T* restrict in, MASK_SPACE const T* restrict mask, __global T* restrict out) {
   const long x0 = (long)get_global_id(0) * OUTPUTS_X, y = (long)get_global_id(1);
   if (y >= (long)out_rows || x0 >= (long)out_cols) return;
   T acc[OUTPUTS_X];
@@ -64,7 +64,7 @@ __kernel void conv_cached(const ulong rows, const ulong cols, const ulong out_ro
 #define TILE_W (WG_X * OUTPUTS_X + MC - 1)
 #define TILE_H (WG_Y + MR - 1)
 __kernel void conv_tiled(const ulong rows, const ulong cols, const ulong out_rows, const ulong out_cols,
-                         __global const T* in, MASK_SPACE const T* mask, __global T* out) {
+                         __global const T* restrict in, MASK_SPACE const T* restrict mask, __global T* restrict out) {
   __local T tile[TILE_H][TILE_W];
   const int lx = get_local_id(0), ly = get_local_id(1);
   const long ty = (long)get_group_id(1) * WG_Y - AY, tx = (long)get_group_id(0) * (WG_X * OUTPUTS_X) - AX;
@@ -92,13 +92,13 @@ __kernel void conv_tiled(const ulong rows, const ulong cols, const ulong out_row
 
 // rows (CPUs): a work-item takes chunks of CHUNK outputs of a row. For each
 // mask row it adds that row's MC taps to the chunk in one plain loop over
-// x (vectorisable: unit stride, the taps in registers); only the few
-// columns whose window crosses the edge take the boundary's reads.
+// x (unit stride, the taps in registers); only the few columns whose
+// window crosses the edge take the boundary's reads.
 #ifndef CHUNK
 #define CHUNK 2048
 #endif
 __kernel void conv_rows(const ulong rows, const ulong cols, const ulong out_rows, const ulong out_cols,
-                        __global const T* in, MASK_SPACE const T* mask, __global T* out) {
+                        __global const T* restrict in, MASK_SPACE const T* restrict mask, __global T* restrict out) {
   const ulong chunks = (out_cols + CHUNK - 1) / CHUNK;
   PORTACL_FOR_UNITS(u, out_rows * chunks) {
     const long y = (long)(u / chunks), xa = (long)(u % chunks) * CHUNK;

@@ -35,7 +35,7 @@ inline T s3_read(__global const T* in, const long nx, const long ny, const long 
 // points: one output per work-item, every point read through the caches.
 // Work-item (x, y + ny z).
 __kernel void stencil_points(const ulong inx, const ulong iny, const ulong inz, const ulong nx, const ulong ny,
-                             const ulong nz, __global const T* in, WEIGHT_SPACE const T* w, __global T* out) {
+                             const ulong nz, __global const T* restrict in, WEIGHT_SPACE const T* w, __global T* restrict out) {
   const long x = get_global_id(0), yz = get_global_id(1);
   if (x >= (long)nx || yz >= (long)(ny * nz)) return;
   const long y = yz % (long)ny, z = yz / (long)ny;
@@ -49,11 +49,12 @@ __kernel void stencil_points(const ulong inx, const ulong iny, const ulong inz, 
 
 // rows (CPUs): a work-item walks whole x rows. Where the row's y and z
 // neighbours all lie inside the input, the cells whose x neighbours do too
-// read without a test (a plain loop over x the compiler vectorises); the
-// few others, and rows near the y and z edges, take the boundary's reads.
+// read without a test (a plain loop over x); the few others, and rows near
+// the y and z edges, take the boundary's reads.
 // REACH bounds every offset.
 __kernel void stencil_rows(const ulong inx, const ulong iny, const ulong inz, const ulong nx, const ulong ny,
-                           const ulong nz, __global const T* in, WEIGHT_SPACE const T* w, __global T* out) {
+                           const ulong nz, __global const T* restrict in, WEIGHT_SPACE const T* w,
+                           __global T* restrict out) {
   PORTACL_FOR_UNITS(u, ny * nz) {
     const long y = (long)(u % ny), z = (long)(u / ny), iy = y + OFF, iz = z + OFF;
     __global T* o = out + u * nx;
@@ -95,7 +96,7 @@ __kernel void stencil_rows(const ulong inx, const ulong iny, const ulong inz, co
 #define HALO (2 * R * WG_X + 2 * R * BLOCK_Y)
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     const ulong inx, const ulong iny, const ulong inz, const ulong nx, const ulong ny, const ulong nz,
-    __global const T* in, WEIGHT_SPACE const T* w, __global T* out, const ulong z_chunk) {
+    __global const T* restrict in, WEIGHT_SPACE const T* w, __global T* restrict out, const ulong z_chunk) {
   __local T plane[TILE_H][TILE_W];
   const int lx = get_local_id(0), ly = get_local_id(1);
   const long y_blocks = ((long)ny + BLOCK_Y - 1) / BLOCK_Y;

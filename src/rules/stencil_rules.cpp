@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "portacl/rules/stencil_rules.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace portacl {

@@ -58,6 +58,20 @@ std::vector<double> convolve2d(const std::vector<V>& in, std::size_t rows, std::
   return out;
 }
 
+// The star stencil of radius c.size() - 1 as points (dx, dy, dz, weight):
+// c[0] at the centre, c[r] at the six cells at distance r along the axes.
+template <class V>
+std::vector<std::array<double, 4>> star_points(const std::vector<V>& c) {
+  std::vector<std::array<double, 4>> p{{0, 0, 0, double(c[0])}};
+  for (int r = 1; r < int(c.size()); ++r)
+    for (int s : {-r, r}) {
+      p.push_back({double(s), 0, 0, double(c[std::size_t(r)])});
+      p.push_back({0, double(s), 0, double(c[std::size_t(r)])});
+      p.push_back({0, 0, double(s), double(c[std::size_t(r)])});
+    }
+  return p;
+}
+
 // A 3D stencil given as points (dx, dy, dz, weight) on an nx x ny x nz
 // input, x fastest: `valid` writes the interior (the input carries a halo of
 // `reach` cells), `zero` and `clamp` a grid of the input's size.

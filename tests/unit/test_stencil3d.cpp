@@ -20,26 +20,14 @@ using namespace portacl;
 
 namespace {
 
-// The star as the reference's points.
-std::vector<std::array<double, 4>> star_points(const std::vector<double>& c) {
-  std::vector<std::array<double, 4>> p{{0, 0, 0, c[0]}};
-  for (int r = 1; r < int(c.size()); ++r)
-    for (int s : {-r, r}) {
-      p.push_back({double(s), 0, 0, c[std::size_t(r)]});
-      p.push_back({0, double(s), 0, c[std::size_t(r)]});
-      p.push_back({0, 0, double(s), c[std::size_t(r)]});
-    }
-  return p;
-}
-
 // Runs the star into a NaN-poisoned output and compares with the host:
 // each output sums 6R + 1 products of magnitudes below 2 x 1.
 template <class T>
 void check_star(Context& ctx, Extent3 e, std::size_t radius, const Stencil3dOptions& o) {
   const std::vector<T> field = test::random_vector<T>(e.cells());
   const std::vector<T> c = test::random_vector<T>(radius + 1, 0.1, 1.0);
-  const std::vector<double> want = reference::stencil3d(
-      field, e.nx, e.ny, e.nz, star_points(std::vector<double>(c.begin(), c.end())), radius, o.boundary);
+  const std::vector<double> want =
+      reference::stencil3d(field, e.nx, e.ny, e.nz, reference::star_points(c), radius, o.boundary);
   Buffer<T> in(ctx, field), out(ctx, std::vector<T>(want.size(), std::numeric_limits<T>::quiet_NaN()));
   const LaunchPlan used = star_stencil3d(ctx, in, e, c, out, o);
   INFO(e.nx << " x " << e.ny << " x " << e.nz << ", radius " << radius << ", boundary " << to_string(o.boundary)

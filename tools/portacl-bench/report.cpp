@@ -133,12 +133,13 @@ void print_table(std::ostream& out, const Report& r) {
   }
   if (!r.stencils.empty()) {
     out << "\nstencils (the whole call; GB/s: each grid read once and written once per step, from the device time;\n"
-           "%copy of the copy bandwidth above; check: a 3-step run of the same variant against the host):\n";
-    std::snprintf(line, sizeof line, "  %-24s %-6s %-24s %10s %19s %9s %7s %9s %9s %10s  %s\n", "stencil", "type",
+           "%copy of the copy bandwidth above; Gpoint/s: outputs, or for ncc template pixels visited; check: a\n"
+           "small run of the same variant against the host):\n";
+    std::snprintf(line, sizeof line, "  %-30s %-6s %-32s %10s %19s %9s %7s %9s %9s %10s  %s\n", "stencil", "type",
                   "variant", "device ms", "min-max ms", "GB/s", "%copy", "GFLOP/s", "Gpoint/s", "wall ms", "check");
     out << line;
     for (const StencilRow& w : r.stencils) {
-      std::snprintf(line, sizeof line, "  %-24s %-6s %-24s %10.3f %19s %9.1f %6.1f%% %9.1f %9.2f %10.3f  %s\n",
+      std::snprintf(line, sizeof line, "  %-30s %-6s %-32s %10.3f %19s %9.1f %6.1f%% %9.1f %9.2f %10.3f  %s\n",
                     w.stencil.c_str(), w.element.c_str(), w.variant.c_str(), w.ours.median_ms, spread(w.ours).c_str(),
                     w.gbs, 100 * w.fraction_of_copy, w.gflops, w.gpoints, w.ours_wall.median_ms, w.check.c_str());
       out << line;

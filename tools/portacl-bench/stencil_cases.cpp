@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "portacl/kernels/heat2d.hpp"
+#include "portacl/kernels/stencil3d.hpp"
 #include "../common/cli.hpp"
 #include "tuning/stencil_reference.hpp"
 
@@ -15,20 +16,38 @@ namespace {
 
 using namespace portacl;
 
-struct HeatSpec {
-  std::size_t n = 0, steps = 0;
-};
-
-HeatSpec parse(const std::string& spec) {
-  const std::string head = "heat2d:";
-  const std::size_t colon = spec.find(':', head.size());
-  auto number = [&](const std::string& text) { return cli::positive_whole(text, "--stencils '" + spec + "'"); };
-  if (spec.rfind(head, 0) != 0 || colon == std::string::npos)
-    throw std::invalid_argument("--stencils '" + spec + "': expected heat2d:N:STEPS");
-  return {number(spec.substr(head.size(), colon - head.size())), number(spec.substr(colon + 1))};
+template <class T>
+std::string within_impl(const std::vector<T>& got, const std::vector<double>& want, double bound) {
+  if (got.size() != want.size()) return "sizes differ";
+  for (std::size_t k = 0; k < got.size(); ++k)
+    if (!(std::fabs(double(got[k]) - want[k]) <= bound))
+      return "output " + std::to_string(k) + ": " + std::to_string(double(got[k])) + " against " +
+             std::to_string(want[k]);
+  return "ok";
 }
 
-// A 3-step run of the variant against the host steps.
+// "KIND:A:B" with positive whole A and B.
+struct Spec {
+  std::string kind;
+  std::size_t a = 0, b = 0;
+};
+
+Spec parse(const std::string& spec) {
+  static const char* kinds[] = {"heat2d", "star3d", "conv2d", "conv1d", "ncc"};
+  const std::size_t first = spec.find(':'), second = first == std::string::npos ? first : spec.find(':', first + 1);
+  auto number = [&](const std::string& text) { return cli::positive_whole(text, "--stencils '" + spec + "'"); };
+  const std::string kind = spec.substr(0, first);
+  bool known = false;
+  for (const char* k : kinds) known = known || kind == k;
+  if (!known || second == std::string::npos)
+    throw std::invalid_argument("--stencils '" + spec +
+                                "': expected heat2d:N:STEPS, star3d:N:RADIUS, conv2d:N:MASK, conv1d:N:MASK or "
+                                "ncc:N:TEMPLATE");
+  Spec s{kind, number(spec.substr(first + 1, second - first - 1)), number(spec.substr(second + 1))};
+  if (kind == "star3d" && s.b > 4) throw std::invalid_argument("--stencils '" + spec + "': the radius is 1 to 4");
+  return s;
+}
+
 // A variant: forced tile or not, forced steps per launch, or the rules'.
 struct Variant {
   const char* label;
@@ -48,19 +67,15 @@ std::string check_variant(Context& ctx, std::size_t n, const std::vector<T>& u0,
   o.steps_per_launch = v.per_launch;
   heat2d(ctx, u, n, n, o);
   const std::vector<double> want = reference::heat2d(u0, n, n, 0.2, 9);
-  const std::vector<T> got = u.download();
-  const double bound = 144 * std::numeric_limits<T>::epsilon();
-  for (std::size_t k = 0; k < got.size(); ++k)
-    if (!(std::fabs(double(got[k]) - want[k]) <= bound))
-      return "cell " + std::to_string(k) + ": " + std::to_string(double(got[k])) + " against " +
-             std::to_string(want[k]);
-  return "ok";
+  return within_impl(u.download(), want, 144 * std::numeric_limits<T>::epsilon());
 }
 
 template <class T>
-void heat_rows(Context& ctx, const std::string& spec, int warmup, int reps, unsigned long long seed,
-               const Ceilings& ceilings, std::vector<StencilRow>& out) {
-  const HeatSpec h = parse(spec);
+void heat_rows(Context& ctx, const Spec& spec, int warmup, int reps, unsigned long long seed, const Ceilings& ceilings,
+               std::vector<StencilRow>& out) {
+  struct {
+    std::size_t n, steps;
+  } h{spec.a, spec.b};
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> d(-1, 1);
   std::vector<T> u0(h.n * h.n);
@@ -89,13 +104,10 @@ void heat_rows(Context& ctx, const std::string& spec, int warmup, int reps, unsi
         const Decision* k = plan.decision("steps_per_launch");
         row.variant = "rules (" + (v ? v->value : std::string("?")) + (k ? ", " + k->value + " per launch" : "") + ")";
       }
-      row.ours = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { heat2d(ctx, u, h.n, h.n, o); }); });
-      row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, [&] { heat2d(ctx, u, h.n, h.n, o); }); });
       const double updates = double(h.n) * double(h.n) * double(h.steps);
-      row.gbs = 2.0 * sizeof(T) * updates / (row.ours.median_ms * 1e6);
-      row.gflops = 6.0 * updates / (row.ours.median_ms * 1e6);
-      row.gpoints = updates / (row.ours.median_ms * 1e6);
-      row.fraction_of_copy = row.gbs / ceilings.copy_gbs;
+      time_case(
+          ctx, warmup, reps, ceilings, {2.0 * sizeof(T) * updates, 6.0 * updates, updates},
+          [&] { heat2d(ctx, u, h.n, h.n, o); }, row);
     } catch (const std::exception& e) {
       row.check = std::string("failed: ") + e.what();
     }
@@ -103,7 +115,74 @@ void heat_rows(Context& ctx, const std::string& spec, int warmup, int reps, unsi
   }
 }
 
+// The 3D star of `radius` on an n^3 grid, zero boundary, float: the rules'
+// variant, the plane queue with 1 to 8 outputs per work-item in y, and the
+// cache-reliant variant.
+template <class T>
+void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int reps, unsigned long long seed,
+               const Ceilings& ceilings, std::vector<StencilRow>& out) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  std::vector<T> c(radius + 1);
+  for (auto& v : c) v = static_cast<T>(d(rng));
+  const Extent3 e{n, n, n}, small{37, 29, 23};
+  std::vector<T> field(e.cells()), check_field(small.cells());
+  for (auto& v : field) v = static_cast<T>(d(rng));
+  for (auto& v : check_field) v = static_cast<T>(d(rng));
+  const std::vector<double> want = reference::stencil3d(check_field, small.nx, small.ny, small.nz,
+                                                        reference::star_points(c), radius, Boundary::zero);
+  Buffer<T> in(ctx, field), result(ctx, e.cells()), check_in(ctx, check_field), check_out(ctx, small.cells());
+  struct Variant {
+    const char* label;
+    std::optional<bool> queue;
+    std::optional<std::size_t> outputs;
+  };
+  static const Variant variants[] = {{"rules", std::nullopt, std::nullopt}, {"queue, 1 output in y", true, 1},
+                                     {"queue, 2 outputs in y", true, 2},    {"queue, 4 outputs in y", true, 4},
+                                     {"queue, 8 outputs in y", true, 8},    {"cache-reliant", false, std::nullopt}};
+  for (const Variant& v : variants) {
+    StencilRow row;
+    row.stencil = "star3d " + std::to_string(n) + "^3 r" + std::to_string(radius) + " zero";
+    row.element = sizeof(T) == 4 ? "float" : "double";
+    row.variant = v.label;
+    Stencil3dOptions o;
+    o.plane_queue = v.queue;
+    o.outputs_y = v.outputs;
+    try {
+      star_stencil3d(ctx, check_in, small, c, check_out, o);
+      row.check = within(check_out.download(), want, 8.0 * double(6 * radius + 1) * std::numeric_limits<T>::epsilon());
+      const LaunchPlan plan = star_stencil3d(ctx, in, e, c, result, o);
+      if (!v.queue) row.variant = std::string("rules (") + plan.decision("variant")->value + ")";
+      const double points = double(e.cells());
+      time_case(
+          ctx, warmup, reps, ceilings, {2.0 * sizeof(T) * points, 2.0 * double(6 * radius + 1) * points, points},
+          [&] { star_stencil3d(ctx, in, e, c, result, o); }, row);
+    } catch (const std::exception& ex) {
+      row.check = std::string("failed: ") + ex.what();
+    }
+    out.push_back(row);
+  }
+}
+
 }  // namespace
+
+std::string within(const std::vector<float>& got, const std::vector<double>& want, double bound) {
+  return within_impl(got, want, bound);
+}
+std::string within(const std::vector<double>& got, const std::vector<double>& want, double bound) {
+  return within_impl(got, want, bound);
+}
+
+void time_case(Context& ctx, int warmup, int reps, const Ceilings& ceilings, const CaseWork& work,
+               const std::function<void()>& call, StencilRow& row) {
+  row.ours = measure(warmup, reps, [&] { return portacl_ms(ctx, call); });
+  row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, call); });
+  const double seconds = row.ours.median_ms * 1e-3;
+  row.gbs = work.bytes / seconds * 1e-9;
+  row.gflops = work.flops / seconds * 1e-9;
+  row.gpoints = work.points / seconds * 1e-9;
+  row.fraction_of_copy = row.gbs / ceilings.copy_gbs;
+}
 
 void check_stencil_specs(const std::vector<std::string>& specs) {
   for (const std::string& s : specs) parse(s);
@@ -112,9 +191,20 @@ void check_stencil_specs(const std::vector<std::string>& specs) {
 std::vector<StencilRow> run_stencils(Context& ctx, const std::vector<std::string>& specs, int warmup, int reps,
                                      unsigned long long seed, const Ceilings& ceilings) {
   std::vector<StencilRow> out;
-  for (const std::string& spec : specs) {
-    heat_rows<float>(ctx, spec, warmup, reps, seed, ceilings, out);
-    if (ctx.info().fp64) heat_rows<double>(ctx, spec, warmup, reps, seed, ceilings, out);
+  for (const std::string& text : specs) {
+    const Spec s = parse(text);
+    if (s.kind == "heat2d") {
+      heat_rows<float>(ctx, s, warmup, reps, seed, ceilings, out);
+      if (ctx.info().fp64) heat_rows<double>(ctx, s, warmup, reps, seed, ceilings, out);
+    } else if (s.kind == "star3d") {
+      star_rows<float>(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
+    } else if (s.kind == "conv2d") {
+      conv2d_rows(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
+    } else if (s.kind == "conv1d") {
+      conv1d_rows(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
+    } else {
+      ncc_rows(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
+    }
   }
   return out;
 }
