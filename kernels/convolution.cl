@@ -28,32 +28,47 @@ inline T conv_read(__global const T* in, const long rows, const long cols, long 
 #endif
 }
 
-// cached: work-item (x, y) computes the OUTPUTS_X outputs of row y from
-// x * OUTPUTS_X. Each mask row's window of OUTPUTS_X + MC - 1 input cells
-// is read once into registers and serves every output: MR x (OUTPUTS_X +
-// MC - 1) reads for OUTPUTS_X outputs, the rest from the caches. No
-// barrier, so the early return is safe.
+// cached: work-item (x, y) computes OUTPUTS_Y x OUTPUTS_X outputs: rows
+// y * OUTPUTS_Y on, columns x * OUTPUTS_X on. Each of the OUTPUTS_Y + MR -
+// 1 input rows they need has its window of OUTPUTS_X + MC - 1 cells read
+// once into registers and serves every output row it touches (the
+// unrolled loops leave only the multiply-adds that apply). No barrier, so
+// the early return is safe.
+#ifndef OUTPUTS_Y
+#define OUTPUTS_Y 1
+#endif
 __kernel void conv_cached(const ulong rows, const ulong cols, const ulong out_rows, const ulong out_cols,
                           __global const T* restrict in, MASK_SPACE const T* restrict mask, __global T* restrict out) {
-  const long x0 = (long)get_global_id(0) * OUTPUTS_X, y = (long)get_global_id(1);
-  if (y >= (long)out_rows || x0 >= (long)out_cols) return;
-  T acc[OUTPUTS_X];
+  const long x0 = (long)get_global_id(0) * OUTPUTS_X, y0 = (long)get_global_id(1) * OUTPUTS_Y;
+  if (y0 >= (long)out_rows || x0 >= (long)out_cols) return;
+  T acc[OUTPUTS_Y][OUTPUTS_X];
 #pragma unroll
-  for (int k = 0; k < OUTPUTS_X; ++k) acc[k] = (T)0;
-  for (int i = 0; i < MR; ++i) {
+  for (int q = 0; q < OUTPUTS_Y; ++q)
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_X; ++k) acc[q][k] = (T)0;
+#pragma unroll
+  for (int r = 0; r < OUTPUTS_Y + MR - 1; ++r) {
     T w[WINDOW];
 #pragma unroll
-    for (int c = 0; c < WINDOW; ++c) w[c] = conv_read(in, (long)rows, (long)cols, y + i - AY, x0 - AX + c);
+    for (int c = 0; c < WINDOW; ++c) w[c] = conv_read(in, (long)rows, (long)cols, y0 + r - AY, x0 - AX + c);
 #pragma unroll
-    for (int j = 0; j < MC; ++j) {
-      const T m = mask[i * MC + j];
+    for (int q = 0; q < OUTPUTS_Y; ++q) {
+      const int i = r - q;  // the mask row input row r meets in output row q
+      if (i >= 0 && i < MR) {
 #pragma unroll
-      for (int k = 0; k < OUTPUTS_X; ++k) acc[k] = fma(m, w[j + k], acc[k]);
+        for (int j = 0; j < MC; ++j) {
+          const T m = mask[i * MC + j];
+#pragma unroll
+          for (int k = 0; k < OUTPUTS_X; ++k) acc[q][k] = fma(m, w[j + k], acc[q][k]);
+        }
+      }
     }
   }
 #pragma unroll
-  for (int k = 0; k < OUTPUTS_X; ++k)
-    if (x0 + k < (long)out_cols) out[y * (long)out_cols + x0 + k] = acc[k];
+  for (int q = 0; q < OUTPUTS_Y; ++q)
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_X; ++k)
+      if (y0 + q < (long)out_rows && x0 + k < (long)out_cols) out[(y0 + q) * (long)out_cols + x0 + k] = acc[q][k];
 }
 
 // tiled: the work-group's WG_Y x (WG_X * OUTPUTS_X) outputs read their

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Normalised cross-correlation of a TR x TC template over an image of
 // pixels PIX (uchar or float), at every offset where the template lies
-// inside: map[y][x] = sum (I - mean I)(T - mean T) / sqrt(sum (I - mean
+// inside (the template in TEMPLATE_SPACE: __constant, or __global when it
+// exceeds the device's constant buffer): map[y][x] = sum (I - mean I)(T - mean T) / sqrt(sum (I - mean
 // I)^2 sum (T - mean T)^2) over the window at (y, x).
 //
 // EXACT 1 (8-bit): the window sums S_I, S_II and S_IT are formed exactly in
@@ -18,6 +19,9 @@
 
 #ifndef OUTPUTS_X
 #define OUTPUTS_X 1
+#endif
+#ifndef TEMPLATE_SPACE
+#define TEMPLATE_SPACE __constant
 #endif
 
 // The coefficient at one offset from the window's sums.
@@ -41,7 +45,7 @@ inline float ncc_coefficient(const ACC s_i, const ACC s_ii, const ACC s_it, cons
 // sum along the row) and S_IT (the template row against a register window
 // that slides one pixel per template column).
 #define NCC_ROW_SUMS(SPACE, name)                                                                         \
-  inline void name(SPACE const PIX* row, __constant const PIX* t_row, ACC* s_i, ACC* s_ii, ACC* s_it) { \
+  inline void name(SPACE const PIX* row, TEMPLATE_SPACE const PIX* t_row, ACC* s_i, ACC* s_ii, ACC* s_it) { \
     ACC rs = 0, rss = 0;                                                                                  \
     for (int j = 0; j < TC; ++j) {                                                                        \
       const ACC v = (ACC)row[j];                                                                          \
@@ -88,7 +92,7 @@ inline void ncc_store(__global float* map, const ulong out_cols, const long y, c
 // host takes one output per work-item when a row has fewer offsets than
 // OUTPUTS_X.
 __kernel void ncc_cached(const ulong cols, const ulong out_rows, const ulong out_cols, __global const PIX* image,
-                         __constant const PIX* tmpl, const TSUM t_sum, const TSUM t_var, __global float* map) {
+                         TEMPLATE_SPACE const PIX* tmpl, const TSUM t_sum, const TSUM t_var, __global float* map) {
   const long mine = (long)get_global_id(0) * OUTPUTS_X, y = get_global_id(1);
   if (y >= (long)out_rows || mine >= (long)out_cols) return;
   const long x0 = min(mine, (long)out_cols - OUTPUTS_X);
@@ -107,7 +111,7 @@ __kernel void ncc_cached(const ulong cols, const ulong out_rows, const ulong out
 #define TILE_W (WG_X * OUTPUTS_X + TC - 1)
 #define TILE_H (WG_Y + TR - 1)
 __kernel void ncc_tiled(const ulong rows, const ulong cols, const ulong out_rows, const ulong out_cols,
-                        __global const PIX* image, __constant const PIX* tmpl, const TSUM t_sum, const TSUM t_var,
+                        __global const PIX* image, TEMPLATE_SPACE const PIX* tmpl, const TSUM t_sum, const TSUM t_var,
                         __global float* map) {
   __local PIX tile[TILE_H * TILE_W];
   const int lx = get_local_id(0), ly = get_local_id(1);

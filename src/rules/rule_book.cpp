@@ -103,8 +103,9 @@ const std::vector<Rule>& rule_book() {
        "address at the same time, when it fits the device's constant buffer (64 KiB when the device does not say); "
        "else in global memory."},
       {"convolution.outputs-per-work-item", "all", "001 7",
-       "On GPUs and MIC a work-item computes 16 bytes of an output row (4 floats, 2 doubles): each mask row's input "
-       "window is read once for all of them, MR x (outputs + MC - 1) reads instead of MR x MC per output."},
+       "On GPUs and MIC a work-item computes 16 bytes of an output row (4 floats, 2 doubles), and in the "
+       "cache-reliant variant 2 output rows for masks of 2 to 9 rows: each input row's window is read once for every "
+       "output it touches, (rows + MR - 1) x (outputs + MC - 1) reads instead of MR x MC per output."},
       {"convolution.separable-passes", "all", "001 7",
        "A separable mask runs as a vertical and a horizontal pass (MR + MC multiply-adds per output instead of MR x "
        "MC, but the image is moved twice) from 49 weights on CPUs and MIC and from 121 on GPUs, whose direct pass "

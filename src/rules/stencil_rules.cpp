@@ -63,6 +63,18 @@ std::size_t convolution_outputs_per_work_item(LaunchPlan& plan, std::size_t elem
   return outputs;
 }
 
+std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t mask_rows, std::optional<long> tuned) {
+  if (tuned) {
+    plan.decide("output_rows_per_work_item", std::to_string(*tuned), "tuning.override", plan.provenance);
+    return static_cast<std::size_t>(*tuned < 1 ? 1 : *tuned);
+  }
+  if (plan.device_class == DeviceClass::cpu || mask_rows < 2 || mask_rows > 9) return 1;
+  const std::size_t rows = 2;
+  plan.decide("output_rows_per_work_item", std::to_string(rows), "convolution.outputs-per-work-item",
+              "each input row read serves " + std::to_string(rows) + " output rows");
+  return rows;
+}
+
 bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols) {
   const bool gpu = plan.device_class != DeviceClass::cpu && plan.device_class != DeviceClass::intel_mic;
   const std::size_t least = gpu ? 121 : 49;

@@ -237,6 +237,9 @@ TEST_CASE("convolution refuses bad input before any launch", "[convolution]") {
   ConvolutionOptions many;
   many.outputs_per_work_item = 17;
   CHECK_THROWS_WITH(convolve2d(ctx, in, 4, 5, mask, out, many), Catch::Contains("outputs_per_work_item"));
+  ConvolutionOptions tall;
+  tall.output_rows_per_work_item = 9;
+  CHECK_THROWS_WITH(convolve2d(ctx, in, 4, 5, mask, out, tall), Catch::Contains("output_rows_per_work_item"));
   CHECK_THROWS_WITH(convolve1d(ctx, in, 20, mask, out), Catch::Contains("a 1D mask has one"));
   CHECK_THROWS_WITH(ConvolutionMask<float>(ctx, std::vector<float>(8, 1.0f), 3, 3), Catch::Contains("8 weights"));
   CHECK_THROWS_WITH(ConvolutionMask<float>(ctx, {}, 0, 3), Catch::Contains("empty"));

@@ -28,12 +28,19 @@ std::vector<float> uniform(std::size_t n, std::mt19937_64& rng, double lo, doubl
 struct ConvVariant {
   const char* label;
   std::optional<bool> tile;
-  std::optional<std::size_t> outputs;
+  std::optional<std::size_t> outputs, output_rows;
 };
 
-const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt}, {"cached, 1 output", false, 1},
-                                     {"cached, 2 outputs", false, 2},       {"cached, 4 outputs", false, 4},
-                                     {"cached, 8 outputs", false, 8},       {"tiled", true, std::nullopt}};
+// Outputs per work-item: rows x columns.
+const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::nullopt},
+                                     {"cached, 1 x 1 outputs", false, 1, 1},
+                                     {"cached, 1 x 4 outputs", false, 4, 1},
+                                     {"cached, 1 x 8 outputs", false, 8, 1},
+                                     {"cached, 2 x 4 outputs", false, 4, 2},
+                                     {"cached, 4 x 4 outputs", false, 4, 4},
+                                     {"cached, 2 x 8 outputs", false, 8, 2},
+                                     {"cached, 4 x 2 outputs", false, 2, 4},
+                                     {"tiled", true, std::nullopt, std::nullopt}};
 
 // One row per variant of convolving a rows x cols image with `mask`,
 // checked first on a small image of check_rows x check_cols.
@@ -48,6 +55,7 @@ void conv_case(Context& ctx, const std::string& name, std::size_t rows, std::siz
   const double outputs = double(rows) * double(cols);
   const double bound = 4.0 * double(mask.rows() * mask.cols() + 1) * std::numeric_limits<float>::epsilon();
   for (const ConvVariant& v : conv_variants) {
+    if (rows == 1 && v.output_rows.value_or(1) > 1) continue;  // a 1D convolution has one row
     StencilRow row;
     row.stencil = name;
     row.element = "float";
@@ -55,13 +63,16 @@ void conv_case(Context& ctx, const std::string& name, std::size_t rows, std::siz
     ConvolutionOptions o;
     o.local_tile = v.tile;
     o.outputs_per_work_item = v.outputs;
+    o.output_rows_per_work_item = v.output_rows;
     try {
       convolve2d(ctx, check_in, check_rows, check_cols, mask, check_out, o);
       row.check = within(check_out.download(), want, bound);
       const LaunchPlan plan = convolve2d(ctx, image, rows, cols, mask, result, o);
       if (!v.tile && !v.outputs) {
         const Decision* k = plan.decision("outputs_per_work_item");
-        row.variant = "rules (" + plan.decision("variant")->value + (k ? ", " + k->value + " outputs" : "") + ")";
+        const Decision* q = plan.decision("output_rows_per_work_item");
+        row.variant = "rules (" + plan.decision("variant")->value + (k ? ", " + k->value + " outputs" : "") +
+                      (q ? " x " + q->value + " rows" : "") + ")";
       }
       time_case(
           ctx, warmup, reps, ceilings, {8.0 * outputs, 2.0 * double(mask.rows() * mask.cols()) * outputs, outputs},

@@ -71,6 +71,9 @@ struct ConvolutionOptions {
   /// Outputs of a row per work-item, 1 to 16; unset: a tuned OUTPUTS_X or
   /// rule convolution.outputs-per-work-item.
   std::optional<std::size_t> outputs_per_work_item;
+  /// Output rows per work-item of the cache-reliant variant, 1 to 8; unset:
+  /// a tuned OUTPUTS_Y or rule convolution.outputs-per-work-item.
+  std::optional<std::size_t> output_rows_per_work_item;
   /// Force the mask into constant (true) or global (false) memory; unset:
   /// rule convolution.mask-in-constant.
   std::optional<bool> constant_mask;
@@ -81,7 +84,7 @@ struct ConvolutionOptions {
 
 KernelTraits convolution_traits(ElementType element);
 /// work-group size, local memory on or off, OUTPUTS_X (outputs of a row
-/// per work-item).
+/// per work-item), OUTPUTS_Y (output rows per work-item).
 const TuningSpace& convolution_tunables();
 
 /// The output's rows and columns for an input of rows x cols: the input's
@@ -93,7 +96,8 @@ std::pair<std::size_t, std::size_t> convolution_output_size(std::size_t rows, st
 /// out = in convolved with mask, in (rows x cols) and out of the size
 /// convolution_output_size gives. Errors, before any launch: buffers of the
 /// wrong size or another context, `out` the same buffer as `in`, a `valid`
-/// mask larger than the image, outputs_per_work_item outside 1 to 16.
+/// mask larger than the image, outputs_per_work_item outside 1 to 16,
+/// output_rows_per_work_item outside 1 to 8.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan convolve2d(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
                       const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& options = {});

@@ -36,6 +36,9 @@ struct NccOptions {
   /// Offsets of a row per work-item, 1 to 16; unset: a tuned OUTPUTS_X or
   /// rule ncc.outputs-per-work-item.
   std::optional<std::size_t> outputs_per_work_item;
+  /// Force the template into constant (true) or global (false) memory;
+  /// unset: rule convolution.mask-in-constant.
+  std::optional<bool> constant_template;
   PlanOptions plan;
 };
 
@@ -56,9 +59,9 @@ std::pair<std::size_t, std::size_t> ncc_map_size(std::size_t rows, std::size_t c
 
 /// Fills `map` with the correlation at every offset. `templ` is
 /// template_rows x template_cols pixels on the host (it goes to constant
-/// memory). Errors, before any launch: an empty template or one larger
-/// than the image, a template beyond the device's constant memory, a
-/// pixel count other than template rows x cols, a float template pixel
+/// memory, or to global memory beyond the device's constant buffer).
+/// Errors, before any launch: an empty template or one larger than the
+/// image, a pixel count other than template rows x cols, a float template pixel
 /// that is not finite, buffers of the wrong size or another context,
 /// outputs_per_work_item outside 1 to 16.
 template <class P, class = only_for<P, std::uint8_t, float>>

@@ -29,7 +29,8 @@ KernelTraits convolution_traits(ElementType element) {
 const TuningSpace& convolution_tunables() {
   static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
                                   knobs::use_local_memory(),
-                                  {"OUTPUTS_X", {1, 2, 4, 8}, std::nullopt, "outputs of a row per work-item"}},
+                                  {"OUTPUTS_X", {1, 2, 4, 8}, std::nullopt, "outputs of a row per work-item"},
+                                  {"OUTPUTS_Y", {1, 2, 4}, std::nullopt, "output rows per work-item (cache-reliant)"}},
                                  nullptr};
   return space;
 }
@@ -84,6 +85,20 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
     outputs = convolution_outputs_per_work_item(plan, sizeof(T), convolution_tunables().chosen(plan, "OUTPUTS_X"));
   }
   plan.macros["OUTPUTS_X"] = std::to_string(outputs);
+  // Output rows per work-item: the caller's, a tuned value, or rule
+  // convolution.outputs-per-work-item (the cache-reliant variant only).
+  std::size_t output_rows = 1;
+  if (!by_rows && !tiled && out_rows > 1) {
+    if (o.output_rows_per_work_item) {
+      output_rows = *o.output_rows_per_work_item;
+      plan.decide("output_rows_per_work_item", std::to_string(output_rows), "caller.choice",
+                  "asked for by the caller");
+    } else {
+      output_rows = convolution_output_rows_per_work_item(plan, mask.rows(),
+                                                          convolution_tunables().chosen(plan, "OUTPUTS_Y"));
+    }
+  }
+  plan.macros["OUTPUTS_Y"] = std::to_string(output_rows);
   if (tiled) {
     const std::size_t tile =
         (plan.local[1] + mask.rows() - 1) * (plan.local[0] * outputs + mask.cols() - 1) * sizeof(T);
@@ -103,7 +118,8 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
     plan.macros["WG_X"] = std::to_string(plan.local[0]);
     plan.macros["WG_Y"] = std::to_string(plan.local[1]);
   }
-  plan.global = {{round_up(ceil_div(out_cols, outputs), plan.local[0]), round_up(out_rows, plan.local[1]), 1}};
+  plan.global = {
+      {round_up(ceil_div(out_cols, outputs), plan.local[0]), round_up(ceil_div(out_rows, output_rows), plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
 
   PreparedKernel k;
@@ -145,6 +161,9 @@ void check_call(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t
                 " output is " + std::to_string(out_rows) + " x " + std::to_string(out_cols));
   if (in.cl_buffer()() == out.cl_buffer()())
     throw Error("convolution: out is the same buffer as in (every output reads its neighbours' inputs)");
+  if (o.output_rows_per_work_item && (*o.output_rows_per_work_item < 1 || *o.output_rows_per_work_item > 8))
+    throw Error("convolution: output_rows_per_work_item must be 1 to 8, not " +
+                std::to_string(*o.output_rows_per_work_item));
   if (o.outputs_per_work_item && (*o.outputs_per_work_item < 1 || *o.outputs_per_work_item > 16))
     throw Error("convolution: outputs_per_work_item must be 1 to 16, not " + std::to_string(*o.outputs_per_work_item));
 }

@@ -6,6 +6,7 @@
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
+#include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 
 namespace portacl {
@@ -106,11 +107,6 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
                 " x " + std::to_string(map_cols));
   if (o.outputs_per_work_item && (*o.outputs_per_work_item < 1 || *o.outputs_per_work_item > 16))
     throw Error("ncc: outputs_per_work_item must be 1 to 16, not " + std::to_string(*o.outputs_per_work_item));
-  const std::uint64_t constant_limit =
-      ctx.info().max_constant_buffer_size ? ctx.info().max_constant_buffer_size : 64 * 1024;
-  if (n * sizeof(P) > constant_limit)
-    throw Error("ncc: a " + std::to_string(n * sizeof(P)) + "-byte template exceeds the " +
-                std::to_string(constant_limit) + "-byte constant memory of '" + ctx.info().name + "'");
   std::vector<P> centred = templ;
   const TemplateSums sums = template_sums(centred);
 
@@ -126,6 +122,10 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
   plan.macros["ACC"] = exact ? (wide ? "ulong" : "uint") : (fp64 ? "double" : "float");
   plan.macros["TSUM"] = exact ? "ulong" : (fp64 ? "double" : "float");
   if (fp64) plan.macros["PORTACL_FP64"] = "1";
+  // Rule convolution.mask-in-constant: the template in constant memory
+  // where it fits.
+  plan.macros["TEMPLATE_SPACE"] =
+      mask_in_constant_memory(plan, ctx.info(), n * sizeof(P), o.constant_template) ? "__constant" : "__global";
   plan.macros["TR"] = std::to_string(template_rows);
   plan.macros["TC"] = std::to_string(template_cols);
 
