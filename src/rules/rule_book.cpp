@@ -104,8 +104,9 @@ const std::vector<Rule>& rule_book() {
        "else in global memory."},
       {"convolution.outputs-per-work-item", "all", "001 7",
        "On GPUs and MIC a work-item computes 16 bytes of an output row (4 floats, 2 doubles), and in the "
-       "cache-reliant variant 2 output rows for masks of 2 to 9 rows: each input row's window is read once for every "
-       "output it touches, (rows + MR - 1) x (outputs + MC - 1) reads instead of MR x MC per output."},
+       "cache-reliant variant 4 output rows for masks of 2 to 9 rows: each input row's window is read once for every "
+       "output it touches, (rows + MR - 1) x (outputs + MC - 1) reads instead of MR x MC per output (H100, 4096^2 "
+       "5x5 float: 76% of copy with 4 x 4 outputs, 63% with 2 x 4, 42% with 1 x 4)."},
       {"convolution.separable-passes", "all", "001 7",
        "A separable mask runs as a vertical and a horizontal pass (MR + MC multiply-adds per output instead of MR x "
        "MC, but the image is moved twice) from 49 weights on CPUs and MIC and from 121 on GPUs, whose direct pass "

@@ -69,7 +69,7 @@ std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t 
     return static_cast<std::size_t>(*tuned < 1 ? 1 : *tuned);
   }
   if (plan.device_class == DeviceClass::cpu || mask_rows < 2 || mask_rows > 9) return 1;
-  const std::size_t rows = 2;
+  const std::size_t rows = 4;
   plan.decide("output_rows_per_work_item", std::to_string(rows), "convolution.outputs-per-work-item",
               "each input row read serves " + std::to_string(rows) + " output rows");
   return rows;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -11,6 +12,19 @@
 #include "portacl/kernels/stencil_boundary.hpp"
 
 namespace portacl::reference {
+
+// "" when every element of got is within `bound` of want, else the first
+// that is not (NaN never passes).
+template <class T>
+std::string within(const std::vector<T>& got, const std::vector<double>& want, double bound) {
+  if (got.size() != want.size())
+    return "output has " + std::to_string(got.size()) + " elements, want " + std::to_string(want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (!(std::fabs(double(got[i]) - want[i]) <= bound))
+      return "element " + std::to_string(i) + ": got " + std::to_string(double(got[i])) + ", want " +
+             std::to_string(want[i]);
+  return "";
+}
 
 // `steps` explicit steps of the 2D heat equation on a rows x cols grid by
 // rows, the edge cells kept.

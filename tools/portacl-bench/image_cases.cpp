@@ -40,6 +40,7 @@ const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::
                                      {"cached, 4 x 4 outputs", false, 4, 4},
                                      {"cached, 2 x 8 outputs", false, 8, 2},
                                      {"cached, 4 x 2 outputs", false, 2, 4},
+                                     {"cached, 8 x 4 outputs", false, 4, 8},
                                      {"tiled", true, std::nullopt, std::nullopt}};
 
 // One row per variant of convolving a rows x cols image with `mask`,

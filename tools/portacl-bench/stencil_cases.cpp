@@ -18,12 +18,8 @@ using namespace portacl;
 
 template <class T>
 std::string within_impl(const std::vector<T>& got, const std::vector<double>& want, double bound) {
-  if (got.size() != want.size()) return "sizes differ";
-  for (std::size_t k = 0; k < got.size(); ++k)
-    if (!(std::fabs(double(got[k]) - want[k]) <= bound))
-      return "output " + std::to_string(k) + ": " + std::to_string(double(got[k])) + " against " +
-             std::to_string(want[k]);
-  return "ok";
+  const std::string wrong = reference::within(got, want, bound);
+  return wrong.empty() ? "ok" : wrong;
 }
 
 // "KIND:A:B" with positive whole A and B.

@@ -41,7 +41,7 @@ bool mask_in_constant_memory(LaunchPlan& plan, const DeviceInfo& device, std::ui
 std::size_t convolution_outputs_per_work_item(LaunchPlan& plan, std::size_t element_bytes, std::optional<long> tuned);
 
 /// Rule convolution.outputs-per-work-item, rows: output rows per work-item
-/// of the cache-reliant convolution, 2 on GPUs and MIC for masks of up to 9
+/// of the cache-reliant convolution, 4 on GPUs and MIC for masks of up to 9
 /// rows (each input row read serves several output rows), else 1.
 /// Records "output_rows_per_work_item".
 std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t mask_rows, std::optional<long> tuned);

@@ -91,11 +91,10 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
   if (!by_rows && !tiled && out_rows > 1) {
     if (o.output_rows_per_work_item) {
       output_rows = *o.output_rows_per_work_item;
-      plan.decide("output_rows_per_work_item", std::to_string(output_rows), "caller.choice",
-                  "asked for by the caller");
+      plan.decide("output_rows_per_work_item", std::to_string(output_rows), "caller.choice", "asked for by the caller");
     } else {
-      output_rows = convolution_output_rows_per_work_item(plan, mask.rows(),
-                                                          convolution_tunables().chosen(plan, "OUTPUTS_Y"));
+      output_rows =
+          convolution_output_rows_per_work_item(plan, mask.rows(), convolution_tunables().chosen(plan, "OUTPUTS_Y"));
     }
   }
   plan.macros["OUTPUTS_Y"] = std::to_string(output_rows);
@@ -118,8 +117,8 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
     plan.macros["WG_X"] = std::to_string(plan.local[0]);
     plan.macros["WG_Y"] = std::to_string(plan.local[1]);
   }
-  plan.global = {
-      {round_up(ceil_div(out_cols, outputs), plan.local[0]), round_up(ceil_div(out_rows, output_rows), plan.local[1]), 1}};
+  plan.global = {{round_up(ceil_div(out_cols, outputs), plan.local[0]),
+                  round_up(ceil_div(out_rows, output_rows), plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
 
   PreparedKernel k;
