@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -65,6 +65,18 @@ if has stencil; then
   cat "$OUT/stencil_h100.txt"
   timeout 120 python3 .ci/cudnn_conv.py > "$OUT/cudnn_h100.txt" 2>&1
   cat "$OUT/cudnn_h100.txt"
+fi
+if has stencil-tuned; then
+  # The stencil family tuned on this device, then the same stencil table
+  # with the tuning database in force.
+  timeout 240 /tmp/build/tools/portacl-tune --device gpu --kernel "heat2d step" --kernel "conv2d 5x5" \
+    --kernel "star3d r4" --kernel "ncc 16x16" --size 2^24 > "$OUT/tune_stencil_h100.txt" 2> "$OUT/tune_stencil_h100.log"
+  echo "stencil tune exit $?" >> "$OUT/tune_stencil_h100.txt"
+  tail -n 12 "$OUT/tune_stencil_h100.txt"
+  timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes 2^26 --kernels axpy --no-transfers --no-latency \
+    --reps 10 --stencils "$STENCILS" > "$OUT/stencil_h100_tuned.txt" 2> "$OUT/stencil_h100_tuned.err"
+  echo "tuned stencil bench exit $?" >> "$OUT/stencil_h100_tuned.txt"
+  cat "$OUT/stencil_h100_tuned.txt"
 fi
 if has bench; then
   timeout 400 /tmp/build/tools/portacl-bench --device gpu ${BENCH_ARGS:-} --json > "$OUT/bench_h100.json" 2> "$OUT/bench_h100.err"
