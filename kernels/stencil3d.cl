@@ -88,7 +88,7 @@ __kernel void stencil_rows(const ulong inx, const ulong iny, const ulong inz, co
 // per plane it reads one new cell per output (z + R) and shifts. The
 // current plane's block, with an R-cell halo on its four sides (the star
 // needs no corners), is staged in local memory for the x and y neighbours.
-#ifdef OUTPUTS_Y  // set for the plane queue only
+#ifdef STAR_QUEUE  // set for the plane queue only (a tuned OUTPUTS_Y may reach the other variants)
 #define QUEUE (2 * R + 1)
 #define BLOCK_Y (WG_Y * OUTPUTS_Y)
 #define TILE_W (WG_X + 2 * R)

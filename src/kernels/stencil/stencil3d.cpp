@@ -195,6 +195,7 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["WG_X"] = std::to_string(wx);
   plan.macros["WG_Y"] = std::to_string(wy);
   plan.macros["OUTPUTS_Y"] = std::to_string(outputs);
+  plan.macros["STAR_QUEUE"] = "1";
   // z chunks: enough work-groups to fill the device four times over.
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
   const std::size_t want = 4 * std::max<std::size_t>(ctx.info().compute_units, 1);
