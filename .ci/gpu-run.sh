@@ -57,8 +57,8 @@ if has sparse; then
   timeout 300 python3 .ci/cusparse.py "$SPARSE" > "$OUT/cusparse_h100.txt" 2>&1
   cat "$OUT/cusparse_h100.txt"
 fi
+STENCILS=${STENCILS:-heat2d:4096:1000,star3d:512:4,conv2d:4096:5,conv1d:67108864:7,ncc:2048:16,ncc:2048:52}
 if has stencil; then
-  STENCILS=${STENCILS:-heat2d:4096:1000,star3d:512:4,conv2d:4096:5,conv1d:67108864:7,ncc:2048:16,ncc:2048:52}
   timeout 500 /tmp/build/tools/portacl-bench --device gpu --sizes 2^26 --kernels axpy --no-transfers --no-latency \
     --reps 10 --stencils "$STENCILS" > "$OUT/stencil_h100.txt" 2> "$OUT/stencil_h100.err"
   echo "stencil bench exit $?" >> "$OUT/stencil_h100.txt"
