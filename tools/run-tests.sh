@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # The whole test suite: set up, build, run it on PoCL; then the same suite
 # built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (PORTACL_SKIP_SANITIZERS=1 skips that second pass); then the tests that
+# (PORTACL_SKIP_SANITIZERS=1 skips that second pass; it leaves out the
+# longest end-to-end tool runs); then the tests that
 # share one Context between threads under ThreadSanitizer (PORTACL_SKIP_TSAN=1
-# skips them; only the test binary is built for it); then a 30-second run
+# skips them; only the test binary is built for it); then a 20-second run
 # of each libFuzzer harness on its seed corpus (PORTACL_SKIP_FUZZ=1 skips it;
 # PORTACL_FUZZ_SECONDS sets the time per harness).
 set -euo pipefail
@@ -18,7 +19,8 @@ if [ "${PORTACL_SKIP_SANITIZERS:-0}" != 1 ]; then
   else
     "$root/tools/setup.sh" build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTACL_SANITIZE=ON
   fi
-  (cd "$root/build-asan" && ctest -j"$jobs" --output-on-failure)
+  # Less the longest end-to-end tool runs (label long_end_to_end, see tests/CMakeLists.txt).
+  (cd "$root/build-asan" && ctest -j"$jobs" --output-on-failure -LE long_end_to_end)
 fi
 if [ "${PORTACL_SKIP_TSAN:-0}" != 1 ]; then
   if [ ! -f "$root/build-tsan/build.ninja" ]; then
@@ -28,6 +30,6 @@ if [ "${PORTACL_SKIP_TSAN:-0}" != 1 ]; then
   (cd "$root/build-tsan" && ctest -L threads --output-on-failure)
 fi
 if [ "${PORTACL_SKIP_FUZZ:-0}" != 1 ]; then
-  "$root/tests/fuzz/run.sh" "${PORTACL_FUZZ_SECONDS:-30}"
+  "$root/tests/fuzz/run.sh" "${PORTACL_FUZZ_SECONDS:-20}"
 fi
 echo "portacl: all tests passed"

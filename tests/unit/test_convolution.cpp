@@ -121,16 +121,19 @@ TEMPLATE_TEST_CASE("2D convolution runs under every device class's plan", "[conv
   using T = TestType;
   Context& ctx = test::cpu_context();
   const ConvolutionMask<T> mask = random_mask<T>(ctx, 5, 5);
+  // Each class meets one boundary in turn, with the rules' variant and the tile.
+  const Boundary boundaries[] = {Boundary::valid, Boundary::zero, Boundary::clamp};
+  std::size_t turn = 0;
   for (const auto& [f, opt] : test::class_plans(element_of<T>::value)) {
     INFO(f);
-    for (Boundary b : {Boundary::valid, Boundary::zero, Boundary::clamp})
-      for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true)}) {
-        ConvolutionOptions o;
-        o.boundary = b;
-        o.local_tile = tile;
-        o.plan = opt;
-        check_convolution<T>(ctx, 53, 71, mask, o);
-      }
+    for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true)}) {
+      ConvolutionOptions o;
+      o.boundary = boundaries[turn % 3];
+      o.local_tile = tile;
+      o.plan = opt;
+      check_convolution<T>(ctx, 53, 71, mask, o);
+    }
+    ++turn;
   }
 }
 
@@ -162,8 +165,10 @@ TEMPLATE_TEST_CASE("convolution: an impulse gives the mask back mirrored, a cons
   for (T v : out.download()) CHECK(std::fabs(double(v) - 3 * sum) <= 64 * std::numeric_limits<T>::epsilon());
 }
 
-TEMPLATE_TEST_CASE("separable masks: two passes equal the direct convolution", "[convolution]", float, double) {
-  using T = TestType;
+// Float only here: the passes are the same kernels in double, which the
+// cases above cover.
+TEST_CASE("separable masks: two passes equal the direct convolution", "[convolution]") {
+  using T = float;
   Context& ctx = test::cpu_context();
   for (std::size_t side : {5, 11}) {
     const ConvolutionMask<T> mask(ctx, binomial_outer<T>(side, side + 2), side, side + 2, true);
@@ -197,8 +202,8 @@ TEMPLATE_TEST_CASE("separable masks: two passes equal the direct convolution", "
   CHECK_FALSE(checked.separable());
 }
 
-TEMPLATE_TEST_CASE("1D convolution matches the host at awkward lengths", "[convolution]", float, double) {
-  using T = TestType;
+TEST_CASE("1D convolution matches the host at awkward lengths", "[convolution]") {
+  using T = float;  // the 2D cases cover double; a 1D convolution is their one-row case
   Context& ctx = test::cpu_context();
   for (std::size_t taps : {1, 4, 7})
     for (std::size_t n : {1, 7, 4099, 100003})

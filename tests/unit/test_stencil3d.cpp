@@ -55,8 +55,11 @@ TEMPLATE_TEST_CASE("3D star stencil matches the host for radius 1 to 4, every bo
   // a program to build).
   const std::optional<bool> variants[] = {std::nullopt, true, false};
   std::size_t turn = 0;
+  // Radii 1 and 4 meet every boundary; 2 and 3 one each.
   for (std::size_t radius : {1, 2, 3, 4})
-    for (Boundary b : {Boundary::valid, Boundary::zero, Boundary::clamp}) {
+    for (Boundary b : radius == 1 || radius == 4
+                          ? std::vector<Boundary>{Boundary::valid, Boundary::zero, Boundary::clamp}
+                          : std::vector<Boundary>{radius == 2 ? Boundary::zero : Boundary::valid}) {
       Stencil3dOptions o;
       o.boundary = b;
       o.plane_queue = variants[turn++ % 3];
@@ -77,14 +80,16 @@ TEST_CASE("3D star stencil: the plane queue with 1 to 8 outputs per work-item in
   }
 }
 
-TEMPLATE_TEST_CASE("3D star stencil runs under every device class's plan", "[stencil3d]", float, double) {
+// Float only: the class's plan shapes the launch, which the element type
+// does not change; the cases above cover double.
+TEST_CASE("3D star stencil runs under every device class's plan", "[stencil3d]") {
   Context& ctx = test::cpu_context();
-  for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
     INFO(f);
     Stencil3dOptions o;
     o.boundary = Boundary::zero;
     o.plan = opt;
-    check_star<TestType>(ctx, {23, 17, 12}, 4, o);
+    check_star<float>(ctx, {23, 17, 12}, 4, o);
   }
 }
 
