@@ -4,6 +4,7 @@
 #include "portacl/error.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_traits.hpp"
 
 namespace portacl {
 
@@ -11,19 +12,9 @@ using kernel_call::ceil_div;
 using kernel_call::round_up;
 
 KernelTraits convolution_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "convolution";
-  t.element = element;
-  t.dimensions = 2;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the cache-reliant variant
-  t.vectorizable = false;
-  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // each input read once, each output written once
-  t.flops_per_item = 50;                                           // a 5 x 5 mask; the call counts its own
-  t.local_bytes_per_work_item = 2 * size_of(element);
-  t.tunables = &convolution_tunables();
-  return t;
+  // Each input read once, each output written once; a 5 x 5 mask (a call counts its own).
+  return stencil_family_traits("convolution", element, 2.0 * static_cast<double>(size_of(element)), 50,
+                               2 * size_of(element), convolution_tunables());
 }
 
 const TuningSpace& convolution_tunables() {

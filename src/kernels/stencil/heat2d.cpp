@@ -8,26 +8,16 @@
 #include "portacl/kernels/stream.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_traits.hpp"
 
 namespace portacl {
 
 using kernel_call::round_up;
 
 KernelTraits heat2d_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "heat2d";
-  t.element = element;
-  t.dimensions = 2;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the cache-reliant variant
-  t.vectorizable = false;
-  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // each cell read and written once per step
-  t.flops_per_item = 6;
-  // The tile and its halo: a little over one element per work-item.
-  t.local_bytes_per_work_item = 2 * size_of(element);
-  t.tunables = &heat2d_tunables();
-  return t;
+  // Each cell read and written once per step; the tile and its halo: a little over one element per work-item.
+  return stencil_family_traits("heat2d", element, 2.0 * static_cast<double>(size_of(element)), 6, 2 * size_of(element),
+                               heat2d_tunables());
 }
 
 const TuningSpace& heat2d_tunables() {

@@ -8,6 +8,7 @@
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_traits.hpp"
 
 namespace portacl {
 
@@ -15,19 +16,9 @@ using kernel_call::ceil_div;
 using kernel_call::round_up;
 
 KernelTraits ncc_traits(ElementType pixel) {
-  KernelTraits t;
-  t.name = "ncc";
-  t.element = pixel;
-  t.dimensions = 2;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the cache-reliant variant
-  t.vectorizable = false;
-  t.bytes_per_item = static_cast<double>(size_of(pixel)) + 4;  // a pixel read, a coefficient written
-  t.flops_per_item = 6.0 * 16 * 16;                            // a 16 x 16 template; a call counts its own
-  t.local_bytes_per_work_item = 4 * size_of(pixel);
-  t.tunables = &ncc_tunables();
-  return t;
+  // A pixel read, a coefficient written; a 16 x 16 template (a call counts its own).
+  return stencil_family_traits("ncc", pixel, static_cast<double>(size_of(pixel)) + 4, 6.0 * 16 * 16, 4 * size_of(pixel),
+                               ncc_tunables());
 }
 
 const TuningSpace& ncc_tunables() {

@@ -9,6 +9,7 @@
 #include "portacl/error.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_traits.hpp"
 
 namespace portacl {
 
@@ -16,19 +17,9 @@ using kernel_call::ceil_div;
 using kernel_call::round_up;
 
 KernelTraits stencil3d_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "stencil3d";
-  t.element = element;
-  t.dimensions = 2;  // x, then y and z together
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the cache-reliant variant
-  t.vectorizable = false;
-  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));  // each cell read and written once
-  t.flops_per_item = 2 * 25;                                       // the 25-point star; a call counts its own
-  t.local_bytes_per_work_item = 2 * size_of(element);
-  t.tunables = &stencil3d_tunables();
-  return t;
+  // x, then y and z together; each cell read and written once; the 25-point star (a call counts its own).
+  return stencil_family_traits("stencil3d", element, 2.0 * static_cast<double>(size_of(element)), 2 * 25,
+                               2 * size_of(element), stencil3d_tunables());
 }
 
 const TuningSpace& stencil3d_tunables() {

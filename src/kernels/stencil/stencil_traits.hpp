@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// What every kernel of the stencil family declares alike: a 2D launch, a
+// local-memory tile with barriers, and a barrier-free cache-reliant
+// variant. Each kernel gives its name, traffic, work and tile size.
+#pragma once
+
+#include <string>
+
+#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/rules/tuning_space.hpp"
+
+namespace portacl {
+
+inline KernelTraits stencil_family_traits(std::string name, ElementType element, double bytes_per_item,
+                                          double flops_per_item, std::size_t local_bytes_per_work_item,
+                                          const TuningSpace& tunables) {
+  KernelTraits t;
+  t.name = std::move(name);
+  t.element = element;
+  t.dimensions = 2;
+  t.benefits_from_local_tiling = true;
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;  // the cache-reliant variant
+  t.vectorizable = false;
+  t.bytes_per_item = bytes_per_item;
+  t.flops_per_item = flops_per_item;
+  t.local_bytes_per_work_item = local_bytes_per_work_item;
+  t.tunables = &tunables;
+  return t;
+}
+
+}  // namespace portacl
