@@ -38,6 +38,46 @@ __kernel void heat_cached(const ulong rows, const ulong cols, const T r, __globa
   }
 }
 
+// vectors: the cache-reliant step where cols is a multiple of CELLS_X (2,
+// 4 or 8): a work-item's cells and their north and south neighbours are
+// each one aligned vector load, and the west and east neighbours two more
+// scalars. The scalar step issues 3 CELLS_X + 2 loads for the same cells;
+// on GPUs the load instructions, not the bytes, limited it.
+#if defined(ROW_VECTORS) && CELLS_X > 1
+#define CV PORTACL_CAT(T, CELLS_X)
+__kernel void heat_vectors(const ulong rows, const ulong cols, const T r, __global const T* in, __global T* out) {
+  const size_t j0 = get_global_id(0) * CELLS_X, i = get_global_id(1);
+  if (i >= rows || j0 >= cols) return;
+  const size_t at = i * cols + j0;
+  __global const CV* vin = (__global const CV*)in;  // aligned: at and cols are multiples of CELLS_X
+  const CV c = vin[at / CELLS_X];
+  __global CV* o = (__global CV*)out + at / CELLS_X;
+  if (i == 0 || i + 1 == rows) {
+    *o = c;
+    return;
+  }
+  const CV n = vin[(at - cols) / CELLS_X], s = vin[(at + cols) / CELLS_X];
+  const T west = j0 > 0 ? in[at - 1] : (T)0, east = j0 + CELLS_X < cols ? in[at + CELLS_X] : (T)0;
+#if CELLS_X == 2
+  const CV w = (CV)(west, c.s0), e = (CV)(c.s1, east);
+#elif CELLS_X == 4
+  const CV w = (CV)(west, c.s012), e = (CV)(c.s123, east);
+#else
+  const CV w = (CV)(west, c.s0123, c.s456), e = (CV)(c.s123, c.s4567, east);  // no 7-wide swizzles
+#endif
+  CV u = fma((CV)r, n + s + w + e - (T)4 * c, c);
+  if (j0 == 0) u.s0 = c.s0;  // the edge columns keep their values
+#if CELLS_X == 2
+  if (j0 + CELLS_X == cols) u.s1 = c.s1;
+#elif CELLS_X == 4
+  if (j0 + CELLS_X == cols) u.s3 = c.s3;
+#else
+  if (j0 + CELLS_X == cols) u.s7 = c.s7;
+#endif
+  *o = u;
+}
+#endif
+
 // tiled: the work-group's WG_Y x WG_X cells and a one-cell halo are read
 // once into local memory ((WG_Y + 2) x (WG_X + 2)), every work-item helping
 // with the halo, then each cell is updated from there. Every work-item
@@ -96,43 +136,81 @@ __kernel void heat_rows(const ulong rows, const ulong cols, const T r, __global 
   }
 }
 
-// temporal: STEPS_PER_LAUNCH (KS) steps in one launch. Each work-item of a
-// WG_Y x WG_X group holds one cell of a tile in a register and in local
-// memory; the group's tile overlaps its neighbours' by KS cells on each
-// side. Every step, each work-item updates its cell from its neighbours in
-// local memory (the tile's outermost ring cannot, and goes stale by one
-// cell per step), so after KS steps the central (WG_Y - 2 KS) x (WG_X - 2 KS)
-// cells are right, and only those are written: the grid is read and
-// written once per KS steps, plus the overlap's share. Edge cells of the
-// grid keep their values; cells past the grid hold 0 and are never used
-// by a cell that moves.
+// temporal: STEPS_PER_LAUNCH (KS) steps in one launch on a TILE_Y x WG_X
+// tile held in local memory, each work-item of the WG_Y x WG_X group owning
+// a strip of CELLS_Y consecutive cells of a column (TILE_Y = WG_Y CELLS_Y)
+// in registers. A group's tile overlaps its neighbours' by KS cells on each
+// side. Every step, each cell is updated from its neighbours: west and east
+// from local memory, north and south from the strip's registers except at
+// its ends. The tile's outermost ring cannot be updated and goes stale by
+// one cell per step, so after KS steps the central (TILE_Y - 2 KS) x
+// (WG_X - 2 KS) cells are right, and only those are written: the grid is
+// read and written once per KS steps, plus the overlap's share. Strips
+// make the tile tall at a work-group size the device allows, which keeps
+// that share small (1 cell per work-item: a 16 x 16 tile wastes 75% of its
+// cells at 4 steps; 8 cells: a tile of 64 rows by 32 columns, 34%). Edge cells of the
+// grid keep their values; cells past the grid hold 0 and are never used by
+// a cell that moves.
 #ifndef STEPS_PER_LAUNCH
 #define STEPS_PER_LAUNCH 4
 #endif
+#ifndef CELLS_Y
+#define CELLS_Y 1
+#endif
 #define KS STEPS_PER_LAUNCH
+#define TILE_Y (WG_Y * CELLS_Y)
 #define OUT_X (WG_X - 2 * KS)
-#define OUT_Y (WG_Y - 2 * KS)
+#define OUT_Y (TILE_Y - 2 * KS)
 // The exact shape is stated for the compiler; the host still tries smaller
 // shapes when the compiled kernel allows fewer work-items (NVIDIA's
-// compiler allows these heat kernels 256 on the H100).
+// compiler allowed 256 on the H100).
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void heat_temporal(const ulong rows, const ulong cols,
                                                                                  const T r, __global const T* in,
                                                                                  __global T* out) {
-  __local T tile[WG_Y][WG_X];
-  const int lx = get_local_id(0), ly = get_local_id(1);
-  const long gi = (long)(get_group_id(1) * OUT_Y) - KS + ly, gj = (long)(get_group_id(0) * OUT_X) - KS + lx;
-  const bool inside = gi >= 0 && gj >= 0 && gi < (long)rows && gj < (long)cols;
-  const bool moves = gi > 0 && gj > 0 && gi + 1 < (long)rows && gj + 1 < (long)cols &&  // not a boundary cell
-                     lx > 0 && ly > 0 && lx + 1 < WG_X && ly + 1 < WG_Y;                // neighbours in the tile
-  T c = inside ? in[gi * cols + gj] : (T)0;
-  tile[ly][lx] = c;
+  // Two tiles: a step reads one and writes the other, so one barrier per
+  // step keeps every reader ahead of the next writer.
+  __local T tiles[2][TILE_Y * WG_X];
+  const int lx = get_local_id(0), ty0 = get_local_id(1) * CELLS_Y;  // the strip's first tile row
+  const long gi0 = (long)(get_group_id(1) * OUT_Y) - KS + ty0, gj = (long)(get_group_id(0) * OUT_X) - KS + lx;
+  const bool column_moves = gj > 0 && gj + 1 < (long)cols && lx > 0 && lx + 1 < WG_X;
+  T c[CELLS_Y];
+  bool moves[CELLS_Y];
+#pragma unroll
+  for (int k = 0; k < CELLS_Y; ++k) {
+    const long gi = gi0 + k;
+    const int ty = ty0 + k;
+    c[k] = gi >= 0 && gj >= 0 && gi < (long)rows && gj < (long)cols ? in[gi * (long)cols + gj] : (T)0;
+    // Not a boundary cell of the grid, and its neighbours are in the tile.
+    moves[k] = column_moves && gi > 0 && gi + 1 < (long)rows && ty > 0 && ty + 1 < TILE_Y;
+    tiles[0][ty * WG_X + lx] = c[k];
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = 0; s < KS; ++s) {
-    const T next = moves ? HEAT_UPDATE(c, tile[ly - 1][lx], tile[ly + 1][lx], tile[ly][lx - 1], tile[ly][lx + 1]) : c;
-    barrier(CLK_LOCAL_MEM_FENCE);  // every neighbour has read this cell
-    c = next;
-    tile[ly][lx] = c;
+    __local const T* tile = tiles[s & 1];
+    T next[CELLS_Y];
+#pragma unroll
+    for (int k = 0; k < CELLS_Y; ++k) {
+      const int at = (ty0 + k) * WG_X + lx;
+      // Indices kept inside the tile; a cell that reads beyond it never moves.
+      const T n = k > 0 ? c[k - 1] : tile[max(at - WG_X, 0)];
+      const T so = k + 1 < CELLS_Y ? c[k + 1] : tile[min(at + WG_X, TILE_Y * WG_X - 1)];
+      const T w = tile[max(at - 1, 0)], e = tile[min(at + 1, TILE_Y * WG_X - 1)];
+      next[k] = moves[k] ? HEAT_UPDATE(c[k], n, so, w, e) : c[k];
+    }
+    __local T* other = tiles[(s + 1) & 1];
+#pragma unroll
+    for (int k = 0; k < CELLS_Y; ++k) {
+      c[k] = next[k];
+      other[(ty0 + k) * WG_X + lx] = c[k];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (inside && lx >= KS && ly >= KS && lx < WG_X - KS && ly < WG_Y - KS) out[gi * cols + gj] = c;
+  if (gj >= 0 && gj < (long)cols && lx >= KS && lx < WG_X - KS) {
+#pragma unroll
+    for (int k = 0; k < CELLS_Y; ++k) {
+      const long gi = gi0 + k;
+      const int ty = ty0 + k;
+      if (gi >= 0 && gi < (long)rows && ty >= KS && ty < TILE_Y - KS) out[gi * (long)cols + gj] = c[k];
+    }
+  }
 }

@@ -83,71 +83,137 @@ __kernel void stencil_rows(const ulong inx, const ulong iny, const ulong inz, co
 
 // star_queue (the book's method for the star of radius R): a WG_Y x WG_X
 // work-group marches along z through a chunk of z_chunk planes. Each
-// work-item owns OUTPUTS_Y cells of a column (rows ly + k WG_Y of the
-// group's block) and keeps their 2R + 1 z neighbours in a register queue:
-// per plane it reads one new cell per output (z + R) and shifts. The
-// current plane's block, with an R-cell halo on its four sides (the star
-// needs no corners), is staged in local memory for the x and y neighbours.
+// work-item owns a strip of OUTPUTS_Y consecutive cells of a column and
+// keeps their 2R + 1 z neighbours in a register queue. The current plane's
+// block, with an R-cell halo on its four sides (the star needs no corners),
+// is staged in local memory for the x neighbours and for the y neighbours
+// beyond the strip; those inside it come from the queue's centres.
+//
+// Why it is shaped so (each a measured cost on GPUs):
+// - every read's place in its plane is worked out once, before the march;
+//   a plane costs one pointer per work-item, not an index per read;
+// - the next plane's cells are loaded before this plane is computed, so
+//   the loads are in flight during the arithmetic;
+// - a strip shares its y neighbours in registers, which cuts the local
+//   memory reads per output from 4R to about 2R + R(R + 1) / OUTPUTS_Y.
 #ifdef STAR_QUEUE  // set for the plane queue only (a tuned OUTPUTS_Y may reach the other variants)
 #define QUEUE (2 * R + 1)
 #define BLOCK_Y (WG_Y * OUTPUTS_Y)
 #define TILE_W (WG_X + 2 * R)
 #define TILE_H (BLOCK_Y + 2 * R)
+#define GROUP_ITEMS (WG_X * WG_Y)
 #define HALO (2 * R * WG_X + 2 * R * BLOCK_Y)
+#define HALO_PER_ITEM ((HALO + GROUP_ITEMS - 1) / GROUP_ITEMS)
+#ifndef PLANE_OFFSET  // int where a plane has fewer than 2^31 cells (the host decides)
+#define PLANE_OFFSET long
+#endif
+
+// Where input cell (x, y) lies in its plane, or -1 where the boundary reads 0.
+inline PLANE_OFFSET s3_plane_offset(long x, long y, const long nx, const long ny) {
+#if CLAMP
+  return (PLANE_OFFSET)(clamp(y, 0L, ny - 1) * nx + clamp(x, 0L, nx - 1));
+#else
+  return x >= 0 && y >= 0 && x < nx && y < ny ? (PLANE_OFFSET)(y * nx + x) : (PLANE_OFFSET)-1;
+#endif
+}
+
+// Input plane z, or 0 where the boundary reads zeros.
+inline __global const T* s3_plane(__global const T* in, const long z, const long nz, const long plane_cells) {
+#if CLAMP
+  return in + clamp(z, 0L, nz - 1) * plane_cells;
+#else
+  return z >= 0 && z < nz ? in + z * plane_cells : (__global const T*)0;
+#endif
+}
+
+inline T s3_at(__global const T* plane, const PLANE_OFFSET at) { return plane && at >= 0 ? plane[at] : (T)0; }
+
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     const ulong inx, const ulong iny, const ulong inz, const ulong nx, const ulong ny, const ulong nz,
     __global const T* restrict in, WEIGHT_SPACE const T* w, __global T* restrict out, const ulong z_chunk) {
-  __local T plane[TILE_H][TILE_W];
+  __local T tile[TILE_H * TILE_W];
   const int lx = get_local_id(0), ly = get_local_id(1);
   const long y_blocks = ((long)ny + BLOCK_Y - 1) / BLOCK_Y;
   const long x0 = (long)get_group_id(0) * WG_X, y0 = ((long)get_group_id(1) % y_blocks) * BLOCK_Y;
   const long za = ((long)get_group_id(1) / y_blocks) * (long)z_chunk;
   const long zb = min(za + (long)z_chunk, (long)nz);
-  const long x = x0 + lx;
-#define READ(xx, yy, zz) s3_read(in, (long)inx, (long)iny, (long)inz, (xx) + OFF, (yy) + OFF, (zz) + OFF)
-  T q[OUTPUTS_Y][QUEUE];
+  const long x = x0 + lx, strip = y0 + (long)ly * OUTPUTS_Y;  // the strip's first row
+  const long plane_cells = (long)(inx * iny);
+
+  PLANE_OFFSET column[OUTPUTS_Y];
 #pragma unroll
   for (int k = 0; k < OUTPUTS_Y; ++k)
+    column[k] = s3_plane_offset(x + OFF, strip + k + OFF, (long)inx, (long)iny);
+  // The halo cells this work-item stages: above and below the block, then
+  // left and right of it.
+  PLANE_OFFSET halo_at[HALO_PER_ITEM];
+  int halo_slot[HALO_PER_ITEM];
 #pragma unroll
-    for (int d = 1; d < QUEUE; ++d) q[k][d] = READ(x, y0 + ly + k * WG_Y, za - R - 1 + d);
-  for (long z = za; z < zb; ++z) {
+  for (int j = 0; j < HALO_PER_ITEM; ++j) {
+    const int t = ly * WG_X + lx + j * GROUP_ITEMS;
+    int ty = 0, tx = 0;
+    if (t < 2 * R * WG_X) {
+      const int band = t / (R * WG_X), at = t % (R * WG_X);
+      ty = (band ? R + BLOCK_Y : 0) + at / WG_X;
+      tx = R + at % WG_X;
+    } else {
+      const int at = t - 2 * R * WG_X, c = at % (2 * R);
+      ty = R + at / (2 * R);
+      tx = c < R ? c : WG_X + c;
+    }
+    halo_slot[j] = t < HALO ? ty * TILE_W + tx : -1;
+    halo_at[j] = t < HALO ? s3_plane_offset(x0 - R + tx + OFF, y0 - R + ty + OFF, (long)inx, (long)iny) : -1;
+  }
+
+  T q[OUTPUTS_Y][QUEUE], next[OUTPUTS_Y], halo[HALO_PER_ITEM];
+#pragma unroll
+  for (int d = 0; d < QUEUE; ++d) {
+    __global const T* p = s3_plane(in, za - R + d + OFF, (long)inz, plane_cells);
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) q[k][d] = s3_at(p, column[k]);
+  }
+  {
+    __global const T* p = s3_plane(in, za + OFF, (long)inz, plane_cells);
+#pragma unroll
+    for (int j = 0; j < HALO_PER_ITEM; ++j) halo[j] = s3_at(p, halo_at[j]);
+  }
+  const int centre = (R + ly * OUTPUTS_Y) * TILE_W + R + lx;
+  const bool x_inside = x < (long)nx;
+  __global T* o = out + (za * (long)ny + strip) * (long)nx + x;
+  for (long z = za; z < zb; ++z, o += (long)(nx * ny)) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the previous plane's readers are done
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) tile[centre + k * TILE_W] = q[k][R];
+#pragma unroll
+    for (int j = 0; j < HALO_PER_ITEM; ++j)
+      if (halo_slot[j] >= 0) tile[halo_slot[j]] = halo[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {  // the next plane's loads, in flight while this plane is computed
+      __global const T* p = s3_plane(in, z + R + 1 + OFF, (long)inz, plane_cells);
+#pragma unroll
+      for (int k = 0; k < OUTPUTS_Y; ++k) next[k] = s3_at(p, column[k]);
+      p = s3_plane(in, z + 1 + OFF, (long)inz, plane_cells);
+#pragma unroll
+      for (int j = 0; j < HALO_PER_ITEM; ++j) halo[j] = s3_at(p, halo_at[j]);
+    }
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) {
+      const int c = centre + k * TILE_W;
+      T acc = w[0] * q[k][R];
+#pragma unroll
+      for (int r = 1; r <= R; ++r) {
+        const T up = k - r >= 0 ? q[k - r][R] : tile[c - r * TILE_W];
+        const T down = k + r < OUTPUTS_Y ? q[k + r][R] : tile[c + r * TILE_W];
+        acc = fma(w[r], (q[k][R - r] + q[k][R + r]) + (tile[c - r] + tile[c + r]) + (up + down), acc);
+      }
+      if (x_inside && strip + k < (long)ny) o[k * (long)nx] = acc;
+    }
 #pragma unroll
     for (int k = 0; k < OUTPUTS_Y; ++k) {
 #pragma unroll
       for (int d = 0; d + 1 < QUEUE; ++d) q[k][d] = q[k][d + 1];
-      q[k][QUEUE - 1] = READ(x, y0 + ly + k * WG_Y, z + R);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);  // the previous plane's readers are done
-#pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) plane[R + ly + k * WG_Y][R + lx] = q[k][R];
-    for (int t = ly * WG_X + lx; t < HALO; t += WG_X * WG_Y) {
-      int ty, tx;
-      if (t < 2 * R * WG_X) {  // above and below the block
-        const int band = t / (R * WG_X), at = t % (R * WG_X);
-        ty = (band ? R + BLOCK_Y : 0) + at / WG_X;
-        tx = R + at % WG_X;
-      } else {  // left and right of it
-        const int at = t - 2 * R * WG_X, c = at % (2 * R);
-        ty = R + at / (2 * R);
-        tx = c < R ? c : WG_X + c;
-      }
-      plane[ty][tx] = READ(x0 - R + tx, y0 - R + ty, z);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) {
-      const long y = y0 + ly + k * WG_Y;
-      const int ty = R + ly + k * WG_Y, tx = R + lx;
-      T acc = w[0] * q[k][R];
-#pragma unroll
-      for (int r = 1; r <= R; ++r)
-        acc = fma(w[r],
-                  (q[k][R - r] + q[k][R + r]) + (plane[ty][tx - r] + plane[ty][tx + r]) +
-                      (plane[ty - r][tx] + plane[ty + r][tx]),
-                  acc);
-      if (x < (long)nx && y < (long)ny) out[(z * (long)ny + y) * (long)nx + x] = acc;
+      q[k][QUEUE - 1] = next[k];
     }
   }
-#undef READ
 }
 #endif

@@ -117,6 +117,29 @@ TEST_CASE("2D convolution with several outputs per work-item and either mask mem
     }
 }
 
+// Rows that are multiples of a work-item's outputs take aligned vector
+// reads (and writes where the output rows are multiples too); the windows
+// at the image's edges keep the scalar reads. 3 x 7: a halo of 3 columns.
+TEMPLATE_TEST_CASE("2D convolution with aligned vector rows where the columns allow", "[convolution]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const Boundary boundaries[] = {Boundary::valid, Boundary::zero, Boundary::clamp};
+  std::size_t turn = 0;
+  for (const MaskShape m : std::vector<MaskShape>{{5, 5}, {3, 7}}) {
+    const ConvolutionMask<T> mask = random_mask<T>(ctx, m.rows, m.cols);
+    for (std::size_t outputs : {2, 4, 8}) {
+      if (sizeof(T) == 8 && outputs != 4) continue;  // double: one width is enough to build
+      ConvolutionOptions o;
+      o.boundary = boundaries[turn++ % 3];
+      o.local_tile = false;
+      o.outputs_per_work_item = outputs;
+      o.output_rows_per_work_item = outputs == 8 ? 3 : 2;
+      for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{41, 64}, {9, 24}, {7, 8}})
+        check_convolution<T>(ctx, rows, cols, mask, o);
+    }
+  }
+}
+
 TEMPLATE_TEST_CASE("2D convolution runs under every device class's plan", "[convolution]", float, double) {
   using T = TestType;
   Context& ctx = test::cpu_context();

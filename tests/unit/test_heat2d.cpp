@@ -23,10 +23,12 @@ namespace {
 // most a few roundings of values bounded by the field's largest magnitude.
 template <class T>
 void check_heat(Context& ctx, std::size_t rows, std::size_t cols, T r, std::size_t steps, std::optional<bool> tile,
-                const PlanOptions& plan = {}, std::optional<std::size_t> per_launch = std::nullopt) {
+                const PlanOptions& plan = {}, std::optional<std::size_t> per_launch = std::nullopt,
+                std::optional<std::size_t> cells_x = std::nullopt, std::optional<std::size_t> cells_y = std::nullopt) {
+  auto shown = [](std::optional<std::size_t> v) { return v ? std::to_string(*v) : std::string("rules"); };
   INFO(rows << " x " << cols << ", r " << r << ", " << steps << " steps, variant "
-            << (tile ? (*tile ? "tiled" : "cached") : "rules") << ", steps per launch "
-            << (per_launch ? std::to_string(*per_launch) : "rules"));
+            << (tile ? (*tile ? "tiled" : "cached") : "rules") << ", steps per launch " << shown(per_launch)
+            << ", cells of a row " << shown(cells_x) << ", of a column " << shown(cells_y));
   const std::vector<T> u0 = test::random_vector<T>(rows * cols);
   Buffer<T> u(ctx, u0);
   HeatOptions<T> o;
@@ -35,6 +37,8 @@ void check_heat(Context& ctx, std::size_t rows, std::size_t cols, T r, std::size
   o.local_tile = tile;
   o.plan = plan;
   o.steps_per_launch = per_launch;
+  o.cells_x = cells_x;
+  o.cells_y = cells_y;
   const LaunchPlan used = heat2d(ctx, u, rows, cols, o);
   INFO(used.explain());
   const std::vector<double> want = reference::heat2d(u0, rows, cols, double(r), steps);
@@ -57,6 +61,16 @@ TEMPLATE_TEST_CASE("heat 2D matches the host steps in both variants at awkward s
       check_heat<T>(ctx, rows, cols, T(0.2), 5, tile);
 }
 
+TEMPLATE_TEST_CASE("heat 2D: several cells of a row per work-item, as vectors where cols allows", "[stencil]", float,
+                   double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  // 8, 16 and 24 columns take 2-, 4- and 8-wide vectors (8 not for 12); 1, 7 and 101 take none.
+  for (auto [rows, cols] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{1, 8}, {3, 7}, {5, 16}, {13, 12}, {9, 24}, {37, 101}})
+    for (std::size_t cells : {1, 2, 3, 4, 8}) check_heat<T>(ctx, rows, cols, T(0.2), 5, false, {}, std::nullopt, cells);
+}
+
 TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) matches the host", "[stencil]", float,
                    double) {
   using T = TestType;
@@ -65,6 +79,11 @@ TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) ma
        std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {5, 5}, {13, 17}, {37, 101}, {67, 33}})
     for (std::size_t k : {2, 3, 4, 7})  // 7: the most a 16 x 16 work-group takes (the H100 allows no more here)
       check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k);  // 11 steps: a remainder for every k
+  // Strips of a column per work-item: tiles taller than the work-group.
+  for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{2, 3}, {37, 101}, {131, 29}})
+    for (std::size_t k : {2, 4, 7})
+      for (std::size_t cells : {2, 8, 16})
+        check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k, std::nullopt, cells);
 }
 
 TEMPLATE_TEST_CASE("heat 2D runs under every device class's plan", "[stencil]", float, double) {
@@ -74,6 +93,7 @@ TEMPLATE_TEST_CASE("heat 2D runs under every device class's plan", "[stencil]", 
     for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)})
       check_heat<TestType>(ctx, 53, 71, TestType(0.25), 4, tile, opt);
     check_heat<TestType>(ctx, 53, 71, TestType(0.25), 9, std::nullopt, opt, std::size_t{4});
+    check_heat<TestType>(ctx, 29, 72, TestType(0.25), 4, false, opt);  // the rules' row vectors where they apply
   }
 }
 
@@ -185,4 +205,10 @@ TEST_CASE("heat 2D: fixed sides, output every k steps, and bad input", "[stencil
   bad.output_every = 0;
   bad.steps_per_launch = 17;
   CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("steps_per_launch must be 1 to 16, not 17"));
+  bad.steps_per_launch.reset();
+  bad.cells_x = 9;
+  CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("cells_x must be 1 to 8, not 9"));
+  bad.cells_x.reset();
+  bad.cells_y = 3;
+  CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("cells_y must be 1, 2, 4, 8 or 16"));
 }

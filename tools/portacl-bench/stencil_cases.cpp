@@ -44,24 +44,34 @@ Spec parse(const std::string& spec) {
   return s;
 }
 
-// A variant: forced tile or not, forced steps per launch, or the rules'.
+// A variant: forced tile or not, forced steps per launch and cells per
+// work-item, or the rules'.
 struct Variant {
   const char* label;
   std::optional<bool> tile;
   std::optional<std::size_t> per_launch;
+  std::optional<std::size_t> cells_x = std::nullopt;
+  std::optional<std::size_t> cells_y = std::nullopt;
 };
+
+template <class T>
+HeatOptions<T> heat_options(const Variant& v, std::size_t steps) {
+  HeatOptions<T> o;
+  o.r = T(0.2);
+  o.steps = steps;
+  o.local_tile = v.tile;
+  o.steps_per_launch = v.per_launch;
+  o.cells_x = v.cells_x;
+  o.cells_y = v.cells_y;
+  return o;
+}
 
 // A 9-step run of the variant (two blocked launches and a remainder where
 // it blocks) against the host steps.
 template <class T>
 std::string check_variant(Context& ctx, std::size_t n, const std::vector<T>& u0, const Variant& v) {
   Buffer<T> u(ctx, u0);
-  HeatOptions<T> o;
-  o.r = T(0.2);
-  o.steps = 9;
-  o.local_tile = v.tile;
-  o.steps_per_launch = v.per_launch;
-  heat2d(ctx, u, n, n, o);
+  heat2d(ctx, u, n, n, heat_options<T>(v, 9));
   const std::vector<double> want = reference::heat2d(u0, n, n, 0.2, 9);
   return within_impl(u.download(), want, 144 * std::numeric_limits<T>::epsilon());
 }
@@ -79,26 +89,31 @@ void heat_rows(Context& ctx, const Spec& spec, int warmup, int reps, unsigned lo
   Buffer<T> u(ctx, u0);
   static const Variant variants[] = {{"rules", std::nullopt, std::nullopt},
                                      {"cached", false, 1},
+                                     {"cached, 1 cell of a row", false, 1, 1},
+                                     {"cached, 2 cells of a row", false, 1, 2},
+                                     {"cached, 4 cells of a row", false, 1, 4},
+                                     {"cached, 8 cells of a row", false, 1, 8},
                                      {"tiled", true, 1},
+                                     {"2 steps per launch", std::nullopt, 2},
                                      {"4 steps per launch", std::nullopt, 4},
-                                     {"2 steps per launch", std::nullopt, 2}};
+                                     {"8 steps per launch", std::nullopt, 8},
+                                     {"4 steps, 1 cell of a column", std::nullopt, 4, std::nullopt, 1},
+                                     {"4 steps, 16 cells of a column", std::nullopt, 4, std::nullopt, 16}};
   for (const Variant& variant : variants) {
     StencilRow row;
     row.stencil = "heat2d " + std::to_string(h.n) + "^2 x " + std::to_string(h.steps);
     row.element = sizeof(T) == 4 ? "float" : "double";
     row.variant = variant.label;
-    HeatOptions<T> o;
-    o.r = T(0.2);
-    o.steps = h.steps;
-    o.local_tile = variant.tile;
-    o.steps_per_launch = variant.per_launch;
+    const HeatOptions<T> o = heat_options<T>(variant, h.steps);
     try {
       row.check = check_variant<T>(ctx, h.n, u0, variant);
       const LaunchPlan plan = heat2d(ctx, u, h.n, h.n, o);
       if (!variant.tile && !variant.per_launch) {
         const Decision* v = plan.decision("variant");
         const Decision* k = plan.decision("steps_per_launch");
-        row.variant = "rules (" + (v ? v->value : std::string("?")) + (k ? ", " + k->value + " per launch" : "") + ")";
+        const Decision* c = plan.decision(k ? "temporal_cells_y" : "cells_per_work_item");
+        row.variant = "rules (" + (v ? v->value : std::string("?")) + (c ? ", " + c->value + " cells" : "") +
+                      (k ? ", " + k->value + " per launch" : "") + ")";
       }
       const double updates = double(h.n) * double(h.n) * double(h.steps);
       time_case(

@@ -44,18 +44,28 @@ struct HeatOptions {
   /// the steps, stepped in local memory), 1 to 16; unset: rule
   /// stencil.temporal-blocking or a tuned STEPS_PER_LAUNCH.
   std::optional<std::size_t> steps_per_launch;
+  /// Cells of a row per work-item in the cache-reliant step, 1 to 8 (2, 4
+  /// and 8 load aligned vectors where cols is a multiple); unset: rule
+  /// stencil.cells-per-work-item or a tuned CELLS_X.
+  std::optional<std::size_t> cells_x;
+  /// Cells of a column per work-item in the temporal-blocking tile, 1 to
+  /// 16; unset: rule stencil.temporal-strip or a tuned CELLS_Y.
+  std::optional<std::size_t> cells_y;
   PlanOptions plan;
 };
 
 KernelTraits heat2d_traits(ElementType element);
 /// work-group shape (work_group_size; the planner's 2D shape), local memory
-/// on or off, STEPS_PER_LAUNCH (temporal blocking).
+/// on or off, STEPS_PER_LAUNCH (temporal blocking), CELLS_X (cells of a row
+/// per work-item, cache-reliant step), CELLS_Y (cells of a column per
+/// work-item, temporal tile).
 const TuningSpace& heat2d_tunables();
 
 /// Advances `u` (rows x cols) by options.steps steps, in place. Errors,
 /// before any launch: r above 1/4 or negative or not a number, zero steps,
 /// a buffer that does not hold rows x cols elements or belongs to another
-/// context, output_every without a callback.
+/// context, output_every without a callback, cells_x or cells_y out of
+/// range.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& options);
 

@@ -108,6 +108,11 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
     plan.macros["WG_X"] = std::to_string(plan.local[0]);
     plan.macros["WG_Y"] = std::to_string(plan.local[1]);
   }
+  // Aligned vector reads and writes of the cache-reliant variant where the
+  // rows are multiples of a work-item's outputs.
+  const bool vector_width = outputs == 2 || outputs == 4 || outputs == 8;
+  if (!tiled && !by_rows && vector_width && cols % outputs == 0) plan.macros["ROW_VECTORS"] = "1";
+  if (!tiled && !by_rows && vector_width && out_cols % outputs == 0) plan.macros["OUT_VECTORS"] = "1";
   plan.global = {{round_up(ceil_div(out_cols, outputs), plan.local[0]),
                   round_up(ceil_div(out_rows, output_rows), plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);

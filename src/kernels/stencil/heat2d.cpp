@@ -25,36 +25,35 @@ const TuningSpace& heat2d_tunables() {
       {knobs::work_group_size({64, 128, 256, 512}),
        knobs::use_local_memory(),
        {"STEPS_PER_LAUNCH", {1, 2, 4, 8}, std::nullopt, "steps per launch (temporal blocking; 1: one step per launch)"},
-       {"CELLS_X", {1, 2, 4}, std::nullopt, "cells of a row per work-item in the cache-reliant step"}},
+       {"CELLS_X", {1, 2, 4, 8}, std::nullopt, "cells of a row per work-item in the cache-reliant step"},
+       {"CELLS_Y", {1, 2, 4, 8, 16}, std::nullopt, "cells of a column per work-item in the temporal tile"}},
       nullptr};
   return space;
 }
 
 namespace {
 
-// The temporal-blocking launch: a square work-group as large as the device
-// allows (32 x 32, or 32 x 16, 16 x 16, ...), each work-item owning a tile
-// cell; the central (side - 2k)^2 cells are written.
+// The temporal-blocking launch: a tile of ty rows by wx columns, each
+// work-item owning a strip of cy cells of a column (a wx x ty / cy
+// work-group); the central (ty - 2k) x (wx - 2k) cells are written.
 LaunchPlan temporal_plan(Context& ctx, LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k,
-                         std::size_t wx, std::size_t wy, std::size_t element) {
-  const std::size_t local = wx * wy * element;
-  if (ctx.info().local_mem_size && local > ctx.info().local_mem_size)
-    throw Error("heat2d: " + std::to_string(k) + " steps per launch need " + std::to_string(local) +
-                " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
+                         std::size_t wx, std::size_t ty, std::size_t cy) {
+  const std::size_t wy = ty / cy;
   plan.local = {{wx, wy, 1}};
   plan.macros["WG_X"] = std::to_string(wx);
   plan.macros["WG_Y"] = std::to_string(wy);
   plan.macros["WG_SIZE"] = std::to_string(wx * wy);
   plan.macros["STEPS_PER_LAUNCH"] = std::to_string(k);
+  plan.macros["CELLS_Y"] = std::to_string(cy);
   plan.use_local_memory = true;
-  const std::size_t out_x = wx - 2 * k, out_y = wy - 2 * k;
+  const std::size_t out_x = wx - 2 * k, out_y = ty - 2 * k;
   plan.global = {{kernel_call::ceil_div(cols, out_x) * wx, kernel_call::ceil_div(rows, out_y) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
   plan.decide("temporal_tile",
-              std::to_string(wy) + " x " + std::to_string(wx) + " writing " + std::to_string(out_y) + " x " +
-                  std::to_string(out_x),
+              std::to_string(ty) + " x " + std::to_string(wx) + " writing " + std::to_string(out_y) + " x " +
+                  std::to_string(out_x) + ", " + std::to_string(cy) + " cells of a column per work-item",
               "stencil.temporal-blocking",
-              std::to_string(double(wx * wy) / double(out_x * out_y)).substr(0, 4) +
+              std::to_string(double(wx * ty) / double(out_x * out_y)).substr(0, 4) +
                   " cells read per cell written, once per " + std::to_string(k) + " steps");
   return plan;
 }
@@ -78,6 +77,11 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   if (o.output_every && !o.on_output) throw Error("heat2d: output_every is set but no on_output callback is");
   if (o.steps_per_launch && (*o.steps_per_launch < 1 || *o.steps_per_launch > 16))
     throw Error("heat2d: steps_per_launch must be 1 to 16, not " + std::to_string(*o.steps_per_launch));
+  if (o.cells_x && (*o.cells_x < 1 || *o.cells_x > 8))
+    throw Error("heat2d: cells_x must be 1 to 8, not " + std::to_string(*o.cells_x));
+  if (o.cells_y && (*o.cells_y < 1 || *o.cells_y > 16 || (*o.cells_y & (*o.cells_y - 1)) != 0))
+    throw Error("heat2d: cells_y must be 1, 2, 4, 8 or 16 (it divides the tile's height), not " +
+                std::to_string(*o.cells_y));
 
   const KernelTraits traits = heat2d_traits(element_of<T>::value);
   LaunchPlan plan =
@@ -89,18 +93,27 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   const bool tiled = stencil_uses_tile(plan, ctx.info(), bytes, o.local_tile);
   plan.use_local_memory = tiled;
   // The cache-reliant step updates CELLS_X cells of a row per work-item:
-  // a tuned value, or rule stencil.cells-per-work-item (8 bytes of cells on
-  // GPUs and MIC: 2 floats, 1 double; 1 on CPUs).
+  // the caller's, a tuned value, or rule stencil.cells-per-work-item (on
+  // GPUs and MIC 16 bytes of a row where cols is a multiple, loaded as
+  // aligned vectors, else 8 bytes; 1 cell on CPUs).
   std::size_t cells_x = 1;
   if (!tiled) {
-    if (const auto tuned = heat2d_tunables().chosen(plan, "CELLS_X")) {
+    if (o.cells_x) {
+      cells_x = *o.cells_x;
+      plan.decide("cells_per_work_item", std::to_string(cells_x), "caller.choice", "asked for by the caller");
+    } else if (const auto tuned = heat2d_tunables().chosen(plan, "CELLS_X")) {
       cells_x = static_cast<std::size_t>(std::max<long>(1, *tuned));
+      plan.decide("cells_per_work_item", std::to_string(cells_x), "tuning.override", plan.provenance);
     } else if (plan.device_class != DeviceClass::cpu) {
-      cells_x = std::max<std::size_t>(1, 8 / sizeof(T));
+      const std::size_t wide = 16 / sizeof(T);
+      cells_x = cols % wide == 0 ? wide : std::max<std::size_t>(1, 8 / sizeof(T));
       plan.decide("cells_per_work_item", std::to_string(cells_x), "stencil.cells-per-work-item",
-                  "8 bytes of a row per work-item");
+                  cols % wide == 0 ? "16 bytes of a row per work-item, as aligned vectors"
+                                   : "8 bytes of a row per work-item (cols is not a multiple of 16 bytes)");
     }
   }
+  const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
+  if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
   plan.macros["CELLS_X"] = std::to_string(cells_x);
   plan.global = {{round_up(kernel_call::ceil_div(cols, cells_x), plan.local[0]), round_up(rows, plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
@@ -115,7 +128,12 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     step.plan.decide("variant", "whole rows per work-item", "cpu.large-grain",
                      "a core streams its rows; " + std::to_string(step.plan.work_groups) + " work-groups to schedule");
   } else {
-    step = ctx.prepare(KernelRef{"heat2d.cl", tiled ? "heat_tiled" : "heat_cached", ""}, plan);
+    step = ctx.prepare(KernelRef{"heat2d.cl",
+                                 tiled         ? "heat_tiled"
+                                 : row_vectors ? "heat_vectors"
+                                               : "heat_cached",
+                                 ""},
+                       plan);
   }
   if (o.sides) {
     const PreparedKernel edges = ctx.prepare(KernelRef{"heat2d.cl", "heat_edges", ""}, plan);
@@ -137,19 +155,44 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     plan.decide("steps_per_launch", "2", "stencil.temporal-blocking",
                 std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 2 steps per read and write");
   }
+  // Cells of a column per work-item in the temporal tile: the caller's, a
+  // tuned value, or rule stencil.temporal-strip (8 on GPUs and MIC, whose
+  // compilers cap these kernels' work-groups at a few hundred work-items).
+  std::size_t cells_y = 1;
+  if (per_launch > 1) {
+    if (o.cells_y) {
+      cells_y = *o.cells_y;
+      plan.decide("temporal_cells_y", std::to_string(cells_y), "caller.choice", "asked for by the caller");
+    } else if (const auto tuned = heat2d_tunables().chosen(plan, "CELLS_Y")) {
+      cells_y = static_cast<std::size_t>(std::max<long>(1, *tuned));
+      plan.decide("temporal_cells_y", std::to_string(cells_y), "tuning.override", plan.provenance);
+    } else if (plan.device_class != DeviceClass::cpu) {
+      cells_y = 8;
+      plan.decide("temporal_cells_y", "8", "stencil.temporal-strip",
+                  "a tall tile at a work-group size the compiler allows: less of it is overlap");
+    }
+  }
   std::optional<PreparedKernel> blocked;
-  // The largest tile the device and the compiled kernel allow (NVIDIA's
-  // compiler allowed 256 work-items for this kernel on the H100).
-  static const std::size_t shapes[][2] = {{32, 32}, {32, 16}, {16, 16}, {16, 8}, {8, 8}};
+  // The largest tile (rows x columns) the device and the compiled kernel
+  // allow: NVIDIA's compiler allowed 256 work-items for this kernel on the
+  // H100.
+  static const std::size_t tiles[][2] = {{64, 64}, {64, 32}, {32, 32}, {32, 16}, {16, 16}, {16, 8}, {8, 8}};
   std::string refused;
-  for (const auto& shape : shapes) {
+  for (const auto& shape : tiles) {
     if (per_launch == 1 || blocked) break;
-    const std::size_t wx = shape[0], wy = shape[1];
-    if (wx <= 2 * per_launch || wy <= 2 * per_launch) continue;
-    if (ctx.info().max_work_group_size && wx * wy > ctx.info().max_work_group_size) continue;
+    const std::size_t ty = shape[0], wx = shape[1], cy = std::min(cells_y, ty);
+    if (wx <= 2 * per_launch || ty <= 2 * per_launch) continue;
+    const std::size_t items = wx * (ty / cy), local = 2 * wx * ty * sizeof(T);  // two tiles
+    // 1024 work-items at most: no GPU takes more, and on CPUs more only lengthens the barrier loops.
+    if (items > 1024 || (ctx.info().max_work_group_size && items > ctx.info().max_work_group_size)) continue;
+    if (ctx.info().local_mem_size && local > ctx.info().local_mem_size) {
+      refused = "a " + std::to_string(ty) + " x " + std::to_string(wx) + " tile needs " + std::to_string(local) +
+                " bytes of local memory; the device has " + std::to_string(ctx.info().local_mem_size);
+      continue;
+    }
     try {
       blocked = ctx.prepare(KernelRef{"heat2d.cl", "heat_temporal", ""},
-                            temporal_plan(ctx, plan, rows, cols, per_launch, wx, wy, sizeof(T)));
+                            temporal_plan(ctx, plan, rows, cols, per_launch, wx, ty, cy));
     } catch (const Error& e) {
       if (std::string(e.what()).find("CL_KERNEL_WORK_GROUP_SIZE") == std::string::npos) throw;
       refused = e.what();

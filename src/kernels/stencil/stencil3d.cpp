@@ -187,6 +187,8 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["WG_Y"] = std::to_string(wy);
   plan.macros["OUTPUTS_Y"] = std::to_string(outputs);
   plan.macros["STAR_QUEUE"] = "1";
+  // 32-bit offsets within a plane where they fit: fewer instructions per read on GPUs.
+  plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
   // z chunks: enough work-groups to fill the device four times over.
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
   const std::size_t want = 4 * std::max<std::size_t>(ctx.info().compute_units, 1);
