@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -56,6 +56,17 @@ if has sparse; then
   cat "$OUT/sparse_h100.txt"
   timeout 300 python3 .ci/cusparse.py "$SPARSE" > "$OUT/cusparse_h100.txt" 2>&1
   cat "$OUT/cusparse_h100.txt"
+fi
+if has registers; then
+  # Registers and spills of the star's plane queue per outputs in y (NVIDIA's -cl-nv-verbose).
+  g++ -O1 -o /tmp/cl_build_log .ci/cl_build_log.cpp -lOpenCL
+  for oy in 1 2 4 8; do
+    echo "== star_queue OUTPUTS_Y=$oy" >> "$OUT/registers.txt"
+    /tmp/cl_build_log kernels/stencil3d.cl "-I kernels -cl-nv-verbose -DT=float -DVW=1 -DR=4 -DOFF=0 -DCLAMP=0 \
+-DREACH=4 -DWG_X=32 -DWG_Y=8 -DOUTPUTS_Y=$oy -DSTAR_QUEUE=1 -DPLANE_OFFSET=int -DPOINTS=X(0,0,0,0)" \
+      2>&1 | grep -E "ptxas|registers|spill|Compiling|error" >> "$OUT/registers.txt"
+  done
+  cat "$OUT/registers.txt"
 fi
 STENCILS=${STENCILS:-heat2d:4096:1000,star3d:512:4,conv2d:4096:5,conv1d:67108864:7,ncc:2048:16,ncc:2048:52}
 if has stencil; then

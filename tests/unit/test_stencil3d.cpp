@@ -77,6 +77,11 @@ TEST_CASE("3D star stencil: the plane queue with 1 to 8 outputs per work-item in
     o.plane_queue = true;
     o.outputs_y = outputs;
     check_star<float>(ctx, {19, 29, 7}, 4, o);  // 29 rows: a remainder for every count
+    // Chunks of z that divide the 7 planes or not, shorter than the queue, and a single plane.
+    for (std::size_t chunk : {1, 3, 5, 9}) {
+      o.z_chunk = chunk;
+      check_star<float>(ctx, {19, 29, 7}, 4, o);
+    }
   }
 }
 
@@ -199,6 +204,10 @@ TEST_CASE("3D stencils refuse bad input before any launch", "[stencil3d]") {
   many.outputs_y = 9;
   CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, std::vector<float>{1.0f, 1.0f}, out, many),
                     Catch::Contains("outputs_y"));
+  Stencil3dOptions no_planes;
+  no_planes.z_chunk = 0;
+  CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, std::vector<float>{1.0f, 1.0f}, out, no_planes),
+                    Catch::Contains("z_chunk must be at least 1 plane"));
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, std::vector<StencilPoint<float>>{}, out), Catch::Contains("no points"));
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, std::vector<StencilPoint<float>>{{9, 0, 0, 1.0f}}, out),
                     Catch::Contains("beyond 8 cells"));

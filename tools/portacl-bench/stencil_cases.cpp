@@ -147,10 +147,18 @@ void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int 
     const char* label;
     std::optional<bool> queue;
     std::optional<std::size_t> outputs;
+    std::optional<std::size_t> z_chunk = std::nullopt;
   };
-  static const Variant variants[] = {{"rules", std::nullopt, std::nullopt}, {"queue, 1 output in y", true, 1},
-                                     {"queue, 2 outputs in y", true, 2},    {"queue, 4 outputs in y", true, 4},
-                                     {"queue, 8 outputs in y", true, 8},    {"cache-reliant", false, std::nullopt}};
+  static const Variant variants[] = {{"rules", std::nullopt, std::nullopt},
+                                     {"queue, 1 output in y", true, 1},
+                                     {"queue, 2 outputs in y", true, 2},
+                                     {"queue, 4 outputs in y", true, 4},
+                                     {"queue, 8 outputs in y", true, 8},
+                                     {"queue, 2 outputs, 64-plane chunks", true, 2, 64},
+                                     {"queue, 2 outputs, 128-plane chunks", true, 2, 128},
+                                     {"queue, 4 outputs, 64-plane chunks", true, 4, 64},
+                                     {"queue, 8 outputs, 32-plane chunks", true, 8, 32},
+                                     {"cache-reliant", false, std::nullopt}};
   for (const Variant& v : variants) {
     StencilRow row;
     row.stencil = "star3d " + std::to_string(n) + "^3 r" + std::to_string(radius) + " zero";
@@ -159,11 +167,17 @@ void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int 
     Stencil3dOptions o;
     o.plane_queue = v.queue;
     o.outputs_y = v.outputs;
+    o.z_chunk = v.z_chunk;
     try {
       star_stencil3d(ctx, check_in, small, c, check_out, o);
       row.check = within(check_out.download(), want, 8.0 * double(6 * radius + 1) * std::numeric_limits<T>::epsilon());
       const LaunchPlan plan = star_stencil3d(ctx, in, e, c, result, o);
-      if (!v.queue) row.variant = std::string("rules (") + plan.decision("variant")->value + ")";
+      if (!v.queue) {
+        const Decision* outputs = plan.decision("outputs_y");
+        const Decision* chunk = plan.decision("z_chunk");
+        row.variant = "rules (" + plan.decision("variant")->value + (outputs ? ", " + outputs->value + " in y" : "") +
+                      (chunk ? ", " + chunk->value : "") + ")";
+      }
       const double points = double(e.cells());
       time_case(
           ctx, warmup, reps, ceilings, {2.0 * sizeof(T) * points, 2.0 * double(6 * radius + 1) * points, points},

@@ -53,6 +53,11 @@ struct Stencil3dOptions {
   /// Outputs per work-item in y for the plane queue, 1 to 8; unset: a tuned
   /// OUTPUTS_Y or rule stencil3d.outputs-per-work-item.
   std::optional<std::size_t> outputs_y;
+  /// Planes each work-group of the plane queue marches through (at least
+  /// 1); unset: rule stencil3d.plane-queue. Each chunk first reads the 2R
+  /// planes around its start, so short chunks cost reads; long ones leave
+  /// fewer work-groups to spread over the device.
+  std::optional<std::size_t> z_chunk;
   PlanOptions plan;
 };
 

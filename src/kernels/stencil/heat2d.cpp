@@ -150,10 +150,10 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   } else if (const auto tuned = heat2d_tunables().chosen(plan, "STEPS_PER_LAUNCH")) {
     per_launch = static_cast<std::size_t>(std::max<long>(1, *tuned));
     plan.decide("steps_per_launch", std::to_string(per_launch), "tuning.override", plan.provenance);
-  } else if (plan.device_class != DeviceClass::cpu && sizeof(T) >= 8 && cache && bytes > cache && !o.local_tile) {
-    per_launch = 2;
-    plan.decide("steps_per_launch", "2", "stencil.temporal-blocking",
-                std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 2 steps per read and write");
+  } else if (plan.device_class != DeviceClass::cpu && cache && bytes > cache && !o.local_tile) {
+    per_launch = 4;
+    plan.decide("steps_per_launch", "4", "stencil.temporal-blocking",
+                std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 4 steps per read and write");
   }
   // Cells of a column per work-item in the temporal tile: the caller's, a
   // tuned value, or rule stencil.temporal-strip (8 on GPUs and MIC, whose

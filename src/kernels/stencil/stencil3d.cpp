@@ -70,6 +70,7 @@ void check_buffers(Context& ctx, const Buffer<T>& in, Extent3 extent, std::size_
     throw Error("stencil3d: out is the same buffer as in (every output reads its neighbours' inputs)");
   if (o.outputs_y && (*o.outputs_y < 1 || *o.outputs_y > 8))
     throw Error("stencil3d: outputs_y must be 1 to 8, not " + std::to_string(*o.outputs_y));
+  if (o.z_chunk && *o.z_chunk == 0) throw Error("stencil3d: z_chunk must be at least 1 plane");
 }
 
 template <class T>
@@ -193,10 +194,10 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
   const std::size_t want = 4 * std::max<std::size_t>(ctx.info().compute_units, 1);
   const std::size_t chunks = std::min(o3.nz, std::max<std::size_t>(1, ceil_div(want, x_groups * y_blocks)));
-  const std::size_t z_chunk = ceil_div(o3.nz, chunks);
+  const std::size_t z_chunk = o.z_chunk ? std::min(*o.z_chunk, o3.nz) : ceil_div(o3.nz, chunks);
   plan.global = {{x_groups * wx, y_blocks * ceil_div(o3.nz, z_chunk) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
-  plan.decide("z_chunk", std::to_string(z_chunk) + " planes", "stencil3d.plane-queue",
+  plan.decide("z_chunk", std::to_string(z_chunk) + " planes", o.z_chunk ? "caller.choice" : "stencil3d.plane-queue",
               std::to_string(plan.work_groups) + " work-groups for " + std::to_string(ctx.info().compute_units) +
                   " compute units");
   const PreparedKernel k = ctx.prepare(KernelRef{"stencil3d.cl", "star_queue", ""}, plan);
