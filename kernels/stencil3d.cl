@@ -92,8 +92,9 @@ __kernel void stencil_rows(const ulong inx, const ulong iny, const ulong inz, co
 // Why it is shaped so (each a measured cost on GPUs):
 // - every read's place in its plane is worked out once, before the march;
 //   a plane costs one pointer per work-item, not an index per read;
-// - the next plane's cells are loaded before this plane is computed, so
-//   the loads are in flight during the arithmetic;
+// - each plane's cells are loaded a whole plane step before they are
+//   first used (the queue's newest entry is filled just before the
+//   arithmetic that needs it, never by a shift that would wait for it);
 // - a strip shares its y neighbours in registers, which cuts the local
 //   memory reads per output from 4R to about 2R + R(R + 1) / OUTPUTS_Y.
 #ifdef STAR_QUEUE  // set for the plane queue only (a tuned OUTPUTS_Y may reach the other variants)
@@ -165,12 +166,19 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     halo_at[j] = t < HALO ? s3_plane_offset(x0 - R + tx + OFF, y0 - R + ty + OFF, (long)inx, (long)iny) : -1;
   }
 
+  // Entering the step for plane z: q[k][d] holds plane z - R + d for d <
+  // 2R, and next[k] plane z + R (perhaps still in flight).
   T q[OUTPUTS_Y][QUEUE], next[OUTPUTS_Y], halo[HALO_PER_ITEM];
 #pragma unroll
   for (int d = 0; d < QUEUE; ++d) {
     __global const T* p = s3_plane(in, za - R + d + OFF, (long)inz, plane_cells);
 #pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) q[k][d] = s3_at(p, column[k]);
+    for (int k = 0; k < OUTPUTS_Y; ++k) {
+      if (d + 1 < QUEUE)
+        q[k][d] = s3_at(p, column[k]);
+      else
+        next[k] = s3_at(p, column[k]);
+    }
   }
   {
     __global const T* p = s3_plane(in, za + OFF, (long)inz, plane_cells);
@@ -188,7 +196,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     for (int j = 0; j < HALO_PER_ITEM; ++j)
       if (halo_slot[j] >= 0) tile[halo_slot[j]] = halo[j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    {  // the next plane's loads, in flight while this plane is computed
+    {  // the next plane's loads, in flight until the next step needs them
+#pragma unroll
+      for (int k = 0; k < OUTPUTS_Y; ++k) q[k][QUEUE - 1] = next[k];
       __global const T* p = s3_plane(in, z + R + 1 + OFF, (long)inz, plane_cells);
 #pragma unroll
       for (int k = 0; k < OUTPUTS_Y; ++k) next[k] = s3_at(p, column[k]);
@@ -212,7 +222,6 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     for (int k = 0; k < OUTPUTS_Y; ++k) {
 #pragma unroll
       for (int d = 0; d + 1 < QUEUE; ++d) q[k][d] = q[k][d + 1];
-      q[k][QUEUE - 1] = next[k];
     }
   }
 }

@@ -99,8 +99,10 @@ const std::vector<Rule>& rule_book() {
       {"stencil3d.plane-queue", "all", "000 3",
        "The 3D star stencil, where the plan takes local memory, marches a work-group along z: each x-y plane's block "
        "and its halo in local memory, the z neighbours in a register queue, so each cell is read from memory about "
-       "once per plane. z is cut into chunks so that there are four work-groups per compute unit. CPUs walk whole x "
-       "rows instead, and a general stencil reads every point through the caches."},
+       "once per plane. z is cut into chunks so that there are four work-groups per compute unit, each chunk at "
+       "least 16R planes long (its first 2R planes are read only to fill the queue; H100, 256^3 radius 4: 0.073 ms "
+       "with 64-plane chunks against 0.093 with 52). CPUs walk whole x rows instead, and a general stencil reads "
+       "every point through the caches."},
       {"stencil3d.outputs-per-work-item", "all", "000 3",
        "In the plane queue a work-item computes 2 outputs of its column in y: they share the plane's barriers and "
        "the halo's loads."},

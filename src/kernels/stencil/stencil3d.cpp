@@ -190,11 +190,15 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["STAR_QUEUE"] = "1";
   // 32-bit offsets within a plane where they fit: fewer instructions per read on GPUs.
   plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
-  // z chunks: enough work-groups to fill the device four times over.
+  // z chunks: enough work-groups to fill the device four times over, but
+  // at least 16R planes each, so that the 2R planes a chunk reads before
+  // its first output cost at most an eighth more reads (H100, 256^3 r4:
+  // 64-plane chunks 0.073 ms against 0.093 with 52).
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
   const std::size_t want = 4 * std::max<std::size_t>(ctx.info().compute_units, 1);
   const std::size_t chunks = std::min(o3.nz, std::max<std::size_t>(1, ceil_div(want, x_groups * y_blocks)));
-  const std::size_t z_chunk = o.z_chunk ? std::min(*o.z_chunk, o3.nz) : ceil_div(o3.nz, chunks);
+  const std::size_t z_chunk =
+      o.z_chunk ? std::min(*o.z_chunk, o3.nz) : std::max(ceil_div(o3.nz, chunks), std::min(o3.nz, 16 * radius));
   plan.global = {{x_groups * wx, y_blocks * ceil_div(o3.nz, z_chunk) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
   plan.decide("z_chunk", std::to_string(z_chunk) + " planes", o.z_chunk ? "caller.choice" : "stencil3d.plane-queue",
