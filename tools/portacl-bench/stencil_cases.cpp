@@ -112,7 +112,8 @@ void heat_rows(Context& ctx, const Spec& spec, int warmup, int reps, unsigned lo
         const Decision* v = plan.decision("variant");
         const Decision* k = plan.decision("steps_per_launch");
         const Decision* c = plan.decision(k ? "temporal_cells_y" : "cells_per_work_item");
-        row.variant = "rules (" + (v ? v->value : std::string("?")) + (c ? ", " + c->value + " cells" : "") +
+        row.variant = "rules (" + (v ? v->value : std::string("?")) +
+                      (c ? ", " + c->value + (k ? " cells of a column" : " cells of a row") : "") +
                       (k ? ", " + k->value + " per launch" : "") + ")";
       }
       const double updates = double(h.n) * double(h.n) * double(h.steps);
