@@ -166,22 +166,25 @@ TEMPLATE_TEST_CASE("general 3D stencil with its own weight per offset matches th
     points.push_back({offsets[p][0], offsets[p][1], offsets[p][2], w[p]});
     ref.push_back({double(offsets[p][0]), double(offsets[p][1]), double(offsets[p][2]), double(w[p])});
   }
-  for (Boundary b : {Boundary::valid, Boundary::zero, Boundary::clamp})
-    for (const Extent3 e : std::vector<Extent3>{{1, 1, 1}, {13, 11, 9}, {37, 8, 10}}) {
-      if (b == Boundary::valid && std::min({e.nx, e.ny, e.nz}) <= 6) continue;
-      const std::vector<T> field = test::random_vector<T>(e.cells());
-      const std::vector<double> want = reference::stencil3d(field, e.nx, e.ny, e.nz, ref, 3, b);
-      Buffer<T> in(ctx, field), out(ctx, std::vector<T>(want.size(), std::numeric_limits<T>::quiet_NaN()));
-      Stencil3dOptions o;
-      o.boundary = b;
-      stencil3d(ctx, in, e, points, out, o);
-      const std::vector<T> got = out.download();
-      std::size_t bad = 0;
-      for (std::size_t k = 0; k < got.size(); ++k)
-        if (!(std::fabs(double(got[k]) - want[k]) <= 64 * std::numeric_limits<T>::epsilon())) ++bad;
-      INFO(e.nx << " x " << e.ny << " x " << e.nz << ", boundary " << to_string(b));
-      CHECK(bad == 0);
-    }
+  // The rules' variant (whole rows here), and the cache-reliant one forced.
+  for (std::optional<bool> queue : {std::optional<bool>(), std::optional<bool>(false)})
+    for (Boundary b : {Boundary::valid, Boundary::zero, Boundary::clamp})
+      for (const Extent3 e : std::vector<Extent3>{{1, 1, 1}, {13, 11, 9}, {37, 8, 10}}) {
+        if (b == Boundary::valid && std::min({e.nx, e.ny, e.nz}) <= 6) continue;
+        const std::vector<T> field = test::random_vector<T>(e.cells());
+        const std::vector<double> want = reference::stencil3d(field, e.nx, e.ny, e.nz, ref, 3, b);
+        Buffer<T> in(ctx, field), out(ctx, std::vector<T>(want.size(), std::numeric_limits<T>::quiet_NaN()));
+        Stencil3dOptions o;
+        o.boundary = b;
+        o.plane_queue = queue;
+        const LaunchPlan used = stencil3d(ctx, in, e, points, out, o);
+        const std::vector<T> got = out.download();
+        std::size_t bad = 0;
+        for (std::size_t k = 0; k < got.size(); ++k)
+          if (!(std::fabs(double(got[k]) - want[k]) <= 64 * std::numeric_limits<T>::epsilon())) ++bad;
+        INFO(e.nx << " x " << e.ny << " x " << e.nz << ", boundary " << to_string(b) << "\n" << used.explain());
+        CHECK(bad == 0);
+      }
 }
 
 TEST_CASE("3D stencils refuse bad input before any launch", "[stencil3d]") {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "stencil_cases.hpp"
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -29,7 +30,7 @@ struct Spec {
 };
 
 Spec parse(const std::string& spec) {
-  static const char* kinds[] = {"heat2d", "star3d", "conv2d", "conv1d", "ncc"};
+  static const char* kinds[] = {"heat2d", "star3d", "box3d", "conv2d", "conv1d", "ncc"};
   const std::size_t first = spec.find(':'), second = first == std::string::npos ? first : spec.find(':', first + 1);
   auto number = [&](const std::string& text) { return cli::positive_whole(text, "--stencils '" + spec + "'"); };
   const std::string kind = spec.substr(0, first);
@@ -37,10 +38,12 @@ Spec parse(const std::string& spec) {
   for (const char* k : kinds) known = known || kind == k;
   if (!known || second == std::string::npos)
     throw std::invalid_argument("--stencils '" + spec +
-                                "': expected heat2d:N:STEPS, star3d:N:RADIUS, conv2d:N:MASK, conv1d:N:MASK or "
-                                "ncc:N:TEMPLATE");
+                                "': expected heat2d:N:STEPS, star3d:N:RADIUS, box3d:N:RADIUS, conv2d:N:MASK, "
+                                "conv1d:N:MASK or ncc:N:TEMPLATE");
   Spec s{kind, number(spec.substr(first + 1, second - first - 1)), number(spec.substr(second + 1))};
   if (kind == "star3d" && s.b > 4) throw std::invalid_argument("--stencils '" + spec + "': the radius is 1 to 4");
+  if (kind == "box3d" && s.b > 2)
+    throw std::invalid_argument("--stencils '" + spec + "': the box's radius is 1 or 2 (27 or 125 points)");
   return s;
 }
 
@@ -127,42 +130,34 @@ void heat_rows(Context& ctx, const Spec& spec, int warmup, int reps, unsigned lo
   }
 }
 
-// The 3D star of `radius` on an n^3 grid, zero boundary, float: the rules'
-// variant, the plane queue with 1 to 8 outputs per work-item in y, and the
-// cache-reliant variant.
-template <class T>
-void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int reps, unsigned long long seed,
-               const Ceilings& ceilings, std::vector<StencilRow>& out) {
+// A 3D stencil variant: forced plane queue or not, outputs in y, z chunk.
+struct Variant3d {
+  const char* label;
+  std::optional<bool> queue;
+  std::optional<std::size_t> outputs;
+  std::optional<std::size_t> z_chunk = std::nullopt;
+};
+
+// Rows of a 3D stencil on an n^3 grid, zero boundary: each variant checked
+// on a small grid against the host, then timed. `run` is the call;
+// `points` the host reference's terms, `reach` their largest offset.
+template <class T, class Run>
+void stencil3d_rows(Context& ctx, const std::string& name, std::size_t n,
+                    const std::vector<std::array<double, 4>>& points, std::size_t reach,
+                    const std::vector<Variant3d>& variants, unsigned long long seed, const Run& run, int warmup,
+                    int reps, const Ceilings& ceilings, std::vector<StencilRow>& out) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> d(-1, 1);
-  std::vector<T> c(radius + 1);
-  for (auto& v : c) v = static_cast<T>(d(rng));
   const Extent3 e{n, n, n}, small{37, 29, 23};
   std::vector<T> field(e.cells()), check_field(small.cells());
   for (auto& v : field) v = static_cast<T>(d(rng));
   for (auto& v : check_field) v = static_cast<T>(d(rng));
-  const std::vector<double> want = reference::stencil3d(check_field, small.nx, small.ny, small.nz,
-                                                        reference::star_points(c), radius, Boundary::zero);
+  const std::vector<double> want =
+      reference::stencil3d(check_field, small.nx, small.ny, small.nz, points, reach, Boundary::zero);
   Buffer<T> in(ctx, field), result(ctx, e.cells()), check_in(ctx, check_field), check_out(ctx, small.cells());
-  struct Variant {
-    const char* label;
-    std::optional<bool> queue;
-    std::optional<std::size_t> outputs;
-    std::optional<std::size_t> z_chunk = std::nullopt;
-  };
-  static const Variant variants[] = {{"rules", std::nullopt, std::nullopt},
-                                     {"queue, 1 output in y", true, 1},
-                                     {"queue, 2 outputs in y", true, 2},
-                                     {"queue, 4 outputs in y", true, 4},
-                                     {"queue, 8 outputs in y", true, 8},
-                                     {"queue, 2 outputs, 64-plane chunks", true, 2, 64},
-                                     {"queue, 2 outputs, 128-plane chunks", true, 2, 128},
-                                     {"queue, 4 outputs, 64-plane chunks", true, 4, 64},
-                                     {"queue, 8 outputs, 32-plane chunks", true, 8, 32},
-                                     {"cache-reliant", false, std::nullopt}};
-  for (const Variant& v : variants) {
+  for (const Variant3d& v : variants) {
     StencilRow row;
-    row.stencil = "star3d " + std::to_string(n) + "^3 r" + std::to_string(radius) + " zero";
+    row.stencil = name;
     row.element = sizeof(T) == 4 ? "float" : "double";
     row.variant = v.label;
     Stencil3dOptions o;
@@ -170,24 +165,81 @@ void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int 
     o.outputs_y = v.outputs;
     o.z_chunk = v.z_chunk;
     try {
-      star_stencil3d(ctx, check_in, small, c, check_out, o);
-      row.check = within(check_out.download(), want, 8.0 * double(6 * radius + 1) * std::numeric_limits<T>::epsilon());
-      const LaunchPlan plan = star_stencil3d(ctx, in, e, c, result, o);
+      run(check_in, small, check_out, o);
+      row.check = within(check_out.download(), want, 8.0 * double(points.size()) * std::numeric_limits<T>::epsilon());
+      const LaunchPlan plan = run(in, e, result, o);
       if (!v.queue) {
         const Decision* outputs = plan.decision("outputs_y");
         const Decision* chunk = plan.decision("z_chunk");
         row.variant = "rules (" + plan.decision("variant")->value + (outputs ? ", " + outputs->value + " in y" : "") +
                       (chunk ? ", " + chunk->value : "") + ")";
       }
-      const double points = double(e.cells());
+      const double cells = double(e.cells());
       time_case(
-          ctx, warmup, reps, ceilings, {2.0 * sizeof(T) * points, 2.0 * double(6 * radius + 1) * points, points},
-          [&] { star_stencil3d(ctx, in, e, c, result, o); }, row);
+          ctx, warmup, reps, ceilings, {2.0 * sizeof(T) * cells, 2.0 * double(points.size()) * cells, cells},
+          [&] { run(in, e, result, o); }, row);
     } catch (const std::exception& ex) {
       row.check = std::string("failed: ") + ex.what();
     }
     out.push_back(row);
   }
+}
+
+// The 3D star of `radius` on an n^3 grid, zero boundary, float: the rules'
+// variant, the plane queue with 1 to 8 outputs per work-item in y and
+// several z chunks, and the cache-reliant variant.
+template <class T>
+void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int reps, unsigned long long seed,
+               const Ceilings& ceilings, std::vector<StencilRow>& out) {
+  std::mt19937_64 rng(seed + 1);
+  std::uniform_real_distribution<double> d(-1, 1);
+  std::vector<T> c(radius + 1);
+  for (auto& v : c) v = static_cast<T>(d(rng));
+  static const std::vector<Variant3d> variants = {{"rules", std::nullopt, std::nullopt},
+                                                  {"queue, 1 output in y", true, 1},
+                                                  {"queue, 2 outputs in y", true, 2},
+                                                  {"queue, 4 outputs in y", true, 4},
+                                                  {"queue, 8 outputs in y", true, 8},
+                                                  {"queue, 2 outputs, 64-plane chunks", true, 2, 64},
+                                                  {"queue, 2 outputs, 128-plane chunks", true, 2, 128},
+                                                  {"queue, 4 outputs, 64-plane chunks", true, 4, 64},
+                                                  {"queue, 8 outputs, 32-plane chunks", true, 8, 32},
+                                                  {"cache-reliant", false, std::nullopt}};
+  stencil3d_rows<T>(
+      ctx, "star3d " + std::to_string(n) + "^3 r" + std::to_string(radius) + " zero", n, reference::star_points(c),
+      radius, variants, seed,
+      [&](const Buffer<T>& in, Extent3 e, Buffer<T>& result, const Stencil3dOptions& o) {
+        return star_stencil3d(ctx, in, e, c, result, o);
+      },
+      warmup, reps, ceilings, out);
+}
+
+// A general 3D stencil: every offset of the (2R + 1)^3 box with its own
+// random weight (27 points for R = 1), float. Its only variant on GPUs is
+// the cache-reliant one; CPUs walk whole rows.
+template <class T>
+void box_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int reps, unsigned long long seed,
+              const Ceilings& ceilings, std::vector<StencilRow>& out) {
+  std::mt19937_64 rng(seed + 2);
+  std::uniform_real_distribution<double> d(-1, 1);
+  std::vector<StencilPoint<T>> points;
+  std::vector<std::array<double, 4>> terms;
+  const int r = static_cast<int>(radius);
+  for (int dz = -r; dz <= r; ++dz)
+    for (int dy = -r; dy <= r; ++dy)
+      for (int dx = -r; dx <= r; ++dx) {
+        const T w = static_cast<T>(d(rng));
+        points.push_back({dx, dy, dz, w});
+        terms.push_back({double(dx), double(dy), double(dz), double(w)});
+      }
+  static const std::vector<Variant3d> variants = {{"rules", std::nullopt, std::nullopt},
+                                                  {"cache-reliant, a work-item per cell", false, std::nullopt}};
+  stencil3d_rows<T>(
+      ctx, "box3d " + std::to_string(n) + "^3 r" + std::to_string(radius) + " zero", n, terms, radius, variants, seed,
+      [&](const Buffer<T>& in, Extent3 e, Buffer<T>& result, const Stencil3dOptions& o) {
+        return stencil3d(ctx, in, e, points, result, o);
+      },
+      warmup, reps, ceilings, out);
 }
 
 }  // namespace
@@ -224,6 +276,8 @@ std::vector<StencilRow> run_stencils(Context& ctx, const std::vector<std::string
       if (ctx.info().fp64) heat_rows<double>(ctx, s, warmup, reps, seed, ceilings, out);
     } else if (s.kind == "star3d") {
       star_rows<float>(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
+    } else if (s.kind == "box3d") {
+      box_rows<float>(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
     } else if (s.kind == "conv2d") {
       conv2d_rows(ctx, s.a, s.b, warmup, reps, seed, ceilings, out);
     } else if (s.kind == "conv1d") {

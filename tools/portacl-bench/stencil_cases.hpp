@@ -40,7 +40,7 @@ std::string within(const std::vector<double>& got, const std::vector<double>& wa
 void time_case(portacl::Context& ctx, int warmup, int reps, const Ceilings& ceilings, const CaseWork& work,
                const std::function<void()>& call, StencilRow& row);
 
-// "heat2d:N:STEPS", "star3d:N:R", "conv2d:N:M", "conv1d:N:M", "ncc:N:T";
+// "heat2d:N:STEPS", "star3d:N:R", "box3d:N:R", "conv2d:N:M", "conv1d:N:M", "ncc:N:T";
 // throws std::invalid_argument for a bad spec.
 void check_stencil_specs(const std::vector<std::string>& specs);
 std::vector<StencilRow> run_stencils(portacl::Context& ctx, const std::vector<std::string>& specs, int warmup, int reps,

@@ -45,10 +45,11 @@ struct StencilPoint {
 
 struct Stencil3dOptions {
   Boundary boundary = Boundary::zero;
-  /// Star only. Force the variant (true: each x-y plane in local memory and
-  /// the z neighbours in a register queue, marching along z; false:
-  /// cache-reliant); unset: rule stencil3d.plane-queue, and whole rows per
-  /// work-item on CPUs (rule cpu.large-grain).
+  /// Force the variant (true, the star only: each x-y plane in local memory
+  /// and the z neighbours in a register queue, marching along z; false:
+  /// cache-reliant, one output per work-item, for any stencil); unset: rule
+  /// stencil3d.plane-queue, and whole rows per work-item on CPUs (rule
+  /// cpu.large-grain).
   std::optional<bool> plane_queue;
   /// Outputs per work-item in y for the plane queue, 1 to 8; unset: a tuned
   /// OUTPUTS_Y or rule stencil3d.outputs-per-work-item.

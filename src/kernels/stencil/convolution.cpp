@@ -5,6 +5,7 @@
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
+#include "whole_rows_plan.hpp"
 
 namespace portacl {
 
@@ -119,18 +120,10 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
 
   PreparedKernel k;
   if (by_rows) {
-    KernelTraits rows_traits = traits;
-    rows_traits.dimensions = 1;
-    rows_traits.name = "convolution_rows";
     const std::size_t chunk = 2048;
-    LaunchPlan rows_plan = ctx.plan(rows_traits, ProblemSize(out_rows * ceil_div(out_cols, chunk)), o.plan);
-    rows_plan.macros.insert(plan.macros.begin(), plan.macros.end());
+    LaunchPlan rows_plan = whole_rows_plan(ctx, plan, "convolution_rows", out_rows * ceil_div(out_cols, chunk), o.plan,
+                                           "chunks of " + std::to_string(chunk) + " outputs of a row per work-item");
     rows_plan.macros["CHUNK"] = std::to_string(chunk);
-    rows_plan.decisions = plan.decisions;
-    rows_plan.decide("variant", "chunks of " + std::to_string(chunk) + " outputs of a row per work-item",
-                     "cpu.large-grain",
-                     "a core streams its rows with unit-stride, vectorisable loops; " +
-                         std::to_string(rows_plan.work_groups) + " work-groups to schedule");
     k = ctx.prepare(KernelRef{"convolution.cl", "conv_rows", ""}, rows_plan);
   } else {
     k = ctx.prepare(KernelRef{"convolution.cl", tiled ? "conv_tiled" : "conv_cached", ""}, plan);

@@ -9,6 +9,7 @@
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
+#include "whole_rows_plan.hpp"
 
 namespace portacl {
 
@@ -121,12 +122,8 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   const bool by_rows = !o.local_tile && stencil_walks_rows(plan, tiled);
   PreparedKernel step;
   if (by_rows) {
-    KernelTraits rows_traits = traits;
-    rows_traits.dimensions = 1;
-    rows_traits.name = "heat2d_rows";
-    step = ctx.prepare(KernelRef{"heat2d.cl", "heat_rows", ""}, rows_traits, ProblemSize(rows), o.plan);
-    step.plan.decide("variant", "whole rows per work-item", "cpu.large-grain",
-                     "a core streams its rows; " + std::to_string(step.plan.work_groups) + " work-groups to schedule");
+    step = ctx.prepare(KernelRef{"heat2d.cl", "heat_rows", ""},
+                       whole_rows_plan(ctx, plan, "heat2d_rows", rows, o.plan, "whole rows per work-item"));
   } else {
     step = ctx.prepare(KernelRef{"heat2d.cl",
                                  tiled         ? "heat_tiled"

@@ -10,6 +10,7 @@
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
+#include "whole_rows_plan.hpp"
 
 namespace portacl {
 
@@ -88,15 +89,8 @@ LaunchPlan launch_points(Context& ctx, LaunchPlan plan, const Buffer<T>& in, Ext
   plan.macros.erase("WG_Y");
   PreparedKernel k;
   if (by_rows) {
-    KernelTraits rows_traits = plan.traits;
-    rows_traits.dimensions = 1;
-    rows_traits.name = "stencil3d_rows";
-    LaunchPlan rows_plan = ctx.plan(rows_traits, ProblemSize(o3.ny * o3.nz), o.plan);
-    rows_plan.macros.insert(plan.macros.begin(), plan.macros.end());
-    rows_plan.decisions = plan.decisions;
-    rows_plan.decide("variant", "whole rows per work-item", "cpu.large-grain",
-                     "a core streams its rows; " + std::to_string(rows_plan.work_groups) + " work-groups to schedule");
-    k = ctx.prepare(KernelRef{"stencil3d.cl", "stencil_rows", ""}, rows_plan);
+    k = ctx.prepare(KernelRef{"stencil3d.cl", "stencil_rows", ""},
+                    whole_rows_plan(ctx, plan, "stencil3d_rows", o3.ny * o3.nz, o.plan, "whole rows per work-item"));
   } else {
     plan.global = {{round_up(o3.nx, plan.local[0]), round_up(o3.ny * o3.nz, plan.local[1]), 1}};
     plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
@@ -242,7 +236,7 @@ LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const st
   const Buffer<T> w(ctx, weights);
   plan.decide("variant", "cache-reliant", "stencil3d.plane-queue",
               "a general stencil reads every point through the caches");
-  return launch_points(ctx, plan, in, extent, o3, w, out, o, stencil_walks_rows(plan, false));
+  return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
 }
 
 #define PORTACL_STENCIL3D(T)                                                                                    \

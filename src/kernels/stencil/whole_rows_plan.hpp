@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// The plan CPUs take for the stencil family (rule cpu.large-grain): a 1D
+// launch in which a work-item streams whole rows, or chunks of them, with
+// unit-stride loops. It carries the 2D plan's macros (boundary, mask, reach)
+// and decisions, so that the explanation keeps every choice made before.
+#pragma once
+
+#include <string>
+
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+inline LaunchPlan whole_rows_plan(Context& ctx, const LaunchPlan& plan, const std::string& name, std::size_t units,
+                                  const PlanOptions& options, const std::string& variant) {
+  KernelTraits traits = plan.traits;
+  traits.dimensions = 1;
+  traits.name = name;
+  LaunchPlan rows = ctx.plan(traits, ProblemSize(units), options);
+  rows.macros.insert(plan.macros.begin(), plan.macros.end());  // the 1D launch's own shape wins
+  rows.decisions = plan.decisions;
+  rows.decide("variant", variant, "cpu.large-grain",
+              "a core streams its rows with unit-stride loops; " + std::to_string(rows.work_groups) +
+                  " work-groups to schedule");
+  return rows;
+}
+
+}  // namespace portacl
