@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds one .cl file on the first GPU with the given options and prints the
 // compiler's log: on NVIDIA, with -cl-nv-verbose, the registers and spills
 // of each kernel. A diagnostic for .ci/gpu-run.sh, not part of the library.

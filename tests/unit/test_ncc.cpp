@@ -164,6 +164,36 @@ TEST_CASE("NCC: an 8-bit template of 258^2 bright pixels, whose sums need 64 bit
   CHECK(std::fabs(double(map.download()[3 * 9 + 5]) - 1.0) <= 1e-6);
 }
 
+TEMPLATE_TEST_CASE("NCC: a prepared template serves many images, as the one-call form does", "[ncc]", std::uint8_t,
+                   float) {
+  using P = TestType;
+  Context& ctx = test::cpu_context();
+  const std::size_t rows = 41, cols = 53, tr = 9, tc = 11;
+  const std::vector<P> pixels = random_pixels<P>(tr * tc);
+  const NccTemplate<P> prepared(ctx, pixels, tr, tc);
+  CHECK(prepared.rows() == tr);
+  CHECK(prepared.cols() == tc);
+  const auto [mr, mc] = ncc_map_size(rows, cols, tr, tc);
+  for (int frame = 0; frame < 3; ++frame) {
+    INFO("frame " << frame);
+    const std::vector<P> image = random_pixels<P>(rows * cols);
+    Buffer<P> in(ctx, image);
+    Buffer<float> once(ctx, std::vector<float>(mr * mc, std::numeric_limits<float>::quiet_NaN()));
+    Buffer<float> again(ctx, std::vector<float>(mr * mc, std::numeric_limits<float>::quiet_NaN()));
+    ncc(ctx, in, rows, cols, prepared, once);
+    ncc(ctx, in, rows, cols, pixels, tr, tc, again);
+    CHECK(once.download() == again.download());  // the same kernel and sums: identical maps
+    check_ncc<P>(ctx, image, rows, cols, pixels, tr, tc, {});
+  }
+  ContextOptions opt;
+  opt.cache_directory = "";
+  Context other(ctx.device(), opt);
+  const NccTemplate<P> foreign(other, pixels, tr, tc);
+  Buffer<P> in(ctx, random_pixels<P>(rows * cols));
+  Buffer<float> map(ctx, mr * mc);
+  CHECK_THROWS_WITH(ncc(ctx, in, rows, cols, foreign, map), Catch::Contains("template belongs to another context"));
+}
+
 TEST_CASE("NCC refuses bad input before any launch", "[ncc]") {
   Context& ctx = test::cpu_context();
   Buffer<std::uint8_t> image(ctx, 10 * 12);

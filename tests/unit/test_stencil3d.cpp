@@ -85,6 +85,31 @@ TEST_CASE("3D star stencil: the plane queue with 1 to 8 outputs per work-item in
   }
 }
 
+TEST_CASE("3D star stencil: prepared weights serve repeated calls, as the one-call form does", "[stencil3d]") {
+  Context& ctx = test::cpu_context();
+  const std::vector<float> c = test::random_vector<float>(5, 0.1, 1.0);
+  const StarWeights<float> prepared(ctx, c);
+  CHECK(prepared.radius() == 4);
+  const Extent3 e{19, 13, 11};
+  for (int step = 0; step < 3; ++step) {
+    const std::vector<float> field = test::random_vector<float>(e.cells());
+    Buffer<float> in(ctx, field), once(ctx, e.cells()), again(ctx, e.cells());
+    star_stencil3d(ctx, in, e, prepared, once);
+    star_stencil3d(ctx, in, e, c, again);
+    CHECK(once.download() == again.download());
+    const std::vector<double> want =
+        reference::stencil3d(field, e.nx, e.ny, e.nz, reference::star_points(c), 4, Boundary::zero);
+    CHECK(reference::within(once.download(), want, 8.0 * 25 * 2.0 * std::numeric_limits<float>::epsilon()).empty());
+  }
+  ContextOptions opt;
+  opt.cache_directory = "";
+  Context other(ctx.device(), opt);
+  const StarWeights<float> foreign(other, c);
+  Buffer<float> in(ctx, e.cells()), out(ctx, e.cells());
+  CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, foreign, out), Catch::Contains("weights belongs to another context"));
+  CHECK_THROWS_WITH(StarWeights<float>(ctx, {1.0f}), Catch::Contains("R from 1 to 4"));
+}
+
 // Float only: the class's plan shapes the launch, which the element type
 // does not change; the cases above cover double.
 TEST_CASE("3D star stencil runs under every device class's plan", "[stencil3d]") {

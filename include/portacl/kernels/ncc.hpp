@@ -57,6 +57,45 @@ const TuningSpace& ncc_tunables();
 std::pair<std::size_t, std::size_t> ncc_map_size(std::size_t rows, std::size_t cols, std::size_t template_rows,
                                                  std::size_t template_cols);
 
+/// A template on the device, prepared once for matching against many
+/// images (a video, a stack): checked, its sums formed (exactly, for 8-bit
+/// pixels), float pixels centred on their mean, and uploaded here rather
+/// than on every call. Errors: an empty template, a pixel count other than
+/// rows x cols, a float pixel that is not finite.
+template <class P>
+class NccTemplate {
+  using built = only_for<P, std::uint8_t, float>;
+
+ public:
+  NccTemplate(Context& ctx, std::vector<P> pixels, std::size_t rows, std::size_t cols);
+
+  std::size_t rows() const { return rows_; }
+  std::size_t cols() const { return cols_; }
+  /// What the kernel reads: 8-bit pixels as given, float pixels less their
+  /// mean.
+  const Buffer<P>& buffer() const { return buffer_; }
+  /// 8-bit: S_T and n S_TT - S_T^2, exact; float: 0 and sum (T - mean)^2.
+  std::uint64_t sum() const { return sum_; }
+  std::uint64_t variance() const { return variance_; }
+  double centred_squares() const { return centred_squares_; }
+
+ private:
+  std::vector<P> prepared(std::vector<P> pixels);
+
+  std::size_t rows_, cols_;
+  std::uint64_t sum_ = 0, variance_ = 0;
+  double centred_squares_ = 0;
+  Buffer<P> buffer_;
+};
+
+/// Fills `map` with the correlation of a prepared template at every
+/// offset. Errors, before any launch: a template larger than the image,
+/// buffers of the wrong size or another context (the template's too),
+/// outputs_per_work_item outside 1 to 16.
+template <class P, class = only_for<P, std::uint8_t, float>>
+LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const NccTemplate<P>& templ,
+               Buffer<float>& map, const NccOptions& options = {});
+
 /// Fills `map` with the correlation at every offset. `templ` is
 /// template_rows x template_cols pixels on the host (it goes to constant
 /// memory, or to global memory beyond the device's constant buffer).

@@ -72,10 +72,37 @@ const TuningSpace& stencil3d_tunables();
 /// `valid`. Errors: a `valid` input not larger than twice the reach.
 Extent3 stencil3d_output_extent(Extent3 in, std::size_t reach, Boundary boundary);
 
-/// The star stencil: weights c[0..R], R = weights.size() - 1 from 1 to 4.
-/// Errors, before any launch: a radius outside 1 to 4, a weight that is
-/// not finite, buffers of the wrong size or another context, `out` the
-/// same buffer as `in`, outputs_y outside 1 to 8.
+/// The star's weights c[0..R] on the device, prepared once for repeated
+/// calls (a time-stepping loop): checked and uploaded here, not on every
+/// call. Errors: fewer than 2 or more than 5 weights (R from 1 to 4), a
+/// weight that is not finite.
+template <class T>
+class StarWeights {
+  using built = only_for<T, float, double>;
+
+ public:
+  StarWeights(Context& ctx, std::vector<T> weights);
+
+  std::size_t radius() const { return weights_.size() - 1; }
+  const std::vector<T>& weights() const { return weights_; }
+  const Buffer<T>& buffer() const { return buffer_; }
+
+ private:
+  std::vector<T> weights_;
+  Buffer<T> buffer_;
+};
+
+/// The star stencil of radius R with prepared weights. Errors, before any
+/// launch: buffers of the wrong size or another context (the weights'
+/// too), `out` the same buffer as `in`, outputs_y outside 1 to 8, a
+/// z_chunk of 0.
+template <class T, class = only_for<T, float, double>>
+LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StarWeights<T>& weights,
+                          Buffer<T>& out, const Stencil3dOptions& options = {});
+
+/// The same with weights c[0..R] given on the host, R = weights.size() - 1
+/// from 1 to 4, uploaded for this call. Errors: those of StarWeights and
+/// of the call above.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
                           Buffer<T>& out, const Stencil3dOptions& options = {});

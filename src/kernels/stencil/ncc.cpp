@@ -78,29 +78,50 @@ TemplateSums template_sums(std::vector<float>& t) {
 
 }  // namespace
 
+template <class P>
+NccTemplate<P>::NccTemplate(Context& ctx, std::vector<P> pixels, std::size_t rows, std::size_t cols)
+    : rows_(rows), cols_(cols), buffer_(ctx, prepared(std::move(pixels))) {}
+
+// Checks the pixels, forms the sums, centres float pixels: what is uploaded.
+template <class P>
+std::vector<P> NccTemplate<P>::prepared(std::vector<P> pixels) {
+  if (rows_ == 0 || cols_ == 0)
+    throw Error("ncc: the template is " + std::to_string(rows_) + " x " + std::to_string(cols_) + ", empty");
+  if (pixels.size() != rows_ * cols_)
+    throw Error("ncc: " + std::to_string(pixels.size()) + " template pixels for a " + std::to_string(rows_) + " x " +
+                std::to_string(cols_) + " template");
+  const TemplateSums s = template_sums(pixels);
+  sum_ = s.sum;
+  variance_ = s.variance;
+  centred_squares_ = s.centred_squares;
+  return pixels;
+}
+
 template <class P, class>
 LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const std::vector<P>& templ,
                std::size_t template_rows, std::size_t template_cols, Buffer<float>& map, const NccOptions& o) {
+  return ncc(ctx, image, rows, cols, NccTemplate<P>(ctx, templ, template_rows, template_cols), map, o);
+}
+
+template <class P, class>
+LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const NccTemplate<P>& templ,
+               Buffer<float>& map, const NccOptions& o) {
   constexpr bool exact = std::is_same<P, std::uint8_t>::value;
   kernel_call::same_context(ctx, image, "ncc", "image");
+  kernel_call::same_context(ctx, templ.buffer(), "ncc", "template");
   kernel_call::same_context(ctx, map, "ncc", "map");
   const std::size_t pixels = checked_product(rows, cols, "ncc: rows x cols");
   if (image.size() != pixels)
     throw Error("ncc: the image buffer has " + std::to_string(image.size()) + " pixels but the image is " +
                 std::to_string(rows) + " x " + std::to_string(cols) + " = " + std::to_string(pixels));
+  const std::size_t template_rows = templ.rows(), template_cols = templ.cols();
   const auto [map_rows, map_cols] = ncc_map_size(rows, cols, template_rows, template_cols);
   const std::size_t n = template_rows * template_cols;
-  if (templ.size() != n)
-    throw Error("ncc: " + std::to_string(templ.size()) + " template pixels for a " + std::to_string(template_rows) +
-                " x " + std::to_string(template_cols) + " template");
   if (map.size() != map_rows * map_cols)
     throw Error("ncc: map has " + std::to_string(map.size()) + " elements but the map is " + std::to_string(map_rows) +
                 " x " + std::to_string(map_cols));
   if (o.outputs_per_work_item && (*o.outputs_per_work_item < 1 || *o.outputs_per_work_item > 16))
     throw Error("ncc: outputs_per_work_item must be 1 to 16, not " + std::to_string(*o.outputs_per_work_item));
-  std::vector<P> centred = templ;
-  const TemplateSums sums = template_sums(centred);
-
   KernelTraits traits = ncc_traits(exact ? ElementType::i8 : ElementType::f32);
   traits.flops_per_item = 6.0 * double(n);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(map_cols, map_rows), o.plan);
@@ -167,23 +188,22 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
   plan.global = {{round_up(ceil_div(map_cols, outputs), plan.local[0]), round_up(map_rows, plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
   const PreparedKernel k = ctx.prepare(KernelRef{"ncc.cl", tiled ? "ncc_tiled" : "ncc_cached", ""}, plan);
-  const Buffer<P> constant(ctx, centred);
   unsigned arg = 0;
   if (tiled) kernel_call::set(k, arg++, static_cast<cl_ulong>(rows));
   kernel_call::set(k, arg++, static_cast<cl_ulong>(cols));
   kernel_call::set(k, arg++, static_cast<cl_ulong>(map_rows));
   kernel_call::set(k, arg++, static_cast<cl_ulong>(map_cols));
   kernel_call::set(k, arg++, image);
-  kernel_call::set(k, arg++, constant);
+  kernel_call::set(k, arg++, templ.buffer());
   if (exact) {
-    kernel_call::set(k, arg++, static_cast<cl_ulong>(sums.sum));
-    kernel_call::set(k, arg++, static_cast<cl_ulong>(sums.variance));
+    kernel_call::set(k, arg++, static_cast<cl_ulong>(templ.sum()));
+    kernel_call::set(k, arg++, static_cast<cl_ulong>(templ.variance()));
   } else if (fp64) {
     kernel_call::set(k, arg++, 0.0);
-    kernel_call::set(k, arg++, sums.centred_squares);
+    kernel_call::set(k, arg++, templ.centred_squares());
   } else {
     kernel_call::set(k, arg++, 0.0f);
-    kernel_call::set(k, arg++, static_cast<float>(sums.centred_squares));
+    kernel_call::set(k, arg++, static_cast<float>(templ.centred_squares()));
   }
   kernel_call::set(k, arg++, map);
   ctx.launch(k);
@@ -203,5 +223,11 @@ template LaunchPlan ncc<std::uint8_t>(Context&, const Buffer<std::uint8_t>&, std
                                       const NccOptions&);
 template LaunchPlan ncc<float>(Context&, const Buffer<float>&, std::size_t, std::size_t, const std::vector<float>&,
                                std::size_t, std::size_t, Buffer<float>&, const NccOptions&);
+template class NccTemplate<std::uint8_t>;
+template class NccTemplate<float>;
+template LaunchPlan ncc<std::uint8_t>(Context&, const Buffer<std::uint8_t>&, std::size_t, std::size_t,
+                                      const NccTemplate<std::uint8_t>&, Buffer<float>&, const NccOptions&);
+template LaunchPlan ncc<float>(Context&, const Buffer<float>&, std::size_t, std::size_t, const NccTemplate<float>&,
+                               Buffer<float>&, const NccOptions&);
 
 }  // namespace portacl

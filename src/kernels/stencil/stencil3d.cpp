@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "portacl/error.hpp"
 #include "portacl/rules/stencil_rules.hpp"
@@ -79,6 +80,16 @@ void check_weight(const T& w, const std::string& which) {
   if (!std::isfinite(double(w))) throw Error("stencil3d: " + which + " is not a finite number");
 }
 
+// Before anything is uploaded: errors name the defect.
+template <class T>
+std::vector<T> checked_star_weights(std::vector<T> c) {
+  if (c.size() < 2 || c.size() > 5)
+    throw Error("star_stencil3d: " + std::to_string(c.size()) +
+                " weights; the star of radius R takes R + 1 (c0 .. cR) for R from 1 to 4");
+  for (std::size_t r = 0; r < c.size(); ++r) check_weight(c[r], "weight c" + std::to_string(r));
+  return c;
+}
+
 // Plans and launches a points kernel (the general stencil, or the star
 // read through the caches): rows per work-item on CPUs, else one output per
 // work-item.
@@ -123,17 +134,24 @@ LaunchPlan base_plan(Context& ctx, Extent3 o3, std::size_t reach, std::size_t we
 
 }  // namespace
 
+template <class T>
+StarWeights<T>::StarWeights(Context& ctx, std::vector<T> weights)
+    : weights_(checked_star_weights(std::move(weights))), buffer_(ctx, weights_) {}
+
 template <class T, class>
 LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
                           Buffer<T>& out, const Stencil3dOptions& o) {
-  if (weights.size() < 2 || weights.size() > 5)
-    throw Error("star_stencil3d: " + std::to_string(weights.size()) +
-                " weights; the star of radius R takes R + 1 (c0 .. cR) for R from 1 to 4");
-  for (std::size_t r = 0; r < weights.size(); ++r) check_weight(weights[r], "weight c" + std::to_string(r));
-  const std::size_t radius = weights.size() - 1;
+  return star_stencil3d(ctx, in, extent, StarWeights<T>(ctx, weights), out, o);
+}
+
+template <class T, class>
+LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StarWeights<T>& weights,
+                          Buffer<T>& out, const Stencil3dOptions& o) {
+  kernel_call::same_context(ctx, weights.buffer(), "star_stencil3d", "weights");
+  const std::size_t radius = weights.radius();
   check_buffers(ctx, in, extent, radius, out, o);
   const Extent3 o3 = stencil3d_output_extent(extent, radius, o.boundary);
-  LaunchPlan plan = base_plan<T>(ctx, o3, radius, weights.size(), 2.0 * double(6 * radius + 1), o);
+  LaunchPlan plan = base_plan<T>(ctx, o3, radius, radius + 1, 2.0 * double(6 * radius + 1), o);
   if (o3.cells() == 0) return plan;
   plan.macros["R"] = std::to_string(radius);
   std::vector<std::array<int, 4>> star{{0, 0, 0, 0}};
@@ -144,7 +162,7 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
       star.push_back({0, 0, s, r});
     }
   plan.macros["POINTS"] = points_macro(star);
-  const Buffer<T> w(ctx, weights);
+  const Buffer<T>& w = weights.buffer();
 
   // Rule stencil3d.plane-queue: the plane in local memory and the z
   // neighbours in registers wherever the plan takes local memory.
@@ -240,7 +258,10 @@ LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const st
 }
 
 #define PORTACL_STENCIL3D(T)                                                                                    \
+  template class StarWeights<T>;                                                                                \
   template LaunchPlan star_stencil3d<T>(Context&, const Buffer<T>&, Extent3, const std::vector<T>&, Buffer<T>&, \
+                                        const Stencil3dOptions&);                                               \
+  template LaunchPlan star_stencil3d<T>(Context&, const Buffer<T>&, Extent3, const StarWeights<T>&, Buffer<T>&, \
                                         const Stencil3dOptions&);                                               \
   template LaunchPlan stencil3d<T>(Context&, const Buffer<T>&, Extent3, const std::vector<StencilPoint<T>>&,    \
                                    Buffer<T>&, const Stencil3dOptions&);
