@@ -68,7 +68,9 @@ TEMPLATE_TEST_CASE("heat 2D: several cells of a row per work-item, as vectors wh
   // 8, 16 and 24 columns take 2-, 4- and 8-wide vectors (8 not for 12); 1, 7 and 101 take none.
   for (auto [rows, cols] :
        std::vector<std::pair<std::size_t, std::size_t>>{{1, 8}, {3, 7}, {5, 16}, {13, 12}, {9, 24}, {37, 101}})
-    for (std::size_t cells : {1, 2, 3, 4, 8}) check_heat<T>(ctx, rows, cols, T(0.2), 5, false, {}, std::nullopt, cells);
+    for (std::size_t cells : {1, 2, 3, 4, 8})
+      if (sizeof(T) == 4 || cells == 2)  // double: one vector width (each is a program to build)
+        check_heat<T>(ctx, rows, cols, T(0.2), 5, false, {}, std::nullopt, cells);
 }
 
 TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) matches the host", "[stencil]", float,
@@ -80,10 +82,13 @@ TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) ma
     for (std::size_t k : {2, 3, 4, 7})  // 7: the most a 16 x 16 work-group takes (the H100 allows no more here)
       check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k);  // 11 steps: a remainder for every k
   // Strips of a column per work-item: tiles taller than the work-group.
-  for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{2, 3}, {37, 101}, {131, 29}})
-    for (std::size_t k : {2, 4, 7})
-      for (std::size_t cells : {2, 8, 16})
-        check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k, std::nullopt, cells);
+  // Float only (each combination is a program to build); doubles take
+  // strips under the GPU classes' plans below.
+  if (sizeof(T) == 4)
+    for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{2, 3}, {37, 101}, {131, 29}})
+      for (std::size_t k : {2, 4, 7})
+        for (std::size_t cells : {2, 8, 16})
+          check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k, std::nullopt, cells);
 }
 
 TEMPLATE_TEST_CASE("heat 2D runs under every device class's plan", "[stencil]", float, double) {

@@ -191,10 +191,12 @@ TEMPLATE_TEST_CASE("general 3D stencil with its own weight per offset matches th
     points.push_back({offsets[p][0], offsets[p][1], offsets[p][2], w[p]});
     ref.push_back({double(offsets[p][0]), double(offsets[p][1]), double(offsets[p][2]), double(w[p])});
   }
-  // The rules' variant (whole rows here), and the cache-reliant one forced.
+  // The rules' variant (whole rows here), and the cache-reliant one forced
+  // (float only: each combination is a program to build).
   for (std::optional<bool> queue : {std::optional<bool>(), std::optional<bool>(false)})
     for (Boundary b : {Boundary::valid, Boundary::zero, Boundary::clamp})
       for (const Extent3 e : std::vector<Extent3>{{1, 1, 1}, {13, 11, 9}, {37, 8, 10}}) {
+        if (queue && sizeof(T) == 8) continue;
         if (b == Boundary::valid && std::min({e.nx, e.ny, e.nz}) <= 6) continue;
         const std::vector<T> field = test::random_vector<T>(e.cells());
         const std::vector<double> want = reference::stencil3d(field, e.nx, e.ny, e.nz, ref, 3, b);
