@@ -368,11 +368,19 @@ double Context::elapsed_ms(const cl::Event& event) {
 
 double LaunchRecorder::span_ms() const {
   if (events_.empty()) return 0;
-  check_cl(events_.back().wait(), "clWaitForEvents");
-  cl_ulong start = 0, end = 0;
-  check_cl(events_.front().getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
-  check_cl(events_.back().getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
-  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+  // Launches may sit on several queues (adaptive CSR puts each row bin on
+  // its own), so the last one recorded need not finish last: wait for all,
+  // and span the earliest start to the latest end.
+  check_cl(cl::WaitForEvents(events_), "clWaitForEvents");
+  cl_ulong first_start = ~cl_ulong(0), last_end = 0;
+  for (const cl::Event& e : events_) {
+    cl_ulong start = 0, end = 0;
+    check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
+    check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
+    first_start = std::min(first_start, start);
+    last_end = std::max(last_end, end);
+  }
+  return last_end > first_start ? static_cast<double>(last_end - first_start) * 1e-6 : 0.0;
 }
 
 namespace detail {

@@ -324,3 +324,28 @@ TEST_CASE("a tuning record for a class of matrix statistics replaces the rules' 
   // Another class of statistics has no record: the rules decide.
   CHECK(spmv_choice(ctx, SparseMatrix<float>(ctx, awkward_matrix<float>(300, 400, false))).plan.provenance == "rules");
 }
+
+TEST_CASE("timing the adaptive SpMV, whose row bins run on several queues, waits for every bin", "[sparse]") {
+  // The last bin launched may finish before the first: the record's span
+  // must wait for all of them, or their profiling times are not yet there.
+  Context& ctx = test::cpu_context();
+  for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{9, 13}, {1031, 2003}}) {
+    const HostCsr<float> csr = awkward_matrix<float>(rows, cols, rows > 100);
+    const SparseMatrix<float> a(ctx, csr);
+    Buffer<float> dx(ctx, test::random_vector<float>(csr.cols)), dy(ctx, test::random_vector<float>(csr.rows));
+    const auto adaptive = std::find_if(spmv_methods().begin(), spmv_methods().end(),
+                                       [](const SpmvMethod& m) { return m.name() == "csr-adaptive"; });
+    REQUIRE(adaptive != spmv_methods().end());
+    for (int run = 0; run < 20; ++run) {
+      ctx.finish();
+      LaunchRecorder record(ctx);
+      spmv(ctx, 1.0f, a, dx, 0.0f, dy, *adaptive, {});
+      REQUIRE(record.events().size() >= 2);  // bins on two queues at least
+      const double span = record.span_ms();
+      for (const cl::Event& e : record.events()) {
+        CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
+        CHECK(span >= Context::elapsed_ms(e) - 1e-9);
+      }
+    }
+  }
+}

@@ -230,7 +230,8 @@ class LaunchRecorder {
   LaunchRecorder(const LaunchRecorder&) = delete;
   LaunchRecorder& operator=(const LaunchRecorder&) = delete;
   const std::vector<cl::Event>& events() const { return events_; }
-  /// From the first launch's start to the last one's end, in milliseconds.
+  /// From the earliest launch start to the latest end, in milliseconds,
+  /// after waiting for every launch (they may sit on several queues).
   double span_ms() const;
 
  private:
