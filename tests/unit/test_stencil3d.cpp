@@ -214,6 +214,39 @@ TEMPLATE_TEST_CASE("general 3D stencil with its own weight per offset matches th
       }
 }
 
+TEST_CASE("general 3D stencil: prepared points serve repeated calls, as the one-call form does", "[stencil3d]") {
+  Context& ctx = test::cpu_context();
+  const std::vector<std::array<int, 3>> offsets{{0, 0, 0}, {2, 0, -1}, {0, -2, 0}, {-1, 1, 1}};
+  const std::vector<float> w = test::random_vector<float>(offsets.size(), 0.1, 1.0);
+  std::vector<StencilPoint<float>> points;
+  std::vector<std::array<double, 4>> ref;
+  for (std::size_t p = 0; p < offsets.size(); ++p) {
+    points.push_back({offsets[p][0], offsets[p][1], offsets[p][2], w[p]});
+    ref.push_back({double(offsets[p][0]), double(offsets[p][1]), double(offsets[p][2]), double(w[p])});
+  }
+  const StencilPoints<float> prepared(ctx, points);
+  CHECK(prepared.reach() == 2);
+  const Extent3 e{17, 9, 7};
+  for (int step = 0; step < 3; ++step) {
+    const std::vector<float> field = test::random_vector<float>(e.cells());
+    const std::vector<float> poison(e.cells(), std::numeric_limits<float>::quiet_NaN());
+    Buffer<float> in(ctx, field), once(ctx, poison), again(ctx, poison);
+    stencil3d(ctx, in, e, prepared, once);
+    stencil3d(ctx, in, e, points, again);
+    CHECK(once.download() == again.download());
+    const std::vector<double> want = reference::stencil3d(field, e.nx, e.ny, e.nz, ref, 2, Boundary::zero);
+    CHECK(reference::within(once.download(), want, 8.0 * 4 * 2.0 * std::numeric_limits<float>::epsilon()).empty());
+  }
+  ContextOptions opt;
+  opt.cache_directory = "";
+  Context other(ctx.device(), opt);
+  const StencilPoints<float> foreign(other, points);
+  Buffer<float> in(ctx, e.cells()), out(ctx, e.cells());
+  CHECK_THROWS_WITH(stencil3d(ctx, in, e, foreign, out), Catch::Contains("points belongs to another context"));
+  CHECK_THROWS_WITH(StencilPoints<float>(ctx, {}), Catch::Contains("no points"));
+  CHECK_THROWS_WITH(StencilPoints<float>(ctx, {{0, 0, 0, 1.0f}, {0, 0, 0, 2.0f}}), Catch::Contains("repeats"));
+}
+
 TEST_CASE("3D stencils refuse bad input before any launch", "[stencil3d]") {
   Context& ctx = test::cpu_context();
   const Extent3 e{8, 8, 8};

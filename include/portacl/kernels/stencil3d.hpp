@@ -107,9 +107,36 @@ template <class T, class = only_for<T, float, double>>
 LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
                           Buffer<T>& out, const Stencil3dOptions& options = {});
 
-/// The general stencil. Errors: no points, an offset beyond 8 cells, two
-/// points at one offset, a weight that is not finite, and the buffer
-/// errors above. Its reach (for `valid`) is the largest |offset|.
+/// A general stencil's points on the device, prepared once for repeated
+/// calls: checked, and their weights uploaded, here. Its reach (for
+/// `valid`) is the largest |offset|. Errors: no points, an offset beyond 8
+/// cells, two points at one offset, a weight that is not finite.
+template <class T>
+class StencilPoints {
+  using built = only_for<T, float, double>;
+
+ public:
+  StencilPoints(Context& ctx, std::vector<StencilPoint<T>> points);
+
+  std::size_t reach() const { return reach_; }
+  const std::vector<StencilPoint<T>>& points() const { return points_; }
+  const Buffer<T>& buffer() const { return buffer_; }
+
+ private:
+  std::vector<StencilPoint<T>> points_;
+  std::size_t reach_ = 0;
+  Buffer<T> buffer_;
+};
+
+/// The general stencil with prepared points. Errors, before any launch:
+/// points of another context, plane_queue forced on (the star's only), and
+/// the buffer errors above.
+template <class T, class = only_for<T, float, double>>
+LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StencilPoints<T>& points, Buffer<T>& out,
+                     const Stencil3dOptions& options = {});
+
+/// The same with the points given on the host, uploaded for this call.
+/// Errors: those of StencilPoints and of the call above.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<StencilPoint<T>>& points,
                      Buffer<T>& out, const Stencil3dOptions& options = {});

@@ -8,6 +8,7 @@
 #include "portacl/kernels/stream.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_choice.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
 
@@ -37,8 +38,8 @@ namespace {
 // The temporal-blocking launch: a tile of ty rows by wx columns, each
 // work-item owning a strip of cy cells of a column (a wx x ty / cy
 // work-group); the central (ty - 2k) x (wx - 2k) cells are written.
-LaunchPlan temporal_plan(Context& ctx, LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k,
-                         std::size_t wx, std::size_t ty, std::size_t cy) {
+LaunchPlan temporal_plan(LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k, std::size_t wx,
+                         std::size_t ty, std::size_t cy) {
   const std::size_t wy = ty / cy;
   plan.local = {{wx, wy, 1}};
   plan.macros["WG_X"] = std::to_string(wx);
@@ -99,19 +100,15 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   // aligned vectors, else 8 bytes; 1 cell on CPUs).
   std::size_t cells_x = 1;
   if (!tiled) {
-    if (o.cells_x) {
-      cells_x = *o.cells_x;
-      plan.decide("cells_per_work_item", std::to_string(cells_x), "caller.choice", "asked for by the caller");
-    } else if (const auto tuned = heat2d_tunables().chosen(plan, "CELLS_X")) {
-      cells_x = static_cast<std::size_t>(std::max<long>(1, *tuned));
-      plan.decide("cells_per_work_item", std::to_string(cells_x), "tuning.override", plan.provenance);
-    } else if (plan.device_class != DeviceClass::cpu) {
+    std::optional<RuleCount> rule;
+    if (plan.device_class != DeviceClass::cpu) {
       const std::size_t wide = 16 / sizeof(T);
-      cells_x = cols % wide == 0 ? wide : std::max<std::size_t>(1, 8 / sizeof(T));
-      plan.decide("cells_per_work_item", std::to_string(cells_x), "stencil.cells-per-work-item",
-                  cols % wide == 0 ? "16 bytes of a row per work-item, as aligned vectors"
-                                   : "8 bytes of a row per work-item (cols is not a multiple of 16 bytes)");
+      rule = cols % wide == 0
+                 ? RuleCount{wide, "stencil.cells-per-work-item", "16 bytes of a row per work-item, as aligned vectors"}
+                 : RuleCount{std::max<std::size_t>(1, 8 / sizeof(T)), "stencil.cells-per-work-item",
+                             "8 bytes of a row per work-item (cols is not a multiple of 16 bytes)"};
     }
+    cells_x = caller_tuned_or_rule(plan, "cells_per_work_item", o.cells_x, heat2d_tunables(), "CELLS_X", rule);
   }
   const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
   if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
@@ -140,34 +137,22 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   // Steps per launch: the caller's, a tuned value, or rule
   // stencil.temporal-blocking (4 on GPUs and MIC where the grids exceed the
   // cache: each cell is read and written once per 4 steps).
-  std::size_t per_launch = 1;
-  if (o.steps_per_launch) {
-    per_launch = *o.steps_per_launch;
-    plan.decide("steps_per_launch", std::to_string(per_launch), "caller.choice", "asked for by the caller");
-  } else if (const auto tuned = heat2d_tunables().chosen(plan, "STEPS_PER_LAUNCH")) {
-    per_launch = static_cast<std::size_t>(std::max<long>(1, *tuned));
-    plan.decide("steps_per_launch", std::to_string(per_launch), "tuning.override", plan.provenance);
-  } else if (plan.device_class != DeviceClass::cpu && cache && bytes > cache && !o.local_tile) {
-    per_launch = 4;
-    plan.decide("steps_per_launch", "4", "stencil.temporal-blocking",
-                std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 4 steps per read and write");
-  }
+  std::optional<RuleCount> blocking;
+  if (plan.device_class != DeviceClass::cpu && cache && bytes > cache && !o.local_tile)
+    blocking = RuleCount{4, "stencil.temporal-blocking",
+                         std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 4 steps per read and write"};
+  const std::size_t per_launch = caller_tuned_or_rule(plan, "steps_per_launch", o.steps_per_launch, heat2d_tunables(),
+                                                      "STEPS_PER_LAUNCH", blocking);
   // Cells of a column per work-item in the temporal tile: the caller's, a
   // tuned value, or rule stencil.temporal-strip (8 on GPUs and MIC, whose
   // compilers cap these kernels' work-groups at a few hundred work-items).
   std::size_t cells_y = 1;
   if (per_launch > 1) {
-    if (o.cells_y) {
-      cells_y = *o.cells_y;
-      plan.decide("temporal_cells_y", std::to_string(cells_y), "caller.choice", "asked for by the caller");
-    } else if (const auto tuned = heat2d_tunables().chosen(plan, "CELLS_Y")) {
-      cells_y = static_cast<std::size_t>(std::max<long>(1, *tuned));
-      plan.decide("temporal_cells_y", std::to_string(cells_y), "tuning.override", plan.provenance);
-    } else if (plan.device_class != DeviceClass::cpu) {
-      cells_y = 8;
-      plan.decide("temporal_cells_y", "8", "stencil.temporal-strip",
-                  "a tall tile at a work-group size the compiler allows: less of it is overlap");
-    }
+    std::optional<RuleCount> strip;
+    if (plan.device_class != DeviceClass::cpu)
+      strip = RuleCount{8, "stencil.temporal-strip",
+                        "a tall tile at a work-group size the compiler allows: less of it is overlap"};
+    cells_y = caller_tuned_or_rule(plan, "temporal_cells_y", o.cells_y, heat2d_tunables(), "CELLS_Y", strip);
   }
   std::optional<PreparedKernel> blocked;
   // The largest tile (rows x columns) the device and the compiled kernel
@@ -189,7 +174,7 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     }
     try {
       blocked = ctx.prepare(KernelRef{"heat2d.cl", "heat_temporal", ""},
-                            temporal_plan(ctx, plan, rows, cols, per_launch, wx, ty, cy));
+                            temporal_plan(plan, rows, cols, per_launch, wx, ty, cy));
     } catch (const Error& e) {
       if (std::string(e.what()).find("CL_KERNEL_WORK_GROUP_SIZE") == std::string::npos) throw;
       refused = e.what();

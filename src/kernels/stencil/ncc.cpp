@@ -8,6 +8,7 @@
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_choice.hpp"
 #include "stencil_traits.hpp"
 
 namespace portacl {
@@ -143,17 +144,10 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
 
   // Rule ncc.outputs-per-work-item: 4 offsets of a row per work-item (one
   // when the row has fewer).
-  std::size_t outputs = 4;
-  if (o.outputs_per_work_item) {
-    outputs = *o.outputs_per_work_item;
-    plan.decide("outputs_per_work_item", std::to_string(outputs), "caller.choice", "asked for by the caller");
-  } else if (const auto tuned = ncc_tunables().chosen(plan, "OUTPUTS_X")) {
-    outputs = static_cast<std::size_t>(std::max<long>(1, *tuned));
-    plan.decide("outputs_per_work_item", std::to_string(outputs), "tuning.override", plan.provenance);
-  } else {
-    plan.decide("outputs_per_work_item", "4", "ncc.outputs-per-work-item",
-                "4 offsets share each window row's sums and a sliding register window");
-  }
+  std::size_t outputs =
+      caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item, ncc_tunables(), "OUTPUTS_X",
+                           RuleCount{4, "ncc.outputs-per-work-item",
+                                     "4 offsets share each window row's sums and a sliding register window"});
   if (outputs > map_cols) {
     outputs = 1;
     plan.decide("outputs_per_work_item", "1", "ncc.outputs-per-work-item",

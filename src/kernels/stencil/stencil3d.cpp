@@ -10,6 +10,7 @@
 #include "portacl/error.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
+#include "stencil_choice.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
 
@@ -88,6 +89,39 @@ std::vector<T> checked_star_weights(std::vector<T> c) {
                 " weights; the star of radius R takes R + 1 (c0 .. cR) for R from 1 to 4");
   for (std::size_t r = 0; r < c.size(); ++r) check_weight(c[r], "weight c" + std::to_string(r));
   return c;
+}
+
+// Before anything is uploaded: errors name the point at fault.
+template <class T>
+std::vector<StencilPoint<T>> checked_points(std::vector<StencilPoint<T>> points) {
+  if (points.empty()) throw Error("stencil3d: no points");
+  std::set<std::tuple<int, int, int>> seen;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const StencilPoint<T>& s = points[p];
+    const std::string name = "point " + std::to_string(p) + " (" + std::to_string(s.dx) + ", " + std::to_string(s.dy) +
+                             ", " + std::to_string(s.dz) + ")";
+    for (int d : {s.dx, s.dy, s.dz})
+      if (std::abs(d) > 8) throw Error("stencil3d: " + name + " reaches beyond 8 cells");
+    if (!seen.insert({s.dx, s.dy, s.dz}).second) throw Error("stencil3d: " + name + " repeats an offset");
+    check_weight(s.weight, name + "'s weight");
+  }
+  return points;
+}
+
+// The largest |offset| of any point.
+template <class T>
+std::size_t reach_of(const std::vector<StencilPoint<T>>& points) {
+  std::size_t reach = 0;
+  for (const StencilPoint<T>& p : points)
+    for (int d : {p.dx, p.dy, p.dz}) reach = std::max<std::size_t>(reach, std::size_t(std::abs(d)));
+  return reach;
+}
+
+template <class T>
+std::vector<T> weights_of(const std::vector<StencilPoint<T>>& points) {
+  std::vector<T> w;
+  for (const StencilPoint<T>& p : points) w.push_back(p.weight);
+  return w;
 }
 
 // Plans and launches a points kernel (the general stencil, or the star
@@ -178,18 +212,10 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   if (!queue)
     return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
 
-  std::size_t outputs = 1;
-  if (o.outputs_y) {
-    outputs = *o.outputs_y;
-    plan.decide("outputs_y", std::to_string(outputs), "caller.choice", "asked for by the caller");
-  } else if (const auto tuned = stencil3d_tunables().chosen(plan, "OUTPUTS_Y")) {
-    outputs = static_cast<std::size_t>(std::max<long>(1, *tuned));
-    plan.decide("outputs_y", std::to_string(outputs), "tuning.override", plan.provenance);
-  } else {
-    outputs = 2;
-    plan.decide("outputs_y", "2", "stencil3d.outputs-per-work-item",
-                "two outputs per work-item in y share the halo loads and the plane's barriers");
-  }
+  const std::size_t outputs =
+      caller_tuned_or_rule(plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
+                           RuleCount{2, "stencil3d.outputs-per-work-item",
+                                     "two outputs per work-item in y share the halo loads and the plane's barriers"});
   const std::size_t wx = plan.local[0], wy = plan.local[1];
   const std::size_t tile = (wy * outputs + 2 * radius) * (wx + 2 * radius) * sizeof(T);
   if (ctx.info().local_mem_size && tile > ctx.info().local_mem_size)
@@ -223,42 +249,44 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   return k.plan;
 }
 
+template <class T>
+StencilPoints<T>::StencilPoints(Context& ctx, std::vector<StencilPoint<T>> points)
+    : points_(checked_points(std::move(points))), reach_(reach_of(points_)), buffer_(ctx, weights_of(points_)) {}
+
 template <class T, class>
 LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<StencilPoint<T>>& points,
                      Buffer<T>& out, const Stencil3dOptions& o) {
-  if (points.empty()) throw Error("stencil3d: no points");
-  std::size_t reach = 0;
-  std::set<std::tuple<int, int, int>> seen;
-  std::vector<std::array<int, 4>> terms;
-  std::vector<T> weights;
-  for (std::size_t p = 0; p < points.size(); ++p) {
-    const StencilPoint<T>& s = points[p];
-    const std::string name = "point " + std::to_string(p) + " (" + std::to_string(s.dx) + ", " + std::to_string(s.dy) +
-                             ", " + std::to_string(s.dz) + ")";
-    for (int d : {s.dx, s.dy, s.dz}) {
-      if (std::abs(d) > 8) throw Error("stencil3d: " + name + " reaches beyond 8 cells");
-      reach = std::max<std::size_t>(reach, std::size_t(std::abs(d)));
-    }
-    if (!seen.insert({s.dx, s.dy, s.dz}).second) throw Error("stencil3d: " + name + " repeats an offset");
-    check_weight(s.weight, name + "'s weight");
-    terms.push_back({s.dx, s.dy, s.dz, int(p)});
-    weights.push_back(s.weight);
-  }
+  return stencil3d(ctx, in, extent, StencilPoints<T>(ctx, points), out, o);
+}
+
+template <class T, class>
+LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StencilPoints<T>& points, Buffer<T>& out,
+                     const Stencil3dOptions& o) {
+  kernel_call::same_context(ctx, points.buffer(), "stencil3d", "points");
   if (o.plane_queue && *o.plane_queue)
     throw Error("stencil3d: the plane queue serves the star stencil only (star_stencil3d)");
+  const std::size_t reach = points.reach();
   check_buffers(ctx, in, extent, reach, out, o);
   const Extent3 o3 = stencil3d_output_extent(extent, reach, o.boundary);
-  LaunchPlan plan = base_plan<T>(ctx, o3, reach, weights.size(), 2.0 * double(points.size()), o);
+  LaunchPlan plan = base_plan<T>(ctx, o3, reach, points.points().size(), 2.0 * double(points.points().size()), o);
   if (o3.cells() == 0) return plan;
+  std::vector<std::array<int, 4>> terms;
+  for (std::size_t p = 0; p < points.points().size(); ++p) {
+    const StencilPoint<T>& s = points.points()[p];
+    terms.push_back({s.dx, s.dy, s.dz, int(p)});
+  }
   plan.macros["POINTS"] = points_macro(terms);
-  const Buffer<T> w(ctx, weights);
   plan.decide("variant", "cache-reliant", "stencil3d.plane-queue",
               "a general stencil reads every point through the caches");
-  return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
+  return launch_points(ctx, plan, in, extent, o3, points.buffer(), out, o,
+                       !o.plane_queue && stencil_walks_rows(plan, false));
 }
 
 #define PORTACL_STENCIL3D(T)                                                                                    \
   template class StarWeights<T>;                                                                                \
+  template class StencilPoints<T>;                                                                              \
+  template LaunchPlan stencil3d<T>(Context&, const Buffer<T>&, Extent3, const StencilPoints<T>&, Buffer<T>&,    \
+                                   const Stencil3dOptions&);                                                    \
   template LaunchPlan star_stencil3d<T>(Context&, const Buffer<T>&, Extent3, const std::vector<T>&, Buffer<T>&, \
                                         const Stencil3dOptions&);                                               \
   template LaunchPlan star_stencil3d<T>(Context&, const Buffer<T>&, Extent3, const StarWeights<T>&, Buffer<T>&, \
