@@ -58,13 +58,15 @@ if has sparse; then
   cat "$OUT/cusparse_h100.txt"
 fi
 if has registers; then
-  # Registers and spills of the star's plane queue per outputs in y (NVIDIA's -cl-nv-verbose).
+  # Registers and spills of the star's plane queue (NVIDIA's -cl-nv-verbose), per case
+  # WG_X:WG_Y:OUTPUTS_Y:PREFETCH_PLANES.
   g++ -O1 -o /tmp/cl_build_log .ci/cl_build_log.cpp -lOpenCL
-  for oy in 1 2 4 8; do
-    echo "== star_queue OUTPUTS_Y=$oy" >> "$OUT/registers.txt"
+  for case in ${REG_CASES:-32:8:1:1 32:8:2:1 32:8:4:1 32:8:8:1}; do
+    IFS=: read -r wx wy oy pf <<< "$case"
+    echo "== star_queue WG ${wx}x${wy} OUTPUTS_Y=$oy PREFETCH_PLANES=$pf" >> "$OUT/registers.txt"
     /tmp/cl_build_log kernels/stencil3d.cl "-I kernels -cl-nv-verbose -DT=float -DVW=1 -DR=4 -DOFF=0 -DCLAMP=0 \
--DREACH=4 -DWG_X=32 -DWG_Y=8 -DOUTPUTS_Y=$oy -DSTAR_QUEUE=1 -DPLANE_OFFSET=int -DPOINTS=X(0,0,0,0)" \
-      2>&1 | grep -E "ptxas|registers|spill|Compiling|error" >> "$OUT/registers.txt"
+-DREACH=4 -DWG_X=$wx -DWG_Y=$wy -DOUTPUTS_Y=$oy -DPREFETCH_PLANES=$pf -DSTAR_QUEUE=1 -DPLANE_OFFSET=int \
+-DPOINTS=X(0,0,0,0)" 2>&1 | grep -E "ptxas|registers|spill|Compiling|error" >> "$OUT/registers.txt"
   done
   cat "$OUT/registers.txt"
 fi

@@ -129,6 +129,57 @@ inline __global const T* s3_plane(__global const T* in, const long z, const long
 
 inline T s3_at(__global const T* plane, const PLANE_OFFSET at) { return plane && at >= 0 ? plane[at] : (T)0; }
 
+#ifndef PREFETCH_PLANES  // 1 or 2: how many plane steps ahead each load is issued
+#define PREFETCH_PLANES 1
+#endif
+
+// One step of the march, for output plane z. Entering it, q[k][d] holds
+// plane z - R + d for d < 2R, `next` plane z + R and `halo` the halo of
+// plane z, both loaded PREFETCH_PLANES steps before. The step stages the
+// plane's block, refills `next` and `halo` with the planes PREFETCH_PLANES
+// steps ahead, writes the strip's outputs and shifts the queue.
+inline void star_step(const long z, T q[OUTPUTS_Y][QUEUE], T next[OUTPUTS_Y], T halo[HALO_PER_ITEM],
+                      __local T* tile, const int centre, const int halo_slot[HALO_PER_ITEM],
+                      const PLANE_OFFSET column[OUTPUTS_Y], const PLANE_OFFSET halo_at[HALO_PER_ITEM],
+                      __global const T* restrict in, const long inz, const long plane_cells,
+                      WEIGHT_SPACE const T* w, __global T* restrict o, const long nx, const long rows_left,
+                      const bool x_inside) {
+  barrier(CLK_LOCAL_MEM_FENCE);  // the previous plane's readers are done
+#pragma unroll
+  for (int k = 0; k < OUTPUTS_Y; ++k) tile[centre + k * TILE_W] = q[k][R];
+#pragma unroll
+  for (int j = 0; j < HALO_PER_ITEM; ++j)
+    if (halo_slot[j] >= 0) tile[halo_slot[j]] = halo[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  {  // loads for a later step, in flight until it needs them
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) q[k][QUEUE - 1] = next[k];
+    __global const T* p = s3_plane(in, z + R + PREFETCH_PLANES + OFF, inz, plane_cells);
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) next[k] = s3_at(p, column[k]);
+    p = s3_plane(in, z + PREFETCH_PLANES + OFF, inz, plane_cells);
+#pragma unroll
+    for (int j = 0; j < HALO_PER_ITEM; ++j) halo[j] = s3_at(p, halo_at[j]);
+  }
+#pragma unroll
+  for (int k = 0; k < OUTPUTS_Y; ++k) {
+    const int c = centre + k * TILE_W;
+    T acc = w[0] * q[k][R];
+#pragma unroll
+    for (int r = 1; r <= R; ++r) {
+      const T up = k - r >= 0 ? q[k - r][R] : tile[c - r * TILE_W];
+      const T down = k + r < OUTPUTS_Y ? q[k + r][R] : tile[c + r * TILE_W];
+      acc = fma(w[r], (q[k][R - r] + q[k][R + r]) + (tile[c - r] + tile[c + r]) + (up + down), acc);
+    }
+    if (x_inside && k < rows_left) o[k * nx] = acc;
+  }
+#pragma unroll
+  for (int k = 0; k < OUTPUTS_Y; ++k) {
+#pragma unroll
+    for (int d = 0; d + 1 < QUEUE; ++d) q[k][d] = q[k][d + 1];
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     const ulong inx, const ulong iny, const ulong inz, const ulong nx, const ulong ny, const ulong nz,
     __global const T* restrict in, WEIGHT_SPACE const T* w, __global T* restrict out, const ulong z_chunk) {
@@ -166,9 +217,10 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     halo_at[j] = t < HALO ? s3_plane_offset(x0 - R + tx + OFF, y0 - R + ty + OFF, (long)inx, (long)iny) : -1;
   }
 
-  // Entering the step for plane z: q[k][d] holds plane z - R + d for d <
-  // 2R, and next[k] plane z + R (perhaps still in flight).
-  T q[OUTPUTS_Y][QUEUE], next[OUTPUTS_Y], halo[HALO_PER_ITEM];
+  // The queue holds planes za - R .. za + R - 1; next_a plane za + R and
+  // halo_a plane za's halo (with two planes in flight, next_b and halo_b
+  // the planes after those).
+  T q[OUTPUTS_Y][QUEUE], next_a[OUTPUTS_Y], halo_a[HALO_PER_ITEM];
 #pragma unroll
   for (int d = 0; d < QUEUE; ++d) {
     __global const T* p = s3_plane(in, za - R + d + OFF, (long)inz, plane_cells);
@@ -177,52 +229,49 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
       if (d + 1 < QUEUE)
         q[k][d] = s3_at(p, column[k]);
       else
-        next[k] = s3_at(p, column[k]);
+        next_a[k] = s3_at(p, column[k]);
     }
   }
   {
     __global const T* p = s3_plane(in, za + OFF, (long)inz, plane_cells);
 #pragma unroll
-    for (int j = 0; j < HALO_PER_ITEM; ++j) halo[j] = s3_at(p, halo_at[j]);
+    for (int j = 0; j < HALO_PER_ITEM; ++j) halo_a[j] = s3_at(p, halo_at[j]);
   }
+#if PREFETCH_PLANES == 2
+  T next_b[OUTPUTS_Y], halo_b[HALO_PER_ITEM];
+  {
+    __global const T* p = s3_plane(in, za + R + 1 + OFF, (long)inz, plane_cells);
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) next_b[k] = s3_at(p, column[k]);
+    p = s3_plane(in, za + 1 + OFF, (long)inz, plane_cells);
+#pragma unroll
+    for (int j = 0; j < HALO_PER_ITEM; ++j) halo_b[j] = s3_at(p, halo_at[j]);
+  }
+#elif PREFETCH_PLANES != 1
+#error "PREFETCH_PLANES must be 1 or 2"
+#endif
   const int centre = (R + ly * OUTPUTS_Y) * TILE_W + R + lx;
   const bool x_inside = x < (long)nx;
+  const long rows_left = (long)ny - strip, plane_out = (long)(nx * ny);
   __global T* o = out + (za * (long)ny + strip) * (long)nx + x;
-  for (long z = za; z < zb; ++z, o += (long)(nx * ny)) {
-    barrier(CLK_LOCAL_MEM_FENCE);  // the previous plane's readers are done
-#pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) tile[centre + k * TILE_W] = q[k][R];
-#pragma unroll
-    for (int j = 0; j < HALO_PER_ITEM; ++j)
-      if (halo_slot[j] >= 0) tile[halo_slot[j]] = halo[j];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    {  // the next plane's loads, in flight until the next step needs them
-#pragma unroll
-      for (int k = 0; k < OUTPUTS_Y; ++k) q[k][QUEUE - 1] = next[k];
-      __global const T* p = s3_plane(in, z + R + 1 + OFF, (long)inz, plane_cells);
-#pragma unroll
-      for (int k = 0; k < OUTPUTS_Y; ++k) next[k] = s3_at(p, column[k]);
-      p = s3_plane(in, z + 1 + OFF, (long)inz, plane_cells);
-#pragma unroll
-      for (int j = 0; j < HALO_PER_ITEM; ++j) halo[j] = s3_at(p, halo_at[j]);
-    }
-#pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) {
-      const int c = centre + k * TILE_W;
-      T acc = w[0] * q[k][R];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) {
-        const T up = k - r >= 0 ? q[k - r][R] : tile[c - r * TILE_W];
-        const T down = k + r < OUTPUTS_Y ? q[k + r][R] : tile[c + r * TILE_W];
-        acc = fma(w[r], (q[k][R - r] + q[k][R + r]) + (tile[c - r] + tile[c + r]) + (up + down), acc);
-      }
-      if (x_inside && strip + k < (long)ny) o[k * (long)nx] = acc;
-    }
-#pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) {
-#pragma unroll
-      for (int d = 0; d + 1 < QUEUE; ++d) q[k][d] = q[k][d + 1];
-    }
+#define STAR_STEP(z, next, halo, o)                                                                             \
+  star_step(z, q, next, halo, tile, centre, halo_slot, column, halo_at, in, (long)inz, plane_cells, w, o, (long)nx, \
+            rows_left, x_inside)
+#if PREFETCH_PLANES == 2
+  // Two steps per pass, so that each set of loads keeps its registers
+  // while the other set is consumed (a copy would wait for the loads). An
+  // odd chunk's last step follows the loop: PoCL 3.1 ran a second step
+  // under `if (z + 1 < zb)` inside the loop wrongly, though every
+  // work-item of the group takes the same branch.
+  long z = za;
+  for (; z + 1 < zb; z += 2, o += 2 * plane_out) {
+    STAR_STEP(z, next_a, halo_a, o);
+    STAR_STEP(z + 1, next_b, halo_b, o + plane_out);
   }
+  if (z < zb) STAR_STEP(z, next_a, halo_a, o);  // an odd chunk's last plane (z and zb: the whole group's)
+#else
+  for (long z = za; z < zb; ++z, o += plane_out) STAR_STEP(z, next_a, halo_a, o);
+#endif
+#undef STAR_STEP
 }
 #endif

@@ -32,7 +32,8 @@ void check_star(Context& ctx, Extent3 e, std::size_t radius, const Stencil3dOpti
   const LaunchPlan used = star_stencil3d(ctx, in, e, c, out, o);
   INFO(e.nx << " x " << e.ny << " x " << e.nz << ", radius " << radius << ", boundary " << to_string(o.boundary)
             << ", queue " << (o.plane_queue ? (*o.plane_queue ? "on" : "off") : "rules") << ", outputs_y "
-            << (o.outputs_y ? std::to_string(*o.outputs_y) : "rules") << "\n"
+            << (o.outputs_y ? std::to_string(*o.outputs_y) : "rules") << ", z_chunk "
+            << (o.z_chunk ? std::to_string(*o.z_chunk) : "rules") << "\n"
             << used.explain());
   const std::vector<T> got = out.download();
   const double bound = 8.0 * double(6 * radius + 1) * 2.0 * std::numeric_limits<T>::epsilon();
@@ -83,6 +84,27 @@ TEST_CASE("3D star stencil: the plane queue with 1 to 8 outputs per work-item in
       check_star<float>(ctx, {19, 29, 7}, 4, o);
     }
   }
+}
+
+TEST_CASE("3D star stencil: the plane queue with two planes of loads in flight", "[stencil3d]") {
+  // Two steps per pass: chunks of odd and even lengths end on either step,
+  // and the loads reach past the chunk's and the grid's last plane.
+  Context& ctx = test::cpu_context();
+  for (std::size_t radius : {1, 4})
+    for (Boundary b : {Boundary::zero, Boundary::clamp})
+      for (std::size_t outputs : {1, 3}) {
+        if (radius == 1 && (b == Boundary::clamp || outputs == 3)) continue;  // each combination is a program
+        Stencil3dOptions o;
+        o.boundary = b;
+        o.plane_queue = true;
+        o.outputs_y = outputs;
+        o.prefetch_planes = 2;
+        for (std::size_t chunk : {1, 2, 3, 4, 7, 8}) {
+          o.z_chunk = chunk;
+          check_star<float>(ctx, {19, 29, 7}, radius, o);
+        }
+        check_star<float>(ctx, {2, 3, 2}, radius, o);
+      }
 }
 
 TEST_CASE("3D star stencil: prepared weights serve repeated calls, as the one-call form does", "[stencil3d]") {
@@ -271,6 +293,10 @@ TEST_CASE("3D stencils refuse bad input before any launch", "[stencil3d]") {
   no_planes.z_chunk = 0;
   CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, std::vector<float>{1.0f, 1.0f}, out, no_planes),
                     Catch::Contains("z_chunk must be at least 1 plane"));
+  Stencil3dOptions deep;
+  deep.prefetch_planes = 3;
+  CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, std::vector<float>{1.0f, 1.0f}, out, deep),
+                    Catch::Contains("prefetch_planes must be 1 or 2, not 3"));
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, std::vector<StencilPoint<float>>{}, out), Catch::Contains("no points"));
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, std::vector<StencilPoint<float>>{{9, 0, 0, 1.0f}}, out),
                     Catch::Contains("beyond 8 cells"));

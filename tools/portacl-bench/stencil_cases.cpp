@@ -130,12 +130,16 @@ void heat_rows(Context& ctx, const Spec& spec, int warmup, int reps, unsigned lo
   }
 }
 
-// A 3D stencil variant: forced plane queue or not, outputs in y, z chunk.
+// A 3D stencil variant: forced plane queue or not, outputs in y, z chunk,
+// planes of loads in flight, and a work-group shape (x by y) other than the
+// rules'.
 struct Variant3d {
   const char* label;
   std::optional<bool> queue;
   std::optional<std::size_t> outputs;
   std::optional<std::size_t> z_chunk = std::nullopt;
+  std::optional<std::size_t> prefetch = std::nullopt;
+  std::optional<std::array<std::size_t, 2>> shape = std::nullopt;
 };
 
 // Rows of a 3D stencil on an n^3 grid, zero boundary: each variant checked
@@ -164,6 +168,13 @@ void stencil3d_rows(Context& ctx, const std::string& name, std::size_t n,
     o.plane_queue = v.queue;
     o.outputs_y = v.outputs;
     o.z_chunk = v.z_chunk;
+    o.prefetch_planes = v.prefetch;
+    if (v.shape) {
+      PlanOverride shape;
+      shape.local_shape = std::array<std::size_t, 3>{(*v.shape)[0], (*v.shape)[1], 1};
+      shape.provenance = "the bench's shape";
+      o.plan.override_values = shape;
+    }
     try {
       run(check_in, small, check_out, o);
       row.check = within(check_out.download(), want, 8.0 * double(points.size()) * std::numeric_limits<T>::epsilon());
@@ -195,16 +206,28 @@ void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int 
   std::uniform_real_distribution<double> d(-1, 1);
   std::vector<T> c(radius + 1);
   for (auto& v : c) v = static_cast<T>(d(rng));
-  static const std::vector<Variant3d> variants = {{"rules", std::nullopt, std::nullopt},
-                                                  {"queue, 1 output in y", true, 1},
-                                                  {"queue, 2 outputs in y", true, 2},
-                                                  {"queue, 4 outputs in y", true, 4},
-                                                  {"queue, 8 outputs in y", true, 8},
-                                                  {"queue, 2 outputs, 64-plane chunks", true, 2, 64},
-                                                  {"queue, 2 outputs, 128-plane chunks", true, 2, 128},
-                                                  {"queue, 4 outputs, 64-plane chunks", true, 4, 64},
-                                                  {"queue, 8 outputs, 32-plane chunks", true, 8, 32},
-                                                  {"cache-reliant", false, std::nullopt}};
+  static const std::vector<Variant3d> variants = {
+      {"rules", std::nullopt, std::nullopt},
+      {"queue, 1 output in y", true, 1},
+      {"queue, 2 outputs in y", true, 2},
+      {"queue, 4 outputs in y", true, 4},
+      {"queue, 8 outputs in y", true, 8},
+      {"queue, 2 outputs, 64-plane chunks", true, 2, 64},
+      {"queue, 2 outputs, 128-plane chunks", true, 2, 128},
+      {"queue, 4 outputs, 64-plane chunks", true, 4, 64},
+      {"queue, 8 outputs, 32-plane chunks", true, 8, 32},
+      {"queue, 1 output, 2 planes in flight", true, 1, std::nullopt, 2},
+      {"queue, 2 outputs, 2 planes in flight", true, 2, std::nullopt, 2},
+      {"queue, 4 outputs, 2 planes in flight", true, 4, std::nullopt, 2},
+      {"queue, 2 outputs, 64 x 4 group", true, 2, std::nullopt, std::nullopt, {{64, 4}}},
+      {"queue, 4 outputs, 64 x 4 group", true, 4, std::nullopt, std::nullopt, {{64, 4}}},
+      {"queue, 4 outputs, 64 x 4, 2 in flight", true, 4, std::nullopt, 2, {{64, 4}}},
+      {"queue, 8 outputs, 128 x 2 group", true, 8, std::nullopt, std::nullopt, {{128, 2}}},
+      {"queue, 2 outputs, 32 x 16 group", true, 2, std::nullopt, std::nullopt, {{32, 16}}},
+      {"queue, 2 outputs, 32 x 4 group", true, 2, std::nullopt, std::nullopt, {{32, 4}}},
+      {"queue, 4 outputs, 32 x 4 group", true, 4, std::nullopt, std::nullopt, {{32, 4}}},
+      {"queue, 4 outputs, 64 x 8 group", true, 4, std::nullopt, std::nullopt, {{64, 8}}},
+      {"cache-reliant", false, std::nullopt}};
   const StarWeights<T> weights(ctx, c);  // uploaded once, as a time-stepping loop would
   stencil3d_rows<T>(
       ctx, "star3d " + std::to_string(n) + "^3 r" + std::to_string(radius) + " zero", n, reference::star_points(c),

@@ -26,10 +26,12 @@ KernelTraits stencil3d_traits(ElementType element) {
 }
 
 const TuningSpace& stencil3d_tunables() {
-  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}),
-                                  knobs::use_local_memory(),
-                                  {"OUTPUTS_Y", {1, 2, 4, 8}, std::nullopt, "outputs per work-item in y"}},
-                                 nullptr};
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512}),
+       knobs::use_local_memory(),
+       {"OUTPUTS_Y", {1, 2, 4, 8}, std::nullopt, "outputs per work-item in y"},
+       {"PREFETCH_PLANES", {1, 2}, std::nullopt, "plane steps ahead of their use that loads are issued"}},
+      nullptr};
   return space;
 }
 
@@ -74,6 +76,8 @@ void check_buffers(Context& ctx, const Buffer<T>& in, Extent3 extent, std::size_
   if (o.outputs_y && (*o.outputs_y < 1 || *o.outputs_y > 8))
     throw Error("stencil3d: outputs_y must be 1 to 8, not " + std::to_string(*o.outputs_y));
   if (o.z_chunk && *o.z_chunk == 0) throw Error("stencil3d: z_chunk must be at least 1 plane");
+  if (o.prefetch_planes && (*o.prefetch_planes < 1 || *o.prefetch_planes > 2))
+    throw Error("stencil3d: prefetch_planes must be 1 or 2, not " + std::to_string(*o.prefetch_planes));
 }
 
 template <class T>
@@ -226,6 +230,9 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["WG_Y"] = std::to_string(wy);
   plan.macros["OUTPUTS_Y"] = std::to_string(outputs);
   plan.macros["STAR_QUEUE"] = "1";
+  plan.macros["PREFETCH_PLANES"] = std::to_string(caller_tuned_or_rule(
+      plan, "prefetch_planes", o.prefetch_planes, stencil3d_tunables(), "PREFETCH_PLANES",
+      RuleCount{1, "stencil3d.plane-queue", "each plane's loads are issued one plane step before their use"}));
   // 32-bit offsets within a plane where they fit: fewer instructions per read on GPUs.
   plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
   // z chunks: enough work-groups to fill the device four times over, but
