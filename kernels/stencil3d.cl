@@ -129,8 +129,11 @@ inline __global const T* s3_plane(__global const T* in, const long z, const long
 
 inline T s3_at(__global const T* plane, const PLANE_OFFSET at) { return plane && at >= 0 ? plane[at] : (T)0; }
 
-#ifndef PREFETCH_PLANES  // 1 or 2: how many plane steps ahead each load is issued
+#ifndef PREFETCH_PLANES  // 1 to 4: how many plane steps ahead each load is issued
 #define PREFETCH_PLANES 1
+#endif
+#if PREFETCH_PLANES < 1 || PREFETCH_PLANES > 4
+#error "PREFETCH_PLANES must be 1 to 4"
 #endif
 
 // One step of the march, for output plane z. Entering it, q[k][d] holds
@@ -217,60 +220,55 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void star_queue(
     halo_at[j] = t < HALO ? s3_plane_offset(x0 - R + tx + OFF, y0 - R + ty + OFF, (long)inx, (long)iny) : -1;
   }
 
-  // The queue holds planes za - R .. za + R - 1; next_a plane za + R and
-  // halo_a plane za's halo (with two planes in flight, next_b and halo_b
-  // the planes after those).
-  T q[OUTPUTS_Y][QUEUE], next_a[OUTPUTS_Y], halo_a[HALO_PER_ITEM];
+  // The queue holds planes za - R .. za + R - 1; next[s] holds plane
+  // za + R + s and halo[s] plane za + s's halo, for the PREFETCH_PLANES
+  // steps whose loads are in flight.
+  T q[OUTPUTS_Y][QUEUE], next[PREFETCH_PLANES][OUTPUTS_Y], halo[PREFETCH_PLANES][HALO_PER_ITEM];
 #pragma unroll
-  for (int d = 0; d < QUEUE; ++d) {
+  for (int d = 0; d + 1 < QUEUE; ++d) {
     __global const T* p = s3_plane(in, za - R + d + OFF, (long)inz, plane_cells);
 #pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) {
-      if (d + 1 < QUEUE)
-        q[k][d] = s3_at(p, column[k]);
-      else
-        next_a[k] = s3_at(p, column[k]);
-    }
+    for (int k = 0; k < OUTPUTS_Y; ++k) q[k][d] = s3_at(p, column[k]);
   }
-  {
-    __global const T* p = s3_plane(in, za + OFF, (long)inz, plane_cells);
 #pragma unroll
-    for (int j = 0; j < HALO_PER_ITEM; ++j) halo_a[j] = s3_at(p, halo_at[j]);
+  for (int s = 0; s < PREFETCH_PLANES; ++s) {
+    __global const T* p = s3_plane(in, za + R + s + OFF, (long)inz, plane_cells);
+#pragma unroll
+    for (int k = 0; k < OUTPUTS_Y; ++k) next[s][k] = s3_at(p, column[k]);
+    p = s3_plane(in, za + s + OFF, (long)inz, plane_cells);
+#pragma unroll
+    for (int j = 0; j < HALO_PER_ITEM; ++j) halo[s][j] = s3_at(p, halo_at[j]);
   }
-#if PREFETCH_PLANES == 2
-  T next_b[OUTPUTS_Y], halo_b[HALO_PER_ITEM];
-  {
-    __global const T* p = s3_plane(in, za + R + 1 + OFF, (long)inz, plane_cells);
-#pragma unroll
-    for (int k = 0; k < OUTPUTS_Y; ++k) next_b[k] = s3_at(p, column[k]);
-    p = s3_plane(in, za + 1 + OFF, (long)inz, plane_cells);
-#pragma unroll
-    for (int j = 0; j < HALO_PER_ITEM; ++j) halo_b[j] = s3_at(p, halo_at[j]);
-  }
-#elif PREFETCH_PLANES != 1
-#error "PREFETCH_PLANES must be 1 or 2"
-#endif
   const int centre = (R + ly * OUTPUTS_Y) * TILE_W + R + lx;
   const bool x_inside = x < (long)nx;
   const long rows_left = (long)ny - strip, plane_out = (long)(nx * ny);
   __global T* o = out + (za * (long)ny + strip) * (long)nx + x;
-#define STAR_STEP(z, next, halo, o)                                                                             \
-  star_step(z, q, next, halo, tile, centre, halo_slot, column, halo_at, in, (long)inz, plane_cells, w, o, (long)nx, \
-            rows_left, x_inside)
-#if PREFETCH_PLANES == 2
-  // Two steps per pass, so that each set of loads keeps its registers
-  // while the other set is consumed (a copy would wait for the loads). An
-  // odd chunk's last step follows the loop: PoCL 3.1 ran a second step
-  // under `if (z + 1 < zb)` inside the loop wrongly, though every
-  // work-item of the group takes the same branch.
+#define STAR_STEP(s)                                                                                            \
+  star_step(z + (s), q, next[s], halo[s], tile, centre, halo_slot, column, halo_at, in, (long)inz, plane_cells, w, \
+            o + (s) * plane_out, (long)nx, rows_left, x_inside)
+  // PREFETCH_PLANES steps per pass, so that each step's loads keep their
+  // registers while the others are consumed (a copy would wait for them).
+  // The chunk's last steps follow the loop, each under its own test:
+  // PoCL 3.1 ran a step under `if (z + s < zb)` inside the loop wrongly,
+  // though every work-item of the group takes the same branch.
   long z = za;
-  for (; z + 1 < zb; z += 2, o += 2 * plane_out) {
-    STAR_STEP(z, next_a, halo_a, o);
-    STAR_STEP(z + 1, next_b, halo_b, o + plane_out);
+  for (; z + PREFETCH_PLANES <= zb; z += PREFETCH_PLANES, o += PREFETCH_PLANES * plane_out) {
+#pragma unroll
+    for (int s = 0; s < PREFETCH_PLANES; ++s) STAR_STEP(s);
   }
-  if (z < zb) STAR_STEP(z, next_a, halo_a, o);  // an odd chunk's last plane (z and zb: the whole group's)
-#else
-  for (long z = za; z < zb; ++z, o += plane_out) STAR_STEP(z, next_a, halo_a, o);
+  // z and zb are the whole group's: every work-item takes the same branches.
+#if PREFETCH_PLANES > 1
+  if (z < zb) {
+    STAR_STEP(0);
+#if PREFETCH_PLANES > 2
+    if (z + 1 < zb) {
+      STAR_STEP(1);
+#if PREFETCH_PLANES > 3
+      if (z + 2 < zb) STAR_STEP(2);
+#endif
+    }
+#endif
+  }
 #endif
 #undef STAR_STEP
 }

@@ -86,19 +86,21 @@ TEST_CASE("3D star stencil: the plane queue with 1 to 8 outputs per work-item in
   }
 }
 
-TEST_CASE("3D star stencil: the plane queue with two planes of loads in flight", "[stencil3d]") {
-  // Two steps per pass: chunks of odd and even lengths end on either step,
-  // and the loads reach past the chunk's and the grid's last plane.
+TEST_CASE("3D star stencil: the plane queue with 2 to 4 planes of loads in flight", "[stencil3d]") {
+  // P steps per pass: chunk lengths leave every remainder from 0 to P - 1
+  // after the passes, and the loads reach past the chunk's and the grid's
+  // last plane. Each combination is a program to build: radius 4 meets
+  // both depths 2 and 4 with two boundaries, radius 1 depth 3 once.
   Context& ctx = test::cpu_context();
   for (std::size_t radius : {1, 4})
-    for (Boundary b : {Boundary::zero, Boundary::clamp})
-      for (std::size_t outputs : {1, 3}) {
-        if (radius == 1 && (b == Boundary::clamp || outputs == 3)) continue;  // each combination is a program
+    for (std::size_t depth : {2, 3, 4})
+      for (Boundary b : {Boundary::zero, Boundary::clamp}) {
+        if ((radius == 1) != (depth == 3) || (radius == 1 && b == Boundary::clamp)) continue;
         Stencil3dOptions o;
         o.boundary = b;
         o.plane_queue = true;
-        o.outputs_y = outputs;
-        o.prefetch_planes = 2;
+        o.outputs_y = b == Boundary::zero ? 1 : 3;
+        o.prefetch_planes = depth;
         for (std::size_t chunk : {1, 2, 3, 4, 7, 8}) {
           o.z_chunk = chunk;
           check_star<float>(ctx, {19, 29, 7}, radius, o);
@@ -294,9 +296,9 @@ TEST_CASE("3D stencils refuse bad input before any launch", "[stencil3d]") {
   CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, std::vector<float>{1.0f, 1.0f}, out, no_planes),
                     Catch::Contains("z_chunk must be at least 1 plane"));
   Stencil3dOptions deep;
-  deep.prefetch_planes = 3;
+  deep.prefetch_planes = 5;
   CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, std::vector<float>{1.0f, 1.0f}, out, deep),
-                    Catch::Contains("prefetch_planes must be 1 or 2, not 3"));
+                    Catch::Contains("prefetch_planes must be 1 to 4, not 5"));
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, std::vector<StencilPoint<float>>{}, out), Catch::Contains("no points"));
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, std::vector<StencilPoint<float>>{{9, 0, 0, 1.0f}}, out),
                     Catch::Contains("beyond 8 cells"));

@@ -206,6 +206,8 @@ void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int 
   std::uniform_real_distribution<double> d(-1, 1);
   std::vector<T> c(radius + 1);
   for (auto& v : c) v = static_cast<T>(d(rng));
+  using Shape = std::optional<std::array<std::size_t, 2>>;
+  static const Shape w64{{64, 4}}, w128{{128, 2}}, w32{{32, 4}};
   static const std::vector<Variant3d> variants = {
       {"rules", std::nullopt, std::nullopt},
       {"queue, 1 output in y", true, 1},
@@ -213,20 +215,18 @@ void star_rows(Context& ctx, std::size_t n, std::size_t radius, int warmup, int 
       {"queue, 4 outputs in y", true, 4},
       {"queue, 8 outputs in y", true, 8},
       {"queue, 2 outputs, 64-plane chunks", true, 2, 64},
-      {"queue, 2 outputs, 128-plane chunks", true, 2, 128},
-      {"queue, 4 outputs, 64-plane chunks", true, 4, 64},
-      {"queue, 8 outputs, 32-plane chunks", true, 8, 32},
-      {"queue, 1 output, 2 planes in flight", true, 1, std::nullopt, 2},
       {"queue, 2 outputs, 2 planes in flight", true, 2, std::nullopt, 2},
+      {"queue, 2 outputs, 3 planes in flight", true, 2, std::nullopt, 3},
+      {"queue, 2 outputs, 4 planes in flight", true, 2, std::nullopt, 4},
       {"queue, 4 outputs, 2 planes in flight", true, 4, std::nullopt, 2},
-      {"queue, 2 outputs, 64 x 4 group", true, 2, std::nullopt, std::nullopt, {{64, 4}}},
-      {"queue, 4 outputs, 64 x 4 group", true, 4, std::nullopt, std::nullopt, {{64, 4}}},
-      {"queue, 4 outputs, 64 x 4, 2 in flight", true, 4, std::nullopt, 2, {{64, 4}}},
-      {"queue, 8 outputs, 128 x 2 group", true, 8, std::nullopt, std::nullopt, {{128, 2}}},
-      {"queue, 2 outputs, 32 x 16 group", true, 2, std::nullopt, std::nullopt, {{32, 16}}},
-      {"queue, 2 outputs, 32 x 4 group", true, 2, std::nullopt, std::nullopt, {{32, 4}}},
-      {"queue, 4 outputs, 32 x 4 group", true, 4, std::nullopt, std::nullopt, {{32, 4}}},
-      {"queue, 4 outputs, 64 x 8 group", true, 4, std::nullopt, std::nullopt, {{64, 8}}},
+      {"queue, 4 outputs, 3 planes in flight", true, 4, std::nullopt, 3},
+      {"queue, 2 outputs, 64 x 4 group, 2 in flight", true, 2, std::nullopt, 2, w64},
+      {"queue, 2 outputs, 64 x 4 group, 4 in flight", true, 2, std::nullopt, 4, w64},
+      {"queue, 4 outputs, 64 x 4 group", true, 4, std::nullopt, std::nullopt, w64},
+      {"queue, 4 outputs, 64 x 4 group, 2 in flight", true, 4, std::nullopt, 2, w64},
+      {"queue, 4 outputs, 64 x 4 group, 3 in flight", true, 4, std::nullopt, 3, w64},
+      {"queue, 4 outputs, 128 x 2 group, 2 in flight", true, 4, std::nullopt, 2, w128},
+      {"queue, 4 outputs, 32 x 4 group, 2 in flight", true, 4, std::nullopt, 2, w32},
       {"cache-reliant", false, std::nullopt}};
   const StarWeights<T> weights(ctx, c);  // uploaded once, as a time-stepping loop would
   stencil3d_rows<T>(

@@ -59,16 +59,16 @@ struct Stencil3dOptions {
   /// planes around its start, so short chunks cost reads; long ones leave
   /// fewer work-groups to spread over the device.
   std::optional<std::size_t> z_chunk;
-  /// How many plane steps ahead the plane queue issues its loads, 1 or 2;
-  /// unset: a tuned PREFETCH_PLANES, else 1. Two keep twice the bytes in
-  /// flight for a few more registers per work-item.
+  /// How many plane steps ahead the plane queue issues its loads, 1 to 4;
+  /// unset: a tuned PREFETCH_PLANES, else 1. Each step more keeps another
+  /// plane's bytes in flight for a few more registers per work-item.
   std::optional<std::size_t> prefetch_planes;
   PlanOptions plan;
 };
 
 KernelTraits stencil3d_traits(ElementType element);
 /// work-group size, local memory on or off (the plane queue),
-/// OUTPUTS_Y (outputs per work-item in y), PREFETCH_PLANES (1 or 2).
+/// OUTPUTS_Y (outputs per work-item in y), PREFETCH_PLANES (1 to 4).
 const TuningSpace& stencil3d_tunables();
 
 /// The output's extent for an input of `in` and a stencil reaching `reach`

@@ -30,7 +30,7 @@ const TuningSpace& stencil3d_tunables() {
       {knobs::work_group_size({64, 128, 256, 512}),
        knobs::use_local_memory(),
        {"OUTPUTS_Y", {1, 2, 4, 8}, std::nullopt, "outputs per work-item in y"},
-       {"PREFETCH_PLANES", {1, 2}, std::nullopt, "plane steps ahead of their use that loads are issued"}},
+       {"PREFETCH_PLANES", {1, 2, 3, 4}, std::nullopt, "plane steps ahead of their use that loads are issued"}},
       nullptr};
   return space;
 }
@@ -76,8 +76,8 @@ void check_buffers(Context& ctx, const Buffer<T>& in, Extent3 extent, std::size_
   if (o.outputs_y && (*o.outputs_y < 1 || *o.outputs_y > 8))
     throw Error("stencil3d: outputs_y must be 1 to 8, not " + std::to_string(*o.outputs_y));
   if (o.z_chunk && *o.z_chunk == 0) throw Error("stencil3d: z_chunk must be at least 1 plane");
-  if (o.prefetch_planes && (*o.prefetch_planes < 1 || *o.prefetch_planes > 2))
-    throw Error("stencil3d: prefetch_planes must be 1 or 2, not " + std::to_string(*o.prefetch_planes));
+  if (o.prefetch_planes && (*o.prefetch_planes < 1 || *o.prefetch_planes > 4))
+    throw Error("stencil3d: prefetch_planes must be 1 to 4, not " + std::to_string(*o.prefetch_planes));
 }
 
 template <class T>
