@@ -104,8 +104,22 @@ const std::vector<Rule>& rule_book() {
        "with 64-plane chunks against 0.093 with 52). CPUs walk whole x rows instead, and a general stencil reads "
        "every point through the caches."},
       {"stencil3d.outputs-per-work-item", "all", "000 3",
-       "In the plane queue a work-item computes 2 outputs of its column in y: they share the plane's barriers and "
-       "the halo's loads."},
+       "In the plane queue a work-item computes a strip of consecutive outputs of its column in y, which share the "
+       "plane's barriers and the halo's loads, and take their y neighbours inside the strip from registers: 4 on "
+       "GPUs, whose block is then 16 rows tall at 256 work-items, so the halo rows above and below are a third of "
+       "its loads instead of half; 2 elsewhere (H100, 512^3 radius 4, 64 x 4 work-items, 3 planes in flight: 0.468 ms "
+       "with 4, 0.543 with 2 and 2 in flight)."},
+      {"stencil3d.loads-in-flight", "all", "000 3",
+       "On GPUs the plane queue issues each plane's loads 3 plane steps before their use, in a pass of 3 steps "
+       "whose loads each keep their own registers; elsewhere one step. One step of a work-group is too few bytes in "
+       "flight for HBM's latency once registers cap a multiprocessor at a few work-groups (H100, 512^3 radius 4, "
+       "2 outputs in y: 0.542 ms with 1 step, 0.514 with 2, 0.493 with 3, 0.503 with 4; 4 outputs on 64 x 4: "
+       "0.534, 0.482 and 0.468 with 1, 2 and 3)."},
+      {"stencil3d.block-width", "all", "000 3",
+       "On GPUs the plane queue's work-group is 64 work-items wide where the output rows have 64 cells or more: the "
+       "halo's left and right columns are then R/64 of a block row's loads instead of R/32, and a row of 64 floats "
+       "is two full 128-byte lines (H100, 512^3 radius 4, 4 outputs in y, 3 planes in flight: 64 x 4 0.468 ms; "
+       "2 in flight: 64 x 4 0.482, 128 x 2 0.490, 32 x 8 0.499). Narrower rows keep the planner's shape."},
       // Convolution (seed 001 chapter 7, seed 000 section 5.3).
       {"convolution.mask-in-constant", "all", "001 7",
        "A convolution's mask (and a stencil's weights) in constant memory, which every work-item reads at the same "

@@ -144,7 +144,32 @@ TEST_CASE("3D star stencil runs under every device class's plan", "[stencil3d]")
     o.boundary = Boundary::zero;
     o.plan = opt;
     check_star<float>(ctx, {23, 17, 12}, 4, o);
+    check_star<float>(ctx, {67, 13, 11}, 4, o);  // rows of 64 or more: GPUs take blocks 64 wide
   }
+}
+
+TEST_CASE("3D star stencil: on GPUs the rules take wide blocks, 4 outputs in y and 3 planes in flight", "[stencil3d]") {
+  Context& ctx = test::cpu_context();
+  const std::vector<float> c{-3.0f, 0.5f, 0.25f, 0.125f, 0.0625f};
+  int gpus = 0, others = 0;
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    Stencil3dOptions o;
+    o.plan = opt;
+    o.plane_queue = true;  // GPUs' own choice; CPUs and MIC walk rows unless asked
+    Buffer<float> in(ctx, std::vector<float>(67 * 13 * 11, 1.0f)), out(ctx, 67 * 13 * 11);
+    const LaunchPlan used = star_stencil3d(ctx, in, {67, 13, 11}, c, out, o);
+    INFO(f << "\n" << used.explain());
+    const bool gpu = used.device_class == DeviceClass::nvidia_gpu || used.device_class == DeviceClass::amd_gcn_gpu;
+    ++(gpu ? gpus : others);
+    CHECK(used.decision("outputs_y")->value == (gpu ? "4" : "2"));
+    CHECK(used.decision("prefetch_planes")->value == (gpu ? "3" : "1"));
+    if (gpu) {
+      CHECK(used.decision("block_width")->value == "64");
+      CHECK(used.local[0] == 64);
+    }
+  }
+  CHECK(gpus >= 3);    // two NVIDIA fixtures and an AMD GCN
+  CHECK(others >= 2);  // CPUs and MIC
 }
 
 TEMPLATE_TEST_CASE("3D star stencil: constant and linear fields, and mirror symmetry", "[stencil3d]", float, double) {

@@ -30,7 +30,8 @@ const TuningSpace& stencil3d_tunables() {
       {knobs::work_group_size({64, 128, 256, 512}),
        knobs::use_local_memory(),
        {"OUTPUTS_Y", {1, 2, 4, 8}, std::nullopt, "outputs per work-item in y"},
-       {"PREFETCH_PLANES", {1, 2, 3, 4}, std::nullopt, "plane steps ahead of their use that loads are issued"}},
+       {"PREFETCH_PLANES", {1, 2, 3, 4}, std::nullopt, "plane steps ahead of their use that loads are issued"},
+       {"BLOCK_X", {32, 64, 128}, std::nullopt, "the plane queue's work-group width in x"}},
       nullptr};
   return space;
 }
@@ -216,11 +217,37 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   if (!queue)
     return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
 
-  const std::size_t outputs =
-      caller_tuned_or_rule(plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
-                           RuleCount{2, "stencil3d.outputs-per-work-item",
-                                     "two outputs per work-item in y share the halo loads and the plane's barriers"});
-  const std::size_t wx = plan.local[0], wy = plan.local[1];
+  // GPUs keep more of each plane's loads in flight than one step issues;
+  // a wider, taller block cuts the halo's share of them (H100, 512^3 r4).
+  const bool gpu = plan.device_class != DeviceClass::cpu && plan.device_class != DeviceClass::intel_mic &&
+                   plan.device_class != DeviceClass::other_accelerator;
+  const std::size_t outputs = caller_tuned_or_rule(
+      plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
+      gpu ? RuleCount{4, "stencil3d.outputs-per-work-item",
+                      "four outputs per work-item in y: a block 4 work-items tall per work-group row"}
+          : RuleCount{2, "stencil3d.outputs-per-work-item",
+                      "two outputs per work-item in y share the halo loads and the plane's barriers"});
+  const std::size_t in_flight = caller_tuned_or_rule(
+      plan, "prefetch_planes", o.prefetch_planes, stencil3d_tunables(), "PREFETCH_PLANES",
+      gpu ? RuleCount{3, "stencil3d.loads-in-flight", "each plane's loads are issued 3 plane steps before their use"}
+          : RuleCount{1, "stencil3d.loads-in-flight", "each plane's loads are issued one plane step before their use"});
+  // The block's width: a shape the caller or a record forced, else rule
+  // stencil3d.block-width (64 columns on GPUs where the rows are as long).
+  const std::size_t group = plan.local[0] * plan.local[1];
+  const bool shape_forced = o.plan.override_values && o.plan.override_values->local_shape;
+  std::optional<RuleCount> width_rule;
+  if (gpu && !shape_forced && o3.nx >= 64 && group >= 64 && group % 64 == 0)
+    width_rule = RuleCount{64, "stencil3d.block-width",
+                           "64 columns per block row: the halo's left and right columns are R/64 of its loads"};
+  const std::size_t wx =
+      std::min(group, caller_tuned_or_rule(plan, "block_width",
+                                           shape_forced ? std::optional<std::size_t>(plan.local[0]) : std::nullopt,
+                                           stencil3d_tunables(), "BLOCK_X", width_rule, plan.local[0]));
+  if (group % wx != 0)
+    throw Error("star_stencil3d: a block " + std::to_string(wx) + " wide does not divide the work-group of " +
+                std::to_string(group));
+  const std::size_t wy = group / wx;
+  plan.local = {{wx, wy, 1}};
   const std::size_t tile = (wy * outputs + 2 * radius) * (wx + 2 * radius) * sizeof(T);
   if (ctx.info().local_mem_size && tile > ctx.info().local_mem_size)
     throw Error("star_stencil3d: the plane tile takes " + std::to_string(tile) + " bytes of local memory; '" +
@@ -230,9 +257,7 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["WG_Y"] = std::to_string(wy);
   plan.macros["OUTPUTS_Y"] = std::to_string(outputs);
   plan.macros["STAR_QUEUE"] = "1";
-  plan.macros["PREFETCH_PLANES"] = std::to_string(caller_tuned_or_rule(
-      plan, "prefetch_planes", o.prefetch_planes, stencil3d_tunables(), "PREFETCH_PLANES",
-      RuleCount{1, "stencil3d.plane-queue", "each plane's loads are issued one plane step before their use"}));
+  plan.macros["PREFETCH_PLANES"] = std::to_string(in_flight);
   // 32-bit offsets within a plane where they fit: fewer instructions per read on GPUs.
   plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
   // z chunks: enough work-groups to fill the device four times over, but
