@@ -283,7 +283,7 @@ void TuningDatabase::put(const TuningRecord& r) {
 }
 
 const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const std::string& kernel,
-                                         const std::string& element, std::size_t n, MatchTier tier) const {
+                                         const std::string& element, std::size_t n, MatchTier tier, int reach) const {
   const int want = static_cast<int>(size_bucket(n));
   const TuningRecord* best = nullptr;
   auto matches = [&](const DeviceFingerprint& stored) {
@@ -297,7 +297,7 @@ const TuningRecord* TuningDatabase::find(const DeviceFingerprint& device, const 
   for (const auto& r : records_) {
     if (!matches(r.device) || r.kernel != kernel || r.element != element) continue;
     const int d = std::abs(static_cast<int>(r.bucket) - want);
-    if (d > kNearbyBuckets) continue;  // rule tuning.nearby-bucket
+    if (d > std::min(reach, kNearbyBuckets)) continue;  // rule tuning.nearby-bucket
     const int best_d = best ? std::abs(static_cast<int>(best->bucket) - want) : 0;
     // Nearest bucket; on a tie the larger one (its launch shape still
     // covers the problem by grid stride).
@@ -417,10 +417,10 @@ std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const Kerne
   const TuningDatabase* from = nullptr;
   MatchTier tier = MatchTier::exact;
   for (MatchTier t : {MatchTier::exact, MatchTier::same_device, MatchTier::same_architecture}) {
-    if ((r = dbs.user.find(fp, traits.name, element, n, t))) from = &dbs.user;
+    if ((r = dbs.user.find(fp, traits.name, element, n, t, traits.tuned_size_reach))) from = &dbs.user;
     for (const auto& db : dbs.shipped) {
       if (r) break;
-      if ((r = db.find(fp, traits.name, element, n, t))) from = &db;
+      if ((r = db.find(fp, traits.name, element, n, t, traits.tuned_size_reach))) from = &db;
     }
     if (r) {
       tier = t;

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include "portacl/kernels/heat2d.hpp"
+#include "portacl/kernels/stencil3d.hpp"
 #include "test_support.hpp"
 #include "tuning/tuner.hpp"
 
@@ -337,6 +339,12 @@ TEST_CASE("tuning databases: lookups take the nearest size bucket of the same de
   CHECK(db.find(fp, "sum", "float", std::size_t{1} << 10)->bucket == 16);
   CHECK(db.find(fp, "sum", "float", std::size_t{1} << 9) == nullptr);
   CHECK(db.find(fp, "sum", "float", std::size_t{1} << 31) == nullptr);
+  // A family that keeps its records closer (the stencils: within 2x).
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 17, MatchTier::exact, 1)->bucket == 16);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 18, MatchTier::exact, 1) == nullptr);
+  CHECK(db.find(fp, "sum", "float", std::size_t{1} << 23, MatchTier::exact, 1)->bucket == 24);
+  CHECK(stencil3d_traits(ElementType::f32).tuned_size_reach == 1);
+  CHECK(heat2d_traits(ElementType::f64).tuned_size_reach == 1);
   CHECK(db.find(fp, "sum", "double", 1 << 20) == nullptr);
   CHECK(db.find(DeviceFingerprint::of(amd), "sum", "float", 1 << 20) == nullptr);
   // A round trip through JSON keeps everything.

@@ -38,6 +38,10 @@ struct KernelTraits {
   /// A reduction or scan: the work-groups' partial results must be combined,
   /// so the planner also picks single- or two-pass and sub-group operations.
   bool combines_partials = false;
+  /// How far, in powers of two of the problem size, a tuned record stands
+  /// in for sizes it was not measured at (rule tuning.nearby-bucket); the
+  /// stencil family keeps its records to sizes within 2x.
+  int tuned_size_reach = 6;
 
   /// Memory-bound below one flop per byte (every device here does tens of
   /// flops per byte of bandwidth): such kernels want wide loads even on SIMT

@@ -101,10 +101,10 @@ class TuningDatabase {
   /// Adds or replaces the record for the same device, kernel, element and bucket.
   void put(const TuningRecord& r);
   /// The record for this device (matched at `tier`), kernel and element in
-  /// n's bucket, else the nearest bucket within kNearbyBuckets; nullptr when
-  /// there is none.
+  /// n's bucket, else the nearest bucket within `reach` (kNearbyBuckets
+  /// unless the kernel's traits say less); nullptr when there is none.
   const TuningRecord* find(const DeviceFingerprint& device, const std::string& kernel, const std::string& element,
-                           std::size_t n, MatchTier tier = MatchTier::exact) const;
+                           std::size_t n, MatchTier tier = MatchTier::exact, int reach = kNearbyBuckets) const;
 
   /// Merges `records` into the file at `path` (a link's target) under an
   /// exclusive lock and replaces it atomically; results already there for
