@@ -87,7 +87,7 @@ if has stencil-tuned; then
   # STENCIL_TUNE ("op:size;op:size") picks others.
   IFS=';' read -ra tune_ops <<< "${STENCIL_TUNE:-heat2d step:2^24;conv2d 5x5:2^24;star3d r4:2^24;ncc 16x16:2^22}"
   for op in "${tune_ops[@]}"; do
-    timeout 300 /tmp/build/tools/portacl-tune --device gpu --kernel "${op%%:*}" --size "${op##*:}" --budget 24 \
+    timeout 300 /tmp/build/tools/portacl-tune --device gpu --kernel "${op%%:*}" --size "${op##*:}" --budget "${TUNE_BUDGET:-24}" \
       >> "$OUT/tune_stencil_h100.txt" 2>> "$OUT/tune_stencil_h100.log"
     echo "stencil tune ${op%%:*} exit $?" >> "$OUT/tune_stencil_h100.txt"
   done
