@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -81,6 +82,10 @@ TEST_CASE("random samples of every declared tuning space compute correct results
   Workload w(ctx, 4099, test::seed());
   std::mt19937_64 pick(test::seed());
   std::size_t ran = 0, refused = 0;
+  // 3 samples per space; the sanitizer pass takes 1 (PORTACL_TEST_SPACE_SAMPLES):
+  // it looks for memory errors, and each sample is a program to build.
+  const char* samples_env = std::getenv("PORTACL_TEST_SPACE_SAMPLES");
+  const int samples = samples_env ? std::max(1, std::atoi(samples_env)) : 3;
   // What only a build can tell (the compiled kernel's work-group limit, the
   // local memory a GEMM tile takes) may refuse a sample, with that reason;
   // a wrong result or any other error fails.
@@ -93,7 +98,7 @@ TEST_CASE("random samples of every declared tuning space compute correct results
     rules.consult_provider = false;
     const KernelTraits traits = op.run(w, rules).traits;
     std::uniform_int_distribution<std::size_t> index(0, op.space->count() - 1);
-    for (int sample = 0, tries = 0; sample < 3 && tries < 200; ++tries) {
+    for (int sample = 0, tries = 0; sample < samples && tries < 200; ++tries) {
       const Configuration c = op.space->configuration(index(pick));
       if (!check_configuration(*op.space, c, ctx.info(), traits).empty()) continue;
       ++sample;
@@ -116,7 +121,8 @@ TEST_CASE("random samples of every declared tuning space compute correct results
     }
   }
   UNSCOPED_INFO(ran << " samples ran, " << refused << " refused by a limit known after building");
-  CHECK(ran >= operations().size());
+  // Most samples run; at one per space a refusal may leave a space with none.
+  CHECK(ran >= (samples == 1 ? operations().size() / 2 : operations().size()));
 }
 
 TEST_CASE("SPMV is right for work-groups that are not a power of two, and more segments than rows", "[tuning]") {
