@@ -68,7 +68,8 @@ struct Stencil3dOptions {
 
 KernelTraits stencil3d_traits(ElementType element);
 /// work-group size, local memory on or off (the plane queue),
-/// OUTPUTS_Y (outputs per work-item in y), PREFETCH_PLANES (1 to 4).
+/// OUTPUTS_Y (outputs per work-item in y), PREFETCH_PLANES (1 to 3) and
+/// BLOCK_X (32 or 64: the work-group width).
 const TuningSpace& stencil3d_tunables();
 
 /// The output's extent for an input of `in` and a stencil reaching `reach`
