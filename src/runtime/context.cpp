@@ -3,6 +3,7 @@
 #include "portacl/rules/tuning_database.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -358,11 +359,19 @@ std::uint32_t Context::scratch_epoch(const std::string& purpose, std::uint32_t l
 
 void Context::finish() { check_cl(queue_.finish(), "clFinish"); }
 
-double Context::elapsed_ms(const cl::Event& event) {
-  check_cl(event.wait(), "clWaitForEvents");
+namespace {
+// A finished command's start and end on the device clock, in nanoseconds.
+std::pair<cl_ulong, cl_ulong> profiled_interval(const cl::Event& event) {
   cl_ulong start = 0, end = 0;
   check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
   check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
+  return {start, end};
+}
+}  // namespace
+
+double Context::elapsed_ms(const cl::Event& event) {
+  check_cl(event.wait(), "clWaitForEvents");
+  const auto [start, end] = profiled_interval(event);
   return static_cast<double>(end - start) * 1e-6;
 }
 
@@ -374,9 +383,7 @@ double LaunchRecorder::span_ms() const {
   check_cl(cl::WaitForEvents(events_), "clWaitForEvents");
   cl_ulong first_start = ~cl_ulong(0), last_end = 0;
   for (const cl::Event& e : events_) {
-    cl_ulong start = 0, end = 0;
-    check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo(START)");
-    check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo(END)");
+    const auto [start, end] = profiled_interval(e);
     first_start = std::min(first_start, start);
     last_end = std::max(last_end, end);
   }

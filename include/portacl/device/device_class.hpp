@@ -23,6 +23,12 @@ enum class DeviceClass {
 };
 
 std::string to_string(DeviceClass c);
+/// A GPU of any maker: many SIMT lanes, real local memory, high-latency
+/// memory that wants many loads in flight.
+inline bool gpu_class(DeviceClass c) {
+  return c == DeviceClass::nvidia_gpu || c == DeviceClass::amd_gcn_gpu || c == DeviceClass::amd_gpu_other ||
+         c == DeviceClass::intel_gpu || c == DeviceClass::other_gpu;
+}
 DeviceClass device_class_from_string(const std::string& s);  ///< throws on unknown text
 
 struct Classification {

@@ -222,8 +222,7 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
 
   // GPUs keep more of each plane's loads in flight than one step issues;
   // a wider, taller block cuts the halo's share of them (H100, 512^3 r4).
-  const bool gpu = plan.device_class != DeviceClass::cpu && plan.device_class != DeviceClass::intel_mic &&
-                   plan.device_class != DeviceClass::other_accelerator;
+  const bool gpu = gpu_class(plan.device_class);
   const std::size_t outputs = caller_tuned_or_rule(
       plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
       gpu ? RuleCount{4, "stencil3d.outputs-per-work-item",
