@@ -101,20 +101,28 @@ __kernel void heat_tiled(const ulong rows, const ulong cols, const T r, __global
   }
 }
 
-// Fixed boundary values: row 0 north, row rows-1 south, then column 0 west
-// and column cols-1 east on the rows between.
+// Fixed boundary values, one work-item per edge cell of the perimeter (a
+// 1D launch of its own, whatever shape the step takes): row 0 north, row
+// rows-1 south, then column 0 west and column cols-1 east on the rows
+// between. Edge cell e: 0 .. cols-1 the north row, cols .. 2 cols - 1 the
+// south row (when rows > 1), then the west and east cells of each inner
+// row in turn.
 __kernel void heat_edges(const ulong rows, const ulong cols, const T north, const T south, const T west, const T east,
                          __global T* u) {
-  const size_t j = get_global_id(0), i = get_global_id(1);
-  if (i >= rows || j >= cols) return;
-  if (i == 0)
-    u[j] = north;
-  else if (i + 1 == rows)
-    u[i * cols + j] = south;
-  else if (j == 0)
-    u[i * cols] = west;
-  else if (j + 1 == cols)
-    u[i * cols + j] = east;
+  const ulong across = rows > 1 ? 2 * cols : cols, inner = rows > 2 ? rows - 2 : 0;
+  PORTACL_FOR_UNITS(e, across + (cols > 1 ? 2 : 1) * inner) {
+    if (e < cols) {
+      u[e] = north;
+    } else if (e < across) {
+      u[(rows - 1) * cols + e - cols] = south;
+    } else {
+      const ulong k = e - across, per_row = cols > 1 ? 2 : 1, i = 1 + k / per_row;
+      if (k % per_row == 0)
+        u[i * cols] = west;
+      else
+        u[i * cols + cols - 1] = east;
+    }
+  }
 }
 
 // rows: one work-item walks whole rows (CPUs: a core streams three rows of

@@ -19,6 +19,7 @@ void check_operands(Context& ctx, const Buffer<T>& x, Buffer<T>& y) {
   kernel_call::same_context(ctx, x, "axpy", "x");
   kernel_call::same_context(ctx, y, "axpy", "y");
   kernel_call::same_length("axpy", "x", x.size(), "y", y.size());
+  aliasing::refuse_shifted_overlap("axpy", aliasing::whole(y), "y", aliasing::whole(x), "x");
 }
 
 }  // namespace

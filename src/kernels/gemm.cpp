@@ -252,6 +252,15 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   check_matrix("gemm", "A", stored(layout, trans_a ? k : m, trans_a ? m : k), a.offset, a.ld, a.buffer.size(), layout);
   check_matrix("gemm", "B", stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld, b.buffer.size(), layout);
   check_matrix("gemm", "C", stored(layout, m, n), offc, ldc, c.size(), layout);
+  const aliasing::Touched c_span = touched(c, sizeof(T), stored(layout, m, n), offc, ldc);
+  aliasing::refuse_overlap(
+      "gemm", c_span, "C",
+      touched(a.buffer, sizeof(T), stored(layout, trans_a ? k : m, trans_a ? m : k), a.offset, a.ld), "A",
+      "every element of C is a sum over a row of op(A)");
+  aliasing::refuse_overlap(
+      "gemm", c_span, "C",
+      touched(b.buffer, sizeof(T), stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld), "B",
+      "every element of C is a sum over a column of op(B)");
 
   const ElementType element = element_of<T>::value;
   if (m == 0 || n == 0) return ctx.plan(gemm_traits(element), ProblemSize(n, m), options);

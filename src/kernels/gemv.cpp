@@ -52,6 +52,12 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   check_matrix("gemv", "A", stored(layout, t ? n : m, t ? m : n), a.offset, a.ld, a.buffer.size(), layout);
   check_vector("gemv", "x", n, x.offset, x.inc, x.buffer.size());
   check_vector("gemv", "y", m, offy, incy, y.size());
+  const aliasing::Touched y_span = aliasing::strided(y, sizeof(T), offy, m, incy);
+  aliasing::refuse_overlap("gemv", y_span, "y", aliasing::strided(x.buffer, sizeof(T), x.offset, n, x.inc), "x",
+                           "y = alpha op(A) x + beta y reads every element of x while y is written");
+  aliasing::refuse_overlap("gemv", y_span, "y",
+                           touched(a.buffer, sizeof(T), stored(layout, t ? n : m, t ? m : n), a.offset, a.ld), "A",
+                           "every element of y is a sum over a row of op(A)");
   // BLAS: alpha = 0 reads neither A nor x (NaN there must not reach y):
   // y = beta y is the product with no columns.
   if (alpha == T(0) && n > 0) return gemv(ctx, layout, trans, m, 0, alpha, a, x, beta, y, offy, incy, options);

@@ -10,6 +10,7 @@
 #include "portacl/util/checked.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
+#include "aliasing.hpp"
 
 namespace portacl {
 namespace kernel_call {

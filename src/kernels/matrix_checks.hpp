@@ -11,6 +11,7 @@
 #include "portacl/error.hpp"
 #include "portacl/kernels/matrix.hpp"
 #include "portacl/util/checked.hpp"
+#include "aliasing.hpp"
 
 namespace portacl {
 namespace matrix_checks {
@@ -23,6 +24,14 @@ struct Stored {
 // Rows and columns of the stored (untransposed) operand in the layout's terms.
 inline Stored stored(Layout layout, std::size_t rows, std::size_t cols) {
   return layout == Layout::row_major ? Stored{rows, cols} : Stored{cols, rows};
+}
+
+// The bytes a stored operand touches: from its first element to the last
+// element of its last line (the gaps between lines count: a conservative span).
+inline aliasing::Touched touched(const BufferStorage& b, std::size_t element, const Stored& s, std::size_t offset,
+                                 std::size_t ld) {
+  if (s.outer == 0 || s.inner == 0) return aliasing::Touched{b, 0, 0};
+  return aliasing::Touched{b, offset * element, ((s.outer - 1) * ld + s.inner) * element};
 }
 
 inline void check_matrix(const char* op, const char* name, const Stored& s, std::size_t offset, std::size_t ld,

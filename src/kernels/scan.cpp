@@ -155,6 +155,7 @@ LaunchPlan scan(Context& ctx, const char* op, const Buffer<T>& x, Buffer<T>& y, 
   kernel_call::same_context(ctx, x, op, "x");
   kernel_call::same_context(ctx, y, op, "y");
   kernel_call::same_length(op, "x", x.size(), "y", y.size());
+  aliasing::refuse_shifted_overlap(op, aliasing::whole(y), "y", aliasing::whole(x), "x");
   ScanJob job{"prefix_sum", "#define S T\n#define VALUE(v) (v)\n#define COMPACT 0\n", sizeof(T)};
   LaunchPlan used;
   run(ctx, job, x, y, inclusive, false, o, &used);
@@ -183,7 +184,8 @@ ScanJob compaction(Context& ctx, const char* op, const std::string& predicate, c
   if (y.size() < x.size())
     throw Error(std::string(op) + ": y has " + std::to_string(y.size()) + " elements but x has " +
                 std::to_string(x.size()) + "; y must be able to hold every element of x");
-  if (&x == &y) throw Error(std::string(op) + ": x and y must be different buffers");
+  aliasing::refuse_overlap(op, aliasing::whole(y), "y", aliasing::whole(x), "x",
+                           "a kept element moves to an earlier place that another work-item may not have read yet");
   kernel_call::check_expression(op, "predicate", predicate);
   // Counts fit 32 bits below 2^32 elements: half the bytes per partial
   // count, and the look-back scan's status word holds the count itself.

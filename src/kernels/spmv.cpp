@@ -52,6 +52,11 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
                 ") but its buffer has " + std::to_string(ap.size()));
   check_vector("spmv", "x", n, x.offset, x.inc, x.buffer.size());
   check_vector("spmv", "y", n, offy, incy, y.size());
+  const aliasing::Touched y_span = aliasing::strided(y, sizeof(T), offy, n, incy);
+  aliasing::refuse_overlap("spmv", y_span, "y", aliasing::strided(x.buffer, sizeof(T), x.offset, n, x.inc), "x",
+                           "y = alpha A x + beta y reads every element of x while y is written");
+  aliasing::refuse_overlap("spmv", y_span, "y", aliasing::Touched{ap, offap * sizeof(T), packed * sizeof(T)}, "AP",
+                           "every element of y is a sum over a row of A");
   // BLAS: alpha = 0 reads neither AP nor x (NaN there must not reach y):
   // y = beta y, which GEMV does as a product with no columns.
   if (alpha == T(0) && n > 0)

@@ -38,6 +38,7 @@ LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOption
   kernel_call::same_context(ctx, x, "copy", "x");
   kernel_call::same_context(ctx, y, "copy", "y");
   kernel_call::same_length("copy", "x", x.size(), "y", y.size());
+  aliasing::refuse_shifted_overlap("copy", aliasing::whole(y), "y", aliasing::whole(x), "x");
   return launch_1d(ctx, stream_kernel("copy"), stream_traits("copy", element_of<T>::value, 2, 0), x.size(), o, x, y);
 }
 
@@ -59,6 +60,7 @@ LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const
   kernel_call::same_context(ctx, x, "axpby", "x");
   kernel_call::same_context(ctx, y, "axpby", "y");
   kernel_call::same_length("axpby", "x", x.size(), "y", y.size());
+  aliasing::refuse_shifted_overlap("axpby", aliasing::whole(y), "y", aliasing::whole(x), "x");
   return launch_1d(ctx, stream_kernel("axpby"), stream_traits("axpby", element_of<T>::value, 3, 3), x.size(), o, a, x,
                    b, y);
 }
@@ -68,6 +70,7 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
   kernel_call::same_context(ctx, x, "map", "x");
   kernel_call::same_context(ctx, y, "map", "y");
   kernel_call::same_length("map", "x", x.size(), "y", y.size());
+  aliasing::refuse_shifted_overlap("map", aliasing::whole(y), "y", aliasing::whole(x), "x");
   kernel_call::check_expression("map", "expression", expression);
   return launch_1d(ctx, map_kernel(expression, element_of<T>::value), stream_traits("map", element_of<T>::value, 2, 1),
                    x.size(), o, x, y);

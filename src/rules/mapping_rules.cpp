@@ -427,6 +427,10 @@ void decide_vector_width(PlanDraft& s) {
     s.vw = *s.ov->vector_width;
     if (s.vw != valid_vector_width(s.vw) || s.vw == 0)
       throw Error("override for '" + s.t.name + "': vector width " + str(s.vw) + " is not 1, 2, 4, 8 or 16");
+    // A scalar kernel (its state a struct, say) has no vector form to build.
+    if (s.vw != 1 && !s.t.vectorizable)
+      throw Error("override for '" + s.t.name + "' (" + s.ov->provenance + "): vector_width " + str(s.vw) +
+                  " is not available: the kernel is scalar, so the knob vector_width takes 1 only");
     s.p.decide("vector_width", str(s.vw), "tuning.override", s.ov->provenance);
   }
 }

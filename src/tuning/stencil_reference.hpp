@@ -43,6 +43,23 @@ std::vector<double> heat2d(const std::vector<V>& u0, std::size_t rows, std::size
   return u;
 }
 
+// The field with heat2d's fixed sides written on its edges: row 0 north,
+// the last row south, then column 0 west and the last column east on the
+// rows between (the initial field a fixed-sides run steps from).
+template <class V>
+std::vector<V> heat2d_fixed_sides(std::vector<V> u, std::size_t rows, std::size_t cols, V north, V south, V west,
+                                  V east) {
+  for (std::size_t j = 0; j < cols && rows > 0; ++j) {
+    u[j] = north;
+    if (rows > 1) u[(rows - 1) * cols + j] = south;
+  }
+  for (std::size_t i = 1; i + 1 < rows; ++i) {
+    u[i * cols] = west;
+    if (cols > 1) u[i * cols + cols - 1] = east;
+  }
+  return u;
+}
+
 // 2D convolution in correlation form (out[y][x] = sum_ij m[i][j] in[y + i -
 // ay][x + j - ax]), anchors at the mask's centre for zero and clamp, (0, 0)
 // for valid, whose output is smaller by the mask less one.

@@ -24,14 +24,21 @@ namespace {
 template <class T>
 void check_heat(Context& ctx, std::size_t rows, std::size_t cols, T r, std::size_t steps, std::optional<bool> tile,
                 const PlanOptions& plan = {}, std::optional<std::size_t> per_launch = std::nullopt,
-                std::optional<std::size_t> cells_x = std::nullopt, std::optional<std::size_t> cells_y = std::nullopt) {
+                std::optional<std::size_t> cells_x = std::nullopt, std::optional<std::size_t> cells_y = std::nullopt,
+                bool fixed_sides = false) {
   auto shown = [](std::optional<std::size_t> v) { return v ? std::to_string(*v) : std::string("rules"); };
   INFO(rows << " x " << cols << ", r " << r << ", " << steps << " steps, variant "
             << (tile ? (*tile ? "tiled" : "cached") : "rules") << ", steps per launch " << shown(per_launch)
-            << ", cells of a row " << shown(cells_x) << ", of a column " << shown(cells_y));
-  const std::vector<T> u0 = test::random_vector<T>(rows * cols);
+            << ", cells of a row " << shown(cells_x) << ", of a column " << shown(cells_y) << ", "
+            << (fixed_sides ? "fixed sides" : "edges kept"));
+  // Fixed sides: distinct values on the four sides, in the range of the
+  // random field, so that a missed edge cell shows.
+  const HeatSides<T> sides{T(0.75), T(-0.5), T(0.25), T(-1)};
+  std::vector<T> u0 = test::random_vector<T>(rows * cols);
   Buffer<T> u(ctx, u0);
+  if (fixed_sides) u0 = reference::heat2d_fixed_sides(u0, rows, cols, sides.north, sides.south, sides.west, sides.east);
   HeatOptions<T> o;
+  if (fixed_sides) o.sides = sides;
   o.r = r;
   o.steps = steps;
   o.local_tile = tile;
@@ -70,7 +77,8 @@ TEMPLATE_TEST_CASE("heat 2D: several cells of a row per work-item, as vectors wh
        std::vector<std::pair<std::size_t, std::size_t>>{{1, 8}, {3, 7}, {5, 16}, {13, 12}, {9, 24}, {37, 101}})
     for (std::size_t cells : {1, 2, 3, 4, 8})
       if (sizeof(T) == 4 || cells == 2)  // double: one vector width (each is a program to build)
-        check_heat<T>(ctx, rows, cols, T(0.2), 5, false, {}, std::nullopt, cells);
+        for (bool sides : {false, true})
+          check_heat<T>(ctx, rows, cols, T(0.2), 5, false, {}, std::nullopt, cells, {}, sides);
 }
 
 TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) matches the host", "[stencil]", float,
@@ -80,7 +88,8 @@ TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) ma
   for (auto [rows, cols] :
        std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {5, 5}, {13, 17}, {37, 101}, {67, 33}})
     for (std::size_t k : {2, 3, 4, 7})  // 7: the most a 16 x 16 work-group takes (the H100 allows no more here)
-      check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k);  // 11 steps: a remainder for every k
+      check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k, std::nullopt, std::nullopt,
+                    k % 2 == 1);  // 11 steps: a remainder for every k; fixed sides for odd k
   // Strips of a column per work-item: tiles taller than the work-group.
   // Float only (each combination is a program to build); doubles take
   // strips under the GPU classes' plans below.
@@ -88,17 +97,24 @@ TEMPLATE_TEST_CASE("heat 2D with several steps per launch (temporal blocking) ma
     for (auto [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{{2, 3}, {37, 101}, {131, 29}})
       for (std::size_t k : {2, 4, 7})
         for (std::size_t cells : {2, 8, 16})
-          check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k, std::nullopt, cells);
+          check_heat<T>(ctx, rows, cols, T(0.21), 11, std::nullopt, {}, k, std::nullopt, cells, cells == 8);
 }
 
 TEMPLATE_TEST_CASE("heat 2D runs under every device class's plan", "[stencil]", float, double) {
   Context& ctx = test::cpu_context();
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
-    for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)})
-      check_heat<TestType>(ctx, 53, 71, TestType(0.25), 4, tile, opt);
-    check_heat<TestType>(ctx, 53, 71, TestType(0.25), 9, std::nullopt, opt, std::size_t{4});
-    check_heat<TestType>(ctx, 29, 72, TestType(0.25), 4, false, opt);  // the rules' row vectors where they apply
+    // Every variant with the edges kept and with fixed sides: the sides are
+    // a launch of their own, whatever shape the class's step takes.
+    for (bool sides : {false, true}) {
+      for (std::optional<bool> tile : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)})
+        check_heat<TestType>(ctx, 53, 71, TestType(0.25), 4, tile, opt, std::nullopt, std::nullopt, std::nullopt,
+                             sides);
+      check_heat<TestType>(ctx, 53, 71, TestType(0.25), 9, std::nullopt, opt, std::size_t{4}, std::nullopt,
+                           std::nullopt, sides);
+      // The rules' row vectors where they apply.
+      check_heat<TestType>(ctx, 29, 72, TestType(0.25), 4, false, opt, std::nullopt, std::nullopt, std::nullopt, sides);
+    }
   }
 }
 
@@ -163,15 +179,7 @@ TEST_CASE("heat 2D: fixed sides, output every k steps, and bad input", "[stencil
   o.steps = 10;
   o.sides = HeatSides<double>{1.0, 2.0, 3.0, 4.0};
   std::vector<std::size_t> seen;
-  std::vector<double> with_sides = u0;
-  for (std::size_t j = 0; j < cols; ++j) {
-    with_sides[j] = 1.0;
-    with_sides[(rows - 1) * cols + j] = 2.0;
-  }
-  for (std::size_t i = 1; i + 1 < rows; ++i) {
-    with_sides[i * cols] = 3.0;
-    with_sides[i * cols + cols - 1] = 4.0;
-  }
+  const std::vector<double> with_sides = reference::heat2d_fixed_sides(u0, rows, cols, 1.0, 2.0, 3.0, 4.0);
   o.output_every = 3;
   o.on_output = [&](std::size_t step, const Buffer<double>& field) {
     seen.push_back(step);

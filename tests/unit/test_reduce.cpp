@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "portacl/rules/tuning_database.hpp"
+#include "portacl/rules/tuning_space.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -154,4 +156,41 @@ TEST_CASE("reductions refuse bad operands", "[reduce]") {
     CHECK_THAT(std::string(e.what()), Catch::Contains("count_if.cl"));
     CHECK_THAT(e.build_log(), Catch::Contains("no_such_name"));
   }
+}
+
+TEST_CASE("argmin, argmax and iamax refuse a vector width by naming the knob; their tuning space offers none",
+          "[reduce]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> x(ctx, test::random_vector<float>(1000));
+  PlanOptions wide;
+  wide.override_values = PlanOverride{};
+  wide.override_values->vector_width = 2;
+  const char* refusal = "vector_width 2 is not available: the kernel is scalar";
+  CHECK_THROWS_WITH(argmin(ctx, x, wide), Catch::Contains("override for 'argmin'") && Catch::Contains(refusal));
+  CHECK_THROWS_WITH(argmax(ctx, x, wide), Catch::Contains("override for 'argmax'") && Catch::Contains(refusal));
+  CHECK_THROWS_WITH(iamax(ctx, x, wide), Catch::Contains("override for 'iamax'") && Catch::Contains(refusal));
+  // A hand-written tuning record with a vector width: refused, or set aside
+  // for the rules, but never a compiler error.
+  const std::string path = test::scratch_dir("argmax-tuning") + "/db.json";
+  TuningDatabase::merge_into_file(path, {test::record_for(ctx.info(), "argmax", 10, {{"vector_width", 4}})});
+  test::TuningDbScope scope(path);
+  try {
+    const Extremum<float> got = argmax(ctx, x);
+    const std::vector<float> host = x.download();
+    CHECK(got.index == std::size_t(std::max_element(host.begin(), host.end()) - host.begin()));
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("vector_width") && !Catch::Contains("arg_t"));
+  }
+  // The tuner's space for these kernels holds no vector width but 1.
+  LaunchPlan plan;
+  argmax(ctx, x, {}, &plan);
+  const TuningSpace& space = reduce_tunables();
+  std::size_t offered = 0;
+  for (std::size_t i = 0; i < space.count(); ++i) {
+    const Configuration c = space.configuration(i);
+    if (c.count("vector_width") && c.at("vector_width") != 1 &&
+        check_configuration(space, c, ctx.info(), plan.traits).empty())
+      ++offered;
+  }
+  CHECK(offered == 0);
 }

@@ -15,7 +15,9 @@ extern const KernelRef axpy_kernel;
 KernelTraits axpy_traits(ElementType element);
 
 /// With the device's own plan (rules or tuned); returns the plan used.
-/// Errors (before any launch): lengths differ, a buffer of another context.
+/// x and y may be the same memory (in place). Errors (before any launch):
+/// lengths differ, a buffer of another context, x and y overlapping at
+/// different offsets.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 

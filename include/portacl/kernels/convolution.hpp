@@ -95,7 +95,7 @@ std::pair<std::size_t, std::size_t> convolution_output_size(std::size_t rows, st
 
 /// out = in convolved with mask, in (rows x cols) and out of the size
 /// convolution_output_size gives. Errors, before any launch: buffers of the
-/// wrong size or another context, `out` the same buffer as `in`, a `valid`
+/// wrong size or another context, `out` sharing memory with `in`, a `valid`
 /// mask larger than the image, outputs_per_work_item outside 1 to 16,
 /// output_rows_per_work_item outside 1 to 8.
 template <class T, class = only_for<T, float, double>>

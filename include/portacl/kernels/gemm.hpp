@@ -5,7 +5,9 @@
 /// dimensions and element offsets as in BLAS, any size (0 and 1 included).
 /// op(A) is m x k, op(B) k x n, C m x n. Errors, before any launch: a leading
 /// dimension shorter than a stored row (row-major) or column (column-major),
-/// a buffer too small for the stated shape, a buffer of another context.
+/// a buffer too small for the stated shape, a buffer of another context, C
+/// sharing memory with A or B (the same buffer, a handle to it or an
+/// overlapping sub-buffer, where the elements each touches overlap).
 /// Products of 64^3 multiply-adds and more pack op(A) and op(B) first into
 /// device scratch memory of (m + n) k elements (rounded up to whole tiles),
 /// which the Context keeps for later calls: 512 MiB for two 8192^2 float

@@ -6,7 +6,9 @@
 /// elements and y m. Errors, before any launch: a leading dimension shorter
 /// than a stored row (row-major) or column (column-major), a buffer too
 /// small for the stated shape, an increment of 0, a buffer of another
-/// context.
+/// context, y sharing memory with A or x (the same buffer, a handle to it or
+/// an overlapping sub-buffer, where the elements each touches overlap; as
+/// in BLAS, y must not alias an input).
 #pragma once
 
 #include <cstddef>

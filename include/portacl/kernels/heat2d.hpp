@@ -48,8 +48,9 @@ struct HeatOptions {
   /// and 8 load aligned vectors where cols is a multiple); unset: rule
   /// stencil.cells-per-work-item or a tuned CELLS_X.
   std::optional<std::size_t> cells_x;
-  /// Cells of a column per work-item in the temporal-blocking tile, 1 to
-  /// 16; unset: rule stencil.temporal-strip or a tuned CELLS_Y.
+  /// Cells of a column per work-item in the temporal-blocking tile: 1, 2,
+  /// 4, 8 or 16 (it divides the tile's height); unset: rule
+  /// stencil.temporal-strip or a tuned CELLS_Y.
   std::optional<std::size_t> cells_y;
   PlanOptions plan;
 };
@@ -65,7 +66,7 @@ const TuningSpace& heat2d_tunables();
 /// before any launch: r above 1/4 or negative or not a number, zero steps,
 /// a buffer that does not hold rows x cols elements or belongs to another
 /// context, output_every without a callback, cells_x or cells_y out of
-/// range.
+/// range (cells_y not a power of two up to 16).
 template <class T, class = only_for<T, float, double>>
 LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& options);
 

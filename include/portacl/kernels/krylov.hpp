@@ -48,9 +48,11 @@ struct SolverResult {
   LaunchPlan spmv_plan;         ///< how the products were done
 };
 
-/// Conjugate gradients. Errors, before any launch: a non-square A, b or x
-/// of the wrong length or another context, a tolerance that is negative or
-/// not a number, check_every 0, a zero on the diagonal with Jacobi.
+/// Conjugate gradients. b and x must not share memory (the same buffer, a
+/// handle to it or an overlapping sub-buffer). Errors, before any launch: a
+/// non-square A, b or x of the wrong length or another context, b and x
+/// sharing memory, a tolerance that is negative or not a number, check_every
+/// 0, a zero on the diagonal with Jacobi.
 template <class T, class = only_for<T, float, double>>
 SolverResult cg(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
                 const SolverOptions& options = {});

@@ -90,8 +90,8 @@ class NccTemplate {
 
 /// Fills `map` with the correlation of a prepared template at every
 /// offset. Errors, before any launch: a template larger than the image,
-/// buffers of the wrong size or another context (the template's too),
-/// outputs_per_work_item outside 1 to 16.
+/// buffers of the wrong size or another context (the template's too), `map`
+/// sharing memory with the image, outputs_per_work_item outside 1 to 16.
 template <class P, class = only_for<P, std::uint8_t, float>>
 LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const NccTemplate<P>& templ,
                Buffer<float>& map, const NccOptions& options = {});

@@ -6,7 +6,8 @@
 /// without barriers on CPUs and work-group tiles in local memory (warp
 /// shuffles on NVIDIA) on GPUs.
 ///
-/// x and y may be the same buffer (an in-place scan). Integer sums wrap on
+/// x and y may be the same buffer (an in-place scan), not overlapping parts
+/// of one (refused). Integer sums wrap on
 /// overflow as int arithmetic does; float sums are not bit-identical to a
 /// sequential loop (the order of additions differs).
 #pragma once
@@ -40,7 +41,7 @@ LaunchPlan exclusive_scan(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const 
 /// Copies, in order, the elements of x for which `predicate` (OpenCL C in
 /// `x`, e.g. "x > 0.5f" or "!isnan(x)") holds to the front of y and returns
 /// how many there are; the rest of y is left as it was. y must be at least as
-/// long as x.
+/// long as x, and must not share memory with x (refused).
 template <class T, class = only_for<T, int, float, double>>
 std::size_t compact(Context& ctx, const std::string& predicate, const Buffer<T>& x, Buffer<T>& y,
                     const PlanOptions& options = {}, LaunchPlan* used = nullptr);

@@ -87,8 +87,10 @@ SpmvChoice spmv_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions
 /// y = alpha * A x + beta * y by the method spmv_choice picks. x has
 /// A.cols() elements, y A.rows(). An empty row gives beta * y; beta = 0
 /// never reads y; alpha = 0 reads neither A nor x (BLAS). The plan returned
-/// explains the choice (the rules' ids) and the launch. Errors, before any
-/// launch: sizes that do not match, buffers of another context.
+/// explains the choice (the rules' ids) and the launch. x and y must not
+/// share memory (the same buffer, a handle to it or an overlapping
+/// sub-buffer): every y element reads many of x. Errors, before any launch:
+/// sizes that do not match, buffers of another context, x and y sharing memory.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
                 const PlanOptions& options = {});

@@ -6,7 +6,8 @@
 /// at ap[offap + i (i + 1) / 2 + j]: n (n + 1) / 2 elements, half of a full
 /// matrix's memory and traffic. Any n (0 and 1 included), offsets and
 /// increments. Errors, before any launch: a buffer too small for the stated
-/// order, an increment of 0, a buffer of another context.
+/// order, an increment of 0, a buffer of another context, y sharing memory
+/// with AP or x (where the elements each touches overlap).
 #pragma once
 
 #include <cstddef>

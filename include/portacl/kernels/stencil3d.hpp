@@ -99,7 +99,7 @@ class StarWeights {
 
 /// The star stencil of radius R with prepared weights. Errors, before any
 /// launch: buffers of the wrong size or another context (the weights'
-/// too), `out` the same buffer as `in`, outputs_y outside 1 to 8, a
+/// too), `out` sharing memory with `in`, outputs_y outside 1 to 8, a
 /// z_chunk of 0.
 template <class T, class = only_for<T, float, double>>
 LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StarWeights<T>& weights,

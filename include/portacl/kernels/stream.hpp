@@ -2,8 +2,10 @@
 /// \file
 /// Streaming kernels: copy, fill, scale, AXPBY and a user-defined element-wise
 /// map, float and double, any length. Each returns the plan it ran under.
-/// Errors (before any launch): lengths differ, a buffer of another context,
-/// a map expression that does not compile (BuildError with the log).
+/// x and y may be the same memory (in place). Errors (before any launch):
+/// lengths differ, a buffer of another context, x and y overlapping at
+/// different offsets (sub-buffers of one parent), a map expression that does
+/// not compile (BuildError with the log).
 #pragma once
 
 #include <string>

@@ -27,6 +27,8 @@ void check_inputs(const char* op, Context& ctx, const SparseMatrix<T>& a, const 
   if (&a.context() != &ctx) throw Error(std::string(op) + ": the sparse matrix A belongs to another context");
   kernel_call::same_context(ctx, b, op, "b");
   kernel_call::same_context(ctx, x, op, "x");
+  aliasing::refuse_overlap(op, aliasing::whole(x), "x", aliasing::whole(b), "b",
+                           "the solver reads b while it writes the iterate x");
   if (a.rows() != a.cols())
     throw Error(std::string(op) + ": A is " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                 "; the solver needs a square matrix");

@@ -82,6 +82,8 @@ void check_operands(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& x, 
   if (&a.context() != &ctx) throw Error("spmv: the sparse matrix A belongs to another context");
   kernel_call::same_context(ctx, x, "spmv", "x");
   kernel_call::same_context(ctx, y, "spmv", "y");
+  aliasing::refuse_overlap("spmv", aliasing::whole(y), "y", aliasing::whole(x), "x",
+                           "y = alpha A x + beta y reads every element of x while y is written");
   if (x.size() != a.cols())
     throw Error("spmv: x has " + std::to_string(x.size()) + " elements but A has " + std::to_string(a.cols()) +
                 " columns");

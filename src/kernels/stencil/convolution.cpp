@@ -147,8 +147,8 @@ void check_call(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t
   if (out.size() != out_rows * out_cols)
     throw Error("convolution: out has " + std::to_string(out.size()) + " elements but the " + to_string(o.boundary) +
                 " output is " + std::to_string(out_rows) + " x " + std::to_string(out_cols));
-  if (in.cl_buffer()() == out.cl_buffer()())
-    throw Error("convolution: out is the same buffer as in (every output reads its neighbours' inputs)");
+  aliasing::refuse_overlap("convolution", aliasing::whole(out), "out", aliasing::whole(in), "in",
+                           "every output reads its neighbours' inputs");
   if (o.output_rows_per_work_item && (*o.output_rows_per_work_item < 1 || *o.output_rows_per_work_item > 8))
     throw Error("convolution: output_rows_per_work_item must be 1 to 8, not " +
                 std::to_string(*o.output_rows_per_work_item));

@@ -60,6 +60,15 @@ LaunchPlan temporal_plan(LaunchPlan plan, std::size_t rows, std::size_t cols, st
   return plan;
 }
 
+// The fixed sides' launch: one work-item per edge cell, a 1D plan of its
+// own (the rules' shape for `perimeter` units).
+LaunchPlan edge_plan(Context& ctx, const LaunchPlan& step, std::size_t perimeter, const PlanOptions& options) {
+  KernelTraits traits = step.traits;
+  traits.dimensions = 1;
+  traits.name = "heat2d_edges";
+  return ctx.plan(traits, ProblemSize(perimeter), options);
+}
+
 }  // namespace
 
 template <class T, class>
@@ -130,7 +139,12 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
                        plan);
   }
   if (o.sides) {
-    const PreparedKernel edges = ctx.prepare(KernelRef{"heat2d.cl", "heat_edges", ""}, plan);
+    // The perimeter is a 1D launch of its own: the step's plan covers a
+    // row with ceil(cols / cells_x) work-items and cannot address every edge cell.
+    const std::size_t inner = rows > 2 ? rows - 2 : 0;
+    const std::size_t perimeter = (rows > 1 ? 2 * cols : cols) + (cols > 1 ? 2 : 1) * inner;
+    const PreparedKernel edges =
+        ctx.prepare(KernelRef{"heat2d.cl", "heat_edges", ""}, edge_plan(ctx, plan, perimeter, o.plan));
     kernel_call::launch(ctx, edges, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.sides->north,
                         o.sides->south, o.sides->west, o.sides->east, u);
   }

@@ -111,6 +111,8 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
   kernel_call::same_context(ctx, image, "ncc", "image");
   kernel_call::same_context(ctx, templ.buffer(), "ncc", "template");
   kernel_call::same_context(ctx, map, "ncc", "map");
+  aliasing::refuse_overlap("ncc", aliasing::whole(map), "map", aliasing::whole(image), "image",
+                           "every score reads a window of the image");
   const std::size_t pixels = checked_product(rows, cols, "ncc: rows x cols");
   if (image.size() != pixels)
     throw Error("ncc: the image buffer has " + std::to_string(image.size()) + " pixels but the image is " +

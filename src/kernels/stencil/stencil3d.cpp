@@ -75,8 +75,8 @@ void check_buffers(Context& ctx, const Buffer<T>& in, Extent3 extent, std::size_
     throw Error("stencil3d: out has " + std::to_string(out.size()) + " elements but the " + to_string(o.boundary) +
                 " output is " + std::to_string(o3.nx) + " x " + std::to_string(o3.ny) + " x " + std::to_string(o3.nz) +
                 " = " + std::to_string(o3.cells()));
-  if (in.cl_buffer()() == out.cl_buffer()())
-    throw Error("stencil3d: out is the same buffer as in (every output reads its neighbours' inputs)");
+  aliasing::refuse_overlap("stencil3d", aliasing::whole(out), "out", aliasing::whole(in), "in",
+                           "every output reads its neighbours' inputs");
   if (o.outputs_y && (*o.outputs_y < 1 || *o.outputs_y > 8))
     throw Error("stencil3d: outputs_y must be 1 to 8, not " + std::to_string(*o.outputs_y));
   if (o.z_chunk && *o.z_chunk == 0) throw Error("stencil3d: z_chunk must be at least 1 plane");
