@@ -11,6 +11,7 @@
 
 #include "portacl/kernels/krylov.hpp"
 #include "portacl/kernels/sparse_generators.hpp"
+#include "portacl/kernels/sparsity.hpp"
 #include "../../src/tuning/sparse_reference.hpp"
 #include "test_support.hpp"
 
@@ -166,4 +167,44 @@ TEST_CASE("non-convergence, breakdown and bad input are reported, never a silent
   Buffer<double> two(ctx, std::vector<double>{1, 2}), two_x(ctx, 2);
   CHECK_THROWS_WITH(cg(ctx, no_diagonal, two, two_x, jacobi),
                     Catch::Contains("cg: Jacobi preconditioning needs a non-zero diagonal, but row 0 has none"));
+}
+
+TEST_CASE("a matrix's asymmetry is found once; CG on a non-symmetric matrix warns and points to BiCGStab",
+          "[solvers]") {
+  Context& ctx = test::cpu_context();
+  // Symmetric matrices, exactly or to a rounding: no asymmetry.
+  CHECK(asymmetry(poisson2d<double>(9)).empty());
+  CHECK(SparseMatrix<float>(ctx, poisson3d27<float>(5)).asymmetry().empty());
+  CooEntries e;
+  e.rows = e.cols = 3;
+  e.row = {0, 0, 1, 1, 2};
+  e.col = {0, 1, 0, 2, 2};
+  e.value = {4.0, 1.0, 1.0 + 1e-17, -2.0, 3.0};  // (1, 2) has no (2, 1)
+  CHECK(asymmetry(csr_from_entries<double>(e)) == "(1, 2) is -2 but (2, 1) is absent");
+  e.row.push_back(2);
+  e.col.push_back(1);
+  e.value.push_back(-2.0);
+  CHECK(asymmetry(csr_from_entries<double>(e)).empty());
+  e.value[2] = 1.5;
+  CHECK(asymmetry(csr_from_entries<double>(e)) == "(0, 1) is 1 but (1, 0) is 1.5");
+  e.rows = 4;
+  CHECK(asymmetry(csr_from_entries<double>(e)) == "it is 4 x 3, not square");
+  // CG on the non-symmetric convection-diffusion matrix: the warning, and a
+  // stop short of convergence repeats it. BiCGStab gets none.
+  const HostCsr<double> convection = convection_diffusion2d<double>(16, 40.0);
+  const SparseMatrix<double> a(ctx, convection);
+  REQUIRE_THAT(a.asymmetry(), Catch::Contains(" but "));
+  Buffer<double> b(ctx, test::random_vector<double>(a.rows())), x(ctx, std::vector<double>(a.rows(), 0.0));
+  SolverOptions o;
+  o.max_iterations = 3;
+  o.tolerance = 1e-14;
+  const SolverResult r = cg(ctx, a, b, x, o);
+  CHECK_THAT(r.warning, Catch::StartsWith("A is not symmetric: ") && Catch::Contains("use bicgstab"));
+  CHECK_FALSE(r.converged);
+  CHECK_THAT(r.stop_reason, Catch::StartsWith("iteration limit (3) (A is not symmetric"));
+  x.upload(std::vector<double>(a.rows(), 0.0));
+  CHECK(bicgstab(ctx, a, b, x, o).warning.empty());
+  const SparseMatrix<double> spd(ctx, poisson2d<double>(8));
+  Buffer<double> b2(ctx, test::random_vector<double>(spd.rows())), x2(ctx, std::vector<double>(spd.rows(), 0.0));
+  CHECK(cg(ctx, spd, b2, x2).warning.empty());
 }

@@ -44,11 +44,18 @@ struct SolverResult {
   std::vector<double> history;  ///< the measure after each iteration
   /// "converged", "iteration limit", or which breakdown ended it.
   std::string stop_reason;
+  /// Empty, or what makes the method unfit for A: CG on a matrix that is
+  /// not symmetric ("A is not symmetric: (3, 7) is 1.5 but (7, 3) is 2 ...
+  /// use bicgstab"). Set before the solve; it runs all the same.
+  std::string warning;
   std::size_t check_every = 0;  ///< as used
   LaunchPlan spmv_plan;         ///< how the products were done
 };
 
-/// Conjugate gradients. b and x must not share memory (the same buffer, a
+/// Conjugate gradients. A must be symmetric positive definite: on a matrix
+/// that is not symmetric (SparseMatrix::asymmetry(), checked once per
+/// matrix) CG still runs, but result.warning says so and points to
+/// bicgstab, and a stop short of convergence repeats it. b and x must not share memory (the same buffer, a
 /// handle to it or an overlapping sub-buffer). Errors, before any launch: a
 /// non-square A, b or x of the wrong length or another context, b and x
 /// sharing memory, a tolerance that is negative or not a number, check_every

@@ -51,6 +51,10 @@ class SparseMatrix {
   const cl::Buffer& values() const { return val_; }
   /// The structure's statistics the SpMV rules read (computed once).
   const SparseShape& shape() const { return shape_; }
+  /// "" when A equals its transpose to a few roundings (what CG requires,
+  /// with positive definiteness), else the first pair that differs
+  /// (computed once, with the structure's statistics).
+  const std::string& asymmetry() const { return asymmetry_; }
   /// The matrix back on the host (a round trip is exact).
   HostCsr<T> download() const;
   /// The matrix as stored in `format` on the device (converted there on
@@ -67,6 +71,7 @@ class SparseMatrix {
   bool wide_ = false;
   cl::Buffer row_ptr_, col_, val_;  ///< null where empty
   SparseShape shape_;
+  std::string asymmetry_;
   std::shared_ptr<SparseStorage<T>> storage_;
 };
 

@@ -10,7 +10,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "portacl/kernels/host_csr.hpp"
 
 #include "portacl/rules/sparse_rules.hpp"
 
@@ -31,6 +34,14 @@ std::size_t row_length_bin(std::uint64_t length);
 /// of column - row.
 std::size_t count_diagonals(std::size_t rows, std::size_t cols, const std::vector<std::uint64_t>& row_ptr,
                             const std::vector<std::uint32_t>& col);
+
+/// "" when a square CSR matrix equals its transpose, entry for entry, to a
+/// few roundings of T (|a_ij - a_ji| <= 16 eps max(|a_ij|, |a_ji|)); else
+/// the first pair that differs ("(3, 7) is 1.5 but (7, 3) is 2", or "(7, 3)
+/// is absent"), or why a non-square matrix is not symmetric. Columns must
+/// ascend within rows (csr_problem). One binary search per entry.
+template <class T>
+std::string asymmetry(const HostCsr<T>& csr);
 
 /// Boundaries of consecutive blocks of whole rows, each holding at most
 /// `target_nnz` entries unless it is a single longer row: block b covers

@@ -135,6 +135,10 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   const char* op = bicg ? "bicgstab" : "cg";
   check_inputs(op, ctx, a, b, x, o);
   SolverResult result;
+  if (!bicg && !a.asymmetry().empty())
+    result.warning = "A is not symmetric: " + a.asymmetry() +
+                     "; conjugate gradients needs a symmetric positive definite matrix and may diverge on this one: "
+                     "use bicgstab";
   const std::size_t n = a.rows();
   Krylov<T> k(ctx, a, o, op, bicg);  // before any launch: a bad diagonal stops here
   result.check_every = k.window;
@@ -214,6 +218,7 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   result.stop_reason = st[0] == 1   ? "converged"
                        : st[0] == 2 ? std::string("breakdown: ") + breakdowns[std::min<cl_uint>(st[2], 4)]
                                     : "iteration limit (" + std::to_string(o.max_iterations) + ")";
+  if (!result.converged && !result.warning.empty()) result.stop_reason += " (" + result.warning + ")";
   result.spmv_plan = k.spmv_plan;
   return result;
 }

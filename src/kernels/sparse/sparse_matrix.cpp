@@ -31,6 +31,7 @@ SparseMatrix<T>::SparseMatrix(Context& ctx, const HostCsr<T>& csr)
   shape_ = profile_rows(csr.row_ptr);
   shape_.cols = cols_;
   shape_.diagonals = count_diagonals(rows_, cols_, csr.row_ptr, csr.col);
+  asymmetry_ = portacl::asymmetry(csr);
   storage_->row_ptr = csr.row_ptr;
 }
 

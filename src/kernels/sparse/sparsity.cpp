@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <sstream>
 
 #include "portacl/error.hpp"
 
@@ -75,5 +77,48 @@ std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& 
   }
   return bounds;
 }
+
+template <class T>
+std::string asymmetry(const HostCsr<T>& csr) {
+  if (csr.rows != csr.cols)
+    return "it is " + std::to_string(csr.rows) + " x " + std::to_string(csr.cols) + ", not square";
+  const T eps = std::numeric_limits<T>::epsilon();
+  auto show = [](double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  };
+  for (std::size_t i = 0; i < csr.rows; ++i)
+    for (std::uint64_t k = csr.row_ptr[i]; k < csr.row_ptr[i + 1]; ++k) {
+      const std::size_t j = csr.col[k];
+      if (j <= i) continue;  // each pair once, from its upper entry; lower entries without a partner below
+      const auto first = csr.col.begin() + static_cast<std::ptrdiff_t>(csr.row_ptr[j]);
+      const auto last = csr.col.begin() + static_cast<std::ptrdiff_t>(csr.row_ptr[j + 1]);
+      const auto at = std::lower_bound(first, last, static_cast<std::uint32_t>(i));
+      const std::string pair = "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+      const std::string mirror = "(" + std::to_string(j) + ", " + std::to_string(i) + ")";
+      if (at == last || *at != i) {
+        if (csr.value[k] != T(0)) return pair + " is " + show(double(csr.value[k])) + " but " + mirror + " is absent";
+        continue;
+      }
+      const T a = csr.value[k], b = csr.value[static_cast<std::size_t>(at - csr.col.begin())];
+      if (!(std::fabs(a - b) <= T(16) * eps * std::max(std::fabs(a), std::fabs(b))))
+        return pair + " is " + show(double(a)) + " but " + mirror + " is " + show(double(b));
+    }
+  // Lower entries whose upper partner is absent.
+  for (std::size_t i = 0; i < csr.rows; ++i)
+    for (std::uint64_t k = csr.row_ptr[i]; k < csr.row_ptr[i + 1] && csr.col[k] < i; ++k) {
+      const std::size_t j = csr.col[k];
+      const auto first = csr.col.begin() + static_cast<std::ptrdiff_t>(csr.row_ptr[j]);
+      const auto last = csr.col.begin() + static_cast<std::ptrdiff_t>(csr.row_ptr[j + 1]);
+      if (!std::binary_search(first, last, static_cast<std::uint32_t>(i)) && csr.value[k] != T(0))
+        return "(" + std::to_string(i) + ", " + std::to_string(j) + ") is " + show(double(csr.value[k])) + " but (" +
+               std::to_string(j) + ", " + std::to_string(i) + ") is absent";
+    }
+  return "";
+}
+
+template std::string asymmetry<float>(const HostCsr<float>&);
+template std::string asymmetry<double>(const HostCsr<double>&);
 
 }  // namespace portacl
