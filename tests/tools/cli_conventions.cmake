@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # What every tool shares: --help and --version exit 0 (--version names the
 # tool and the library version), an unknown option or an unknown name in a
-# list is a usage error (exit 2) that names it.
+# list is a usage error (exit 2) that names it; --help lists the device
+# selector's forms; --option=value works as --option value, and an inline
+# value on an option that takes none is refused; a bad input file stops the
+# bench before anything is measured.
 include("${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake")
 macro(expect code tool)
   expect_exit(${code} "${BIN}/${tool}" ${ARGN})
@@ -11,9 +14,16 @@ foreach(tool portacl-query portacl-bench portacl-tune portacl-prebuild portacl-d
   if(NOT last_out MATCHES "usage: ${tool}")
     message(FATAL_ERROR "${tool} --help does not start with its usage: ${last_out}")
   endif()
+  if(NOT last_out MATCHES "name=S, platform=S, vendor=S" OR NOT last_out MATCHES "ext=EXTENSION")
+    message(FATAL_ERROR "${tool} --help does not list the device selector's conditions: ${last_out}")
+  endif()
   expect(0 ${tool} --version)
   if(NOT last_out STREQUAL "${tool} ${VERSION}\n")
     message(FATAL_ERROR "${tool} --version printed '${last_out}', not '${tool} ${VERSION}'")
+  endif()
+  expect(2 ${tool} --version=1)
+  if(NOT last_err MATCHES "--version takes no value")
+    message(FATAL_ERROR "${tool}: an inline value on --version is not refused: ${last_err}")
   endif()
   expect(2 ${tool} --no-such-option)
   if(NOT last_err MATCHES "unknown option '--no-such-option'")
@@ -27,3 +37,21 @@ if(NOT last_err MATCHES "no operation 'nope'|no 'nope'")
   message(FATAL_ERROR "portacl-tune: the unknown kernel is not named: ${last_err}")
 endif()
 expect(2 portacl-demo cpu gpu)
+
+# --option=value, as getopt- and CLI11-style tools take it.
+expect(0 portacl-query --device=cpu)
+if(NOT last_out MATCHES "class +cpu")
+  message(FATAL_ERROR "portacl-query --device=cpu did not describe the CPU: ${last_out}")
+endif()
+expect(2 portacl-query --explain=yes)
+expect(2 portacl-bench --sizes=)
+if(NOT last_err MATCHES "--sizes needs a value")
+  message(FATAL_ERROR "portacl-bench --sizes= is not refused as a missing value: ${last_err}")
+endif()
+# A malformed matrix file is refused before any measurement (no ceilings).
+file(MAKE_DIRECTORY "${WORK}")
+file(WRITE "${WORK}/bad.mtx" "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.0\n3 1 2.0\n")
+expect(1 portacl-bench --no-latency --no-transfers --matrix=${WORK}/bad.mtx)
+if(NOT last_err MATCHES "bad.mtx:4: row index '3' is not a whole number from 1 to 2" OR last_err MATCHES "measuring")
+  message(FATAL_ERROR "portacl-bench: the bad matrix file is not refused first: ${last_err}")
+endif()

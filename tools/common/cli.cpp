@@ -72,7 +72,9 @@ std::string now_utc() {
   return b;
 }
 
-bool help_or_version(const std::string& arg, const char* tool, const char* usage) {
+bool help_or_version(const Arguments& args, const char* tool, const char* usage) {
+  const std::string& arg = args.arg();
+  if (arg == "-h" || arg == "--help" || arg == "--version") args.no_value();
   if (arg == "-h" || arg == "--help") {
     std::cout << usage;
     return true;
@@ -99,7 +101,29 @@ void check_names(const std::vector<std::string>& patterns, const std::vector<std
   }
 }
 
+void Arguments::no_value() const {
+  if (has_inline_value_) throw std::invalid_argument(arg_ + " takes no value (given '" + inline_value_ + "')");
+}
+
+bool Arguments::next() {
+  no_value();
+  if (++i_ >= argc_) return false;
+  arg_ = argv_[i_];
+  const std::size_t equals = arg_.find('=');
+  if (arg_.rfind("--", 0) == 0 && equals != std::string::npos) {
+    inline_value_ = arg_.substr(equals + 1);
+    arg_.resize(equals);
+    has_inline_value_ = true;
+  }
+  return true;
+}
+
 std::string Arguments::value() {
+  if (has_inline_value_) {
+    has_inline_value_ = false;
+    if (inline_value_.empty()) throw std::invalid_argument(arg_ + " needs a value");
+    return inline_value_;
+  }
   if (i_ + 1 >= argc_) throw std::invalid_argument(arg_ + " needs a value");
   return argv_[++i_];
 }

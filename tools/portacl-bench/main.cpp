@@ -28,8 +28,8 @@ const char* kUsage =
     "with the same semantics, and SAXPY end to end from host memory.\n"
     "\n"
     "options:\n"
-    "  --device SEL       device (index, P:D, cpu|gpu|accelerator[:N] or a name\n"
-    "                     substring; default PORTACL_DEVICE or the first device)\n"
+    "  --device SEL       device (default PORTACL_DEVICE, else the first GPU, else the\n"
+    "                     first device)\n" PORTACL_CLI_DEVICE_SELECTORS
     "  --sizes LIST       element counts, e.g. 2^20,2^24,1000003 (default 2^20,2^24,2^26)\n"
     "  --kernels LIST     only these kernels (names as in the table; default all)\n"
     "  --gemm-sizes LIST  also GEMM on square matrices of these orders, beside\n"
@@ -56,7 +56,11 @@ const char* kUsage =
     "  -h, --help         this text\n"
     "  --version          print the version\n"
     "\n"
-    "exit status: 0 all outputs correct, 1 a wrong output or a runtime error, 2 usage error\n";
+    "Every input (option values, specs, matrix files) is checked before anything is\n"
+    "measured.\n"
+    "\n"
+    "exit status: 0 all outputs correct, 1 a wrong output, an unreadable input or a\n"
+    "runtime error, 2 usage error\n";
 
 struct Args {
   std::string device;
@@ -129,7 +133,7 @@ int main(int argc, char** argv) {
   try {
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (cli::help_or_version(arg, "portacl-bench", kUsage))
+      if (cli::help_or_version(args, "portacl-bench", kUsage))
         return 0;
       else if (arg == "--device")
         a.device = args.value();
@@ -180,6 +184,10 @@ int main(int argc, char** argv) {
   if (a.sizes.empty()) a.sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26};
 
   try {
+    // Every input named on the command line is read and checked before
+    // anything is measured: a bad matrix file stops here, not after the
+    // other sections have run.
+    const std::vector<bench::MatrixFile> matrices = bench::read_matrix_files(a.matrices);
     Context ctx(a.device);
     bench::Report r;
     r.device = ctx.info().name;
@@ -246,7 +254,7 @@ int main(int argc, char** argv) {
     }
     if (!a.sparse.empty() || !a.matrices.empty()) {
       if (!a.json && !a.csv) std::cerr << "  sparse\n";
-      r.sparse = bench::run_sparse(ctx, a.sparse, a.matrices, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
+      r.sparse = bench::run_sparse(ctx, a.sparse, matrices, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
       for (const auto& w : r.sparse.rows) all_ok = all_ok && (w.check == "ok" || w.check.rfind("skipped", 0) == 0);
       for (const auto& b : r.sparse.viennacl) all_ok = all_ok && b.check == "ok";
       for (const auto& s : r.sparse.solvers) all_ok = all_ok && s.check == "ok";

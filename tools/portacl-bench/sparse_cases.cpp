@@ -184,16 +184,22 @@ void check_sparse_specs(const std::vector<std::string>& specs) {
   }
 }
 
-SparseReport run_sparse(Context& ctx, const std::vector<std::string>& specs, const std::vector<std::string>& files,
+std::vector<MatrixFile> read_matrix_files(const std::vector<std::string>& paths) {
+  std::vector<MatrixFile> files;
+  for (const std::string& path : paths)
+    files.push_back(MatrixFile{path.substr(path.find_last_of('/') + 1),
+                               csr_from_entries<float>(general_entries(read_matrix_market(path)))});
+  return files;
+}
+
+SparseReport run_sparse(Context& ctx, const std::vector<std::string>& specs, const std::vector<MatrixFile>& files,
                         int warmup, int reps, bool baseline, unsigned long long seed, const Ceilings& ceilings) {
   SparseReport out;
   out.viennacl_missing = baseline ? viennacl_missing() : "not asked for (--no-baseline)";
   for (const std::string& spec : specs)
     one_matrix(ctx, spec, generate(spec, seed), warmup, reps, baseline, seed, ceilings, out);
-  for (const std::string& file : files) {
-    const HostCsr<float> host = csr_from_entries<float>(general_entries(read_matrix_market(file)));
-    one_matrix(ctx, file.substr(file.find_last_of('/') + 1), host, warmup, reps, baseline, seed, ceilings, out);
-  }
+  for (const MatrixFile& file : files)
+    one_matrix(ctx, file.name, file.csr, warmup, reps, baseline, seed, ceilings, out);
   return out;
 }
 

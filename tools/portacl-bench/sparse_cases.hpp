@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "portacl/kernels/host_csr.hpp"
 #include "../common/ceilings.hpp"
 #include "../common/measure.hpp"
 
@@ -54,8 +55,19 @@ struct SparseReport {
 // Matrices: "poisson2d:N", "poisson3d27:N", "powerlaw:ROWS:MEAN" and
 // Matrix Market files. Throws std::invalid_argument for a bad spec.
 void check_sparse_specs(const std::vector<std::string>& specs);
+
+// A Matrix Market file named on the command line, read and checked before
+// anything is measured.
+struct MatrixFile {
+  std::string name;  // the file's name, without its folder
+  portacl::HostCsr<float> csr;
+};
+// Reads every file; a missing or malformed one throws portacl::Error naming
+// the file and line.
+std::vector<MatrixFile> read_matrix_files(const std::vector<std::string>& paths);
+
 SparseReport run_sparse(portacl::Context& ctx, const std::vector<std::string>& specs,
-                        const std::vector<std::string>& files, int warmup, int reps, bool baseline,
+                        const std::vector<MatrixFile>& files, int warmup, int reps, bool baseline,
                         unsigned long long seed, const Ceilings& ceilings);
 
 }  // namespace bench

@@ -21,9 +21,9 @@ multiply), each checked against a double-precision host reference, timed,
 and set against the device's copy bandwidth and FMA peak measured first.
 
 options:
-  --device SEL       device (see portacl-query; default PORTACL_DEVICE, else
-                     the first GPU, else the first device); a bare SEL too
-  -h, --help         this text
+  --device SEL       device (default PORTACL_DEVICE, else the first GPU, else
+                     the first device); a bare SEL too
+)" PORTACL_CLI_DEVICE_SELECTORS R"(  -h, --help         this text
   --version          print the version
 
 exit status: 0 results correct, 1 a wrong result or a runtime error, 2 usage error
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   try {
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (cli::help_or_version(arg, "portacl-demo", kUsage)) return 0;
+      if (cli::help_or_version(args, "portacl-demo", kUsage)) return 0;
       if (arg == "--device")
         device = args.value();
       else if (arg.rfind("-", 0) == 0 || !device.empty())

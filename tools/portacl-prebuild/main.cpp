@@ -22,9 +22,9 @@ default ~/.cache/portacl/programs). Prints the time of each first call: run
 it twice to see what the cache saves.
 
 options:
-  --device SEL       device (index, P:D, cpu|gpu|accelerator[:N] or a name
-                     substring; default PORTACL_DEVICE or the first device)
-  --kernels LIST     only these operations (names as in portacl-tune --list)
+  --device SEL       device (default PORTACL_DEVICE, else the first GPU, else
+                     the first device)
+)" PORTACL_CLI_DEVICE_SELECTORS R"(  --kernels LIST     only these operations (names as in portacl-tune --list)
   --sizes LIST       problem sizes whose plans to build (default 2^12,2^20)
   -h, --help         this text
   --version          print the version
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> sizes;
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (cli::help_or_version(arg, "portacl-prebuild", kUsage))
+      if (cli::help_or_version(args, "portacl-prebuild", kUsage))
         return 0;
       else if (arg == "--device")
         device = args.value();

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "../common/cli.hpp"
 #include "report.hpp"
 
 using namespace portacl;
@@ -21,8 +22,7 @@ const char* kUsage =
     "representative kernels.\n"
     "\n"
     "options:\n"
-    "  --device SEL        only the selected device (index, P:D, cpu|gpu|accelerator[:N],\n"
-    "                      or a name substring; default: all devices)\n"
+    "  --device SEL        only the selected device (default: all devices)\n" PORTACL_CLI_DEVICE_SELECTORS
     "  --from-clinfo FILE  describe the device(s) in a clinfo, clinfo --raw or clinfo --json dump\n"
     "  --from-json FILE    describe the device(s) in a portacl JSON description\n"
     "  --explain           show the rule behind every decision\n"
@@ -97,40 +97,36 @@ int run(const Args& a) {
 int main(int argc, char** argv) {
   Args a;
   use_tuning_databases();  // plans show a tuned result for this device, and where it came from
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string& out) -> bool {
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
-      return 0;
-    } else if (arg == "--version") {
-      std::cout << "portacl-query " << PORTACL_VERSION_STRING << "\n";
-      return 0;
-    } else if (arg == "--rules") {
-      std::cout << "| rule | class | section | statement |\n|---|---|---|---|\n";
-      for (const auto& r : rule_book())
-        std::cout << "| `" << r.id << "` | " << r.device_class << " | " << r.section << " | " << r.statement << " |\n";
-      return 0;
-    } else if (arg == "--quirks") {
-      a.quirks = true;
-    } else if (arg == "--explain") {
-      a.explain = true;
-    } else if (arg == "--json") {
-      a.json = true;
-    } else if (arg == "--device") {
-      if (!value(a.device)) return usage_error("--device needs a selector");
-      a.device_given = true;
-    } else if (arg == "--from-clinfo") {
-      if (!value(a.from_clinfo)) return usage_error("--from-clinfo needs a file");
-    } else if (arg == "--from-json") {
-      if (!value(a.from_json)) return usage_error("--from-json needs a file");
-    } else {
-      return usage_error("unknown option '" + arg + "'");
+  try {
+    for (cli::Arguments args(argc, argv); args.next();) {
+      const std::string& arg = args.arg();
+      if (cli::help_or_version(args, "portacl-query", kUsage)) {
+        return 0;
+      } else if (arg == "--rules") {
+        std::cout << "| rule | class | section | statement |\n|---|---|---|---|\n";
+        for (const auto& r : rule_book())
+          std::cout << "| `" << r.id << "` | " << r.device_class << " | " << r.section << " | " << r.statement
+                    << " |\n";
+        return 0;
+      } else if (arg == "--quirks") {
+        a.quirks = true;
+      } else if (arg == "--explain") {
+        a.explain = true;
+      } else if (arg == "--json") {
+        a.json = true;
+      } else if (arg == "--device") {
+        a.device = args.value();
+        a.device_given = true;
+      } else if (arg == "--from-clinfo") {
+        a.from_clinfo = args.value();
+      } else if (arg == "--from-json") {
+        a.from_json = args.value();
+      } else {
+        return usage_error("unknown option '" + arg + "'");
+      }
     }
+  } catch (const std::invalid_argument& e) {
+    return usage_error(e.what());
   }
   if (!a.from_clinfo.empty() && !a.from_json.empty())
     return usage_error("--from-clinfo and --from-json exclude each other");

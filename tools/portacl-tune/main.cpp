@@ -38,9 +38,9 @@ it starts from, is stored in the tuning database, which every later portacl
 program on this device reads.
 
 options:
-  --device SEL       device (index, P:D, cpu|gpu|accelerator[:N] or a name
-                     substring; default PORTACL_DEVICE or the first device)
-  --kernel LIST      operations to tune (names as in --list; repeatable)
+  --device SEL       device (default PORTACL_DEVICE, else the first GPU, else
+                     the first device)
+)" PORTACL_CLI_DEVICE_SELECTORS R"(  --kernel LIST      operations to tune (names as in --list; repeatable)
   --all              every operation
   --size N           problem size tuned for (count or 2^k; default 2^22)
   --strategy S       auto (default: exhaustive when the space fits the
@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
   try {
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (cli::help_or_version(arg, "portacl-tune", kUsage))
+      if (cli::help_or_version(args, "portacl-tune", kUsage))
         return 0;
       else if (arg == "--device")
         a.device = args.value();
