@@ -89,7 +89,7 @@ GroupRule group_rule(const DeviceInfo& d, const Classification& c, const KernelT
       g.granule_why = "warp of " + str(c.execution_width) + " work-items";
       g.target = 256;
       g.target_rule = "nvidia.wg-start";
-      g.target_why = "256 = top of the book's 128-256 start, a multiple of 64";
+      g.target_why = "256 = top of the textbook's 128-256 start, a multiple of 64";
       g.book_max = 1024;
       break;
     case DeviceClass::amd_gcn_gpu:
@@ -98,7 +98,7 @@ GroupRule group_rule(const DeviceInfo& d, const Classification& c, const KernelT
       g.granule_why = "wavefront of " + str(c.execution_width) + " work-items";
       g.target = 256;
       g.target_rule = "amd.wg-start";
-      g.target_why = "256 = top of the book's 128-256 start";
+      g.target_why = "256 = top of the textbook's 128-256 start";
       g.book_max = 256;
       break;
     case DeviceClass::amd_gpu_other:

@@ -92,23 +92,35 @@ if(rc)
   message(FATAL_ERROR "building the consumer failed (${rc})")
 endif()
 
-# pkg-config consumer: plain g++, flags from portacl.pc alone.
+# pkg-config consumer: README's command as written, run by bash in a folder
+# holding app.cpp, with PKG_CONFIG_PATH on the moved prefix (its path has a
+# space); the program then runs with no LD_LIBRARY_PATH naming the prefix.
 find_program(PKG_CONFIG pkg-config)
-find_program(CXX NAMES g++ c++)
-if(NOT PKG_CONFIG OR NOT CXX)
-  message(FATAL_ERROR "pkg-config and g++ are needed for the pkg-config consumer (Debian: pkgconf g++)")
+find_program(BASH bash)
+if(NOT PKG_CONFIG)
+  message(FATAL_ERROR "pkg-config is needed for the pkg-config consumer (Debian: pkgconf)")
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkgconfig_dir}" "${PKG_CONFIG}" --cflags --libs
-                        portacl OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc
-                        ERROR_VARIABLE err)
-if(rc)
-  message(FATAL_ERROR "pkg-config --cflags --libs portacl failed (${rc}): ${err}")
+file(STRINGS "${SOURCE_DIR}/README.md" readme_command REGEX "^eval \"g\\+\\+ app\\.cpp")
+list(LENGTH readme_command found)
+if(NOT found EQUAL 1)
+  message(FATAL_ERROR "README.md has no single line starting 'eval \"g++ app.cpp' (found ${found})")
 endif()
-separate_arguments(flags UNIX_COMMAND "${flags}")
-execute_process(COMMAND "${CXX}" "${CONSUMER_DIR}/main.cpp" -o "${WORK}/pkg-consumer" ${flags} ${sanitize_flags}
-                        "-Wl,-rpath,${libdir}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(SANITIZE)  # a sanitized library needs its runtime in the program: the flags go right after g++
+  string(REPLACE "eval \"g++ " "eval \"g++ -fsanitize=address,undefined " readme_command "${readme_command}")
+endif()
+file(MAKE_DIRECTORY "${WORK}/pkg")
+file(COPY_FILE "${CONSUMER_DIR}/main.cpp" "${WORK}/pkg/app.cpp")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkgconfig_dir}" "${BASH}" -c "${readme_command}"
+                WORKING_DIRECTORY "${WORK}/pkg" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc)
-  message(FATAL_ERROR "g++ with pkg-config's flags failed (${rc}): ${flags}\n${err}")
+  message(FATAL_ERROR "README's pkg-config command failed (${rc}): ${readme_command}\n${out}${err}")
+endif()
+file(RENAME "${WORK}/pkg/app" "${WORK}/pkg-consumer")
+# The .pc leaves the language standard to the consumer: a C++20 program stays C++20.
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkgconfig_dir}" "${PKG_CONFIG}" --cflags portacl
+                OUTPUT_VARIABLE cflags)
+if(cflags MATCHES "-std=")
+  message(FATAL_ERROR "portacl.pc imposes a language standard on its consumers: ${cflags}")
 endif()
 
 foreach(consumer "${WORK}/consumer/consumer" "${WORK}/pkg-consumer")

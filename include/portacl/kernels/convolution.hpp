@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// 1D and 2D convolution of a float or double image with a mask, in the
-/// correlation form the book, cuDNN and most imaging libraries use:
+/// correlation form cuDNN and most imaging libraries use:
 ///
 ///     out[y][x] = sum_ij mask[i][j] * in[y + i - ay][x + j - ax]
 ///

@@ -22,7 +22,7 @@ namespace portacl {
 struct SolverOptions {
   enum class Criterion {
     relative_residual,  ///< ||r|| / ||b|| < tolerance
-    max_residual,       ///< max |r_i| < tolerance (the books' criterion)
+    max_residual,       ///< max |r_i| < tolerance (the textbook criterion)
   };
   double tolerance = 1e-6;
   Criterion criterion = Criterion::relative_residual;

@@ -8,7 +8,7 @@
 namespace portacl {
 
 /// - `valid`: nothing beyond the edge is read. The input carries its own
-///   halo (a pre-padded grid, or the book's "valid" convolution), so the
+///   halo (a pre-padded grid, or a textbook "valid" convolution), so the
 ///   output is smaller than the input by the halo on each side.
 /// - `zero`: cells beyond the edge read as 0; the output has the input's size.
 /// - `clamp`: cells beyond the edge read as the nearest edge cell; the

@@ -23,7 +23,7 @@ struct Quirk {
 };
 
 const std::vector<Quirk>& quirk_book();
-/// Throws portacl::Error for an id not in the book.
+/// Throws portacl::Error for an id not in the quirk book.
 const Quirk& quirk(const std::string& id);
 /// The quirks that apply to `device`.
 std::vector<const Quirk*> quirks_of(const DeviceInfo& device);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// The rule book of ../shared/docs/mapping-rules.md (seed 000, chapter 1) as
-/// data: every rule the planner applies has an id, the class it belongs to,
-/// the book's section and its statement. Decisions cite these ids.
+/// The rule book (docs/mapping-rules.md) as data: every rule the planner
+/// applies has an id, the class it belongs to, the section of its source and
+/// its statement. Decisions cite these ids.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ struct Rule {
 };
 
 const std::vector<Rule>& rule_book();
-/// Throws portacl::Error for an id not in the book (catches typos in planners).
+/// Throws portacl::Error for an id not in the rule book (catches typos in planners).
 const Rule& rule(const std::string& id);
 
 }  // namespace portacl
