@@ -21,8 +21,9 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-except ImportError:
-    sys.exit("plot-bench.py needs matplotlib (Debian: python3-matplotlib)")
+except ImportError as missing:
+    sys.exit("plot-bench.py needs matplotlib, which " + sys.executable + " cannot import (" + str(missing) +
+             "): install Debian's python3-matplotlib and run it with /usr/bin/python3, or pip install matplotlib")
 
 
 def points(bench):
