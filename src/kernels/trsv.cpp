@@ -51,6 +51,9 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
   kernel_call::same_context(ctx, x, "trsv", "x");
   check_matrix("trsv", "L", stored(layout, n, n), l.offset, l.ld, l.buffer.size(), layout);
   check_vector("trsv", "x", n, offx, incx, x.size());
+  aliasing::refuse_overlap("trsv", aliasing::strided(x, sizeof(T), offx, n, incx), "x",
+                           touched(l.buffer, sizeof(T), stored(layout, n, n), l.offset, l.ld), "L",
+                           "each x_i is solved from a row of L while x is overwritten");
 
   const KernelTraits traits = trsv_traits(element_of<T>::value);
   LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, n * (n + 1) / 2)), options);

@@ -40,7 +40,7 @@ for h in "${harnesses[@]}"; do
   seed "$h" "$corpus"
   log=$build/fuzz_$h.log
   echo "fuzz_$h: ${seconds}s on $(ls "$corpus" | wc -l) seed(s)"
-  if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 "$corpus" >"$log" 2>&1); then
     echo "fuzz_$h FAILED; the end of $log:"

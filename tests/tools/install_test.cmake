@@ -46,11 +46,9 @@ endif()
 # The installed tools run from the moved prefix (install RPATH $ORIGIN/../lib);
 # LD_LIBRARY_PATH stays as the caller set it (it may hold CLBlast) and never
 # names the moved prefix.
-# No leak check in these runs (the address checks stay): LeakSanitizer's
-# tracer, stopping every thread at exit while PoCL's workers wind down, once
-# crashed with signal 11 in the moved portacl-tune. Leaks are the unit
-# tests' to find; this test is about the moved prefix.
-set(clean_env "${CMAKE_COMMAND}" -E env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+# Sanitized builds run them with the suite's options (ASAN_OPTIONS, leaks
+# checked: see tests/CMakeLists.txt).
+set(clean_env "${CMAKE_COMMAND}" -E env "ASAN_OPTIONS=${ASAN_OPTIONS}")
 execute_process(COMMAND ${clean_env} "${moved}/bin/portacl-query" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(rc)
   message(FATAL_ERROR "the moved portacl-query failed (${rc}): ${err}")

@@ -18,6 +18,7 @@
 #include "portacl/kernels/spmv.hpp"
 #include "portacl/kernels/stencil3d.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "portacl/kernels/trsv.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -127,6 +128,12 @@ TEST_CASE("GEMV, packed SpMV and GEMM refuse outputs that overlap their inputs; 
   CHECK_THROWS_WITH(
       gemv(ctx, Layout::row_major, Transpose::no, 3, 3, 1.0f, M{one, 0, 3}, V{one, 9, 1}, 0.0f, one, 6, 1),
       Catch::Contains("gemv: y and A share overlapping memory"));
+  // TRSV: x inside L's rows, refused; after them in the same buffer, solved.
+  CHECK_THROWS_WITH(trsv(ctx, Layout::row_major, 3, M{one, 0, 3}, one, 4, 1),
+                    Catch::Contains("trsv: x and L share overlapping memory"));
+  trsv(ctx, Layout::row_major, 3, M{one, 0, 3}, one, 9, 1);  // 2 x = (1, 2, 3)
+  const std::vector<float> solved = one.download();
+  CHECK(std::vector<float>(solved.begin() + 9, solved.begin() + 12) == std::vector<float>{0.5f, 1, 1.5f});
   // Packed symmetric: x and y the same vector.
   Buffer<float> ap(ctx, std::vector<float>{0, 1, 0}), xy(ctx, std::vector<float>{1, 2});
   CHECK_THROWS_WITH(spmv(ctx, 2, 1.0f, ap, 0, V{xy, 0, 1}, 0.0f, xy, 0, 1),

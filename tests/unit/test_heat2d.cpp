@@ -225,3 +225,20 @@ TEST_CASE("heat 2D: fixed sides, output every k steps, and bad input", "[stencil
   bad.cells_y = 3;
   CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("cells_y must be 1, 2, 4, 8 or 16"));
 }
+
+TEMPLATE_TEST_CASE("heat 2D: fixed sides on the grids where several cells of a row per work-item lost them",
+                   "[stencil]", float, double) {
+  // Every edge cell holds its side's value after each launch shape: the
+  // rules' own (several cells of a row on GPUs and MIC), each forced width,
+  // and temporal tiles with short and tall strips.
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  for (auto [rows, cols] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{3, 1000}, {37, 53}, {7, 101}, {64, 64}, {129, 67}})
+    check_heat<T>(ctx, rows, cols, T(0.25), 3, std::nullopt, {}, std::nullopt, std::nullopt, std::nullopt, true);
+  for (std::size_t cells : {2, 4, 8})
+    if (sizeof(T) == 4 || cells == 4)  // each width is a program to build
+      check_heat<T>(ctx, 37, 53, T(0.25), 3, false, {}, std::nullopt, cells, std::nullopt, true);
+  for (std::size_t strip : {1, 16})
+    check_heat<T>(ctx, 129, 67, T(0.25), 9, std::nullopt, {}, std::size_t{4}, std::nullopt, strip, true);
+}

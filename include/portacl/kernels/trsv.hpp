@@ -10,7 +10,8 @@
 /// takes 2 n / block launches. A zero on a non-unit diagonal gives inf/NaN
 /// as in BLAS (no pivoting, no check). Errors, before any launch: a leading
 /// dimension shorter than n, a buffer too small for the stated shape, an
-/// increment of 0, a buffer of another context.
+/// increment of 0, a buffer of another context, x sharing memory with L
+/// (where the elements each touches overlap).
 #pragma once
 
 #include <cstddef>
