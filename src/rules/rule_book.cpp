@@ -79,7 +79,8 @@ const std::vector<Rule>& rule_book() {
       // Stencils (seed 000 chapter 3).
       {"stencil.tile-beyond-cache", "all", "000 3",
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
-       "that the cache serves the neighbours' re-reads (the textbook measured 1.5x on large grids, nothing on small). Never on "
+       "that the cache serves the neighbours' re-reads (the textbook measured 1.5x on large grids, nothing on small). "
+       "Never on "
        "CPUs, whose local memory is ordinary memory, nor on NVIDIA GPUs, whose caches serve the re-reads even beyond "
        "them (H100, heat 4096^2 x 1000 float: 72.8 ms cache-reliant against 113.2 tiled)."},
       {"stencil.cells-per-work-item", "all", "000 3",
@@ -168,7 +169,8 @@ const std::vector<Rule>& rule_book() {
        "A work-group must carry enough work to fill the vector unit, else thread switches dominate."},
       // NVIDIA (1.3.4, 1.5.2, 1.6).
       {"nvidia.wg-warp-multiple", "nvidia_gpu", "1.6",
-       "Work-groups are cut into warps of 32: work-group size is a multiple of the warp size (the textbook advises 64)."},
+       "Work-groups are cut into warps of 32: work-group size is a multiple of the warp size (the textbook advises "
+       "64)."},
       {"nvidia.wg-start", "nvidia_gpu", "1.6", "128-256 work-items per work-group is the starting point."},
       {"nvidia.vector-transactions", "nvidia_gpu", "1.5.2",
        "SIMT: vectors matter only for memory transactions; memory-bound kernels use 16-byte loads (float4), "
