@@ -159,9 +159,9 @@ __kernel void heat_rows(const ulong rows, const ulong cols, const T r, __global 
 // cells at 4 steps; 8 cells: a tile of 64 rows by 32 columns, 34%). Edge cells of the
 // grid keep their values; cells past the grid hold 0 and are never used by
 // a cell that moves.
-#ifndef STEPS_PER_LAUNCH
-#define STEPS_PER_LAUNCH 4
-#endif
+// Built only where the host asks for it, with STEPS_PER_LAUNCH set (rule
+// stencil.temporal-blocking, or the caller's or a tuned count).
+#ifdef STEPS_PER_LAUNCH
 #ifndef CELLS_Y
 #define CELLS_Y 1
 #endif
@@ -222,3 +222,4 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void heat_temporal
     }
   }
 }
+#endif  // STEPS_PER_LAUNCH

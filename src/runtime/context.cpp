@@ -250,6 +250,10 @@ PreparedKernel Context::prepare_uncached(const KernelRef& ref, const KernelTrait
   return PreparedKernel{k.kernel, std::move(p), ref.entry};
 }
 
+std::size_t Context::compiled_work_group_limit(const KernelRef& ref, const LaunchPlan& plan) {
+  return kernel_object(ref, plan.build_options()).work_group_limit;
+}
+
 PreparedKernel Context::prepare(const KernelRef& ref, const LaunchPlan& plan) {
   KernelObject k = kernel_object(ref, plan.build_options());
   if (k.work_group_limit && plan.work_group_size() > k.work_group_limit)

@@ -9,12 +9,22 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "portacl/device/device_info.hpp"
 #include "portacl/rules/launch_plan.hpp"
 
 namespace portacl {
+
+/// What a rule would take for a count of a launch (cells or outputs per
+/// work-item, steps per launch), and why; empty where no rule applies.
+struct RuleCount {
+  std::size_t value = 1;
+  std::string rule;
+  std::string why;
+};
 
 /// Rule stencil.tile-beyond-cache: the local-memory tile only where the
 /// planner allows local memory (never on CPUs), not on NVIDIA GPUs, and
@@ -50,5 +60,46 @@ std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t 
 /// 1D passes when that saves more arithmetic than the second pass's
 /// memory traffic costs. Records "passes".
 bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols);
+
+/// The 2D heat equation's device-dependent choices (heat2d). Rule
+/// stencil.cells-per-work-item: cells of a row per work-item of the
+/// cache-reliant step, on GPUs and MIC 16 bytes of a row where `cols` is a
+/// multiple of them (aligned vectors), else 8 bytes; no rule on CPUs.
+std::optional<RuleCount> heat_cells_per_work_item(DeviceClass device_class, std::size_t cols,
+                                                  std::size_t element_bytes);
+
+/// Rule stencil.temporal-blocking: steps per launch on GPUs and MIC where
+/// the two grids (`grid_bytes`) exceed the device's cache; no rule elsewhere
+/// or where the caller chose the variant (local_tile set).
+constexpr std::size_t kHeatStepsPerLaunch = 4;
+std::optional<RuleCount> heat_steps_per_launch(const LaunchPlan& plan, const DeviceInfo& device,
+                                               std::uint64_t grid_bytes, bool tile_forced);
+
+/// Rule stencil.temporal-strip: cells of a column per work-item of the
+/// temporal-blocking tile (8 on GPUs and MIC; no rule on CPUs).
+std::optional<RuleCount> heat_temporal_strip(DeviceClass device_class);
+
+/// A temporal-blocking tile: `rows` x `cols` cells, each work-item owning
+/// `cells_y` cells of a column (a cols x rows / cells_y work-group).
+struct HeatTile {
+  std::size_t rows = 0, cols = 0, cells_y = 1;
+  std::size_t work_items() const { return cols * (rows / cells_y); }
+};
+struct HeatTileChoice {
+  std::optional<HeatTile> tile;  ///< empty: none fits
+  std::string refused;           ///< why the last candidate that came closest did not fit
+};
+/// The largest tile, from 64 x 64 down to 8 x 8, that leaves cells to write
+/// after `steps` steps and that the device and the compiled kernel allow:
+/// at most 1024 work-items and the device's work-group maximum, two tiles
+/// of `element_bytes` cells in local memory, and no more work-items than
+/// `compiled_limit(tile)` (the kernel built for that shape: its
+/// CL_KERNEL_WORK_GROUP_SIZE, 0 when unknown). The strip is `cells_y`, or
+/// the tile's height where that is less.
+HeatTileChoice heat_temporal_tile(const DeviceInfo& device, std::size_t steps, std::size_t cells_y,
+                                  std::size_t element_bytes,
+                                  const std::function<std::size_t(const HeatTile&)>& compiled_limit);
+/// Records the chosen tile in `plan` ("temporal_tile", rule stencil.temporal-blocking).
+void decide_heat_tile(LaunchPlan& plan, const HeatTile& tile, std::size_t steps);
 
 }  // namespace portacl

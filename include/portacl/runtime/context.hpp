@@ -100,6 +100,10 @@ class Context {
   /// Same with a plan made elsewhere (e.g. another device class's plan);
   /// throws if the plan exceeds this kernel's or device's limits.
   PreparedKernel prepare(const KernelRef& ref, const LaunchPlan& plan);
+  /// Compiles (through both caches) the kernel `plan` builds and returns its
+  /// CL_KERNEL_WORK_GROUP_SIZE: the most work-items a group of it may hold
+  /// (0: unknown). What a shape search asks before it settles on a shape.
+  std::size_t compiled_work_group_limit(const KernelRef& ref, const LaunchPlan& plan);
 
   /// An operation's prepared work for one call shape (its plans and kernels,
   /// however many launches it takes), made by `make()` on this thread's

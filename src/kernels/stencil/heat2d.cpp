@@ -35,28 +35,21 @@ const TuningSpace& heat2d_tunables() {
 
 namespace {
 
-// The temporal-blocking launch: a tile of ty rows by wx columns, each
-// work-item owning a strip of cy cells of a column (a wx x ty / cy
-// work-group); the central (ty - 2k) x (wx - 2k) cells are written.
-LaunchPlan temporal_plan(LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k, std::size_t wx,
-                         std::size_t ty, std::size_t cy) {
-  const std::size_t wy = ty / cy;
+// The temporal-blocking launch of `tile` taking k steps: the central
+// (rows - 2k) x (cols - 2k) cells of each tile are written.
+LaunchPlan temporal_plan(LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k, const HeatTile& tile) {
+  const std::size_t wx = tile.cols, wy = tile.rows / tile.cells_y;
   plan.local = {{wx, wy, 1}};
   plan.macros["WG_X"] = std::to_string(wx);
   plan.macros["WG_Y"] = std::to_string(wy);
   plan.macros["WG_SIZE"] = std::to_string(wx * wy);
   plan.macros["STEPS_PER_LAUNCH"] = std::to_string(k);
-  plan.macros["CELLS_Y"] = std::to_string(cy);
+  plan.macros["CELLS_Y"] = std::to_string(tile.cells_y);
   plan.use_local_memory = true;
-  const std::size_t out_x = wx - 2 * k, out_y = ty - 2 * k;
+  const std::size_t out_x = wx - 2 * k, out_y = tile.rows - 2 * k;
   plan.global = {{kernel_call::ceil_div(cols, out_x) * wx, kernel_call::ceil_div(rows, out_y) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
-  plan.decide("temporal_tile",
-              std::to_string(ty) + " x " + std::to_string(wx) + " writing " + std::to_string(out_y) + " x " +
-                  std::to_string(out_x) + ", " + std::to_string(cy) + " cells of a column per work-item",
-              "stencil.temporal-blocking",
-              std::to_string(double(wx * ty) / double(out_x * out_y)).substr(0, 4) +
-                  " cells read per cell written, once per " + std::to_string(k) + " steps");
+  decide_heat_tile(plan, tile, k);
   return plan;
 }
 
@@ -99,26 +92,16 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
       ctx.plan(traits, ProblemSize(std::max<std::size_t>(cols, 1), std::max<std::size_t>(rows, 1)), o.plan);
   if (cells == 0) return plan;
   // Rule stencil.tile-beyond-cache: the tile pays only where the two grids
-  // overflow the cache (the book: 1.5x on large grids, nothing on small).
-  const std::uint64_t cache = ctx.info().global_cache_size, bytes = 2ull * cells * sizeof(T);
+  // overflow the cache.
+  const std::uint64_t bytes = 2ull * cells * sizeof(T);
   const bool tiled = stencil_uses_tile(plan, ctx.info(), bytes, o.local_tile);
   plan.use_local_memory = tiled;
   // The cache-reliant step updates CELLS_X cells of a row per work-item:
-  // the caller's, a tuned value, or rule stencil.cells-per-work-item (on
-  // GPUs and MIC 16 bytes of a row where cols is a multiple, loaded as
-  // aligned vectors, else 8 bytes; 1 cell on CPUs).
-  std::size_t cells_x = 1;
-  if (!tiled) {
-    std::optional<RuleCount> rule;
-    if (plan.device_class != DeviceClass::cpu) {
-      const std::size_t wide = 16 / sizeof(T);
-      rule = cols % wide == 0
-                 ? RuleCount{wide, "stencil.cells-per-work-item", "16 bytes of a row per work-item, as aligned vectors"}
-                 : RuleCount{std::max<std::size_t>(1, 8 / sizeof(T)), "stencil.cells-per-work-item",
-                             "8 bytes of a row per work-item (cols is not a multiple of 16 bytes)"};
-    }
-    cells_x = caller_tuned_or_rule(plan, "cells_per_work_item", o.cells_x, heat2d_tunables(), "CELLS_X", rule);
-  }
+  // the caller's, a tuned value, or rule stencil.cells-per-work-item.
+  const std::size_t cells_x =
+      tiled ? 1
+            : caller_tuned_or_rule(plan, "cells_per_work_item", o.cells_x, heat2d_tunables(), "CELLS_X",
+                                   heat_cells_per_work_item(plan.device_class, cols, sizeof(T)));
   const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
   if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
   plan.macros["CELLS_X"] = std::to_string(cells_x);
@@ -149,54 +132,27 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
                         o.sides->south, o.sides->west, o.sides->east, u);
   }
   // Steps per launch: the caller's, a tuned value, or rule
-  // stencil.temporal-blocking (4 on GPUs and MIC where the grids exceed the
-  // cache: each cell is read and written once per 4 steps).
-  std::optional<RuleCount> blocking;
-  if (plan.device_class != DeviceClass::cpu && cache && bytes > cache && !o.local_tile)
-    blocking = RuleCount{4, "stencil.temporal-blocking",
-                         std::to_string(bytes >> 20) + " MiB of grids exceed the cache: 4 steps per read and write"};
-  const std::size_t per_launch = caller_tuned_or_rule(plan, "steps_per_launch", o.steps_per_launch, heat2d_tunables(),
-                                                      "STEPS_PER_LAUNCH", blocking);
-  // Cells of a column per work-item in the temporal tile: the caller's, a
-  // tuned value, or rule stencil.temporal-strip (8 on GPUs and MIC, whose
-  // compilers cap these kernels' work-groups at a few hundred work-items).
-  std::size_t cells_y = 1;
-  if (per_launch > 1) {
-    std::optional<RuleCount> strip;
-    if (plan.device_class != DeviceClass::cpu)
-      strip = RuleCount{8, "stencil.temporal-strip",
-                        "a tall tile at a work-group size the compiler allows: less of it is overlap"};
-    cells_y = caller_tuned_or_rule(plan, "temporal_cells_y", o.cells_y, heat2d_tunables(), "CELLS_Y", strip);
-  }
+  // stencil.temporal-blocking.
+  const std::size_t per_launch =
+      caller_tuned_or_rule(plan, "steps_per_launch", o.steps_per_launch, heat2d_tunables(), "STEPS_PER_LAUNCH",
+                           heat_steps_per_launch(plan, ctx.info(), bytes, o.local_tile.has_value()));
   std::optional<PreparedKernel> blocked;
-  // The largest tile (rows x columns) the device and the compiled kernel
-  // allow: NVIDIA's compiler allowed 256 work-items for this kernel on the
-  // H100.
-  static const std::size_t tiles[][2] = {{64, 64}, {64, 32}, {32, 32}, {32, 16}, {16, 16}, {16, 8}, {8, 8}};
-  std::string refused;
-  for (const auto& shape : tiles) {
-    if (per_launch == 1 || blocked) break;
-    const std::size_t ty = shape[0], wx = shape[1], cy = std::min(cells_y, ty);
-    if (wx <= 2 * per_launch || ty <= 2 * per_launch) continue;
-    const std::size_t items = wx * (ty / cy), local = 2 * wx * ty * sizeof(T);  // two tiles
-    // 1024 work-items at most: no GPU takes more, and on CPUs more only lengthens the barrier loops.
-    if (items > 1024 || (ctx.info().max_work_group_size && items > ctx.info().max_work_group_size)) continue;
-    if (ctx.info().local_mem_size && local > ctx.info().local_mem_size) {
-      refused = "a " + std::to_string(ty) + " x " + std::to_string(wx) + " tile needs " + std::to_string(local) +
-                " bytes of local memory; the device has " + std::to_string(ctx.info().local_mem_size);
-      continue;
-    }
-    try {
-      blocked = ctx.prepare(KernelRef{"heat2d.cl", "heat_temporal", ""},
-                            temporal_plan(plan, rows, cols, per_launch, wx, ty, cy));
-    } catch (const Error& e) {
-      if (std::string(e.what()).find("CL_KERNEL_WORK_GROUP_SIZE") == std::string::npos) throw;
-      refused = e.what();
-    }
+  if (per_launch > 1) {
+    // Cells of a column per work-item: the caller's, a tuned value, or rule
+    // stencil.temporal-strip; then the largest tile the device and the
+    // kernel compiled for it allow.
+    const std::size_t cells_y = caller_tuned_or_rule(plan, "temporal_cells_y", o.cells_y, heat2d_tunables(), "CELLS_Y",
+                                                     heat_temporal_strip(plan.device_class));
+    const KernelRef temporal{"heat2d.cl", "heat_temporal", ""};
+    const HeatTileChoice choice =
+        heat_temporal_tile(ctx.info(), per_launch, cells_y, sizeof(T), [&](const HeatTile& tile) {
+          return ctx.compiled_work_group_limit(temporal, temporal_plan(plan, rows, cols, per_launch, tile));
+        });
+    if (!choice.tile)
+      throw Error("heat2d: no work-group shape fits " + std::to_string(per_launch) + " steps per launch on '" +
+                  ctx.info().name + "'" + (choice.refused.empty() ? "" : ": " + choice.refused));
+    blocked = ctx.prepare(temporal, temporal_plan(plan, rows, cols, per_launch, *choice.tile));
   }
-  if (per_launch > 1 && !blocked)
-    throw Error("heat2d: no work-group shape fits " + std::to_string(per_launch) + " steps per launch on '" +
-                ctx.info().name + "'" + (refused.empty() ? "" : ": " + refused));
   Buffer<T> other(ctx, cells);
   Buffer<T>* current = &u;
   Buffer<T>* next = &other;

@@ -11,16 +11,10 @@
 #include <string>
 
 #include "portacl/rules/launch_plan.hpp"
+#include "portacl/rules/stencil_rules.hpp"
 #include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
-
-/// What a rule would take, and why; no value where the rule does not apply.
-struct RuleCount {
-  std::size_t value = 1;
-  std::string rule;
-  std::string why;
-};
 
 /// The count `decision` of `plan`: the caller's, else the tuned value of
 /// `knob`, else the rule's, else `otherwise` (no rule applies: nothing is
