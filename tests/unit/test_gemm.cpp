@@ -224,9 +224,7 @@ TEST_CASE("gemm refuses bad shapes before any launch", "[gemm]") {
   CHECK_THROWS_WITH(call(Layout::row_major, 4, small, 3),
                     Catch::Contains("C needs 9 elements") && Catch::Contains("its buffer has 5"));
   CHECK_THROWS_WITH(call(Layout::row_major, 4, c, 3, 1), Catch::Contains("A needs 13 elements"));
-  ContextOptions o;
-  o.cache_directory = "";
-  Context other(ctx.device(), o);
+  Context& other = test::another_context();
   Buffer<float> foreign(other, 12);
   CHECK_THROWS_WITH(gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 3, 3, 4, 1.0f,
                          MatrixRef<float>{foreign, 0, 4}, MatrixRef<float>{b, 0, 3}, 0.0f, c, 0, 3),

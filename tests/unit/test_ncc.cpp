@@ -185,9 +185,7 @@ TEMPLATE_TEST_CASE("NCC: a prepared template serves many images, as the one-call
     CHECK(once.download() == again.download());  // the same kernel and sums: identical maps
     check_ncc<P>(ctx, image, rows, cols, pixels, tr, tc, {});
   }
-  ContextOptions opt;
-  opt.cache_directory = "";
-  Context other(ctx.device(), opt);
+  Context& other = test::another_context();
   const NccTemplate<P> foreign(other, pixels, tr, tc);
   Buffer<P> in(ctx, random_pixels<P>(rows * cols));
   Buffer<float> map(ctx, mr * mc);

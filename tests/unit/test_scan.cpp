@@ -133,9 +133,7 @@ TEST_CASE("scans refuse bad operands", "[scan]") {
   CHECK_THROWS_WITH(compact(ctx, "x > 0", a, c), Catch::Contains("compact: y has 9 elements but x has 10"));
   CHECK_THROWS_WITH(compact(ctx, "x > 0", a, a), Catch::Contains("compact: y and x share the same memory"));
   CHECK_THROWS_WITH(compact(ctx, " ", a, b), Catch::Contains("predicate is empty"));
-  ContextOptions o;
-  o.cache_directory = "";
-  Context other(ctx.device(), o);
+  Context& other = test::another_context();
   Buffer<float> foreign(other, 10);
   CHECK_THROWS_WITH(inclusive_scan(ctx, foreign, a), Catch::Contains("buffer x belongs to another context"));
   try {

@@ -177,9 +177,7 @@ TEST_CASE("a sparse matrix round trips, and bad operands are refused before any 
   CHECK_THROWS_WITH(spmv(ctx, 1.0, a, short_x, 0.0, y),
                     Catch::Contains("spmv: x has 28 elements but A has 29 columns"));
   CHECK_THROWS_WITH(spmv(ctx, 1.0, a, x, 0.0, short_y), Catch::Contains("spmv: y has 60 elements but A has 61 rows"));
-  ContextOptions opt;
-  opt.cache_directory = "";
-  Context other(ctx.device(), opt);
+  Context& other = test::another_context();
   Buffer<double> foreign(other, 29);
   CHECK_THROWS_WITH(spmv(ctx, 1.0, a, foreign, 0.0, y), Catch::Contains("buffer x belongs to another context"));
   CHECK_THROWS_WITH(spmv(other, 1.0, a, foreign, 0.0, y), Catch::Contains("the sparse matrix A belongs to another"));

@@ -137,9 +137,7 @@ TEST_CASE("3D star stencil: prepared weights serve repeated calls, as the one-ca
         reference::stencil3d(field, e.nx, e.ny, e.nz, reference::star_points(c), 4, Boundary::zero);
     CHECK(reference::within(once.download(), want, 8.0 * 25 * 2.0 * std::numeric_limits<float>::epsilon()).empty());
   }
-  ContextOptions opt;
-  opt.cache_directory = "";
-  Context other(ctx.device(), opt);
+  Context& other = test::another_context();
   const StarWeights<float> foreign(other, c);
   Buffer<float> in(ctx, e.cells()), out(ctx, e.cells());
   CHECK_THROWS_WITH(star_stencil3d(ctx, in, e, foreign, out), Catch::Contains("weights belongs to another context"));
@@ -285,9 +283,7 @@ TEST_CASE("general 3D stencil: prepared points serve repeated calls, as the one-
     const std::vector<double> want = reference::stencil3d(field, e.nx, e.ny, e.nz, ref, 2, Boundary::zero);
     CHECK(reference::within(once.download(), want, 8.0 * 4 * 2.0 * std::numeric_limits<float>::epsilon()).empty());
   }
-  ContextOptions opt;
-  opt.cache_directory = "";
-  Context other(ctx.device(), opt);
+  Context& other = test::another_context();
   const StencilPoints<float> foreign(other, points);
   Buffer<float> in(ctx, e.cells()), out(ctx, e.cells());
   CHECK_THROWS_WITH(stencil3d(ctx, in, e, foreign, out), Catch::Contains("points belongs to another context"));

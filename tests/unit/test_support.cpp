@@ -85,6 +85,15 @@ portacl::Context& cpu_context() {
   return *ctx;
 }
 
+portacl::Context& another_context() {
+  static std::unique_ptr<portacl::Context> other = [] {
+    portacl::ContextOptions options;
+    options.cache_directory = "";
+    return std::make_unique<portacl::Context>(cpu_context().device(), options);
+  }();
+  return *other;
+}
+
 void finish_shared_context() {
   if (shared_context) shared_context->finish();
 }

@@ -32,6 +32,9 @@ std::vector<std::string> list_files_recursively(const std::string& dir);
 // The device the tests run on, shared for speed: PoCL's CPU device, or
 // PORTACL_TEST_DEVICE.
 portacl::Context& cpu_context();
+// A second Context on the suite's device, without a program cache: what
+// the checks that refuse another context's buffers and objects need.
+portacl::Context& another_context();
 // Waits for the work still queued on cpu_context(), if it was made: before
 // the program exits, since PoCL compiles kernels lazily on worker threads
 // that must not run into the compiler's static destructors.
