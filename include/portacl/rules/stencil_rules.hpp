@@ -102,4 +102,32 @@ HeatTileChoice heat_temporal_tile(const DeviceInfo& device, std::size_t steps, s
 /// Records the chosen tile in `plan` ("temporal_tile", rule stencil.temporal-blocking).
 void decide_heat_tile(LaunchPlan& plan, const HeatTile& tile, std::size_t steps);
 
+/// The 3D stencils' device-dependent choices (star_stencil3d, stencil3d).
+/// The boundary the caller chose, recorded ("boundary", caller.choice).
+void decide_stencil3d_boundary(LaunchPlan& plan, const std::string& boundary, bool valid);
+/// Rule stencil3d.plane-queue: the star's plane queue wherever the plan
+/// takes local memory, unless the caller forced a variant; a general
+/// stencil always reads through the caches (`star` false). Records "variant".
+bool stencil3d_uses_plane_queue(LaunchPlan& plan, bool star, std::optional<bool> forced);
+/// Rule stencil3d.outputs-per-work-item: outputs in y per work-item of the
+/// plane queue (4 on GPU classes, 2 elsewhere).
+RuleCount star_outputs_y(DeviceClass device_class);
+/// Rule stencil3d.loads-in-flight: plane steps a plane's loads are issued
+/// ahead of their use (3 on GPU classes, 1 elsewhere).
+RuleCount star_loads_in_flight(DeviceClass device_class);
+/// Rule stencil3d.block-width: 64 columns per block row on GPU classes
+/// where the output rows (`out_nx`) are as long and the work-group of
+/// `group` items is a multiple of 64; no rule otherwise, or where a shape
+/// was forced.
+std::optional<RuleCount> star_block_width(DeviceClass device_class, std::size_t out_nx, std::size_t group,
+                                          bool shape_forced);
+/// The planes of z a work-group walks (rule stencil3d.plane-queue): enough
+/// work-groups to fill the device four times over, at least 16R planes
+/// each; the caller's `forced` count (capped at nz) instead when given.
+/// `groups_per_plane` is the work-groups one z step of the output takes.
+std::size_t star_z_chunk(const DeviceInfo& device, std::size_t nz, std::size_t groups_per_plane, std::size_t radius,
+                         std::optional<std::size_t> forced);
+/// Records the chunk with the work-groups it makes ("z_chunk").
+void decide_star_z_chunk(LaunchPlan& plan, const DeviceInfo& device, std::size_t z_chunk, bool forced);
+
 }  // namespace portacl

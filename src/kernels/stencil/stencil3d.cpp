@@ -166,9 +166,7 @@ LaunchPlan base_plan(Context& ctx, Extent3 o3, std::size_t reach, std::size_t we
   plan.macros["OFF"] = o.boundary == Boundary::valid ? std::to_string(reach) : "0";
   plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
   plan.macros["REACH"] = std::to_string(reach);
-  plan.decide("boundary", to_string(o.boundary), "caller.choice",
-              o.boundary == Boundary::valid ? "a pre-padded input: the interior is written"
-                                            : "the output has the input's size");
+  decide_stencil3d_boundary(plan, to_string(o.boundary), o.boundary == Boundary::valid);
   const bool constant = mask_in_constant_memory(plan, ctx.info(), weights * sizeof(T), std::nullopt);
   plan.macros["WEIGHT_SPACE"] = constant ? "__constant" : "__global";
   return plan;
@@ -208,39 +206,20 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
 
   // Rule stencil3d.plane-queue: the plane in local memory and the z
   // neighbours in registers wherever the plan takes local memory.
-  bool queue = plan.use_local_memory;
-  if (o.plane_queue) {
-    queue = *o.plane_queue;
-    plan.decide("variant", queue ? "plane queue" : "cache-reliant", "caller.choice", "asked for by the caller");
-  } else {
-    plan.decide("variant", queue ? "plane queue" : "cache-reliant", "stencil3d.plane-queue",
-                queue ? "each input cell is read from memory once per plane; the queue holds the z neighbours"
-                      : "the plan takes no local memory here (see use_local_memory)");
-  }
+  const bool queue = stencil3d_uses_plane_queue(plan, true, o.plane_queue);
   if (!queue)
     return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
 
-  // GPUs keep more of each plane's loads in flight than one step issues;
-  // a wider, taller block cuts the halo's share of them (H100, 512^3 r4).
-  const bool gpu = gpu_class(plan.device_class);
-  const std::size_t outputs = caller_tuned_or_rule(
-      plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
-      gpu ? RuleCount{4, "stencil3d.outputs-per-work-item",
-                      "four outputs per work-item in y: a block 4 work-items tall per work-group row"}
-          : RuleCount{2, "stencil3d.outputs-per-work-item",
-                      "two outputs per work-item in y share the halo loads and the plane's barriers"});
-  const std::size_t in_flight = caller_tuned_or_rule(
-      plan, "prefetch_planes", o.prefetch_planes, stencil3d_tunables(), "PREFETCH_PLANES",
-      gpu ? RuleCount{3, "stencil3d.loads-in-flight", "each plane's loads are issued 3 plane steps before their use"}
-          : RuleCount{1, "stencil3d.loads-in-flight", "each plane's loads are issued one plane step before their use"});
+  // Outputs in y and loads in flight: the caller's, a tuned value, or the rules.
+  const std::size_t outputs = caller_tuned_or_rule(plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
+                                                   star_outputs_y(plan.device_class));
+  const std::size_t in_flight = caller_tuned_or_rule(plan, "prefetch_planes", o.prefetch_planes, stencil3d_tunables(),
+                                                     "PREFETCH_PLANES", star_loads_in_flight(plan.device_class));
   // The block's width: a shape the caller or a record forced, else rule
-  // stencil3d.block-width (64 columns on GPUs where the rows are as long).
+  // stencil3d.block-width.
   const std::size_t group = plan.local[0] * plan.local[1];
   const bool shape_forced = o.plan.override_values && o.plan.override_values->local_shape;
-  std::optional<RuleCount> width_rule;
-  if (gpu && !shape_forced && o3.nx >= 64 && group >= 64 && group % 64 == 0)
-    width_rule = RuleCount{64, "stencil3d.block-width",
-                           "64 columns per block row: the halo's left and right columns are R/64 of its loads"};
+  const std::optional<RuleCount> width_rule = star_block_width(plan.device_class, o3.nx, group, shape_forced);
   const std::size_t wx =
       std::min(group, caller_tuned_or_rule(plan, "block_width",
                                            shape_forced ? std::optional<std::size_t>(plan.local[0]) : std::nullopt,
@@ -262,20 +241,12 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["PREFETCH_PLANES"] = std::to_string(in_flight);
   // 32-bit offsets within a plane where they fit: fewer instructions per read on GPUs.
   plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
-  // z chunks: enough work-groups to fill the device four times over, but
-  // at least 16R planes each, so that the 2R planes a chunk reads before
-  // its first output cost at most an eighth more reads (H100, 256^3 r4:
-  // 64-plane chunks 0.073 ms against 0.093 with 52).
+  // The planes of z each work-group walks (rule stencil3d.plane-queue).
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
-  const std::size_t want = 4 * std::max<std::size_t>(ctx.info().compute_units, 1);
-  const std::size_t chunks = std::min(o3.nz, std::max<std::size_t>(1, ceil_div(want, x_groups * y_blocks)));
-  const std::size_t z_chunk =
-      o.z_chunk ? std::min(*o.z_chunk, o3.nz) : std::max(ceil_div(o3.nz, chunks), std::min(o3.nz, 16 * radius));
+  const std::size_t z_chunk = star_z_chunk(ctx.info(), o3.nz, x_groups * y_blocks, radius, o.z_chunk);
   plan.global = {{x_groups * wx, y_blocks * ceil_div(o3.nz, z_chunk) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
-  plan.decide("z_chunk", std::to_string(z_chunk) + " planes", o.z_chunk ? "caller.choice" : "stencil3d.plane-queue",
-              std::to_string(plan.work_groups) + " work-groups for " + std::to_string(ctx.info().compute_units) +
-                  " compute units");
+  decide_star_z_chunk(plan, ctx.info(), z_chunk, o.z_chunk.has_value());
   const PreparedKernel k = ctx.prepare(KernelRef{"stencil3d.cl", "star_queue", ""}, plan);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
                       static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
@@ -310,8 +281,7 @@ LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const St
     terms.push_back({s.dx, s.dy, s.dz, int(p)});
   }
   plan.macros["POINTS"] = points_macro(terms);
-  plan.decide("variant", "cache-reliant", "stencil3d.plane-queue",
-              "a general stencil reads every point through the caches");
+  stencil3d_uses_plane_queue(plan, false, std::nullopt);
   return launch_points(ctx, plan, in, extent, o3, points.buffer(), out, o,
                        !o.plane_queue && stencil_walks_rows(plan, false));
 }
