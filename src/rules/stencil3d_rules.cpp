@@ -10,11 +10,6 @@
 
 namespace portacl {
 
-void decide_stencil3d_boundary(LaunchPlan& plan, const std::string& boundary, bool valid) {
-  plan.decide("boundary", boundary, "caller.choice",
-              valid ? "a pre-padded input: the interior is written" : "the output has the input's size");
-}
-
 bool stencil3d_uses_plane_queue(LaunchPlan& plan, bool star, std::optional<bool> forced) {
   if (!star) {
     plan.decide("variant", "cache-reliant", "stencil3d.plane-queue",

@@ -6,6 +6,35 @@
 
 namespace portacl {
 
+std::size_t caller_tuned_or_rule(LaunchPlan& plan, const std::string& decision,
+                                 const std::optional<std::size_t>& caller, const TuningSpace& tunables,
+                                 const std::string& knob, const std::optional<RuleCount>& rule, std::size_t otherwise) {
+  if (caller) {
+    plan.decide(decision, std::to_string(*caller), "caller.choice", "asked for by the caller");
+    return *caller;
+  }
+  if (const std::optional<long> tuned = tunables.chosen(plan, knob)) {
+    const std::size_t value = static_cast<std::size_t>(std::max<long>(1, *tuned));
+    plan.decide(decision, std::to_string(value), "tuning.override", plan.provenance);
+    return value;
+  }
+  if (rule) {
+    plan.decide(decision, std::to_string(rule->value), rule->rule, rule->why);
+    return rule->value;
+  }
+  return otherwise;
+}
+
+void decide_caller_boundary(LaunchPlan& plan, const std::string& boundary, const std::string& why) {
+  plan.decide("boundary", boundary, "caller.choice", why);
+}
+
+void decide_whole_rows(LaunchPlan& rows, const std::string& variant) {
+  rows.decide("variant", variant, "cpu.large-grain",
+              "a core streams its rows with unit-stride loops; " + std::to_string(rows.work_groups) +
+                  " work-groups to schedule");
+}
+
 bool stencil_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t grid_bytes,
                        std::optional<bool> forced) {
   if (forced) {
@@ -73,6 +102,44 @@ std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t 
   plan.decide("output_rows_per_work_item", std::to_string(rows), "convolution.outputs-per-work-item",
               "each input row read serves " + std::to_string(rows) + " output rows");
   return rows;
+}
+
+bool convolution_tile_fits(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_bytes) {
+  if (!device.local_mem_size || tile_bytes <= device.local_mem_size) return true;
+  plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
+              "the tile and halo take " + std::to_string(tile_bytes) + " bytes; the device has " +
+                  std::to_string(device.local_mem_size) + " of local memory");
+  return false;
+}
+
+RuleCount ncc_outputs_per_work_item() {
+  return RuleCount{4, "ncc.outputs-per-work-item",
+                   "4 offsets share each window row's sums and a sliding register window"};
+}
+
+std::size_t ncc_outputs_within_row(LaunchPlan& plan, std::size_t outputs, std::size_t map_cols) {
+  if (outputs <= map_cols) return outputs;
+  plan.decide("outputs_per_work_item", "1", "ncc.outputs-per-work-item",
+              "the map's rows have fewer offsets than a work-item's share");
+  return 1;
+}
+
+bool ncc_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_bytes, std::optional<bool> forced) {
+  if (forced) {
+    plan.decide("variant", *forced ? "local-memory tile" : "cache-reliant", "caller.choice", "asked for by the caller");
+    return *forced;
+  }
+  const bool tiled = plan.use_local_memory;
+  if (tiled && device.local_mem_size && tile_bytes > device.local_mem_size) {
+    plan.decide("variant", "cache-reliant", "ncc.image-tile",
+                "the image block takes " + std::to_string(tile_bytes) + " bytes; the device has " +
+                    std::to_string(device.local_mem_size) + " of local memory");
+    return false;
+  }
+  plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "ncc.image-tile",
+              tiled ? "each pixel serves every offset of the block from local memory"
+                    : "the plan takes no local memory here (see use_local_memory)");
+  return tiled;
 }
 
 bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols) {

@@ -15,6 +15,7 @@
 
 #include "portacl/device/device_info.hpp"
 #include "portacl/rules/launch_plan.hpp"
+#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
 
@@ -25,6 +26,21 @@ struct RuleCount {
   std::string rule;
   std::string why;
 };
+
+/// The count `decision` of `plan` (cells or outputs per work-item, steps
+/// per launch): the caller's, else the tuned value of `knob`, else the
+/// rule's, else `otherwise` (no rule applies: nothing is recorded), each
+/// recorded with where it came from.
+std::size_t caller_tuned_or_rule(LaunchPlan& plan, const std::string& decision,
+                                 const std::optional<std::size_t>& caller, const TuningSpace& tunables,
+                                 const std::string& knob, const std::optional<RuleCount>& rule,
+                                 std::size_t otherwise = 1);
+
+/// The boundary the caller chose, recorded ("boundary", caller.choice, `why`).
+void decide_caller_boundary(LaunchPlan& plan, const std::string& boundary, const std::string& why);
+
+/// Rule cpu.large-grain, recorded in a 1D whole-rows plan ("variant").
+void decide_whole_rows(LaunchPlan& rows, const std::string& variant);
 
 /// Rule stencil.tile-beyond-cache: the local-memory tile only where the
 /// planner allows local memory (never on CPUs), not on NVIDIA GPUs, and
@@ -55,6 +71,21 @@ std::size_t convolution_outputs_per_work_item(LaunchPlan& plan, std::size_t elem
 /// rows (each input row read serves several output rows), else 1.
 /// Records "output_rows_per_work_item".
 std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t mask_rows, std::optional<long> tuned);
+
+/// Rule stencil.tile-beyond-cache, second half: a convolution's tile and
+/// halo (`tile_bytes`) must fit local memory, else the cache-reliant
+/// variant (recorded). True when the tile stays.
+bool convolution_tile_fits(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_bytes);
+
+/// Rule ncc.outputs-per-work-item: offsets of a map row per work-item.
+RuleCount ncc_outputs_per_work_item();
+/// The same rule where the map's rows (`map_cols`) have fewer offsets than
+/// `outputs`: 1 (recorded). Returns the count to use.
+std::size_t ncc_outputs_within_row(LaunchPlan& plan, std::size_t outputs, std::size_t map_cols);
+/// Rule ncc.image-tile: the image block in local memory where the plan
+/// takes local memory and the block (`tile_bytes`) fits; the caller's
+/// `forced` choice first. Records "variant".
+bool ncc_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_bytes, std::optional<bool> forced);
 
 /// Rule convolution.separable-passes: a separable MR x MC mask runs as two
 /// 1D passes when that saves more arithmetic than the second pass's
@@ -103,8 +134,6 @@ HeatTileChoice heat_temporal_tile(const DeviceInfo& device, std::size_t steps, s
 void decide_heat_tile(LaunchPlan& plan, const HeatTile& tile, std::size_t steps);
 
 /// The 3D stencils' device-dependent choices (star_stencil3d, stencil3d).
-/// The boundary the caller chose, recorded ("boundary", caller.choice).
-void decide_stencil3d_boundary(LaunchPlan& plan, const std::string& boundary, bool valid);
 /// Rule stencil3d.plane-queue: the star's plane queue wherever the plan
 /// takes local memory, unless the caller forced a variant; a general
 /// stencil always reads through the caches (`star` false). Records "variant".

@@ -59,8 +59,8 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
   plan.macros["AY"] = std::to_string(valid ? 0 : (mask.rows() - 1) / 2);
   plan.macros["AX"] = std::to_string(valid ? 0 : (mask.cols() - 1) / 2);
   plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
-  plan.decide("boundary", to_string(o.boundary), "caller.choice",
-              valid ? "outputs whose window lies inside the input" : "the output has the input's size");
+  decide_caller_boundary(plan, to_string(o.boundary),
+                         valid ? "outputs whose window lies inside the input" : "the output has the input's size");
   const bool constant = mask_in_constant_memory(plan, ctx.info(), mask.weights().size() * sizeof(T), o.constant_mask);
   plan.macros["MASK_SPACE"] = constant ? "__constant" : "__global";
 
@@ -69,21 +69,19 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
   // Rule cpu.large-grain: on CPUs a work-item streams chunks of whole rows,
   // unless the caller forced a variant or a count of outputs.
   const bool by_rows = stencil_walks_rows(plan, tiled) && !o.local_tile && !o.outputs_per_work_item;
-  std::size_t outputs = 1;
-  if (o.outputs_per_work_item) {
-    outputs = *o.outputs_per_work_item;
-    plan.decide("outputs_per_work_item", std::to_string(outputs), "caller.choice", "asked for by the caller");
-  } else if (!by_rows) {
-    outputs = convolution_outputs_per_work_item(plan, sizeof(T), convolution_tunables().chosen(plan, "OUTPUTS_X"));
-  }
+  const std::size_t outputs =
+      o.outputs_per_work_item ? caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item,
+                                                     convolution_tunables(), "OUTPUTS_X", std::nullopt)
+      : by_rows               ? 1
+                : convolution_outputs_per_work_item(plan, sizeof(T), convolution_tunables().chosen(plan, "OUTPUTS_X"));
   plan.macros["OUTPUTS_X"] = std::to_string(outputs);
   // Output rows per work-item: the caller's, a tuned value, or rule
   // convolution.outputs-per-work-item (the cache-reliant variant only).
   std::size_t output_rows = 1;
   if (!by_rows && !tiled && out_rows > 1) {
     if (o.output_rows_per_work_item) {
-      output_rows = *o.output_rows_per_work_item;
-      plan.decide("output_rows_per_work_item", std::to_string(output_rows), "caller.choice", "asked for by the caller");
+      output_rows = caller_tuned_or_rule(plan, "output_rows_per_work_item", o.output_rows_per_work_item,
+                                         convolution_tunables(), "OUTPUTS_Y", std::nullopt);
     } else {
       output_rows =
           convolution_output_rows_per_work_item(plan, mask.rows(), convolution_tunables().chosen(plan, "OUTPUTS_Y"));
@@ -93,12 +91,7 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
   if (tiled) {
     const std::size_t tile =
         (plan.local[1] + mask.rows() - 1) * (plan.local[0] * outputs + mask.cols() - 1) * sizeof(T);
-    if (ctx.info().local_mem_size && tile > ctx.info().local_mem_size) {
-      tiled = false;
-      plan.decide("variant", "cache-reliant", "stencil.tile-beyond-cache",
-                  "the tile and halo take " + std::to_string(tile) + " bytes; the device has " +
-                      std::to_string(ctx.info().local_mem_size) + " of local memory");
-    }
+    tiled = convolution_tile_fits(plan, ctx.info(), tile);
   }
   plan.use_local_memory = tiled;
   // The tile's shape; the other variants build without it (one binary for

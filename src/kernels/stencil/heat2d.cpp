@@ -8,7 +8,6 @@
 #include "portacl/kernels/stream.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
-#include "stencil_choice.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
 

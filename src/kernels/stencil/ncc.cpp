@@ -8,7 +8,6 @@
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
-#include "stencil_choice.hpp"
 #include "stencil_traits.hpp"
 
 namespace portacl {
@@ -146,34 +145,17 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
 
   // Rule ncc.outputs-per-work-item: 4 offsets of a row per work-item (one
   // when the row has fewer).
-  std::size_t outputs =
-      caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item, ncc_tunables(), "OUTPUTS_X",
-                           RuleCount{4, "ncc.outputs-per-work-item",
-                                     "4 offsets share each window row's sums and a sliding register window"});
-  if (outputs > map_cols) {
-    outputs = 1;
-    plan.decide("outputs_per_work_item", "1", "ncc.outputs-per-work-item",
-                "the map's rows have fewer offsets than a work-item's share");
-  }
+  const std::size_t outputs =
+      ncc_outputs_within_row(plan,
+                             caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item,
+                                                  ncc_tunables(), "OUTPUTS_X", ncc_outputs_per_work_item()),
+                             map_cols);
   plan.macros["OUTPUTS_X"] = std::to_string(outputs);
   // Rule ncc.image-tile: the image block in local memory where the plan
   // takes local memory and the block fits.
-  bool tiled = plan.use_local_memory;
   const std::size_t tile =
       (plan.local[1] + template_rows - 1) * (plan.local[0] * outputs + template_cols - 1) * sizeof(P);
-  if (o.local_tile) {
-    tiled = *o.local_tile;
-    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "caller.choice", "asked for by the caller");
-  } else if (tiled && ctx.info().local_mem_size && tile > ctx.info().local_mem_size) {
-    tiled = false;
-    plan.decide("variant", "cache-reliant", "ncc.image-tile",
-                "the image block takes " + std::to_string(tile) + " bytes; the device has " +
-                    std::to_string(ctx.info().local_mem_size) + " of local memory");
-  } else {
-    plan.decide("variant", tiled ? "local-memory tile" : "cache-reliant", "ncc.image-tile",
-                tiled ? "each pixel serves every offset of the block from local memory"
-                      : "the plan takes no local memory here (see use_local_memory)");
-  }
+  const bool tiled = ncc_uses_tile(plan, ctx.info(), tile, o.local_tile);
   plan.use_local_memory = tiled;
   plan.macros.erase("WG_X");
   plan.macros.erase("WG_Y");

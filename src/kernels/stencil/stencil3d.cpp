@@ -10,7 +10,6 @@
 #include "portacl/error.hpp"
 #include "portacl/rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
-#include "stencil_choice.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
 
@@ -166,7 +165,9 @@ LaunchPlan base_plan(Context& ctx, Extent3 o3, std::size_t reach, std::size_t we
   plan.macros["OFF"] = o.boundary == Boundary::valid ? std::to_string(reach) : "0";
   plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
   plan.macros["REACH"] = std::to_string(reach);
-  decide_stencil3d_boundary(plan, to_string(o.boundary), o.boundary == Boundary::valid);
+  decide_caller_boundary(plan, to_string(o.boundary),
+                         o.boundary == Boundary::valid ? "a pre-padded input: the interior is written"
+                                                       : "the output has the input's size");
   const bool constant = mask_in_constant_memory(plan, ctx.info(), weights * sizeof(T), std::nullopt);
   plan.macros["WEIGHT_SPACE"] = constant ? "__constant" : "__global";
   return plan;

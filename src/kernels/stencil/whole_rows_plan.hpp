@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "portacl/rules/stencil_rules.hpp"
 #include "portacl/runtime/context.hpp"
 
 namespace portacl {
@@ -19,9 +20,7 @@ inline LaunchPlan whole_rows_plan(Context& ctx, const LaunchPlan& plan, const st
   LaunchPlan rows = ctx.plan(traits, ProblemSize(units), options);
   rows.macros.insert(plan.macros.begin(), plan.macros.end());  // the 1D launch's own shape wins
   rows.decisions = plan.decisions;
-  rows.decide("variant", variant, "cpu.large-grain",
-              "a core streams its rows with unit-stride loops; " + std::to_string(rows.work_groups) +
-                  " work-groups to schedule");
+  decide_whole_rows(rows, variant);
   return rows;
 }
 
