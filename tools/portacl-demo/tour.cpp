@@ -37,11 +37,14 @@ const Stop kStops[] = {
 // Vectors of twice the device's cache (at least 2^22 elements), so the
 // rates are memory's, not the cache's (an H100's 50 MB L2 holds 2^22
 // floats); plus 3, so no tile, vector width or work-group divides them.
-// The matrix calls take square_order() of it. GEMM: order 2048 on GPUs,
-// 512 elsewhere (a CPU would take seconds).
+// At most 2^25 + 3: the tour keeps host inputs and double-precision
+// references of several vectors, about 190 bytes an element at its peak
+// (12.7 GB at 2^26), and a VM whose CPU reports a 260 MiB L3 took 2^28
+// and ran out of its 24 GB of host memory. The matrix calls take square_order() of it. GEMM:
+// order 2048 on GPUs, 512 elsewhere (a CPU would take seconds).
 std::size_t tour_elements(const DeviceInfo& d) {
   std::size_t n = std::size_t{1} << 22;
-  while (n * 2 < d.global_cache_size && n < (std::size_t{1} << 28)) n <<= 1;  // 4 bytes each: 2x the cache
+  while (n * 2 < d.global_cache_size && n < (std::size_t{1} << 25)) n <<= 1;  // 4 bytes each: 2x the cache
   return n + 3;
 }
 std::size_t gemm_elements(const DeviceInfo& d) {
