@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "portacl/device/device_class.hpp"
+#include "portacl/device/device_info.hpp"
 #include "portacl/rules/launch_plan.hpp"
 #include "portacl/rules/row_team.hpp"
 #include "portacl/rules/tuning_space.hpp"
@@ -106,6 +107,45 @@ const TuningSpace& spmv_method_tunables();
 /// at or above the mean row length, from 2 up to `sub_group` (warp 32,
 /// wavefront 64). Rule sparse.vector-team.
 std::size_t vector_team(double mean_row, std::size_t sub_group);
+
+/// The CSR kernels' device-dependent choices (src/rules/csr_rules.cpp);
+/// each records its decision in `plan`.
+/// Work-items per row of the team kernel and how their partial sums meet.
+struct CsrTeam {
+  std::size_t team = 1;
+  bool shuffle = false;  ///< NVIDIA's warp shuffles add the team up in registers
+};
+/// The vector variant's team: vector_team(mean_row, sub_group) within the
+/// work-group (rule sparse.vector-team), with shuffles where they apply
+/// (rule nvidia.warp-shuffle: the device has them, the work-group is a
+/// multiple of 32, the team fits a warp).
+CsrTeam csr_vector_team(LaunchPlan& plan, const DeviceInfo& device, double mean_row, std::size_t sub_group);
+/// The adaptive variant's team for length bin `bin` (2: 8 work-items, 3: a
+/// sub-group, 4: the work-group) of `rows` rows (rule sparse.adaptive-bins).
+CsrTeam csr_bin_team(LaunchPlan& plan, const DeviceInfo& device, std::size_t bin, std::size_t rows,
+                     std::size_t sub_group);
+/// Records the adaptive variant's rows per non-empty bin ("row_bins").
+void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares);
+/// Entries a csr-block work-group stages in local memory: 4 per work-item,
+/// halved until they and the work-group's sums fit the device's local
+/// memory (rule sparse.block-entries). 0 when even one per work-item does not fit.
+std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+/// The CPU variant's vector width: the plan's (at most 8, the widths its
+/// gathers are written for), 1 where rows average fewer than 4 vectors
+/// (rule sparse.csr-cpu-chunks).
+std::size_t csr_chunks_vector_width(LaunchPlan& plan, std::size_t planned, double mean_row);
+/// Records the CPU variant's chunks of rows ("row_chunks").
+void decide_csr_chunks(LaunchPlan& plan, std::size_t chunks, std::size_t nnz);
+/// ELL's layout and, for HYB, its width, recorded (rules sparse.ell-layout,
+/// sparse.hyb-width).
+void decide_ell(LaunchPlan& plan, bool column_major, std::size_t width, bool row_lengths, bool hyb);
+/// Records COO's ranges of `per` entries (rule general.grid-stride).
+void decide_coo_ranges(LaunchPlan& plan, std::size_t ranges, std::size_t per);
+/// Records DIA's diagonals (rule sparse.dia-banded).
+void decide_dia(LaunchPlan& plan, std::size_t diagonals);
+/// Records the SpMV method a caller forced, or a tuning record chose.
+void decide_forced_spmv_method(LaunchPlan& plan, const std::string& method);
+Decision tuned_spmv_method(const std::string& method, const LaunchPlan& choice_plan);
 
 /// How often an iterative solver reads its residual back to decide whether
 /// to stop: every iteration on CPUs (a read costs little there), every 8th

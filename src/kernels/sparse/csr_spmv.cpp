@@ -21,12 +21,6 @@ Defines csr_defines(const SpmvCall<T>& c, bool row_list) {
   return {{"ROW_T", sparse_kernels::row_type(c.a.wide_row_pointers())}, {"ROW_LIST", row_list ? "1" : "0"}};
 }
 
-// The largest power of two at most `team` that divides the work-group.
-std::size_t team_within(std::size_t team, std::size_t work_group) {
-  while (team > 1 && (team > work_group || work_group % team)) team /= 2;
-  return team;
-}
-
 // Launches a kernel over `rows` rows listed in `row_list` (null: every
 // row), on `queue` after `wait` (null: the context's queue), csr_scalar's
 // and csr_team's arguments.
@@ -41,23 +35,20 @@ LaunchPlan launch_rows(const SpmvCall<T>& c, const PreparedKernel& k, std::size_
 }
 
 // Teams over `rows` rows listed in `row_list` (null: every row), on `queue`
-// after `wait`; `team_for` sizes a team from the plan's sub-group width.
+// after `wait`; `team_for` is the rules' team for the plan and its
+// sub-group width.
 template <class T>
 LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& row_list,
-                       const std::function<std::size_t(std::size_t sub_group)>& team_for, const std::string& rule,
-                       const std::string& why, cl::CommandQueue* queue = nullptr,
-                       const std::vector<cl::Event>* wait = nullptr, cl::Event* finished = nullptr) {
+                       const std::function<CsrTeam(LaunchPlan& plan, std::size_t sub_group)>& team_for,
+                       cl::CommandQueue* queue = nullptr, const std::vector<cl::Event>* wait = nullptr,
+                       cl::Event* finished = nullptr) {
   const KernelTraits traits = sparse_kernel_traits("csr_team", element_of<T>::value, true);
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(rows), c.options);
   const std::size_t wg = plan.local[0];
-  const std::size_t team = team_within(team_for(sub_group_width(plan, c.planned_for()).value), wg);
-  plan.decide("row_team", std::to_string(team), rule, why);
-  // NVIDIA's own compiler: the team adds up in registers (warp shuffles).
-  const bool shuffle = (sub_group_ops_of(c.ctx.info()) & warp_shuffle) && wg % 32 == 0 && team <= 32;
-  if (shuffle)
-    plan.decide("team_sum", "warp shuffle", "nvidia.warp-shuffle", "the team's partial sums meet in registers");
+  const CsrTeam chosen = team_for(plan, sub_group_width(plan, c.planned_for()).value);
+  const std::size_t team = chosen.team;
   plan.macros["TEAM"] = std::to_string(team);
-  plan.macros["TEAM_SHUFFLE"] = shuffle ? "1" : "0";
+  plan.macros["TEAM_SHUFFLE"] = chosen.shuffle ? "1" : "0";
   const std::size_t teams = wg / team;
   plan.work_groups = std::max<std::size_t>(1, std::min(ceil_div(rows, teams), plan.work_groups * team));
   plan.global = {{plan.work_groups * wg, 1, 1}};
@@ -86,15 +77,11 @@ LaunchPlan run_block(const SpmvCall<T>& c) {
   const KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
   const std::size_t wg = plan.local[0];
-  std::size_t entries = 4 * wg;
-  const std::size_t local = c.ctx.info().local_mem_size;
-  while (local && entries > wg && (entries + wg) * sizeof(T) > local) entries /= 2;
-  if (local && (entries + wg) * sizeof(T) > local)
+  const std::size_t entries = csr_block_entries(plan, c.ctx.info(), sizeof(T));
+  if (entries == 0)
     throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
-                c.ctx.info().name + "' has (" + std::to_string(local) + " bytes)");
+                c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
-  plan.decide("block_entries", std::to_string(entries), "sparse.block-entries",
-              std::to_string(entries * sizeof(T) + wg * sizeof(T)) + " bytes of local memory per work-group");
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   plan.work_groups = std::max<std::size_t>(1, std::min(blocks.groups, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};
@@ -108,21 +95,14 @@ LaunchPlan run_chunks(const SpmvCall<T>& c) {
   KernelTraits traits = sparse_kernel_traits("csr_chunks", element_of<T>::value);
   traits.vectorizable = true;  // each row is walked in vectors
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.nnz()), c.options);
-  // Vectors pay only on rows of several vectors: a short row's head and
-  // tail loops and its gathers cost more than they save (PoCL on 2 cores:
-  // 0.19 against 0.46 ms at 5 entries per row, VW 1 against 4).
-  std::size_t vw = std::min<std::size_t>(8, std::stoul(plan.macros.at("VW")));  // gathers written for 2 to 8 lanes
-  if (c.a.shape().mean_row < 4.0 * double(vw)) vw = 1;
+  const std::size_t vw = csr_chunks_vector_width(plan, std::stoul(plan.macros.at("VW")), c.a.shape().mean_row);
   plan.macros["VW"] = std::to_string(vw);
   plan.vector_width = static_cast<unsigned>(vw);
-  plan.decide("vector_width", std::to_string(vw), "sparse.csr-cpu-chunks",
-              vw == 1 ? "rows average fewer than 4 vectors: scalar walks" : "rows average 4 vectors or more");
   const std::size_t wg = plan.local[0];
   const RowGroups& chunks = chunks_of(c.a, c.a.storage(), plan.work_groups * wg);
   plan.work_groups = std::max<std::size_t>(1, ceil_div(chunks.groups, wg));
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  plan.decide("row_chunks", std::to_string(chunks.groups), "sparse.csr-cpu-chunks",
-              "about " + std::to_string(ceil_div(c.a.nnz(), chunks.groups)) + " entries per work-item");
+  decide_csr_chunks(plan, chunks.groups, c.a.nnz());
   PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_chunks", csr_defines(c, false)), plan);
   launch_groups(c, k, chunks);
   return k.plan;
@@ -147,16 +127,16 @@ LaunchPlan run_adaptive(const SpmvCall<T>& c) {
       widest = run_scalar(c, rows, bins.list[bin], &q, &start, &done);
     } else {
       // Bin 2: teams of 8; bin 3: a sub-group; bin 4: the work-group.
-      const auto team = [bin](std::size_t sub_group) { return bin == 2 ? 8 : bin == 3 ? sub_group : 1u << 20; };
-      widest = launch_team(c, rows, bins.list[bin], team, "sparse.adaptive-bins",
-                           "bin " + std::to_string(bin) + ": " + std::to_string(rows) + " rows", &q, &start, &done);
+      const auto team = [&c, bin, rows](LaunchPlan& plan, std::size_t sub_group) {
+        return csr_bin_team(plan, c.ctx.info(), bin, rows, sub_group);
+      };
+      widest = launch_team(c, rows, bins.list[bin], team, &q, &start, &done);
     }
     finished.push_back(done);
     shares += (shares.empty() ? "" : ", ") + std::to_string(rows);
   }
   c.ctx.after(finished);
-  widest.decide("row_bins", shares, "sparse.adaptive-bins",
-                "rows per non-empty bin (0, 1-7, 8-31, 32-128, >128 entries), each bin on its own queue");
+  decide_csr_row_bins(widest, shares);
   return widest;
 }
 
@@ -168,9 +148,9 @@ LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
     case CsrVariant::scalar: return run_scalar(c, c.a.rows(), cl::Buffer());
     case CsrVariant::vector: {
       const double mean = c.a.shape().mean_row;
-      return launch_team(
-          c, c.a.rows(), cl::Buffer(), [mean](std::size_t sub_group) { return vector_team(mean, sub_group); },
-          "sparse.vector-team", "the next power of two at or above the mean row length, within a sub-group");
+      return launch_team(c, c.a.rows(), cl::Buffer(), [&c, mean](LaunchPlan& plan, std::size_t sub_group) {
+        return csr_vector_team(plan, c.ctx.info(), mean, sub_group);
+      });
     }
     case CsrVariant::block: return run_block(c);
     case CsrVariant::adaptive: return run_adaptive(c);

@@ -21,13 +21,11 @@ KernelRef formats_kernel(const std::string& entry, bool column_major = true, boo
 }
 
 template <class T>
-LaunchPlan launch_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, const char* rule) {
+LaunchPlan launch_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, bool hyb) {
   const KernelTraits traits = sparse_kernel_traits("ell_spmv", element_of<T>::value);
   PreparedKernel k = c.ctx.prepare(formats_kernel("ell_rows", e.column_major, row_lengths), traits,
                                    ProblemSize(c.a.rows()), c.options);
-  k.plan.decide("ell_layout", e.column_major ? "column-major" : "row-major", "sparse.ell-layout",
-                std::to_string(e.width) + " slots per row" + (row_lengths ? ", row lengths read" : ""));
-  if (rule) k.plan.decide("ell_width", std::to_string(e.width), rule, "HYB's ELL part");
+  decide_ell(k.plan, e.column_major, e.width, row_lengths, hyb);
   kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(c.a.rows()), static_cast<cl_uint>(e.width),
                       static_cast<cl_ulong>(e.pitch), e.row_length, e.col, e.val, c.x, c.alpha, c.beta, c.y);
   return k.plan;
@@ -64,9 +62,7 @@ void add_coo(const SpmvCall<T>& c, const CooArrays& coo, LaunchPlan& plan) {
       c.ctx.prepare(formats_kernel("coo_shared_rows"), sparse_kernel_traits("coo_shared_rows", element_of<T>::value),
                     ProblemSize(used), c.options);
   kernel_call::launch(c.ctx, shared, static_cast<cl_ulong>(used), first, last, head, tail, c.alpha, c.y);
-  plan.decide("coo_ranges", std::to_string(used) + " of " + std::to_string(per) + " entries", "general.grid-stride",
-              "staged a work-group at a time; each range adds its inner rows, rows shared between ranges are added "
-              "once afterwards");
+  decide_coo_ranges(plan, used, per);
 }
 
 }  // namespace
@@ -80,11 +76,11 @@ LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
     case SparseFormat::ell:
     case SparseFormat::ell_r: {
       const bool lengths = format == SparseFormat::ell_r;
-      return launch_ell(c, ell_of(c.a, s, lengths, column_major), lengths, nullptr);
+      return launch_ell(c, ell_of(c.a, s, lengths, column_major), lengths, false);
     }
     case SparseFormat::hyb: {
       const auto [ell, coo] = hyb_of(c.a, s, column_major);
-      LaunchPlan plan = launch_ell(c, *ell, false, "sparse.hyb-width");
+      LaunchPlan plan = launch_ell(c, *ell, false, true);
       add_coo(c, *coo, plan);
       return plan;
     }
@@ -99,8 +95,7 @@ LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
       PreparedKernel k =
           c.ctx.prepare(formats_kernel("dia_rows"), sparse_kernel_traits("dia_spmv", element_of<T>::value),
                         ProblemSize(c.a.rows()), c.options);
-      k.plan.decide("diagonals", std::to_string(d.offsets.size()), "sparse.dia-banded",
-                    "one value per row and diagonal, no column indices");
+      decide_dia(k.plan, d.offsets.size());
       kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(c.a.rows()), static_cast<cl_ulong>(c.a.cols()),
                           static_cast<cl_uint>(d.offsets.size()), static_cast<cl_ulong>(d.pitch), d.offset, d.data, c.x,
                           c.alpha, c.beta, c.y);

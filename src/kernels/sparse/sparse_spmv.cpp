@@ -51,8 +51,7 @@ SpmvChoice make_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions
       throw Error("spmv: tuned METHOD " + std::to_string(*index) + " is not a method (0 to " +
                   std::to_string(spmv_methods().size() - 1) + ")");
     choice.method = spmv_methods()[static_cast<std::size_t>(*index)];
-    choice.decisions.push_back({"spmv_method", choice.method.name(), "tuning.override",
-                                choice.plan.provenance + " for " + choice.plan.traits.name});
+    choice.decisions.push_back(tuned_spmv_method(choice.method.name(), choice.plan));
   }
   return choice;
 }
@@ -120,7 +119,7 @@ LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>
                 const SpmvMethod& method, const PlanOptions& options) {
   check_operands(ctx, a, x, y);
   LaunchPlan plan = run(ctx, alpha, a, x, beta, y, method, options);
-  plan.decide("spmv_method", method.name(), "caller.choice", "forced by the caller");
+  decide_forced_spmv_method(plan, method.name());
   return plan;
 }
 
