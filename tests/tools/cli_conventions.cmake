@@ -55,3 +55,8 @@ expect(1 portacl-bench --no-latency --no-transfers --matrix=${WORK}/bad.mtx)
 if(NOT last_err MATCHES "bad.mtx:4: row index '3' is not a whole number from 1 to 2" OR last_err MATCHES "measuring")
   message(FATAL_ERROR "portacl-bench: the bad matrix file is not refused first: ${last_err}")
 endif()
+# --seed makes a run's inputs again; a seed that is not a whole number is a usage error.
+expect(2 portacl-bench --seed=-1)
+if(NOT last_err MATCHES "--seed must be a whole number")
+  message(FATAL_ERROR "portacl-bench: a bad --seed is not named: ${last_err}")
+endif()

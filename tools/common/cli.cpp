@@ -40,6 +40,11 @@ int non_negative(const std::string& s, const char* what) {
                               ", not '" + s + "'");
 }
 
+unsigned long long seed(const std::string& s, const char* what) {
+  if (auto v = portacl::parse_unsigned(s, false, std::numeric_limits<unsigned long long>::max())) return *v;
+  throw std::invalid_argument(std::string(what) + " must be a whole number from 0 to 2^64 - 1, not '" + s + "'");
+}
+
 std::size_t positive_whole(const std::string& s, const std::string& spec) {
   if (auto v = portacl::parse_unsigned(s, false, std::numeric_limits<std::size_t>::max()); v && *v > 0)
     return static_cast<std::size_t>(*v);

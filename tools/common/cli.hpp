@@ -11,8 +11,9 @@
 namespace cli {
 
 std::vector<std::string> split(const std::string& s, char separator = ',');
-std::size_t parse_size(const std::string& s, const char* what);  // "1000003", "2^24"; what: "--sizes"
-int non_negative(const std::string& s, const char* what);        // "--reps"
+std::size_t parse_size(const std::string& s, const char* what);   // "1000003", "2^24"; what: "--sizes"
+int non_negative(const std::string& s, const char* what);         // "--reps"
+unsigned long long seed(const std::string& s, const char* what);  // "--seed": 0 to 2^64 - 1
 // A whole number from 1 (a grid side, a row count in a spec); the error
 // names `spec` and the field.
 std::size_t positive_whole(const std::string& s, const std::string& spec);

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -49,6 +50,8 @@ const char* kUsage =
     "                     ncc:N:T (8-bit N^2 image, T x T template)\n"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
+    "  --seed N           the random inputs' seed (default from the clock; every run\n"
+    "                     prints its seed, so a run's matrices and vectors can be made again)\n"
     "  --no-baseline      skip CLBlast\n"
     "  --no-transfers     skip the end-to-end host-memory section\n"
     "  --no-latency       skip the small-call latency section\n"
@@ -70,6 +73,7 @@ struct Args {
   std::vector<std::string> gemm_types{"float"};
   std::vector<std::string> sparse, matrices, stencils;
   int reps = 20, warmup = 3;
+  std::optional<unsigned long long> seed;
   bool baseline = true, transfers = true, latency = true, json = false, csv = false;
 };
 
@@ -145,6 +149,8 @@ int main(int argc, char** argv) {
         a.reps = std::max(1, cli::non_negative(args.value(), "--reps"));
       else if (arg == "--warmup")
         a.warmup = cli::non_negative(args.value(), "--warmup");
+      else if (arg == "--seed")
+        a.seed = cli::seed(args.value(), "--seed");
       else if (arg == "--gemm-sizes") {
         for (const auto& s : cli::split(args.value())) a.gemm_sizes.push_back(cli::parse_size(s, "--gemm-sizes"));
       } else if (arg == "--gemm-types") {
@@ -197,7 +203,7 @@ int main(int argc, char** argv) {
     r.clblast = a.baseline ? "CLBlast (system library)" : "";
     r.started = cli::now_text();
     r.started_utc = cli::now_utc();
-    r.seed = std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
+    r.seed = a.seed ? *a.seed : std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
     r.warmup = a.warmup;
     r.reps = a.reps;
     std::size_t largest = *std::max_element(a.sizes.begin(), a.sizes.end());
