@@ -53,6 +53,18 @@ std::vector<T> random_vector(std::size_t n, double lo = 0.5, double hi = 2.0) {
   return v;
 }
 
+// How far a correct sum of `values`, added in T in any order (a tree of
+// partial sums), may stand from the exact one: ceil(log2 n) + 1 roundings
+// of the sum of magnitudes. A bound relative to the sum fails where random
+// signs cancel (a correct float sum of 5003 values, 0.92225 against
+// 0.9222744, missed 1e-5 relative).
+template <class T>
+double sum_margin(const std::vector<T>& values) {
+  double magnitude = 0;
+  for (T v : values) magnitude += std::fabs(double(v));
+  return (std::ceil(std::log2(double(values.size()) + 1)) + 1) * double(std::numeric_limits<T>::epsilon()) * magnitude;
+}
+
 // Random multiples of 1/denominator in [-limit, limit]: sums and products of
 // these are exact in float for the sizes the tests use, so results can be
 // compared bit for bit whatever order the device adds in.

@@ -23,11 +23,6 @@ using namespace portacl;
 
 namespace {
 
-// The float sums here are of 1000 values in [-1, 1], which can nearly
-// cancel: a relative bound failed on a correct sum (8e-5 off 0.1196), so
-// the bound is absolute, a few roundings of each term.
-constexpr double sum_margin = 1000 * 4 * std::numeric_limits<float>::epsilon();
-
 using test::record_for;
 
 std::vector<std::string> set_aside_files(const std::string& dir) {
@@ -68,7 +63,7 @@ TEST_CASE("a record's unknown knobs never become macros; the rules plan instead"
     test::TuningDbScope scope(path);
     LaunchPlan used;
     if (kernel == "sum") {
-      CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).margin(sum_margin));
+      CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).margin(test::sum_margin(hx)));
     } else {
       used = copy(ctx, x, y);
       CHECK(y.download() == hx);
@@ -107,7 +102,8 @@ TEST_CASE("a tuned plan is checked at its first use; wrong results fall back to 
   {
     test::TuningDbScope scope(right);
     LaunchPlan used;
-    for (int call = 0; call < 3; ++call) CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).epsilon(1e-5));
+    for (int call = 0; call < 3; ++call)
+      CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).margin(test::sum_margin(hx)));
     CHECK_THAT(used.provenance, Catch::StartsWith("tuning database " + right));
     CHECK(used.work_group_size() == 32);
     CHECK(seen->calls == 1);
@@ -124,8 +120,8 @@ TEST_CASE("a tuned plan is checked at its first use; wrong results fall back to 
   {
     test::TuningDbScope scope(wrong);
     LaunchPlan first, second;
-    CHECK(double(sum(ctx, x, {}, &first)) == Approx(want).epsilon(1e-5));
-    CHECK(double(sum(ctx, x, {}, &second)) == Approx(want).epsilon(1e-5));
+    CHECK(double(sum(ctx, x, {}, &first)) == Approx(want).margin(test::sum_margin(hx)));
+    CHECK(double(sum(ctx, x, {}, &second)) == Approx(want).margin(test::sum_margin(hx)));
     CHECK_THAT(first.provenance, Catch::StartsWith("rules"));
     CHECK(second.provenance == first.provenance);
     INFO(first.provenance);
@@ -155,12 +151,12 @@ TEST_CASE("the library's own check catches a tuned configuration that computes w
   thirty_two.override_values = PlanOverride{};
   thirty_two.override_values->work_group_size = 32;
   // The planted bug adds at least 1: far beyond sum_margin.
-  CHECK(double(sum(ctx, x, thirty_two)) != Approx(want).margin(sum_margin));  // the planted bug is live
+  CHECK(double(sum(ctx, x, thirty_two)) != Approx(want).margin(test::sum_margin(hx)));  // the planted bug is live
   const std::string path = dir + "/db.json";
   TuningDatabase::merge_into_file(path, {record_for(ctx.info(), "sum", 10, {{"work_group_size", 32}})});
   test::TuningDbScope scope(path);
   LaunchPlan used;
-  CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).margin(sum_margin));
+  CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).margin(test::sum_margin(hx)));
   CHECK_THAT(used.provenance, Catch::StartsWith("rules"));
   CHECK(used.work_group_size() != 32);
 }
