@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "portacl/rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
 #include "portacl/rules/row_team.hpp"
 #include "matrix_checks.hpp"
@@ -102,9 +103,7 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   const std::size_t used = n == 0 ? 1 : ceil_div(n, chunk);
   plan.work_groups = row_groups * used;
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  plan.decide("chunks", std::to_string(used), "general.grid-stride",
-              std::to_string(used) + " chunks of " + std::to_string(chunk) + " columns x " +
-                  std::to_string(row_groups) + " groups of rows fill the device");
+  decide_gemv_chunks(plan, used, chunk, row_groups);
   auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
   const cl::Buffer& part = ctx.scratch(
       "gemv.partial", bytes_of<T>(used > 1 ? checked_product(used, m, "gemv: partial sums") : 1, "gemv: partial sums"));

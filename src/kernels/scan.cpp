@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "portacl/rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
 #include "portacl/kernels/reduce.hpp"
 
@@ -73,9 +74,7 @@ void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source
   plan.macros["SCAN_VECTORS"] = std::to_string(vectors);
   plan.macros["STATUS_PACKED"] = job.sum_bytes == 4 ? "1" : "0";
   plan.macros["SCAN_KEEP"] = std::to_string(scan_tunables().value_in(plan, "SCAN_KEEP"));
-  plan.decide("scan", "single pass, decoupled look-back", "general.single-pass-combine",
-              std::to_string(vectors * plan.vector_width) + " elements per work-item, tiles of " +
-                  std::to_string(wg * vectors * plan.vector_width));
+  decide_single_pass_scan(plan, vectors * plan.vector_width, wg * vectors * plan.vector_width);
   PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_lookback", source, job.compiler_flags}, plan);
   const cl::Buffer& status = ctx.scratch("scan.status", bytes_of<cl_ulong>(tiles, "scan status words"), true);
   const cl_uint epoch = ctx.scratch_epoch("scan.status", lookback_epochs);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "portacl/kernels/gemv.hpp"
+#include "portacl/rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"
 
@@ -78,8 +79,7 @@ LaunchPlan spmv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::
   const std::size_t nb = ceil_div(n, block), blocks = nb * (nb + 1) / 2;
   plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  plan.decide("blocks", std::to_string(blocks) + " of " + std::to_string(block) + " x " + std::to_string(block),
-              "general.grid-stride", "each block of the stored triangle is read once");
+  decide_packed_spmv_blocks(plan, blocks, block);
   auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
   const cl::Buffer& part = ctx.scratch(
       "spmv.partial",

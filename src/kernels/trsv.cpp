@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "portacl/rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
 #include "portacl/rules/row_team.hpp"
 #include "matrix_checks.hpp"
@@ -106,8 +107,7 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
                         l.buffer, static_cast<cl_ulong>(l.offset), l_r, l_c, x, static_cast<cl_ulong>(offx),
                         static_cast<cl_ulong>(incx));
   }
-  plan.decide("launches", std::to_string(2 * ceil_div(n, block) - 1), "general.cover-problem",
-              "a solve and a flow-down per block of " + std::to_string(block) + " unknowns");
+  decide_trsv_launches(plan, 2 * ceil_div(n, block) - 1, block);
   return plan;
 }
 

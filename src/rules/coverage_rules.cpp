@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/rules/coverage_rules.hpp"
+
+#include <string>
+
+namespace portacl {
+
+void decide_gemv_chunks(LaunchPlan& plan, std::size_t chunks, std::size_t columns_per_chunk, std::size_t row_groups) {
+  plan.decide("chunks", std::to_string(chunks), "general.grid-stride",
+              std::to_string(chunks) + " chunks of " + std::to_string(columns_per_chunk) + " columns x " +
+                  std::to_string(row_groups) + " groups of rows fill the device");
+}
+
+void decide_packed_spmv_blocks(LaunchPlan& plan, std::size_t blocks, std::size_t block) {
+  plan.decide("blocks", std::to_string(blocks) + " of " + std::to_string(block) + " x " + std::to_string(block),
+              "general.grid-stride", "each block of the stored triangle is read once");
+}
+
+void decide_trsv_launches(LaunchPlan& plan, std::size_t launches, std::size_t block) {
+  plan.decide("launches", std::to_string(launches), "general.cover-problem",
+              "a solve and a flow-down per block of " + std::to_string(block) + " unknowns");
+}
+
+void decide_single_pass_scan(LaunchPlan& plan, std::size_t per_work_item, std::size_t tile) {
+  plan.decide("scan", "single pass, decoupled look-back", "general.single-pass-combine",
+              std::to_string(per_work_item) + " elements per work-item, tiles of " + std::to_string(tile));
+}
+
+}  // namespace portacl
