@@ -44,14 +44,41 @@ std::string SpmvMethod::name() const {
   return "?";
 }
 
-const std::vector<SpmvMethod>& spmv_methods() {
-  static const std::vector<SpmvMethod> all = {
-      {SparseFormat::csr, CsrVariant::scalar}, {SparseFormat::csr, CsrVariant::vector},
-      {SparseFormat::csr, CsrVariant::block},  {SparseFormat::csr, CsrVariant::adaptive},
-      {SparseFormat::csr, CsrVariant::cpu},    {SparseFormat::coo, CsrVariant::scalar},
-      {SparseFormat::ell, CsrVariant::scalar}, {SparseFormat::ell_r, CsrVariant::scalar},
-      {SparseFormat::hyb, CsrVariant::scalar}, {SparseFormat::dia, CsrVariant::scalar}};
+namespace {
+
+// Every method with its METHOD knob value. The values are the positions the
+// methods had in this list when records stored numbers (2026-11); records
+// store names now, and these stay fixed so that those older records keep
+// their meaning. A new method takes the next free number.
+struct CodedMethod {
+  SpmvMethod method;
+  long code;
+};
+const std::vector<CodedMethod>& coded_methods() {
+  static const std::vector<CodedMethod> all = {
+      {{SparseFormat::csr, CsrVariant::scalar}, 0}, {{SparseFormat::csr, CsrVariant::vector}, 1},
+      {{SparseFormat::csr, CsrVariant::block}, 2},  {{SparseFormat::csr, CsrVariant::adaptive}, 3},
+      {{SparseFormat::csr, CsrVariant::cpu}, 4},    {{SparseFormat::coo, CsrVariant::scalar}, 5},
+      {{SparseFormat::ell, CsrVariant::scalar}, 6}, {{SparseFormat::ell_r, CsrVariant::scalar}, 7},
+      {{SparseFormat::hyb, CsrVariant::scalar}, 8}, {{SparseFormat::dia, CsrVariant::scalar}, 9}};
   return all;
+}
+
+}  // namespace
+
+const std::vector<SpmvMethod>& spmv_methods() {
+  static const std::vector<SpmvMethod> all = [] {
+    std::vector<SpmvMethod> v;
+    for (const CodedMethod& c : coded_methods()) v.push_back(c.method);
+    return v;
+  }();
+  return all;
+}
+
+SpmvMethod spmv_method_of_value(long value) {
+  for (const CodedMethod& c : coded_methods())
+    if (c.code == value) return c.method;
+  throw Error("spmv: METHOD " + std::to_string(value) + " is no method's value");
 }
 
 SpmvMethod spmv_method_from_string(const std::string& name) {
@@ -99,9 +126,12 @@ KernelTraits spmv_method_traits(const SparseShape& shape, ElementType element) {
 
 const TuningSpace& spmv_method_tunables() {
   static const TuningSpace space = [] {
-    std::vector<long> all;
-    for (std::size_t k = 0; k < spmv_methods().size(); ++k) all.push_back(static_cast<long>(k));
-    return TuningSpace{{{"METHOD", all, std::nullopt, "the SpMV method, an index into spmv_methods()"}}, nullptr};
+    Tunable method{"METHOD", {}, std::nullopt, "the SpMV method, stored by name"};
+    for (const CodedMethod& c : coded_methods()) {
+      method.values.push_back(c.code);
+      method.names.push_back(c.method.name());
+    }
+    return TuningSpace{{method}, nullptr};
   }();
   return space;
 }

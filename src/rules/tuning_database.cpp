@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cerrno>
@@ -163,6 +164,7 @@ Json TuningDatabase::to_json() const {
     e["n"] = static_cast<unsigned long long>(r.n);
     Json config = Json::object();
     for (const auto& kv : r.configuration) config[kv.first] = kv.second;
+    for (const auto& kv : r.named) config[kv.first] = kv.second;
     e["configuration"] = config;
     e["tuned"] = portacl::to_json(r.tuned);
     e["rules"] = portacl::to_json(r.rules);
@@ -178,6 +180,20 @@ Json TuningDatabase::to_json() const {
   j["records"] = list;
   return j;
 }
+
+namespace {
+
+// What a knob's value name looks like ("csr-vector"): a letter first, then
+// letters, digits, '-', '_' or '.'. A number in quotes ("256") is not one:
+// a numeric knob's value written as text is refused where it is read.
+bool value_name(const std::string& s) {
+  if (s.empty() || s.size() > 64 || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+  return true;
+}
+
+}  // namespace
 
 TuningDatabase TuningDatabase::from_json(const Json& j, std::vector<std::string>* skipped) {
   if (!j.is_object()) throw Error("not a JSON object");
@@ -203,12 +219,16 @@ TuningDatabase TuningDatabase::from_json(const Json& j, std::vector<std::string>
       r.bucket = static_cast<unsigned>(required(e, "bucket").as_u64("bucket"));
       if (const Json* n = e.find("n")) r.n = static_cast<std::size_t>(n->as_u64("n"));
       for (const auto& kv : required(e, "configuration").as_object("configuration")) {
+        if (kv.second.is_string() && value_name(kv.second.as_string())) {  // stored by name (Tunable::names)
+          r.named[kv.first] = kv.second.as_string();
+          continue;
+        }
         // Knob values are small whole numbers: NaN, fractions, negatives and
         // huge values reject the record (no undefined float-to-int cast).
         const auto v = exact_integer(kv.second.as_number(kv.first.c_str()), 0, kMaxKnobValue);
         if (!v)
           throw Error("configuration value " + kv.first + "=" + kv.second.dump() + " is not a whole number from 0 to " +
-                      std::to_string(kMaxKnobValue));
+                      std::to_string(kMaxKnobValue) + " nor a value's name");
         r.configuration[kv.first] = static_cast<long>(*v);
       }
       if (const Json* t = e.find("tuned")) r.tuned = timing_of(*t, "tuned");
@@ -432,12 +452,17 @@ std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const Kerne
   if (tier != MatchTier::exact) provenance += ": " + r->device.to_string();
   provenance += "; 2^" + std::to_string(r->bucket);
   if (r->bucket != size_bucket(n)) provenance += ", nearest to 2^" + std::to_string(size_bucket(n));
-  provenance += ", " + to_string(r->configuration) + ")";
+  provenance += ", " + to_string(r->configuration, r->named) + ")";
   if (dbs.distrusted.count(provenance)) return std::nullopt;
   // Validated against the kernel's declaration before any of it becomes a
   // macro: unknown knobs, values outside the candidates, broken limits.
-  const std::string problem =
-      traits.tunables ? stored_configuration_problem(*traits.tunables, r->configuration, device, traits) : "";
+  Configuration configuration = r->configuration;
+  std::string problem;
+  if (!r->named.empty())
+    problem = traits.tunables ? resolve_named_values(*traits.tunables, r->named, configuration)
+                              : "it names knob values and the kernel declares no knobs";
+  if (problem.empty() && traits.tunables)
+    problem = stored_configuration_problem(*traits.tunables, configuration, device, traits);
   if (!problem.empty()) {
     dbs.warn({from->origin + ": record for " + traits.name + " " + element + " at 2^" + std::to_string(r->bucket) +
               " (" + r->device.to_string() + ") ignored, the rules plan instead: " + problem});
@@ -446,7 +471,7 @@ std::optional<PlanOverride> tuned_override(const DeviceInfo& device, const Kerne
     refused.refused = problem;
     return refused;
   }
-  return to_override(r->configuration, device, provenance);
+  return to_override(configuration, device, provenance);
 }
 
 }  // namespace

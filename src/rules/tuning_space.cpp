@@ -47,6 +47,54 @@ std::string to_string(const Configuration& c) {
   return c.empty() ? "rules" : s.str();
 }
 
+std::string to_string(const Configuration& numbers, const NamedValues& named) {
+  std::map<std::string, std::string> all;
+  for (const auto& kv : numbers) all[kv.first] = std::to_string(kv.second);
+  for (const auto& kv : named) all[kv.first] = kv.second;
+  std::ostringstream s;
+  for (const auto& kv : all) s << (s.tellp() ? " " : "") << kv.first << "=" << kv.second;
+  return all.empty() ? "rules" : s.str();
+}
+
+std::string Tunable::name_of(long value) const {
+  for (std::size_t i = 0; i < values.size() && i < names.size(); ++i)
+    if (values[i] == value) return names[i];
+  return std::to_string(value);
+}
+
+void split_named_values(const TuningSpace& space, const Configuration& c, Configuration& numbers, NamedValues& named) {
+  for (const auto& kv : c) {
+    const Tunable* knob = nullptr;
+    for (const auto& t : space.tunables)
+      if (t.name == kv.first) knob = &t;
+    if (knob && !knob->names.empty())
+      named[kv.first] = knob->name_of(kv.second);
+    else
+      numbers[kv.first] = kv.second;
+  }
+}
+
+std::string resolve_named_values(const TuningSpace& space, const NamedValues& named, Configuration& c) {
+  for (const auto& kv : named) {
+    const Tunable* knob = nullptr;
+    for (const auto& t : space.tunables)
+      if (t.name == kv.first) knob = &t;
+    if (!knob) return "the kernel declares no knob '" + kv.first + "'";
+    if (knob->names.empty()) return kv.first + " takes numbers, and the record names a value ('" + kv.second + "')";
+    std::string known;
+    for (std::size_t i = 0; i < knob->names.size() && i < knob->values.size(); ++i) {
+      if (knob->names[i] == kv.second) {
+        c[kv.first] = knob->values[i];
+        known.clear();
+        break;
+      }
+      known += (known.empty() ? "" : ", ") + knob->names[i];
+    }
+    if (!known.empty()) return kv.first + " '" + kv.second + "' is not one of its values (" + known + ")";
+  }
+  return "";
+}
+
 const Tunable& TuningSpace::at(const std::string& name) const {
   for (const auto& t : tunables)
     if (t.name == name) return t;

@@ -23,6 +23,7 @@ Context::Context(Device device, ContextOptions options)
     : device_(std::move(device)),
       kernels_(options.kernels ? KernelLibrary(std::move(*options.kernels)) : KernelLibrary::standard()) {
   use_tuning_databases();
+  use_check(std::move(options.tuned_plan_check));
   cl_int err = CL_SUCCESS;
   context_ = cl::Context(device_.cl_device(), nullptr, nullptr, nullptr, &err);
   check_cl(err, "clCreateContext(" + device_.info().name + ")");
@@ -63,6 +64,7 @@ Context::Context(const cl::Context& context, const cl::CommandQueue& queue, Cont
       queue_(queue),
       kernels_(options.kernels ? KernelLibrary(std::move(*options.kernels)) : KernelLibrary::standard()) {
   use_tuning_databases();
+  use_check(std::move(options.tuned_plan_check));
   programs_ = std::make_unique<ProgramCache>(options.cache_directory ? *options.cache_directory
                                                                      : ProgramCache::default_directory());
 }
@@ -70,39 +72,25 @@ Context::Context(const cl::Context& context, const cl::CommandQueue& queue, Cont
 Context::Context(::cl_context context, ::cl_command_queue queue, ContextOptions options)
     : Context(cl::Context(context, true), cl::CommandQueue(queue, true), std::move(options)) {}
 
-namespace {
-
-std::mutex tuned_check_mutex;
-TunedPlanCheck& tuned_check_slot() {
-  static TunedPlanCheck check;
-  return check;
-}
-
-// The hook's answer the first time this device meets this stored result in
-// the process; "" every later time. Marked before it runs, so a plan made
-// inside the check (another kernel's record) cannot recurse into it.
+// The context's check's answer the first time it meets this stored result
+// (in the process for the library's check, in the context for its own);
+// "" every later time. Marked before it runs, so a plan made inside the
+// check (another kernel's record) cannot recurse into it.
 std::string check_tuned_plan_once(Context& ctx, const LaunchPlan& p, const ProblemSize& size,
                                   const PlanOptions& options) {
-  static std::set<std::string> checked;
-  TunedPlanCheck check;
+  static std::mutex mutex;
+  static std::set<std::string> checked_in_process;
+  if (!ctx.tuned_check_) return "";
   {
-    std::lock_guard<std::mutex> lock(tuned_check_mutex);
-    check = tuned_check_slot();
-    if (!check || !checked.insert(ctx.info().name + '\0' + p.provenance).second) return "";
+    std::lock_guard<std::mutex> lock(mutex);
+    std::set<std::string>& checked = ctx.own_check_ ? ctx.checked_ : checked_in_process;
+    if (!checked.insert(ctx.info().name + '\0' + p.provenance).second) return "";
   }
   try {
-    return check(ctx, p, size, options);
+    return ctx.tuned_check_(ctx, p, size, options);
   } catch (const std::exception& e) {
     return e.what();
   }
-}
-
-}  // namespace
-
-TunedPlanCheck set_tuned_plan_check(TunedPlanCheck check) {
-  std::lock_guard<std::mutex> lock(tuned_check_mutex);
-  std::swap(tuned_check_slot(), check);
-  return check;
 }
 
 LaunchPlan Context::plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options) {

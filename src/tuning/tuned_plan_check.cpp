@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The check a plan from a tuning database passes at its first use in a
-// process (TunedPlanCheck): every operation that runs the plan's kernel is
+// The library's check of a plan from a tuning database at its first use in
+// a process (library_tuned_plan_check, declared by the runtime in
+// portacl/runtime/context.hpp, defined here because only this layer knows
+// every operation): every operation that runs the plan's kernel is
 // run under the stored configuration on a small awkward problem and checked
 // against the host reference, as the tuner checked it when it measured. A
 // record edited by hand, imported from another machine or left by an older
@@ -44,8 +46,10 @@ const std::pair<std::string, ElementType>& planned_kernel(Context& ctx, const Op
   return known.emplace(op.name, std::make_pair(p.traits.name, p.traits.element)).first->second;
 }
 
-std::string check_operations(Context& ctx, const LaunchPlan& plan, const ProblemSize& size,
-                             const PlanOptions& options) {
+}  // namespace
+
+std::string library_tuned_plan_check(Context& ctx, const LaunchPlan& plan, const ProblemSize& size,
+                                     const PlanOptions& options) {
   const std::optional<PlanOverride> stored =
       provided_override(options.plan_as ? *options.plan_as : ctx.info(), plan.traits, size);
   if (!stored || !stored->refused.empty()) return "";  // the plan no longer comes from a record
@@ -70,7 +74,4 @@ std::string check_operations(Context& ctx, const LaunchPlan& plan, const Problem
   return "";
 }
 
-const bool installed = (set_tuned_plan_check(check_operations), true);
-
-}  // namespace
 }  // namespace portacl

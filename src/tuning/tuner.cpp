@@ -39,7 +39,10 @@ TuningRecord TuningOutcome::record(const DeviceInfo& device, const std::string& 
   r.element = element;
   r.bucket = size_bucket(n);
   r.n = n;
-  r.configuration = best.configuration;
+  if (space)
+    split_named_values(*space, best.configuration, r.configuration, r.named);
+  else
+    r.configuration = best.configuration;
   r.tuned = best.timing;
   r.rules = rules.timing;
   r.strategy = to_string(strategy);
@@ -104,6 +107,7 @@ class Search {
     out.kernel = traits_.name;
     out.element = cl_type_name(traits_.element);
     const TuningSpace& space = *op_.space;
+    out.space = &space;
     out.space_size = space.count();
     std::vector<Configuration> admissible;
     for (std::size_t i = 0; i < space.count(); ++i) {

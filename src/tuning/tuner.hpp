@@ -57,6 +57,7 @@ struct CandidateResult {
 
 struct TuningOutcome {
   std::string operation, kernel, element;
+  const TuningSpace* space = nullptr;  // the operation's declaration (how the record stores named knobs)
   std::size_t n = 0;
   SearchStrategy strategy = SearchStrategy::automatic;
   std::size_t space_size = 0, admissible = 0;

@@ -309,7 +309,8 @@ TEST_CASE("a tuning record for a class of matrix statistics replaces the rules' 
   TuningDatabase::merge_into_file(path, {test::record_for(ctx.info(), "spmv_method.banded", 11, {{"METHOD", forced}})});
   test::TuningDbScope scope(path);
   const SpmvChoice tuned = spmv_choice(ctx, a);
-  CHECK(tuned.method == spmv_methods()[std::size_t(forced)]);
+  CHECK(tuned.method == spmv_method_of_value(forced));
+  CHECK(tuned.method.name() == (forced ? "csr-vector" : "csr-scalar"));  // the values records stored before names
   CHECK(tuned.decisions.back().rule == "tuning.override");
   CHECK_THAT(tuned.plan.provenance, Catch::StartsWith("tuning database " + path));
   // The tuned method computes the same product.
@@ -321,6 +322,42 @@ TEST_CASE("a tuning record for a class of matrix statistics replaces the rules' 
   CHECK(sums.back() == 3.0f);   // 1 + 2
   // Another class of statistics has no record: the rules decide.
   CHECK(spmv_choice(ctx, SparseMatrix<float>(ctx, awkward_matrix<float>(300, 400, false))).plan.provenance == "rules");
+}
+
+TEST_CASE("a tuned SpMV method is stored by its name, and a name the library does not know is refused", "[sparse]") {
+  Context& ctx = test::cpu_context();
+  const SparseMatrix<float> a =
+      SparseMatrix<float>::from_entries(ctx, tridiagonal_entries(500, [](int d) { return float(d + 2); }));
+  const std::string rules = spmv_choice(ctx, a).method.name();
+  const std::string wanted = rules == "dia" ? "csr-scalar" : "dia";
+  // The tuner's record stores the name, not a number.
+  Configuration numbers;
+  NamedValues named;
+  split_named_values(spmv_method_tunables(), {{"METHOD", spmv_method_tunables().at("METHOD").values.back()}}, numbers,
+                     named);
+  CHECK(numbers.empty());
+  CHECK(named == NamedValues{{"METHOD", spmv_methods().back().name()}});
+  TuningRecord record = test::record_for(ctx.info(), "spmv_method.banded", 11, {});
+  record.named = {{"METHOD", wanted}};
+  const std::string path = test::scratch_dir("sparse-named") + "/db.json";
+  TuningDatabase::merge_into_file(path, {record});
+  CHECK_THAT(test::read_file(path), Catch::Contains("\"METHOD\": \"" + wanted + "\""));
+  {
+    test::TuningDbScope scope(path);
+    const SpmvChoice tuned = spmv_choice(ctx, a);
+    CHECK(tuned.method.name() == wanted);
+    CHECK_THAT(tuned.plan.provenance, Catch::Contains("METHOD=" + wanted));
+  }
+  // A name no method has: the record is set aside with the names it could
+  // have used, and the rules decide.
+  record.named = {{"METHOD", "csr-warp"}};
+  const std::string unknown = test::scratch_dir("sparse-named") + "/unknown.json";
+  TuningDatabase::merge_into_file(unknown, {record});
+  test::TuningDbScope scope(unknown);
+  const SpmvChoice refused = spmv_choice(ctx, a);
+  CHECK(refused.method.name() == rules);
+  CHECK_THAT(refused.plan.provenance,
+             Catch::Contains("METHOD 'csr-warp' is not one of its values") && Catch::Contains("csr-adaptive"));
 }
 
 TEST_CASE("timing the adaptive SpMV, whose row bins run on several queues, waits for every bin", "[sparse]") {

@@ -78,28 +78,29 @@ TEST_CASE("a record's unknown knobs never become macros; the rules plan instead"
 }
 
 TEST_CASE("a tuned plan is checked at its first use; wrong results fall back to the rules", "[hostile]") {
-  Context& ctx = test::cpu_context();
   const std::string dir = test::scratch_dir("hostile-first-use");
   const std::vector<float> hx = test::random_vector<float>(1000);
   const double want = reference::sum(hx).value;
-  Buffer<float> x(ctx, hx);
-  // The library's own check (installed by the tuning layer) runs once, on
-  // this record's first use, and passes a configuration that computes right.
+  // The library's own check, named through the context's options (the
+  // extension point), runs once on this record's first use in the context
+  // and passes a configuration that computes right.
   struct Seen {
     int calls = 0;
     std::string problem;
   };
   auto seen = std::make_shared<Seen>();
-  const TunedPlanCheck library_check = set_tuned_plan_check(nullptr);
-  REQUIRE(library_check);
-  set_tuned_plan_check([=](Context& c, const LaunchPlan& p, const ProblemSize& s, const PlanOptions& o) {
+  ContextOptions watched;
+  watched.tuned_plan_check = [=](Context& c, const LaunchPlan& p, const ProblemSize& s, const PlanOptions& o) {
     ++seen->calls;
-    seen->problem = library_check(c, p, s, o);
+    seen->problem = library_tuned_plan_check(c, p, s, o);
     return seen->problem;
-  });
+  };
   const std::string right = dir + "/right.json";
-  TuningDatabase::merge_into_file(right, {record_for(ctx.info(), "sum", 10, {{"work_group_size", 32}})});
+  TuningDatabase::merge_into_file(right,
+                                  {record_for(test::cpu_context().info(), "sum", 10, {{"work_group_size", 32}})});
   {
+    Context ctx(test::cpu_context().device(), watched);
+    Buffer<float> x(ctx, hx);
     test::TuningDbScope scope(right);
     LaunchPlan used;
     for (int call = 0; call < 3; ++call)
@@ -111,13 +112,17 @@ TEST_CASE("a tuned plan is checked at its first use; wrong results fall back to 
   }
   // A record whose results the check finds wrong is used by no call: the
   // first call already runs the rules plan, and says why.
-  set_tuned_plan_check([=](Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&) {
+  ContextOptions failing;
+  failing.tuned_plan_check = [=](Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&) {
     ++seen->calls;
     return std::string("sum gave 1 instead of 2");
-  });
+  };
   const std::string wrong = dir + "/wrong.json";
-  TuningDatabase::merge_into_file(wrong, {record_for(ctx.info(), "sum", 10, {{"work_group_size", 64}})});
+  TuningDatabase::merge_into_file(wrong,
+                                  {record_for(test::cpu_context().info(), "sum", 10, {{"work_group_size", 64}})});
   {
+    Context ctx(test::cpu_context().device(), failing);
+    Buffer<float> x(ctx, hx);
     test::TuningDbScope scope(wrong);
     LaunchPlan first, second;
     CHECK(double(sum(ctx, x, {}, &first)) == Approx(want).margin(test::sum_margin(hx)));
@@ -127,7 +132,22 @@ TEST_CASE("a tuned plan is checked at its first use; wrong results fall back to 
     INFO(first.provenance);
     CHECK(seen->calls == 2);
   }
-  set_tuned_plan_check(library_check);
+  // An empty check checks nothing: the record is used as stored.
+  ContextOptions unchecked;
+  unchecked.tuned_plan_check = TunedPlanCheck{};
+  const std::string as_stored = dir + "/unchecked.json";
+  TuningDatabase::merge_into_file(as_stored,
+                                  {record_for(test::cpu_context().info(), "sum", 10, {{"work_group_size", 64}})});
+  {
+    Context ctx(test::cpu_context().device(), unchecked);
+    Buffer<float> x(ctx, hx);
+    test::TuningDbScope scope(as_stored);
+    LaunchPlan used;
+    CHECK(double(sum(ctx, x, {}, &used)) == Approx(want).margin(test::sum_margin(hx)));
+    CHECK_THAT(used.provenance, Catch::StartsWith("tuning database " + as_stored));
+    CHECK(used.work_group_size() == 64);
+    CHECK(seen->calls == 2);
+  }
 }
 
 TEST_CASE("the library's own check catches a tuned configuration that computes wrongly", "[hostile]") {

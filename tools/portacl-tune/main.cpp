@@ -132,7 +132,10 @@ Json outcome_json(const TuningOutcome& o, bool stored) {
   j["tuned"] = to_json(o.best.timing);
   j["speedup"] = o.speedup();
   Json config = Json::object();
-  for (const auto& kv : o.best.configuration) config[kv.first] = kv.second;
+  for (const auto& kv : o.best.configuration) {
+    const bool named = o.space && !o.space->at(kv.first).names.empty();
+    config[kv.first] = named ? Json(o.space->at(kv.first).name_of(kv.second)) : Json(kv.second);
+  }
   j["configuration"] = config;
   j["stored"] = stored;
   if (!o.not_recorded.empty()) j["not_stored_because"] = o.not_recorded;

@@ -47,8 +47,12 @@ struct SpmvMethod {
   }
 };
 
-/// Every method, in a fixed order (the tuner's METHOD knob indexes it).
+/// Every method.
 const std::vector<SpmvMethod>& spmv_methods();
+/// The method whose METHOD knob value is `value` (spmv_method_tunables:
+/// each method's value is fixed, and records store its name); throws
+/// portacl::Error for a value no method has.
+SpmvMethod spmv_method_of_value(long value);
 /// "csr-adaptive" and the like; throws portacl::Error listing the names.
 SpmvMethod spmv_method_from_string(const std::string& name);
 
@@ -98,7 +102,7 @@ SpmvChoice choose_spmv_method(const SparseShape& shape, DeviceClass device_class
 /// tuning key's bucket of matrix statistics.
 std::string spmv_statistics_class(const SparseShape& shape);
 /// The SpMV choice as a tunable kernel: name "spmv_method.<class>", one
-/// knob, METHOD (an index into spmv_methods()); the problem size is the
+/// knob, METHOD (stored by the method's name); the problem size is the
 /// number of entries.
 KernelTraits spmv_method_traits(const SparseShape& shape, ElementType element);
 const TuningSpace& spmv_method_tunables();

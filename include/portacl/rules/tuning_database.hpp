@@ -60,12 +60,13 @@ Json to_json(const TimingSummary& t);
 
 struct TuningRecord {
   DeviceFingerprint device;
-  std::string kernel;   ///< KernelTraits::name of the plans it applies to
-  std::string element;  ///< "float", "double"
-  unsigned bucket = 0;  ///< log2 of the problem size, rounded
-  std::size_t n = 0;    ///< the size tuned at
-  Configuration configuration;
-  TimingSummary tuned, rules;  ///< the tuned and the rule-based plan, same run
+  std::string kernel;           ///< KernelTraits::name of the plans it applies to
+  std::string element;          ///< "float", "double"
+  unsigned bucket = 0;          ///< log2 of the problem size, rounded
+  std::size_t n = 0;            ///< the size tuned at
+  Configuration configuration;  ///< knobs stored as numbers
+  NamedValues named;            ///< knobs stored by value name (Tunable::names)
+  TimingSummary tuned, rules;   ///< the tuned and the rule-based plan, same run
   std::string clock = "OpenCL profiling events (CL_PROFILING_COMMAND_START/END)";
   std::string strategy;
   unsigned tried = 0, valid = 0, rejected = 0;

@@ -30,11 +30,20 @@ struct Tunable {
   std::vector<long> values;
   std::optional<long> fallback;  ///< unset: the mapping rules decide
   std::string why;
+  /// Names of the values, in their order, for a knob whose values are
+  /// choices rather than quantities (SpMV's METHOD). A tuning record stores
+  /// the name, so what a record means never hangs on a list's order.
+  /// Empty: the values are numbers, stored as numbers.
+  std::vector<std::string> names = {};
+  /// The name of `value` (its number where the knob has no names).
+  std::string name_of(long value) const;
 };
 
 /// One point of a space: a value for some (usually all) of its knobs.
 using Configuration = std::map<std::string, long>;
 std::string to_string(const Configuration& c);  ///< "passes=1 vector_width=4 ..."
+/// Knob values a record stores by name (Tunable::names): knob -> name.
+using NamedValues = std::map<std::string, std::string>;
 
 struct TuningSpace {
   std::vector<Tunable> tunables;
@@ -86,6 +95,17 @@ std::string check_configuration(const TuningSpace& space, const Configuration& c
 /// not, naming the knob. Records failing it never become macros.
 std::string stored_configuration_problem(const TuningSpace& space, const Configuration& c, const DeviceInfo& device,
                                          const KernelTraits& traits);
+
+/// `c` as a record stores it: knobs of `space` that name their values go to
+/// `named`, the others to `numbers`.
+void split_named_values(const TuningSpace& space, const Configuration& c, Configuration& numbers, NamedValues& named);
+/// A record's named values turned back into numbers of `space` and added to
+/// `c`: "" or why not (a knob without names, a name the knob does not have,
+/// with the names it has).
+std::string resolve_named_values(const TuningSpace& space, const NamedValues& named, Configuration& c);
+/// "METHOD=csr-vector work_group_size=64": a record's configuration as
+/// stored, both parts.
+std::string to_string(const Configuration& numbers, const NamedValues& named);
 
 /// The override that makes the planner use `c` on `device`.
 PlanOverride to_override(const Configuration& c, const DeviceInfo& device, const std::string& provenance);

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -42,11 +44,32 @@ struct PreparedKernel {
   std::string name;  ///< entry point, for messages
 };
 
+class Context;
+
+/// How a plan from a tuning database is checked at its first use: run the
+/// plan's operations under the stored configuration on a small problem and
+/// compare with the host reference; "" when right, else what was wrong. A
+/// failure distrusts the record (distrust_tuned_plan), so the rules plan
+/// from then on. An empty function checks nothing.
+using TunedPlanCheck = std::function<std::string(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&)>;
+
+/// The library's check, the one every Context uses unless its options name
+/// another. The runtime declares it and the tuning layer, the one layer
+/// that knows every operation's check, defines it
+/// (src/tuning/tuned_plan_check.cpp): the linker joins the two, nothing is
+/// installed at static initialisation.
+std::string library_tuned_plan_check(Context& ctx, const LaunchPlan& plan, const ProblemSize& size,
+                                     const PlanOptions& options);
+
 struct ContextOptions {
   /// Disk cache directory; unset: ProgramCache::default_directory(); "" disables.
   std::optional<std::string> cache_directory;
   /// Kernel sources; unset: KernelLibrary::standard().
   std::optional<KernelLibrary> kernels;
+  /// How this context checks a tuned plan at its first use; unset:
+  /// library_tuned_plan_check, once per device and record in the process. A
+  /// check given here runs once per record in this context.
+  std::optional<TunedPlanCheck> tuned_plan_check;
 };
 
 /// Threads: a Context may be shared. Its caches are guarded by a lock, its
@@ -89,7 +112,7 @@ class Context {
   const KernelLibrary& kernel_library() const { return kernels_; }
 
   /// The rule-based (or tuned) plan for this device. A plan from a tuning
-  /// database is checked at its first use in the process (TunedPlanCheck):
+  /// database is checked at its first use (ContextOptions::tuned_plan_check):
   /// the rules plan instead when its results are wrong.
   LaunchPlan plan(const KernelTraits& traits, const ProblemSize& size, const PlanOptions& options = {});
 
@@ -188,6 +211,17 @@ class Context {
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
+  /// ContextOptions::tuned_plan_check; own_check_ says it was given there,
+  /// so the records it has seen are this context's (checked_).
+  TunedPlanCheck tuned_check_ = library_tuned_plan_check;
+  bool own_check_ = false;
+  std::set<std::string> checked_;
+  void use_check(std::optional<TunedPlanCheck> check) {
+    if (!check) return;
+    tuned_check_ = std::move(*check);
+    own_check_ = true;
+  }
+  friend std::string check_tuned_plan_once(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&);
   std::mutex cache_mutex_;                                        ///< guards sources_, kernel_objects_, shapes_, calls_
   std::map<std::string, KernelSource> sources_;                   ///< by file and source text
   std::unordered_map<std::string, KernelObject> kernel_objects_;  ///< by source, options, entry, thread
@@ -215,16 +249,6 @@ class Context {
   std::recursive_mutex scratch_mutex_;  ///< see hold_scratch
   std::vector<cl::Event>* recorder_ = nullptr;
 };
-
-/// How a plan from a tuning database is checked at its first use in this
-/// process: run the plan's operations under the stored configuration on a
-/// small problem and compare with the host reference; "" when right, else
-/// what was wrong. A failure distrusts the record (distrust_tuned_plan), so
-/// the rules plan from then on. The tuning layer, which knows every
-/// operation's check, installs it; set_tuned_plan_check returns the check it
-/// replaces (an empty check checks nothing).
-using TunedPlanCheck = std::function<std::string(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&)>;
-TunedPlanCheck set_tuned_plan_check(TunedPlanCheck check);
 
 /// Records the launches of its scope: Context::record_launches, undone on exit.
 class LaunchRecorder {

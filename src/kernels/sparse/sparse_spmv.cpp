@@ -46,11 +46,8 @@ SpmvChoice make_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions
   // of matrix statistics replaces the rules' method.
   choice.plan = ctx.plan(spmv_method_traits(a.shape(), element_of<T>::value),
                          ProblemSize(std::max<std::size_t>(a.nnz(), 1)), options);
-  if (const auto index = spmv_method_tunables().chosen(choice.plan, "METHOD")) {
-    if (*index < 0 || static_cast<std::size_t>(*index) >= spmv_methods().size())
-      throw Error("spmv: tuned METHOD " + std::to_string(*index) + " is not a method (0 to " +
-                  std::to_string(spmv_methods().size() - 1) + ")");
-    choice.method = spmv_methods()[static_cast<std::size_t>(*index)];
+  if (const auto value = spmv_method_tunables().chosen(choice.plan, "METHOD")) {
+    choice.method = spmv_method_of_value(*value);
     choice.decisions.push_back(tuned_spmv_method(choice.method.name(), choice.plan));
   }
   return choice;
