@@ -3,7 +3,7 @@
 // device. Every kernel takes a row per work-item and writes only that
 // row's slots, so the output is the same whatever the launch shape. The
 // host defines ROW_T (uint or ulong row pointers) and, for ELL,
-// ELL_COLUMN_MAJOR as in sparse_formats_spmv.cl.
+// ELL_COLUMN_MAJOR as in sparse_formats.cl.
 #include "portacl_common.cl"
 
 #ifndef ELL_COLUMN_MAJOR

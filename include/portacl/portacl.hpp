@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Everything a user of portacl needs, in one include: devices, contexts and
-/// buffers, the kernel library, plans and their explanations. Tools that
-/// measure, tune or inspect the library also include portacl/tools.hpp.
+/// buffers, the kernel library (a header per family under
+/// portacl/kernels/), plans and their explanations. What the tools and tests
+/// need beyond this (tuning spaces, the tuning database, kernel traits,
+/// reference shapes) is build-tree internal: src/tooling.hpp.
 #pragma once
 
 #include "portacl/cl.hpp"
@@ -11,22 +13,15 @@
 #include "portacl/device/device_info.hpp"
 #include "portacl/device/read_device.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/axpy.hpp"
-#include "portacl/kernels/convolution.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
-#include "portacl/kernels/heat2d.hpp"
-#include "portacl/kernels/host_csr.hpp"
-#include "portacl/kernels/krylov.hpp"
-#include "portacl/kernels/matrix_market.hpp"
-#include "portacl/kernels/ncc.hpp"
+#include "portacl/kernels/packed_symv.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"
-#include "portacl/kernels/sparse_matrix.hpp"
-#include "portacl/kernels/spmv.hpp"
-#include "portacl/kernels/stencil3d.hpp"
+#include "portacl/kernels/sparse.hpp"
+#include "portacl/kernels/stencil.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/trsv.hpp"
 #include "portacl/programs/kernel_library.hpp"

@@ -2,10 +2,11 @@
 #include "portacl/kernels/gemm.hpp"
 
 #include "gemm_clblast.hpp"
-#include "portacl/rules/gemm_rules.hpp"
-#include "portacl/rules/tuning_database.hpp"
+#include "rules/gemm_rules.hpp"
+#include "rules/tuning_database.hpp"
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"
+#include "kernels/gemm_tunables.hpp"
 
 namespace portacl {
 

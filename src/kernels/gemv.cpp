@@ -3,10 +3,11 @@
 
 #include <algorithm>
 
-#include "portacl/rules/coverage_rules.hpp"
+#include "rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
-#include "portacl/rules/row_team.hpp"
+#include "rules/row_team.hpp"
 #include "matrix_checks.hpp"
+#include "kernels/gemv_tunables.hpp"
 
 namespace portacl {
 

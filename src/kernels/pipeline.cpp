@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "kernel_call.hpp"
-#include "portacl/kernels/axpy.hpp"
+#include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "kernels/stream_tunables.hpp"
 
 namespace portacl {
 namespace {

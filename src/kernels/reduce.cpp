@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernel_call.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 namespace portacl {
 

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "portacl/rules/coverage_rules.hpp"
+#include "rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
 #include "portacl/kernels/reduce.hpp"
+#include "kernels/scan_tunables.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 namespace portacl {
 

@@ -2,6 +2,7 @@
 #include "portacl/kernels/stream.hpp"
 
 #include "kernel_call.hpp"
+#include "kernels/stream_tunables.hpp"
 
 namespace portacl {
 

@@ -15,7 +15,7 @@
 #include "portacl/error.hpp"
 #include "../util/files.hpp"
 #include "../util/stderr_capture.hpp"
-#include "portacl/rules/quirks.hpp"
+#include "rules/quirks.hpp"
 
 namespace portacl {
 namespace {

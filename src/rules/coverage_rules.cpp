@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/coverage_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 #include <string>
 
@@ -11,7 +11,7 @@ void decide_gemv_chunks(LaunchPlan& plan, std::size_t chunks, std::size_t column
                   std::to_string(row_groups) + " groups of rows fill the device");
 }
 
-void decide_packed_spmv_blocks(LaunchPlan& plan, std::size_t blocks, std::size_t block) {
+void decide_packed_symv_blocks(LaunchPlan& plan, std::size_t blocks, std::size_t block) {
   plan.decide("blocks", std::to_string(blocks) + " of " + std::to_string(block) + " x " + std::to_string(block),
               "general.grid-stride", "each block of the stored triangle is read once");
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// GEMM's device-dependent choices (include/portacl/rules/gemm_rules.hpp):
+// GEMM's device-dependent choices (src/rules/gemm_rules.hpp):
 // the register block, the slice depth, packing, the packed loads' width,
 // the packing square. gemm.cpp validates, asks these, prepares and launches.
-#include "portacl/rules/gemm_rules.hpp"
+#include "rules/gemm_rules.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/quirks.hpp"
+#include "rules/quirks.hpp"
 
 #include "portacl/device/device_class.hpp"
 #include "portacl/error.hpp"

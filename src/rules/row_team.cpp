@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/row_team.hpp"
+#include "rules/row_team.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/sparse_rules.hpp"
+#include "rules/sparse_rules.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 
 namespace portacl {
 

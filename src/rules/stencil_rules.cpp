@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/tuning_database.hpp"
+#include "rules/tuning_database.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -215,6 +215,9 @@ TuningDatabase TuningDatabase::from_json(const Json& j, std::vector<std::string>
       r.device.compute_units = static_cast<unsigned>(required(dev, "compute_units").as_u64("device.compute_units"));
       r.device.architecture = optional_string(dev, "architecture");
       r.kernel = required(e, "kernel").as_string("kernel");
+      // The packed symmetric product's key was "spmv" until spmv came to name
+      // only the sparse product: its older records keep their meaning.
+      if (r.kernel == "spmv") r.kernel = "packed_symv";
       r.element = required(e, "element").as_string("element");
       r.bucket = static_cast<unsigned>(required(e, "bucket").as_u64("bucket"));
       if (const Json* n = e.find("n")) r.n = static_cast<std::size_t>(n->as_u64("n"));

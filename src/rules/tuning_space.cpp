@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/tuning_space.hpp"
+#include "rules/tuning_space.hpp"
 
 #include <algorithm>
 #include <sstream>

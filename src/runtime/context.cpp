@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_database.hpp"
+#include "rules/tuning_database.hpp"
 
 #include <algorithm>
 #include <utility>

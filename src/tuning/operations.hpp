@@ -17,7 +17,7 @@
 
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
+#include "rules/tuning_space.hpp"
 
 namespace portacl {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "portacl/kernels/host_csr.hpp"
+#include "portacl/kernels/sparse/host_csr.hpp"
 #include "host_reference.hpp"
 
 namespace portacl::reference {

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "portacl/kernels/stencil_boundary.hpp"
+#include "portacl/kernels/stencil/boundary.hpp"
 
 namespace portacl::reference {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/tuning/timing.hpp"
+#include "tuning/timing.hpp"
 
 #include <algorithm>
 #include <vector>

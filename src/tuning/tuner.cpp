@@ -9,7 +9,7 @@
 #include <random>
 
 #include "portacl/error.hpp"
-#include "portacl/tuning/timing.hpp"
+#include "tuning/timing.hpp"
 #include "portacl/version.hpp"
 
 namespace portacl {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "operations.hpp"
-#include "portacl/rules/tuning_database.hpp"
+#include "rules/tuning_database.hpp"
 
 namespace portacl {
 

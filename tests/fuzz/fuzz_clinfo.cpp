@@ -9,8 +9,9 @@
 #include "portacl/device/clinfo.hpp"
 #include "portacl/device/device_class.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/axpy.hpp"
+#include "portacl/kernels/stream.hpp"
 #include "portacl/rules/mapping_rules.hpp"
+#include "kernels/stream_tunables.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

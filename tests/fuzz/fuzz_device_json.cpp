@@ -11,6 +11,7 @@
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/rules/mapping_rules.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/rules/tuning_database.hpp"
+#include "rules/tuning_database.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -5,8 +5,11 @@
 # never above. Layers, lowest first (docs/design.md):
 #   util (error.hpp, cl.hpp, version.hpp, util/) < device < rules < programs
 #   < runtime < kernels < tuning
-# The umbrella headers (portacl.hpp, tools.hpp) sit above them all and no
-# library file includes them. Exit 1 listing every violation.
+# Internal headers (src/<layer>/..., included as "<layer>/...") count by
+# their layer too, and an installed header (include/portacl/) may include
+# only installed ones: a user's compiler has no src/. The umbrella headers
+# (portacl.hpp, src/tooling.hpp) sit above them all and no library file
+# includes them. Exit 1 listing every violation.
 set -u
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 layers=(util device rules programs runtime kernels tuning)
@@ -15,7 +18,7 @@ rank() {
   for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && { echo "$i"; return; }; done
   case "$1" in
     error.hpp | cl.hpp | version.hpp) echo 0 ;;
-    portacl.hpp | tools.hpp) echo 99 ;;
+    portacl.hpp | tooling.hpp) echo 99 ;;
     *) echo -1 ;;
   esac
 }
@@ -36,6 +39,13 @@ while IFS= read -r file; do
     case "$target" in
       portacl/*) t=${target#portacl/}; layer=${t%%/*} ;;
       ../*) t=${target#../}; layer=${t%%/*} ;;
+      */*)
+        layer=${target%%/*}
+        if [ "$(rank "$layer")" -ge 0 ] && [ "${rel#include/}" != "$rel" ]; then
+          echo "installed header includes an internal one: $rel includes $target"
+          violations=$((violations + 1))
+        fi
+        ;;
       *) continue ;;  # the file's own folder
     esac
     r=$(rank "$layer")

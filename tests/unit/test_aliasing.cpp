@@ -8,15 +8,15 @@
 
 #include <vector>
 
-#include "portacl/kernels/axpy.hpp"
-#include "portacl/kernels/convolution.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "portacl/kernels/stencil/convolution.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
-#include "portacl/kernels/krylov.hpp"
+#include "portacl/kernels/sparse/krylov.hpp"
 #include "portacl/kernels/scan.hpp"
-#include "portacl/kernels/sparse_matrix.hpp"
-#include "portacl/kernels/spmv.hpp"
-#include "portacl/kernels/stencil3d.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/kernels/packed_symv.hpp"
+#include "portacl/kernels/stencil/stencil3d.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/trsv.hpp"
 #include "test_support.hpp"
@@ -136,8 +136,8 @@ TEST_CASE("GEMV, packed SpMV and GEMM refuse outputs that overlap their inputs; 
   CHECK(std::vector<float>(solved.begin() + 9, solved.begin() + 12) == std::vector<float>{0.5f, 1, 1.5f});
   // Packed symmetric: x and y the same vector.
   Buffer<float> ap(ctx, std::vector<float>{0, 1, 0}), xy(ctx, std::vector<float>{1, 2});
-  CHECK_THROWS_WITH(spmv(ctx, 2, 1.0f, ap, 0, V{xy, 0, 1}, 0.0f, xy, 0, 1),
-                    Catch::Contains("spmv: y and x share the same memory"));
+  CHECK_THROWS_WITH(packed_symv(ctx, 2, 1.0f, ap, 0, V{xy, 0, 1}, 0.0f, xy, 0, 1),
+                    Catch::Contains("packed_symv: y and x share the same memory"));
   // GEMM: C on A, and C on a handle to B.
   Buffer<float> a(ctx, std::vector<float>(4, 1.0f)), b(ctx, std::vector<float>(4, 1.0f));
   Buffer<float> b_handle = Buffer<float>::wrap(ctx, b.cl_buffer()(), 4);

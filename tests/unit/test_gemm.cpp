@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "test_support.hpp"
+#include "kernels/gemm_tunables.hpp"
 
 using namespace portacl;
 

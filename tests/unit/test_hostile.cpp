@@ -11,6 +11,7 @@
 
 #include "kernels/clblast_status.hpp"
 #include "test_support.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 using namespace portacl;
 
@@ -91,10 +92,10 @@ TEST_CASE("matrix routines refuse shapes whose extent overflows, before any laun
                          VectorRef<float>{x, 0, huge * 2 + 1}, 0.0f, y, 0, 1),
                     Catch::Contains("gemv: x"));
   CHECK_THROWS_WITH(
-      spmv(ctx, std::numeric_limits<std::size_t>::max(), 1.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1),
-      Catch::Contains("spmv"));
-  CHECK_THROWS_WITH(spmv(ctx, std::size_t{1} << 33, 1.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1),
-                    Catch::Contains("spmv"));
+      packed_symv(ctx, std::numeric_limits<std::size_t>::max(), 1.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1),
+      Catch::Contains("packed_symv"));
+  CHECK_THROWS_WITH(packed_symv(ctx, std::size_t{1} << 33, 1.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1),
+                    Catch::Contains("packed_symv"));
   CHECK_THROWS_WITH(trsv(ctx, Layout::row_major, huge, M{a, 0, huge}, x, 0, 1, Diagonal::non_unit),
                     Catch::Contains("trsv: L"));
   // Nothing was written.
@@ -222,11 +223,11 @@ TEST_CASE("alpha = 0 reads neither A, B nor x: NaN there never reaches the resul
     CHECK(got == want);
   }
   y.upload(y0);
-  spmv(ctx, m, 0.0f, a, 0, VectorRef<float>{x, 0, 1}, -1.0f, y, 0, 1);
+  packed_symv(ctx, m, 0.0f, a, 0, VectorRef<float>{x, 0, 1}, -1.0f, y, 0, 1);
   CHECK(y.download() == scaled(y0, -1.0f));
   // beta = 0 as well: y = 0, y's old NaN not read either.
   y.upload(std::vector<float>(m, nan));
-  spmv(ctx, m, 0.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1);
+  packed_symv(ctx, m, 0.0f, a, 0, VectorRef<float>{x, 0, 1}, 0.0f, y, 0, 1);
   CHECK(y.download() == std::vector<float>(m, 0.0f));
 }
 

@@ -6,8 +6,9 @@
 #include <functional>
 #include <iostream>
 
-#include "portacl/rules/quirks.hpp"
+#include "rules/quirks.hpp"
 #include "test_support.hpp"
+#include "kernels/stream_tunables.hpp"
 
 using namespace portacl;
 

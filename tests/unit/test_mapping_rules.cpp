@@ -2,6 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
+#include "kernels/stream_tunables.hpp"
+#include "kernels/reduce_tunables.hpp"
+#include "kernels/gemm_tunables.hpp"
 
 using namespace portacl;
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "test_support.hpp"
+#include "kernels/stream_tunables.hpp"
 
 using namespace portacl;
 

@@ -5,9 +5,10 @@
 #include <cmath>
 #include <limits>
 
-#include "portacl/rules/tuning_database.hpp"
-#include "portacl/rules/tuning_space.hpp"
+#include "rules/tuning_database.hpp"
+#include "rules/tuning_space.hpp"
 #include "test_support.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 using namespace portacl;
 

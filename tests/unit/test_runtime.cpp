@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "test_support.hpp"
+#include "kernels/stream_tunables.hpp"
 
 using namespace portacl;
 

@@ -10,10 +10,10 @@
 #include <limits>
 #include <optional>
 
-#include "portacl/kernels/sparse_matrix.hpp"
-#include "portacl/kernels/sparsity.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/kernels/sparse/sparsity.hpp"
 #include "portacl/rules/rule_book.hpp"
-#include "portacl/rules/tuning_database.hpp"
+#include "rules/tuning_database.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
-#include "portacl/tools.hpp"
+#include "tooling.hpp"
 #include "tuning/host_reference.hpp"
 #include "tuning/operations.hpp"
 

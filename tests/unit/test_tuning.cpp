@@ -11,10 +11,13 @@
 #include <sstream>
 #include <thread>
 
-#include "portacl/kernels/heat2d.hpp"
-#include "portacl/kernels/stencil3d.hpp"
+#include "portacl/kernels/stencil/heat2d.hpp"
+#include "portacl/kernels/stencil/stencil3d.hpp"
 #include "test_support.hpp"
 #include "tuning/tuner.hpp"
+#include "kernels/stencil/tunables.hpp"
+#include "kernels/scan_tunables.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 using namespace portacl;
 namespace {
@@ -128,7 +131,7 @@ TEST_CASE("random samples of every declared tuning space compute correct results
 TEST_CASE("SPMV is right for work-groups that are not a power of two, and more segments than rows", "[tuning]") {
   Context& ctx = test::cpu_context();
   Workload w(ctx, 4099, test::seed());
-  const Operation& spmv_op = operation("spmv");
+  const Operation& spmv_op = operation("packed_symv");
   // More segments than rows: 256 / 8 = 32 segments of an 8-row block (the
   // tuning space's own case is 512 with BLOCK 16, which the H100's compiled
   // kernel refuses; 8 is below the candidates, so set directly).

@@ -206,6 +206,15 @@ TEST_CASE("stored values that are not small whole numbers skip their record, not
                     Catch::Contains("max_work_group_size must be a whole number"));
 }
 
+TEST_CASE("records under the packed symmetric product's old key are read under its new one", "[hostile]") {
+  const DeviceInfo d = test::load_fixture("nvidia_h100.clinfo");
+  const TuningDatabase db =
+      TuningDatabase::from_json(Json::parse(kHeader + record_json(d, "spmv", R"({"BLOCK": 32})") + "]}"));
+  REQUIRE(db.records().size() == 1);
+  CHECK(db.records()[0].kernel == "packed_symv");
+  CHECK(db.records()[0].configuration == Configuration{{"BLOCK", 32}});
+}
+
 TEST_CASE("a database with bad records keeps its good ones, and merging keeps a copy of the old file", "[hostile]") {
   const DeviceInfo d = test::load_fixture("nvidia_h100.clinfo");
   const std::string dir = test::scratch_dir("hostile-bad-record");

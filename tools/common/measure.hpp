@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
-#include "portacl/tools.hpp"
-#include "portacl/tuning/timing.hpp"
+#include "tooling.hpp"
+#include "tuning/timing.hpp"
 
 namespace bench {
 
-// The library's timing (portacl/tuning/timing.hpp), shared with the tuner.
+// The library's timing (src/tuning/timing.hpp), shared with the tuner.
 using Stats = portacl::TimingSummary;
 using portacl::measure;
 inline double portacl_ms(portacl::Context& ctx, const std::function<void()>& run) {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <random>
 
-#include "portacl/kernels/convolution.hpp"
-#include "portacl/kernels/ncc.hpp"
+#include "portacl/kernels/stencil/convolution.hpp"
+#include "portacl/kernels/stencil/ncc.hpp"
 #include "stencil_cases.hpp"
 #include "tuning/stencil_reference.hpp"
 

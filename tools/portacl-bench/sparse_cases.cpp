@@ -5,8 +5,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "portacl/kernels/krylov.hpp"
-#include "portacl/kernels/sparse_generators.hpp"
+#include "portacl/kernels/sparse/krylov.hpp"
+#include "kernels/sparse/generators.hpp"
 #include "tuning/sparse_reference.hpp"
 #include "../common/cli.hpp"
 #include "viennacl_baseline.hpp"

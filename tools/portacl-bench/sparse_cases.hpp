@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "portacl/kernels/host_csr.hpp"
+#include "portacl/kernels/sparse/host_csr.hpp"
 #include "../common/ceilings.hpp"
 #include "../common/measure.hpp"
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "portacl/kernels/heat2d.hpp"
-#include "portacl/kernels/stencil3d.hpp"
+#include "portacl/kernels/stencil/heat2d.hpp"
+#include "portacl/kernels/stencil/stencil3d.hpp"
 #include "../common/cli.hpp"
 #include "tuning/stencil_reference.hpp"
 

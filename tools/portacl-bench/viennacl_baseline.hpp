@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "portacl/kernels/host_csr.hpp"
+#include "portacl/kernels/sparse/host_csr.hpp"
 #include "portacl/runtime/context.hpp"
 
 namespace bench {

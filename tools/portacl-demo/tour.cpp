@@ -28,7 +28,7 @@ const Stop kStops[] = {
     {"scan", "inclusive_scan"},
     {"compaction", "compact x>0.5"},
     {"matrix-vector", "gemv"},
-    {"sparse (packed symmetric)", "spmv"},
+    {"packed symmetric", "packed_symv"},
     {"sparse (2D Laplacian)", "spmv-auto banded"},
     {"triangular solve", "trsv"},
     {"matrix multiply", "gemm"},

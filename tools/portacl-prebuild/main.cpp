@@ -7,7 +7,7 @@
 
 #include "../common/cli.hpp"
 #include "portacl/portacl.hpp"
-#include "portacl/tools.hpp"
+#include "tooling.hpp"
 #include "portacl/tuning/prebuild.hpp"
 
 using namespace portacl;

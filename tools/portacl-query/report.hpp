@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
-#include "portacl/tools.hpp"
+#include "tooling.hpp"
 
 namespace portacl_query {
 

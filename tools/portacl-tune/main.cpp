@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // portacl-tune: finds the fastest correct launch configuration of each
 // kernel on one device and stores it in the tuning database the library
-// reads (see portacl/rules/tuning_database.hpp).
+// reads (see src/rules/tuning_database.hpp).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,7 +18,7 @@
 
 #include "../common/cli.hpp"
 #include "portacl/portacl.hpp"
-#include "portacl/tools.hpp"
+#include "tooling.hpp"
 #include "tuning/operations.hpp"
 #include "tuning/tuner.hpp"
 #include "portacl/version.hpp"

@@ -21,16 +21,8 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
-
-/// The family's declaration: what the rules see, and what may be tuned
-/// (work-group size, packing, register block WPT_M x WPT_N per work-item,
-/// TS_K-deep slices, vector width, unrolling, local memory or not, and
-/// BACKEND: portacl's kernels (0) or CLBlast's Xgemm (1)).
-KernelTraits gemm_traits(ElementType element);
-const TuningSpace& gemm_tunables();
 
 /// Who computes the product. automatic: the tuning database's choice for
 /// this device and size (BACKEND, measured by portacl-tune against the

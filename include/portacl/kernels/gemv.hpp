@@ -18,21 +18,8 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
-
-/// Two kernels, by which index of op(A) is contiguous in memory (each its
-/// own tuning key): rows (a team of work-items per row, combined in local
-/// memory) or columns (VW rows of y per work-item, chunks of columns spread
-/// over work-groups and added up by a second kernel).
-enum class GemvPath { rows, columns };
-KernelTraits gemv_traits(ElementType element, GemvPath path);
-/// work-group size, vector width (rows path: along a row; columns path: rows
-/// of y per work-item), groups per compute unit
-/// (columns path: how many chunks), TEAM: work-items per row (rows path;
-/// the rules take the sub-group width on GPUs, 1 on CPUs).
-const TuningSpace& gemv_tunables();
 
 template <class T, class = only_for<T, float, double>>
 LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,

@@ -22,7 +22,6 @@
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/device_value.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
 
@@ -31,13 +30,6 @@ struct Extremum {
   T value;            ///< the compared value (|x[index]| for iamax)
   std::size_t index;  ///< first index holding it
 };
-
-/// The family's declaration: what the rules see for a reduction that reads
-/// `inputs` arrays and accumulates `state_bytes` per partial result.
-KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsigned inputs, std::size_t state_bytes,
-                           bool vectorizable, double flops_per_item);
-/// What the tuner may change in every reduction.
-const TuningSpace& reduce_tunables();
 
 /// Every call may also report the plan it ran under through `used`.
 template <class T, class = only_for<T, float, double>>

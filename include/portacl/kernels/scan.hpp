@@ -20,16 +20,8 @@
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/device_value.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
-
-/// The family's declaration: what the rules see for a scan of `element`s
-/// whose running sums are `sum_bytes` wide.
-KernelTraits scan_traits(const std::string& kernel, ElementType element, std::size_t sum_bytes);
-/// What the tuner may change in the scans and compaction; SCAN_BYTES and
-/// SCAN_KEEP shape the single-pass (look-back) variant only.
-const TuningSpace& scan_tunables();
 
 /// y[i] = x[0] + ... + x[i]
 template <class T, class = only_for<T, int, float, double>>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Streaming kernels: copy, fill, scale, AXPBY and a user-defined element-wise
-/// map, float and double, any length. Each returns the plan it ran under.
+/// Streaming kernels: AXPY, copy, fill, scale, AXPBY and a user-defined
+/// element-wise map, float and double, any length. Each returns the plan it ran under.
 /// x and y may be the same memory (in place). Errors (before any launch):
 /// lengths differ, a buffer of another context, x and y overlapping at
 /// different offsets (sub-buffers of one parent), a map expression that does
@@ -14,19 +14,15 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
 
-/// The family's declaration: where its kernels live and what the rules see.
-/// `arrays` is how many arrays of n elements a call reads or writes.
-KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops_per_item);
-KernelRef stream_kernel(const std::string& entry);
-/// What the tuner may change in every streaming kernel (AXPY included).
-const TuningSpace& stream_tunables();
-/// The map kernel for one user expression (checked by the caller), for
-/// elements of `element` (float expressions take single-precision literals).
-KernelRef map_kernel(const std::string& expression, ElementType element);
+/// y = a*x + y
+template <class T, class = only_for<T, float, double>>
+LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
+/// With a given plan (e.g. another device class's plan, clamped to this device).
+template <class T, class = only_for<T, float, double>>
+void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan);
 
 template <class T, class = only_for<T, float, double>>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});

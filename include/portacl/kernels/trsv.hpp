@@ -21,14 +21,8 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
-#include "portacl/rules/tuning_space.hpp"
 
 namespace portacl {
-
-KernelTraits trsv_traits(ElementType element);
-/// work-group size and groups per compute unit (flow-down), BLOCK: unknowns
-/// solved per block, TPR: work-items per row of the flow-down.
-const TuningSpace& trsv_tunables();
 
 template <class T, class = only_for<T, float, double>>
 LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buffer<T>& x, std::size_t offx = 0,

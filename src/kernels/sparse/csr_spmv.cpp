@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CSR variants of y = alpha A x + beta y (kernels/csr_spmv.cl).
+// The CSR variants of y = alpha A x + beta y (kernels/sparse_csr.cl).
 #include <algorithm>
 #include <functional>
 
@@ -9,6 +9,8 @@
 #include "sparse_kernels.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
+#include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 namespace {
@@ -52,7 +54,8 @@ LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer&
   const std::size_t teams = wg / team;
   plan.work_groups = std::max<std::size_t>(1, std::min(ceil_div(rows, teams), plan.work_groups * team));
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_team", csr_defines(c, row_list())), plan);
+  PreparedKernel k =
+      c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_team", csr_defines(c, row_list())), plan);
   return launch_rows(c, k, rows, row_list, queue, wait, finished);
 }
 
@@ -60,7 +63,7 @@ template <class T>
 LaunchPlan run_scalar(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& row_list,
                       cl::CommandQueue* queue = nullptr, const std::vector<cl::Event>* wait = nullptr,
                       cl::Event* finished = nullptr) {
-  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_scalar", csr_defines(c, row_list())),
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_scalar", csr_defines(c, row_list())),
                                    csr_spmv_traits(element_of<T>::value), ProblemSize(rows), c.options);
   return launch_rows(c, k, rows, row_list, queue, wait, finished);
 }
@@ -85,7 +88,7 @@ LaunchPlan run_block(const SpmvCall<T>& c) {
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   plan.work_groups = std::max<std::size_t>(1, std::min(blocks.groups, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_block", csr_defines(c, false)), plan);
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan);
   launch_groups(c, k, blocks);
   return k.plan;
 }
@@ -103,7 +106,7 @@ LaunchPlan run_chunks(const SpmvCall<T>& c) {
   plan.work_groups = std::max<std::size_t>(1, ceil_div(chunks.groups, wg));
   plan.global = {{plan.work_groups * wg, 1, 1}};
   decide_csr_chunks(plan, chunks.groups, c.a.nnz());
-  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("csr_spmv.cl", "csr_chunks", csr_defines(c, false)), plan);
+  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_chunks", csr_defines(c, false)), plan);
   launch_groups(c, k, chunks);
   return k.plan;
 }

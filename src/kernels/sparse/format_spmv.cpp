@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // y = alpha A x + beta y in ELL, ELLPACK-R, HYB, DIA and COO
-// (kernels/sparse_formats_spmv.cl), each format converted on first use.
+// (kernels/sparse_formats.cl), each format converted on first use.
 #include <algorithm>
 
 #include "portacl/error.hpp"
@@ -9,6 +9,8 @@
 #include "sparse_kernels.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
+#include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 namespace {
@@ -16,7 +18,7 @@ namespace {
 using kernel_call::ceil_div;
 
 KernelRef formats_kernel(const std::string& entry, bool column_major = true, bool row_lengths = false) {
-  return sparse_kernels::kernel("sparse_formats_spmv.cl", entry,
+  return sparse_kernels::kernel("sparse_formats.cl", entry,
                                 {{"ELL_COLUMN_MAJOR", column_major ? "1" : "0"}, {"ELL_R", row_lengths ? "1" : "0"}});
 }
 

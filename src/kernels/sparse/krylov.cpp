@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// CG and BiCGStab (kernels/krylov.cl): every iteration is queued without a
+// CG and BiCGStab (kernels/sparse_krylov.cl): every iteration is queued without a
 // host round trip (CG: the product and three launches, BiCGStab: two
 // products and four); the host reads the device's state every check_every
 // iterations.
-#include "portacl/kernels/krylov.hpp"
+#include "portacl/kernels/sparse/krylov.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +14,8 @@
 #include "../kernel_call.hpp"
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
+#include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 namespace {
@@ -71,7 +73,7 @@ struct Krylov {
     // platform test).
     plan.macros["NV_MEMBAR"] = (sub_group_ops_of(ctx.info()) & warp_shuffle) ? "1" : "0";
     groups = plan.work_groups;
-    const KernelRef file{"krylov.cl", "", ""};
+    const KernelRef file{"sparse_krylov.cl", "", ""};
     auto kernel = [&](const char* entry, const LaunchPlan& p) {
       KernelRef r = file;
       r.entry = entry;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/matrix_market.hpp"
+#include "portacl/kernels/sparse/matrix_market.hpp"
 
 #include <sys/stat.h>
 

@@ -5,11 +5,13 @@
 
 #include "portacl/error.hpp"
 
-#include "portacl/kernels/sparsity.hpp"
+#include "portacl/kernels/sparse/sparsity.hpp"
 #include "../kernel_call.hpp"
 #include "device_arrays.hpp"
 #include "sparse_kernels.hpp"
 #include "sparse_storage.hpp"
+#include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 namespace {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/sparse_matrix.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
 
 #include <limits>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparsity.hpp"
+#include "portacl/kernels/sparse/sparsity.hpp"
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 

@@ -4,11 +4,13 @@
 #include <algorithm>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse_matrix.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "../kernel_call.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
+#include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "portacl/kernels/sparse_matrix.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
 
 namespace portacl {
 

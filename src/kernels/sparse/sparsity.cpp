@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/sparsity.hpp"
+#include "portacl/kernels/sparse/sparsity.hpp"
 
 #include <algorithm>
 #include <cmath>

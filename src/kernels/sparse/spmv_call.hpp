@@ -3,8 +3,8 @@
 // alpha != 0 and the matrix not empty.
 #pragma once
 
-#include "portacl/kernels/sparse_matrix.hpp"
-#include "portacl/rules/row_team.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
+#include "rules/row_team.hpp"
 
 namespace portacl {
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/convolution.hpp"
+#include "portacl/kernels/stencil/convolution.hpp"
 
 #include "portacl/error.hpp"
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
+#include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
 
@@ -117,9 +118,9 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
     LaunchPlan rows_plan = whole_rows_plan(ctx, plan, "convolution_rows", out_rows * ceil_div(out_cols, chunk), o.plan,
                                            "chunks of " + std::to_string(chunk) + " outputs of a row per work-item");
     rows_plan.macros["CHUNK"] = std::to_string(chunk);
-    k = ctx.prepare(KernelRef{"convolution.cl", "conv_rows", ""}, rows_plan);
+    k = ctx.prepare(KernelRef{"stencil_convolution.cl", "conv_rows", ""}, rows_plan);
   } else {
-    k = ctx.prepare(KernelRef{"convolution.cl", tiled ? "conv_tiled" : "conv_cached", ""}, plan);
+    k = ctx.prepare(KernelRef{"stencil_convolution.cl", tiled ? "conv_tiled" : "conv_cached", ""}, plan);
   }
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), static_cast<cl_ulong>(out_rows),
                       static_cast<cl_ulong>(out_cols), in, mask.buffer(), out);

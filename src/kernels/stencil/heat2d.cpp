@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/heat2d.hpp"
+#include "portacl/kernels/stencil/heat2d.hpp"
 
 #include <cmath>
 #include <utility>
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/stream.hpp"
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
+#include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
 
@@ -110,10 +111,10 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   const bool by_rows = !o.local_tile && stencil_walks_rows(plan, tiled);
   PreparedKernel step;
   if (by_rows) {
-    step = ctx.prepare(KernelRef{"heat2d.cl", "heat_rows", ""},
+    step = ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_rows", ""},
                        whole_rows_plan(ctx, plan, "heat2d_rows", rows, o.plan, "whole rows per work-item"));
   } else {
-    step = ctx.prepare(KernelRef{"heat2d.cl",
+    step = ctx.prepare(KernelRef{"stencil_heat2d.cl",
                                  tiled         ? "heat_tiled"
                                  : row_vectors ? "heat_vectors"
                                                : "heat_cached",
@@ -126,7 +127,7 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     const std::size_t inner = rows > 2 ? rows - 2 : 0;
     const std::size_t perimeter = (rows > 1 ? 2 * cols : cols) + (cols > 1 ? 2 : 1) * inner;
     const PreparedKernel edges =
-        ctx.prepare(KernelRef{"heat2d.cl", "heat_edges", ""}, edge_plan(ctx, plan, perimeter, o.plan));
+        ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_edges", ""}, edge_plan(ctx, plan, perimeter, o.plan));
     kernel_call::launch(ctx, edges, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.sides->north,
                         o.sides->south, o.sides->west, o.sides->east, u);
   }
@@ -142,7 +143,7 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     // kernel compiled for it allow.
     const std::size_t cells_y = caller_tuned_or_rule(plan, "temporal_cells_y", o.cells_y, heat2d_tunables(), "CELLS_Y",
                                                      heat_temporal_strip(plan.device_class));
-    const KernelRef temporal{"heat2d.cl", "heat_temporal", ""};
+    const KernelRef temporal{"stencil_heat2d.cl", "heat_temporal", ""};
     const HeatTileChoice choice =
         heat_temporal_tile(ctx.info(), per_launch, cells_y, sizeof(T), [&](const HeatTile& tile) {
           return ctx.compiled_work_group_limit(temporal, temporal_plan(plan, rows, cols, per_launch, tile));

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/ncc.hpp"
+#include "portacl/kernels/stencil/ncc.hpp"
 
 #include <cmath>
 #include <type_traits>
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
+#include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
 
@@ -165,7 +166,7 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
   }
   plan.global = {{round_up(ceil_div(map_cols, outputs), plan.local[0]), round_up(map_rows, plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
-  const PreparedKernel k = ctx.prepare(KernelRef{"ncc.cl", tiled ? "ncc_tiled" : "ncc_cached", ""}, plan);
+  const PreparedKernel k = ctx.prepare(KernelRef{"stencil_ncc.cl", tiled ? "ncc_tiled" : "ncc_cached", ""}, plan);
   unsigned arg = 0;
   if (tiled) kernel_call::set(k, arg++, static_cast<cl_ulong>(rows));
   kernel_call::set(k, arg++, static_cast<cl_ulong>(cols));

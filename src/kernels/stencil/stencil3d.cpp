@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stencil3d.hpp"
+#include "portacl/kernels/stencil/stencil3d.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -8,10 +8,11 @@
 #include <utility>
 
 #include "portacl/error.hpp"
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
+#include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "portacl/rules/kernel_traits.hpp"
-#include "portacl/rules/tuning_space.hpp"
+#include "rules/tuning_space.hpp"
 
 namespace portacl {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "portacl/rules/stencil_rules.hpp"
+#include "rules/stencil_rules.hpp"
 #include "portacl/runtime/context.hpp"
 
 namespace portacl {

@@ -6,6 +6,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "portacl/kernels/gemm.hpp"
+#include "kernels/gemm_tunables.hpp"
 
 namespace portacl {
 namespace {

@@ -5,6 +5,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "portacl/kernels/gemv.hpp"
+#include "kernels/gemv_tunables.hpp"
 
 namespace portacl {
 namespace {

@@ -9,6 +9,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "portacl/kernels/reduce.hpp"
+#include "kernels/reduce_tunables.hpp"
 
 namespace portacl {
 namespace {

@@ -4,6 +4,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "portacl/kernels/scan.hpp"
+#include "kernels/scan_tunables.hpp"
 
 namespace portacl {
 namespace {

@@ -11,8 +11,9 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "../sparse_reference.hpp"
-#include "portacl/kernels/sparse_generators.hpp"
-#include "portacl/kernels/sparse_matrix.hpp"
+#include "kernels/sparse/generators.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
+#include "rules/sparse_rules.hpp"
 
 namespace portacl {
 namespace {

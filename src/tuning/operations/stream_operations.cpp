@@ -4,8 +4,9 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/axpy.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "kernels/stream_tunables.hpp"
 
 namespace portacl {
 namespace {

@@ -6,6 +6,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "portacl/kernels/trsv.hpp"
+#include "kernels/trsv_tunables.hpp"
 
 namespace portacl {
 namespace {

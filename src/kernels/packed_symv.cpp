@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "portacl/kernels/packed_symv.hpp"
+
+#include <algorithm>
+
+#include "portacl/kernels/gemv.hpp"
+#include "rules/coverage_rules.hpp"
+#include "kernel_call.hpp"
+#include "matrix_checks.hpp"
+#include "kernels/packed_symv_tunables.hpp"
+
+namespace portacl {
+
+using namespace matrix_checks;
+using kernel_call::ceil_div;
+using kernel_call::round_up;
+
+KernelTraits packed_symv_traits(ElementType element) {
+  KernelTraits t;
+  t.name = "packed_symv";
+  t.element = element;
+  t.dimensions = 1;
+  t.needs_barriers = true;
+  t.vectorizable = false;
+  t.benefits_from_local_tiling = true;
+  t.bytes_per_item = static_cast<double>(size_of(element));  // each stored element is read once
+  t.flops_per_item = 4;                                      // two products per off-diagonal element
+  // The tile's local memory is per work-group, whatever its size: checked
+  // at launch against the device, not per work-item.
+  t.local_bytes_per_work_item = 0;
+  t.tunables = &packed_symv_tunables();
+  return t;
+}
+
+const TuningSpace& packed_symv_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}),
+                                  knobs::groups_per_compute_unit({1, 4, 16, 64}),
+                                  {"BLOCK", {16, 32, 64}, 64, "side of the square blocks staged in local memory"}},
+                                 nullptr};
+  return space;
+}
+
+template <class T, class>
+LaunchPlan packed_symv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::size_t offap, VectorRef<T> x,
+                       T beta, Buffer<T>& y, std::size_t offy, std::size_t incy, const PlanOptions& options) {
+  kernel_call::same_context(ctx, ap, "packed_symv", "AP");
+  kernel_call::same_context(ctx, x.buffer, "packed_symv", "x");
+  kernel_call::same_context(ctx, y, "packed_symv", "y");
+  const std::string triangle = "packed_symv: the packed triangle of order " + std::to_string(n);
+  const std::size_t packed = checked_product(n, checked_sum(n, 1, triangle), triangle) / 2;
+  if (n && checked_sum(offap, packed, "packed_symv: AP's extent") > ap.size())
+    throw Error("packed_symv: AP needs " + std::to_string(offap + packed) + " elements (offset " +
+                std::to_string(offap) + ", n (n + 1) / 2 = " + std::to_string(packed) + " for order " +
+                std::to_string(n) + ") but its buffer has " + std::to_string(ap.size()));
+  check_vector("packed_symv", "x", n, x.offset, x.inc, x.buffer.size());
+  check_vector("packed_symv", "y", n, offy, incy, y.size());
+  const aliasing::Touched y_span = aliasing::strided(y, sizeof(T), offy, n, incy);
+  aliasing::refuse_overlap("packed_symv", y_span, "y", aliasing::strided(x.buffer, sizeof(T), x.offset, n, x.inc), "x",
+                           "y = alpha A x + beta y reads every element of x while y is written");
+  aliasing::refuse_overlap("packed_symv", y_span, "y", aliasing::Touched{ap, offap * sizeof(T), packed * sizeof(T)},
+                           "AP", "every element of y is a sum over a row of A");
+  // BLAS: alpha = 0 reads neither AP nor x (NaN there must not reach y):
+  // y = beta y, which GEMV does as a product with no columns.
+  if (alpha == T(0) && n > 0)
+    return gemv(ctx, Layout::row_major, Transpose::no, n, 0, alpha, MatrixRef<T>{ap, offap, 1}, x, beta, y, offy, incy,
+                options);
+
+  const KernelTraits traits = packed_symv_traits(element_of<T>::value);
+  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, packed)), options);
+  if (n == 0) return plan;
+  const std::size_t wg = plan.local[0];
+  std::size_t block = static_cast<std::size_t>(packed_symv_tunables().value_in(plan, "BLOCK"));
+  // Each work-item owns one column of the block: BLOCK divides the group.
+  while (block > 1 && wg % block) block /= 2;
+  plan.macros["BLOCK"] = std::to_string(block);
+  const std::size_t local_bytes = (block * (block + 1) + 2 * block + 2 * wg) * sizeof(T);
+  if (ctx.info().local_mem_size && local_bytes > ctx.info().local_mem_size)
+    throw Error("packed_symv: blocks of " + std::to_string(block) + " need " + std::to_string(local_bytes) +
+                " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
+  const std::size_t nb = ceil_div(n, block), blocks = nb * (nb + 1) / 2;
+  plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  decide_packed_symv_blocks(plan, blocks, block);
+  auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
+  const cl::Buffer& part = ctx.scratch(
+      "packed_symv.partial", bytes_of<T>(checked_product(checked_product(nb, nb, "packed_symv: partial sums"), block,
+                                                         "packed_symv: partial sums"),
+                                         "packed_symv: partial sums"));
+  PreparedKernel k = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_blocks", ""}, plan);
+  kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), ap, static_cast<cl_ulong>(offap), x.buffer,
+                      static_cast<cl_ulong>(x.offset), static_cast<cl_ulong>(x.inc), part);
+  LaunchPlan combine = plan;
+  combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, ceil_div(n, wg)));
+  combine.global = {{combine.work_groups * wg, 1, 1}};
+  PreparedKernel c = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_combine", ""}, combine);
+  kernel_call::launch(ctx, c, static_cast<cl_ulong>(n), alpha, beta, part, y, static_cast<cl_ulong>(offy),
+                      static_cast<cl_ulong>(incy));
+  return k.plan;
+}
+
+template LaunchPlan packed_symv<float>(Context&, std::size_t, float, const Buffer<float>&, std::size_t,
+                                       VectorRef<float>, float, Buffer<float>&, std::size_t, std::size_t,
+                                       const PlanOptions&);
+template LaunchPlan packed_symv<double>(Context&, std::size_t, double, const Buffer<double>&, std::size_t,
+                                        VectorRef<double>, double, Buffer<double>&, std::size_t, std::size_t,
+                                        const PlanOptions&);
+
+}  // namespace portacl

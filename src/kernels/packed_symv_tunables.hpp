@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// The packed_symv family's declarations for the runtime, the tuner and the
+// tests: its kernels' traits (what the rules see) and tuning spaces (what
+// the tuner may change). Tuner plumbing, not user API: never installed.
+#pragma once
+
+#include <string>
+
+#include "portacl/programs/kernel_library.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/tuning_space.hpp"
+#include "portacl/kernels/packed_symv.hpp"
+
+namespace portacl {
+
+KernelTraits packed_symv_traits(ElementType element);
+/// work-group size, groups per compute unit, BLOCK: the side of the square
+/// blocks staged in local memory.
+const TuningSpace& packed_symv_tunables();
+
+}  // namespace portacl

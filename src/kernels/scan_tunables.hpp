@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scan family's declarations for the runtime, the tuner and the
+// tests: its kernels' traits (what the rules see) and tuning spaces (what
+// the tuner may change). Tuner plumbing, not user API: never installed.
+#pragma once
+
+#include <string>
+
+#include "portacl/programs/kernel_library.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/tuning_space.hpp"
+#include "portacl/kernels/scan.hpp"
+
+namespace portacl {
+
+/// The family's declaration: what the rules see for a scan of `element`s
+/// whose running sums are `sum_bytes` wide.
+KernelTraits scan_traits(const std::string& kernel, ElementType element, std::size_t sum_bytes);
+/// What the tuner may change in the scans and compaction; SCAN_BYTES and
+/// SCAN_KEEP shape the single-pass (look-back) variant only.
+const TuningSpace& scan_tunables();
+
+}  // namespace portacl

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sparse family's declarations for the runtime, the tuner and the
+// tests: its kernels' traits (what the rules see) and tuning spaces (what
+// the tuner may change). Tuner plumbing, not user API: never installed.
+#pragma once
+
+#include <string>
+
+#include "portacl/programs/kernel_library.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/tuning_space.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
+
+namespace portacl {
+
+/// The kernels of the SpMV methods share one tuning declaration: work-group
+/// size and groups per compute unit. `kernel` names the tuning key
+/// ("csr_spmv", "csr_team", "ell_spmv", ...); `barriers` marks kernels that
+/// synchronise work-groups.
+KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element, bool barriers = false);
+KernelTraits csr_spmv_traits(ElementType element);
+/// work-group size, groups per compute unit.
+const TuningSpace& csr_spmv_tunables();
+
+}  // namespace portacl

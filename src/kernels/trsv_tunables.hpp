@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// The trsv family's declarations for the runtime, the tuner and the
+// tests: its kernels' traits (what the rules see) and tuning spaces (what
+// the tuner may change). Tuner plumbing, not user API: never installed.
+#pragma once
+
+#include <string>
+
+#include "portacl/programs/kernel_library.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/tuning_space.hpp"
+#include "portacl/kernels/trsv.hpp"
+
+namespace portacl {
+
+KernelTraits trsv_traits(ElementType element);
+/// work-group size and groups per compute unit (flow-down), BLOCK: unknowns
+/// solved per block, TPR: work-items per row of the flow-down.
+const TuningSpace& trsv_tunables();
+
+}  // namespace portacl

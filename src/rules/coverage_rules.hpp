@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// How a launch covers its problem, recorded in the plan with its rule:
+/// GEMV's chunks of columns and packed SYMV's blocks (rule
+/// general.grid-stride), TRSV's launches (general.cover-problem) and the
+/// single-pass scan (general.single-pass-combine). The kernels compute
+/// the geometry; these say which rule it follows and why.
+#pragma once
+
+#include <cstddef>
+
+#include "portacl/rules/launch_plan.hpp"
+
+namespace portacl {
+
+void decide_gemv_chunks(LaunchPlan& plan, std::size_t chunks, std::size_t columns_per_chunk, std::size_t row_groups);
+void decide_packed_symv_blocks(LaunchPlan& plan, std::size_t blocks, std::size_t block);
+void decide_trsv_launches(LaunchPlan& plan, std::size_t launches, std::size_t block);
+void decide_single_pass_scan(LaunchPlan& plan, std::size_t per_work_item, std::size_t tile);
+
+}  // namespace portacl

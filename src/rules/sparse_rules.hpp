@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+/// The named rules that pick how a sparse matrix-vector product is done
+/// on a device (portacl/rules/sparse_method.hpp lists the ways) from a
+/// matrix's structure (its row-length statistics and diagonals) and the
+/// device class. Each choice names its rule, as a launch plan does.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "portacl/device/device_class.hpp"
+#include "portacl/device/device_info.hpp"
+#include "portacl/rules/launch_plan.hpp"
+#include "portacl/rules/sparse_method.hpp"
+#include "rules/row_team.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// The method whose METHOD knob value is `value` (spmv_method_tunables:
+/// each method's value is fixed, and records store its name); throws
+/// portacl::Error for a value no method has.
+SpmvMethod spmv_method_of_value(long value);
+/// HYB's ELL width K: rule sparse.hyb-width.
+std::size_t hyb_ell_width(const SparseShape& shape);
+
+/// ELL's layout: column-major (entry k of every row together) on GPUs and
+/// MIC, row-major on CPUs. Rule sparse.ell-layout.
+bool ell_column_major(DeviceClass device_class);
+
+/// The method the rules pick for `shape` on a device of `device_class`.
+SpmvChoice choose_spmv_method(const SparseShape& shape, DeviceClass device_class);
+
+/// The class of matrix statistics a tuned method is stored for:
+/// "banded", else "short" (mean row of 16 or fewer entries) or "long",
+/// then "-regular" or "-irregular" (row lengths' standard deviation above
+/// half their mean). With the size bucket of the entries, it is the
+/// tuning key's bucket of matrix statistics.
+std::string spmv_statistics_class(const SparseShape& shape);
+/// The SpMV choice as a tunable kernel: name "spmv_method.<class>", one
+/// knob, METHOD (stored by the method's name); the problem size is the
+/// number of entries.
+KernelTraits spmv_method_traits(const SparseShape& shape, ElementType element);
+const TuningSpace& spmv_method_tunables();
+
+/// Work-items per row team for the vector variant: the next power of two
+/// at or above the mean row length, from 2 up to `sub_group` (warp 32,
+/// wavefront 64). Rule sparse.vector-team.
+std::size_t vector_team(double mean_row, std::size_t sub_group);
+
+/// The CSR kernels' device-dependent choices (src/rules/sparse_csr_rules.cpp);
+/// each records its decision in `plan`.
+/// Work-items per row of the team kernel and how their partial sums meet.
+struct CsrTeam {
+  std::size_t team = 1;
+  bool shuffle = false;  ///< NVIDIA's warp shuffles add the team up in registers
+};
+/// The vector variant's team: vector_team(mean_row, sub_group) within the
+/// work-group (rule sparse.vector-team), with shuffles where they apply
+/// (rule nvidia.warp-shuffle: the device has them, the work-group is a
+/// multiple of 32, the team fits a warp).
+CsrTeam csr_vector_team(LaunchPlan& plan, const DeviceInfo& device, double mean_row, std::size_t sub_group);
+/// The adaptive variant's team for length bin `bin` (2: 8 work-items, 3: a
+/// sub-group, 4: the work-group) of `rows` rows (rule sparse.adaptive-bins).
+CsrTeam csr_bin_team(LaunchPlan& plan, const DeviceInfo& device, std::size_t bin, std::size_t rows,
+                     std::size_t sub_group);
+/// Records the adaptive variant's rows per non-empty bin ("row_bins").
+void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares);
+/// Entries a csr-block work-group stages in local memory: 4 per work-item,
+/// halved until they and the work-group's sums fit the device's local
+/// memory (rule sparse.block-entries). 0 when even one per work-item does not fit.
+std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+/// The CPU variant's vector width: the plan's (at most 8, the widths its
+/// gathers are written for), 1 where rows average fewer than 4 vectors
+/// (rule sparse.csr-cpu-chunks).
+std::size_t csr_chunks_vector_width(LaunchPlan& plan, std::size_t planned, double mean_row);
+/// Records the CPU variant's chunks of rows ("row_chunks").
+void decide_csr_chunks(LaunchPlan& plan, std::size_t chunks, std::size_t nnz);
+/// ELL's layout and, for HYB, its width, recorded (rules sparse.ell-layout,
+/// sparse.hyb-width).
+void decide_ell(LaunchPlan& plan, bool column_major, std::size_t width, bool row_lengths, bool hyb);
+/// Records COO's ranges of `per` entries (rule general.grid-stride).
+void decide_coo_ranges(LaunchPlan& plan, std::size_t ranges, std::size_t per);
+/// Records DIA's diagonals (rule sparse.dia-banded).
+void decide_dia(LaunchPlan& plan, std::size_t diagonals);
+/// Records the SpMV method a caller forced, or a tuning record chose.
+void decide_forced_spmv_method(LaunchPlan& plan, const std::string& method);
+Decision tuned_spmv_method(const std::string& method, const LaunchPlan& choice_plan);
+
+/// How often an iterative solver reads its residual back to decide whether
+/// to stop: every iteration on CPUs (a read costs little there), every 8th
+/// elsewhere (a read drains the queue). Rule solver.check-interval.
+RuleChoice solver_check_interval(DeviceClass device_class);
+
+}  // namespace portacl

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The named rules shared by the stencils and convolutions: whether a
+/// kernel stages its block and halo in local memory, where a mask or a set
+/// of weights lives, how many outputs of a row a work-item computes, and
+/// when a separable mask runs as two passes. Each records its decision in
+/// the plan, with the rule's id and why.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "portacl/device/device_info.hpp"
+#include "portacl/rules/launch_plan.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// What a rule would take for a count of a launch (cells or outputs per
+/// work-item, steps per launch), and why; empty where no rule applies.
+struct RuleCount {
+  std::size_t value = 1;
+  std::string rule;
+  std::string why;
+};
+
+/// The count `decision` of `plan` (cells or outputs per work-item, steps
+/// per launch): the caller's, else the tuned value of `knob`, else the
+/// rule's, else `otherwise` (no rule applies: nothing is recorded), each
+/// recorded with where it came from.
+std::size_t caller_tuned_or_rule(LaunchPlan& plan, const std::string& decision,
+                                 const std::optional<std::size_t>& caller, const TuningSpace& tunables,
+                                 const std::string& knob, const std::optional<RuleCount>& rule,
+                                 std::size_t otherwise = 1);
+
+/// The boundary the caller chose, recorded ("boundary", caller.choice, `why`).
+void decide_caller_boundary(LaunchPlan& plan, const std::string& boundary, const std::string& why);
+
+/// Rule cpu.large-grain, recorded in a 1D whole-rows plan ("variant").
+void decide_whole_rows(LaunchPlan& rows, const std::string& variant);
+
+/// Rule stencil.tile-beyond-cache: the local-memory tile only where the
+/// planner allows local memory (never on CPUs), not on NVIDIA GPUs, and
+/// only where `grid_bytes` (every grid the kernel streams) exceed the
+/// device's cache. `forced` is the caller's choice. Records "variant".
+bool stencil_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t grid_bytes,
+                       std::optional<bool> forced);
+
+/// Rule cpu.large-grain for stencils: a CPU's cache-reliant stencil walks
+/// whole rows (or long chunks of them) per work-item; elsewhere a
+/// work-item takes a few cells.
+bool stencil_walks_rows(const LaunchPlan& plan, bool tiled);
+
+/// Rule convolution.mask-in-constant: weights in constant memory when they
+/// fit the device's constant buffer (64 KiB, the minimum OpenCL
+/// guarantees, when the device does not say), else in global memory.
+/// Records "mask_memory".
+bool mask_in_constant_memory(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t mask_bytes,
+                             std::optional<bool> forced);
+
+/// Rule convolution.outputs-per-work-item: outputs of a row per work-item
+/// of a cache-reliant or tiled convolution (1 on CPUs, whose rows variant
+/// needs none). Records "outputs_per_work_item".
+std::size_t convolution_outputs_per_work_item(LaunchPlan& plan, std::size_t element_bytes, std::optional<long> tuned);
+
+/// Rule convolution.outputs-per-work-item, rows: output rows per work-item
+/// of the cache-reliant convolution, 4 on GPUs and MIC for masks of up to 9
+/// rows (each input row read serves several output rows), else 1.
+/// Records "output_rows_per_work_item".
+std::size_t convolution_output_rows_per_work_item(LaunchPlan& plan, std::size_t mask_rows, std::optional<long> tuned);
+
+/// Rule stencil.tile-beyond-cache, second half: a convolution's tile and
+/// halo (`tile_bytes`) must fit local memory, else the cache-reliant
+/// variant (recorded). True when the tile stays.
+bool convolution_tile_fits(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_bytes);
+
+/// Rule ncc.outputs-per-work-item: offsets of a map row per work-item.
+RuleCount ncc_outputs_per_work_item();
+/// The same rule where the map's rows (`map_cols`) have fewer offsets than
+/// `outputs`: 1 (recorded). Returns the count to use.
+std::size_t ncc_outputs_within_row(LaunchPlan& plan, std::size_t outputs, std::size_t map_cols);
+/// Rule ncc.image-tile: the image block in local memory where the plan
+/// takes local memory and the block (`tile_bytes`) fits; the caller's
+/// `forced` choice first. Records "variant".
+bool ncc_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_bytes, std::optional<bool> forced);
+
+/// Rule convolution.separable-passes: a separable MR x MC mask runs as two
+/// 1D passes when that saves more arithmetic than the second pass's
+/// memory traffic costs. Records "passes".
+bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols);
+
+/// The 2D heat equation's device-dependent choices (heat2d). Rule
+/// stencil.cells-per-work-item: cells of a row per work-item of the
+/// cache-reliant step, on GPUs and MIC 16 bytes of a row where `cols` is a
+/// multiple of them (aligned vectors), else 8 bytes; no rule on CPUs.
+std::optional<RuleCount> heat_cells_per_work_item(DeviceClass device_class, std::size_t cols,
+                                                  std::size_t element_bytes);
+
+/// Rule stencil.temporal-blocking: steps per launch on GPUs and MIC where
+/// the two grids (`grid_bytes`) exceed the device's cache; no rule elsewhere
+/// or where the caller chose the variant (local_tile set).
+constexpr std::size_t kHeatStepsPerLaunch = 4;
+std::optional<RuleCount> heat_steps_per_launch(const LaunchPlan& plan, const DeviceInfo& device,
+                                               std::uint64_t grid_bytes, bool tile_forced);
+
+/// Rule stencil.temporal-strip: cells of a column per work-item of the
+/// temporal-blocking tile (8 on GPUs and MIC; no rule on CPUs).
+std::optional<RuleCount> heat_temporal_strip(DeviceClass device_class);
+
+/// A temporal-blocking tile: `rows` x `cols` cells, each work-item owning
+/// `cells_y` cells of a column (a cols x rows / cells_y work-group).
+struct HeatTile {
+  std::size_t rows = 0, cols = 0, cells_y = 1;
+  std::size_t work_items() const { return cols * (rows / cells_y); }
+};
+struct HeatTileChoice {
+  std::optional<HeatTile> tile;  ///< empty: none fits
+  std::string refused;           ///< why the last candidate that came closest did not fit
+};
+/// The largest tile, from 64 x 64 down to 8 x 8, that leaves cells to write
+/// after `steps` steps and that the device and the compiled kernel allow:
+/// at most 1024 work-items and the device's work-group maximum, two tiles
+/// of `element_bytes` cells in local memory, and no more work-items than
+/// `compiled_limit(tile)` (the kernel built for that shape: its
+/// CL_KERNEL_WORK_GROUP_SIZE, 0 when unknown). The strip is `cells_y`, or
+/// the tile's height where that is less.
+HeatTileChoice heat_temporal_tile(const DeviceInfo& device, std::size_t steps, std::size_t cells_y,
+                                  std::size_t element_bytes,
+                                  const std::function<std::size_t(const HeatTile&)>& compiled_limit);
+/// Records the chosen tile in `plan` ("temporal_tile", rule stencil.temporal-blocking).
+void decide_heat_tile(LaunchPlan& plan, const HeatTile& tile, std::size_t steps);
+
+/// The 3D stencils' device-dependent choices (star_stencil3d, stencil3d).
+/// Rule stencil3d.plane-queue: the star's plane queue wherever the plan
+/// takes local memory, unless the caller forced a variant; a general
+/// stencil always reads through the caches (`star` false). Records "variant".
+bool stencil3d_uses_plane_queue(LaunchPlan& plan, bool star, std::optional<bool> forced);
+/// Rule stencil3d.outputs-per-work-item: outputs in y per work-item of the
+/// plane queue (4 on GPU classes, 2 elsewhere).
+RuleCount star_outputs_y(DeviceClass device_class);
+/// Rule stencil3d.loads-in-flight: plane steps a plane's loads are issued
+/// ahead of their use (3 on GPU classes, 1 elsewhere).
+RuleCount star_loads_in_flight(DeviceClass device_class);
+/// Rule stencil3d.block-width: 64 columns per block row on GPU classes
+/// where the output rows (`out_nx`) are as long and the work-group of
+/// `group` items is a multiple of 64; no rule otherwise, or where a shape
+/// was forced.
+std::optional<RuleCount> star_block_width(DeviceClass device_class, std::size_t out_nx, std::size_t group,
+                                          bool shape_forced);
+/// The planes of z a work-group walks (rule stencil3d.plane-queue): enough
+/// work-groups to fill the device four times over, at least 16R planes
+/// each; the caller's `forced` count (capped at nz) instead when given.
+/// `groups_per_plane` is the work-groups one z step of the output takes.
+std::size_t star_z_chunk(const DeviceInfo& device, std::size_t nz, std::size_t groups_per_plane, std::size_t radius,
+                         std::optional<std::size_t> forced);
+/// Records the chunk with the work-groups it makes ("z_chunk").
+void decide_star_z_chunk(LaunchPlan& plan, const DeviceInfo& device, std::size_t z_chunk, bool forced);
+
+}  // namespace portacl
