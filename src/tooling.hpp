@@ -8,6 +8,7 @@
 #pragma once
 
 #include "portacl/portacl.hpp"
+#include "kernels/reference_calls.hpp"
 #include "kernels/reference_shapes.hpp"
 #include "portacl/programs/program_cache.hpp"
 #include "rules/tuning_database.hpp"

@@ -7,6 +7,7 @@
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"
 #include "kernels/gemm_tunables.hpp"
+#include "gemm_plans.hpp"
 
 namespace portacl {
 
@@ -80,33 +81,21 @@ using namespace matrix_checks;
 using kernel_call::ceil_div;
 using kernel_call::round_up;
 
-void check_local_memory(const Context& ctx, const LaunchPlan& plan, const GemmShape& g, std::size_t element) {
+void check_local_memory(const DeviceInfo& device, const LaunchPlan& plan, const GemmShape& g, std::size_t element) {
   const std::size_t pad = g.pack ? 0 : 2;
   const std::size_t bytes = g.ts_k * (g.tile_m + g.tile_n + pad) * element;
-  if (plan.use_local_memory && ctx.info().local_mem_size && bytes > ctx.info().local_mem_size)
+  if (plan.use_local_memory && device.local_mem_size && bytes > device.local_mem_size)
     throw Error("gemm: tiles of " + std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " +
-                std::to_string(g.ts_k) + " need " + std::to_string(bytes) + " bytes of local memory; '" +
-                ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
+                std::to_string(g.ts_k) + " need " + std::to_string(bytes) + " bytes of local memory; '" + device.name +
+                "' has " + std::to_string(device.local_mem_size));
 }
 
-// Everything a GEMM call of one shape needs besides its operands: the plan,
-// the tiles and the prepared kernels of its launches (one direct kernel, or
-// two packing kernels and the tiled one). Made once per shape and thread
-// and kept by the context (Context::prepared_call), so a repeated call
-// plans and builds nothing.
-struct GemmLaunches {
-  LaunchPlan plan;
-  bool clblast = false;
-  GemmShape g{};
-  std::size_t m_pad = 0, n_pad = 0, k_pad = 0;
-  PreparedKernel direct, pack_a, pack_b, tiled;
-};
+}  // namespace
 
-GemmLaunches prepare_gemm(Context& ctx, ElementType element, std::size_t m, std::size_t n, std::size_t k,
-                          const GemmOptions& gemm_options) {
-  const PlanOptions& options = gemm_options.plan;
-  GemmLaunches l;
-  l.plan = ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
+GemmPlans plan_gemm(const Planner& planner, ElementType element, std::size_t m, std::size_t n, std::size_t k,
+                    const GemmOptions& gemm_options) {
+  GemmPlans l;
+  l.plan = planner.plan(gemm_traits(element), ProblemSize(n, m));
   LaunchPlan& plan = l.plan;
   l.clblast = gemm_options.backend == GemmBackend::clblast ||
               (gemm_options.backend == GemmBackend::automatic && gemm_tunables().value_in(plan, "BACKEND") == 1);
@@ -115,34 +104,57 @@ GemmLaunches prepare_gemm(Context& ctx, ElementType element, std::size_t m, std:
     return l;
   }
   const std::size_t element_bytes = size_of(element);
-  l.g = choose_gemm_shape(plan, options.plan_as ? *options.plan_as : ctx.info(), gemm_tunables(), m, n, k);
+  const PlanOptions& options = gemm_options.plan;
+  l.g = choose_gemm_shape(plan, options.plan_as ? *options.plan_as : planner.device, gemm_tunables(), m, n, k);
   const GemmShape& g = l.g;
-  check_local_memory(ctx, plan, g, element_bytes);
+  check_local_memory(planner.device, plan, g, element_bytes);
   plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
   plan.work_groups = ceil_div(n, g.tile_n) * ceil_div(m, g.tile_m);
   plan.items_per_work_item = g.wpt_m * g.wpt_n;
   decide_gemm_tiles(plan, g);
-  if (!g.pack) {
-    l.direct = ctx.prepare(KernelRef{"gemm.cl", "gemm", ""}, plan);
-    return l;
-  }
-  const std::size_t pt = gemm_pack_tile(ctx.info(), element_bytes);
+  if (!g.pack) return l;
+  const std::size_t pt = gemm_pack_tile(planner.device, element_bytes);
   plan.macros["PACK_TILE"] = std::to_string(pt);
   l.m_pad = round_up(m, g.tile_m);
   l.n_pad = round_up(n, g.tile_n);
   l.k_pad = round_up(k, g.ts_k);
-  LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
-  pack_plan.local = {{pt, pt, 1}};
   auto pack_over = [&](std::size_t rows_pad) {
+    LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
+    pack_plan.local = {{pt, pt, 1}};
     pack_plan.global = {{round_up(rows_pad, pt), round_up(l.k_pad, pt), 1}};
     pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / pt);
-    return ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, pack_plan);
+    return pack_plan;
   };
-  if (l.k_pad) {
-    l.pack_a = pack_over(l.m_pad);
-    l.pack_b = pack_over(l.n_pad);
+  l.pack_a_plan = pack_over(l.m_pad);
+  l.pack_b_plan = pack_over(l.n_pad);
+  return l;
+}
+
+namespace {
+
+// Everything a GEMM call of one shape needs besides its operands: the plans
+// (plan_gemm) and the prepared kernels of its launches (one direct kernel,
+// or two packing kernels and the tiled one). Made once per shape and thread
+// and kept by the context (Context::prepared_call), so a repeated call
+// plans and builds nothing.
+struct GemmLaunches : GemmPlans {
+  PreparedKernel direct, pack_a, pack_b, tiled;
+};
+
+GemmLaunches prepare_gemm(Context& ctx, ElementType element, std::size_t m, std::size_t n, std::size_t k,
+                          const GemmOptions& gemm_options) {
+  GemmLaunches l;
+  static_cast<GemmPlans&>(l) = plan_gemm(live_planner(ctx, gemm_options.plan), element, m, n, k, gemm_options);
+  if (l.clblast) return l;
+  if (!l.g.pack) {
+    l.direct = ctx.prepare(KernelRef{"gemm.cl", "gemm", ""}, l.plan);
+    return l;
   }
-  l.tiled = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, plan);
+  if (l.k_pad) {
+    l.pack_a = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, l.pack_a_plan);
+    l.pack_b = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, l.pack_b_plan);
+  }
+  l.tiled = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, l.plan);
   return l;
 }
 

@@ -102,16 +102,18 @@ Json LaunchPlan::to_json() const {
   j["build_options"] = build_options();
   j["provenance"] = provenance;
   Json ds = Json::array();
-  for (const auto& d : decisions) {
-    Json x = Json::object();
-    x["what"] = d.what;
-    x["value"] = d.value;
-    x["rule"] = d.rule;
-    x["why"] = d.why;
-    ds.push_back(x);
-  }
+  for (const auto& d : decisions) ds.push_back(portacl::to_json(d));
   j["decisions"] = ds;
   return j;
+}
+
+Json to_json(const Decision& d) {
+  Json x = Json::object();
+  x["what"] = d.what;
+  x["value"] = d.value;
+  x["rule"] = d.rule;
+  x["why"] = d.why;
+  return x;
 }
 
 }  // namespace portacl

@@ -9,6 +9,11 @@ using namespace portacl;
 
 namespace {
 
+// One decision, as --explain prints it.
+void print(std::ostream& os, const char* indent, const Decision& d) {
+  os << indent << d.what << " = " << d.value << "  [" << d.rule << "] " << d.why << "\n";
+}
+
 std::string human_bytes(std::uint64_t b) {
   const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(b);
@@ -66,12 +71,29 @@ std::string text_report(const DeviceInfo& d, const std::string& heading, bool ex
       LaunchPlan p = make_plan(d, shape.traits, shape.size, opt);
       os << "    " << shape.label << ": " << p.summary() << "  [" << p.provenance << "]\n";
       if (explain) {
-        for (const auto& dec : p.decisions)
-          os << "        " << dec.what << " = " << dec.value << "  [" << dec.rule << "] " << dec.why << "\n";
+        for (const auto& dec : p.decisions) print(os, "        ", dec);
         os << "        build options: " << p.build_options() << "\n";
       }
     } catch (const Error& e) {
       os << "    " << shape.label << ": not plannable: " << e.what() << "\n";
+    }
+  }
+  os << "  family calls (what each would run; the same plan functions as the calls):\n";
+  PlanOptions opt;
+  if (live) opt.live_limits = *live;
+  for (const ReferenceCall& c : reference_calls(d, opt)) {
+    os << "    " << c.label << ":";
+    if (!c.error.empty()) {
+      os << " not plannable: " << c.error << "\n";
+      continue;
+    }
+    os << "\n";
+    for (const auto& dec : c.decisions)
+      if (explain) print(os, "        ", dec);
+    for (const auto& [kernel, p] : c.launches) {
+      os << "      " << kernel << ": " << p.summary() << "  [" << p.provenance << "]\n";
+      if (explain)
+        for (const auto& dec : p.decisions) print(os, "          ", dec);
     }
   }
   return os.str();
@@ -101,6 +123,28 @@ Json json_report(const DeviceInfo& d, const DeviceLimits* live) {
     plans.push_back(entry);
   }
   j["plans"] = plans;
+  Json calls = Json::array();
+  PlanOptions opt;
+  if (live) opt.live_limits = *live;
+  for (const ReferenceCall& c : reference_calls(d, opt)) {
+    Json entry = Json::object();
+    entry["family"] = c.family;
+    entry["call"] = c.label;
+    if (!c.error.empty()) entry["error"] = c.error;
+    Json decisions = Json::array();
+    for (const auto& dec : c.decisions) decisions.push_back(to_json(dec));
+    entry["decisions"] = decisions;
+    Json launches = Json::array();
+    for (const auto& [kernel, p] : c.launches) {
+      Json l = Json::object();
+      l["kernel"] = kernel;
+      l["plan"] = p.to_json();
+      launches.push_back(l);
+    }
+    entry["launches"] = launches;
+    calls.push_back(entry);
+  }
+  j["calls"] = calls;
   return j;
 }
 

@@ -31,6 +31,8 @@ struct Decision {
   std::string rule;   ///< rule id from the rule book ("nvidia.wg-warp-multiple")
   std::string why;    ///< the reasoning with the device's numbers
 };
+/// {"what", "value", "rule", "why"}
+Json to_json(const Decision& d);
 
 /// A plan's decisions, shared between copies until one of them adds a
 /// decision (copy on write): plans are copied on every call that returns

@@ -11,6 +11,7 @@
 #include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "rules/sparse_rules.hpp"
+#include "../planner.hpp"
 
 namespace portacl {
 
@@ -37,22 +38,26 @@ const TuningSpace& csr_spmv_tunables() {
   return space;
 }
 
+SpmvChoice plan_spmv_choice(const Planner& planner, DeviceClass device_class, const SparseShape& shape,
+                            ElementType element) {
+  SpmvChoice choice = choose_spmv_method(shape, device_class);
+  // A tuning record (or the caller's override) for this device and bucket
+  // of matrix statistics replaces the rules' method.
+  choice.plan = planner.plan(spmv_method_traits(shape, element), ProblemSize(std::max<std::size_t>(shape.nnz, 1)));
+  if (const auto value = spmv_method_tunables().chosen(choice.plan, "METHOD")) {
+    choice.method = spmv_method_of_value(*value);
+    choice.decisions.push_back(tuned_spmv_method(choice.method.name(), choice.plan));
+  }
+  return choice;
+}
+
 namespace {
 
 template <class T>
 SpmvChoice make_choice(Context& ctx, const SparseMatrix<T>& a, const PlanOptions& options) {
   const DeviceClass device_class =
       options.plan_as ? classify(*options.plan_as).device_class : ctx.device().classification().device_class;
-  SpmvChoice choice = choose_spmv_method(a.shape(), device_class);
-  // A tuning record (or the caller's override) for this device and bucket
-  // of matrix statistics replaces the rules' method.
-  choice.plan = ctx.plan(spmv_method_traits(a.shape(), element_of<T>::value),
-                         ProblemSize(std::max<std::size_t>(a.nnz(), 1)), options);
-  if (const auto value = spmv_method_tunables().chosen(choice.plan, "METHOD")) {
-    choice.method = spmv_method_of_value(*value);
-    choice.decisions.push_back(tuned_spmv_method(choice.method.name(), choice.plan));
-  }
-  return choice;
+  return plan_spmv_choice(live_planner(ctx, options), device_class, a.shape(), element_of<T>::value);
 }
 
 }  // namespace

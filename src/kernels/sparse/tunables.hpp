@@ -9,6 +9,7 @@
 #include "portacl/programs/kernel_library.hpp"
 #include "portacl/rules/kernel_traits.hpp"
 #include "rules/tuning_space.hpp"
+#include "../planner.hpp"
 #include "portacl/kernels/sparse/matrix.hpp"
 
 namespace portacl {
@@ -21,5 +22,11 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
 KernelTraits csr_spmv_traits(ElementType element);
 /// work-group size, groups per compute unit.
 const TuningSpace& csr_spmv_tunables();
+
+/// The SpMV method for a matrix of `shape` on a device of `device_class`:
+/// the rules' choice, or a tuning record's (spmv_method_traits) where the
+/// planner finds one. spmv_choice runs it live; portacl-query offline.
+SpmvChoice plan_spmv_choice(const Planner& planner, DeviceClass device_class, const SparseShape& shape,
+                            ElementType element);
 
 }  // namespace portacl

@@ -6,6 +6,7 @@
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
+#include "plans.hpp"
 #include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
@@ -38,35 +39,33 @@ std::pair<std::size_t, std::size_t> convolution_output_size(std::size_t rows, st
   return {rows - mask_rows + 1, cols - mask_cols + 1};
 }
 
-namespace {
-
-// One pass of an MR x MC mask over in (rows x cols) into out.
 template <class T>
-LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
-                    const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o) {
-  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
+StencilLaunch plan_convolution(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t mask_rows,
+                               std::size_t mask_cols, const ConvolutionOptions& o) {
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask_rows, mask_cols, o.boundary);
   KernelTraits traits = convolution_traits(element_of<T>::value);
-  traits.flops_per_item = 2.0 * double(mask.rows() * mask.cols());
+  traits.flops_per_item = 2.0 * double(mask_rows * mask_cols);
   // A single row plans in 1D (a 2D plan would give it idle rows of work-items).
   if (out_rows == 1) traits.dimensions = 1;
-  LaunchPlan plan = ctx.plan(traits,
-                             out_rows == 1 ? ProblemSize(std::max<std::size_t>(out_cols, 1))
-                                           : ProblemSize(std::max<std::size_t>(out_cols, 1), out_rows),
-                             o.plan);
-  if (out_rows * out_cols == 0) return plan;
+  StencilLaunch l;
+  LaunchPlan& plan = l.plan;
+  plan = planner.plan(traits, out_rows == 1 ? ProblemSize(std::max<std::size_t>(out_cols, 1))
+                                            : ProblemSize(std::max<std::size_t>(out_cols, 1), out_rows));
+  if (out_rows * out_cols == 0) return l;
   const bool valid = o.boundary == Boundary::valid;
-  plan.macros["MR"] = std::to_string(mask.rows());
-  plan.macros["MC"] = std::to_string(mask.cols());
-  plan.macros["AY"] = std::to_string(valid ? 0 : (mask.rows() - 1) / 2);
-  plan.macros["AX"] = std::to_string(valid ? 0 : (mask.cols() - 1) / 2);
+  plan.macros["MR"] = std::to_string(mask_rows);
+  plan.macros["MC"] = std::to_string(mask_cols);
+  plan.macros["AY"] = std::to_string(valid ? 0 : (mask_rows - 1) / 2);
+  plan.macros["AX"] = std::to_string(valid ? 0 : (mask_cols - 1) / 2);
   plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
   decide_caller_boundary(plan, to_string(o.boundary),
                          valid ? "outputs whose window lies inside the input" : "the output has the input's size");
-  const bool constant = mask_in_constant_memory(plan, ctx.info(), mask.weights().size() * sizeof(T), o.constant_mask);
+  const bool constant =
+      mask_in_constant_memory(plan, planner.device, mask_rows * mask_cols * sizeof(T), o.constant_mask);
   plan.macros["MASK_SPACE"] = constant ? "__constant" : "__global";
 
   const std::uint64_t bytes = (std::uint64_t(rows) * cols + std::uint64_t(out_rows) * out_cols) * sizeof(T);
-  bool tiled = stencil_uses_tile(plan, ctx.info(), bytes, o.local_tile);
+  bool tiled = stencil_uses_tile(plan, planner.device, bytes, o.local_tile);
   // Rule cpu.large-grain: on CPUs a work-item streams chunks of whole rows,
   // unless the caller forced a variant or a count of outputs.
   const bool by_rows = stencil_walks_rows(plan, tiled) && !o.local_tile && !o.outputs_per_work_item;
@@ -85,14 +84,13 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
                                          convolution_tunables(), "OUTPUTS_Y", std::nullopt);
     } else {
       output_rows =
-          convolution_output_rows_per_work_item(plan, mask.rows(), convolution_tunables().chosen(plan, "OUTPUTS_Y"));
+          convolution_output_rows_per_work_item(plan, mask_rows, convolution_tunables().chosen(plan, "OUTPUTS_Y"));
     }
   }
   plan.macros["OUTPUTS_Y"] = std::to_string(output_rows);
   if (tiled) {
-    const std::size_t tile =
-        (plan.local[1] + mask.rows() - 1) * (plan.local[0] * outputs + mask.cols() - 1) * sizeof(T);
-    tiled = convolution_tile_fits(plan, ctx.info(), tile);
+    const std::size_t tile = (plan.local[1] + mask_rows - 1) * (plan.local[0] * outputs + mask_cols - 1) * sizeof(T);
+    tiled = convolution_tile_fits(plan, planner.device, tile);
   }
   plan.use_local_memory = tiled;
   // The tile's shape; the other variants build without it (one binary for
@@ -112,16 +110,33 @@ LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::si
                   round_up(ceil_div(out_rows, output_rows), plan.local[1]), 1}};
   plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
 
-  PreparedKernel k;
   if (by_rows) {
     const std::size_t chunk = 2048;
-    LaunchPlan rows_plan = whole_rows_plan(ctx, plan, "convolution_rows", out_rows * ceil_div(out_cols, chunk), o.plan,
-                                           "chunks of " + std::to_string(chunk) + " outputs of a row per work-item");
-    rows_plan.macros["CHUNK"] = std::to_string(chunk);
-    k = ctx.prepare(KernelRef{"stencil_convolution.cl", "conv_rows", ""}, rows_plan);
+    l.plan = whole_rows_plan(planner, plan, "convolution_rows", out_rows * ceil_div(out_cols, chunk),
+                             "chunks of " + std::to_string(chunk) + " outputs of a row per work-item");
+    l.plan.macros["CHUNK"] = std::to_string(chunk);
+    l.entry = "conv_rows";
   } else {
-    k = ctx.prepare(KernelRef{"stencil_convolution.cl", tiled ? "conv_tiled" : "conv_cached", ""}, plan);
+    l.entry = tiled ? "conv_tiled" : "conv_cached";
   }
+  return l;
+}
+
+template StencilLaunch plan_convolution<float>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                               const ConvolutionOptions&);
+template StencilLaunch plan_convolution<double>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                                const ConvolutionOptions&);
+
+namespace {
+
+// One pass of an MR x MC mask over in (rows x cols) into out.
+template <class T>
+LaunchPlan one_pass(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
+                    const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o) {
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
+  const StencilLaunch l = plan_convolution<T>(live_planner(ctx, o.plan), rows, cols, mask.rows(), mask.cols(), o);
+  if (l.entry.empty()) return l.plan;
+  const PreparedKernel k = ctx.prepare(KernelRef{"stencil_convolution.cl", l.entry, ""}, l.plan);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), static_cast<cl_ulong>(out_rows),
                       static_cast<cl_ulong>(out_cols), in, mask.buffer(), out);
   return k.plan;

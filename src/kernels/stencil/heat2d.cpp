@@ -10,6 +10,7 @@
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
+#include "plans.hpp"
 #include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
@@ -55,14 +56,82 @@ LaunchPlan temporal_plan(LaunchPlan plan, std::size_t rows, std::size_t cols, st
 
 // The fixed sides' launch: one work-item per edge cell, a 1D plan of its
 // own (the rules' shape for `perimeter` units).
-LaunchPlan edge_plan(Context& ctx, const LaunchPlan& step, std::size_t perimeter, const PlanOptions& options) {
+LaunchPlan edge_plan(const Planner& planner, const LaunchPlan& step, std::size_t perimeter) {
   KernelTraits traits = step.traits;
   traits.dimensions = 1;
   traits.name = "heat2d_edges";
-  return ctx.plan(traits, ProblemSize(perimeter), options);
+  return planner.plan(traits, ProblemSize(perimeter));
 }
 
 }  // namespace
+
+template <class T>
+HeatLaunches plan_heat2d(const Planner& planner, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
+  HeatLaunches l;
+  const KernelTraits traits = heat2d_traits(element_of<T>::value);
+  LaunchPlan plan = planner.plan(traits, ProblemSize(std::max<std::size_t>(cols, 1), std::max<std::size_t>(rows, 1)));
+  const std::size_t cells = rows * cols;
+  if (cells == 0) {
+    l.step = plan;
+    return l;
+  }
+  // Rule stencil.tile-beyond-cache: the tile pays only where the two grids
+  // overflow the cache.
+  const std::uint64_t bytes = 2ull * cells * sizeof(T);
+  const bool tiled = stencil_uses_tile(plan, planner.device, bytes, o.local_tile);
+  plan.use_local_memory = tiled;
+  // The cache-reliant step updates CELLS_X cells of a row per work-item:
+  // the caller's, a tuned value, or rule stencil.cells-per-work-item.
+  const std::size_t cells_x =
+      tiled ? 1
+            : caller_tuned_or_rule(plan, "cells_per_work_item", o.cells_x, heat2d_tunables(), "CELLS_X",
+                                   heat_cells_per_work_item(plan.device_class, cols, sizeof(T)));
+  const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
+  if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
+  plan.macros["CELLS_X"] = std::to_string(cells_x);
+  plan.global = {{round_up(kernel_call::ceil_div(cols, cells_x), plan.local[0]), round_up(rows, plan.local[1]), 1}};
+  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  // CPUs: whole rows per work-item (rule cpu.large-grain), a 1D launch.
+  if (!o.local_tile && stencil_walks_rows(plan, tiled)) {
+    l.step = whole_rows_plan(planner, plan, "heat2d_rows", rows, "whole rows per work-item");
+    l.step_entry = "heat_rows";
+  } else {
+    l.step = plan;
+    l.step_entry = tiled ? "heat_tiled" : row_vectors ? "heat_vectors" : "heat_cached";
+  }
+  if (o.sides) {
+    // The perimeter is a 1D launch of its own: the step's plan covers a
+    // row with ceil(cols / cells_x) work-items and cannot address every edge cell.
+    const std::size_t inner = rows > 2 ? rows - 2 : 0;
+    const std::size_t perimeter = (rows > 1 ? 2 * cols : cols) + (cols > 1 ? 2 : 1) * inner;
+    l.edges = edge_plan(planner, plan, perimeter);
+  }
+  // Steps per launch: the caller's, a tuned value, or rule
+  // stencil.temporal-blocking.
+  l.per_launch =
+      caller_tuned_or_rule(plan, "steps_per_launch", o.steps_per_launch, heat2d_tunables(), "STEPS_PER_LAUNCH",
+                           heat_steps_per_launch(plan, planner.device, bytes, o.local_tile.has_value()));
+  if (l.per_launch > 1) {
+    // Cells of a column per work-item: the caller's, a tuned value, or rule
+    // stencil.temporal-strip; then the largest tile the device and the
+    // kernel compiled for it allow.
+    const std::size_t cells_y = caller_tuned_or_rule(plan, "temporal_cells_y", o.cells_y, heat2d_tunables(), "CELLS_Y",
+                                                     heat_temporal_strip(plan.device_class));
+    const KernelRef temporal{"stencil_heat2d.cl", "heat_temporal", ""};
+    const HeatTileChoice choice =
+        heat_temporal_tile(planner.device, l.per_launch, cells_y, sizeof(T), [&](const HeatTile& tile) {
+          return planner.compiled_limit(temporal, temporal_plan(plan, rows, cols, l.per_launch, tile));
+        });
+    if (!choice.tile)
+      throw Error("heat2d: no work-group shape fits " + std::to_string(l.per_launch) + " steps per launch on '" +
+                  planner.device.name + "'" + (choice.refused.empty() ? "" : ": " + choice.refused));
+    l.temporal = temporal_plan(plan, rows, cols, l.per_launch, *choice.tile);
+  }
+  return l;
+}
+
+template HeatLaunches plan_heat2d<float>(const Planner&, std::size_t, std::size_t, const HeatOptions<float>&);
+template HeatLaunches plan_heat2d<double>(const Planner&, std::size_t, std::size_t, const HeatOptions<double>&);
 
 template <class T, class>
 LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
@@ -87,72 +156,17 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     throw Error("heat2d: cells_y must be 1, 2, 4, 8 or 16 (it divides the tile's height), not " +
                 std::to_string(*o.cells_y));
 
-  const KernelTraits traits = heat2d_traits(element_of<T>::value);
-  LaunchPlan plan =
-      ctx.plan(traits, ProblemSize(std::max<std::size_t>(cols, 1), std::max<std::size_t>(rows, 1)), o.plan);
-  if (cells == 0) return plan;
-  // Rule stencil.tile-beyond-cache: the tile pays only where the two grids
-  // overflow the cache.
-  const std::uint64_t bytes = 2ull * cells * sizeof(T);
-  const bool tiled = stencil_uses_tile(plan, ctx.info(), bytes, o.local_tile);
-  plan.use_local_memory = tiled;
-  // The cache-reliant step updates CELLS_X cells of a row per work-item:
-  // the caller's, a tuned value, or rule stencil.cells-per-work-item.
-  const std::size_t cells_x =
-      tiled ? 1
-            : caller_tuned_or_rule(plan, "cells_per_work_item", o.cells_x, heat2d_tunables(), "CELLS_X",
-                                   heat_cells_per_work_item(plan.device_class, cols, sizeof(T)));
-  const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
-  if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
-  plan.macros["CELLS_X"] = std::to_string(cells_x);
-  plan.global = {{round_up(kernel_call::ceil_div(cols, cells_x), plan.local[0]), round_up(rows, plan.local[1]), 1}};
-  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
-  // CPUs: whole rows per work-item (rule cpu.large-grain), a 1D launch.
-  const bool by_rows = !o.local_tile && stencil_walks_rows(plan, tiled);
-  PreparedKernel step;
-  if (by_rows) {
-    step = ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_rows", ""},
-                       whole_rows_plan(ctx, plan, "heat2d_rows", rows, o.plan, "whole rows per work-item"));
-  } else {
-    step = ctx.prepare(KernelRef{"stencil_heat2d.cl",
-                                 tiled         ? "heat_tiled"
-                                 : row_vectors ? "heat_vectors"
-                                               : "heat_cached",
-                                 ""},
-                       plan);
-  }
-  if (o.sides) {
-    // The perimeter is a 1D launch of its own: the step's plan covers a
-    // row with ceil(cols / cells_x) work-items and cannot address every edge cell.
-    const std::size_t inner = rows > 2 ? rows - 2 : 0;
-    const std::size_t perimeter = (rows > 1 ? 2 * cols : cols) + (cols > 1 ? 2 : 1) * inner;
-    const PreparedKernel edges =
-        ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_edges", ""}, edge_plan(ctx, plan, perimeter, o.plan));
+  const HeatLaunches l = plan_heat2d(live_planner(ctx, o.plan), rows, cols, o);
+  if (cells == 0) return l.step;
+  const PreparedKernel step = ctx.prepare(KernelRef{"stencil_heat2d.cl", l.step_entry, ""}, l.step);
+  if (l.edges) {
+    const PreparedKernel edges = ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_edges", ""}, *l.edges);
     kernel_call::launch(ctx, edges, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(cols), o.sides->north,
                         o.sides->south, o.sides->west, o.sides->east, u);
   }
-  // Steps per launch: the caller's, a tuned value, or rule
-  // stencil.temporal-blocking.
-  const std::size_t per_launch =
-      caller_tuned_or_rule(plan, "steps_per_launch", o.steps_per_launch, heat2d_tunables(), "STEPS_PER_LAUNCH",
-                           heat_steps_per_launch(plan, ctx.info(), bytes, o.local_tile.has_value()));
+  const std::size_t per_launch = l.per_launch;
   std::optional<PreparedKernel> blocked;
-  if (per_launch > 1) {
-    // Cells of a column per work-item: the caller's, a tuned value, or rule
-    // stencil.temporal-strip; then the largest tile the device and the
-    // kernel compiled for it allow.
-    const std::size_t cells_y = caller_tuned_or_rule(plan, "temporal_cells_y", o.cells_y, heat2d_tunables(), "CELLS_Y",
-                                                     heat_temporal_strip(plan.device_class));
-    const KernelRef temporal{"stencil_heat2d.cl", "heat_temporal", ""};
-    const HeatTileChoice choice =
-        heat_temporal_tile(ctx.info(), per_launch, cells_y, sizeof(T), [&](const HeatTile& tile) {
-          return ctx.compiled_work_group_limit(temporal, temporal_plan(plan, rows, cols, per_launch, tile));
-        });
-    if (!choice.tile)
-      throw Error("heat2d: no work-group shape fits " + std::to_string(per_launch) + " steps per launch on '" +
-                  ctx.info().name + "'" + (choice.refused.empty() ? "" : ": " + choice.refused));
-    blocked = ctx.prepare(temporal, temporal_plan(plan, rows, cols, per_launch, *choice.tile));
-  }
+  if (l.temporal) blocked = ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_temporal", ""}, *l.temporal);
   Buffer<T> other(ctx, cells);
   Buffer<T>* current = &u;
   Buffer<T>* next = &other;

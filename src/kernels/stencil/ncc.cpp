@@ -10,6 +10,7 @@
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "kernels/stencil/tunables.hpp"
+#include "plans.hpp"
 
 namespace portacl {
 
@@ -80,6 +81,64 @@ TemplateSums template_sums(std::vector<float>& t) {
 }  // namespace
 
 template <class P>
+StencilLaunch plan_ncc(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t template_rows,
+                       std::size_t template_cols, const NccOptions& o) {
+  constexpr bool exact = std::is_same<P, std::uint8_t>::value;
+  const auto [map_rows, map_cols] = ncc_map_size(rows, cols, template_rows, template_cols);
+  const std::size_t n = template_rows * template_cols;
+  KernelTraits traits = ncc_traits(exact ? ElementType::i8 : ElementType::f32);
+  traits.flops_per_item = 6.0 * double(n);
+  StencilLaunch l;
+  LaunchPlan& plan = l.plan;
+  plan = planner.plan(traits, ProblemSize(map_cols, map_rows));
+  const bool fp64 = planner.device.fp64;
+  // 8-bit window sums fit 32 bits while n x 255^2 does.
+  const bool wide = n * 255u * 255u >= (std::uint64_t(1) << 32);
+  plan.macros["PIX"] = exact ? "uchar" : "float";
+  plan.macros["EXACT"] = exact ? "1" : "0";
+  plan.macros["REAL"] = fp64 ? "double" : "float";
+  plan.macros["ACC"] = exact ? (wide ? "ulong" : "uint") : (fp64 ? "double" : "float");
+  plan.macros["TSUM"] = exact ? "ulong" : (fp64 ? "double" : "float");
+  if (fp64) plan.macros["PORTACL_FP64"] = "1";
+  // Rule convolution.mask-in-constant: the template in constant memory
+  // where it fits.
+  plan.macros["TEMPLATE_SPACE"] =
+      mask_in_constant_memory(plan, planner.device, n * sizeof(P), o.constant_template) ? "__constant" : "__global";
+  plan.macros["TR"] = std::to_string(template_rows);
+  plan.macros["TC"] = std::to_string(template_cols);
+
+  // Rule ncc.outputs-per-work-item: 4 offsets of a row per work-item (one
+  // when the row has fewer).
+  const std::size_t outputs =
+      ncc_outputs_within_row(plan,
+                             caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item,
+                                                  ncc_tunables(), "OUTPUTS_X", ncc_outputs_per_work_item()),
+                             map_cols);
+  plan.macros["OUTPUTS_X"] = std::to_string(outputs);
+  // Rule ncc.image-tile: the image block in local memory where the plan
+  // takes local memory and the block fits.
+  const std::size_t tile =
+      (plan.local[1] + template_rows - 1) * (plan.local[0] * outputs + template_cols - 1) * sizeof(P);
+  const bool tiled = ncc_uses_tile(plan, planner.device, tile, o.local_tile);
+  plan.use_local_memory = tiled;
+  plan.macros.erase("WG_X");
+  plan.macros.erase("WG_Y");
+  if (tiled) {
+    plan.macros["WG_X"] = std::to_string(plan.local[0]);
+    plan.macros["WG_Y"] = std::to_string(plan.local[1]);
+  }
+  plan.global = {{round_up(ceil_div(map_cols, outputs), plan.local[0]), round_up(map_rows, plan.local[1]), 1}};
+  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  l.entry = tiled ? "ncc_tiled" : "ncc_cached";
+  return l;
+}
+
+template StencilLaunch plan_ncc<std::uint8_t>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                              const NccOptions&);
+template StencilLaunch plan_ncc<float>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                       const NccOptions&);
+
+template <class P>
 NccTemplate<P>::NccTemplate(Context& ctx, std::vector<P> pixels, std::size_t rows, std::size_t cols)
     : rows_(rows), cols_(cols), buffer_(ctx, prepared(std::move(pixels))) {}
 
@@ -119,54 +178,16 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
                 std::to_string(rows) + " x " + std::to_string(cols) + " = " + std::to_string(pixels));
   const std::size_t template_rows = templ.rows(), template_cols = templ.cols();
   const auto [map_rows, map_cols] = ncc_map_size(rows, cols, template_rows, template_cols);
-  const std::size_t n = template_rows * template_cols;
   if (map.size() != map_rows * map_cols)
     throw Error("ncc: map has " + std::to_string(map.size()) + " elements but the map is " + std::to_string(map_rows) +
                 " x " + std::to_string(map_cols));
   if (o.outputs_per_work_item && (*o.outputs_per_work_item < 1 || *o.outputs_per_work_item > 16))
     throw Error("ncc: outputs_per_work_item must be 1 to 16, not " + std::to_string(*o.outputs_per_work_item));
-  KernelTraits traits = ncc_traits(exact ? ElementType::i8 : ElementType::f32);
-  traits.flops_per_item = 6.0 * double(n);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(map_cols, map_rows), o.plan);
-  const bool fp64 = ctx.info().fp64;
-  // 8-bit window sums fit 32 bits while n x 255^2 does.
-  const bool wide = n * 255u * 255u >= (std::uint64_t(1) << 32);
-  plan.macros["PIX"] = exact ? "uchar" : "float";
-  plan.macros["EXACT"] = exact ? "1" : "0";
-  plan.macros["REAL"] = fp64 ? "double" : "float";
-  plan.macros["ACC"] = exact ? (wide ? "ulong" : "uint") : (fp64 ? "double" : "float");
-  plan.macros["TSUM"] = exact ? "ulong" : (fp64 ? "double" : "float");
-  if (fp64) plan.macros["PORTACL_FP64"] = "1";
-  // Rule convolution.mask-in-constant: the template in constant memory
-  // where it fits.
-  plan.macros["TEMPLATE_SPACE"] =
-      mask_in_constant_memory(plan, ctx.info(), n * sizeof(P), o.constant_template) ? "__constant" : "__global";
-  plan.macros["TR"] = std::to_string(template_rows);
-  plan.macros["TC"] = std::to_string(template_cols);
-
-  // Rule ncc.outputs-per-work-item: 4 offsets of a row per work-item (one
-  // when the row has fewer).
-  const std::size_t outputs =
-      ncc_outputs_within_row(plan,
-                             caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item,
-                                                  ncc_tunables(), "OUTPUTS_X", ncc_outputs_per_work_item()),
-                             map_cols);
-  plan.macros["OUTPUTS_X"] = std::to_string(outputs);
-  // Rule ncc.image-tile: the image block in local memory where the plan
-  // takes local memory and the block fits.
-  const std::size_t tile =
-      (plan.local[1] + template_rows - 1) * (plan.local[0] * outputs + template_cols - 1) * sizeof(P);
-  const bool tiled = ncc_uses_tile(plan, ctx.info(), tile, o.local_tile);
-  plan.use_local_memory = tiled;
-  plan.macros.erase("WG_X");
-  plan.macros.erase("WG_Y");
-  if (tiled) {
-    plan.macros["WG_X"] = std::to_string(plan.local[0]);
-    plan.macros["WG_Y"] = std::to_string(plan.local[1]);
-  }
-  plan.global = {{round_up(ceil_div(map_cols, outputs), plan.local[0]), round_up(map_rows, plan.local[1]), 1}};
-  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
-  const PreparedKernel k = ctx.prepare(KernelRef{"stencil_ncc.cl", tiled ? "ncc_tiled" : "ncc_cached", ""}, plan);
+  const StencilLaunch l = plan_ncc<P>(live_planner(ctx, o.plan), rows, cols, template_rows, template_cols, o);
+  const LaunchPlan& plan = l.plan;
+  const bool fp64 = plan.macros.at("REAL") == "double";
+  const bool tiled = l.entry == "ncc_tiled";
+  const PreparedKernel k = ctx.prepare(KernelRef{"stencil_ncc.cl", l.entry, ""}, plan);
   unsigned arg = 0;
   if (tiled) kernel_call::set(k, arg++, static_cast<cl_ulong>(rows));
   kernel_call::set(k, arg++, static_cast<cl_ulong>(cols));

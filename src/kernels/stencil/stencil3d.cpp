@@ -12,6 +12,7 @@
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"
 #include "whole_rows_plan.hpp"
+#include "plans.hpp"
 #include "kernels/stencil/tunables.hpp"
 
 namespace portacl {
@@ -132,44 +133,51 @@ std::vector<T> weights_of(const std::vector<StencilPoint<T>>& points) {
   return w;
 }
 
-// Plans and launches a points kernel (the general stencil, or the star
-// read through the caches): rows per work-item on CPUs, else one output per
+// The plan of a points kernel (the general stencil, or the star read
+// through the caches): rows per work-item on CPUs, else one output per
 // work-item.
-template <class T>
-LaunchPlan launch_points(Context& ctx, LaunchPlan plan, const Buffer<T>& in, Extent3 extent, Extent3 o3,
-                         const Buffer<T>& weights, Buffer<T>& out, const Stencil3dOptions& o, bool by_rows) {
+StencilLaunch plan_points(const Planner& planner, LaunchPlan plan, Extent3 o3, bool by_rows) {
   plan.macros.erase("WG_X");
   plan.macros.erase("WG_Y");
-  PreparedKernel k;
-  if (by_rows) {
-    k = ctx.prepare(KernelRef{"stencil3d.cl", "stencil_rows", ""},
-                    whole_rows_plan(ctx, plan, "stencil3d_rows", o3.ny * o3.nz, o.plan, "whole rows per work-item"));
-  } else {
-    plan.global = {{round_up(o3.nx, plan.local[0]), round_up(o3.ny * o3.nz, plan.local[1]), 1}};
-    plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
-    k = ctx.prepare(KernelRef{"stencil3d.cl", "stencil_points", ""}, plan);
-  }
-  kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
-                      static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
-                      static_cast<cl_ulong>(o3.nz), in, weights, out);
+  if (by_rows)
+    return {whole_rows_plan(planner, plan, "stencil3d_rows", o3.ny * o3.nz, "whole rows per work-item"),
+            "stencil_rows"};
+  plan.global = {{round_up(o3.nx, plan.local[0]), round_up(o3.ny * o3.nz, plan.local[1]), 1}};
+  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  return {plan, "stencil_points"};
+}
+
+// Launches a planned kernel of the family; z_chunk: the star queue's.
+template <class T>
+LaunchPlan launch(Context& ctx, const StencilLaunch& l, const Buffer<T>& in, Extent3 extent, Extent3 o3,
+                  const Buffer<T>& weights, Buffer<T>& out) {
+  const PreparedKernel k = ctx.prepare(KernelRef{"stencil3d.cl", l.entry, ""}, l.plan);
+  if (l.entry == "star_queue")
+    kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
+                        static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
+                        static_cast<cl_ulong>(o3.nz), in, weights, out, static_cast<cl_ulong>(l.z_chunk));
+  else
+    kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
+                        static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
+                        static_cast<cl_ulong>(o3.nz), in, weights, out);
   return k.plan;
 }
 
 // The plan both stencils start from: macros for the boundary and reach.
 template <class T>
-LaunchPlan base_plan(Context& ctx, Extent3 o3, std::size_t reach, std::size_t weights, double flops,
+LaunchPlan base_plan(const Planner& planner, Extent3 o3, std::size_t reach, std::size_t weights, double flops,
                      const Stencil3dOptions& o) {
   KernelTraits traits = stencil3d_traits(element_of<T>::value);
   traits.flops_per_item = flops;
   LaunchPlan plan =
-      ctx.plan(traits, ProblemSize(std::max<std::size_t>(o3.nx, 1), std::max<std::size_t>(o3.ny * o3.nz, 1)), o.plan);
+      planner.plan(traits, ProblemSize(std::max<std::size_t>(o3.nx, 1), std::max<std::size_t>(o3.ny * o3.nz, 1)));
   plan.macros["OFF"] = o.boundary == Boundary::valid ? std::to_string(reach) : "0";
   plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
   plan.macros["REACH"] = std::to_string(reach);
   decide_caller_boundary(plan, to_string(o.boundary),
                          o.boundary == Boundary::valid ? "a pre-padded input: the interior is written"
                                                        : "the output has the input's size");
-  const bool constant = mask_in_constant_memory(plan, ctx.info(), weights * sizeof(T), std::nullopt);
+  const bool constant = mask_in_constant_memory(plan, planner.device, weights * sizeof(T), std::nullopt);
   plan.macros["WEIGHT_SPACE"] = constant ? "__constant" : "__global";
   return plan;
 }
@@ -177,24 +185,14 @@ LaunchPlan base_plan(Context& ctx, Extent3 o3, std::size_t reach, std::size_t we
 }  // namespace
 
 template <class T>
-StarWeights<T>::StarWeights(Context& ctx, std::vector<T> weights)
-    : weights_(checked_star_weights(std::move(weights))), buffer_(ctx, weights_) {}
-
-template <class T, class>
-LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
-                          Buffer<T>& out, const Stencil3dOptions& o) {
-  return star_stencil3d(ctx, in, extent, StarWeights<T>(ctx, weights), out, o);
-}
-
-template <class T, class>
-LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StarWeights<T>& weights,
-                          Buffer<T>& out, const Stencil3dOptions& o) {
-  kernel_call::same_context(ctx, weights.buffer(), "star_stencil3d", "weights");
-  const std::size_t radius = weights.radius();
-  check_buffers(ctx, in, extent, radius, out, o);
+StencilLaunch plan_star3d(const Planner& planner, Extent3 extent, std::size_t radius, const Stencil3dOptions& o) {
   const Extent3 o3 = stencil3d_output_extent(extent, radius, o.boundary);
-  LaunchPlan plan = base_plan<T>(ctx, o3, radius, radius + 1, 2.0 * double(6 * radius + 1), o);
-  if (o3.cells() == 0) return plan;
+  StencilLaunch l;
+  LaunchPlan plan = base_plan<T>(planner, o3, radius, radius + 1, 2.0 * double(6 * radius + 1), o);
+  if (o3.cells() == 0) {
+    l.plan = plan;
+    return l;
+  }
   plan.macros["R"] = std::to_string(radius);
   std::vector<std::array<int, 4>> star{{0, 0, 0, 0}};
   for (int r = 1; r <= int(radius); ++r)
@@ -204,13 +202,11 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
       star.push_back({0, 0, s, r});
     }
   plan.macros["POINTS"] = points_macro(star);
-  const Buffer<T>& w = weights.buffer();
 
   // Rule stencil3d.plane-queue: the plane in local memory and the z
   // neighbours in registers wherever the plan takes local memory.
   const bool queue = stencil3d_uses_plane_queue(plan, true, o.plane_queue);
-  if (!queue)
-    return launch_points(ctx, plan, in, extent, o3, w, out, o, !o.plane_queue && stencil_walks_rows(plan, false));
+  if (!queue) return plan_points(planner, plan, o3, !o.plane_queue && stencil_walks_rows(plan, false));
 
   // Outputs in y and loads in flight: the caller's, a tuned value, or the rules.
   const std::size_t outputs = caller_tuned_or_rule(plan, "outputs_y", o.outputs_y, stencil3d_tunables(), "OUTPUTS_Y",
@@ -232,9 +228,9 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   const std::size_t wy = group / wx;
   plan.local = {{wx, wy, 1}};
   const std::size_t tile = (wy * outputs + 2 * radius) * (wx + 2 * radius) * sizeof(T);
-  if (ctx.info().local_mem_size && tile > ctx.info().local_mem_size)
+  if (planner.device.local_mem_size && tile > planner.device.local_mem_size)
     throw Error("star_stencil3d: the plane tile takes " + std::to_string(tile) + " bytes of local memory; '" +
-                ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size) + " (fewer outputs_y)");
+                planner.device.name + "' has " + std::to_string(planner.device.local_mem_size) + " (fewer outputs_y)");
   plan.use_local_memory = true;
   plan.macros["WG_X"] = std::to_string(wx);
   plan.macros["WG_Y"] = std::to_string(wy);
@@ -245,15 +241,39 @@ LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, con
   plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
   // The planes of z each work-group walks (rule stencil3d.plane-queue).
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
-  const std::size_t z_chunk = star_z_chunk(ctx.info(), o3.nz, x_groups * y_blocks, radius, o.z_chunk);
+  const std::size_t z_chunk = star_z_chunk(planner.device, o3.nz, x_groups * y_blocks, radius, o.z_chunk);
   plan.global = {{x_groups * wx, y_blocks * ceil_div(o3.nz, z_chunk) * wy, 1}};
   plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
-  decide_star_z_chunk(plan, ctx.info(), z_chunk, o.z_chunk.has_value());
-  const PreparedKernel k = ctx.prepare(KernelRef{"stencil3d.cl", "star_queue", ""}, plan);
-  kernel_call::launch(ctx, k, static_cast<cl_ulong>(extent.nx), static_cast<cl_ulong>(extent.ny),
-                      static_cast<cl_ulong>(extent.nz), static_cast<cl_ulong>(o3.nx), static_cast<cl_ulong>(o3.ny),
-                      static_cast<cl_ulong>(o3.nz), in, w, out, static_cast<cl_ulong>(z_chunk));
-  return k.plan;
+  decide_star_z_chunk(plan, planner.device, z_chunk, o.z_chunk.has_value());
+  l.plan = plan;
+  l.entry = "star_queue";
+  l.z_chunk = z_chunk;
+  return l;
+}
+
+template StencilLaunch plan_star3d<float>(const Planner&, Extent3, std::size_t, const Stencil3dOptions&);
+template StencilLaunch plan_star3d<double>(const Planner&, Extent3, std::size_t, const Stencil3dOptions&);
+
+template <class T>
+StarWeights<T>::StarWeights(Context& ctx, std::vector<T> weights)
+    : weights_(checked_star_weights(std::move(weights))), buffer_(ctx, weights_) {}
+
+template <class T, class>
+LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const std::vector<T>& weights,
+                          Buffer<T>& out, const Stencil3dOptions& o) {
+  return star_stencil3d(ctx, in, extent, StarWeights<T>(ctx, weights), out, o);
+}
+
+template <class T, class>
+LaunchPlan star_stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const StarWeights<T>& weights,
+                          Buffer<T>& out, const Stencil3dOptions& o) {
+  kernel_call::same_context(ctx, weights.buffer(), "star_stencil3d", "weights");
+  const std::size_t radius = weights.radius();
+  check_buffers(ctx, in, extent, radius, out, o);
+  const Extent3 o3 = stencil3d_output_extent(extent, radius, o.boundary);
+  const StencilLaunch l = plan_star3d<T>(live_planner(ctx, o.plan), extent, radius, o);
+  if (l.entry.empty()) return l.plan;
+  return launch(ctx, l, in, extent, o3, weights.buffer(), out);
 }
 
 template <class T>
@@ -275,7 +295,8 @@ LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const St
   const std::size_t reach = points.reach();
   check_buffers(ctx, in, extent, reach, out, o);
   const Extent3 o3 = stencil3d_output_extent(extent, reach, o.boundary);
-  LaunchPlan plan = base_plan<T>(ctx, o3, reach, points.points().size(), 2.0 * double(points.points().size()), o);
+  LaunchPlan plan = base_plan<T>(live_planner(ctx, o.plan), o3, reach, points.points().size(),
+                                 2.0 * double(points.points().size()), o);
   if (o3.cells() == 0) return plan;
   std::vector<std::array<int, 4>> terms;
   for (std::size_t p = 0; p < points.points().size(); ++p) {
@@ -284,8 +305,9 @@ LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const St
   }
   plan.macros["POINTS"] = points_macro(terms);
   stencil3d_uses_plane_queue(plan, false, std::nullopt);
-  return launch_points(ctx, plan, in, extent, o3, points.buffer(), out, o,
-                       !o.plane_queue && stencil_walks_rows(plan, false));
+  return launch(ctx,
+                plan_points(live_planner(ctx, o.plan), plan, o3, !o.plane_queue && stencil_walks_rows(plan, false)), in,
+                extent, o3, points.buffer(), out);
 }
 
 #define PORTACL_STENCIL3D(T)                                                                                    \

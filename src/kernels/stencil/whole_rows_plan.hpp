@@ -8,16 +8,16 @@
 #include <string>
 
 #include "rules/stencil_rules.hpp"
-#include "portacl/runtime/context.hpp"
+#include "../planner.hpp"
 
 namespace portacl {
 
-inline LaunchPlan whole_rows_plan(Context& ctx, const LaunchPlan& plan, const std::string& name, std::size_t units,
-                                  const PlanOptions& options, const std::string& variant) {
+inline LaunchPlan whole_rows_plan(const Planner& planner, const LaunchPlan& plan, const std::string& name,
+                                  std::size_t units, const std::string& variant) {
   KernelTraits traits = plan.traits;
   traits.dimensions = 1;
   traits.name = name;
-  LaunchPlan rows = ctx.plan(traits, ProblemSize(units), options);
+  LaunchPlan rows = planner.plan(traits, ProblemSize(units));
   rows.macros.insert(plan.macros.begin(), plan.macros.end());  // the 1D launch's own shape wins
   rows.decisions = plan.decisions;
   decide_whole_rows(rows, variant);

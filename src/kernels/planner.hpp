@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where a family's planning runs: on a live context (its device, its tuned
+// plans, the compiled kernel's work-group limit) or offline on a device
+// description (portacl-query --explain --from-clinfo: the rules and tuning
+// records, the limit unknown). A family's plan function takes a Planner, so
+// the call and the explanation of a device that is not attached make the
+// same decisions by the same code.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+struct Planner {
+  const DeviceInfo& device;
+  /// The plan of one kernel for `size`: Context::plan live, make_plan offline.
+  std::function<LaunchPlan(const KernelTraits&, const ProblemSize&)> plan;
+  /// The compiled kernel's CL_KERNEL_WORK_GROUP_SIZE for `plan`; 0: unknown.
+  std::function<std::size_t(const KernelRef&, const LaunchPlan&)> compiled_limit;
+};
+
+inline Planner live_planner(Context& ctx, const PlanOptions& options) {
+  return {ctx.info(), [&ctx, options](const KernelTraits& t, const ProblemSize& s) { return ctx.plan(t, s, options); },
+          [&ctx](const KernelRef& ref, const LaunchPlan& p) { return ctx.compiled_work_group_limit(ref, p); }};
+}
+
+inline Planner offline_planner(const DeviceInfo& device, const PlanOptions& options) {
+  return {device,
+          [&device, options](const KernelTraits& t, const ProblemSize& s) { return make_plan(device, t, s, options); },
+          [](const KernelRef&, const LaunchPlan&) { return std::size_t{0}; }};
+}
+
+}  // namespace portacl

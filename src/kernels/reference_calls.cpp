@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/reference_calls.hpp"
+
+#include <cstdint>
+#include <functional>
+
+#include "gemm_plans.hpp"
+#include "kernels/sparse/generators.hpp"
+#include "kernels/sparse/tunables.hpp"
+#include "planner.hpp"
+#include "portacl/device/device_class.hpp"
+#include "portacl/kernels/sparse/sparsity.hpp"
+#include "stencil/plans.hpp"
+
+namespace portacl {
+
+namespace {
+
+// One reference call: `plan` fills its decisions and launches; an error
+// (a shape the device cannot take) is the call's answer, not the report's end.
+ReferenceCall call(const std::string& family, const std::string& label,
+                   const std::function<void(ReferenceCall&)>& plan) {
+  ReferenceCall c;
+  c.family = family;
+  c.label = label;
+  try {
+    plan(c);
+  } catch (const std::exception& e) {
+    c.error = e.what();
+  }
+  return c;
+}
+
+SparseShape shape_of(const HostCsr<float>& a) {
+  SparseShape s = profile_rows(a.row_ptr);
+  s.cols = a.cols;
+  s.diagonals = count_diagonals(a.rows, a.cols, a.row_ptr, a.col);
+  return s;
+}
+
+ReferenceCall spmv_call(const Planner& planner, DeviceClass device_class, const std::string& label,
+                        const HostCsr<float>& a) {
+  return call("sparse", label, [&](ReferenceCall& c) {
+    const SpmvChoice choice = plan_spmv_choice(planner, device_class, shape_of(a), ElementType::f32);
+    c.decisions = choice.decisions;
+    c.launches.push_back({"method " + choice.method.name(), choice.plan});
+  });
+}
+
+void add(ReferenceCall& c, const StencilLaunch& l) { c.launches.push_back({l.entry, l.plan}); }
+
+}  // namespace
+
+std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanOptions& options) {
+  const Planner planner = offline_planner(device, options);
+  const DeviceClass device_class = classify(device).device_class;
+  std::vector<ReferenceCall> calls;
+  // 2^18 rows each: a matrix whose statistics are those of the large ones,
+  // made in a few milliseconds.
+  calls.push_back(
+      spmv_call(planner, device_class, "spmv float, 5-point Poisson 512^2 (banded)", poisson2d<float>(512)));
+  calls.push_back(
+      spmv_call(planner, device_class, "spmv float, 27-point Poisson 64^3 (regular rows)", poisson3d27<float>(64)));
+  calls.push_back(spmv_call(planner, device_class, "spmv float, 2^18 power-law rows, mean 8 (irregular)",
+                            power_law_rows<float>(std::size_t{1} << 18, 8, 20261125)));
+  calls.push_back(call("stencil", "heat2d float, 4096^2", [&](ReferenceCall& c) {
+    HeatOptions<float> o;
+    o.plan = options;
+    const HeatLaunches l = plan_heat2d<float>(planner, 4096, 4096, o);
+    c.launches.push_back({l.step_entry, l.step});
+    if (l.temporal) c.launches.push_back({"heat_temporal", *l.temporal});
+  }));
+  calls.push_back(call("stencil", "star_stencil3d float, radius 4, 256^3", [&](ReferenceCall& c) {
+    Stencil3dOptions o;
+    o.plan = options;
+    add(c, plan_star3d<float>(planner, Extent3{256, 256, 256}, 4, o));
+  }));
+  calls.push_back(call("stencil", "convolve2d float, 4096^2, 5 x 5 mask", [&](ReferenceCall& c) {
+    ConvolutionOptions o;
+    o.plan = options;
+    add(c, plan_convolution<float>(planner, 4096, 4096, 5, 5, o));
+  }));
+  calls.push_back(call("stencil", "ncc uint8, 4096^2 image, 16 x 16 template", [&](ReferenceCall& c) {
+    NccOptions o;
+    o.plan = options;
+    add(c, plan_ncc<std::uint8_t>(planner, 4096, 4096, 16, 16, o));
+  }));
+  for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
+    calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {
+      GemmOptions o;
+      o.plan = options;
+      const GemmPlans g = plan_gemm(planner, ElementType::f32, n, n, n, o);
+      if (g.clblast) {
+        c.launches.push_back({"CLBlast Sgemm", g.plan});
+      } else if (g.g.pack) {
+        c.launches.push_back({"gemm_pack (A)", g.pack_a_plan});
+        c.launches.push_back({"gemm_pack (B)", g.pack_b_plan});
+        c.launches.push_back({"gemm_tiled", g.plan});
+      } else {
+        c.launches.push_back({"gemm", g.plan});
+      }
+    }));
+  return calls;
+}
+
+}  // namespace portacl

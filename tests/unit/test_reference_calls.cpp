@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// portacl-query's family calls: every family plans on every device class
+// from a description alone, by the functions the calls themselves use.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "test_support.hpp"
+
+using namespace portacl;
+
+TEST_CASE("every family's reference call plans on every device class from its description alone", "[rules]") {
+  for (const char* fixture : {"nvidia_h100.clinfo", "nvidia_gtx1080.clinfo", "amd_gfx902_vega.clinfo",
+                              "intel_xeon_phi_knc.clinfo", "intel_cpu_i7-6700.clinfo", "pocl_epyc_avx2.clinfo"}) {
+    INFO(fixture);
+    const DeviceInfo d = test::load_fixture(fixture);
+    PlanOptions rules;
+    rules.consult_provider = false;  // the rules alone: no tuning record applies
+    const std::vector<ReferenceCall> calls = reference_calls(d, rules);
+    std::set<std::string> families;
+    for (const ReferenceCall& c : calls) {
+      INFO(c.label);
+      CHECK(c.error == "");
+      CHECK(!c.launches.empty());
+      families.insert(c.family);
+      for (const auto& [kernel, plan] : c.launches) {
+        INFO(kernel);
+        CHECK(!kernel.empty());
+        CHECK(plan.work_group_size() >= 1);
+        CHECK(plan.work_group_size() <= d.max_work_group_size);
+        CHECK(plan.provenance == "rules");
+        CHECK(!plan.decisions.empty());
+      }
+    }
+    CHECK(families == std::set<std::string>{"sparse", "stencil", "gemm"});
+    CHECK(calls.size() == 9);
+    // The SpMV calls name their method's rule; a banded matrix is stored by
+    // diagonals wherever the rules allow it.
+    REQUIRE(calls[0].decisions.size() >= 1);
+    CHECK(calls[0].decisions.front().what == "spmv_method");
+  }
+}
+
+TEST_CASE("a family's reference call is the call's own plan: heat2d offline and live agree", "[rules]") {
+  // The live call on this machine's device and the offline plan of the same
+  // device's description make the same one-step plan (the temporal tile may
+  // differ: offline, the compiled kernel's work-group limit is unknown).
+  Context& ctx = test::cpu_context();
+  const std::vector<ReferenceCall> offline = reference_calls(ctx.info(), {});
+  const auto heat = std::find_if(offline.begin(), offline.end(),
+                                 [](const ReferenceCall& c) { return c.label.rfind("heat2d", 0) == 0; });
+  REQUIRE(heat != offline.end());
+  REQUIRE(heat->error == "");
+  Buffer<float> u(ctx, std::vector<float>(std::size_t{4096} * 4096, 0.0f));
+  HeatOptions<float> o;
+  o.steps_per_launch = 1;
+  const LaunchPlan live = heat2d(ctx, u, 4096, 4096, o);
+  CHECK(live.summary() == heat->launches.front().second.summary());
+  CHECK(live.build_options() == heat->launches.front().second.build_options());
+}
