@@ -16,6 +16,7 @@
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
+#include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/packed_symv.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "gemm_plans.hpp"
+#include "histogram_tunables.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "planner.hpp"
@@ -85,6 +86,15 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     o.plan = options;
     add(c, plan_ncc<std::uint8_t>(planner, 4096, 4096, 16, 16, o));
   }));
+  for (std::size_t bins : {std::size_t{256}, std::size_t{65536}})
+    calls.push_back(call("histogram", "histogram, 2^24 keys, " + std::to_string(bins) + " bins", [&](ReferenceCall& c) {
+      HistogramOptions o;
+      o.plan = options;
+      const HistogramLaunches l = plan_histogram(planner, std::size_t{1} << 24, bins, o);
+      if (l.choice.variant != HistogramVariant::rows) c.launches.push_back({l.finish_entry, l.finish});
+      c.launches.push_back({l.count_entry, l.count});
+      if (l.choice.variant == HistogramVariant::rows) c.launches.push_back({l.finish_entry, l.finish});
+    }));
   for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
     calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {
       GemmOptions o;

@@ -77,6 +77,16 @@ const std::vector<Rule>& rule_book() {
        "The block variant stages up to 4 entries per work-item of a work-group in local memory, within the device's "
        "local memory."},
       // Stencils (seed 000 chapter 3).
+      {"histogram.local-bins", "all", "000 4.4",
+       "GPUs count a histogram hierarchically: each work-group into its own bins in local memory (local atomics), then "
+       "one global atomic per non-zero bin (the textbook: 20x over a global atomic per key on a GTX 750 Ti), where the "
+       "bins fit half the local memory and it is real."},
+      {"histogram.global-atomics", "all", "000 4.4",
+       "Bins past local memory (or past the CPU rows' memory budget): one global atomic per key."},
+      {"histogram.private-rows", "cpu", "000 4.4",
+       "CPUs and Xeon Phi count without atomics (they serialise there): each work-item counts a contiguous chunk of "
+       "keys into its own row, at least 4096 keys and up to 4 rows per compute unit, and a second kernel adds the rows "
+       "up bin by bin (the textbook's per-thread histograms scaled linearly on 8 cores)."},
       {"stencil.tile-beyond-cache", "all", "000 3",
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
        "that the cache serves the neighbours' re-reads (the textbook measured 1.5x on large grids, nothing on small). "

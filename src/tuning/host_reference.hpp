@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -203,6 +204,31 @@ std::string compare_gemm_samples(const std::vector<T>& a, const std::vector<T>& 
     const std::string at = "C(" + std::to_string(i) + "," + std::to_string(j) + ")";
     if (std::string m = compare_value(at, double(c[i * n + j]), want, dot_bound<T>(n)); !m.empty()) return m;
   }
+  return "";
+}
+
+// The histogram of `keys` into `bins` bins: bin = key >> shift, or
+// (key >> shift) mod bins with `wrap`; keys whose bin is `bins` or more are
+// not counted. Counted in 64 bits, so a count that overflowed 32 on the
+// device shows as a difference.
+inline std::vector<std::uint64_t> histogram(const std::vector<std::uint32_t>& keys, std::size_t bins, unsigned shift,
+                                            bool wrap) {
+  std::vector<std::uint64_t> counts(bins, 0);
+  for (std::uint32_t k : keys) {
+    std::uint64_t b = k >> shift;
+    if (wrap) b %= bins;
+    if (b < bins) ++counts[b];
+  }
+  return counts;
+}
+
+// "" when the device's counts equal the reference's, else the first bin
+// that differs.
+inline std::string compare_counts(const std::vector<std::uint32_t>& got, const std::vector<std::uint64_t>& want) {
+  if (got.size() != want.size()) return std::to_string(got.size()) + " counts, want " + std::to_string(want.size());
+  for (std::size_t b = 0; b < got.size(); ++b)
+    if (got[b] != want[b])
+      return "bin " + std::to_string(b) + ": " + std::to_string(got[b]) + ", want " + std::to_string(want[b]);
   return "";
 }
 

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+// The histogram (kernels/histogram.cl): validate, plan (plan_histogram, the
+// same function portacl-query runs offline), prepare, launch.
+#include "portacl/kernels/histogram.hpp"
+
+#include <string>
+
+#include "aliasing.hpp"
+#include "kernel_call.hpp"
+#include "kernels/histogram_tunables.hpp"
+#include "portacl/error.hpp"
+
+namespace portacl {
+
+using kernel_call::ceil_div;
+using kernel_call::round_up;
+
+KernelTraits histogram_traits() {
+  KernelTraits t;
+  t.name = "histogram";
+  t.element = ElementType::i32;  // 32-bit keys
+  t.dimensions = 1;
+  t.vectorizable = false;
+  t.needs_barriers = true;  // the local-memory bins
+  t.has_barrier_free_variant = true;
+  t.bytes_per_item = 4;  // each key read once
+  t.flops_per_item = 0;
+  t.tunables = &histogram_tunables();
+  return t;
+}
+
+const TuningSpace& histogram_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512}), knobs::groups_per_compute_unit({1, 2, 4, 8, 16, 32})}, nullptr};
+  return space;
+}
+
+namespace {
+
+constexpr std::size_t kMaxBins = std::size_t{1} << 28;
+
+// A 1D plan of `items` work-items in groups of the counting plan's size: the
+// merge (a bin per work-item) and the clearing of the counts. Same macros,
+// so the same program as the counting kernel.
+LaunchPlan helper_plan(const LaunchPlan& count, std::size_t items) {
+  LaunchPlan p = count;
+  p.global = {{round_up(items, p.local[0]), 1, 1}};
+  p.work_groups = p.global[0] / p.local[0];
+  p.items_per_work_item = 1;
+  return p;
+}
+
+}  // namespace
+
+HistogramLaunches plan_histogram(const Planner& planner, std::size_t keys, std::size_t bins,
+                                 const HistogramOptions& o) {
+  HistogramLaunches l;
+  LaunchPlan plan = planner.plan(histogram_traits(), ProblemSize(std::max<std::size_t>(keys, 1)));
+  plan.macros["BINS"] = std::to_string(bins);
+  plan.macros["SHIFT"] = std::to_string(o.shift);
+  if (o.wrap) plan.macros["WRAP"] = "1";
+  l.choice = choose_histogram(plan, planner.device, keys, bins);
+  switch (l.choice.variant) {
+    case HistogramVariant::rows:
+      plan.use_local_memory = false;
+      plan.global = {{round_up(l.choice.rows, plan.local[0]), 1, 1}};
+      plan.work_groups = plan.global[0] / plan.local[0];
+      plan.items_per_work_item = std::max<std::size_t>(l.choice.chunk, 1);
+      l.count_entry = "hist_rows";
+      l.count = plan;
+      l.finish = helper_plan(plan, bins);
+      l.finish_entry = "hist_merge";
+      return l;
+    case HistogramVariant::local_bins:
+      plan.macros["LOCAL_BINS"] = "1";
+      fit_histogram_group(plan, planner.compiled_limit(KernelRef{"histogram.cl", "hist_local", ""}, plan));
+      l.count_entry = "hist_local";
+      break;
+    case HistogramVariant::global_atomics: l.count_entry = "hist_global"; break;
+  }
+  // The atomic variants: a grid of the plan's work-groups striding over the keys.
+  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  l.count = plan;
+  l.finish = helper_plan(plan, bins);
+  l.finish_entry = "hist_zero";
+  return l;
+}
+
+LaunchPlan histogram(Context& ctx, const Buffer<std::uint32_t>& keys, Buffer<std::uint32_t>& counts,
+                     const HistogramOptions& o) {
+  kernel_call::same_context(ctx, keys, "histogram", "keys");
+  kernel_call::same_context(ctx, counts, "histogram", "counts");
+  const std::size_t bins = counts.size();
+  if (bins == 0) throw Error("histogram: counts has no bins (its size is the bin count)");
+  if (bins > kMaxBins)
+    throw Error("histogram: " + std::to_string(bins) + " bins; at most 2^28 (" + std::to_string(kMaxBins) + ")");
+  if (o.shift >= 32) throw Error("histogram: shift " + std::to_string(o.shift) + " drops every bit of a 32-bit key");
+  if (o.wrap && (bins & (bins - 1)) != 0)
+    throw Error("histogram: wrap needs a power-of-two bin count (a radix digit), not " + std::to_string(bins));
+  if (keys.size() > 0xffffffffull)
+    throw Error("histogram: " + std::to_string(keys.size()) + " keys; a 32-bit count holds at most 2^32 - 1");
+  aliasing::refuse_overlap("histogram", aliasing::whole(counts), "counts", aliasing::whole(keys), "keys",
+                           "the counts are written while the keys are read");
+  const HistogramLaunches l = plan_histogram(live_planner(ctx, o.plan), keys.size(), bins, o);
+  const KernelRef count_ref{"histogram.cl", l.count_entry, ""}, finish_ref{"histogram.cl", l.finish_entry, ""};
+  if (l.choice.variant == HistogramVariant::rows) {
+    auto held = ctx.hold_scratch();  // the rows, until the merge is queued
+    const cl::Buffer& rows = ctx.scratch(
+        "histogram.rows",
+        checked_product(checked_product(l.choice.rows, bins, "histogram: rows x bins"), 4, "histogram: rows"));
+    kernel_call::launch(ctx, ctx.prepare(count_ref, l.count), static_cast<cl_ulong>(keys.size()),
+                        static_cast<cl_ulong>(l.choice.rows), static_cast<cl_ulong>(l.choice.chunk), keys, rows);
+    kernel_call::launch(ctx, ctx.prepare(finish_ref, l.finish), static_cast<cl_ulong>(l.choice.rows), rows, counts);
+    return l.count;
+  }
+  kernel_call::launch(ctx, ctx.prepare(finish_ref, l.finish), counts);
+  if (keys.size())
+    kernel_call::launch(ctx, ctx.prepare(count_ref, l.count), static_cast<cl_ulong>(keys.size()), keys, counts);
+  return l.count;
+}
+
+}  // namespace portacl

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// The histogram family's operations: 32-bit keys made from the workload's
+// values (uniform over all 2^32), counted into 256 bins (the top byte: a
+// radix sort's digit) and 65536 bins (the top 16 bits: 256 KiB of counts,
+// past the local memory of every GPU, so global atomics there).
+// CLBlast has no histogram; Boost.Compute's joins with the sort.
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+#include "../host_reference.hpp"
+#include "../operations.hpp"
+#include "kernels/histogram_tunables.hpp"
+#include "portacl/kernels/histogram.hpp"
+
+namespace portacl {
+namespace {
+
+using Options = const PlanOptions&;
+
+struct HistogramCase {
+  HistogramCase(Context& ctx, std::vector<std::uint32_t> k, std::size_t bins)
+      : host(std::move(k)), keys(ctx, host), counts(ctx, bins) {}
+  std::vector<std::uint32_t> host;
+  Buffer<std::uint32_t> keys, counts;
+};
+
+HistogramCase& histogram_case(Workload& w, std::size_t bins) {
+  auto& slot = w.derived["histogram." + std::to_string(bins)];
+  if (!slot) {
+    std::vector<std::uint32_t> keys(w.n);
+    for (std::size_t i = 0; i < w.n; ++i)  // [-1, 1) onto [0, 2^32)
+      keys[i] = static_cast<std::uint32_t>(std::ldexp(double(w.hx[i]) + 1.0, 31));
+    slot = std::make_shared<HistogramCase>(w.ctx, std::move(keys), bins);
+  }
+  return *std::static_pointer_cast<HistogramCase>(slot);
+}
+
+Operation histogram_operation(std::size_t bins, unsigned shift) {
+  auto run = [bins, shift](Workload& w, Options o) {
+    HistogramCase& c = histogram_case(w, bins);
+    HistogramOptions h;
+    h.shift = shift;
+    h.plan = o;
+    return histogram(w.ctx, c.keys, c.counts, h);
+  };
+  return Operation{"histogram " + std::to_string(bins) + " bins",
+                   4,
+                   0,
+                   &histogram_tunables(),
+                   run,
+                   [bins, shift, run](Workload& w, Options o) {
+                     HistogramCase& c = histogram_case(w, bins);
+                     c.counts.upload(std::vector<std::uint32_t>(bins, 0xdeadbeefu));  // poisoned
+                     run(w, o);
+                     return reference::compare_counts(c.counts.download(),
+                                                      reference::histogram(c.host, bins, shift, false));
+                   }};
+}
+
+std::vector<Operation> histogram_operations() { return {histogram_operation(256, 24), histogram_operation(65536, 16)}; }
+
+const OperationFamily histograms(35, histogram_operations);
+
+}  // namespace
+}  // namespace portacl
