@@ -15,6 +15,7 @@
 
 #include "../common/cli.hpp"
 #include "report.hpp"
+#include "tuning/case_specs.hpp"
 #include "tuning/operations.hpp"
 
 using namespace portacl;
@@ -38,16 +39,12 @@ const char* kUsage =
     "  --gemm-types LIST  float, double or both (default float; double needs fp64)\n"
     "  --sparse LIST      also sparse y = A x by every method and the automatic choice,\n"
     "                     with CG per iteration and ViennaCL beside them, on generated\n"
-    "                     matrices: poisson2d:N (5-point, N^2 rows), poisson3d27:N\n"
-    "                     (27-point, N^3 rows), powerlaw:ROWS:MEAN (power-law row\n"
-    "                     lengths), e.g. poisson2d:2048,poisson3d27:128,powerlaw:2000000:8\n"
+    "                     matrices (the forms below), e.g.\n"
+    "                     poisson2d:2048,poisson3d27:128,powerlaw:2000000:8\n"
+    "@SPARSE@"
     "  --matrix FILE      also the same on a Matrix Market file (repeatable)\n"
-    "  --stencils LIST    also stencils, every variant: heat2d:N:STEPS (the 2D heat\n"
-    "                     equation on N^2, float and double), star3d:N:R (the 3D star\n"
-    "                     of radius R on N^3), box3d:N:R (a general stencil: every\n"
-    "                     offset of the (2R+1)^3 box, R 1 or 2), conv2d:N:M (N^2\n"
-    "                     image, M x M mask), conv1d:N:M (N samples, M taps),\n"
-    "                     ncc:N:T (8-bit N^2 image, T x T template)\n"
+    "  --stencils LIST    also stencils, every variant of each of these forms:\n"
+    "@STENCILS@"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
     "  --seed N           the random inputs' seed (default from the clock; every run\n"
@@ -65,6 +62,21 @@ const char* kUsage =
     "\n"
     "exit status: 0 all outputs correct, 1 a wrong output, an unreadable input or a\n"
     "runtime error, 2 usage error\n";
+
+// The usage text, with each section's case forms as its family declares
+// them (src/tuning/case_specs.hpp).
+std::string usage() {
+  std::string text = kUsage;
+  auto forms = [](const CaseForms& list) {
+    std::string lines;
+    for (const CaseForm& f : list.forms) lines += "                       " + f.usage() + ": " + f.meaning + "\n";
+    return lines;
+  };
+  for (const auto& [mark, family] :
+       {std::pair<std::string, std::string>{"@SPARSE@", "sparse"}, {"@STENCILS@", "stencil"}})
+    text.replace(text.find(mark), mark.size(), forms(case_forms(family)));
+  return text;
+}
 
 struct Args {
   std::string device;
@@ -138,7 +150,7 @@ int main(int argc, char** argv) {
   try {
     for (cli::Arguments args(argc, argv); args.next();) {
       const std::string& arg = args.arg();
-      if (cli::help_or_version(args, "portacl-bench", kUsage))
+      if (cli::help_or_version(args, "portacl-bench", usage().c_str()))
         return 0;
       else if (arg == "--device")
         a.device = args.value();

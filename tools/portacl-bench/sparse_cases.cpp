@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sparse_cases.hpp"
 
+#include "tuning/case_specs.hpp"
+
 #include <algorithm>
 #include <random>
 #include <stdexcept>
@@ -16,26 +18,13 @@ namespace {
 
 using namespace portacl;
 
-std::vector<std::string> fields(const std::string& spec) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t colon; (colon = spec.find(':', start)) != std::string::npos; start = colon + 1)
-    out.push_back(spec.substr(start, colon - start));
-  out.push_back(spec.substr(start));
-  return out;
-}
-
-std::size_t whole(const std::string& text, const std::string& spec) {
-  return cli::positive_whole(text, "--sparse '" + spec + "'");
-}
-
-HostCsr<float> generate(const std::string& spec, unsigned long long seed) {
-  const std::vector<std::string> f = fields(spec);
-  if (f[0] == "poisson2d" && f.size() == 2) return poisson2d<float>(whole(f[1], spec));
-  if (f[0] == "poisson3d27" && f.size() == 2) return poisson3d27<float>(whole(f[1], spec));
-  if (f[0] == "powerlaw" && f.size() == 3)
-    return power_law_rows<float>(whole(f[1], spec), static_cast<double>(whole(f[2], spec)), seed);
-  throw std::invalid_argument("--sparse '" + spec + "': expected poisson2d:N, poisson3d27:N or powerlaw:ROWS:MEAN");
+// A generated matrix of the sparse family's case list
+// (src/tuning/operations/sparse_operations.cpp).
+HostCsr<float> generate(const std::string& text, unsigned long long seed) {
+  const CaseSpec s = parse_case(case_forms("sparse"), text);
+  if (s.kind == "poisson2d") return poisson2d<float>(s.values[0]);
+  if (s.kind == "poisson3d27") return poisson3d27<float>(s.values[0]);
+  return power_law_rows<float>(s.values[0], static_cast<double>(s.values[1]), seed);
 }
 
 // Bytes an SpMV must move, each array once: values, column indices, row
@@ -174,14 +163,7 @@ void one_matrix(Context& ctx, const std::string& name, const HostCsr<float>& hos
 }  // namespace
 
 void check_sparse_specs(const std::vector<std::string>& specs) {
-  for (const std::string& s : specs) {
-    const std::vector<std::string> f = fields(s);
-    const bool known = (f[0] == "poisson2d" && f.size() == 2) || (f[0] == "poisson3d27" && f.size() == 2) ||
-                       (f[0] == "powerlaw" && f.size() == 3);
-    if (!known)
-      throw std::invalid_argument("--sparse '" + s + "': expected poisson2d:N, poisson3d27:N or powerlaw:ROWS:MEAN");
-    for (std::size_t k = 1; k < f.size(); ++k) whole(f[k], s);
-  }
+  for (const std::string& s : specs) parse_case(case_forms("sparse"), s);
 }
 
 std::vector<MatrixFile> read_matrix_files(const std::vector<std::string>& paths) {

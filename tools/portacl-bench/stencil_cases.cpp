@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "stencil_cases.hpp"
 
+#include "tuning/case_specs.hpp"
+
 #include <array>
 #include <cmath>
 #include <optional>
@@ -24,27 +26,16 @@ std::string within_impl(const std::vector<T>& got, const std::vector<double>& wa
 }
 
 // "KIND:A:B" with positive whole A and B.
+// A parsed --stencils spec: its kind and its two values (the case list is
+// the stencil family's, src/tuning/operations/stencil_operations.cpp).
 struct Spec {
   std::string kind;
   std::size_t a = 0, b = 0;
 };
 
-Spec parse(const std::string& spec) {
-  static const char* kinds[] = {"heat2d", "star3d", "box3d", "conv2d", "conv1d", "ncc"};
-  const std::size_t first = spec.find(':'), second = first == std::string::npos ? first : spec.find(':', first + 1);
-  auto number = [&](const std::string& text) { return cli::positive_whole(text, "--stencils '" + spec + "'"); };
-  const std::string kind = spec.substr(0, first);
-  bool known = false;
-  for (const char* k : kinds) known = known || kind == k;
-  if (!known || second == std::string::npos)
-    throw std::invalid_argument("--stencils '" + spec +
-                                "': expected heat2d:N:STEPS, star3d:N:RADIUS, box3d:N:RADIUS, conv2d:N:MASK, "
-                                "conv1d:N:MASK or ncc:N:TEMPLATE");
-  Spec s{kind, number(spec.substr(first + 1, second - first - 1)), number(spec.substr(second + 1))};
-  if (kind == "star3d" && s.b > 4) throw std::invalid_argument("--stencils '" + spec + "': the radius is 1 to 4");
-  if (kind == "box3d" && s.b > 2)
-    throw std::invalid_argument("--stencils '" + spec + "': the box's radius is 1 or 2 (27 or 125 points)");
-  return s;
+Spec parse(const std::string& text) {
+  const CaseSpec c = parse_case(case_forms("stencil"), text);
+  return {c.kind, c.values[0], c.values[1]};
 }
 
 // A variant: forced tile or not, forced steps per launch and cells per
