@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a family's benchmark section measures, declared by the family beside
+// its operations and its case list (case_specs.hpp): for each spec, the
+// cases (a problem and an element type) and their variants (the rules' and
+// each forced choice), each with its check on a small instance against the
+// host reference and its timed call, and the traffic, arithmetic and
+// points per call. portacl-bench runs them all alike (one runner, one
+// table); a family adds cases here, not bench code.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "case_specs.hpp"
+#include "portacl/rules/launch_plan.hpp"
+#include "portacl/runtime/context.hpp"
+
+namespace portacl {
+
+struct BenchVariant {
+  std::string label;  ///< "tiled", "4 steps per launch"; "rules" is described from its plan
+  /// Runs the variant on a small instance and compares with the host
+  /// reference: "" when right, else what is wrong.
+  std::function<std::string()> check;
+  /// The timed call (inputs ready); returns its plan.
+  std::function<LaunchPlan()> run;
+  /// The label from the plan the call ran (the rules' choices); empty: `label`.
+  std::function<std::string(const LaunchPlan&)> describe = {};
+  /// A check after timing on the large problem's output ("" when right); empty: none.
+  std::function<std::string()> after = {};
+};
+
+struct BenchCase {
+  std::string label;                        ///< "heat2d 4096^2 x 1000"
+  std::string element;                      ///< "float", "double", "uint8"
+  double bytes = 0, flops = 0, points = 0;  ///< per call: the least traffic, the arithmetic, the outputs
+  std::vector<BenchVariant> variants = {};
+  std::shared_ptr<void> state = nullptr;  ///< the buffers and inputs the calls share
+};
+
+using BenchCaseMaker = std::vector<BenchCase> (*)(Context& ctx, const CaseSpec& spec, unsigned long long seed);
+
+/// A family's cases join through one of these in its operations file.
+struct BenchCasesFamily {
+  BenchCasesFamily(const std::string& family, BenchCaseMaker make);
+};
+
+/// The cases `spec` (of `family`'s case list) makes on `ctx`, inputs drawn
+/// from `seed`; throws portacl::Error for a family without cases.
+std::vector<BenchCase> bench_cases(const std::string& family, Context& ctx, const CaseSpec& spec,
+                                   unsigned long long seed);
+
+}  // namespace portacl
