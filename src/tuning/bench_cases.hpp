@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,12 +33,22 @@ struct BenchVariant {
   std::function<std::string()> after = {};
 };
 
+/// The same computation in another library, called as its users call it
+/// (set-up outside the call), timed by wall clock like portacl's.
+struct BenchBaseline {
+  std::string routine;                 ///< "Sgemm"
+  std::function<void()> run;           ///< one call; it may return before the device is done
+  std::function<std::string()> check;  ///< one call on poisoned outputs, judged like ours: "" when right
+};
+
 struct BenchCase {
   std::string label;                        ///< "heat2d 4096^2 x 1000"
   std::string element;                      ///< "float", "double", "uint8"
   double bytes = 0, flops = 0, points = 0;  ///< per call: the least traffic, the arithmetic, the outputs
   std::vector<BenchVariant> variants = {};
   std::shared_ptr<void> state = nullptr;  ///< the buffers and inputs the calls share
+  std::optional<BenchBaseline> baseline = std::nullopt;
+  std::size_t size = 0;  ///< the problem's size where one number says it (GEMM's order), else 0
 };
 
 using BenchCaseMaker = std::vector<BenchCase> (*)(Context& ctx, const CaseSpec& spec, unsigned long long seed);
