@@ -22,8 +22,10 @@ struct Planner {
   std::function<std::size_t(const KernelRef&, const LaunchPlan&)> compiled_limit;
 };
 
+/// For the span of one call: it refers to `options` (the call's), so that a
+/// call copies no options and allocates nothing to plan.
 inline Planner live_planner(Context& ctx, const PlanOptions& options) {
-  return {ctx.info(), [&ctx, options](const KernelTraits& t, const ProblemSize& s) { return ctx.plan(t, s, options); },
+  return {ctx.info(), [&ctx, &options](const KernelTraits& t, const ProblemSize& s) { return ctx.plan(t, s, options); },
           [&ctx](const KernelRef& ref, const LaunchPlan& p) { return ctx.compiled_work_group_limit(ref, p); }};
 }
 

@@ -30,7 +30,7 @@ HistogramChoice choose_histogram(LaunchPlan& plan, const DeviceInfo& device, std
     // The rows' counts stay within a sixteenth of the device's memory (and
     // one allocation): beyond that, atomics.
     const std::uint64_t budget = std::min<std::uint64_t>(device.global_mem_size / 16, device.max_mem_alloc_size);
-    if (budget) c.rows = std::min<std::size_t>(c.rows, std::max<std::uint64_t>(budget / bin_bytes, 0));
+    if (budget) c.rows = std::min<std::uint64_t>(c.rows, budget / bin_bytes);
     if (c.rows >= 1) {
       c.variant = HistogramVariant::rows;
       c.chunk = (keys + c.rows - 1) / c.rows;

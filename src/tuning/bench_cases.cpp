@@ -2,6 +2,7 @@
 #include "bench_cases.hpp"
 
 #include <map>
+#include <mutex>
 
 #include "portacl/error.hpp"
 
@@ -9,20 +10,46 @@ namespace portacl {
 
 namespace {
 
-std::map<std::string, BenchCaseMaker>& makers() {
-  static std::map<std::string, BenchCaseMaker> families;
-  return families;
+struct Registered {
+  CaseForms (*forms)() = nullptr;
+  BenchCaseMaker make = nullptr;
+};
+
+std::map<std::string, Registered>& families() {
+  static std::map<std::string, Registered> all;
+  return all;
+}
+
+const Registered& registered(const std::string& family) {
+  const auto it = families().find(family);
+  if (it == families().end()) {
+    std::string known;
+    for (const auto& kv : families()) known += (known.empty() ? "" : ", ") + kv.first;
+    throw Error("no bench case list for '" + family + "' (known: " + known + ")");
+  }
+  return it->second;
 }
 
 }  // namespace
 
-BenchCasesFamily::BenchCasesFamily(const std::string& family, BenchCaseMaker make) { makers()[family] = make; }
+BenchFamily::BenchFamily(const std::string& family, CaseForms (*forms)(), BenchCaseMaker make) {
+  families()[family] = {forms, make};
+}
+
+const CaseForms& case_forms(const std::string& family) {
+  static std::mutex mutex;
+  static std::map<std::string, CaseForms> made;  // each list made once
+  std::lock_guard<std::mutex> lock(mutex);
+  auto m = made.find(family);
+  if (m == made.end()) m = made.emplace(family, registered(family).forms()).first;
+  return m->second;
+}
 
 std::vector<BenchCase> bench_cases(const std::string& family, Context& ctx, const CaseSpec& spec,
                                    unsigned long long seed) {
-  const auto it = makers().find(family);
-  if (it == makers().end()) throw Error("no bench cases for '" + family + "'");
-  return it->second(ctx, spec, seed);
+  const Registered& r = registered(family);
+  if (!r.make) throw Error("no bench cases for '" + family + "' (its section runs the bench's own code)");
+  return r.make(ctx, spec, seed);
 }
 
 }  // namespace portacl

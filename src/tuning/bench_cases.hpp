@@ -53,10 +53,17 @@ struct BenchCase {
 
 using BenchCaseMaker = std::vector<BenchCase> (*)(Context& ctx, const CaseSpec& spec, unsigned long long seed);
 
-/// A family's cases join through one of these in its operations file.
-struct BenchCasesFamily {
-  BenchCasesFamily(const std::string& family, BenchCaseMaker make);
+/// A family's bench section joins through one of these, in the file that
+/// declares its cases: its case list (the forms its option takes) and the
+/// cases a spec makes (none yet where the bench still runs the section's
+/// own code: the sparse family).
+struct BenchFamily {
+  BenchFamily(const std::string& family, CaseForms (*forms)(), BenchCaseMaker make = nullptr);
 };
+
+/// The case list of `family` ("stencil", "sparse", "gemm"); throws
+/// portacl::Error naming the known families.
+const CaseForms& case_forms(const std::string& family);
 
 /// The cases `spec` (of `family`'s case list) makes on `ctx`, inputs drawn
 /// from `seed`; throws portacl::Error for a family without cases.

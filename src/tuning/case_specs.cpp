@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "case_specs.hpp"
 
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
-#include "portacl/error.hpp"
 #include "portacl/util/checked.hpp"
 
 namespace portacl {
 
 namespace {
-
-std::map<std::string, CaseForms (*)()>& registry() {
-  static std::map<std::string, CaseForms (*)()> families;
-  return families;
-}
 
 std::vector<std::string> fields(const std::string& text) {
   std::vector<std::string> out;
@@ -57,23 +49,6 @@ CaseSpec parse_case(const CaseForms& forms, const std::string& text) {
     s.values.push_back(static_cast<std::size_t>(*v));
   }
   return s;
-}
-
-CaseFormsFamily::CaseFormsFamily(const std::string& family, CaseForms (*make)()) { registry()[family] = make; }
-
-const CaseForms& case_forms(const std::string& family) {
-  static std::mutex mutex;
-  static std::map<std::string, CaseForms> made;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = registry().find(family);
-  if (it == registry().end()) {
-    std::string known;
-    for (const auto& kv : registry()) known += (known.empty() ? "" : ", ") + kv.first;
-    throw Error("no bench case list for '" + family + "' (known: " + known + ")");
-  }
-  auto m = made.find(family);
-  if (m == made.end()) m = made.emplace(family, it->second()).first;
-  return m->second;
 }
 
 }  // namespace portacl

@@ -3,7 +3,7 @@
 // ("heat2d:N:STEPS", "powerlaw:ROWS:MEAN"), declared once, in the family's
 // operations file, beside its operations. portacl-bench parses, checks and
 // explains every family's specs from here: no section keeps a parser of
-// its own, and a family's case list is one declaration.
+// its own. A family registers its list with its cases (bench_cases.hpp).
 #pragma once
 
 #include <cstddef>
@@ -42,14 +42,5 @@ struct CaseSpec {
 /// wrong: an unknown kind (with every form), a missing or extra field, a
 /// value that is not a positive whole number or is past its maximum.
 CaseSpec parse_case(const CaseForms& forms, const std::string& text);
-
-/// The families' case lists join through one of these in their
-/// operations file; `family` is the name portacl-bench looks them up by.
-struct CaseFormsFamily {
-  CaseFormsFamily(const std::string& family, CaseForms (*make)());
-};
-/// The case list of `family` ("stencil", "sparse"); throws portacl::Error
-/// naming the known families.
-const CaseForms& case_forms(const std::string& family);
 
 }  // namespace portacl

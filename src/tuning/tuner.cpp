@@ -32,6 +32,13 @@ std::string to_string(SearchStrategy s) {
   return "?";
 }
 
+void TuningOutcome::stored_configuration(Configuration& numbers, NamedValues& named) const {
+  if (space)
+    split_named_values(*space, best.configuration, numbers, named);
+  else
+    numbers = best.configuration;
+}
+
 TuningRecord TuningOutcome::record(const DeviceInfo& device, const std::string& tool) const {
   TuningRecord r;
   r.device = DeviceFingerprint::of(device);
@@ -39,10 +46,7 @@ TuningRecord TuningOutcome::record(const DeviceInfo& device, const std::string& 
   r.element = element;
   r.bucket = size_bucket(n);
   r.n = n;
-  if (space)
-    split_named_values(*space, best.configuration, r.configuration, r.named);
-  else
-    r.configuration = best.configuration;
+  stored_configuration(r.configuration, r.named);
   r.tuned = best.timing;
   r.rules = rules.timing;
   r.strategy = to_string(strategy);

@@ -71,6 +71,8 @@ struct TuningOutcome {
   std::string not_recorded;  // why the result must not be stored ("" when it may)
   double speedup() const { return best.timing.median_ms > 0 ? rules.timing.median_ms / best.timing.median_ms : 1; }
   TuningRecord record(const DeviceInfo& device, const std::string& tool) const;
+  /// The best configuration as a record stores it: named knobs by name.
+  void stored_configuration(Configuration& numbers, NamedValues& named) const;
 };
 
 TuningOutcome tune(Context& ctx, const Operation& op, const TunerOptions& options);

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "test_support.hpp"
-#include "tuning/case_specs.hpp"
+#include "tuning/bench_cases.hpp"
 
 using namespace portacl;
 

@@ -4,8 +4,7 @@
 // clock, and its CLBlast baseline timed by the wall clock beside it.
 #include "gemm_cases.hpp"
 
-#include "tuning/bench_cases.hpp"
-#include "tuning/case_specs.hpp"
+#include "case_runner.hpp"
 
 namespace bench {
 
@@ -17,13 +16,11 @@ GemmRow run_case(Context& ctx, const BenchCase& c, int warmup, int reps, bool ba
   GemmRow row;
   row.n = c.size;
   row.element = c.element;
-  const BenchVariant& v = c.variants.front();  // the rules' (or a tuned) plan
-  const std::string wrong = v.check();
-  row.check = wrong.empty() ? "ok" : wrong;
-  const LaunchPlan plan = v.run();
-  row.plan = v.describe ? v.describe(plan) : plan.summary();
-  row.ours = measure(warmup, reps, [&] { return device_ms(ctx, [&] { v.run(); }); });
-  row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, [&] { v.run(); }); });
+  const VariantRun r = run_variant(ctx, c.variants.front(), warmup, reps);  // the rules' (or a tuned) plan
+  row.check = r.check;
+  row.plan = r.label;
+  row.ours = r.ours;
+  row.ours_wall = r.ours_wall;
   row.gflops = c.flops / (row.ours.median_ms * 1e6);
   row.fraction_of_fma = fma_gflops > 0 ? row.gflops / fma_gflops : 0;
   if (baseline && c.baseline) {

@@ -15,7 +15,7 @@
 
 #include "../common/cli.hpp"
 #include "report.hpp"
-#include "tuning/case_specs.hpp"
+#include "tuning/bench_cases.hpp"
 #include "tuning/operations.hpp"
 
 using namespace portacl;
@@ -64,7 +64,7 @@ const char* kUsage =
     "runtime error, 2 usage error\n";
 
 // The usage text, with each section's case forms as its family declares
-// them (src/tuning/case_specs.hpp).
+// them (src/tuning/bench_cases.hpp).
 std::string usage() {
   std::string text = kUsage;
   auto forms = [](const CaseForms& list) {

@@ -50,9 +50,9 @@ std::vector<Table> tables(const Report& r) {
     if (!w.suspect.empty()) check += "; CLBlast " + w.suspect;
     const std::string speedup = !b ? "" : w.suspect.empty() ? fmt("%.2fx", w.speedup) : "(suspect)";
     k.add({w.kernel, static_cast<double>(w.n), stats_value(w.ours), stats_value(w.ours), w.gbs, w.fraction_of_copy,
-           w.gflops, stats_value(w.ours_wall), Json(), b ? Json(w.baseline) : Json("-"), opt(b, stats_value(w.theirs)),
-           opt(b, w.baseline_gbs), speedup, check, w.plan, opt(b, w.speedup), opt(b, w.baseline_check),
-           opt(b, w.suspect), w.check});
+           w.gflops, stats_value(w.ours_wall), separator, b ? Json(w.baseline) : Json("-"),
+           opt(b, stats_value(w.theirs)), opt(b, w.baseline_gbs), speedup, check, w.plan, opt(b, w.speedup),
+           opt(b, w.baseline_check), opt(b, w.suspect), w.check});
   }
   out.push_back(std::move(k));
 
@@ -78,7 +78,7 @@ std::vector<Table> tables(const Report& r) {
   for (const GemmRow& e : r.gemm) {
     const bool b = !e.baseline_check.empty();
     g.add({e.element, static_cast<double>(e.n), stats_value(e.ours), stats_value(e.ours), e.gflops, e.fraction_of_fma,
-           stats_value(e.ours_wall), Json(), b ? Json(e.routine) : Json("-"), opt(b, stats_value(e.theirs)),
+           stats_value(e.ours_wall), separator, b ? Json(e.routine) : Json("-"), opt(b, stats_value(e.theirs)),
            opt(b, e.baseline_gflops), opt(b, e.speedup),
            e.check + (!b || e.baseline_check == "ok" ? "" : "; CLBlast: " + e.baseline_check), e.plan, e.check,
            opt(b, e.baseline_check)});

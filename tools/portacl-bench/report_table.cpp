@@ -79,8 +79,10 @@ Field spread_field(std::string header, int width) {
 }
 
 Field separator_field() {
-  return {"", "|", 1, [](const Json&) { return std::string("|"); }};
+  return {"", "|", 1, [](const Json& v) { return v.as_string(); }};
 }
+
+const Json separator("|");
 
 Json stats_value(const Stats& s) { return portacl::to_json(s); }
 
@@ -102,8 +104,7 @@ void print_text(std::ostream& out, const Table& t) {
     for (std::size_t i = 0; i < t.fields.size(); ++i) {
       const Field& f = t.fields[i];
       if (f.header.empty()) continue;
-      const Json& v = f.header == "|" ? Json(true) : row[i];
-      out << ' ' << pad(v.is_null() ? std::string() : f.text(v), f.width);
+      out << ' ' << pad(row[i].is_null() ? std::string() : f.text(row[i]), f.width);
     }
     out << "\n";
   }

@@ -30,7 +30,8 @@ Field percent_field(std::string key, std::string header, int width);            
 Field size_field(std::string key, std::string header, int width);                   ///< a count, 2^k where it is one
 Field median_field(std::string key, std::string header, int width, int precision);  ///< Stats: its median
 Field spread_field(std::string header, int width);                                  ///< Stats: min-max, text only
-Field separator_field();                                                            ///< " | " in the text table
+Field separator_field();  ///< " | " in the text table; its rows hold `separator`
+extern const portacl::Json separator;
 
 struct Table {
   std::string name;     ///< the JSON array's key: "kernels", "gemm", ...

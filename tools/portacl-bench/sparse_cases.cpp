@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sparse_cases.hpp"
 
-#include "tuning/case_specs.hpp"
+#include "tuning/bench_cases.hpp"
 
 #include <algorithm>
 #include <random>

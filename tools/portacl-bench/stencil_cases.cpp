@@ -5,27 +5,11 @@
 // family declares.
 #include "stencil_cases.hpp"
 
-#include "tuning/bench_cases.hpp"
-#include "tuning/case_specs.hpp"
+#include "case_runner.hpp"
 
 namespace bench {
 
 using namespace portacl;
-
-namespace {
-
-void time_case(Context& ctx, int warmup, int reps, const Ceilings& ceilings, const BenchCase& c,
-               const std::function<void()>& call, StencilRow& row) {
-  row.ours = measure(warmup, reps, [&] { return portacl_ms(ctx, call); });
-  row.ours_wall = measure(warmup, reps, [&] { return wall_ms(ctx, call); });
-  const double seconds = row.ours.median_ms * 1e-3;
-  row.gbs = c.bytes / seconds * 1e-9;
-  row.gflops = c.flops / seconds * 1e-9;
-  row.gpoints = c.points / seconds * 1e-9;
-  row.fraction_of_copy = row.gbs / ceilings.copy_gbs;
-}
-
-}  // namespace
 
 void check_stencil_specs(const std::vector<std::string>& specs) {
   for (const std::string& s : specs) parse_case(case_forms("stencil"), s);
@@ -42,12 +26,16 @@ std::vector<StencilRow> run_stencils(Context& ctx, const std::vector<std::string
         row.element = c.element;
         row.variant = v.label;
         try {
-          const std::string wrong = v.check();
-          row.check = wrong.empty() ? "ok" : wrong;
-          const LaunchPlan plan = v.run();
-          if (v.describe) row.variant = v.describe(plan);
-          time_case(
-              ctx, warmup, reps, ceilings, c, [&] { v.run(); }, row);
+          const VariantRun r = run_variant(ctx, v, warmup, reps);
+          row.variant = r.label;
+          row.check = r.check;
+          row.ours = r.ours;
+          row.ours_wall = r.ours_wall;
+          const double seconds = row.ours.median_ms * 1e-3;
+          row.gbs = c.bytes / seconds * 1e-9;
+          row.gflops = c.flops / seconds * 1e-9;
+          row.gpoints = c.points / seconds * 1e-9;
+          row.fraction_of_copy = row.gbs / ceilings.copy_gbs;
           if (row.check == "ok" && v.after) {
             const std::string after = v.after();
             if (!after.empty()) row.check = after;

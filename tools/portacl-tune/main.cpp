@@ -131,11 +131,13 @@ Json outcome_json(const TuningOutcome& o, bool stored) {
   j["rules"] = to_json(o.rules.timing);
   j["tuned"] = to_json(o.best.timing);
   j["speedup"] = o.speedup();
+  // As the database stores it: knobs that name their values by name.
+  Configuration numbers;
+  NamedValues named;
+  o.stored_configuration(numbers, named);
   Json config = Json::object();
-  for (const auto& kv : o.best.configuration) {
-    const bool named = o.space && !o.space->at(kv.first).names.empty();
-    config[kv.first] = named ? Json(o.space->at(kv.first).name_of(kv.second)) : Json(kv.second);
-  }
+  for (const auto& kv : numbers) config[kv.first] = kv.second;
+  for (const auto& kv : named) config[kv.first] = kv.second;
   j["configuration"] = config;
   j["stored"] = stored;
   if (!o.not_recorded.empty()) j["not_stored_because"] = o.not_recorded;

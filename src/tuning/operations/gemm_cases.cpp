@@ -97,8 +97,7 @@ CaseForms gemm_cases() {
   return {"--gemm-sizes", {{"float", {{"N"}}, "SGEMM of order N"}, {"double", {{"N"}}, "DGEMM of order N"}}};
 }
 
-const CaseFormsFamily gemm_case_list("gemm", gemm_cases);
-const BenchCasesFamily gemm_bench("gemm", gemm_bench_cases);
+const BenchFamily gemm_bench("gemm", gemm_cases, gemm_bench_cases);
 
 }  // namespace
 }  // namespace portacl

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "../host_reference.hpp"
-#include "../case_specs.hpp"
+#include "../bench_cases.hpp"
 #include "../operations.hpp"
 #include "../sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
@@ -91,7 +91,7 @@ CaseForms sparse_cases() {
            {"poisson3d27", {{"N"}}, "the 27-point Laplacian, N^3 rows"},
            {"powerlaw", {{"ROWS"}, {"MEAN"}}, "power-law row lengths, about MEAN entries a row"}}};
 }
-const CaseFormsFamily sparse_case_list("sparse", sparse_cases);
+const BenchFamily sparse_bench("sparse", sparse_cases);  // cases: still the bench's own code
 
 }  // namespace
 }  // namespace portacl

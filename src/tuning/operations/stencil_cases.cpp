@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The stencil family's benchmark cases (portacl-bench --stencils, forms in
-// stencil_operations.cpp): the 2D heat equation, the 3D star and box, 2D
+// The stencil family's benchmark cases (portacl-bench --stencils, the forms
+// at the end): the 2D heat equation, the 3D star and box, 2D
 // and 1D convolution, and 8-bit NCC, each by the rules and by every forced
 // variant, each variant checked on a small instance against the host
 // reference before it is timed.
@@ -476,7 +476,20 @@ std::vector<BenchCase> stencil_bench_cases(Context& ctx, const CaseSpec& spec, u
   return {ncc_case(ctx, a, b, seed)};
 }
 
-const BenchCasesFamily stencil_bench("stencil", stencil_bench_cases);
+// portacl-bench's stencil section (--stencils): every variant of each case.
+CaseForms stencil_forms() {
+  return {"--stencils",
+          {{"heat2d", {{"N"}, {"STEPS"}}, "the 2D heat equation on N^2, float and double"},
+           {"star3d", {{"N"}, {"RADIUS", 4, "the radius is 1 to 4"}}, "the 3D star of the radius on N^3"},
+           {"box3d",
+            {{"N"}, {"RADIUS", 2, "the box's radius is 1 or 2 (27 or 125 points)"}},
+            "a general stencil: every offset of the (2 RADIUS + 1)^3 box on N^3"},
+           {"conv2d", {{"N"}, {"MASK"}}, "an N^2 image, a MASK x MASK mask"},
+           {"conv1d", {{"N"}, {"MASK"}}, "N samples, MASK taps"},
+           {"ncc", {{"N"}, {"TEMPLATE"}}, "an 8-bit N^2 image, a TEMPLATE x TEMPLATE template"}}};
+}
+
+const BenchFamily stencil_bench("stencil", stencil_forms, stencil_bench_cases);
 
 }  // namespace
 }  // namespace portacl

@@ -11,7 +11,6 @@
 #include <limits>
 
 #include "../host_reference.hpp"
-#include "../case_specs.hpp"
 #include "../operations.hpp"
 #include "../stencil_reference.hpp"
 #include "portacl/kernels/stencil/convolution.hpp"
@@ -192,20 +191,6 @@ std::vector<Operation> stencil_operations() {
 }
 
 const OperationFamily stencil_family(80, stencil_operations);
-
-// portacl-bench's stencil section (--stencils): every variant of each case.
-CaseForms stencil_cases() {
-  return {"--stencils",
-          {{"heat2d", {{"N"}, {"STEPS"}}, "the 2D heat equation on N^2, float and double"},
-           {"star3d", {{"N"}, {"RADIUS", 4, "the radius is 1 to 4"}}, "the 3D star of the radius on N^3"},
-           {"box3d",
-            {{"N"}, {"RADIUS", 2, "the box's radius is 1 or 2 (27 or 125 points)"}},
-            "a general stencil: every offset of the (2 RADIUS + 1)^3 box on N^3"},
-           {"conv2d", {{"N"}, {"MASK"}}, "an N^2 image, a MASK x MASK mask"},
-           {"conv1d", {{"N"}, {"MASK"}}, "N samples, MASK taps"},
-           {"ncc", {{"N"}, {"TEMPLATE"}}, "an 8-bit N^2 image, a TEMPLATE x TEMPLATE template"}}};
-}
-const CaseFormsFamily stencil_case_list("stencil", stencil_cases);
 
 }  // namespace
 }  // namespace portacl
