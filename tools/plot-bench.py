@@ -43,10 +43,10 @@ def points(bench):
         out.append((name, intensity, k["gflops"], theirs))
     for g in bench.get("gemm", []):
         element = 8 if g["element"] == "double" else 4
-        intensity = 2.0 * g["n"] / (3 * element)  # 2 n^3 flops over 3 n^2 elements moved at least
-        base = g.get("clblast")
+        intensity = 2.0 * g["size"] / (3 * element)  # 2 n^3 flops over 3 n^2 elements moved at least
+        base = g.get("baseline")
         theirs = base["gflops"] if base and base.get("check") == "ok" else None
-        out.append(("%s %d^3" % ("dgemm" if element == 8 else "sgemm", g["n"]), intensity, g["gflops"], theirs))
+        out.append(("%s %d^3" % ("dgemm" if element == 8 else "sgemm", g["size"]), intensity, g["gflops"], theirs))
     return out
 
 

@@ -47,9 +47,9 @@ const CaseForms& case_forms(const std::string& family) {
 
 std::vector<BenchCase> bench_cases(const std::string& family, Context& ctx, const CaseSpec& spec,
                                    unsigned long long seed) {
-  const Registered& r = registered(family);
-  if (!r.make) throw Error("no bench cases for '" + family + "' (its section runs the bench's own code)");
-  return r.make(ctx, spec, seed);
+  std::vector<BenchCase> cases = registered(family).make(ctx, spec, seed);
+  for (BenchCase& c : cases) c.family = family;
+  return cases;
 }
 
 }  // namespace portacl

@@ -31,6 +31,8 @@ struct BenchVariant {
   std::function<std::string(const LaunchPlan&)> describe = {};
   /// A check after timing on the large problem's output ("" when right); empty: none.
   std::function<std::string()> after = {};
+  /// Why this variant is not run on this problem ("skipped: ..."); "": it runs.
+  std::string skip = "";
 };
 
 /// The same computation in another library, called as its users call it
@@ -39,6 +41,10 @@ struct BenchBaseline {
   std::string routine;                 ///< "Sgemm"
   std::function<void()> run;           ///< one call; it may return before the device is done
   std::function<std::string()> check;  ///< one call on poisoned outputs, judged like ours: "" when right
+  /// Where > 0: also timed as this many calls back to back and one wait
+  /// (the rules' variant alike), a second method for the speed-up where a
+  /// per-call wait could favour either side.
+  int batch = 0;
 };
 
 struct BenchCase {
@@ -48,17 +54,19 @@ struct BenchCase {
   std::vector<BenchVariant> variants = {};
   std::shared_ptr<void> state = nullptr;  ///< the buffers and inputs the calls share
   std::optional<BenchBaseline> baseline = std::nullopt;
-  std::size_t size = 0;  ///< the problem's size where one number says it (GEMM's order), else 0
+  std::size_t size = 0;           ///< the problem's size where one number says it (GEMM's order), else 0
+  std::size_t iterations = 0;     ///< a solver's fixed iterations per call (time per iteration shown), else 0
+  bool arithmetic_bound = false;  ///< judged against its element type's FMA peak, not the copy bandwidth
+  std::string family = "";        ///< whose case it is: set by bench_cases()
 };
 
 using BenchCaseMaker = std::vector<BenchCase> (*)(Context& ctx, const CaseSpec& spec, unsigned long long seed);
 
 /// A family's bench section joins through one of these, in the file that
 /// declares its cases: its case list (the forms its option takes) and the
-/// cases a spec makes (none yet where the bench still runs the section's
-/// own code: the sparse family).
+/// cases a spec makes.
 struct BenchFamily {
-  BenchFamily(const std::string& family, CaseForms (*forms)(), BenchCaseMaker make = nullptr);
+  BenchFamily(const std::string& family, CaseForms (*forms)(), BenchCaseMaker make);
 };
 
 /// The case list of `family` ("stencil", "sparse", "gemm"); throws
@@ -66,7 +74,7 @@ struct BenchFamily {
 const CaseForms& case_forms(const std::string& family);
 
 /// The cases `spec` (of `family`'s case list) makes on `ctx`, inputs drawn
-/// from `seed`; throws portacl::Error for a family without cases.
+/// from `seed`, each marked with `family`.
 std::vector<BenchCase> bench_cases(const std::string& family, Context& ctx, const CaseSpec& spec,
                                    unsigned long long seed);
 

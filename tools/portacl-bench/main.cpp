@@ -15,6 +15,8 @@
 
 #include "../common/cli.hpp"
 #include "report.hpp"
+#include "sparse_cases.hpp"
+#include "viennacl_baseline.hpp"
 #include "tuning/bench_cases.hpp"
 #include "tuning/operations.hpp"
 
@@ -173,10 +175,10 @@ int main(int argc, char** argv) {
             throw std::invalid_argument("--gemm-types: '" + t + "' is neither float nor double");
       } else if (arg == "--sparse") {
         a.sparse = cli::split(args.value());
-        bench::check_sparse_specs(a.sparse);
+        bench::check_specs("sparse", a.sparse);
       } else if (arg == "--stencils") {
         a.stencils = cli::split(args.value());
-        bench::check_stencil_specs(a.stencils);
+        bench::check_specs("stencil", a.stencils);
       } else if (arg == "--matrix")
         a.matrices.push_back(args.value());
       else if (arg == "--no-baseline")
@@ -222,6 +224,7 @@ int main(int argc, char** argv) {
     std::size_t largest = *std::max_element(a.sizes.begin(), a.sizes.end());
     if (!a.json && !a.csv) std::cerr << "measuring ceilings...\n";
     r.ceilings = bench::measure_ceilings(ctx, largest, a.warmup, a.reps);
+    const bench::CaseTiming timing{a.warmup, a.reps, a.baseline, r.ceilings};
 
     bool all_ok = true;
     for (std::size_t n : a.sizes) {
@@ -268,20 +271,22 @@ int main(int argc, char** argv) {
           types.push_back(t);
         else
           std::cerr << "portacl-bench: skipping double GEMM: '" << ctx.info().name << "' has no fp64\n";
-      r.gemm = bench::run_gemm(ctx, a.gemm_sizes, types, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
-      for (const auto& g : r.gemm) all_ok = all_ok && g.check == "ok";
+      std::vector<std::string> specs;
+      for (const std::string& type : types)
+        for (std::size_t n : a.gemm_sizes) specs.push_back(type + ":" + std::to_string(n));
+      r.gemm = bench::run_family(ctx, "gemm", specs, r.seed, timing);
+      for (const auto& g : r.gemm) all_ok = all_ok && bench::row_ok(g);
     }
     if (!a.sparse.empty() || !a.matrices.empty()) {
       if (!a.json && !a.csv) std::cerr << "  sparse\n";
-      r.sparse = bench::run_sparse(ctx, a.sparse, matrices, a.warmup, a.reps, a.baseline, r.seed, r.ceilings);
-      for (const auto& w : r.sparse.rows) all_ok = all_ok && (w.check == "ok" || w.check.rfind("skipped", 0) == 0);
-      for (const auto& b : r.sparse.viennacl) all_ok = all_ok && b.check == "ok";
-      for (const auto& s : r.sparse.solvers) all_ok = all_ok && s.check == "ok";
+      r.viennacl_missing = a.baseline ? bench::viennacl_missing() : "not asked for (--no-baseline)";
+      r.sparse = bench::run_sparse(ctx, a.sparse, matrices, r.seed, timing);
+      for (const auto& w : r.sparse) all_ok = all_ok && bench::row_ok(w);
     }
     if (!a.stencils.empty()) {
       if (!a.json && !a.csv) std::cerr << "  stencils\n";
-      r.stencils = bench::run_stencils(ctx, a.stencils, a.warmup, a.reps, r.seed, r.ceilings);
-      for (const auto& w : r.stencils) all_ok = all_ok && w.check == "ok";
+      r.stencils = bench::run_family(ctx, "stencil", a.stencils, r.seed, timing);
+      for (const auto& w : r.stencils) all_ok = all_ok && bench::row_ok(w);
     }
     if (a.transfers) {
       if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";

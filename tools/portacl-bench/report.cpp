@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 #include "portacl/util/json.hpp"
@@ -25,6 +27,106 @@ std::string size_label(std::size_t n) {
 }
 
 std::string spread(const Stats& s) { return fmt("%.4f", s.min_ms) + "-" + fmt("%.4f", s.max_ms); }
+
+// A column of a family's section: its field and its value in a row (null:
+// an empty cell).
+struct CaseColumn {
+  Field field;
+  std::function<portacl::Json(const CaseRow&)> value;
+};
+
+Table case_table(std::string name, std::string heading, const std::vector<CaseRow>& rows,
+                 const std::vector<CaseColumn>& columns) {
+  Table t{std::move(name), std::move(heading), {}};
+  for (const CaseColumn& c : columns) t.fields.push_back(c.field);
+  for (const CaseRow& row : rows) {
+    std::vector<portacl::Json> values;
+    for (const CaseColumn& c : columns) values.push_back(c.value(row));
+    t.add(std::move(values));
+  }
+  return t;
+}
+
+// The sections the families declare (GEMM, sparse, stencils), one row type:
+// the columns they share, and each section's own.
+std::vector<Table> case_tables(const Report& r) {
+  using portacl::Json;
+  auto when = [](bool present, Json v) { return present ? std::move(v) : Json(); };
+  auto width = [](const std::vector<CaseRow>& rows, std::string CaseRow::*text, std::size_t least) {
+    for (const CaseRow& row : rows) least = std::max(least, (row.*text).size());
+    return -static_cast<int>(least);
+  };
+  auto any = [](const std::vector<CaseRow>& rows, auto test) { return std::any_of(rows.begin(), rows.end(), test); };
+  auto ran = [](const CaseRow& w) { return w.ours.repetitions > 0; };
+  auto based = [](const CaseRow& w) { return !w.routine.empty(); };
+  const auto columns = [&](const std::vector<CaseRow>& rows, bool points, const char* fraction_key,
+                           const char* fraction_header, const char* baseline_header) {
+    std::vector<CaseColumn> c{
+        {text_field("case", "case", width(rows, &CaseRow::label, 4)), [](const CaseRow& w) { return Json(w.label); }},
+        {text_field("element", "type", -6), [](const CaseRow& w) { return Json(w.element); }},
+        {text_field("variant", "variant", width(rows, &CaseRow::variant, 7)),
+         [](const CaseRow& w) { return Json(w.variant); }},
+        {median_field("time", "device ms", 10, 4), [&](const CaseRow& w) { return when(ran(w), stats_value(w.ours)); }},
+        {spread_field("min-max ms", 15), [&](const CaseRow& w) { return when(ran(w), stats_value(w.ours)); }},
+        {number_field("gbs", "GB/s", 9, 1), [&](const CaseRow& w) { return when(ran(w), w.gbs); }},
+        {number_field("gflops", "GFLOP/s", 9, 1), [&](const CaseRow& w) { return when(ran(w), w.gflops); }},
+        {percent_field(fraction_key, fraction_header, 7), [&](const CaseRow& w) { return when(ran(w), w.fraction); }}};
+    if (points)
+      c.push_back(
+          {number_field("gpoints", "Gpoint/s", 9, 2), [&](const CaseRow& w) { return when(ran(w), w.gpoints); }});
+    c.push_back({median_field("wall", "wall ms", 10, 4),
+                 [&](const CaseRow& w) { return when(ran(w), stats_value(w.ours_wall)); }});
+    if (any(rows, [](const CaseRow& w) { return w.iterations > 0; }))
+      c.push_back({number_field("us_per_iteration", "us/it", 8, 1),
+                   [&](const CaseRow& w) { return when(ran(w) && w.iterations > 0, w.us_per_iteration); }});
+    if (any(rows, based)) {
+      c.push_back({separator_field(), [](const CaseRow&) { return separator; }});
+      c.push_back({text_field("baseline.routine", baseline_header, -13),
+                   [&](const CaseRow& w) { return Json(based(w) ? w.routine : "-"); }});
+      c.push_back({median_field("baseline.wall", "wall ms", 10, 4),
+                   [&](const CaseRow& w) { return when(based(w), stats_value(w.theirs)); }});
+      c.push_back(
+          {ratio_field("baseline.speedup", "speedup", 8), [&](const CaseRow& w) { return when(based(w), w.speedup); }});
+      c.push_back(
+          {number_field("baseline.gbs", "", 0, 1), [&](const CaseRow& w) { return when(based(w), w.baseline_gbs); }});
+      c.push_back({number_field("baseline.gflops", "", 0, 1),
+                   [&](const CaseRow& w) { return when(based(w), w.baseline_gflops); }});
+      c.push_back(
+          {text_field("baseline.check", "", 0), [&](const CaseRow& w) { return when(based(w), w.baseline_check); }});
+    }
+    if (any(rows, [](const CaseRow& w) { return w.batched_ms > 0; })) {
+      c.push_back({number_field("baseline.batched_ms", "batched ms", 11, 4),
+                   [](const CaseRow& w) { return w.batched_ms > 0 ? Json(w.batched_ms) : Json(); }});
+      c.push_back({number_field("ours_batched_ms", "portacl", 8, 4),
+                   [](const CaseRow& w) { return w.ours_batched_ms > 0 ? Json(w.ours_batched_ms) : Json(); }});
+    }
+    c.push_back({text_field("", "check", -2), [](const CaseRow& w) {
+                   const bool theirs_wrong = !w.routine.empty() && w.baseline_check != "ok";
+                   return Json(w.check + (theirs_wrong ? "; " + w.routine + ": " + w.baseline_check : ""));
+                 }});
+    c.push_back({text_field("check", "", 0), [](const CaseRow& w) { return Json(w.check); }});
+    c.push_back({text_field("plan", "", 0), [](const CaseRow& w) { return Json(w.plan); }});
+    c.push_back({number_field("size", "", 0, 0),
+                 [](const CaseRow& w) { return w.size > 0 ? Json(static_cast<double>(w.size)) : Json(); }});
+    return c;
+  };
+  return {
+      case_table("gemm",
+                 "matrix multiply, square row-major (C = A B; 64 random entries checked; %fma of the FMA peak of the "
+                 "element type;\nbaseline: CLBlast, wall clock; speedup = CLBlast wall / portacl wall):",
+                 r.gemm, columns(r.gemm, false, "fraction_of_fma", "%fma", "CLBlast")),
+      case_table("sparse",
+                 "sparse y = A x and CG, float (GB/s: values, column indices, row pointers, x and y, each counted "
+                 "once, from the\ndevice time; %copy of the copy bandwidth above; CG: fixed iterations from x = 0, "
+                 "its whole wall time / iterations;\nbaseline: ViennaCL on the same context and queue, wall clock; "
+                 "speedup = ViennaCL wall / portacl wall;\nbatched: 10 calls back to back and one wait, per call):",
+                 r.sparse, columns(r.sparse, false, "fraction_of_copy", "%copy", "ViennaCL")),
+      case_table("stencils",
+                 "stencils (the whole call; GB/s: each grid read once and written once per step, from the device "
+                 "time;\n%copy of the copy bandwidth above; Gpoint/s: outputs, or for ncc template pixels visited; "
+                 "check: a\nsmall run of the same variant against the host):",
+                 r.stencils, columns(r.stencils, true, "fraction_of_copy", "%copy", "baseline"))};
+}
 
 // Every section's rows, described once: the text table, JSON and CSV all
 // render these.
@@ -56,94 +158,7 @@ std::vector<Table> tables(const Report& r) {
   }
   out.push_back(std::move(k));
 
-  Table g{"gemm",
-          "matrix multiply, square row-major (C = A B; 64 random entries checked; %fma of the FMA peak of the element "
-          "type):",
-          {text_field("element", "type", -6),
-           number_field("n", "n", 7, 0),
-           median_field("time", "device ms", 10, 4),
-           spread_field("min-max ms", 15),
-           number_field("gflops", "GFLOP/s", 9, 1),
-           percent_field("fraction_of_fma", "%fma", 7),
-           median_field("wall", "wall ms", 10, 4),
-           separator_field(),
-           text_field("clblast.routine", "CLBlast", -7),
-           median_field("clblast.wall", "wall ms", 10, 4),
-           number_field("clblast.gflops", "GFLOP/s", 9, 1),
-           ratio_field("clblast.speedup", "speedup", 7),
-           text_field("", "check", -2),
-           {"plan", "plan", -2, [](const Json& v) { return "[" + v.as_string() + "]"; }},
-           text_field("check", "", 0),
-           text_field("clblast.check", "", 0)}};
-  for (const GemmRow& e : r.gemm) {
-    const bool b = !e.baseline_check.empty();
-    g.add({e.element, static_cast<double>(e.n), stats_value(e.ours), stats_value(e.ours), e.gflops, e.fraction_of_fma,
-           stats_value(e.ours_wall), separator, b ? Json(e.routine) : Json("-"), opt(b, stats_value(e.theirs)),
-           opt(b, e.baseline_gflops), opt(b, e.speedup),
-           e.check + (!b || e.baseline_check == "ok" ? "" : "; CLBlast: " + e.baseline_check), e.plan, e.check,
-           opt(b, e.baseline_check)});
-  }
-  out.push_back(std::move(g));
-
-  Table sp{"sparse",
-           "sparse y = A x, float (GB/s: values, column indices, row pointers, x and y, each counted once, from the\n"
-           "device time; %copy of the copy bandwidth above; auto: the method the rules choose):",
-           {text_field("matrix", "matrix", -22),
-            number_field("rows", "rows", 9, 0),
-            number_field("nnz", "entries", 10, 0),
-            text_field("method", "method", -18),
-            median_field("time", "device ms", 10, 4),
-            spread_field("min-max ms", 15),
-            number_field("gbs", "GB/s", 9, 1),
-            percent_field("fraction_of_copy", "%copy", 7),
-            number_field("gflops", "GFLOP/s", 8, 1),
-            median_field("wall", "wall ms", 10, 4),
-            text_field("check", "check", -2),
-            {"automatic", "", 0, {}},
-            text_field("plan", "", 0)}};
-  for (const SparseRow& w : r.sparse.rows)
-    sp.add({w.matrix, static_cast<double>(w.rows), static_cast<double>(w.nnz), w.method, stats_value(w.ours),
-            stats_value(w.ours), w.gbs, w.fraction_of_copy, w.gflops, stats_value(w.ours_wall), w.check, w.automatic,
-            opt(w.automatic, w.plan)});
-  out.push_back(std::move(sp));
-
-  Table vc{"sparse_viennacl",
-           "ViennaCL's CSR SpMV on the same context and queue (wall clock; speedup = ViennaCL / portacl auto, both "
-           "wall; batched: 10 calls back to back, per call):",
-           {text_field("matrix", "matrix", -22), median_field("wall", "wall ms", 10, 4), spread_field("min-max ms", 15),
-            number_field("gbs", "GB/s", 9, 1), ratio_field("speedup", "speedup", 8),
-            number_field("batched_ms", "batched ms", 10, 4), number_field("ours_batched_ms", "portacl", 10, 4),
-            text_field("check", "check", -2)}};
-  for (const SparseBaselineRow& b : r.sparse.viennacl)
-    vc.add({b.matrix, stats_value(b.wall), stats_value(b.wall), b.gbs, b.speedup, b.batched_ms, b.ours_batched_ms,
-            b.check});
-  out.push_back(std::move(vc));
-
-  Table sv{
-      "solvers",
-      "CG, fixed iterations from x = 0 (wall clock of the whole solve, setup included, / iterations):",
-      {text_field("matrix", "matrix", -22), text_field("library", "library", -12), number_field("rows", "rows", 9, 0),
-       number_field("iterations", "it", 5, 0), median_field("wall", "wall ms", 10, 3), spread_field("min-max ms", 15),
-       number_field("us_per_iteration", "us/it", 9, 1), text_field("check", "check", -2)}};
-  for (const SolverRow& e : r.sparse.solvers)
-    sv.add({e.matrix, e.library, static_cast<double>(e.rows), static_cast<double>(e.iterations), stats_value(e.wall),
-            stats_value(e.wall), e.us_per_iteration, e.check});
-  out.push_back(std::move(sv));
-
-  Table st{
-      "stencils",
-      "stencils (the whole call; GB/s: each grid read once and written once per step, from the device time;\n"
-      "%copy of the copy bandwidth above; Gpoint/s: outputs, or for ncc template pixels visited; check: a\n"
-      "small run of the same variant against the host):",
-      {text_field("stencil", "stencil", -30), text_field("element", "type", -6), text_field("variant", "variant", -32),
-       median_field("time", "device ms", 10, 3), spread_field("min-max ms", 15), number_field("gbs", "GB/s", 9, 1),
-       percent_field("fraction_of_copy", "%copy", 7), number_field("gflops", "GFLOP/s", 9, 1),
-       number_field("gpoints", "Gpoint/s", 9, 2), median_field("wall", "wall ms", 10, 3),
-       text_field("check", "check", -2)}};
-  for (const StencilRow& w : r.stencils)
-    st.add({w.stencil, w.element, w.variant, stats_value(w.ours), stats_value(w.ours), w.gbs, w.fraction_of_copy,
-            w.gflops, w.gpoints, stats_value(w.ours_wall), w.check});
-  out.push_back(std::move(st));
+  for (Table& t : case_tables(r)) out.push_back(std::move(t));
 
   auto us = [](std::string key, std::string header) {
     return Field{std::move(key), std::move(header), 12,
@@ -192,8 +207,7 @@ void print_table(std::ostream& out, const Report& r) {
     out << "  FP64 FMA peak   " << fmt("%.1f", c.fma64_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma64.median_ms)
         << " ms, " << spread(c.fma64) << ")\n";
   for (const Table& t : tables(r)) print_text(out, t);
-  if (!r.sparse.rows.empty() && r.sparse.viennacl.empty() && !r.sparse.viennacl_missing.empty())
-    out << "\n  ViennaCL: " << r.sparse.viennacl_missing << "\n";
+  if (!r.sparse.empty() && !r.viennacl_missing.empty()) out << "\n  ViennaCL: " << r.viennacl_missing << "\n";
   out << "\nGB/s counts the bytes each operation must move (scans: read n + write n, though the two-pass scan\n"
          "reads the input twice), from the device time; CLBlast's GB/s from its wall time. %copy is of the copy\n"
          "bandwidth above. speedup = CLBlast wall median / portacl wall median: both timed the same way.\n"
@@ -227,7 +241,7 @@ void print_json(std::ostream& out, const Report& r) {
   }
   j["ceilings"] = c;
   for (const Table& t : tables(r)) j[t.name] = to_json(t);
-  j["sparse_viennacl_missing"] = r.sparse.viennacl_missing;
+  if (!r.sparse.empty()) j["sparse_viennacl_missing"] = r.viennacl_missing;
   out << j.dump(2) << "\n";
 }
 

@@ -8,10 +8,8 @@
 #include <vector>
 
 #include "../common/ceilings.hpp"
-#include "gemm_cases.hpp"
+#include "case_runner.hpp"
 #include "latency.hpp"
-#include "sparse_cases.hpp"
-#include "stencil_cases.hpp"
 
 namespace bench {
 
@@ -49,10 +47,10 @@ struct Report {
   Ceilings ceilings;
   std::vector<Row> rows;
   std::vector<TransferRow> transfers;
-  std::vector<GemmRow> gemm;
   std::vector<LatencyRow> latency;
-  SparseReport sparse;
-  std::vector<StencilRow> stencils;
+  // The families' sections, all run from the families' own cases.
+  std::vector<CaseRow> gemm, sparse, stencils;
+  std::string viennacl_missing;  // "" when ViennaCL ran beside the sparse cases
 };
 
 void print_table(std::ostream& out, const Report& r);

@@ -1,35 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // ViennaCL's CSR SpMV and CG on portacl's own OpenCL context and queue,
-// called as ViennaCL's users call them: the baseline of the sparse section.
-// Built only where ViennaCL's headers are installed (libviennacl-dev);
-// elsewhere available() says so and nothing else is called.
+// called as ViennaCL's users call them: the baseline of the sparse family's
+// cases (src/tuning/sparse_cases.hpp), supplied here because ViennaCL is
+// built into the bench, never into the library. Built only where ViennaCL's
+// headers are installed (libviennacl-dev); elsewhere viennacl_missing()
+// says so and no baseline is attached.
 #pragma once
 
-#include <memory>
 #include <string>
-#include <vector>
 
-#include "portacl/kernels/sparse/host_csr.hpp"
-#include "portacl/runtime/context.hpp"
+#include "tuning/bench_cases.hpp"
 
 namespace bench {
 
-class ViennaclSparse {
- public:
-  virtual ~ViennaclSparse() = default;
-  // y = A x `times` times back to back (the matrix and x already on the
-  // device); returns when all are done.
-  virtual void spmv(int times = 1) = 0;
-  virtual std::vector<float> y() = 0;
-  // CG from x = 0 for exactly `iterations` iterations on b; returns when done.
-  virtual void cg(std::size_t iterations) = 0;
-};
-
-// "" when ViennaCL was built in, else why not.
+/// "" when ViennaCL was built in, else why not.
 std::string viennacl_missing();
-// ViennaCL set up on ctx's context and queue, holding `a` and `x` (and b = x
-// for CG). Call only when viennacl_missing() is "".
-std::unique_ptr<ViennaclSparse> viennacl_sparse(portacl::Context& ctx, const portacl::HostCsr<float>& a,
-                                                const std::vector<float>& x);
+
+/// Gives a sparse case ViennaCL's same computation as its baseline: y = A x
+/// by `viennacl::linalg::prod` (also timed as 10 calls back to back), or CG
+/// for the case's fixed iterations. The matrix and vectors are set up here,
+/// outside every timed call. Does nothing where ViennaCL is missing.
+void attach_viennacl(portacl::Context& ctx, portacl::BenchCase& c);
 
 }  // namespace bench

@@ -62,6 +62,7 @@ BenchCase gemm_case(Context& ctx, std::size_t n, unsigned long long seed) {
               3.0 * sizeof(T) * double(elements), flops, double(elements)};
   c.state = s;
   c.size = n;
+  c.arithmetic_bound = true;
   BenchVariant rules{"rules",
                      [&ctx, s, seed, n] {
                        s->poison();

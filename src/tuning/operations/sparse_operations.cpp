@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "../host_reference.hpp"
-#include "../bench_cases.hpp"
 #include "../operations.hpp"
 #include "../sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
@@ -82,16 +81,6 @@ std::vector<Operation> sparse_operations() {
 }
 
 const OperationFamily sparse_family(70, sparse_operations);
-
-// portacl-bench's sparse section (--sparse): generated matrices, each by
-// every method and the automatic choice, with CG.
-CaseForms sparse_cases() {
-  return {"--sparse",
-          {{"poisson2d", {{"N"}}, "the 5-point Laplacian, N^2 rows"},
-           {"poisson3d27", {{"N"}}, "the 27-point Laplacian, N^3 rows"},
-           {"powerlaw", {{"ROWS"}, {"MEAN"}}, "power-law row lengths, about MEAN entries a row"}}};
-}
-const BenchFamily sparse_bench("sparse", sparse_cases);  // cases: still the bench's own code
 
 }  // namespace
 }  // namespace portacl
