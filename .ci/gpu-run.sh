@@ -47,14 +47,19 @@ if has untuned; then
   grep -E "copy|axpy|sum|dot" "$OUT/bench_h100_rules.txt" | head -20
 fi
 if has sparse; then
-  # The sparse section alone, as a table, then cuSPARSE and CuPy's CG on the
-  # same matrices (SPARSE: the matrix list).
-  SPARSE=${SPARSE:-poisson2d:1024,poisson2d:2048,poisson3d27:128,powerlaw:2000000:8}
+  # The sparse section alone, as a table, writing its matrices; then
+  # cuSPARSE called directly (the baseline) and through CuPy, with CuPy's CG,
+  # on the very same matrices (SPARSE: the matrix list).
+  SPARSE=${SPARSE:-poisson2d:1024,poisson2d:2048,poisson3d27:128,powerlaw:2000000:8,web:1000000,circuit:1000000,permuted2d:1024,tall:1000000:200000:6,block3d:32}
+  rm -rf /tmp/mats && mkdir -p /tmp/mats
   timeout 500 /tmp/build/tools/portacl-bench --device gpu --sizes 2^20 --kernels axpy --no-transfers --no-latency \
-    --sparse "$SPARSE" ${SPARSE_ARGS:-} > "$OUT/sparse_h100.txt" 2> "$OUT/sparse_h100.err"
+    --sparse "$SPARSE" --save-matrices /tmp/mats ${SPARSE_ARGS:-} > "$OUT/sparse_h100.txt" 2> "$OUT/sparse_h100.err"
   echo "sparse bench exit $?" >> "$OUT/sparse_h100.txt"
   cat "$OUT/sparse_h100.txt"
-  timeout 300 python3 .ci/cusparse.py "$SPARSE" > "$OUT/cusparse_h100.txt" 2>&1
+  nvcc -O3 -arch=sm_90 -o /tmp/cusparse_direct .ci/cusparse_direct.cu -lcusparse > "$OUT/cusparse_direct.txt" 2>&1
+  timeout 300 /tmp/cusparse_direct /tmp/mats/*.bin >> "$OUT/cusparse_direct.txt" 2>&1
+  cat "$OUT/cusparse_direct.txt"
+  timeout 300 python3 .ci/cusparse.py /tmp/mats/*.bin > "$OUT/cusparse_h100.txt" 2>&1
   cat "$OUT/cusparse_h100.txt"
 fi
 if has registers; then

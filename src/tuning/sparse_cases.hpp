@@ -16,6 +16,7 @@ namespace portacl {
 /// The operation of a sparse case and the problem it runs on.
 struct SparseCaseInput {
   enum class Operation { product, cg } operation = Operation::product;
+  std::string name;                        ///< the matrix: its spec ("web:1000000") or file name
   const HostCsr<float>* matrix = nullptr;  ///< A
   const std::vector<float>* x = nullptr;   ///< x of y = A x; CG's right-hand side b
 };

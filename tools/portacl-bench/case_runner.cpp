@@ -109,7 +109,7 @@ std::vector<CaseRow> run_family(Context& ctx, const std::string& family, const s
   std::vector<CaseRow> rows;
   for (const std::string& text : specs)
     for (BenchCase& c : bench_cases(family, ctx, parse_case(case_forms(family), text), seed)) {
-      if (attach && t.baseline) attach(c);
+      if (attach) attach(c);
       for (CaseRow& row : run_case(ctx, c, t)) rows.push_back(std::move(row));
     }
   return rows;

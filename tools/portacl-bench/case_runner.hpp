@@ -50,7 +50,7 @@ struct CaseTiming {
 std::vector<CaseRow> run_case(portacl::Context& ctx, const portacl::BenchCase& c, const CaseTiming& t);
 
 /// Every case of each spec of `family`'s case list; `attach` (may be empty)
-/// adds a baseline the bench supplies to a case before it runs.
+/// sees each case before it runs (to add a baseline the bench supplies).
 std::vector<CaseRow> run_family(portacl::Context& ctx, const std::string& family, const std::vector<std::string>& specs,
                                 unsigned long long seed, const CaseTiming& t,
                                 const std::function<void(portacl::BenchCase&)>& attach = {});

@@ -45,6 +45,8 @@ const char* kUsage =
     "                     poisson2d:2048,poisson3d27:128,powerlaw:2000000:8\n"
     "@SPARSE@"
     "  --matrix FILE      also the same on a Matrix Market file (repeatable)\n"
+    "  --save-matrices DIR  write each generated matrix to DIR as SPEC.bin (binary CSR,\n"
+    "                     for .ci/cusparse_direct.cu and .ci/cusparse.py)\n"
     "  --stencils LIST    also stencils, every variant of each of these forms:\n"
     "@STENCILS@"
     "  --reps N           timed runs per measurement (default 20)\n"
@@ -87,6 +89,7 @@ struct Args {
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
   std::vector<std::string> sparse, matrices, stencils;
+  std::string save_matrices;  // "" or where the sparse cases' matrices are written
   int reps = 20, warmup = 3;
   std::optional<unsigned long long> seed;
   bool baseline = true, transfers = true, latency = true, json = false, csv = false;
@@ -179,9 +182,11 @@ int main(int argc, char** argv) {
       } else if (arg == "--stencils") {
         a.stencils = cli::split(args.value());
         bench::check_specs("stencil", a.stencils);
-      } else if (arg == "--matrix")
+      } else if (arg == "--matrix") {
         a.matrices.push_back(args.value());
-      else if (arg == "--no-baseline")
+      } else if (arg == "--save-matrices") {
+        a.save_matrices = args.value();
+      } else if (arg == "--no-baseline")
         a.baseline = false;
       else if (arg == "--no-transfers")
         a.transfers = false;
@@ -280,7 +285,7 @@ int main(int argc, char** argv) {
     if (!a.sparse.empty() || !a.matrices.empty()) {
       if (!a.json && !a.csv) std::cerr << "  sparse\n";
       r.viennacl_missing = a.baseline ? bench::viennacl_missing() : "not asked for (--no-baseline)";
-      r.sparse = bench::run_sparse(ctx, a.sparse, matrices, r.seed, timing);
+      r.sparse = bench::run_sparse(ctx, a.sparse, matrices, r.seed, timing, a.save_matrices);
       for (const auto& w : r.sparse) all_ok = all_ok && bench::row_ok(w);
     }
     if (!a.stencils.empty()) {

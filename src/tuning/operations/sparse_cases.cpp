@@ -20,8 +20,13 @@ namespace portacl {
 namespace {
 
 struct SparseState {
-  SparseState(Context& ctx, HostCsr<float> h, unsigned long long seed)
-      : host(std::move(h)), hx(drawn(host.cols, seed)), a(ctx, host), x(ctx, hx), y(ctx, host.rows) {}
+  SparseState(Context& ctx, std::string matrix, HostCsr<float> h, unsigned long long seed)
+      : name(std::move(matrix)),
+        host(std::move(h)),
+        hx(drawn(host.cols, seed)),
+        a(ctx, host),
+        x(ctx, hx),
+        y(ctx, host.rows) {}
   static std::vector<float> drawn(std::size_t n, unsigned long long seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<float> d(-1, 1);
@@ -29,6 +34,7 @@ struct SparseState {
     for (auto& e : v) e = d(rng);
     return v;
   }
+  std::string name;
   HostCsr<float> host;
   std::vector<float> hx;
   SparseMatrix<float> a;
@@ -144,23 +150,35 @@ BenchCase cg_case(Context& ctx, const std::string& name, const std::shared_ptr<S
 
 std::vector<BenchCase> cases_of(Context& ctx, const std::string& name, HostCsr<float> a, unsigned long long seed,
                                 bool spd) {
-  auto s = std::make_shared<SparseState>(ctx, std::move(a), seed);
+  auto s = std::make_shared<SparseState>(ctx, name, std::move(a), seed);
   std::vector<BenchCase> out{product_case(ctx, name, s)};
   if (spd) out.push_back(cg_case(ctx, name, s));
   return out;
 }
 
 std::vector<BenchCase> sparse_bench_cases(Context& ctx, const CaseSpec& spec, unsigned long long seed) {
-  if (spec.kind == "poisson2d") return cases_of(ctx, spec.text, poisson2d<float>(spec.values[0]), seed, true);
-  if (spec.kind == "poisson3d27") return cases_of(ctx, spec.text, poisson3d27<float>(spec.values[0]), seed, true);
-  return cases_of(ctx, spec.text, power_law_rows<float>(spec.values[0], double(spec.values[1]), seed), seed, false);
+  const std::vector<std::size_t>& v = spec.values;
+  const std::string& k = spec.kind;
+  if (k == "poisson2d") return cases_of(ctx, spec.text, poisson2d<float>(v[0]), seed, true);
+  if (k == "poisson3d27") return cases_of(ctx, spec.text, poisson3d27<float>(v[0]), seed, true);
+  if (k == "permuted2d") return cases_of(ctx, spec.text, permuted_symmetric(poisson2d<float>(v[0]), seed), seed, true);
+  if (k == "block3d") return cases_of(ctx, spec.text, block_poisson3d<float>(v[0]), seed, true);
+  if (k == "web") return cases_of(ctx, spec.text, web_graph<float>(v[0], seed), seed, false);
+  if (k == "circuit") return cases_of(ctx, spec.text, circuit<float>(v[0], seed), seed, false);
+  if (k == "tall") return cases_of(ctx, spec.text, tall_random<float>(v[0], v[1], v[2], seed), seed, false);
+  return cases_of(ctx, spec.text, power_law_rows<float>(v[0], double(v[1]), seed), seed, false);
 }
 
 CaseForms sparse_forms() {
   return {"--sparse",
           {{"poisson2d", {{"N"}}, "the 5-point Laplacian, N^2 rows (and CG)"},
            {"poisson3d27", {{"N"}}, "the 27-point Laplacian, N^3 rows (and CG)"},
-           {"powerlaw", {{"ROWS"}, {"MEAN"}}, "power-law row lengths, about MEAN entries a row"}}};
+           {"permuted2d", {{"N"}}, "the 5-point Laplacian renumbered at random, N^2 rows (and CG)"},
+           {"block3d", {{"N"}}, "3 unknowns per node of N^3, 27-point connectivity (and CG)"},
+           {"powerlaw", {{"ROWS"}, {"MEAN"}}, "power-law row lengths, about MEAN entries a row"},
+           {"web", {{"ROWS"}}, "a web-like graph: Zipf(2) row lengths up to 10^5, 70% near the diagonal"},
+           {"circuit", {{"ROWS"}}, "a diagonal, 2 random entries a row, 16 dense rows and columns"},
+           {"tall", {{"ROWS"}, {"COLS"}, {"PER_ROW"}}, "ROWS x COLS, PER_ROW random entries a row"}}};
 }
 
 const BenchFamily sparse_bench("sparse", sparse_forms, sparse_bench_cases);
@@ -170,7 +188,7 @@ const BenchFamily sparse_bench("sparse", sparse_forms, sparse_bench_cases);
 SparseCaseInput sparse_case_input(const BenchCase& c) {
   if (c.family != "sparse" || !c.state) throw Error("'" + c.label + "' is not a case of the sparse family");
   const auto& state = *std::static_pointer_cast<SparseCaseState>(c.state);
-  return {state.operation, &state.problem->host, &state.problem->hx};
+  return {state.operation, state.problem->name, &state.problem->host, &state.problem->hx};
 }
 
 std::vector<BenchCase> sparse_matrix_cases(Context& ctx, const std::string& name, HostCsr<float> a,
