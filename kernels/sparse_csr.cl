@@ -96,45 +96,66 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 #define BLOCK_ENTRIES (4 * WG_SIZE)
 #endif
 
-// block: work-group g takes the rows [block_rows[g], block_rows[g + 1]),
-// whose entries number at most BLOCK_ENTRIES unless the block is one longer
-// row (the host cuts them so). The group reads the block's entries once,
-// neighbouring work-items reading neighbouring entries, and keeps the
-// products val * x in local memory; then each work-item adds up whole rows
-// from there. A block of one long row is summed by the whole group instead.
+// block: the work is cut into units of at most BLOCK_ENTRIES entries, so
+// every work-group's share is about equal whatever the row lengths. Units
+// [0, segments) are pieces of rows longer than that (a long row is cut into
+// several, each summed by a whole group into partial[s]; csr_long_rows adds
+// a row's pieces up in order, so the sum does not depend on timing). Unit
+// segments + b is the block of short rows [block_rows[b], block_rows[b +
+// 1]) (the host cuts them so; a long row makes a block of its own, left to
+// its segments). The group reads a block's entries once, neighbouring
+// work-items reading neighbouring entries, and keeps the products val * x
+// in local memory; then each work-item adds up whole rows from there.
 // (Short rows read one per work-item touch as many cache lines as entries;
 // staged, they cost one coalesced pass.)
-__kernel void csr_block(const ulong blocks, __global const ulong* block_rows, __global const ROW_T* row_ptr,
-                        __global const uint* col, __global const T* val, __global const T* x, const T alpha,
-                        const T beta, __global T* y) {
+__kernel void csr_block(const ulong blocks, __global const ulong* block_rows, const ulong segments,
+                        __global const uint* segment_row, __global const ulong* segment_first, __global T* partial,
+                        __global const ROW_T* row_ptr, __global const uint* col, __global const T* val,
+                        __global const T* x, const T alpha, const T beta, __global T* y) {
   __local T products[BLOCK_ENTRIES];
   __local T part[WG_SIZE];
   const uint lid = get_local_id(0);
-  for (size_t g = get_group_id(0); g < blocks; g += get_num_groups(0)) {
-    const size_t first = block_rows[g], last = block_rows[g + 1];
-    const ROW_T start = row_ptr[first], stop = row_ptr[last];
-    const bool staged = stop - start <= BLOCK_ENTRIES;
-    T sum = (T)0;
-    if (staged) {
-      for (ROW_T k = start + lid; k < stop; k += WG_SIZE) products[k - start] = val[k] * x[col[k]];
-    } else {
+  for (size_t g = get_group_id(0); g < segments + blocks; g += get_num_groups(0)) {
+    if (g < segments) {
+      const ROW_T start = segment_first[g];
+      const ROW_T stop = min((ROW_T)(start + BLOCK_ENTRIES), row_ptr[segment_row[g] + 1]);
+      T sum = (T)0;
       for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
-    }
-    part[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (staged) {
-      for (size_t i = first + lid; i < last; i += WG_SIZE) {
-        T row = (T)0;
-        const ROW_T end = row_ptr[i + 1] - start;
-        for (ROW_T k = row_ptr[i] - start; k < end; ++k) row += products[k];
-        CSR_STORE(i, row);
+      part[lid] = sum;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint s = 1; s < WG_SIZE; s <<= 1) {  // any work-group size, a power of two or not
+        if (lid % (2 * s) == 0 && lid + s < WG_SIZE) part[lid] += part[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
       }
-    } else if (lid == 0) {
-      T row = (T)0;
-      for (uint l = 0; l < WG_SIZE; ++l) row += part[l];
-      CSR_STORE(first, row);
+      if (lid == 0) partial[g] = part[0];
+    } else {
+      const size_t b = g - segments, first = block_rows[b], last = block_rows[b + 1];
+      const ROW_T start = row_ptr[first], stop = row_ptr[last];
+      if (stop - start <= BLOCK_ENTRIES) {  // else one long row: its segments take it
+        for (ROW_T k = start + lid; k < stop; k += WG_SIZE) products[k - start] = val[k] * x[col[k]];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (size_t i = first + lid; i < last; i += WG_SIZE) {
+          T row = (T)0;
+          const ROW_T end = row_ptr[i + 1] - start;
+          for (ROW_T k = row_ptr[i] - start; k < end; ++k) row += products[k];
+          CSR_STORE(i, row);
+        }
+      }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);  // products[] and part[] are reused by the next block
+    barrier(CLK_LOCAL_MEM_FENCE);  // products[] and part[] are reused by the next unit
+  }
+}
+
+// The long rows' second pass: work-item l adds the partial sums of long row
+// long_row[l] (its segments [first_segment[l], first_segment[l + 1])) in
+// order and stores the row.
+__kernel void csr_long_rows(const ulong long_rows, __global const uint* long_row,
+                            __global const uint* first_segment, __global const T* partial, const T alpha,
+                            const T beta, __global T* y) {
+  for (size_t l = get_global_id(0); l < long_rows; l += get_global_size(0)) {
+    T row = (T)0;
+    for (uint s = first_segment[l]; s < first_segment[l + 1]; ++s) row += partial[s];
+    CSR_STORE(long_row[l], row);
   }
 }
 

@@ -42,7 +42,7 @@ const std::vector<Rule>& rule_book() {
       // Sparse matrix-vector products (seed 000 section 2.1, seed 002 chapter 8).
       {"sparse.csr-default", "all", "000 2.1", "A matrix without entries needs no kernel: y = beta y."},
       {"sparse.dia-banded", "all", "002 8",
-       "DIA on GPUs and MIC when at most 32 diagonals hold the entries with at least 2/3 of their slots filled: no "
+       "DIA on GPUs and MIC when at most 128 diagonals hold the entries with at least 2/3 of their slots filled: no "
        "column indices are read, and x is read in runs (on CPUs a work-item's row is spread over the diagonals, so "
        "CSR chunks win)."},
       {"sparse.ell-regular", "all", "002 8",
@@ -76,6 +76,10 @@ const std::vector<Rule>& rule_book() {
       {"sparse.block-entries", "all", "000 2.1",
        "The block variant stages up to 4 entries per work-item of a work-group in local memory, within the device's "
        "local memory."},
+      {"sparse.long-row-segments", "all", "-",
+       "The block variant cuts a row longer than its unit of entries into pieces of that many, a work-group each, so "
+       "every group's share is about equal whatever the row lengths (load balance by entries, not rows; Merrill and "
+       "Garland 2016); a second pass adds each row's pieces in order, so the result does not depend on timing."},
       // Stencils (seed 000 chapter 3).
       {"histogram.local-bins", "all", "000 4.4",
        "GPUs count a histogram hierarchically: each work-group into its own bins in local memory (local atomics), then "

@@ -63,6 +63,14 @@ std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::s
   return entries;
 }
 
+void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries) {
+  if (rows == 0) return;
+  plan.decide("long_rows", std::to_string(rows) + " in " + std::to_string(segments) + " segments",
+              "sparse.long-row-segments",
+              "rows of more than " + std::to_string(entries) +
+                  " entries are cut into pieces of that many, each a work-group's, and a second pass adds them up");
+}
+
 std::size_t csr_chunks_vector_width(LaunchPlan& plan, std::size_t planned, double mean_row) {
   // Vectors pay only on rows of several vectors: a short row's head and
   // tail loops and its gathers cost more than they save (PoCL on 2 cores:

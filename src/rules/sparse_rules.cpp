@@ -104,7 +104,7 @@ std::size_t hyb_ell_width(const SparseShape& s) {
 
 namespace {
 bool banded(const SparseShape& s) {
-  return s.diagonals <= 32 && double(s.diagonals) * double(s.rows) <= 1.5 * double(s.nnz);
+  return s.diagonals <= 128 && double(s.diagonals) * double(s.rows) <= 1.5 * double(s.nnz);
 }
 }  // namespace
 

@@ -20,19 +20,21 @@ using namespace portacl;
 
 namespace {
 
-// Rows of 0, 1, 7, 8, 31, 32, 128, 129 entries in turn (every bin edge), one
-// of 5000 when `long_row` (each at most `cols`), on distinct random columns,
-// with random values.
+// Rows of 0, 1, 7, 8, 31, 32, 33, 128, 129 entries in turn (every bin
+// edge), and when `long_row` two rows longer than a csr-block unit (of
+// 5000 and 3073 entries: pieces and a remainder; each at most `cols`), on
+// distinct random columns, with random values.
 template <class T>
 HostCsr<T> awkward_matrix(std::size_t rows, std::size_t cols, bool long_row) {
-  static const std::size_t lengths[] = {0, 1, 7, 8, 31, 32, 128, 129};
+  static const std::size_t lengths[] = {0, 1, 7, 8, 31, 32, 33, 128, 129};
   CooEntries e;
   e.rows = rows;
   e.cols = cols;
   std::vector<std::uint32_t> columns(cols);
   for (std::size_t c = 0; c < cols; ++c) columns[c] = static_cast<std::uint32_t>(c);
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t len = std::min(cols, long_row && r == rows / 2 ? std::size_t{5000} : lengths[r % 8]);
+    const std::size_t wanted = long_row && r == rows / 2 ? 5000 : long_row && r == rows / 3 ? 3073 : lengths[r % 9];
+    const std::size_t len = std::min(cols, wanted);
     std::shuffle(columns.begin(), columns.end(), test::rng());
     const std::vector<T> v = test::random_vector<T>(len);
     for (std::size_t k = 0; k < len; ++k) {
@@ -151,11 +153,29 @@ TEMPLATE_TEST_CASE("every SpMV method matches the host on rows of every awkward 
 
 TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[sparse_plans]", float, double) {
   Context& ctx = test::cpu_context();
-  const HostCsr<TestType> csr = awkward_matrix<TestType>(523, 331, true);
+  const HostCsr<TestType> csr = awkward_matrix<TestType>(523, 6007, true);
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
     check_every_method<TestType>(ctx, csr, TestType(1.25), TestType(-0.5), opt);
   }
+}
+
+TEST_CASE("csr-block cuts rows longer than its unit into pieces and says so", "[sparse]") {
+  Context& ctx = test::cpu_context();
+  const HostCsr<float> csr = awkward_matrix<float>(307, 6007, true);
+  const SparseMatrix<float> a(ctx, csr);
+  Buffer<float> x(ctx, test::random_vector<float>(csr.cols)), y(ctx, csr.rows);
+  const LaunchPlan plan = spmv(ctx, 1.0f, a, x, 0.0f, y, SpmvMethod{SparseFormat::csr, CsrVariant::block});
+  INFO(plan.explain());
+  const Decision* unit = plan.decision("block_entries");
+  const Decision* long_rows = plan.decision("long_rows");
+  REQUIRE(unit);
+  REQUIRE(long_rows);
+  const std::size_t entries = std::stoul(unit->value);
+  // The rows of 5000 and 3073 entries, each in ceil(length / unit) pieces.
+  const std::size_t pieces = (5000 + entries - 1) / entries + (3073 + entries - 1) / entries;
+  CHECK(long_rows->value == "2 in " + std::to_string(pieces) + " segments");
+  CHECK(long_rows->rule == "sparse.long-row-segments");
 }
 
 TEST_CASE("a sparse matrix round trips, and bad operands are refused before any launch", "[sparse]") {

@@ -68,7 +68,7 @@ LaunchPlan run_scalar(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer& 
   return launch_rows(c, k, rows, row_list, queue, wait, finished);
 }
 
-// Work-groups over the row groups `g` (csr_block, csr_chunks).
+// Work-groups over the row groups `g` (csr_chunks).
 template <class T>
 void launch_groups(const SpmvCall<T>& c, PreparedKernel& k, const RowGroups& g) {
   kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(g.groups), g.bounds, c.a.row_pointers(), c.a.columns(),
@@ -86,10 +86,24 @@ LaunchPlan run_block(const SpmvCall<T>& c) {
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
-  plan.work_groups = std::max<std::size_t>(1, std::min(blocks.groups, plan.work_groups * 8));
+  const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries);
+  decide_long_row_segments(plan, long_rows.rows, long_rows.segments, entries);
+  const std::size_t units = blocks.groups + long_rows.segments;
+  plan.work_groups = std::max<std::size_t>(1, std::min(units, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};
   PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan);
-  launch_groups(c, k, blocks);
+  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(blocks.groups), blocks.bounds,
+                      static_cast<cl_ulong>(long_rows.segments), long_rows.segment_row, long_rows.segment_first,
+                      long_rows.partial, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta, c.y);
+  if (long_rows.rows) {
+    LaunchPlan second = k.plan;
+    second.work_groups = ceil_div(long_rows.rows, wg);
+    second.global = {{second.work_groups * wg, 1, 1}};
+    PreparedKernel sum =
+        c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_long_rows", csr_defines(c, false)), second);
+    kernel_call::launch(c.ctx, sum, static_cast<cl_ulong>(long_rows.rows), long_rows.long_row, long_rows.first_segment,
+                        long_rows.partial, c.alpha, c.beta, c.y);
+  }
   return k.plan;
 }
 

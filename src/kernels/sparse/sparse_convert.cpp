@@ -196,6 +196,36 @@ const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
 }
 
 template <class T>
+const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most) {
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto found = s.long_rows.find(most);
+  if (found != s.long_rows.end()) return found->second;
+  std::vector<cl_uint> segment_row, long_row, first_segment{0};
+  std::vector<cl_ulong> segment_first;
+  for (std::size_t r = 0; r + 1 < s.row_ptr.size(); ++r) {
+    if (s.row_ptr[r + 1] - s.row_ptr[r] <= most) continue;
+    long_row.push_back(static_cast<cl_uint>(r));
+    for (std::uint64_t k = s.row_ptr[r]; k < s.row_ptr[r + 1]; k += most) {
+      segment_row.push_back(static_cast<cl_uint>(r));
+      segment_first.push_back(k);
+    }
+    first_segment.push_back(static_cast<cl_uint>(segment_row.size()));
+  }
+  LongRowSegments l;
+  l.segments = segment_row.size();
+  l.rows = long_row.size();
+  if (l.segments) {
+    Context& ctx = a.context();
+    l.segment_row = device_arrays::copy_of(ctx, segment_row, "SpMV long-row segments");
+    l.segment_first = device_arrays::copy_of(ctx, segment_first, "SpMV long-row segments");
+    l.long_row = device_arrays::copy_of(ctx, long_row, "SpMV long rows");
+    l.first_segment = device_arrays::copy_of(ctx, first_segment, "SpMV long rows");
+    l.partial = device_arrays::make<T>(ctx, l.segments, "SpMV long-row partial sums");
+  }
+  return s.long_rows.emplace(most, std::move(l)).first->second;
+}
+
+template <class T>
 const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t count) {
   std::lock_guard<std::mutex> lock(s.mutex);
   auto found = s.chunks.find(count);
@@ -217,7 +247,8 @@ const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
   template const RowBins& bins_of<T>(const SparseMatrix<T>&, SparseStorage<T>&);                                     \
   template const cl::Buffer& inverse_diagonal_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, const char*);         \
   template const RowGroups& blocks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
-  template const RowGroups& chunks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);
+  template const RowGroups& chunks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
+  template const LongRowSegments& long_rows_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);
 PORTACL_SPARSE_CONVERSIONS(float)
 PORTACL_SPARSE_CONVERSIONS(double)
 
