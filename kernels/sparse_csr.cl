@@ -95,11 +95,16 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 #ifndef BLOCK_ENTRIES
 #define BLOCK_ENTRIES (4 * WG_SIZE)
 #endif
+#ifndef SEGMENT_ENTRIES
+#define SEGMENT_ENTRIES (8 * BLOCK_ENTRIES)
+#endif
 
-// block: the work is cut into units of at most BLOCK_ENTRIES entries, so
-// every work-group's share is about equal whatever the row lengths. Units
-// [0, segments) are pieces of rows longer than that (a long row is cut into
-// several, each summed by a whole group into partial[s]; csr_long_rows adds
+// block: the work is cut into units of about equal entries, so every
+// work-group's share is about equal whatever the row lengths. Units
+// [0, segments) are pieces of SEGMENT_ENTRIES of rows longer than
+// BLOCK_ENTRIES (a long row is cut into several, each summed by a whole
+// group into partial[s]; nothing is staged, so a piece can be longer than
+// a block and its reduction is paid less often; csr_long_rows adds
 // a row's pieces up in order, so the sum does not depend on timing). Unit
 // segments + b is the block of short rows [block_rows[b], block_rows[b +
 // 1]) (the host cuts them so; a long row makes a block of its own, left to
@@ -118,15 +123,22 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
   for (size_t g = get_group_id(0); g < segments + blocks; g += get_num_groups(0)) {
     if (g < segments) {
       const ROW_T start = segment_first[g];
-      const ROW_T stop = min((ROW_T)(start + BLOCK_ENTRIES), row_ptr[segment_row[g] + 1]);
+      const ROW_T stop = min((ROW_T)(start + SEGMENT_ENTRIES), row_ptr[segment_row[g] + 1]);
       T sum = (T)0;
       for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
       part[lid] = sum;
       barrier(CLK_LOCAL_MEM_FENCE);
-      for (uint s = 1; s < WG_SIZE; s <<= 1) {  // any work-group size, a power of two or not
+#if (WG_SIZE & (WG_SIZE - 1)) == 0
+      for (uint s = WG_SIZE / 2; s > 0; s >>= 1) {
+        if (lid < s) part[lid] += part[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+#else
+      for (uint s = 1; s < WG_SIZE; s <<= 1) {  // a work-group size that is not a power of two
         if (lid % (2 * s) == 0 && lid + s < WG_SIZE) part[lid] += part[lid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
       }
+#endif
       if (lid == 0) partial[g] = part[0];
     } else {
       const size_t b = g - segments, first = block_rows[b], last = block_rows[b + 1];
@@ -134,11 +146,28 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
       if (stop - start <= BLOCK_ENTRIES) {  // else one long row: its segments take it
         for (ROW_T k = start + lid; k < stop; k += WG_SIZE) products[k - start] = val[k] * x[col[k]];
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (size_t i = first + lid; i < last; i += WG_SIZE) {
+        // A team of work-items per row, as many as the block's rows leave
+        // (a power of two): a block of a few long rows is not summed by a
+        // few work-items walking hundreds of products each.
+        const size_t rows_here = last - first;
+        uint team = 1;
+        while (team * 2 * rows_here <= WG_SIZE) team *= 2;
+        const uint lane = lid % team;
+        for (size_t i = first + lid / team; i < last; i += WG_SIZE / team) {
           T row = (T)0;
           const ROW_T end = row_ptr[i + 1] - start;
-          for (ROW_T k = row_ptr[i] - start; k < end; ++k) row += products[k];
-          CSR_STORE(i, row);
+          for (ROW_T k = row_ptr[i] - start + lane; k < end; k += team) row += products[k];
+          if (team == 1) CSR_STORE(i, row);
+          else part[lid] = row;
+        }
+        if (team > 1) {
+          barrier(CLK_LOCAL_MEM_FENCE);
+          for (uint s = team / 2; s > 0; s >>= 1) {
+            if (lane < s && lid + s < WG_SIZE) part[lid] += part[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+          }
+          const size_t i = first + lid / team;
+          if (lane == 0 && i < last) CSR_STORE(i, part[lid]);
         }
       }
     }

@@ -77,7 +77,7 @@ const std::vector<Rule>& rule_book() {
        "The block variant stages up to 4 entries per work-item of a work-group in local memory, within the device's "
        "local memory."},
       {"sparse.long-row-segments", "all", "-",
-       "The block variant cuts a row longer than its unit of entries into pieces of that many, a work-group each, so "
+       "The block variant cuts a row longer than its unit of entries into pieces of 8 units, a work-group each, so "
        "every group's share is about equal whatever the row lengths (load balance by entries, not rows; Merrill and "
        "Garland 2016); a second pass adds each row's pieces in order, so the result does not depend on timing."},
       // Stencils (seed 000 chapter 3).

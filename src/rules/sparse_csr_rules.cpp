@@ -63,12 +63,15 @@ std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::s
   return entries;
 }
 
-void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries) {
+std::size_t long_row_piece(std::size_t block_entries) { return 8 * block_entries; }
+
+void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries,
+                              std::size_t piece) {
   if (rows == 0) return;
   plan.decide("long_rows", std::to_string(rows) + " in " + std::to_string(segments) + " segments",
               "sparse.long-row-segments",
-              "rows of more than " + std::to_string(entries) +
-                  " entries are cut into pieces of that many, each a work-group's, and a second pass adds them up");
+              "rows of more than " + std::to_string(entries) + " entries are cut into pieces of " +
+                  std::to_string(piece) + ", each a work-group's, and a second pass adds them up");
 }
 
 std::size_t csr_chunks_vector_width(LaunchPlan& plan, std::size_t planned, double mean_row) {

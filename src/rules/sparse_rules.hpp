@@ -73,11 +73,16 @@ void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares);
 /// halved until they and the work-group's sums fit the device's local
 /// memory (rule sparse.block-entries). 0 when even one per work-item does not fit.
 std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+/// The entries of a piece of a row longer than the block variant's unit of
+/// `block_entries`: 8 units (nothing is staged, so the whole group's
+/// reduction is paid once per 8 units). Rule sparse.long-row-segments.
+std::size_t long_row_piece(std::size_t block_entries);
 /// Records how the block variant takes rows longer than a unit of
-/// `entries`: cut into `segments` pieces summed by whole work-groups, and a
-/// second pass adding each row's pieces in order (rule
+/// `entries`: cut into `segments` pieces of `piece` summed by whole
+/// work-groups, and a second pass adding each row's pieces in order (rule
 /// sparse.long-row-segments).
-void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries);
+void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries,
+                              std::size_t piece);
 /// The CPU variant's vector width: the plan's (at most 8, the widths its
 /// gathers are written for), 1 where rows average fewer than 4 vectors
 /// (rule sparse.csr-cpu-chunks).

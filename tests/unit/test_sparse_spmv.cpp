@@ -22,7 +22,8 @@ namespace {
 
 // Rows of 0, 1, 7, 8, 31, 32, 33, 128, 129 entries in turn (every bin
 // edge), and when `long_row` two rows longer than a csr-block unit (of
-// 5000 and 3073 entries: pieces and a remainder; each at most `cols`), on
+// 20000 and 3073 entries: pieces and a remainder) and one of 1000 (a block
+// of its own, summed by a team; each at most `cols`), on
 // distinct random columns, with random values.
 template <class T>
 HostCsr<T> awkward_matrix(std::size_t rows, std::size_t cols, bool long_row) {
@@ -33,7 +34,7 @@ HostCsr<T> awkward_matrix(std::size_t rows, std::size_t cols, bool long_row) {
   std::vector<std::uint32_t> columns(cols);
   for (std::size_t c = 0; c < cols; ++c) columns[c] = static_cast<std::uint32_t>(c);
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t wanted = long_row && r == rows / 2 ? 5000 : long_row && r == rows / 3 ? 3073 : lengths[r % 9];
+    const std::size_t wanted = long_row && r == rows / 2 ? 20000 : long_row && r == rows / 3 ? 3073 : lengths[r % 9];
     const std::size_t len = std::min(cols, wanted);
     std::shuffle(columns.begin(), columns.end(), test::rng());
     const std::vector<T> v = test::random_vector<T>(len);
@@ -153,7 +154,7 @@ TEMPLATE_TEST_CASE("every SpMV method matches the host on rows of every awkward 
 
 TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[sparse_plans]", float, double) {
   Context& ctx = test::cpu_context();
-  const HostCsr<TestType> csr = awkward_matrix<TestType>(523, 6007, true);
+  const HostCsr<TestType> csr = awkward_matrix<TestType>(523, 20011, true);
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);
     check_every_method<TestType>(ctx, csr, TestType(1.25), TestType(-0.5), opt);
@@ -162,7 +163,7 @@ TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[s
 
 TEST_CASE("csr-block cuts rows longer than its unit into pieces and says so", "[sparse]") {
   Context& ctx = test::cpu_context();
-  const HostCsr<float> csr = awkward_matrix<float>(307, 6007, true);
+  const HostCsr<float> csr = awkward_matrix<float>(307, 20011, true);
   const SparseMatrix<float> a(ctx, csr);
   Buffer<float> x(ctx, test::random_vector<float>(csr.cols)), y(ctx, csr.rows);
   const LaunchPlan plan = spmv(ctx, 1.0f, a, x, 0.0f, y, SpmvMethod{SparseFormat::csr, CsrVariant::block});
@@ -171,10 +172,16 @@ TEST_CASE("csr-block cuts rows longer than its unit into pieces and says so", "[
   const Decision* long_rows = plan.decision("long_rows");
   REQUIRE(unit);
   REQUIRE(long_rows);
-  const std::size_t entries = std::stoul(unit->value);
-  // The rows of 5000 and 3073 entries, each in ceil(length / unit) pieces.
-  const std::size_t pieces = (5000 + entries - 1) / entries + (3073 + entries - 1) / entries;
-  CHECK(long_rows->value == "2 in " + std::to_string(pieces) + " segments");
+  const std::size_t entries = std::stoul(unit->value), piece = long_row_piece(entries);
+  // Every row longer than the unit, in ceil(length / piece) pieces.
+  std::size_t rows = 0, pieces = 0;
+  for (std::size_t r = 0; r < csr.rows; ++r)
+    if (const std::size_t len = csr.row_ptr[r + 1] - csr.row_ptr[r]; len > entries) {
+      ++rows;
+      pieces += (len + piece - 1) / piece;
+    }
+  REQUIRE(rows >= 1);
+  CHECK(long_rows->value == std::to_string(rows) + " in " + std::to_string(pieces) + " segments");
   CHECK(long_rows->rule == "sparse.long-row-segments");
 }
 
@@ -208,13 +215,14 @@ TEST_CASE("a sparse matrix round trips, and bad operands are refused before any 
 }
 
 TEST_CASE("the sparsity profile counts every row once, in its length bin", "[sparse]") {
-  // Rows of 0, 1, 7, 8, 31, 32, 128, 129 entries in turn, and one of 5000.
+  // Rows of 0, 1, 7, 8, 31, 32, 33, 128, 129 entries in turn, and long
+  // ones: the longest all 6007 columns.
   const HostCsr<float> csr = awkward_matrix<float>(257, 6007, true);
   const SparsityProfile p = profile_rows(csr.row_ptr);
   CHECK(p.rows == 257);
   CHECK(p.nnz == csr.nnz());
   CHECK(p.shortest_row == 0);
-  CHECK(p.longest_row == 5000);
+  CHECK(p.longest_row == 6007);
   std::array<std::size_t, kRowLengthBins> want{};
   double sum = 0, sum_sq = 0;
   for (std::size_t r = 0; r < p.rows; ++r) {
@@ -294,7 +302,7 @@ TEST_CASE("the SpMV choice follows the structure and the device class, and expla
     CHECK(c.decisions[0].rule == "sparse.dia-banded");
     CHECK_NOTHROW(rule(c.decisions[0].rule));
   }
-  // Irregular rows (0 to 5000 entries): binned on GPUs, chunks on CPUs.
+  // Irregular rows (0 to 6007 entries): binned on GPUs, chunks on CPUs.
   const HostCsr<float> irregular = awkward_matrix<float>(2000, 6007, true);
   CHECK(choice_for(irregular, "nvidia_h100").method.name() == "csr-adaptive");
   CHECK(choice_for(irregular, "intel_cpu").method.name() == "csr-cpu");

@@ -86,8 +86,10 @@ LaunchPlan run_block(const SpmvCall<T>& c) {
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
-  const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries);
-  decide_long_row_segments(plan, long_rows.rows, long_rows.segments, entries);
+  const std::size_t piece = long_row_piece(entries);
+  plan.macros["SEGMENT_ENTRIES"] = std::to_string(piece);
+  const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);
+  decide_long_row_segments(plan, long_rows.rows, long_rows.segments, entries, piece);
   const std::size_t units = blocks.groups + long_rows.segments;
   plan.work_groups = std::max<std::size_t>(1, std::min(units, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};

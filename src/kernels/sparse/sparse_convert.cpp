@@ -196,16 +196,17 @@ const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
 }
 
 template <class T>
-const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most) {
+const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most,
+                                    std::size_t piece) {
   std::lock_guard<std::mutex> lock(s.mutex);
-  auto found = s.long_rows.find(most);
+  auto found = s.long_rows.find({most, piece});
   if (found != s.long_rows.end()) return found->second;
   std::vector<cl_uint> segment_row, long_row, first_segment{0};
   std::vector<cl_ulong> segment_first;
   for (std::size_t r = 0; r + 1 < s.row_ptr.size(); ++r) {
     if (s.row_ptr[r + 1] - s.row_ptr[r] <= most) continue;
     long_row.push_back(static_cast<cl_uint>(r));
-    for (std::uint64_t k = s.row_ptr[r]; k < s.row_ptr[r + 1]; k += most) {
+    for (std::uint64_t k = s.row_ptr[r]; k < s.row_ptr[r + 1]; k += piece) {
       segment_row.push_back(static_cast<cl_uint>(r));
       segment_first.push_back(k);
     }
@@ -222,7 +223,7 @@ const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& 
     l.first_segment = device_arrays::copy_of(ctx, first_segment, "SpMV long rows");
     l.partial = device_arrays::make<T>(ctx, l.segments, "SpMV long-row partial sums");
   }
-  return s.long_rows.emplace(most, std::move(l)).first->second;
+  return s.long_rows.emplace(std::make_pair(most, piece), std::move(l)).first->second;
 }
 
 template <class T>
@@ -248,7 +249,7 @@ const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
   template const cl::Buffer& inverse_diagonal_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, const char*);         \
   template const RowGroups& blocks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
   template const RowGroups& chunks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
-  template const LongRowSegments& long_rows_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);
+  template const LongRowSegments& long_rows_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t, std::size_t);
 PORTACL_SPARSE_CONVERSIONS(float)
 PORTACL_SPARSE_CONVERSIONS(double)
 

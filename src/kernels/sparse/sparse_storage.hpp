@@ -39,7 +39,7 @@ struct RowGroups {
 
 // Rows longer than a csr-block unit of `most` entries, cut into segments:
 // segment s sums row segment_row[s]'s entries from segment_first[s] (at most
-// `most` of them); long row l (row number long_row[l]) has the segments
+// a piece of them); long row l (row number long_row[l]) has the segments
 // [first_segment[l], first_segment[l + 1]); partial holds a sum per segment.
 struct LongRowSegments {
   std::size_t segments = 0, rows = 0;
@@ -69,9 +69,9 @@ struct SparseStorage {
   // may change it): a repeated product costs no planning.
   std::shared_ptr<const SpmvChoice> choice;
   std::uint64_t choice_generation = 0;
-  std::map<std::size_t, RowGroups> blocks;           // by the most entries per block
-  std::map<std::size_t, RowGroups> chunks;           // by the number of chunks
-  std::map<std::size_t, LongRowSegments> long_rows;  // by the most entries per segment
+  std::map<std::size_t, RowGroups> blocks;                                   // by the most entries per block
+  std::map<std::size_t, RowGroups> chunks;                                   // by the number of chunks
+  std::map<std::pair<std::size_t, std::size_t>, LongRowSegments> long_rows;  // by (most, piece)
 };
 
 // Conversions on the device (sparse_convert.cpp); each is made once.
@@ -92,9 +92,9 @@ const cl::Buffer& inverse_diagonal_of(const SparseMatrix<T>& a, SparseStorage<T>
 // Groups of whole rows of at most `most` entries (a longer row alone).
 template <class T>
 const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
-// The rows of more than `most` entries, cut into segments of `most`.
+// The rows of more than `most` entries, cut into segments of `piece`.
 template <class T>
-const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
+const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most, std::size_t piece);
 // About `count` groups of whole rows with equal entries.
 template <class T>
 const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t count);
