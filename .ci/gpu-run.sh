@@ -49,18 +49,22 @@ fi
 if has sparse; then
   # The sparse section alone, as a table, writing its matrices; then
   # cuSPARSE called directly (the baseline) and through CuPy, with CuPy's CG,
-  # on the very same matrices (SPARSE: the matrix list).
+  # on the very same matrices (SPARSE: the matrix list; SPARSE_SEEDS: one
+  # run per seed, for matrices drawn at random).
   SPARSE=${SPARSE:-poisson2d:1024,poisson2d:2048,poisson3d27:128,powerlaw:2000000:8,web:1000000,circuit:1000000,permuted2d:1024,tall:1000000:200000:6,block3d:32}
-  rm -rf /tmp/mats && mkdir -p /tmp/mats
-  timeout 500 /tmp/build/tools/portacl-bench --device gpu --sizes 2^20 --kernels axpy --no-transfers --no-latency \
-    --sparse "$SPARSE" --save-matrices /tmp/mats ${SPARSE_ARGS:-} > "$OUT/sparse_h100.txt" 2> "$OUT/sparse_h100.err"
-  echo "sparse bench exit $?" >> "$OUT/sparse_h100.txt"
-  cat "$OUT/sparse_h100.txt"
   nvcc -O3 -arch=sm_90 -o /tmp/cusparse_direct .ci/cusparse_direct.cu -lcusparse > "$OUT/cusparse_direct.txt" 2>&1
-  timeout 300 /tmp/cusparse_direct /tmp/mats/*.bin >> "$OUT/cusparse_direct.txt" 2>&1
-  cat "$OUT/cusparse_direct.txt"
-  timeout 300 python3 .ci/cusparse.py /tmp/mats/*.bin > "$OUT/cusparse_h100.txt" 2>&1
-  cat "$OUT/cusparse_h100.txt"
+  : > "$OUT/sparse_h100.txt"
+  : > "$OUT/cusparse_h100.txt"
+  for seed in ${SPARSE_SEEDS:-1}; do
+    rm -rf /tmp/mats && mkdir -p /tmp/mats
+    timeout 500 /tmp/build/tools/portacl-bench --device gpu --seed "$seed" --sizes 2^20 --kernels axpy --no-transfers \
+      --no-latency --sparse "$SPARSE" --save-matrices /tmp/mats ${SPARSE_ARGS:-} >> "$OUT/sparse_h100.txt" 2> "$OUT/sparse_h100.err"
+    echo "sparse bench seed $seed exit $?" >> "$OUT/sparse_h100.txt"
+    echo "== seed $seed" >> "$OUT/cusparse_direct.txt"
+    timeout 300 /tmp/cusparse_direct /tmp/mats/*.bin >> "$OUT/cusparse_direct.txt" 2>&1
+    [ -n "${SPARSE_CUPY:-1}" ] && timeout 300 python3 .ci/cusparse.py /tmp/mats/*.bin >> "$OUT/cusparse_h100.txt" 2>&1
+  done
+  cat "$OUT/sparse_h100.txt" "$OUT/cusparse_direct.txt" "$OUT/cusparse_h100.txt"
 fi
 if has registers; then
   # Registers and spills of the star's plane queue (NVIDIA's -cl-nv-verbose), per case

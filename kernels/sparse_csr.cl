@@ -125,6 +125,8 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
       const ROW_T start = segment_first[g];
       const ROW_T stop = min((ROW_T)(start + SEGMENT_ENTRIES), row_ptr[segment_row[g] + 1]);
       T sum = (T)0;
+      // Unrolled, so that a work-item has several gathers in flight.
+#pragma unroll 8
       for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
       part[lid] = sum;
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -144,7 +146,13 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
       const size_t b = g - segments, first = block_rows[b], last = block_rows[b + 1];
       const ROW_T start = row_ptr[first], stop = row_ptr[last];
       if (stop - start <= BLOCK_ENTRIES) {  // else one long row: its segments take it
-        for (ROW_T k = start + lid; k < stop; k += WG_SIZE) products[k - start] = val[k] * x[col[k]];
+        // A fixed count per work-item (BLOCK_ENTRIES is a multiple of the
+        // work-group), unrolled: every gather of the unit is in flight at once.
+#pragma unroll
+        for (uint j = 0; j < BLOCK_ENTRIES / WG_SIZE; ++j) {
+          const ROW_T k = start + lid + j * WG_SIZE;
+          if (k < stop) products[k - start] = val[k] * x[col[k]];
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
         // A team of work-items per row, as many as the block's rows leave
         // (a power of two): a block of a few long rows is not summed by a
