@@ -13,6 +13,8 @@
 #include "portacl/kernels/sparse/matrix.hpp"
 #include "portacl/kernels/sparse/sparsity.hpp"
 #include "portacl/rules/rule_book.hpp"
+#include "kernels/sparse/spmv_call.hpp"
+#include "rules/sparse_rules.hpp"
 #include "rules/tuning_database.hpp"
 #include "test_support.hpp"
 
@@ -410,5 +412,20 @@ TEST_CASE("timing the adaptive SpMV, whose row bins run on several queues, waits
         CHECK(span >= Context::elapsed_ms(e) - 1e-9);
       }
     }
+  }
+}
+
+TEST_CASE("a kept SpMV preparation serves repeated calls with other vectors and scalars", "[sparse]") {
+  Context& ctx = test::cpu_context();
+  const HostCsr<float> csr = awkward_matrix<float>(307, 20011, true);
+  const SparseMatrix<float> a(ctx, csr);
+  for (const char* name : {"csr-block", "ell-r", "dia"}) {
+    const SpmvMethod method = spmv_method_from_string(name);
+    REQUIRE(spmv_keeps_preparation(method));
+    // The second and third calls run on this thread's kept kernels, with
+    // new buffers and scalars each time.
+    check_spmv<float>(ctx, a, csr, 1.0f, 0.0f, {}, method);
+    check_spmv<float>(ctx, a, csr, -0.5f, 2.0f, {}, method);
+    check_spmv<float>(ctx, a, csr, 3.0f, 0.0f, {}, method);
   }
 }

@@ -3,6 +3,8 @@
 
 #include <random>
 
+#include "kernels/sparse/generators.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
 #include "tuning/clblast_call.hpp"
 
 namespace bench {
@@ -50,6 +52,16 @@ std::vector<LatencyRow> run_latency(Context& ctx, int warmup, int reps, bool bas
     gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, order, order, order, 1.0f, M{a, 0, order},
          M{b, 0, order}, 0.0f, c, 0, order);
   }));
+  // The sparse product on a 32^2 grid's Laplacian (1024 rows): the rules'
+  // method (DIA on GPUs), and csr-block (two launches where rows are long,
+  // one here).
+  const SparseMatrix<float> lap(ctx, poisson2d<float>(32));
+  const std::string grid = "32^2 grid";
+  rows.push_back(
+      time_call(ctx, "portacl::spmv (rules)", grid, warmup, reps, [&] { spmv(ctx, 1.0f, lap, x, 0.0f, y); }));
+  const SpmvMethod block{SparseFormat::csr, CsrVariant::block};
+  rows.push_back(time_call(ctx, "portacl::spmv (csr-block)", grid, warmup, reps,
+                           [&] { spmv(ctx, 1.0f, lap, x, 0.0f, y, block); }));
   if (!baseline) return rows;
   rows.push_back(time_call(ctx, "CLBlastSaxpy", vec, warmup, reps, [&] {
     clblast_call("Saxpy", [&](cl_event* e) {

@@ -76,7 +76,7 @@ void launch_groups(const SpmvCall<T>& c, PreparedKernel& k, const RowGroups& g) 
 }
 
 template <class T>
-LaunchPlan run_block(const SpmvCall<T>& c) {
+PreparedSpmv prepare_block(const SpmvCall<T>& c) {
   const KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
   const std::size_t wg = plan.local[0];
@@ -85,28 +85,45 @@ LaunchPlan run_block(const SpmvCall<T>& c) {
     throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
-  const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   const std::size_t piece = long_row_piece(entries);
   plan.macros["SEGMENT_ENTRIES"] = std::to_string(piece);
+  const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);
   decide_long_row_segments(plan, long_rows.rows, long_rows.segments, entries, piece);
   const std::size_t units = blocks.groups + long_rows.segments;
   plan.work_groups = std::max<std::size_t>(1, std::min(units, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan);
-  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(blocks.groups), blocks.bounds,
-                      static_cast<cl_ulong>(long_rows.segments), long_rows.segment_row, long_rows.segment_first,
-                      long_rows.partial, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta, c.y);
+  PreparedSpmv p;
+  p.sizes = {entries, piece};
+  p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan));
+  p.plan = p.kernels[0].plan;
   if (long_rows.rows) {
-    LaunchPlan second = k.plan;
+    LaunchPlan second = p.plan;
     second.work_groups = ceil_div(long_rows.rows, wg);
     second.global = {{second.work_groups * wg, 1, 1}};
-    PreparedKernel sum =
-        c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_long_rows", csr_defines(c, false)), second);
-    kernel_call::launch(c.ctx, sum, static_cast<cl_ulong>(long_rows.rows), long_rows.long_row, long_rows.first_segment,
-                        long_rows.partial, c.alpha, c.beta, c.y);
+    p.kernels.push_back(
+        c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_long_rows", csr_defines(c, false)), second));
   }
-  return k.plan;
+  return p;
+}
+
+template <class T>
+void launch_block(const SpmvCall<T>& c, const PreparedSpmv& p) {
+  const RowGroups& blocks = blocks_of(c.a, c.a.storage(), p.sizes[0]);
+  const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), p.sizes[0], p.sizes[1]);
+  kernel_call::launch(c.ctx, p.kernels[0], static_cast<cl_ulong>(blocks.groups), blocks.bounds,
+                      static_cast<cl_ulong>(long_rows.segments), long_rows.segment_row, long_rows.segment_first,
+                      long_rows.partial, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta, c.y);
+  if (long_rows.rows)
+    kernel_call::launch(c.ctx, p.kernels.at(1), static_cast<cl_ulong>(long_rows.rows), long_rows.long_row,
+                        long_rows.first_segment, long_rows.partial, c.alpha, c.beta, c.y);
+}
+
+template <class T>
+LaunchPlan run_block(const SpmvCall<T>& c) {
+  const PreparedSpmv p = prepare_block(c);
+  launch_block(c, p);
+  return p.plan;
 }
 
 template <class T>
@@ -178,6 +195,19 @@ LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
   throw Error("spmv: unknown CSR variant");
 }
 
+template <class T>
+PreparedSpmv prepare_csr_block(const SpmvCall<T>& call) {
+  return prepare_block(call);
+}
+template <class T>
+void launch_csr_block(const SpmvCall<T>& call, const PreparedSpmv& prepared) {
+  launch_block(call, prepared);
+}
+
+template PreparedSpmv prepare_csr_block<float>(const SpmvCall<float>&);
+template PreparedSpmv prepare_csr_block<double>(const SpmvCall<double>&);
+template void launch_csr_block<float>(const SpmvCall<float>&, const PreparedSpmv&);
+template void launch_csr_block<double>(const SpmvCall<double>&, const PreparedSpmv&);
 template LaunchPlan run_csr<float>(const SpmvCall<float>&, CsrVariant);
 template LaunchPlan run_csr<double>(const SpmvCall<double>&, CsrVariant);
 

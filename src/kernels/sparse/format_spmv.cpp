@@ -23,14 +23,44 @@ KernelRef formats_kernel(const std::string& entry, bool column_major = true, boo
 }
 
 template <class T>
-LaunchPlan launch_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, bool hyb) {
+PreparedSpmv prepare_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, bool hyb) {
   const KernelTraits traits = sparse_kernel_traits("ell_spmv", element_of<T>::value);
-  PreparedKernel k = c.ctx.prepare(formats_kernel("ell_rows", e.column_major, row_lengths), traits,
-                                   ProblemSize(c.a.rows()), c.options);
-  decide_ell(k.plan, e.column_major, e.width, row_lengths, hyb);
-  kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(c.a.rows()), static_cast<cl_uint>(e.width),
+  PreparedSpmv p;
+  p.kernels.push_back(c.ctx.prepare(formats_kernel("ell_rows", e.column_major, row_lengths), traits,
+                                    ProblemSize(c.a.rows()), c.options));
+  decide_ell(p.kernels[0].plan, e.column_major, e.width, row_lengths, hyb);
+  p.plan = p.kernels[0].plan;
+  return p;
+}
+
+template <class T>
+void launch_ell(const SpmvCall<T>& c, const EllArrays& e, const PreparedSpmv& p) {
+  kernel_call::launch(c.ctx, p.kernels[0], static_cast<cl_ulong>(c.a.rows()), static_cast<cl_uint>(e.width),
                       static_cast<cl_ulong>(e.pitch), e.row_length, e.col, e.val, c.x, c.alpha, c.beta, c.y);
-  return k.plan;
+}
+
+template <class T>
+LaunchPlan run_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, bool hyb) {
+  const PreparedSpmv p = prepare_ell(c, e, row_lengths, hyb);
+  launch_ell(c, e, p);
+  return p.plan;
+}
+
+template <class T>
+PreparedSpmv prepare_dia(const SpmvCall<T>& c, const DiaArrays& d) {
+  PreparedSpmv p;
+  p.kernels.push_back(c.ctx.prepare(formats_kernel("dia_rows"), sparse_kernel_traits("dia_spmv", element_of<T>::value),
+                                    ProblemSize(c.a.rows()), c.options));
+  decide_dia(p.kernels[0].plan, d.offsets.size());
+  p.plan = p.kernels[0].plan;
+  return p;
+}
+
+template <class T>
+void launch_dia(const SpmvCall<T>& c, const DiaArrays& d, const PreparedSpmv& p) {
+  kernel_call::launch(c.ctx, p.kernels[0], static_cast<cl_ulong>(c.a.rows()), static_cast<cl_ulong>(c.a.cols()),
+                      static_cast<cl_uint>(d.offsets.size()), static_cast<cl_ulong>(d.pitch), d.offset, d.data, c.x,
+                      c.alpha, c.beta, c.y);
 }
 
 // y += alpha * (the coordinates' product); y already holds beta y or
@@ -78,11 +108,11 @@ LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
     case SparseFormat::ell:
     case SparseFormat::ell_r: {
       const bool lengths = format == SparseFormat::ell_r;
-      return launch_ell(c, ell_of(c.a, s, lengths, column_major), lengths, false);
+      return run_ell(c, ell_of(c.a, s, lengths, column_major), lengths, false);
     }
     case SparseFormat::hyb: {
       const auto [ell, coo] = hyb_of(c.a, s, column_major);
-      LaunchPlan plan = launch_ell(c, *ell, false, true);
+      LaunchPlan plan = run_ell(c, *ell, false, true);
       add_coo(c, *coo, plan);
       return plan;
     }
@@ -93,20 +123,36 @@ LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
       return plan;
     }
     case SparseFormat::dia: {
-      const DiaArrays& d = dia_of(c.a, s);
-      PreparedKernel k =
-          c.ctx.prepare(formats_kernel("dia_rows"), sparse_kernel_traits("dia_spmv", element_of<T>::value),
-                        ProblemSize(c.a.rows()), c.options);
-      decide_dia(k.plan, d.offsets.size());
-      kernel_call::launch(c.ctx, k, static_cast<cl_ulong>(c.a.rows()), static_cast<cl_ulong>(c.a.cols()),
-                          static_cast<cl_uint>(d.offsets.size()), static_cast<cl_ulong>(d.pitch), d.offset, d.data, c.x,
-                          c.alpha, c.beta, c.y);
-      return k.plan;
+      const PreparedSpmv p = prepare_format(c, format);
+      launch_format(c, format, p);
+      return p.plan;
     }
   }
   throw Error("spmv: unknown sparse format");
 }
 
+template <class T>
+PreparedSpmv prepare_format(const SpmvCall<T>& c, SparseFormat format) {
+  SparseStorage<T>& s = c.a.storage();
+  const bool column_major = ell_column_major(c.device_class());
+  if (format == SparseFormat::dia) return prepare_dia(c, dia_of(c.a, s));
+  if (format != SparseFormat::ell && format != SparseFormat::ell_r)
+    throw Error("spmv: only ELL, ELLPACK-R and DIA keep their preparation");
+  const bool lengths = format == SparseFormat::ell_r;
+  return prepare_ell(c, ell_of(c.a, s, lengths, column_major), lengths, false);
+}
+
+template <class T>
+void launch_format(const SpmvCall<T>& c, SparseFormat format, const PreparedSpmv& p) {
+  SparseStorage<T>& s = c.a.storage();
+  if (format == SparseFormat::dia) return launch_dia(c, dia_of(c.a, s), p);
+  launch_ell(c, ell_of(c.a, s, format == SparseFormat::ell_r, ell_column_major(c.device_class())), p);
+}
+
+template PreparedSpmv prepare_format<float>(const SpmvCall<float>&, SparseFormat);
+template PreparedSpmv prepare_format<double>(const SpmvCall<double>&, SparseFormat);
+template void launch_format<float>(const SpmvCall<float>&, SparseFormat, const PreparedSpmv&);
+template void launch_format<double>(const SpmvCall<double>&, SparseFormat, const PreparedSpmv&);
 template LaunchPlan run_format<float>(const SpmvCall<float>&, SparseFormat);
 template LaunchPlan run_format<double>(const SpmvCall<double>&, SparseFormat);
 

@@ -2,6 +2,7 @@
 // SpMV's entry points: operand checks, BLAS's alpha = 0 rule, the choice of
 // method (rules, a tuning record, or the caller) and its launch.
 #include <algorithm>
+#include <thread>
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/sparse/matrix.hpp"
@@ -29,6 +30,11 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
   t.flops_per_item = 8;
   t.tunables = &csr_spmv_tunables();
   return t;
+}
+
+bool spmv_keeps_preparation(const SpmvMethod& m) {
+  return (m.format == SparseFormat::csr && m.variant == CsrVariant::block) || m.format == SparseFormat::ell ||
+         m.format == SparseFormat::ell_r || m.format == SparseFormat::dia;
 }
 
 KernelTraits csr_spmv_traits(ElementType element) { return sparse_kernel_traits("csr_spmv", element); }
@@ -95,6 +101,28 @@ void check_operands(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& x, 
                 " rows");
 }
 
+// This thread's preparation of `method` for the call's matrix, made on
+// first use and again when plan_generation() moves.
+template <class T>
+std::shared_ptr<const PreparedSpmv> prepared_spmv(const SpmvCall<T>& call, const SpmvMethod& method) {
+  SparseStorage<T>& s = call.a.storage();
+  const auto key = std::make_pair(std::this_thread::get_id(), method.name());
+  const std::uint64_t generation = plan_generation();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto found = s.prepared.find(key);
+    if (found != s.prepared.end() && found->second->generation == generation) return found->second;
+  }
+  // Made outside the lock: preparing takes the storage's lock itself (its
+  // conversions and row blocks).
+  auto made = std::make_shared<PreparedSpmv>(method.format == SparseFormat::csr ? prepare_csr_block(call)
+                                                                                : prepare_format(call, method.format));
+  made->generation = generation;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.prepared[key] = made;
+  return made;
+}
+
 template <class T>
 LaunchPlan run(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>& x, T beta, Buffer<T>& y,
                const SpmvMethod& method, const PlanOptions& options) {
@@ -103,6 +131,14 @@ LaunchPlan run(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>&
     return beta == T(0) ? fill(ctx, y, T(0), options) : scale(ctx, beta, y, options);
   }
   const SpmvCall<T> call{ctx, a, x, alpha, beta, y, options};
+  if (options.leaves_plan_to_device() && spmv_keeps_preparation(method)) {
+    const std::shared_ptr<const PreparedSpmv> p = prepared_spmv(call, method);
+    if (method.format == SparseFormat::csr)
+      launch_csr_block(call, *p);
+    else
+      launch_format(call, method.format, *p);
+    return p->plan;
+  }
   return method.format == SparseFormat::csr ? run_csr(call, method.variant) : run_format(call, method.format);
 }
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "portacl/kernels/sparse/matrix.hpp"
@@ -52,6 +54,18 @@ struct RowBins {
   std::array<cl::Buffer, kRowLengthBins> list;  // uint row numbers
 };
 
+// A method's kernels and plan for this matrix, made on a thread's first
+// call and kept while plan_generation() stays what it was: a repeated
+// product then costs argument setting and the enqueue, not planning.
+// `sizes` holds what the launch needs to find its arrays again (csr-block:
+// its unit and piece of entries).
+struct PreparedSpmv {
+  std::uint64_t generation = 0;
+  LaunchPlan plan;
+  std::vector<PreparedKernel> kernels;
+  std::array<std::size_t, 2> sizes{};
+};
+
 template <class T>
 struct SparseStorage {
   std::mutex mutex;                    // conversions happen once, whichever thread asks first
@@ -72,6 +86,8 @@ struct SparseStorage {
   std::map<std::size_t, RowGroups> blocks;                                   // by the most entries per block
   std::map<std::size_t, RowGroups> chunks;                                   // by the number of chunks
   std::map<std::pair<std::size_t, std::size_t>, LongRowSegments> long_rows;  // by (most, piece)
+  // By thread (a kernel's arguments are set per call) and method name.
+  std::map<std::pair<std::thread::id, std::string>, std::shared_ptr<const PreparedSpmv>> prepared;
 };
 
 // Conversions on the device (sparse_convert.cpp); each is made once.

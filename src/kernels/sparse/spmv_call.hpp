@@ -5,6 +5,7 @@
 
 #include "portacl/kernels/sparse/matrix.hpp"
 #include "rules/row_team.hpp"
+#include "sparse_storage.hpp"
 
 namespace portacl {
 
@@ -29,5 +30,18 @@ template <class T>
 LaunchPlan run_csr(const SpmvCall<T>& call, CsrVariant variant);
 template <class T>
 LaunchPlan run_format(const SpmvCall<T>& call, SparseFormat format);
+
+// The methods whose preparation is kept between calls (sparse_storage.hpp's
+// PreparedSpmv): csr-block, ELL, ELLPACK-R and DIA, the rules' usual
+// choices on GPUs.
+bool spmv_keeps_preparation(const SpmvMethod& method);
+template <class T>
+PreparedSpmv prepare_csr_block(const SpmvCall<T>& call);  // csr_spmv.cpp
+template <class T>
+void launch_csr_block(const SpmvCall<T>& call, const PreparedSpmv& prepared);
+template <class T>
+PreparedSpmv prepare_format(const SpmvCall<T>& call, SparseFormat format);  // format_spmv.cpp: ELL, ELL-R, DIA
+template <class T>
+void launch_format(const SpmvCall<T>& call, SparseFormat format, const PreparedSpmv& prepared);
 
 }  // namespace portacl
