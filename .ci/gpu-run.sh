@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -65,6 +65,13 @@ if has sparse; then
     [ -n "${SPARSE_CUPY:-1}" ] && timeout 300 python3 .ci/cusparse.py /tmp/mats/*.bin >> "$OUT/cusparse_h100.txt" 2>&1
   done
   cat "$OUT/sparse_h100.txt" "$OUT/cusparse_direct.txt" "$OUT/cusparse_h100.txt"
+fi
+if has cg-launches; then
+  # Each launch of a CG iteration on the GPU, by its profiling events (.ci/cg_launches.cpp).
+  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/cg_launches.cpp -o /tmp/cg_launches \
+    -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/cg_launches.txt" 2>&1
+  /tmp/cg_launches gpu >> "$OUT/cg_launches.txt" 2>&1
+  cat "$OUT/cg_launches.txt"
 fi
 if has registers; then
   # Registers and spills of the star's plane queue (NVIDIA's -cl-nv-verbose), per case

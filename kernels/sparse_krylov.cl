@@ -52,23 +52,33 @@
   const uint step, const uint it, const uint slot, __global T *scalars, __global uint *status, __global T *history, \
       __global uint *ticket
 
-// The work-group's sum (or maximum) of one value per work-item, in every
-// work-item; scratch holds WG_SIZE values. Halving that also works for
-// sizes that are not powers of two.
-inline T group_total(T v, __local T* scratch, const int take_max) {
+// The work-group's two sums and maximum of one value each per work-item,
+// in every work-item, by one tree (one barrier a level for all three);
+// scratch holds 3 WG_SIZE values. Halving that also works for sizes that
+// are not powers of two.
+inline void group_totals(T* s0, T* s1, T* m, __local T* scratch) {
   const uint lid = get_local_id(0);
-  scratch[lid] = v;
+  __local T* a = scratch;
+  __local T* b = scratch + WG_SIZE;
+  __local T* c = scratch + 2 * WG_SIZE;
+  a[lid] = *s0;
+  b[lid] = *s1;
+  c[lid] = *m;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint active = WG_SIZE; active > 1;) {
     const uint upper = (active + 1) / 2;
-    if (lid < active - upper)
-      scratch[lid] = take_max ? fmax(scratch[lid], scratch[lid + upper]) : scratch[lid] + scratch[lid + upper];
+    if (lid < active - upper) {
+      a[lid] += a[lid + upper];
+      b[lid] += b[lid + upper];
+      c[lid] = fmax(c[lid], c[lid + upper]);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     active = upper;
   }
-  v = scratch[0];
+  *s0 = a[0];
+  *s1 = b[0];
+  *m = c[0];
   barrier(CLK_LOCAL_MEM_FENCE);
-  return v;
 }
 
 #define FAIL(step)               \
@@ -129,9 +139,7 @@ inline void scalar_step(const uint step, const uint it, const uint slot, const T
 inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* scratch, __local uint* last,
                              const uint live, STEP_ARGS) {
   const uint lid = get_local_id(0), groups = get_num_groups(0);
-  s0 = group_total(s0, scratch, 0);
-  s1 = group_total(s1, scratch, 0);
-  m = group_total(m, scratch, 1);
+  group_totals(&s0, &s1, &m, scratch);
   if (lid == 0) {
     partials[3 * get_group_id(0)] = s0;
     partials[3 * get_group_id(0) + 1] = s1;
@@ -151,9 +159,7 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
       t1 += all[3 * g + 1];
       tm = fmax(tm, all[3 * g + 2]);
     }
-    t0 = group_total(t0, scratch, 0);
-    t1 = group_total(t1, scratch, 0);
-    tm = group_total(tm, scratch, 1);
+    group_totals(&t0, &t1, &tm, scratch);
     if (lid == 0) {
       if (live) scalar_step(step, it, slot, t0, t1, tm, scalars, status, history);
       *ticket = 0u;  // ready for the next reduction
@@ -185,7 +191,7 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
 // a0 . b0 and a1 . b1 (a1 may be null: 0), then a scalar step.
 __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
                           __global const T* b1, __global T* partials, STEP_ARGS) {
-  __local T scratch[WG_SIZE];
+  __local T scratch[3 * WG_SIZE];
   __local uint last;
   const uint live = status[STATE] == 0;
   T s0 = (T)0, s1 = (T)0;
@@ -199,7 +205,7 @@ __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T*
 // The start: z = M^-1 r (Jacobi), and r . z, r . r and max |r| for step 0.
 __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __global const T* inv_diag,
                            __global T* partials, STEP_ARGS) {
-  __local T scratch[WG_SIZE];
+  __local T scratch[3 * WG_SIZE];
   __local uint last;
   T s0 = (T)0, s1 = (T)0, m = (T)0;
   PORTACL_FOR_UNITS(i, n) {
@@ -211,7 +217,7 @@ __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __
 // CG: x += alpha p, r -= alpha q, z = M^-1 r; then the end of the iteration.
 __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T* z, __global const T* p,
                         __global const T* q, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
-  __local T scratch[WG_SIZE];
+  __local T scratch[3 * WG_SIZE];
   __local uint last;
   const uint live = status[STATE] == 0;
   const T alpha = scalars[ALPHA];
@@ -250,7 +256,7 @@ __kernel void bicgstab_s(const ulong n, __global T* s, __global T* s_hat, __glob
 __kernel void bicgstab_update(const ulong n, __global T* x, __global T* r, __global const T* r0,
                               __global const T* p_hat, __global const T* s, __global const T* s_hat,
                               __global const T* t, __global T* partials, STEP_ARGS) {
-  __local T scratch[WG_SIZE];
+  __local T scratch[3 * WG_SIZE];
   __local uint last;
   const uint live = status[STATE] == 0;
   const T alpha = scalars[ALPHA], omega = scalars[OMEGA];
