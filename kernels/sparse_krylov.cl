@@ -9,6 +9,10 @@
 // (the state is the same for every work-item of a launch; the reductions'
 // barriers are still reached by all).
 //
+// The element loops are unrolled by 4: a work-item's loads of several
+// elements are then in flight together (a vector of 1M elements gives each
+// work-item only a few, and one at a time each waited for memory).
+//
 // A kernel that reduces (krylov_start, krylov_dots, the updates) leaves one
 // partial result per work-group, and the last work-group to finish (an
 // atomic ticket) adds them up and does the scalar step that needs them:
@@ -195,6 +199,7 @@ __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T*
   __local uint last;
   const uint live = status[STATE] == 0;
   T s0 = (T)0, s1 = (T)0;
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     s0 = fma(a0[i], b0[i], s0);
     if (a1) s1 = fma(a1[i], b1[i], s1);
@@ -208,6 +213,7 @@ __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __
   __local T scratch[3 * WG_SIZE];
   __local uint last;
   T s0 = (T)0, s1 = (T)0, m = (T)0;
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) {
     PRECONDITION_AND_CLOSE(i);
   }
@@ -222,6 +228,7 @@ __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T*
   const uint live = status[STATE] == 0;
   const T alpha = scalars[ALPHA];
   T s0 = (T)0, s1 = (T)0, m = (T)0;
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(alpha, p[i], x[i]);
     r[i] = fma(-alpha, q[i], r[i]);
@@ -235,6 +242,7 @@ __kernel void cg_direction(const ulong n, __global T* p, __global const T* z, __
                            __global const uint* status) {
   if (status[STATE]) return;
   const T beta = scalars[BETA];
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) p[i] = fma(beta, p[i], z[i]);
 }
 
@@ -243,6 +251,7 @@ __kernel void bicgstab_s(const ulong n, __global T* s, __global T* s_hat, __glob
                          __global const T* inv_diag, __global const T* scalars, __global const uint* status) {
   if (status[STATE]) return;
   const T alpha = scalars[ALPHA];
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) {
     s[i] = fma(-alpha, v[i], r[i]);
 #if JACOBI
@@ -261,6 +270,7 @@ __kernel void bicgstab_update(const ulong n, __global T* x, __global T* r, __glo
   const uint live = status[STATE] == 0;
   const T alpha = scalars[ALPHA], omega = scalars[OMEGA];
   T s0 = (T)0, s1 = (T)0, m = (T)0;
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(omega, s_hat[i], fma(alpha, p_hat[i], x[i]));
     r[i] = fma(-omega, t[i], s[i]);
@@ -275,6 +285,7 @@ __kernel void bicgstab_direction(const ulong n, __global T* p, __global T* p_hat
                                  __global const uint* status) {
   if (status[STATE]) return;
   const T beta = scalars[BETA], omega = scalars[OMEGA];
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) {
     p[i] = fma(beta, fma(-omega, v[i], p[i]), r[i]);
 #if JACOBI
