@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -65,6 +65,14 @@ if has sparse; then
     [ -n "${SPARSE_CUPY:-1}" ] && timeout 300 python3 .ci/cusparse.py /tmp/mats/*.bin >> "$OUT/cusparse_h100.txt" 2>&1
   done
   cat "$OUT/sparse_h100.txt" "$OUT/cusparse_direct.txt" "$OUT/cusparse_h100.txt"
+fi
+if has transfers; then
+  # Host memory and back at 2^26 floats (pageable and pinned, each direction, SAXPY end to end, the
+  # pipelines), beside CUDA's pinned and pageable copies through PyTorch in the same run.
+  timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes 2^26 --kernels axpy --no-latency --reps 20 \
+    > "$OUT/transfers_h100.txt" 2>&1
+  timeout 120 python3 .ci/cuda_copy.py > "$OUT/cuda_copy_h100.txt" 2>&1
+  grep -A20 "host memory and back" "$OUT/transfers_h100.txt"; cat "$OUT/cuda_copy_h100.txt"
 fi
 if has cg-launches; then
   # Each launch of a CG iteration on the GPU, by its profiling events (.ci/cg_launches.cpp).

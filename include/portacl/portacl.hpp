@@ -31,6 +31,7 @@
 #include "portacl/rules/mapping_rules.hpp"
 #include "portacl/rules/rule_book.hpp"
 #include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/host_buffer.hpp"
 #include "portacl/runtime/context.hpp"
 #include "portacl/runtime/device.hpp"
 #include "portacl/runtime/device_value.hpp"

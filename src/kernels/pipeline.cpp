@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel_call.hpp"
+#include "portacl/error.hpp"
 #include "portacl/kernels/stream.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/stream.hpp"
@@ -137,6 +138,18 @@ PipelineReport axpy_pipelined(Context& ctx, T a, const T* x, T* y, std::size_t n
 }
 
 template <class T, class>
+PipelineReport axpy_pipelined(Context& ctx, T a, const HostBuffer<T>& x, HostBuffer<T>& y, const PipelineOptions& o) {
+  if (&x.context() != &ctx || &y.context() != &ctx)
+    throw Error("axpy_pipelined: a HostBuffer belongs to another Context (its memory is pinned for that context)");
+  if (x.size() != y.size())
+    throw Error("axpy_pipelined: x has " + std::to_string(x.size()) + " elements but y has " +
+                std::to_string(y.size()));
+  PipelineOptions direct = o;
+  direct.pinned_staging = false;  // already pinned: a staging copy would only add a memcpy
+  return axpy_pipelined(ctx, a, x.data(), y.data(), x.size(), direct);
+}
+
+template <class T, class>
 PipelineReport map_pipelined(Context& ctx, const std::string& expression, const T* x, T* y, std::size_t n,
                              const PipelineOptions& o) {
   kernel_call::check_expression("map_pipelined", "expression", expression);
@@ -151,6 +164,8 @@ PipelineReport map_pipelined(Context& ctx, const std::string& expression, const 
 
 #define PORTACL_PIPELINE_INSTANTIATE(T)                                                                      \
   template PipelineReport axpy_pipelined<T>(Context&, T, const T*, T*, std::size_t, const PipelineOptions&); \
+  template PipelineReport axpy_pipelined<T>(Context&, T, const HostBuffer<T>&, HostBuffer<T>&,               \
+                                            const PipelineOptions&);                                         \
   template PipelineReport map_pipelined<T>(Context&, const std::string&, const T*, T*, std::size_t,          \
                                            const PipelineOptions&);
 PORTACL_PIPELINE_INSTANTIATE(float)

@@ -141,6 +141,33 @@ void BufferStorage::read_bytes(void* dst, std::size_t bytes) const {
   }
 }
 
+namespace {
+
+void same_context(const Context& mine, const HostBufferStorage& host, const std::string& what, const char* op) {
+  if (&host.context() != &mine)
+    throw Error(what + "::" + op +
+                ": the HostBuffer belongs to another Context (its memory is pinned for that "
+                "context's device, and another context's transfers would treat it as pageable)");
+}
+
+}  // namespace
+
+void BufferStorage::write_pinned(const HostBufferStorage& src, const void* data, std::size_t bytes) {
+  same_context(*ctx_, src, what_, "upload");
+  if (bytes == 0) return;
+  if (strategy_ == MemoryStrategy::map_host_memory) return write_bytes(data, bytes);  // zero copy stays zero copy
+  check_cl(ctx_->queue().enqueueWriteBuffer(buffer_, CL_TRUE, 0, bytes, data),
+           "clEnqueueWriteBuffer(" + what_ + " from pinned host memory)");
+}
+
+void BufferStorage::read_pinned(HostBufferStorage& dst, void* data, std::size_t bytes) const {
+  same_context(*ctx_, dst, what_, "download");
+  if (bytes == 0) return;
+  if (strategy_ == MemoryStrategy::map_host_memory) return read_bytes(data, bytes);
+  check_cl(ctx_->queue().enqueueReadBuffer(buffer_, CL_TRUE, 0, bytes, data),
+           "clEnqueueReadBuffer(" + what_ + " into pinned host memory)");
+}
+
 void* BufferStorage::map_bytes(cl_map_flags flags) const {
   if (bytes_ == 0) return nullptr;
   cl_int err = CL_SUCCESS;

@@ -102,7 +102,9 @@ bool wanted(const Args& a, const std::string& name) {
   return false;
 }
 
-// SAXPY from host memory and back: the memory strategies and the pipeline.
+// Host memory and back: each direction alone from pageable (std::vector) and
+// pinned (HostBuffer) memory, then SAXPY end to end by the memory strategies
+// and the pipelines, and over HostBuffers beside the transfers alone.
 void transfers(Context& ctx, const Args& a, std::size_t n, unsigned long long seed, bench::Report& r) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> d(-1, 1);
@@ -110,42 +112,108 @@ void transfers(Context& ctx, const Args& a, std::size_t n, unsigned long long se
   for (auto& v : x) v = d(rng);
   for (auto& v : y0) v = d(rng);
   const float alpha = 0.5f;
+  const double vector_bytes = double(n) * sizeof(float);
+  HostBuffer<float> hx(ctx, n), hy(ctx, n);
+  std::copy(x.begin(), x.end(), hx.begin());
   auto wall = [](const std::function<void()>& f) {
     auto t0 = std::chrono::steady_clock::now();
     f();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
-  auto add = [&](const std::string& path, const std::function<void()>& f) {
+  // `vectors`: how many n-element vectors cross the bus; `reset` readies the
+  // inputs before each timed run; `result` is y as the run left it ("" for a
+  // transfer alone: checked by `check`).
+  auto add = [&](const std::string& path, double vectors, const std::function<void()>& reset,
+                 const std::function<void()>& f, const std::function<std::string()>& check) {
     bench::TransferRow t;
     t.path = path;
     t.n = n;
     t.wall = bench::measure(1, std::max(3, a.reps / 4), [&] {
-      y = y0;
+      reset();
       return wall(f);
     });
-    t.gbs = 3.0 * n * sizeof(float) / (t.wall.median_ms * 1e6);
-    if (want.empty()) want = y;
-    t.check = y == want ? "ok" : "differs from the first path";
+    t.gbs = vectors * vector_bytes / (t.wall.median_ms * 1e6);
+    t.check = check();
     r.transfers.push_back(t);
   };
+  auto nothing = [] {};
+  auto same_as_first = [&](const float* got) {
+    if (want.empty()) want.assign(got, got + n);
+    return std::equal(want.begin(), want.end(), got) ? std::string("ok") : std::string("differs from the first path");
+  };
+  {
+    Buffer<float> dx(ctx, n, MemoryStrategy::direct_copy);
+    std::vector<float> back(n);
+    HostBuffer<float> pinned_back(ctx, n);
+    add(
+        "upload, pageable (std::vector)", 1, nothing, [&] { dx.upload(x); },
+        [&] { return dx.download() == x ? "ok" : "wrong"; });
+    add(
+        "download, pageable (std::vector)", 1, nothing, [&] { dx.download(back.data(), n); },
+        [&] { return back == x ? "ok" : "wrong"; });
+    add(
+        "upload, pinned (HostBuffer)", 1, nothing, [&] { dx.upload(hx); },
+        [&] { return dx.download() == x ? "ok" : "wrong"; });
+    add(
+        "download, pinned (HostBuffer)", 1, nothing, [&] { dx.download(pinned_back); },
+        [&] { return std::equal(x.begin(), x.end(), pinned_back.begin()) ? "ok" : "wrong"; });
+  }
+  auto reset_y = [&] { y = y0; };
   for (MemoryStrategy s :
        {MemoryStrategy::direct_copy, MemoryStrategy::pinned_staging, MemoryStrategy::map_host_memory}) {
     Buffer<float> dx(ctx, n, s), dy(ctx, n, s);
-    add("buffers, " + to_string(s), [&] {
-      dx.upload(x.data(), n);
-      dy.upload(y.data(), n);
-      axpy(ctx, alpha, dx, dy);
-      dy.download(y.data(), n);
-    });
+    add(
+        "saxpy, buffers, " + to_string(s), 3, reset_y,
+        [&] {
+          dx.upload(x.data(), n);
+          dy.upload(y.data(), n);
+          axpy(ctx, alpha, dx, dy);
+          dy.download(y.data(), n);
+        },
+        [&] { return same_as_first(y.data()); });
   }
   for (bool pinned : {true, false})
     for (unsigned queues : {2u, 4u})
-      add("pipeline, " + std::to_string(queues) + " queues, " + (pinned ? "pinned staging" : "pageable"), [&] {
-        PipelineOptions o;
-        o.queues = queues;
-        o.pinned_staging = pinned;
-        axpy_pipelined(ctx, alpha, x.data(), y.data(), n, o);
-      });
+      add(
+          "saxpy, pipeline, " + std::to_string(queues) + " queues, " + (pinned ? "pinned staging" : "pageable"), 3,
+          reset_y,
+          [&] {
+            PipelineOptions o;
+            o.queues = queues;
+            o.pinned_staging = pinned;
+            axpy_pipelined(ctx, alpha, x.data(), y.data(), n, o);
+          },
+          [&] { return same_as_first(y.data()); });
+  auto reset_hy = [&] { std::copy(y0.begin(), y0.end(), hy.begin()); };
+  {
+    Buffer<float> dx(ctx, n, MemoryStrategy::direct_copy), dy(ctx, n, MemoryStrategy::direct_copy);
+    add(
+        "HostBuffers: transfers alone (x, y up, y down)", 3, reset_hy,
+        [&] {
+          dx.upload(hx);
+          dy.upload(hy);
+          dy.download(hy);
+        },
+        [&] { return std::equal(y0.begin(), y0.end(), hy.begin()) ? "ok" : "y came back changed"; });
+    add(
+        "saxpy, HostBuffers, one queue", 3, reset_hy,
+        [&] {
+          dx.upload(hx);
+          dy.upload(hy);
+          axpy(ctx, alpha, dx, dy);
+          dy.download(hy);
+        },
+        [&] { return same_as_first(hy.data()); });
+  }
+  for (unsigned queues : {2u, 4u})
+    add(
+        "saxpy, pipeline, " + std::to_string(queues) + " queues, HostBuffers", 3, reset_hy,
+        [&] {
+          PipelineOptions o;
+          o.queues = queues;
+          axpy_pipelined(ctx, alpha, hx, hy, o);
+        },
+        [&] { return same_as_first(hy.data()); });
 }
 
 }  // namespace

@@ -181,8 +181,9 @@ std::vector<Table> tables(const Report& r) {
   out.push_back(std::move(lat));
 
   Table tr{"transfers",
-           "end to end from host memory (upload x and y, SAXPY, download y; wall clock):",
-           {text_field("path", "path", -34), size_field("n", "n", 7), median_field("wall", "wall ms", 10, 2),
+           "host memory and back (wall clock; GB/s: host bytes moved per second, one vector for an upload or a\n"
+           "download alone, three for SAXPY: x and y up, y down):",
+           {text_field("path", "path", -46), size_field("n", "n", 7), median_field("wall", "wall ms", 10, 2),
             spread_field("min-max ms", 15), number_field("gbs", "GB/s", 8, 2), text_field("check", "check", -2)}};
   for (const TransferRow& t : r.transfers)
     tr.add({t.path, static_cast<double>(t.n), stats_value(t.wall), stats_value(t.wall), t.gbs, t.check});

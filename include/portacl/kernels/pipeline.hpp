@@ -15,6 +15,7 @@
 
 #include "portacl/kernels/element.hpp"
 #include "portacl/runtime/context.hpp"
+#include "portacl/runtime/host_buffer.hpp"
 
 namespace portacl {
 
@@ -36,6 +37,13 @@ struct PipelineReport {
 /// y = a*x + y over n host elements.
 template <class T, class = only_for<T, float, double>>
 PipelineReport axpy_pipelined(Context& ctx, T a, const T* x, T* y, std::size_t n, const PipelineOptions& options = {});
+/// The same over pinned host memory (HostBuffer): every chunk moves by DMA
+/// straight from and into the caller's memory, with no staging copy (the
+/// options' pinned_staging is not used). Throws portacl::Error when x and y
+/// differ in size or belong to another Context.
+template <class T, class = only_for<T, float, double>>
+PipelineReport axpy_pipelined(Context& ctx, T a, const HostBuffer<T>& x, HostBuffer<T>& y,
+                              const PipelineOptions& options = {});
 /// y = expression(x) over n host elements (see map in stream.hpp).
 template <class T, class = only_for<T, float, double>>
 PipelineReport map_pipelined(Context& ctx, const std::string& expression, const T* x, T* y, std::size_t n,

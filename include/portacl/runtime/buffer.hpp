@@ -11,6 +11,7 @@
 
 #include "portacl/cl.hpp"
 #include "portacl/rules/launch_plan.hpp"
+#include "portacl/runtime/host_buffer.hpp"
 #include "portacl/util/checked.hpp"
 
 namespace portacl {
@@ -36,6 +37,11 @@ class BufferStorage {
  protected:
   void write_bytes(const void* src, std::size_t bytes);
   void read_bytes(void* dst, std::size_t bytes) const;
+  /// From or into pinned host memory of this context: straight to the
+  /// device by DMA (no staging copy); where the buffer itself lives in host
+  /// memory (mapping), by a copy through the map as before.
+  void write_pinned(const HostBufferStorage& src, const void* data, std::size_t bytes);
+  void read_pinned(HostBufferStorage& dst, void* data, std::size_t bytes) const;
   void* map_bytes(cl_map_flags flags) const;
   void unmap_bytes(void* ptr) const;
   void check_count(std::size_t given, std::size_t have, const char* op) const;
@@ -106,6 +112,17 @@ class Buffer : public BufferStorage {
     write_bytes(src, n * sizeof(T));
   }
   void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
+  /// From pinned host memory: at the bus's full rate on GPUs. Throws
+  /// portacl::Error for a HostBuffer of another Context or another size.
+  void upload(const HostBuffer<T>& src) {
+    check_count(src.size(), n_, "upload");
+    write_pinned(src, src.data(), n_ * sizeof(T));
+  }
+  /// Into pinned host memory: at the bus's full rate on GPUs.
+  void download(HostBuffer<T>& dst) const {
+    check_count(dst.size(), n_, "download");
+    read_pinned(dst, dst.data(), n_ * sizeof(T));
+  }
   void download(T* dst, std::size_t n) const {
     check_count(n, n_, "download");
     read_bytes(dst, n * sizeof(T));
