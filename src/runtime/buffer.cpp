@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "portacl/runtime/buffer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -76,13 +77,48 @@ void BufferStorage::check_count(std::size_t given, std::size_t have, const char*
                 std::to_string(have));
 }
 
-const cl::Buffer& BufferStorage::staging() const {
-  if (!staging_()) {
+// Pinned-staging transfers in chunks through two pinned halves, mapped once:
+// the host copy of one chunk overlaps the DMA of the other, so a transfer
+// runs at about the host copy's rate instead of the copy's and the DMA's
+// added up, and the pinned memory a buffer holds is two chunks, not its
+// size.
+struct PinnedStaging {
+  static constexpr std::size_t kChunk = std::size_t{4} << 20;
+  PinnedStaging(Context& ctx, std::size_t bytes, const std::string& what) : ctx(ctx) {
+    chunk = std::min(bytes, kChunk);
     cl_int err = CL_SUCCESS;
-    staging_ = cl::Buffer(ctx_->cl_context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes_, nullptr, &err);
-    check_cl(err, "clCreateBuffer(pinned staging for " + what_ + ")");
+    pinned = cl::Buffer(ctx.cl_context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 2 * chunk, nullptr, &err);
+    check_cl(err, "clCreateBuffer(pinned staging for " + what + ")");
+    host = static_cast<char*>(ctx.queue().enqueueMapBuffer(pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 2 * chunk,
+                                                           nullptr, nullptr, &err));
+    check_cl(err, "clEnqueueMapBuffer(pinned staging for " + what + ")");
   }
-  return staging_;
+  ~PinnedStaging() {
+    // Called from a destructor: report, never throw. Earlier transfers are
+    // ahead of the unmap on the in-order queue.
+    cl_int err = ctx.queue().enqueueUnmapMemObject(pinned, host);
+    if (err == CL_SUCCESS) err = ctx.queue().finish();
+    if (err != CL_SUCCESS)
+      std::fprintf(stderr, "portacl: unmapping pinned staging failed: %s\n", cl_error_name(err).c_str());
+  }
+  // Half h, once the transfer that last used it is done.
+  char* half(int h) {
+    if (busy[h]()) {
+      check_cl(busy[h].wait(), "clWaitForEvents(pinned staging)");
+      busy[h] = cl::Event();
+    }
+    return host + h * chunk;
+  }
+  Context& ctx;
+  std::size_t chunk = 0;
+  cl::Buffer pinned;
+  char* host = nullptr;
+  cl::Event busy[2];
+};
+
+PinnedStaging& BufferStorage::staging() const {
+  if (!staging_) staging_ = std::make_shared<PinnedStaging>(*ctx_, bytes_, what_);
+  return *staging_;
 }
 
 void BufferStorage::write_bytes(const void* src, std::size_t bytes) {
@@ -101,12 +137,21 @@ void BufferStorage::write_bytes(const void* src, std::size_t bytes) {
       return;
     }
     case MemoryStrategy::pinned_staging: {
-      const cl::Buffer& s = staging();
-      void* p = q.enqueueMapBuffer(s, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, nullptr, nullptr, &err);
-      check_cl(err, "clEnqueueMapBuffer(staging of " + what_ + ")");
-      std::memcpy(p, src, bytes);
-      check_cl(q.enqueueUnmapMemObject(s, p), "clEnqueueUnmapMemObject(staging of " + what_ + ")");
-      check_cl(q.enqueueCopyBuffer(s, buffer_, 0, 0, bytes), "clEnqueueCopyBuffer(staging -> " + what_ + ")");
+      // Each chunk copied into a free half, then sent by DMA while the next
+      // is copied. Waits for the last DMAs: an upload is complete when it
+      // returns, as the other strategies' are (work on another queue may
+      // read the buffer next).
+      PinnedStaging& s = staging();
+      const char* from = static_cast<const char*>(src);
+      for (std::size_t at = 0, k = 0; at < bytes; at += s.chunk, ++k) {
+        const std::size_t len = std::min(s.chunk, bytes - at);
+        char* half = s.half(int(k % 2));
+        std::memcpy(half, from + at, len);
+        check_cl(q.enqueueWriteBuffer(buffer_, CL_FALSE, at, len, half, nullptr, &s.busy[k % 2]),
+                 "clEnqueueWriteBuffer(" + what_ + " from pinned staging)");
+      }
+      s.half(0);
+      s.half(1);
       return;
     }
   }
@@ -129,13 +174,23 @@ void BufferStorage::read_bytes(void* dst, std::size_t bytes) const {
       return;
     }
     case MemoryStrategy::pinned_staging: {
-      const cl::Buffer& s = staging();
-      check_cl(q.enqueueCopyBuffer(buffer_, s, 0, 0, bytes), "clEnqueueCopyBuffer(" + what_ + " -> staging)");
-      void* p = q.enqueueMapBuffer(s, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, nullptr, &err);
-      check_cl(err, "clEnqueueMapBuffer(staging of " + what_ + ")");
-      std::memcpy(dst, p, bytes);
-      check_cl(q.enqueueUnmapMemObject(s, p), "clEnqueueUnmapMemObject(staging of " + what_ + ")");
-      check_cl(q.finish(), "clFinish");
+      // The DMA of the next chunk into one half runs while the host copies
+      // the last one out of the other.
+      PinnedStaging& s = staging();
+      char* to = static_cast<char*>(dst);
+      const std::size_t chunks = (bytes + s.chunk - 1) / s.chunk;
+      auto fetch = [&](std::size_t k) {
+        const std::size_t at = k * s.chunk;
+        check_cl(q.enqueueReadBuffer(buffer_, CL_FALSE, at, std::min(s.chunk, bytes - at), s.half(int(k % 2)), nullptr,
+                                     &s.busy[k % 2]),
+                 "clEnqueueReadBuffer(" + what_ + " into pinned staging)");
+      };
+      fetch(0);
+      for (std::size_t k = 0; k < chunks; ++k) {
+        if (k + 1 < chunks) fetch(k + 1);
+        const std::size_t at = k * s.chunk;
+        std::memcpy(to + at, s.half(int(k % 2)), std::min(s.chunk, bytes - at));
+      }
       return;
     }
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -47,14 +48,16 @@ class BufferStorage {
   void check_count(std::size_t given, std::size_t have, const char* op) const;
 
  private:
-  const cl::Buffer& staging() const;
+  struct PinnedStaging& staging() const;
 
   Context* ctx_;
   std::size_t bytes_;
   MemoryStrategy strategy_;
-  std::string what_;            ///< "Buffer<float>" for messages
-  cl::Buffer buffer_;           ///< null when bytes_ == 0
-  mutable cl::Buffer staging_;  ///< pinned host memory, created on first transfer
+  std::string what_;   ///< "Buffer<float>" for messages
+  cl::Buffer buffer_;  ///< null when bytes_ == 0
+  /// Two pinned chunks that pinned-staging transfers alternate between,
+  /// made on the first transfer.
+  mutable std::shared_ptr<struct PinnedStaging> staging_;
 };
 
 /// A mapped view of a buffer; unmapped when it goes out of scope.
