@@ -104,7 +104,9 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 // [0, segments) are pieces of SEGMENT_ENTRIES of rows longer than
 // BLOCK_ENTRIES (a long row is cut into several, each summed by a whole
 // group into partial[s]; nothing is staged, so a piece can be longer than
-// a block and its reduction is paid less often; csr_long_rows adds
+// a block and its reduction is paid less often; where the device has
+// global atomics (LONG_ROWS_SINGLE_PASS) the group finishing a row's last
+// piece adds them up, else csr_long_rows does in a second launch; either adds
 // a row's pieces up in order, so the sum does not depend on timing). Unit
 // segments + b is the block of short rows [block_rows[b], block_rows[b +
 // 1]) (the host cuts them so; a long row makes a block of its own, left to
@@ -113,12 +115,21 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 // in local memory; then each work-item adds up whole rows from there.
 // (Short rows read one per work-item touch as many cache lines as entries;
 // staged, they cost one coalesced pass.)
+#ifndef LONG_ROWS_SINGLE_PASS
+#define LONG_ROWS_SINGLE_PASS 0
+#endif
+#ifndef NV_MEMBAR
+#define NV_MEMBAR 0
+#endif
 __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, const ulong segments,
                         __global const uint* segment_row, __global const ulong* segment_first, __global T* partial,
-                        __global const ROW_T* row_ptr, __global const uint* col, __global const T* val,
-                        __global const T* x, const T alpha, const T beta, __global T* y) {
+                        __global const uint* segment_long, __global const uint* long_row,
+                        __global const uint* first_segment, __global uint* pieces_done, __global const ROW_T* row_ptr,
+                        __global const uint* col, __global const T* val, __global const T* x, const T alpha,
+                        const T beta, __global T* y) {
   __local T products[BLOCK_ENTRIES];
   __local T part[WG_SIZE];
+  __local uint last_piece;
   const uint lid = get_local_id(0);
   for (size_t g = get_group_id(0); g < segments + blocks; g += get_num_groups(0)) {
     if (g < segments) {
@@ -141,7 +152,31 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
         barrier(CLK_LOCAL_MEM_FENCE);
       }
 #endif
+#if LONG_ROWS_SINGLE_PASS
+      // The group that finishes a row's last piece (an atomic count per
+      // row) adds the row's pieces up in order: no second launch.
+      if (lid == 0) {
+        partial[g] = part[0];
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+#if NV_MEMBAR
+        __asm__ volatile("membar.gl;" ::: "memory");
+#endif
+        const uint l = segment_long[g];
+        last_piece = atomic_inc(&pieces_done[l]) == first_segment[l + 1] - first_segment[l] - 1;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (last_piece && lid == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        const uint l = segment_long[g];
+        volatile __global T* pieces = (volatile __global T*)partial;  // around the first-level caches
+        T row = (T)0;
+        for (uint p = first_segment[l]; p < first_segment[l + 1]; ++p) row += pieces[p];
+        CSR_STORE(long_row[l], row);
+        pieces_done[l] = 0u;  // ready for the next product
+      }
+#else
       if (lid == 0) partial[g] = part[0];
+#endif
     } else {
       const size_t b = g - segments, first = block_rows[b], last = block_rows[b + 1];
       const ROW_T start = row_ptr[first], stop = row_ptr[last];

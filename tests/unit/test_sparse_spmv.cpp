@@ -185,6 +185,11 @@ TEST_CASE("csr-block cuts rows longer than its unit into pieces and says so", "[
   REQUIRE(rows >= 1);
   CHECK(long_rows->value == std::to_string(rows) + " in " + std::to_string(pieces) + " segments");
   CHECK(long_rows->rule == "sparse.long-row-segments");
+  // PoCL has global atomics: the group finishing a row's last piece adds
+  // them up, no second launch.
+  const Decision* combine = plan.decision("long_rows_combine");
+  REQUIRE(combine);
+  CHECK(combine->rule == "general.single-pass-combine");
 }
 
 TEST_CASE("a sparse matrix round trips, and bad operands are refused before any launch", "[sparse]") {

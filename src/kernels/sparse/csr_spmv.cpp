@@ -93,11 +93,14 @@ PreparedSpmv prepare_block(const SpmvCall<T>& c) {
   const std::size_t units = blocks.groups + long_rows.segments;
   plan.work_groups = std::max<std::size_t>(1, std::min(units, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};
+  const LongRowCombine combine = long_row_combine(plan, c.ctx.info());  // the device it runs on
+  plan.macros["LONG_ROWS_SINGLE_PASS"] = combine.single_pass ? "1" : "0";
+  plan.macros["NV_MEMBAR"] = combine.nv_membar ? "1" : "0";
   PreparedSpmv p;
   p.sizes = {entries, piece};
   p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan));
   p.plan = p.kernels[0].plan;
-  if (long_rows.rows) {
+  if (long_rows.rows && !combine.single_pass) {
     LaunchPlan second = p.plan;
     second.work_groups = ceil_div(long_rows.rows, wg);
     second.global = {{second.work_groups * wg, 1, 1}};
@@ -113,8 +116,10 @@ void launch_block(const SpmvCall<T>& c, const PreparedSpmv& p) {
   const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), p.sizes[0], p.sizes[1]);
   kernel_call::launch(c.ctx, p.kernels[0], static_cast<cl_ulong>(blocks.groups), blocks.bounds,
                       static_cast<cl_ulong>(long_rows.segments), long_rows.segment_row, long_rows.segment_first,
-                      long_rows.partial, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta, c.y);
-  if (long_rows.rows)
+                      long_rows.partial, long_rows.segment_long, long_rows.long_row, long_rows.first_segment,
+                      long_rows.pieces_done, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta,
+                      c.y);
+  if (p.kernels.size() > 1)
     kernel_call::launch(c.ctx, p.kernels.at(1), static_cast<cl_ulong>(long_rows.rows), long_rows.long_row,
                         long_rows.first_segment, long_rows.partial, c.alpha, c.beta, c.y);
 }

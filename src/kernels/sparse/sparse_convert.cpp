@@ -201,13 +201,14 @@ const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& 
   std::lock_guard<std::mutex> lock(s.mutex);
   auto found = s.long_rows.find({most, piece});
   if (found != s.long_rows.end()) return found->second;
-  std::vector<cl_uint> segment_row, long_row, first_segment{0};
+  std::vector<cl_uint> segment_row, segment_long, long_row, first_segment{0};
   std::vector<cl_ulong> segment_first;
   for (std::size_t r = 0; r + 1 < s.row_ptr.size(); ++r) {
     if (s.row_ptr[r + 1] - s.row_ptr[r] <= most) continue;
     long_row.push_back(static_cast<cl_uint>(r));
     for (std::uint64_t k = s.row_ptr[r]; k < s.row_ptr[r + 1]; k += piece) {
       segment_row.push_back(static_cast<cl_uint>(r));
+      segment_long.push_back(static_cast<cl_uint>(long_row.size() - 1));
       segment_first.push_back(k);
     }
     first_segment.push_back(static_cast<cl_uint>(segment_row.size()));
@@ -221,7 +222,10 @@ const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& 
     l.segment_first = device_arrays::copy_of(ctx, segment_first, "SpMV long-row segments");
     l.long_row = device_arrays::copy_of(ctx, long_row, "SpMV long rows");
     l.first_segment = device_arrays::copy_of(ctx, first_segment, "SpMV long rows");
+    l.segment_long = device_arrays::copy_of(ctx, segment_long, "SpMV long-row segments");
     l.partial = device_arrays::make<T>(ctx, l.segments, "SpMV long-row partial sums");
+    l.pieces_done = device_arrays::make<cl_uint>(ctx, l.rows, "SpMV long-row piece counts");
+    device_arrays::zero<cl_uint>(ctx, l.pieces_done, l.rows, "SpMV long-row piece counts");
   }
   return s.long_rows.emplace(std::make_pair(most, piece), std::move(l)).first->second;
 }

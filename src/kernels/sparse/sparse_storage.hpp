@@ -43,9 +43,11 @@ struct RowGroups {
 // segment s sums row segment_row[s]'s entries from segment_first[s] (at most
 // a piece of them); long row l (row number long_row[l]) has the segments
 // [first_segment[l], first_segment[l + 1]); partial holds a sum per segment.
+// segment_long[s] is the long row segment s belongs to; pieces_done counts,
+// per long row, the pieces a product has finished (back to 0 after it).
 struct LongRowSegments {
   std::size_t segments = 0, rows = 0;
-  cl::Buffer segment_row, segment_first, long_row, first_segment, partial;
+  cl::Buffer segment_row, segment_first, segment_long, long_row, first_segment, partial, pieces_done;
 };
 
 // The adaptive variant's rows of each length bin.
