@@ -5,16 +5,7 @@
 // host defines ROW_T (uint or ulong row pointers) and, for ELL,
 // ELL_COLUMN_MAJOR as in sparse_formats.cl.
 #include "portacl_common.cl"
-
-#ifndef ELL_COLUMN_MAJOR
-#define ELL_COLUMN_MAJOR 1
-#endif
-#if ELL_COLUMN_MAJOR
-#define ELL_SLOT(i, k) ((size_t)(k) * pitch + (i))
-#else
-#define ELL_SLOT(i, k) ((i) * (size_t)width + (k))
-#endif
-#define ELL_PADDING 0xffffffffu
+#include "sparse_ell_layout.cl"
 
 // Coordinates: the row number of every entry (columns and values are the
 // CSR arrays as they are).

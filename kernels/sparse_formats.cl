@@ -8,19 +8,7 @@
 
 #define SPARSE_STORE(i, sum) y[i] = beta == (T)0 ? alpha * (sum) : alpha * (sum) + beta * y[i]
 
-#ifndef ELL_COLUMN_MAJOR
-#define ELL_COLUMN_MAJOR 1
-#endif
-#ifndef ELL_R
-#define ELL_R 0
-#endif
-#define ELL_PADDING 0xffffffffu  // column index -1
-
-#if ELL_COLUMN_MAJOR
-#define ELL_SLOT(i, k) ((size_t)(k) * pitch + (i))
-#else
-#define ELL_SLOT(i, k) ((i) * (size_t)width + (k))
-#endif
+#include "sparse_ell_layout.cl"
 
 // One work-item per row; slots past a row's end hold column -1 (ELL) or
 // are not visited (ELL-R, from row_length).

@@ -21,6 +21,7 @@
 // and NV_MEMBAR (1 on NVIDIA's own compiler: a membar.gl makes a work-group's
 // partial visible device-wide before its ticket is taken).
 #include "portacl_common.cl"
+#include "sparse_ell_layout.cl"
 
 #define RHO 0
 #define ALPHA 1
@@ -205,6 +206,50 @@ __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T*
     if (a1) s1 = fma(a1[i], b1[i], s1);
   }
   finish_reduction(s0, s1, (T)0, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+}
+
+// CG's product fused with its first dot: q = A p and p . q, then alpha (step
+// 1), in one launch instead of a product and krylov_dots. One work-item per
+// row of A in DIA (FUSED_DIA 1: `index` holds the diagonals' offsets,
+// `count` their number) or ELL/ELLPACK-R (FUSED_DIA 0: `index` the column
+// of each slot, `count` the width; the layout of sparse_ell_layout.cl).
+#ifndef FUSED_DIA
+#define FUSED_DIA 0
+#endif
+#if FUSED_DIA
+#define FUSED_INDEX long
+#else
+#define FUSED_INDEX uint
+#endif
+
+__kernel void krylov_product_dot(const ulong n, const uint count, const ulong pitch,
+                                 __global const FUSED_INDEX* index, __global const uint* row_length,
+                                 __global const T* values, __global const T* p, __global T* q, __global T* partials,
+                                 STEP_ARGS) {
+  __local T scratch[3 * WG_SIZE];
+  __local uint last;
+  const uint live = status[STATE] == 0;
+  T s0 = (T)0, none = (T)0;
+  PORTACL_FOR_UNITS(i, live ? n : 0) {
+    T sum = (T)0;
+#if FUSED_DIA
+    for (uint d = 0; d < count; ++d) {
+      const long j = (long)i + index[d];
+      if (j >= 0 && j < (long)n) sum = fma(values[d * pitch + i], p[j], sum);
+    }
+#else
+    const uint width = count;
+    const uint len = ELL_R ? row_length[i] : width;
+    for (uint k = 0; k < len; ++k) {
+      const uint c = index[ELL_SLOT(i, k)];
+      if (c == ELL_PADDING) break;
+      sum = fma(values[ELL_SLOT(i, k)], p[c], sum);
+    }
+#endif
+    q[i] = sum;
+    s0 = fma(p[i], sum, s0);
+  }
+  finish_reduction(s0, none, none, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
 }
 
 // The start: z = M^-1 r (Jacobi), and r . z, r . r and max |r| for step 0.

@@ -159,6 +159,9 @@ const std::vector<Rule>& rule_book() {
       {"ncc.outputs-per-work-item", "all", "003 15",
        "A work-item computes 4 offsets of a map row: they share each window row's sliding sums and one register "
        "window that slides a pixel per template column (one offset when the row has fewer)."},
+      {"solver.fused-product-dot", "all", "-",
+       "CG's product by DIA, ELL or ELLPACK-R (a row per work-item) also sums p . A p, and the last work-group "
+       "computes alpha: one launch and one read of p and A p fewer per iteration."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
        "convergence itself, so the iterations after it do nothing."},

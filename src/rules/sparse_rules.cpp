@@ -178,6 +178,14 @@ SpmvChoice choose_spmv_method(const SparseShape& s, DeviceClass c) {
               stats + ": a team reads each row's consecutive entries together");
 }
 
+bool cg_fuses_product_dot(LaunchPlan& plan, const SpmvMethod& m) {
+  const bool fused = m.format == SparseFormat::dia || m.format == SparseFormat::ell || m.format == SparseFormat::ell_r;
+  if (fused)
+    plan.decide("product", "fused with p . A p", "solver.fused-product-dot",
+                m.name() + " gives a work-item a row: it also sums p . A p, and the last group computes alpha");
+  return fused;
+}
+
 RuleChoice solver_check_interval(DeviceClass device_class) {
   if (simd_class(device_class))
     return {1, "solver.check-interval", "reading the residual on a CPU device costs little: checked every iteration"};

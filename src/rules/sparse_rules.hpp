@@ -109,6 +109,13 @@ void decide_dia(LaunchPlan& plan, std::size_t diagonals);
 void decide_forced_spmv_method(LaunchPlan& plan, const std::string& method);
 Decision tuned_spmv_method(const std::string& method, const LaunchPlan& choice_plan);
 
+/// Whether CG computes its product q = A p and p . q in one launch (the
+/// last work-group computes alpha): with DIA, ELL or ELLPACK-R, whose
+/// kernels give a work-item a row, so the dot product rides along. Saves a
+/// launch and a read of p and q per iteration. Rule
+/// solver.fused-product-dot; recorded in `plan` when it applies.
+bool cg_fuses_product_dot(LaunchPlan& plan, const SpmvMethod& method);
+
 /// How often an iterative solver reads its residual back to decide whether
 /// to stop: every iteration on CPUs (a read costs little there), every 8th
 /// elsewhere (a read drains the queue). Rule solver.check-interval.

@@ -65,6 +65,36 @@ TEMPLATE_TEST_CASE("CG reaches the tolerance on 2D Poisson in about a host CG's 
   CHECK(std::abs(double(device.iterations) - double(host)) <= (sizeof(T) == 4 ? 8 : 3));
 }
 
+TEMPLATE_TEST_CASE("CG's fused product and dot agree with the separate launches, method by method", "[solvers]", float,
+                   double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  // A Laplacian with its rows renumbered: ELL and ELLPACK-R padding, DIA
+  // with many diagonals, an odd size.
+  const HostCsr<T> csr = permuted_symmetric(poisson2d<T>(29), 5);
+  const std::vector<T> rhs = test::random_vector<T>(csr.rows);
+  SolverOptions o;
+  o.tolerance = tolerance_for<T>();
+  o.max_iterations = 2000;
+  o.method = spmv_method_from_string("csr-scalar");  // not fused: a product, then krylov_dots
+  const SolverResult separate = solve_and_check<T>(ctx, csr, false, o, rhs);
+  CHECK(separate.spmv_plan.decision("product") == nullptr);
+  for (const char* name : {"dia", "ell", "ell-r"}) {
+    INFO(name);
+    o.method = spmv_method_from_string(name);
+    for (bool jacobi : {false, true}) {
+      o.jacobi = jacobi;
+      const SolverResult fused = solve_and_check<T>(ctx, csr, false, o, rhs);
+      const Decision* product = fused.spmv_plan.decision("product");
+      REQUIRE(product);
+      CHECK(product->rule == "solver.fused-product-dot");
+      if (!jacobi)  // the same arithmetic up to the order of a few sums
+        CHECK(std::abs(double(fused.iterations) - double(separate.iterations)) <= (sizeof(T) == 4 ? 3 : 1));
+    }
+    o.jacobi = false;
+  }
+}
+
 TEMPLATE_TEST_CASE("Jacobi lowers CG's iterations on a badly scaled SPD matrix", "[solvers]", float, double) {
   using T = TestType;
   Context& ctx = test::cpu_context();

@@ -58,6 +58,13 @@ struct Krylov {
   LaunchPlan spmv_plan;
   cl::Buffer scalars, status, partials, history, ticket, inv_diag;
   PreparedKernel dots, start, update, direction, s_step;
+  // CG's product and p . q in one launch (DIA, ELL, ELLPACK-R): the kernel
+  // and the format's arrays and sizes it reads.
+  bool fused = false;
+  PreparedKernel product_dot;
+  cl::Buffer fused_index, fused_lengths, fused_values;
+  cl_uint fused_count = 0;  // DIA's diagonals, ELL's width
+  cl_ulong fused_pitch = 0;
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
       : ctx(c), a(m), o(opt), op(name), bicg(bicgstab) {
@@ -101,6 +108,50 @@ struct Krylov {
       method = choice.method;
       for (const Decision& d : choice.decisions) spmv_plan.decide(d.what, d.value, d.rule, d.why);
     }
+    if (!bicg && n > 0) prepare_fused(plan);
+  }
+
+  // The fused product where the method allows it; its plan (with the
+  // choice's reasons) is the one reported.
+  void prepare_fused(LaunchPlan plan) {
+    if (!cg_fuses_product_dot(plan, method)) return;
+    SparseStorage<T>& s = a.storage();
+    const KernelRef file{"sparse_krylov.cl", "", ""};
+    KernelRef ref = file;
+    if (method.format == SparseFormat::dia) {
+      const DiaArrays& d = dia_of(a, s);
+      fused_index = d.offset;
+      fused_values = d.data;
+      fused_count = static_cast<cl_uint>(d.offsets.size());
+      fused_pitch = d.pitch;
+      plan.macros["FUSED_DIA"] = "1";
+      decide_dia(plan, d.offsets.size());
+    } else {
+      const bool lengths = method.format == SparseFormat::ell_r;
+      const bool column_major = ell_column_major(classify(o.plan.plan_as ? *o.plan.plan_as : ctx.info()).device_class);
+      const EllArrays& e = ell_of(a, s, lengths, column_major);
+      fused_index = e.col;
+      fused_values = e.val;
+      fused_lengths = e.row_length;
+      fused_count = static_cast<cl_uint>(e.width);
+      fused_pitch = e.pitch;
+      plan.macros["ELL_COLUMN_MAJOR"] = column_major ? "1" : "0";
+      plan.macros["ELL_R"] = lengths ? "1" : "0";
+      plan.macros["FUSED_DIA"] = "0";
+      decide_ell(plan, column_major, e.width, lengths, false);
+    }
+    ref.entry = "krylov_product_dot";
+    product_dot = ctx.prepare(ref, plan);
+    for (const Decision& d : spmv_plan.decisions) product_dot.plan.decide(d.what, d.value, d.rule, d.why);
+    spmv_plan = product_dot.plan;
+    product_recorded = true;
+    fused = true;
+  }
+
+  // q = A p and alpha = rho / (p . q), in one launch.
+  void fused_product(std::size_t it, std::size_t slot, const Buffer<T>& p, Buffer<T>& q) {
+    reduce(product_dot, kCgAlpha, it, slot, static_cast<cl_ulong>(n), fused_count, fused_pitch, fused_index,
+           fused_lengths, fused_values, p, q);
   }
 
   // out = A in; the first product's plan, with the choice's reasons, is
@@ -187,8 +238,12 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   for (std::size_t it = 1; st[0] == 0 && it <= o.max_iterations; ++it) {
     const std::size_t slot = it - 1 - window_start;
     if (!bicg) {
-      k.product(p, v);
-      k.reduce(k.dots, kCgAlpha, it, slot, nn, p, v, none, none);
+      if (k.fused) {
+        k.fused_product(it, slot, p, v);
+      } else {
+        k.product(p, v);
+        k.reduce(k.dots, kCgAlpha, it, slot, nn, p, v, none, none);
+      }
       k.reduce(k.update, kClose, it, slot, nn, x, r, o.jacobi ? *z : r, p, v, inv);
       k.run(k.direction, nn, p, o.jacobi ? *z : r, k.scalars, k.status);
     } else {
