@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# The host-transfer floor: CUDA's copies of N floats (default 2^26) between
-# host and device through PyTorch, from pinned (page-locked) and pageable
+# CUDA's copies of N floats (default 2^26) between host and device through
+# PyTorch: the second figure beside .ci/cuda_copy.cu (cudaMemcpy called
+# directly, the baseline), from pinned (page-locked) and pageable
 # host memory, each direction alone, timed as users see them: wall clock
 # around the copy and a device synchronize, median of 20 after 3 warm-ups.
 # The same figures portacl-bench's transfer section reports, in the same run.

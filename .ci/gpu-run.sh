@@ -68,10 +68,12 @@ if has sparse; then
 fi
 if has transfers; then
   # Host memory and back at 2^26 floats (pageable and pinned, each direction, SAXPY end to end, the
-  # pipelines), beside CUDA's pinned and pageable copies through PyTorch in the same run.
+  # pipelines), beside CUDA's pinned and pageable copies in the same run.
   timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes 2^26 --kernels axpy --no-latency --reps 20 \
     > "$OUT/transfers_h100.txt" 2>&1
-  timeout 120 python3 .ci/cuda_copy.py > "$OUT/cuda_copy_h100.txt" 2>&1
+  # CUDA's cudaMemcpy called directly (the baseline), then PyTorch's copies (a second figure).
+  nvcc -O2 -o /tmp/cuda_copy .ci/cuda_copy.cu > "$OUT/cuda_copy_h100.txt" 2>&1 && /tmp/cuda_copy >> "$OUT/cuda_copy_h100.txt" 2>&1
+  timeout 120 python3 .ci/cuda_copy.py >> "$OUT/cuda_copy_h100.txt" 2>&1
   grep -A20 "host memory and back" "$OUT/transfers_h100.txt"; cat "$OUT/cuda_copy_h100.txt"
 fi
 if has cg-launches; then

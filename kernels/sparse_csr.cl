@@ -104,9 +104,9 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 // [0, segments) are pieces of SEGMENT_ENTRIES of rows longer than
 // BLOCK_ENTRIES (a long row is cut into several, each summed by a whole
 // group into partial[s]; nothing is staged, so a piece can be longer than
-// a block and its reduction is paid less often; where the device has
-// global atomics (LONG_ROWS_SINGLE_PASS) the group finishing a row's last
-// piece adds them up, else csr_long_rows does in a second launch; either adds
+// a block and its reduction is paid less often; in a single pass
+// (LONG_ROWS_SINGLE_PASS, the plan's passes) the group finishing a row's
+// last piece adds them up, else csr_long_rows does in a second launch; either adds
 // a row's pieces up in order, so the sum does not depend on timing). Unit
 // segments + b is the block of short rows [block_rows[b], block_rows[b +
 // 1]) (the host cuts them so; a long row makes a block of its own, left to
@@ -122,36 +122,32 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 #define NV_MEMBAR 0
 #endif
 __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, const ulong segments,
-                        __global const uint* segment_row, __global const ulong* segment_first, __global T* partial,
-                        __global const uint* segment_long, __global const uint* long_row,
-                        __global const uint* first_segment, __global uint* pieces_done, __global const ROW_T* row_ptr,
-                        __global const uint* col, __global const T* val, __global const T* x, const T alpha,
-                        const T beta, __global T* y) {
+                        __global const ulong* segment_first, __global const uint* segment_long,
+                        __global const uint* long_row, __global const uint* first_segment, __global T* partial,
+                        __global uint* pieces_done, __global const ROW_T* row_ptr, __global const uint* col,
+                        __global const T* val, __global const T* x, const T alpha, const T beta, __global T* y) {
   __local T products[BLOCK_ENTRIES];
   __local T part[WG_SIZE];
   __local uint last_piece;
   const uint lid = get_local_id(0);
   for (size_t g = get_group_id(0); g < segments + blocks; g += get_num_groups(0)) {
     if (g < segments) {
+      const uint l = segment_long[g];  // the long row this piece is of
       const ROW_T start = segment_first[g];
-      const ROW_T stop = min((ROW_T)(start + SEGMENT_ENTRIES), row_ptr[segment_row[g] + 1]);
+      const ROW_T stop = min((ROW_T)(start + SEGMENT_ENTRIES), row_ptr[long_row[l] + 1]);
       T sum = (T)0;
       // Unrolled, so that a work-item has several gathers in flight.
 #pragma unroll 8
       for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
       part[lid] = sum;
       barrier(CLK_LOCAL_MEM_FENCE);
-#if (WG_SIZE & (WG_SIZE - 1)) == 0
-      for (uint s = WG_SIZE / 2; s > 0; s >>= 1) {
-        if (lid < s) part[lid] += part[lid + s];
+      // Halving, which also works for sizes that are not powers of two.
+      for (uint active = WG_SIZE; active > 1;) {
+        const uint upper = (active + 1) / 2;
+        if (lid < active - upper) part[lid] += part[lid + upper];
         barrier(CLK_LOCAL_MEM_FENCE);
+        active = upper;
       }
-#else
-      for (uint s = 1; s < WG_SIZE; s <<= 1) {  // a work-group size that is not a power of two
-        if (lid % (2 * s) == 0 && lid + s < WG_SIZE) part[lid] += part[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-      }
-#endif
 #if LONG_ROWS_SINGLE_PASS
       // The group that finishes a row's last piece (an atomic count per
       // row) adds the row's pieces up in order: no second launch.
@@ -161,13 +157,11 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
 #if NV_MEMBAR
         __asm__ volatile("membar.gl;" ::: "memory");
 #endif
-        const uint l = segment_long[g];
         last_piece = atomic_inc(&pieces_done[l]) == first_segment[l + 1] - first_segment[l] - 1;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       if (last_piece && lid == 0) {
         mem_fence(CLK_GLOBAL_MEM_FENCE);
-        const uint l = segment_long[g];
         volatile __global T* pieces = (volatile __global T*)partial;  // around the first-level caches
         T row = (T)0;
         for (uint p = first_segment[l]; p < first_segment[l + 1]; ++p) row += pieces[p];

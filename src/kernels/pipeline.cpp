@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "kernel_call.hpp"
@@ -20,7 +21,7 @@ namespace {
 // One queue's resources: device chunks and, when staging, pinned mirrors.
 struct Lane {
   cl::Buffer x, y;
-  cl::Buffer x_pinned, y_pinned;
+  std::unique_ptr<HostBuffer<unsigned char>> x_pinned, y_pinned;  // mapped once, unmapped when the lane goes
   void* x_host = nullptr;
   void* y_host = nullptr;
   cl::Event done;           // the download of this lane's last chunk
@@ -33,13 +34,6 @@ cl::Buffer device_buffer(Context& ctx, std::size_t bytes, cl_mem_flags flags, co
   cl::Buffer b(ctx.cl_context(), flags, bytes, nullptr, &err);
   check_cl(err, std::string("clCreateBuffer(pipeline ") + what + ", " + std::to_string(bytes) + " bytes)");
   return b;
-}
-
-void* map_pinned(Context& ctx, const cl::Buffer& b, std::size_t bytes) {
-  cl_int err = CL_SUCCESS;
-  void* p = ctx.queue().enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr, nullptr, &err);
-  check_cl(err, "clEnqueueMapBuffer(pipeline staging)");
-  return p;
 }
 
 using SetArgs = std::function<void(PreparedKernel&, cl_ulong n, const cl::Buffer& x, const cl::Buffer& y)>;
@@ -66,10 +60,10 @@ PipelineReport run(Context& ctx, const char* op, const T* x, T* y, std::size_t n
     l.x = device_buffer(ctx, bytes, CL_MEM_READ_ONLY, "x");
     l.y = device_buffer(ctx, bytes, CL_MEM_READ_WRITE, "y");
     if (r.pinned_staging) {
-      l.x_pinned = device_buffer(ctx, bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, "pinned x");
-      l.y_pinned = device_buffer(ctx, bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, "pinned y");
-      l.x_host = map_pinned(ctx, l.x_pinned, bytes);
-      l.y_host = map_pinned(ctx, l.y_pinned, bytes);
+      l.x_pinned = std::make_unique<HostBuffer<unsigned char>>(ctx, bytes);
+      l.y_pinned = std::make_unique<HostBuffer<unsigned char>>(ctx, bytes);
+      l.x_host = l.x_pinned->data();
+      l.y_host = l.y_pinned->data();
     }
   }
   // A lane's previous chunk must be in y before its staging is reused.
@@ -115,11 +109,6 @@ PipelineReport run(Context& ctx, const char* op, const T* x, T* y, std::size_t n
     throw;
   }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  for (unsigned i = 0; i < lanes.size(); ++i) {
-    Lane& l = lanes[i];
-    if (l.x_host) check_cl(ctx.queue().enqueueUnmapMemObject(l.x_pinned, l.x_host), "clEnqueueUnmapMemObject");
-    if (l.y_host) check_cl(ctx.queue().enqueueUnmapMemObject(l.y_pinned, l.y_host), "clEnqueueUnmapMemObject");
-  }
   ctx.finish();
   return r;
 }

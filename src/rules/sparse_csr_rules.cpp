@@ -74,19 +74,7 @@ void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t se
                   std::to_string(piece) + ", each a work-group's, and a second pass adds them up");
 }
 
-LongRowCombine long_row_combine(LaunchPlan& plan, const DeviceInfo& device) {
-  LongRowCombine c;
-  c.single_pass = DeviceLimits::of(device).global_atomics.value_or(false);
-  c.nv_membar = c.single_pass && (sub_group_ops_of(device) & warp_shuffle);
-  if (c.single_pass)
-    plan.decide(
-        "long_rows_combine", "last group", "general.single-pass-combine",
-        "the group finishing a row's last piece (an atomic count per row) adds its pieces up: no second launch");
-  else
-    plan.decide("long_rows_combine", "second launch", "general.two-pass-combine",
-                "no global atomics: a second launch adds each long row's pieces up");
-  return c;
-}
+bool publish_needs_nv_membar(const DeviceInfo& device) { return (sub_group_ops_of(device) & warp_shuffle) != 0; }
 
 std::size_t csr_chunks_vector_width(LaunchPlan& plan, std::size_t planned, double mean_row) {
   // Vectors pay only on rows of several vectors: a short row's head and

@@ -83,15 +83,12 @@ std::size_t long_row_piece(std::size_t block_entries);
 /// sparse.long-row-segments).
 void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries,
                               std::size_t piece);
-/// How the block variant adds up a long row's pieces on `device` (the device
-/// the kernel runs on): the group finishing a row's last piece does, where
-/// the device has global atomics (rule general.single-pass-combine), else a
-/// second launch (general.two-pass-combine); `nv_membar`: NVIDIA's own
-/// compiler, where a membar.gl publishes a piece before its count is taken.
-struct LongRowCombine {
-  bool single_pass = false, nv_membar = false;
-};
-LongRowCombine long_row_combine(LaunchPlan& plan, const DeviceInfo& device);
+/// Whether kernels that publish a partial result to other work-groups
+/// (a long row's piece, a solver's reduction) need NVIDIA's membar.gl before
+/// taking their count or ticket: on NVIDIA's own compiler (the platform test
+/// of rule nvidia.warp-shuffle), whose global fence stays within the
+/// work-group. `device` is the one the kernel runs on.
+bool publish_needs_nv_membar(const DeviceInfo& device);
 /// The CPU variant's vector width: the plan's (at most 8, the widths its
 /// gathers are written for), 1 where rows average fewer than 4 vectors
 /// (rule sparse.csr-cpu-chunks).

@@ -84,40 +84,24 @@ void BufferStorage::check_count(std::size_t given, std::size_t have, const char*
 // size.
 struct PinnedStaging {
   static constexpr std::size_t kChunk = std::size_t{4} << 20;
-  PinnedStaging(Context& ctx, std::size_t bytes, const std::string& what) : ctx(ctx) {
-    chunk = std::min(bytes, kChunk);
-    cl_int err = CL_SUCCESS;
-    pinned = cl::Buffer(ctx.cl_context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 2 * chunk, nullptr, &err);
-    check_cl(err, "clCreateBuffer(pinned staging for " + what + ")");
-    host = static_cast<char*>(ctx.queue().enqueueMapBuffer(pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 2 * chunk,
-                                                           nullptr, nullptr, &err));
-    check_cl(err, "clEnqueueMapBuffer(pinned staging for " + what + ")");
-  }
-  ~PinnedStaging() {
-    // Called from a destructor: report, never throw. Earlier transfers are
-    // ahead of the unmap on the in-order queue.
-    cl_int err = ctx.queue().enqueueUnmapMemObject(pinned, host);
-    if (err == CL_SUCCESS) err = ctx.queue().finish();
-    if (err != CL_SUCCESS)
-      std::fprintf(stderr, "portacl: unmapping pinned staging failed: %s\n", cl_error_name(err).c_str());
-  }
+  PinnedStaging(Context& ctx, std::size_t bytes)
+      : chunk(std::min(bytes, kChunk)), pinned(ctx, 2 * chunk), host(pinned.data()) {}
   // Half h, once the transfer that last used it is done.
-  char* half(int h) {
+  unsigned char* half(int h) {
     if (busy[h]()) {
       check_cl(busy[h].wait(), "clWaitForEvents(pinned staging)");
       busy[h] = cl::Event();
     }
     return host + h * chunk;
   }
-  Context& ctx;
-  std::size_t chunk = 0;
-  cl::Buffer pinned;
-  char* host = nullptr;
+  std::size_t chunk;
+  HostBuffer<unsigned char> pinned;  // mapped once; unmapped after earlier transfers when it goes
+  unsigned char* host;
   cl::Event busy[2];
 };
 
 PinnedStaging& BufferStorage::staging() const {
-  if (!staging_) staging_ = std::make_shared<PinnedStaging>(*ctx_, bytes_, what_);
+  if (!staging_) staging_ = std::make_shared<PinnedStaging>(*ctx_, bytes_);
   return *staging_;
 }
 
@@ -142,10 +126,10 @@ void BufferStorage::write_bytes(const void* src, std::size_t bytes) {
       // returns, as the other strategies' are (work on another queue may
       // read the buffer next).
       PinnedStaging& s = staging();
-      const char* from = static_cast<const char*>(src);
+      const auto* from = static_cast<const unsigned char*>(src);
       for (std::size_t at = 0, k = 0; at < bytes; at += s.chunk, ++k) {
         const std::size_t len = std::min(s.chunk, bytes - at);
-        char* half = s.half(int(k % 2));
+        unsigned char* half = s.half(int(k % 2));
         std::memcpy(half, from + at, len);
         check_cl(q.enqueueWriteBuffer(buffer_, CL_FALSE, at, len, half, nullptr, &s.busy[k % 2]),
                  "clEnqueueWriteBuffer(" + what_ + " from pinned staging)");
@@ -177,7 +161,7 @@ void BufferStorage::read_bytes(void* dst, std::size_t bytes) const {
       // The DMA of the next chunk into one half runs while the host copies
       // the last one out of the other.
       PinnedStaging& s = staging();
-      char* to = static_cast<char*>(dst);
+      auto* to = static_cast<unsigned char*>(dst);
       const std::size_t chunks = (bytes + s.chunk - 1) / s.chunk;
       auto fetch = [&](std::size_t k) {
         const std::size_t at = k * s.chunk;

@@ -163,7 +163,8 @@ TEMPLATE_TEST_CASE("every SpMV method runs under every device class's plan", "[s
   }
 }
 
-TEST_CASE("csr-block cuts rows longer than its unit into pieces and says so", "[sparse]") {
+TEST_CASE("csr-block cuts rows longer than its unit into pieces, adds them in one pass or two, and says so",
+          "[sparse]") {
   Context& ctx = test::cpu_context();
   const HostCsr<float> csr = awkward_matrix<float>(307, 20011, true);
   const SparseMatrix<float> a(ctx, csr);
@@ -187,9 +188,22 @@ TEST_CASE("csr-block cuts rows longer than its unit into pieces and says so", "[
   CHECK(long_rows->rule == "sparse.long-row-segments");
   // PoCL has global atomics: the group finishing a row's last piece adds
   // them up, no second launch.
-  const Decision* combine = plan.decision("long_rows_combine");
-  REQUIRE(combine);
-  CHECK(combine->rule == "general.single-pass-combine");
+  const Decision* passes = plan.decision("passes");
+  REQUIRE(passes);
+  CHECK(passes->rule == "general.single-pass-combine");
+  CHECK(plan.passes == 1);
+  // Two passes, as on a device without global atomics: the second launch
+  // (csr_long_rows) adds the pieces up, with the same result.
+  PlanOverride two;
+  two.passes = 2;
+  PlanOptions forced;
+  forced.override_values = two;
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    const LaunchPlan second = spmv(ctx, 1.0f, a, x, 0.0f, y, SpmvMethod{SparseFormat::csr, CsrVariant::block}, forced);
+    CHECK(second.passes == 2);
+  }
+  check_spmv<float>(ctx, a, csr, 0.5f, -1.5f, forced, SpmvMethod{SparseFormat::csr, CsrVariant::block});
+  check_spmv<float>(ctx, a, csr, 2.0f, 0.0f, forced, SpmvMethod{SparseFormat::csr, CsrVariant::block});
 }
 
 TEST_CASE("a sparse matrix round trips, and bad operands are refused before any launch", "[sparse]") {

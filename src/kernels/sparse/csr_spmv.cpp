@@ -75,9 +75,15 @@ void launch_groups(const SpmvCall<T>& c, PreparedKernel& k, const RowGroups& g) 
                       c.a.values(), c.x, c.alpha, c.beta, c.y);
 }
 
+}  // namespace
+
 template <class T>
-PreparedSpmv prepare_block(const SpmvCall<T>& c) {
-  const KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
+PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
+  // Long rows' pieces are partial results: the mapping rules decide how they
+  // are combined (general.single-pass-combine where the device has global
+  // atomics, else a second launch; an override's passes win).
+  KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
+  traits.combines_partials = true;
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
   const std::size_t wg = plan.local[0];
   const std::size_t entries = csr_block_entries(plan, c.ctx.info(), sizeof(T));
@@ -93,14 +99,14 @@ PreparedSpmv prepare_block(const SpmvCall<T>& c) {
   const std::size_t units = blocks.groups + long_rows.segments;
   plan.work_groups = std::max<std::size_t>(1, std::min(units, plan.work_groups * 8));
   plan.global = {{plan.work_groups * wg, 1, 1}};
-  const LongRowCombine combine = long_row_combine(plan, c.ctx.info());  // the device it runs on
-  plan.macros["LONG_ROWS_SINGLE_PASS"] = combine.single_pass ? "1" : "0";
-  plan.macros["NV_MEMBAR"] = combine.nv_membar ? "1" : "0";
+  const bool single_pass = plan.passes == 1;
+  plan.macros["LONG_ROWS_SINGLE_PASS"] = single_pass ? "1" : "0";
+  plan.macros["NV_MEMBAR"] = publish_needs_nv_membar(c.ctx.info()) ? "1" : "0";  // the device it runs on
   PreparedSpmv p;
   p.sizes = {entries, piece};
   p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan));
   p.plan = p.kernels[0].plan;
-  if (long_rows.rows && !combine.single_pass) {
+  if (long_rows.rows && !single_pass) {
     LaunchPlan second = p.plan;
     second.work_groups = ceil_div(long_rows.rows, wg);
     second.global = {{second.work_groups * wg, 1, 1}};
@@ -111,23 +117,24 @@ PreparedSpmv prepare_block(const SpmvCall<T>& c) {
 }
 
 template <class T>
-void launch_block(const SpmvCall<T>& c, const PreparedSpmv& p) {
+void launch_csr_block(const SpmvCall<T>& c, const PreparedSpmv& p) {
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), p.sizes[0]);
   const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), p.sizes[0], p.sizes[1]);
   kernel_call::launch(c.ctx, p.kernels[0], static_cast<cl_ulong>(blocks.groups), blocks.bounds,
-                      static_cast<cl_ulong>(long_rows.segments), long_rows.segment_row, long_rows.segment_first,
-                      long_rows.partial, long_rows.segment_long, long_rows.long_row, long_rows.first_segment,
-                      long_rows.pieces_done, c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta,
-                      c.y);
+                      static_cast<cl_ulong>(long_rows.segments), long_rows.segment_first, long_rows.segment_long,
+                      long_rows.long_row, long_rows.first_segment, long_rows.partial, long_rows.pieces_done,
+                      c.a.row_pointers(), c.a.columns(), c.a.values(), c.x, c.alpha, c.beta, c.y);
   if (p.kernels.size() > 1)
     kernel_call::launch(c.ctx, p.kernels.at(1), static_cast<cl_ulong>(long_rows.rows), long_rows.long_row,
                         long_rows.first_segment, long_rows.partial, c.alpha, c.beta, c.y);
 }
 
+namespace {
+
 template <class T>
 LaunchPlan run_block(const SpmvCall<T>& c) {
-  const PreparedSpmv p = prepare_block(c);
-  launch_block(c, p);
+  const PreparedSpmv p = prepare_csr_block(c);
+  launch_csr_block(c, p);
   return p.plan;
 }
 
@@ -198,15 +205,6 @@ LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
     case CsrVariant::cpu: return run_chunks(c);
   }
   throw Error("spmv: unknown CSR variant");
-}
-
-template <class T>
-PreparedSpmv prepare_csr_block(const SpmvCall<T>& call) {
-  return prepare_block(call);
-}
-template <class T>
-void launch_csr_block(const SpmvCall<T>& call, const PreparedSpmv& prepared) {
-  launch_block(call, prepared);
 }
 
 template PreparedSpmv prepare_csr_block<float>(const SpmvCall<float>&);

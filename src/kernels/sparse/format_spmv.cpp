@@ -46,23 +46,6 @@ LaunchPlan run_ell(const SpmvCall<T>& c, const EllArrays& e, bool row_lengths, b
   return p.plan;
 }
 
-template <class T>
-PreparedSpmv prepare_dia(const SpmvCall<T>& c, const DiaArrays& d) {
-  PreparedSpmv p;
-  p.kernels.push_back(c.ctx.prepare(formats_kernel("dia_rows"), sparse_kernel_traits("dia_spmv", element_of<T>::value),
-                                    ProblemSize(c.a.rows()), c.options));
-  decide_dia(p.kernels[0].plan, d.offsets.size());
-  p.plan = p.kernels[0].plan;
-  return p;
-}
-
-template <class T>
-void launch_dia(const SpmvCall<T>& c, const DiaArrays& d, const PreparedSpmv& p) {
-  kernel_call::launch(c.ctx, p.kernels[0], static_cast<cl_ulong>(c.a.rows()), static_cast<cl_ulong>(c.a.cols()),
-                      static_cast<cl_uint>(d.offsets.size()), static_cast<cl_ulong>(d.pitch), d.offset, d.data, c.x,
-                      c.alpha, c.beta, c.y);
-}
-
 // y += alpha * (the coordinates' product); y already holds beta y or
 // HYB's ELL part.
 template <class T>
@@ -106,9 +89,11 @@ LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
   switch (format) {
     case SparseFormat::csr: break;
     case SparseFormat::ell:
-    case SparseFormat::ell_r: {
-      const bool lengths = format == SparseFormat::ell_r;
-      return run_ell(c, ell_of(c.a, s, lengths, column_major), lengths, false);
+    case SparseFormat::ell_r:
+    case SparseFormat::dia: {
+      const PreparedSpmv p = prepare_format(c, format);
+      launch_format(c, format, p);
+      return p.plan;
     }
     case SparseFormat::hyb: {
       const auto [ell, coo] = hyb_of(c.a, s, column_major);
@@ -122,37 +107,73 @@ LaunchPlan run_format(const SpmvCall<T>& c, SparseFormat format) {
       add_coo(c, coo, plan);
       return plan;
     }
-    case SparseFormat::dia: {
-      const PreparedSpmv p = prepare_format(c, format);
-      launch_format(c, format, p);
-      return p.plan;
-    }
   }
   throw Error("spmv: unknown sparse format");
 }
 
 template <class T>
-PreparedSpmv prepare_format(const SpmvCall<T>& c, SparseFormat format) {
-  SparseStorage<T>& s = c.a.storage();
-  const bool column_major = ell_column_major(c.device_class());
-  if (format == SparseFormat::dia) return prepare_dia(c, dia_of(c.a, s));
+RowFormatArrays row_format_arrays(const SparseMatrix<T>& a, SparseFormat format, DeviceClass device_class) {
+  SparseStorage<T>& s = a.storage();
+  RowFormatArrays r;
+  if (format == SparseFormat::dia) {
+    const DiaArrays& d = dia_of(a, s);
+    r.count = static_cast<cl_uint>(d.offsets.size());
+    r.pitch = d.pitch;
+    r.index = d.offset;
+    r.values = d.data;
+    return r;
+  }
   if (format != SparseFormat::ell && format != SparseFormat::ell_r)
-    throw Error("spmv: only ELL, ELLPACK-R and DIA keep their preparation");
-  const bool lengths = format == SparseFormat::ell_r;
-  return prepare_ell(c, ell_of(c.a, s, lengths, column_major), lengths, false);
+    throw Error("spmv: only DIA, ELL and ELLPACK-R give a work-item a row");
+  r.row_lengths = format == SparseFormat::ell_r;
+  r.column_major = ell_column_major(device_class);
+  const EllArrays& e = ell_of(a, s, r.row_lengths, r.column_major);
+  r.count = static_cast<cl_uint>(e.width);
+  r.pitch = e.pitch;
+  r.index = e.col;
+  r.values = e.val;
+  r.lengths = e.row_length;
+  return r;
+}
+
+void decide_row_format(LaunchPlan& plan, SparseFormat format, const RowFormatArrays& r) {
+  if (format == SparseFormat::dia)
+    decide_dia(plan, r.count);
+  else
+    decide_ell(plan, r.column_major, r.count, r.row_lengths, false);
+}
+
+template <class T>
+PreparedSpmv prepare_format(const SpmvCall<T>& c, SparseFormat format) {
+  const RowFormatArrays r = row_format_arrays(c.a, format, c.device_class());
+  const bool dia = format == SparseFormat::dia;
+  PreparedSpmv p;
+  p.kernels.push_back(c.ctx.prepare(
+      dia ? formats_kernel("dia_rows") : formats_kernel("ell_rows", r.column_major, r.row_lengths),
+      sparse_kernel_traits(dia ? "dia_spmv" : "ell_spmv", element_of<T>::value), ProblemSize(c.a.rows()), c.options));
+  decide_row_format(p.kernels[0].plan, format, r);
+  p.plan = p.kernels[0].plan;
+  return p;
 }
 
 template <class T>
 void launch_format(const SpmvCall<T>& c, SparseFormat format, const PreparedSpmv& p) {
-  SparseStorage<T>& s = c.a.storage();
-  if (format == SparseFormat::dia) return launch_dia(c, dia_of(c.a, s), p);
-  launch_ell(c, ell_of(c.a, s, format == SparseFormat::ell_r, ell_column_major(c.device_class())), p);
+  const RowFormatArrays r = row_format_arrays(c.a, format, c.device_class());
+  const cl_ulong rows = c.a.rows();
+  if (format == SparseFormat::dia)
+    kernel_call::launch(c.ctx, p.kernels[0], rows, static_cast<cl_ulong>(c.a.cols()), r.count, r.pitch, r.index,
+                        r.values, c.x, c.alpha, c.beta, c.y);
+  else
+    kernel_call::launch(c.ctx, p.kernels[0], rows, r.count, r.pitch, r.lengths, r.index, r.values, c.x, c.alpha, c.beta,
+                        c.y);
 }
 
 template PreparedSpmv prepare_format<float>(const SpmvCall<float>&, SparseFormat);
 template PreparedSpmv prepare_format<double>(const SpmvCall<double>&, SparseFormat);
 template void launch_format<float>(const SpmvCall<float>&, SparseFormat, const PreparedSpmv&);
 template void launch_format<double>(const SpmvCall<double>&, SparseFormat, const PreparedSpmv&);
+template RowFormatArrays row_format_arrays<float>(const SparseMatrix<float>&, SparseFormat, DeviceClass);
+template RowFormatArrays row_format_arrays<double>(const SparseMatrix<double>&, SparseFormat, DeviceClass);
 template LaunchPlan run_format<float>(const SpmvCall<float>&, SparseFormat);
 template LaunchPlan run_format<double>(const SpmvCall<double>&, SparseFormat);
 

@@ -14,6 +14,7 @@
 #include "../kernel_call.hpp"
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
+#include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "rules/sparse_rules.hpp"
 
@@ -53,18 +54,18 @@ struct Krylov {
   const SolverOptions& o;
   const char* op;
   bool bicg;
+  // The class the plans are made for (options' plan_as, or the context's).
+  DeviceClass device_class = classify(o.plan.plan_as ? *o.plan.plan_as : ctx.info()).device_class;
   std::size_t n = a.rows(), window = 1, groups = 1;
   SpmvMethod method;
   LaunchPlan spmv_plan;
   cl::Buffer scalars, status, partials, history, ticket, inv_diag;
   PreparedKernel dots, start, update, direction, s_step;
   // CG's product and p . q in one launch (DIA, ELL, ELLPACK-R): the kernel
-  // and the format's arrays and sizes it reads.
+  // and the format's arrays it reads.
   bool fused = false;
   PreparedKernel product_dot;
-  cl::Buffer fused_index, fused_lengths, fused_values;
-  cl_uint fused_count = 0;  // DIA's diagonals, ELL's width
-  cl_ulong fused_pitch = 0;
+  RowFormatArrays fused_arrays;
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
       : ctx(c), a(m), o(opt), op(name), bicg(bicgstab) {
@@ -75,10 +76,7 @@ struct Krylov {
     plan.macros["JACOBI"] = o.jacobi ? "1" : "0";
     plan.macros["MAX_NORM"] = o.criterion == SolverOptions::Criterion::max_residual ? "1" : "0";
     plan.macros["BICGSTAB"] = bicg ? "1" : "0";
-    // NVIDIA's own compiler: a membar.gl publishes each group's partial
-    // before its ticket (as the reductions do, rule nvidia.warp-shuffle's
-    // platform test).
-    plan.macros["NV_MEMBAR"] = (sub_group_ops_of(ctx.info()) & warp_shuffle) ? "1" : "0";
+    plan.macros["NV_MEMBAR"] = publish_needs_nv_membar(ctx.info()) ? "1" : "0";
     groups = plan.work_groups;
     const KernelRef file{"sparse_krylov.cl", "", ""};
     auto kernel = [&](const char* entry, const LaunchPlan& p) {
@@ -91,8 +89,7 @@ struct Krylov {
     update = kernel(bicg ? "bicgstab_update" : "cg_update", plan);
     direction = kernel(bicg ? "bicgstab_direction" : "cg_direction", plan);
     if (bicg) s_step = kernel("bicgstab_s", plan);
-    const RuleChoice interval =
-        solver_check_interval(classify(o.plan.plan_as ? *o.plan.plan_as : ctx.info()).device_class);
+    const RuleChoice interval = solver_check_interval(device_class);
     window = o.check_every ? *o.check_every : interval.value;
     scalars = device_arrays::make<T>(ctx, kScalars, std::string(op) + " scalars");
     status = device_arrays::make<cl_uint>(ctx, 3, std::string(op) + " state");
@@ -115,33 +112,12 @@ struct Krylov {
   // choice's reasons) is the one reported.
   void prepare_fused(LaunchPlan plan) {
     if (!cg_fuses_product_dot(plan, method)) return;
-    SparseStorage<T>& s = a.storage();
-    const KernelRef file{"sparse_krylov.cl", "", ""};
-    KernelRef ref = file;
-    if (method.format == SparseFormat::dia) {
-      const DiaArrays& d = dia_of(a, s);
-      fused_index = d.offset;
-      fused_values = d.data;
-      fused_count = static_cast<cl_uint>(d.offsets.size());
-      fused_pitch = d.pitch;
-      plan.macros["FUSED_DIA"] = "1";
-      decide_dia(plan, d.offsets.size());
-    } else {
-      const bool lengths = method.format == SparseFormat::ell_r;
-      const bool column_major = ell_column_major(classify(o.plan.plan_as ? *o.plan.plan_as : ctx.info()).device_class);
-      const EllArrays& e = ell_of(a, s, lengths, column_major);
-      fused_index = e.col;
-      fused_values = e.val;
-      fused_lengths = e.row_length;
-      fused_count = static_cast<cl_uint>(e.width);
-      fused_pitch = e.pitch;
-      plan.macros["ELL_COLUMN_MAJOR"] = column_major ? "1" : "0";
-      plan.macros["ELL_R"] = lengths ? "1" : "0";
-      plan.macros["FUSED_DIA"] = "0";
-      decide_ell(plan, column_major, e.width, lengths, false);
-    }
-    ref.entry = "krylov_product_dot";
-    product_dot = ctx.prepare(ref, plan);
+    fused_arrays = row_format_arrays(a, method.format, device_class);
+    plan.macros["FUSED_DIA"] = method.format == SparseFormat::dia ? "1" : "0";
+    plan.macros["ELL_COLUMN_MAJOR"] = fused_arrays.column_major ? "1" : "0";
+    plan.macros["ELL_R"] = fused_arrays.row_lengths ? "1" : "0";
+    decide_row_format(plan, method.format, fused_arrays);
+    product_dot = ctx.prepare(KernelRef{"sparse_krylov.cl", "krylov_product_dot", "", ""}, plan);
     for (const Decision& d : spmv_plan.decisions) product_dot.plan.decide(d.what, d.value, d.rule, d.why);
     spmv_plan = product_dot.plan;
     product_recorded = true;
@@ -150,8 +126,9 @@ struct Krylov {
 
   // q = A p and alpha = rho / (p . q), in one launch.
   void fused_product(std::size_t it, std::size_t slot, const Buffer<T>& p, Buffer<T>& q) {
-    reduce(product_dot, kCgAlpha, it, slot, static_cast<cl_ulong>(n), fused_count, fused_pitch, fused_index,
-           fused_lengths, fused_values, p, q);
+    const RowFormatArrays& f = fused_arrays;
+    reduce(product_dot, kCgAlpha, it, slot, static_cast<cl_ulong>(n), f.count, f.pitch, f.index, f.lengths, f.values, p,
+           q);
   }
 
   // out = A in; the first product's plan, with the choice's reasons, is

@@ -201,24 +201,22 @@ const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& 
   std::lock_guard<std::mutex> lock(s.mutex);
   auto found = s.long_rows.find({most, piece});
   if (found != s.long_rows.end()) return found->second;
-  std::vector<cl_uint> segment_row, segment_long, long_row, first_segment{0};
+  std::vector<cl_uint> segment_long, long_row, first_segment{0};
   std::vector<cl_ulong> segment_first;
   for (std::size_t r = 0; r + 1 < s.row_ptr.size(); ++r) {
     if (s.row_ptr[r + 1] - s.row_ptr[r] <= most) continue;
     long_row.push_back(static_cast<cl_uint>(r));
     for (std::uint64_t k = s.row_ptr[r]; k < s.row_ptr[r + 1]; k += piece) {
-      segment_row.push_back(static_cast<cl_uint>(r));
       segment_long.push_back(static_cast<cl_uint>(long_row.size() - 1));
       segment_first.push_back(k);
     }
-    first_segment.push_back(static_cast<cl_uint>(segment_row.size()));
+    first_segment.push_back(static_cast<cl_uint>(segment_long.size()));
   }
   LongRowSegments l;
-  l.segments = segment_row.size();
+  l.segments = segment_long.size();
   l.rows = long_row.size();
   if (l.segments) {
     Context& ctx = a.context();
-    l.segment_row = device_arrays::copy_of(ctx, segment_row, "SpMV long-row segments");
     l.segment_first = device_arrays::copy_of(ctx, segment_first, "SpMV long-row segments");
     l.long_row = device_arrays::copy_of(ctx, long_row, "SpMV long rows");
     l.first_segment = device_arrays::copy_of(ctx, first_segment, "SpMV long rows");

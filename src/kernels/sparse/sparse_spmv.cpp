@@ -106,7 +106,7 @@ void check_operands(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& x, 
 template <class T>
 std::shared_ptr<const PreparedSpmv> prepared_spmv(const SpmvCall<T>& call, const SpmvMethod& method) {
   SparseStorage<T>& s = call.a.storage();
-  const auto key = std::make_pair(std::this_thread::get_id(), method.name());
+  const PreparedSpmvKey key{std::this_thread::get_id(), method.format, method.variant};
   const std::uint64_t generation = plan_generation();
   {
     std::lock_guard<std::mutex> lock(s.mutex);

@@ -8,8 +8,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "portacl/kernels/sparse/matrix.hpp"
@@ -40,14 +40,14 @@ struct RowGroups {
 };
 
 // Rows longer than a csr-block unit of `most` entries, cut into segments:
-// segment s sums row segment_row[s]'s entries from segment_first[s] (at most
-// a piece of them); long row l (row number long_row[l]) has the segments
-// [first_segment[l], first_segment[l + 1]); partial holds a sum per segment.
-// segment_long[s] is the long row segment s belongs to; pieces_done counts,
-// per long row, the pieces a product has finished (back to 0 after it).
+// segment s is of long row segment_long[s] (row number long_row[that]) and
+// sums its entries from segment_first[s] (at most a piece of them); long
+// row l has the segments [first_segment[l], first_segment[l + 1]); partial
+// holds a sum per segment; pieces_done counts, per long row, the pieces a
+// product has finished (back to 0 after it).
 struct LongRowSegments {
   std::size_t segments = 0, rows = 0;
-  cl::Buffer segment_row, segment_first, segment_long, long_row, first_segment, partial, pieces_done;
+  cl::Buffer segment_first, segment_long, long_row, first_segment, partial, pieces_done;
 };
 
 // The adaptive variant's rows of each length bin.
@@ -67,6 +67,10 @@ struct PreparedSpmv {
   std::vector<PreparedKernel> kernels;
   std::array<std::size_t, 2> sizes{};
 };
+
+// Whose preparation it is: the thread's and the method's (no string built
+// on a repeated call's path).
+using PreparedSpmvKey = std::tuple<std::thread::id, SparseFormat, CsrVariant>;
 
 template <class T>
 struct SparseStorage {
@@ -88,8 +92,8 @@ struct SparseStorage {
   std::map<std::size_t, RowGroups> blocks;                                   // by the most entries per block
   std::map<std::size_t, RowGroups> chunks;                                   // by the number of chunks
   std::map<std::pair<std::size_t, std::size_t>, LongRowSegments> long_rows;  // by (most, piece)
-  // By thread (a kernel's arguments are set per call) and method name.
-  std::map<std::pair<std::thread::id, std::string>, std::shared_ptr<const PreparedSpmv>> prepared;
+  // By thread (a kernel's arguments are set per call) and method.
+  std::map<PreparedSpmvKey, std::shared_ptr<const PreparedSpmv>> prepared;
 };
 
 // Conversions on the device (sparse_convert.cpp); each is made once.

@@ -39,6 +39,20 @@ template <class T>
 PreparedSpmv prepare_csr_block(const SpmvCall<T>& call);  // csr_spmv.cpp
 template <class T>
 void launch_csr_block(const SpmvCall<T>& call, const PreparedSpmv& prepared);
+// The arrays of a format whose kernels give a work-item a row (DIA, ELL,
+// ELLPACK-R), as those kernels take them, made on first use; the products
+// and CG's fused product (krylov.cpp) read them alike.
+struct RowFormatArrays {
+  cl_uint count = 0;                              ///< DIA's diagonals, ELL's width
+  cl_ulong pitch = 0;                             ///< between diagonals, or slot columns (column-major ELL)
+  cl::Buffer index;                               ///< DIA's offsets (long), ELL's columns (uint)
+  cl::Buffer values, lengths;                     ///< lengths: ELLPACK-R's row lengths
+  bool column_major = true, row_lengths = false;  ///< ELL's layout (rule sparse.ell-layout), ELLPACK-R
+};
+template <class T>
+RowFormatArrays row_format_arrays(const SparseMatrix<T>& a, SparseFormat format, DeviceClass device_class);
+/// Records the format's decisions (rules sparse.dia-banded, sparse.ell-layout).
+void decide_row_format(LaunchPlan& plan, SparseFormat format, const RowFormatArrays& arrays);
 template <class T>
 PreparedSpmv prepare_format(const SpmvCall<T>& call, SparseFormat format);  // format_spmv.cpp: ELL, ELL-R, DIA
 template <class T>

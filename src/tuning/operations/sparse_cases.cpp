@@ -81,6 +81,12 @@ std::string check_product(SparseState& s, const std::optional<SpmvMethod>& metho
                                 std::numeric_limits<float>::epsilon());
 }
 
+// "rules (dia)": the method the rules chose, as the call's plan says.
+std::string rules_method(const LaunchPlan& plan) {
+  const Decision* method = plan.decision("spmv_method");
+  return "rules (" + (method ? method->value : std::string("?")) + ")";
+}
+
 BenchCase product_case(Context& ctx, const std::string& name, const std::shared_ptr<SparseState>& s) {
   const double nnz = double(s->host.nnz());
   BenchCase c{
@@ -89,7 +95,7 @@ BenchCase product_case(Context& ctx, const std::string& name, const std::shared_
   c.state = std::make_shared<SparseCaseState>(SparseCaseState{s, SparseCaseInput::Operation::product});
   BenchVariant rules{"rules", [s] { return check_product(*s, std::nullopt); },
                      [&ctx, s] { return spmv(ctx, 1.0f, s->a, s->x, 0.0f, s->y); }};
-  rules.describe = [s](const LaunchPlan&) { return "rules (" + spmv_choice(s->a.context(), s->a).method.name() + ")"; };
+  rules.describe = rules_method;
   c.variants.push_back(std::move(rules));
   for (const SpmvMethod& m : spmv_methods()) {
     BenchVariant forced{m.name(), [s, m] { return check_product(*s, m); },
@@ -137,9 +143,9 @@ BenchCase cg_case(Context& ctx, const std::string& name, const std::shared_ptr<S
                        o.max_iterations = kCgIterations;
                        fill(ctx, *solution, 0.0f);
                        *last = cg(ctx, s->a, s->x, *solution, o);
-                       return spmv_choice(ctx, s->a).plan;
+                       return last->spmv_plan;
                      }};
-  rules.describe = [s](const LaunchPlan&) { return "rules (" + spmv_choice(s->a.context(), s->a).method.name() + ")"; };
+  rules.describe = rules_method;
   rules.after = [last]() -> std::string {
     if (last->iterations == kCgIterations) return "";
     return "stopped after " + std::to_string(last->iterations) + ": " + last->stop_reason;
