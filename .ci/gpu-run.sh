@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -82,6 +82,21 @@ if has cg-launches; then
     -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/cg_launches.txt" 2>&1
   /tmp/cg_launches gpu >> "$OUT/cg_launches.txt" 2>&1
   cat "$OUT/cg_launches.txt"
+fi
+GEMM_SIZES=${GEMM_SIZES:-2048,4096,8192}
+if has gemm-shapes; then
+  # gemm_tiled's shapes timed alone on packed panels, with their registers (.ci/gemm_shapes.cpp);
+  # GEMM_SHAPES: WG_X:WG_Y:WPT_M:WPT_N:TS_K:VEC:UNROLL:PREFETCH each.
+  g++ -O2 -std=c++17 .ci/gemm_shapes.cpp -o /tmp/gemm_shapes -lOpenCL > "$OUT/gemm_shapes.txt" 2>&1
+  timeout 400 /tmp/gemm_shapes "$GEMM_SIZES" ${GEMM_SHAPES:-16:16:8:8:8:4:8:1} >> "$OUT/gemm_shapes.txt" 2>&1
+  cat "$OUT/gemm_shapes.txt"
+fi
+if has cublas; then
+  # cuBLAS SGEMM and DGEMM called directly (the baseline), then through PyTorch (a second figure).
+  nvcc -O2 -o /tmp/cublas_direct .ci/cublas_direct.cu -lcublas > "$OUT/cublas_h100.txt" 2>&1 &&
+    timeout 200 /tmp/cublas_direct ${GEMM_SIZES//,/ } >> "$OUT/cublas_h100.txt" 2>&1
+  timeout 120 python3 .ci/cublas.py >> "$OUT/cublas_h100.txt" 2>&1
+  cat "$OUT/cublas_h100.txt"
 fi
 if has registers; then
   # Registers and spills of the star's plane queue (NVIDIA's -cl-nv-verbose), per case

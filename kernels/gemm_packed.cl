@@ -41,10 +41,46 @@
 #ifndef PACK_TILE
 #define PACK_TILE 16
 #endif
+#ifndef PACK_ROWS
+#define PACK_ROWS 4
+#endif
 #define TS_M (WG_Y * WPT_M)
 #define TS_N (WG_X * WPT_N)
 #define RUNS_M (WPT_M / VEC)
 #define RUNS_N (WPT_N / VEC)
+#ifndef PREFETCH
+#define PREFETCH 0
+#endif
+#if PREFETCH && !USE_LOCAL_MEMORY
+#error "PREFETCH double-buffers local-memory slices: it needs USE_LOCAL_MEMORY 1"
+#endif
+#define SLICE_BUFFERS (PREFETCH ? 2 : 1)
+// A slice of a panel is contiguous: TS_K lines of TS_M / VEC vectors (A)
+// or TS_N / VEC (B). The group moves it in rounds of WG_SIZE vectors, the
+// last round partial when the group does not divide the slice.
+#define A_VECTORS (TS_K * (TS_M / VEC))
+#define B_VECTORS (TS_K * (TS_N / VEC))
+#define A_ROUNDS ((A_VECTORS + WG_SIZE - 1) / WG_SIZE)
+#define B_ROUNDS ((B_VECTORS + WG_SIZE - 1) / WG_SIZE)
+#define IN_SLICE(e, vectors) ((vectors) % WG_SIZE == 0 || (e) < (vectors))
+// PREFETCH: the slice from `depth` into registers, and from there into a
+// local buffer.
+#define FETCH_SLICE(depth)                                                           \
+  {                                                                                  \
+    __global const VEC_T* a_slice = av_base + (depth) * (TS_M / VEC);                \
+    __global const VEC_T* b_slice = bv_base + (depth) * (TS_N / VEC);                \
+    for (uint f = 0; f < A_ROUNDS; ++f)                                              \
+      if (IN_SLICE(f * WG_SIZE + lid, A_VECTORS)) a_next[f] = a_slice[f * WG_SIZE + lid]; \
+    for (uint f = 0; f < B_ROUNDS; ++f)                                              \
+      if (IN_SLICE(f * WG_SIZE + lid, B_VECTORS)) b_next[f] = b_slice[f * WG_SIZE + lid]; \
+  }
+#define STORE_SLICE(buffer)                                                                                   \
+  {                                                                                                           \
+    for (uint f = 0; f < A_ROUNDS; ++f)                                                                       \
+      if (IN_SLICE(f * WG_SIZE + lid, A_VECTORS)) (&as[buffer][0][0])[f * WG_SIZE + lid] = a_next[f];       \
+    for (uint f = 0; f < B_ROUNDS; ++f)                                                                       \
+      if (IN_SLICE(f * WG_SIZE + lid, B_VECTORS)) (&bs[buffer][0][0])[f * WG_SIZE + lid] = b_next[f];       \
+  }
 
 #if VEC == 1
 #define VEC_T T
@@ -64,26 +100,34 @@
 #endif
 
 // dst[(i / panel) * panel * depth_pad + p * panel + i % panel] = op(X)(i, p),
-// 0 beyond rows x depth. op(X)(i, p)
-// is src[off + i * s_i + p * s_p]. A PACK_TILE square goes through local
-// memory so that both the read (along whichever index is contiguous) and
-// the write (along i) are coalesced.
-__kernel void gemm_pack(const ulong rows, const ulong depth, __global const T* src, const ulong off,
-                        const ulong s_i, const ulong s_p, __global T* dst, const ulong rows_pad,
-                        const ulong depth_pad, const ulong panel) {
+// 0 beyond rows x depth. op(X)(i, p) is src[off + i * s_i + p * s_p]. A
+// PACK_TILE square goes through local memory so that both the read (along
+// whichever index is contiguous) and the write (along i) are coalesced;
+// PACK_TILE x PACK_ROWS work-items move it, PACK_TILE / PACK_ROWS elements
+// each. The panel index is divided in 32 bits where it fits: a 64-bit
+// division is a long software sequence on GPUs.
+__kernel __attribute__((reqd_work_group_size(PACK_TILE, PACK_ROWS, 1))) void gemm_pack(
+    const ulong rows, const ulong depth, __global const T* src, const ulong off, const ulong s_i, const ulong s_p,
+    __global T* dst, const ulong rows_pad, const ulong depth_pad, const ulong panel) {
   __local T tile[PACK_TILE][PACK_TILE + 1];
   const uint lx = get_local_id(0), ly = get_local_id(1);
   const size_t i0 = get_group_id(0) * (size_t)PACK_TILE, p0 = get_group_id(1) * (size_t)PACK_TILE;
   const bool i_contiguous = s_i == 1;
-  const size_t ri = i0 + (i_contiguous ? lx : ly), rp = p0 + (i_contiguous ? ly : lx);
-  const T v = ri < rows && rp < depth ? src[off + ri * s_i + rp * s_p] : (T)0;
-  if (i_contiguous)
-    tile[ly][lx] = v;
-  else
-    tile[lx][ly] = v;
+  for (uint r = ly; r < PACK_TILE; r += PACK_ROWS) {
+    const size_t ri = i0 + (i_contiguous ? lx : r), rp = p0 + (i_contiguous ? r : lx);
+    const T v = ri < rows && rp < depth ? src[off + ri * s_i + rp * s_p] : (T)0;
+    if (i_contiguous)
+      tile[r][lx] = v;
+    else
+      tile[lx][r] = v;
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const size_t wi = i0 + lx, wp = p0 + ly;
-  if (wi < rows_pad && wp < depth_pad) dst[(wi / panel) * panel * depth_pad + wp * panel + wi % panel] = tile[ly][lx];
+  const size_t wi = i0 + lx;
+  if (wi >= rows_pad) return;
+  const size_t line = rows_pad <= UINT_MAX ? (uint)wi / (uint)panel : wi / panel;
+  __global T* out = dst + line * panel * depth_pad + (wi - line * panel);
+  for (uint r = ly; r < PACK_TILE; r += PACK_ROWS)
+    if (p0 + r < depth_pad) out[(p0 + r) * panel] = tile[r][lx];
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
@@ -100,26 +144,47 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
     for (uint wn = 0; wn < WPT_N; ++wn) acc[wm][wn] = (T)0;
 
 #if USE_LOCAL_MEMORY
-  __local VEC_T as[TS_K][TS_M / VEC];
-  __local VEC_T bs[TS_K][TS_N / VEC];
+  __local VEC_T as[SLICE_BUFFERS][TS_K][TS_M / VEC];
+  __local VEC_T bs[SLICE_BUFFERS][TS_K][TS_N / VEC];
   const uint lid = ty * WG_X + tx;
+#if PREFETCH
+  // The next slice's global loads are issued into registers before the
+  // current slice's FMAs, and stored into the other buffer after them: the
+  // loads' latency hides behind the arithmetic, and one barrier a slice
+  // suffices (a buffer is rewritten only after the barrier that ends its
+  // last reading).
+  VEC_T a_next[A_ROUNDS], b_next[B_ROUNDS];
+  if (k_pad > 0) {  // k = 0: no slice at all (C = beta C)
+    FETCH_SLICE(0)
+    STORE_SLICE(0)
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint s = 0;
+#else
+  const uint s = 0;
+#endif
   for (size_t p0 = 0; p0 < k_pad; p0 += TS_K) {
-    for (uint e = lid; e < TS_K * (TS_M / VEC); e += WG_SIZE)
-      as[e / (TS_M / VEC)][e % (TS_M / VEC)] = av_base[(p0 + e / (TS_M / VEC)) * a_line + e % (TS_M / VEC)];
-    for (uint e = lid; e < TS_K * (TS_N / VEC); e += WG_SIZE)
-      bs[e / (TS_N / VEC)][e % (TS_N / VEC)] = bv_base[(p0 + e / (TS_N / VEC)) * b_line + e % (TS_N / VEC)];
+#if PREFETCH
+    // A branch, not a clamped re-fetch of the last slice: the clamp cost the
+    // H100 10 more registers and 16% (40.1 against 47.6 TFLOP/s at 4096^3).
+    const bool more = p0 + TS_K < k_pad;
+    if (more) FETCH_SLICE(p0 + TS_K)
+#else
+    for (uint e = lid; e < A_VECTORS; e += WG_SIZE) (&as[0][0][0])[e] = av_base[p0 * (TS_M / VEC) + e];
+    for (uint e = lid; e < B_VECTORS; e += WG_SIZE) (&bs[0][0][0])[e] = bv_base[p0 * (TS_N / VEC) + e];
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 #pragma unroll UNROLL
     for (uint pp = 0; pp < TS_K; ++pp) {
       T av[WPT_M], bv[WPT_N];
 #pragma unroll
       for (uint r = 0; r < RUNS_M; ++r) {
-        const VEC_T v = as[pp][r * WG_Y + ty];
+        const VEC_T v = as[s][pp][r * WG_Y + ty];
         SPLIT(v, av + r * VEC)
       }
 #pragma unroll
       for (uint r = 0; r < RUNS_N; ++r) {
-        const VEC_T v = bs[pp][r * WG_X + tx];
+        const VEC_T v = bs[s][pp][r * WG_X + tx];
         SPLIT(v, bv + r * VEC)
       }
 #pragma unroll
@@ -127,6 +192,12 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
 #pragma unroll
         for (uint wn = 0; wn < WPT_N; ++wn) acc[wm][wn] = fma(av[wm], bv[wn], acc[wm][wn]);
     }
+#if PREFETCH
+    if (more) {
+      s ^= 1;
+      STORE_SLICE(s)
+    }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #else
@@ -149,9 +220,11 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
   }
 #endif
 
+#pragma unroll
   for (uint wm = 0; wm < WPT_M; ++wm) {
     const size_t i = i0 + ((wm / VEC) * WG_Y + ty) * VEC + wm % VEC;
     if (i >= m) continue;
+#pragma unroll
     for (uint wn = 0; wn < WPT_N; ++wn) {
       const size_t j = j0 + ((wn / VEC) * WG_X + tx) * VEC + wn % VEC;
       if (j >= n) continue;

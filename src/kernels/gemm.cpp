@@ -25,10 +25,10 @@ KernelTraits gemm_traits(ElementType element) {
   t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));
   t.flops_per_item = 64;
   // Slices of TS_K x (TS_M + TS_N + 2) values shared by WG_X x WG_Y
-  // work-items: TS_K (WPT_M / WG_X + WPT_N / WG_Y) each, about 8 elements
-  // with the default 16-deep slices of 4 x 4 blocks on a 16 x 16 group; 12
-  // leaves room. The exact figure is checked at launch.
-  t.local_bytes_per_work_item = 12 * size_of(element);
+  // work-items: TS_K (WPT_M / WG_X + WPT_N / WG_Y) each, 8 elements for
+  // 8-deep slices of 8 x 8 blocks on a 16 x 16 group, twice that double
+  // buffered. The exact figure is checked at launch.
+  t.local_bytes_per_work_item = 16 * size_of(element);
   t.tunables = &gemm_tunables();
   return t;
 }
@@ -56,7 +56,15 @@ const TuningSpace& gemm_tunables() {
         {1, 2, 4, 8},
         std::nullopt,
         "elements per load from the packed panels; the rules take 4 with local memory, else the SIMD width"},
-       {"UNROLL", {1, 4, 8, 16}, 8, "unrolling of the loop over a slice's depth"},
+       {"UNROLL",
+        {1, 4, 8, 16},
+        std::nullopt,
+        "unrolling of the loop over a slice's depth; the rules unroll a whole double-buffered slice, else 8"},
+       {"PREFETCH",
+        {0, 1},
+        std::nullopt,
+        "double-buffered slices, the next one's loads issued before the current one's multiply-adds (1), or one "
+        "buffer loaded between two barriers (0); packed operands in local memory only; the rules take 1"},
        {"BACKEND", {0, 1}, 0, "portacl's kernels (0) or CLBlast's Xgemm (1), measured as an alternative"}},
       [](const Configuration& c) -> std::string {
         auto get = [&](const char* k) { return c.count(k) ? c.at(k) : -1; };
@@ -64,6 +72,8 @@ const TuningSpace& gemm_tunables() {
         // The strided kernel reads neither knob: other values would repeat a launch.
         if (pack == 0 && vec > 1) return "VEC only applies to packed operands";
         if (pack == 0 && unroll != -1 && unroll != 8) return "UNROLL only applies to packed operands";
+        if (get("PREFETCH") == 1 && (pack == 0 || get("use_local_memory") == 0))
+          return "PREFETCH double-buffers packed slices in local memory";
         if (vec > 0 && ((get("WPT_M") != -1 && get("WPT_M") % vec) || (get("WPT_N") != -1 && get("WPT_N") % vec)))
           return "VEC must divide WPT_M and WPT_N";
         if (unroll > 0 && get("TS_K") > 0 && unroll > get("TS_K")) return "UNROLL exceeds TS_K";
@@ -83,7 +93,7 @@ using kernel_call::round_up;
 
 void check_local_memory(const DeviceInfo& device, const LaunchPlan& plan, const GemmShape& g, std::size_t element) {
   const std::size_t pad = g.pack ? 0 : 2;
-  const std::size_t bytes = g.ts_k * (g.tile_m + g.tile_n + pad) * element;
+  const std::size_t bytes = (g.prefetch ? 2 : 1) * g.ts_k * (g.tile_m + g.tile_n + pad) * element;
   if (plan.use_local_memory && device.local_mem_size && bytes > device.local_mem_size)
     throw Error("gemm: tiles of " + std::to_string(g.tile_m) + " x " + std::to_string(g.tile_n) + " x " +
                 std::to_string(g.ts_k) + " need " + std::to_string(bytes) + " bytes of local memory; '" + device.name +
@@ -105,7 +115,13 @@ GemmPlans plan_gemm(const Planner& planner, ElementType element, std::size_t m, 
   }
   const std::size_t element_bytes = size_of(element);
   const PlanOptions& options = gemm_options.plan;
-  l.g = choose_gemm_shape(plan, options.plan_as ? *options.plan_as : planner.device, gemm_tunables(), m, n, k);
+  // Another class's plan (plan_as) is sized for that class's local memory,
+  // but never beyond what the device it runs on has.
+  DeviceInfo shape_device = options.plan_as ? *options.plan_as : planner.device;
+  if (options.plan_as && planner.device.local_mem_size &&
+      (!shape_device.local_mem_size || planner.device.local_mem_size < shape_device.local_mem_size))
+    shape_device.local_mem_size = planner.device.local_mem_size;
+  l.g = choose_gemm_shape(plan, shape_device, gemm_tunables(), m, n, k);
   const GemmShape& g = l.g;
   check_local_memory(planner.device, plan, g, element_bytes);
   plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
@@ -113,16 +129,19 @@ GemmPlans plan_gemm(const Planner& planner, ElementType element, std::size_t m, 
   plan.items_per_work_item = g.wpt_m * g.wpt_n;
   decide_gemm_tiles(plan, g);
   if (!g.pack) return l;
-  const std::size_t pt = gemm_pack_tile(planner.device, element_bytes);
+  const GemmPackShape ps = gemm_pack_shape(planner.device, element_bytes);
+  const std::size_t pt = ps.tile;
   plan.macros["PACK_TILE"] = std::to_string(pt);
+  plan.macros["PACK_ROWS"] = std::to_string(ps.rows);
   l.m_pad = round_up(m, g.tile_m);
   l.n_pad = round_up(n, g.tile_n);
   l.k_pad = round_up(k, g.ts_k);
   auto pack_over = [&](std::size_t rows_pad) {
     LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
-    pack_plan.local = {{pt, pt, 1}};
-    pack_plan.global = {{round_up(rows_pad, pt), round_up(l.k_pad, pt), 1}};
-    pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / pt);
+    pack_plan.local = {{pt, ps.rows, 1}};
+    pack_plan.global = {{round_up(rows_pad, pt), round_up(l.k_pad, pt) / pt * ps.rows, 1}};
+    pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / ps.rows);
+    pack_plan.items_per_work_item = pt / ps.rows;
     return pack_plan;
   };
   l.pack_a_plan = pack_over(l.m_pad);

@@ -23,50 +23,114 @@ std::size_t knob_or_rule(LaunchPlan& plan, const TuningSpace& space, const char*
 
 }  // namespace
 
+namespace {
+
+// Packing moves (m + n) k elements twice and costs two launches; from the
+// threshold up it buys aligned, unchecked vector loads worth more.
+bool decide_packing(LaunchPlan& plan, const TuningSpace& space, bool cpu_like, std::size_t m, std::size_t n,
+                    std::size_t k) {
+  const double side = cpu_like ? 64.0 : 640.0;
+  const bool big = double(m) * double(n) * double(k) >= side * side * side;
+  return knob_or_rule(plan, space, "PACK", big ? 1 : 0, "general.pack-large-products",
+                      std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
+                          (big ? " is at least " : " is below ") + std::to_string(int(side)) + "^3 multiply-adds" +
+                          (cpu_like ? "" : " (a GPU: below that the two packing launches cost more than they save)")) !=
+         0;
+}
+
+// general.gemm-register-tiles: the packed product on local memory runs
+// square work-groups (square tiles of C read the fewest slice elements per
+// FMA), unless a tuned shape says otherwise.
+void square_work_group(LaunchPlan& plan) {
+  const Decision* shape = plan.decision("local_shape");
+  if (shape && shape->rule == "tuning.override") return;
+  const std::size_t size = plan.local[0] * plan.local[1];
+  std::size_t x = 1;
+  while (x * x < size) x *= 2;
+  if (x * (size / x) != size || x == plan.local[0]) return;
+  plan.local[0] = x;
+  plan.local[1] = size / x;
+  plan.macros["WG_X"] = std::to_string(plan.local[0]);
+  plan.macros["WG_Y"] = std::to_string(plan.local[1]);
+  plan.decide("local_shape", std::to_string(plan.local[0]) + "x" + std::to_string(plan.local[1]),
+              "general.gemm-register-tiles", "square tiles of C read the fewest slice elements per multiply-add");
+}
+
+}  // namespace
+
 GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const TuningSpace& space, std::size_t m,
                             std::size_t n, std::size_t k) {
   GemmShape g;
-  // GPUs: 8 x 4 blocks over local-memory slices (H100: 64 x 128 tiles on
-  // the rules' 32 x 8 groups, 32 accumulators a work-item). CPUs: each
-  // work-item owns a block one SIMD register wide (explicit vectors,
-  // cpu.vector-types) and 8 rows deep: 8 accumulator registers.
+  const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
+  g.pack = decide_packing(plan, space, cpu_like, m, n, k);
+  plan.macros["PACK"] = g.pack ? "1" : "0";
+  // CPUs: each work-item owns a block one SIMD register wide (explicit
+  // vectors, cpu.vector-types) and 8 rows deep: 8 accumulator registers.
+  // GPUs, packed (general.gemm-register-tiles): blocks of 8 rows whose
+  // accumulators fill 128 32-bit registers (8 x 16 floats, 8 x 8 doubles)
+  // on square groups (H100, float: 128 x 256 tiles on 16 x 16 groups),
+  // slices double-buffered. GPUs, strided (small products): 8 x 4 blocks on
+  // the group the mapping rules chose.
   const bool simd_block = !plan.use_local_memory;
+  const bool register_tiles = !simd_block && g.pack;
+  const std::size_t element = size_of(plan.traits.element);
   std::size_t simd = 1;
   while (simd < 8 && simd * 2 <= device.native_vector_width.of(plan.traits.element)) simd *= 2;
-  const char* rule = simd_block ? "cpu.vector-types" : "general.cover-problem";
+  const char* rule = simd_block       ? "cpu.vector-types"
+                     : register_tiles ? "general.gemm-register-tiles"
+                                      : "general.cover-problem";
+  if (register_tiles) square_work_group(plan);
+  // Wide blocks only where the product makes at least half as many tiles
+  // as the device has compute units (a register-tiled work-group holds a
+  // compute unit): H100, float, 1024^3 makes 32 tiles of 128 x 256.
+  std::size_t tile_columns = std::min<std::size_t>(16, 64 / element);
+  auto tiles = [&](std::size_t columns) {
+    return ((m + plan.local[1] * 8 - 1) / (plan.local[1] * 8)) *
+           ((n + plan.local[0] * columns - 1) / (plan.local[0] * columns));
+  };
+  while (register_tiles && tile_columns > 4 && 2 * tiles(tile_columns) < device.compute_units) tile_columns /= 2;
   g.wpt_m = knob_or_rule(plan, space, "WPT_M", 8, rule, "8 rows of accumulators per work-item");
-  g.wpt_n = knob_or_rule(
-      plan, space, "WPT_N", simd_block ? simd : 4, rule,
-      simd_block ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)" : "8 x 4 register block");
+  g.wpt_n = knob_or_rule(plan, space, "WPT_N",
+                         simd_block       ? simd
+                         : register_tiles ? tile_columns
+                                          : 4,
+                         rule,
+                         simd_block ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)"
+                         : register_tiles
+                             ? "8 x " + std::to_string(tile_columns) +
+                                   " accumulators: at most 128 32-bit registers (the most multiply-adds per load of a "
+                                   "slice without spilling) in tiles at least half as many as compute units (" +
+                                   std::to_string(tiles(tile_columns)) + ")"
+                             : "8 x 4 register block");
   g.tile_m = plan.local[1] * g.wpt_m;
   g.tile_n = plan.local[0] * g.wpt_n;
-  // Half the local memory leaves room for a second work-group per compute
-  // unit to hide the other's loads.
+  // Double buffering (PREFETCH) keeps two slices in local memory.
+  if (simd_block && space.chosen(plan, "PREFETCH").value_or(0))
+    throw Error("gemm: PREFETCH 1 double-buffers local-memory slices, and this plan uses no local memory");
+  const bool prefetch =
+      register_tiles && knob_or_rule(plan, space, "PREFETCH", 1, rule,
+                                     "the next slice's loads are issued before the current slice's multiply-adds "
+                                     "and land in a second buffer: one barrier a slice") != 0;
+  // Strided: slices filling at most half the local memory leave room for a
+  // second work-group per compute unit to hide the other's loads. Register
+  // tiles run one work-group per compute unit (their registers allow no
+  // more), so their two buffers may fill it, up to 16 deep.
   std::size_t ts_k = 16;
   if (!simd_block)
-    for (std::size_t depth : {32, 16, 8}) {
+    for (std::size_t depth : {32, 16, 8, 4}) {
       ts_k = depth;
-      if (!device.local_mem_size ||
-          depth * (g.tile_m + g.tile_n + 2) * size_of(plan.traits.element) * 2 <= device.local_mem_size)
-        break;
+      if (register_tiles && depth > 16) continue;
+      const std::size_t bytes = (prefetch ? 2 : 1) * depth * (g.tile_m + g.tile_n + (g.pack ? 0 : 2)) * element;
+      if (!device.local_mem_size || bytes * (register_tiles ? 1 : 2) <= device.local_mem_size) break;
     }
   g.ts_k = knob_or_rule(plan, space, "TS_K", ts_k, rule,
-                        simd_block ? "no local memory: the slice only sets the loop's blocking"
-                                   : "deepest slice whose tiles fill at most half the local memory");
+                        simd_block       ? "no local memory: the slice only sets the loop's blocking"
+                        : register_tiles ? "16 deep, or the deepest whose buffers fit the local memory"
+                                         : "deepest slice whose tiles fill at most half the local memory");
+  g.prefetch = prefetch;
   plan.macros["WPT_M"] = std::to_string(g.wpt_m);
   plan.macros["WPT_N"] = std::to_string(g.wpt_n);
   plan.macros["TS_K"] = std::to_string(g.ts_k);
-  // Packing moves (m + n) k elements twice and costs two launches; from
-  // the threshold up it buys aligned, unchecked vector loads worth more.
-  const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
-  const double side = cpu_like ? 64.0 : 640.0;
-  const bool big = double(m) * double(n) * double(k) >= side * side * side;
-  g.pack =
-      knob_or_rule(plan, space, "PACK", big ? 1 : 0, "general.pack-large-products",
-                   std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) +
-                       (big ? " is at least " : " is below ") + std::to_string(int(side)) + "^3 multiply-adds" +
-                       (cpu_like ? "" : " (a GPU: below that the two packing launches cost more than they save)")) != 0;
-  plan.macros["PACK"] = g.pack ? "1" : "0";
   if (!g.pack) return g;
   const std::size_t vec =
       knob_or_rule(plan, space, "VEC", std::min<std::size_t>({simd_block ? simd : 4, g.wpt_m, g.wpt_n}), rule,
@@ -75,7 +139,10 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
     throw Error("gemm: VEC " + std::to_string(vec) + " must divide WPT_M " + std::to_string(g.wpt_m) + " and WPT_N " +
                 std::to_string(g.wpt_n));
   plan.macros["VEC"] = std::to_string(vec);
-  plan.macros["UNROLL"] = std::to_string(space.value_in(plan, "UNROLL"));
+  plan.macros["UNROLL"] = std::to_string(knob_or_rule(
+      plan, space, "UNROLL", prefetch ? g.ts_k : 8, rule,
+      prefetch ? "the whole slice: its loads are already in flight" : "8 multiply-add steps between loop tests"));
+  plan.macros["PREFETCH"] = prefetch ? "1" : "0";
   return g;
 }
 
@@ -90,13 +157,15 @@ void decide_gemm_clblast(LaunchPlan& plan, bool caller_asked) {
               caller_asked ? "asked for by the caller" : "measured faster here: " + plan.provenance);
 }
 
-std::size_t gemm_pack_tile(const DeviceInfo& d, std::size_t element) {
-  for (std::size_t t : {16, 8, 4, 2})
-    if ((!d.max_work_group_size || t * t <= d.max_work_group_size) &&
-        (d.max_work_item_sizes.size() < 2 || (t <= d.max_work_item_sizes[0] && t <= d.max_work_item_sizes[1])) &&
+GemmPackShape gemm_pack_shape(const DeviceInfo& d, std::size_t element) {
+  for (std::size_t t : {32, 16, 8, 4, 2}) {
+    const std::size_t rows = std::max<std::size_t>(1, t / 4);
+    if ((!d.max_work_group_size || t * rows <= d.max_work_group_size) &&
+        (d.max_work_item_sizes.size() < 2 || (t <= d.max_work_item_sizes[0] && rows <= d.max_work_item_sizes[1])) &&
         (!d.local_mem_size || t * (t + 1) * element <= d.local_mem_size))
-      return t;
-  return 1;
+      return {t, rows};
+  }
+  return {1, 1};
 }
 
 }  // namespace portacl

@@ -20,16 +20,21 @@ namespace portacl {
 struct GemmShape {
   std::size_t wpt_m = 0, wpt_n = 0, ts_k = 0, tile_m = 0, tile_n = 0;
   bool pack = false;
+  bool prefetch = false;  ///< double-buffered slices (gemm_tiled's PREFETCH)
 };
 
 /// The shape for an m x n x k product under `plan` on `device`, from the
-/// knobs of `tunables` where a record set them, else the rules: GPUs 8 x 4
-/// blocks over local-memory slices (the deepest of 32, 16, 8 whose tiles
-/// fill at most half the local memory); CPUs a block one SIMD register
-/// wide and 8 rows deep (cpu.vector-types); packing from 64^3 multiply-adds
-/// on CPUs and MIC, 640^3 on GPUs. Sets the macros WPT_M, WPT_N, TS_K,
-/// PACK and, when packed, VEC and UNROLL. Throws when a tuned VEC does not
-/// divide the block.
+/// knobs of `tunables` where a record set them, else the rules: packing
+/// from 64^3 multiply-adds on CPUs and MIC, 640^3 on GPUs
+/// (general.pack-large-products); packed on GPUs 8 x 8 blocks on square
+/// work-groups over double-buffered slices 8 deep
+/// (general.gemm-register-tiles; the plan's local shape may change); strided
+/// on GPUs 8 x 4 blocks over local-memory slices (the deepest of 32, 16, 8
+/// whose tiles fill at most half the local memory); CPUs a block one SIMD
+/// register wide and 8 rows deep (cpu.vector-types). Sets the macros
+/// WPT_M, WPT_N, TS_K, PACK and, when packed, VEC, UNROLL and PREFETCH.
+/// Throws when a tuned VEC does not divide the block, or a tuned PREFETCH
+/// asks for double buffers without local memory.
 GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const TuningSpace& tunables, std::size_t m,
                             std::size_t n, std::size_t k);
 
@@ -39,8 +44,17 @@ void decide_gemm_tiles(LaunchPlan& plan, const GemmShape& g);
 /// Records CLBlast as the backend: the caller's choice or a tuned one.
 void decide_gemm_clblast(LaunchPlan& plan, bool caller_asked);
 
-/// The side of the square the packing kernel moves through local memory:
-/// 16 x 16 unless the device's work-groups or local memory are smaller.
-std::size_t gemm_pack_tile(const DeviceInfo& device, std::size_t element_bytes);
+/// The packing kernel's square (tile x tile elements through local
+/// memory) and its work-group (tile x rows work-items, tile / rows elements
+/// each).
+struct GemmPackShape {
+  std::size_t tile = 1, rows = 1;
+};
+
+/// 32 x 32 squares moved by 32 x 8 work-items, or the largest smaller
+/// square (16, 8, ...; rows a quarter of the side) the device's work-groups
+/// and local memory allow: wider squares make longer contiguous runs on
+/// both sides of the transpose.
+GemmPackShape gemm_pack_shape(const DeviceInfo& device, std::size_t element_bytes);
 
 }  // namespace portacl

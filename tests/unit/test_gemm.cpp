@@ -6,7 +6,9 @@
 #include <limits>
 
 #include "test_support.hpp"
+#include "kernels/gemm_plans.hpp"
 #include "kernels/gemm_tunables.hpp"
+#include "kernels/planner.hpp"
 
 using namespace portacl;
 
@@ -108,16 +110,42 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
                          TestType(0), opt);
     const DeviceClass dc = classify(*opt.plan_as).device_class;
     const bool cpu_like = dc == DeviceClass::cpu || dc == DeviceClass::intel_mic;
-    auto pack_of = [&](std::size_t m, std::size_t n, std::size_t k) {
+    auto plan_of = [&](std::size_t m, std::size_t n, std::size_t k) {
       Buffer<TestType> a(ctx, m * k), b(ctx, k * n), c(ctx, m * n);
       LaunchPlan p = gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, m, n, k, TestType(1),
                           MatrixRef<TestType>{a, 0, k}, MatrixRef<TestType>{b, 0, n}, TestType(0), c, 0, n, opt);
       CHECK(p.device_class == dc);
-      return p.macros.at("PACK");
+      return p;
     };
-    CHECK(pack_of(4, 4, 4) == "0");
-    CHECK(pack_of(65, 33, 127) == (cpu_like ? "1" : "0"));
-    CHECK(pack_of(659, 641, 631) == "1");
+    CHECK(plan_of(4, 4, 4).macros.at("PACK") == "0");
+    CHECK(plan_of(65, 33, 127).macros.at("PACK") == (cpu_like ? "1" : "0"));
+    const LaunchPlan packed = plan_of(659, 641, 631);
+    CHECK(packed.macros.at("PACK") == "1");
+    // Rule general.gemm-register-tiles: packed slices in local memory are
+    // double-buffered, blocks 8 rows deep; without local memory never.
+    CHECK(packed.macros.at("PREFETCH") == (packed.use_local_memory ? "1" : "0"));
+    if (packed.use_local_memory) CHECK(packed.macros.at("WPT_M") == "8");
+  }
+  // Double buffering with a group that does not divide the slices (6 x 10
+  // work-items move 80 vectors of A and 48 of B in rounds of 60), single
+  // and double-buffered, over an odd number of slices (k = 37: 5 of 8).
+  for (long prefetch : {0, 1}) {
+    PlanOptions o;
+    PlanOverride ov;
+    ov.use_local_memory = true;
+    ov.local_shape = std::array<std::size_t, 3>{{6, 10, 1}};
+    ov.macros = {{"WPT_M", "4"},
+                 {"WPT_N", "4"},
+                 {"TS_K", "8"},
+                 {"PACK", "1"},
+                 {"VEC", "4"},
+                 {"UNROLL", "8"},
+                 {"PREFETCH", std::to_string(prefetch)}};
+    ov.provenance = "test";
+    o.override_values = ov;
+    INFO("6 x 10 group, PREFETCH " << prefetch);
+    check_gemm<TestType>(ctx, Layout::row_major, Transpose::no, Transpose::yes, {67, 45, 37}, TestType(-1),
+                         TestType(0.5), o);
   }
   // Corners of the tuning space: smallest and largest register blocks,
   // uneven ones, every slice depth, vector width and unrolling, with and
@@ -143,6 +171,7 @@ TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register
       if (pack) {
         ov.macros["VEC"] = std::to_string(c.vec);
         ov.macros["UNROLL"] = std::to_string(c.unroll);
+        if (local) ov.macros["PREFETCH"] = i == 3 ? "0" : "1";
       }
       ov.provenance = "test";
       o.override_values = ov;
@@ -230,4 +259,27 @@ TEST_CASE("gemm refuses bad shapes before any launch", "[gemm]") {
   CHECK_THROWS_WITH(gemm(ctx, Layout::row_major, Transpose::no, Transpose::no, 3, 3, 4, 1.0f,
                          MatrixRef<float>{foreign, 0, 4}, MatrixRef<float>{b, 0, 3}, 0.0f, c, 0, 3),
                     Catch::Contains("buffer A belongs to another context"));
+}
+
+TEST_CASE("gemm's register tiles follow the element size, the tile count and the local memory", "[gemm]") {
+  // Rule general.gemm-register-tiles on the H100's description (132
+  // compute units, 48 KiB of local memory), planned offline: no launch.
+  const DeviceInfo h100 = test::load_fixture("nvidia_h100.clinfo");
+  PlanOptions none;
+  none.consult_provider = false;  // the rules alone, whatever a database holds
+  auto shape = [&](ElementType e, std::size_t n) {
+    const GemmPlans g = plan_gemm(offline_planner(h100, none), e, n, n, n, GemmOptions{});
+    return std::to_string(g.plan.local[0]) + "x" + std::to_string(g.plan.local[1]) + " " + g.plan.macros.at("WPT_M") +
+           "x" + g.plan.macros.at("WPT_N") + " TS_K " + g.plan.macros.at("TS_K") + " PREFETCH " +
+           g.plan.macros.at("PREFETCH") + " UNROLL " + g.plan.macros.at("UNROLL");
+  };
+  // float: 8 x 16 accumulators on 16 x 16, two 16-deep buffers of 128 x 256
+  // tiles (48 KiB) fit.
+  CHECK(shape(ElementType::f32, 4096) == "16x16 8x16 TS_K 16 PREFETCH 1 UNROLL 16");
+  // double: 8 x 8 (the same 128 registers); 16-deep buffers would take 64
+  // KiB, so 8 deep.
+  CHECK(shape(ElementType::f64, 4096) == "16x16 8x8 TS_K 8 PREFETCH 1 UNROLL 8");
+  // 1024^3 makes 32 tiles of 128 x 256 and 64 of 128 x 128, both fewer than
+  // half the 132 compute units: 8 x 4 blocks, 128 tiles.
+  CHECK(shape(ElementType::f32, 1024) == "16x16 8x4 TS_K 16 PREFETCH 1 UNROLL 16");
 }
