@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "rules/coverage_rules.hpp"
+#include "rules/scan_rules.hpp"
 #include "kernel_call.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "kernels/scan_tunables.hpp"
@@ -28,13 +29,16 @@ const TuningSpace& scan_tunables() {
        knobs::passes(),
        // Bytes of input per work-item of the look-back scan: tiles large
        // against the cost of looking back, small enough that a tile is
-       // still in the cache when it is read the second time. On the H100 at
-       // 2^26 floats: 16 B 47%, 32 B 68%, 64 B 78%, 96 B 79%, 256 B 65% of
-       // copy bandwidth.
-       {"SCAN_BYTES", {16, 32, 64, 128, 256}, 64, "input bytes per work-item (single pass)"},
-       // Holding the tile in registers instead of reading it again was
-       // slower on the H100 at every size (48-69% of copy).
-       {"SCAN_KEEP", {0, 1}, 0, "hold the tile in registers (1) or read it twice (0) (single pass)"}},
+       // still in the cache when it is read the second time. NVIDIA GPUs
+       // take 128 with the tile in registers (rule nvidia.scan-tiles).
+       {"SCAN_BYTES",
+        {16, 32, 64, 128, 256},
+        64,
+        "input bytes per work-item (single pass); the rules take 128 on NVIDIA GPUs, else 64"},
+       {"SCAN_KEEP",
+        {0, 1},
+        0,
+        "hold the tile in registers (1) or read it twice (0) (single pass); the rules hold it on NVIDIA GPUs"}},
       [](const Configuration& c) -> std::string {
         const bool lookback =
             c.count("passes") && c.at("passes") == 1 && c.count("use_local_memory") && c.at("use_local_memory") == 1;
@@ -67,7 +71,7 @@ template <class T>
 void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source, LaunchPlan plan, const Buffer<T>& x,
                      Buffer<T>& y, bool inclusive, const cl::Buffer& count, LaunchPlan* used) {
   const std::size_t n = x.size(), wg = plan.work_group_size();
-  const std::size_t bytes = static_cast<std::size_t>(scan_tunables().value_in(plan, "SCAN_BYTES"));
+  const std::size_t bytes = choose_scan_tile(plan, scan_tunables()).bytes;
   const std::size_t vectors = std::max<std::size_t>(1, bytes / (plan.vector_width * sizeof(T)));
   const std::size_t tiles = ceil_div(n, wg * vectors * plan.vector_width);
   plan.work_groups = tiles;
@@ -75,7 +79,6 @@ void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source
   plan.items_per_work_item = vectors;
   plan.macros["SCAN_VECTORS"] = std::to_string(vectors);
   plan.macros["STATUS_PACKED"] = job.sum_bytes == 4 ? "1" : "0";
-  plan.macros["SCAN_KEEP"] = std::to_string(scan_tunables().value_in(plan, "SCAN_KEEP"));
   decide_single_pass_scan(plan, vectors * plan.vector_width, wg * vectors * plan.vector_width);
   PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_lookback", source, job.compiler_flags}, plan);
   const cl::Buffer& status = ctx.scratch("scan.status", bytes_of<cl_ulong>(tiles, "scan status words"), true);

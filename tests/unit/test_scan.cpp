@@ -93,6 +93,9 @@ TEMPLATE_TEST_CASE("scans and compaction run single- and two-pass under every de
     const bool lookback = p.use_local_memory && !p.barrier_free_variant && p.passes == 1;
     CHECK(lookback == (p.decision("scan") != nullptr));
     if (p.device_class == DeviceClass::nvidia_gpu || p.device_class == DeviceClass::amd_gcn_gpu) CHECK(lookback);
+    // Rule nvidia.scan-tiles: 2-element vectors, 128 bytes a work-item in registers.
+    if (p.device_class == DeviceClass::nvidia_gpu && lookback)
+      CHECK(p.macros.at("VW") + " " + p.macros.at("SCAN_BYTES") + " " + p.macros.at("SCAN_KEEP") == "2 128 1");
   }
 }
 
