@@ -79,13 +79,56 @@ inline void store_vector(__global T* y, ulong n, size_t first, const T* v, S bef
 #endif
 }
 
+#if PER_ITEM && !COMPACT && VW > 1
+// The barrier-free CPU variant's plain scans work a vector at a time: the
+// prefix within a vector by log2(VW) shifted adds (SIMD shuffles), so a
+// work-item's chunk is scanned with whole-vector loads and stores.
+#if VW == 2
+#define SHIFT1(v) ((VT)((T)0, (v).s0))
+#define VECTOR_SCAN(v) v += SHIFT1(v);
+#define LAST_LANE(v) ((v).s1)
+#elif VW == 4
+#define SHIFT1(v) ((VT)((T)0, (v).s012))
+#define VECTOR_SCAN(v)              \
+  v += SHIFT1(v);                   \
+  v += (VT)((T)0, (T)0, (v).s01);
+#define LAST_LANE(v) ((v).s3)
+#elif VW == 8
+#define SHIFT1(v) ((VT)((T)0, (v).s0123, (v).s456))
+#define VECTOR_SCAN(v)                             \
+  v += SHIFT1(v);                                  \
+  v += (VT)((T)0, (T)0, (v).s0123, (v).s45);       \
+  v += (VT)((PORTACL_CAT(T, 4))0, (v).s0123);
+#define LAST_LANE(v) ((v).s7)
+#elif VW == 16
+#define SHIFT1(v) ((VT)((T)0, (v).s01234567, (v).s89ab, (v).scd, (v).se))
+#define VECTOR_SCAN(v)                                          \
+  v += SHIFT1(v);                                               \
+  v += (VT)((T)0, (T)0, (v).s01234567, (v).s89ab, (v).scd);     \
+  v += (VT)((PORTACL_CAT(T, 4))0, (v).s01234567, (v).s89ab);    \
+  v += (VT)((PORTACL_CAT(T, 8))0, (v).s01234567);
+#define LAST_LANE(v) ((v).sf)
+#endif
+#define VECTOR_SCANS 1
+#else
+#define VECTOR_SCANS 0
+#endif
+
 __kernel void scan_totals(const ulong n, const ulong block, __global const T* x, __global S* totals) {
 #if PER_ITEM
   const size_t u = get_global_id(0), begin = u * block;
   if (begin >= n) return;
   const size_t end = min((size_t)n, begin + (size_t)block);
   S acc = IDENTITY;
-  for (size_t i = begin; i < end; ++i) acc += VALUE(x[i]);
+  size_t i = begin;
+#if VECTOR_SCANS
+  VT lanes = (VT)0;
+  for (; i + VW <= end; i += VW) lanes += VLOAD(0, x + i);
+  T lane[VW];
+  VSTORE(lanes, 0, lane);
+  for (uint c = 0; c < VW; ++c) acc += lane[c];
+#endif
+  for (; i < end; ++i) acc += VALUE(x[i]);
   totals[u] = acc;
 #else
   __local S scratch[WG_SIZE];
@@ -112,7 +155,16 @@ __kernel void scan_blocks(const ulong n, const ulong block, __global const T* x,
   const size_t end = min((size_t)n, begin + (size_t)block);
   S carry = IDENTITY;
   for (size_t b = 0; b < u; ++b) carry += totals[b];
-  for (size_t i = begin; i < end; ++i) {
+  size_t i = begin;
+#if VECTOR_SCANS
+  for (; i + VW <= end; i += VW) {
+    VT v = VLOAD(0, x + i);
+    VECTOR_SCAN(v)
+    VSTORE((inclusive ? v : SHIFT1(v)) + (VT)carry, 0, y + i);
+    carry += LAST_LANE(v);
+  }
+#endif
+  for (; i < end; ++i) {
     const T v = x[i];
     emit(y, i, v, carry, inclusive);
     carry += VALUE(v);
