@@ -7,9 +7,6 @@
 // .ci/gpu-run.sh's gemm-shapes step (how the GPU rule's shape was found),
 // not part of the library.
 // usage: gemm_shapes SIZES SHAPE...   SIZES: 2048,4096  SHAPE: WG_X:WG_Y:WPT_M:WPT_N:TS_K:VEC:UNROLL:PREFETCH
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +16,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "cl_tools.hpp"
 
 namespace {
 
@@ -74,19 +73,9 @@ int main(int argc, char** argv) {
     std::getline(ss, t, ',');
     sizes.push_back(std::stoul(t));
   }
-  std::ifstream f("kernels/gemm_packed.cl");
-  std::stringstream text;
-  text << f.rdbuf();
-  const std::string source = text.str();
-  cl_uint np = 0;
-  clGetPlatformIDs(0, nullptr, &np);
-  std::vector<cl_platform_id> platforms(np);
-  clGetPlatformIDs(np, platforms.data(), nullptr);
-  cl_device_id dev = nullptr;
-  for (cl_platform_id p : platforms)
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) == CL_SUCCESS) break;
-  for (cl_platform_id p : platforms)  // no GPU: any device (a check of the script on PoCL)
-    if (!dev && clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) dev = nullptr;
+  const std::string source = cl_tools::read_text("kernels/gemm_packed.cl");
+  cl_device_id dev = cl_tools::first_device(CL_DEVICE_TYPE_GPU);
+  if (!dev) dev = cl_tools::first_device(CL_DEVICE_TYPE_ALL);  // no GPU: a check of the program on PoCL
   if (!dev) {
     std::fprintf(stderr, "no OpenCL device\n");
     return 1;
@@ -126,10 +115,7 @@ int main(int argc, char** argv) {
     std::string opts = sh.options();
     if (std::getenv("GEMM_SHAPES_NO_NV")) opts.replace(opts.find("-cl-nv-verbose "), 15, "");
     const cl_int built = clBuildProgram(prog, 1, &dev, opts.c_str(), nullptr, nullptr);
-    std::size_t n_log = 0;
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n_log);
-    std::string log(n_log, '\0');
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n_log, log.data(), nullptr);
+    const std::string log = cl_tools::build_log(prog, dev);
     // The tiled kernel's register line: the log lists gemm_pack first.
     std::string regs = "?";
     const std::size_t at = log.find("Function properties for gemm_tiled");
