@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// portacl's prefix sums beside Boost.Compute's (Debian's libboost-dev) on
+// the same OpenCL device, as a user of each calls them: the library's call
+// and a wait for its queue, wall clock, median of 10 after 2 warm-ups, on
+// the same inputs (small integers, so int and float sums are exact up to
+// 2^24), every output compared element by element. The CPU-scan baseline of
+// issue 26 until portacl-bench carries Boost.Compute itself.
+// build: g++ -O2 -std=c++17 -I include -I build/generated/include .ci/boost_compute_scan.cpp \
+//          -Lbuild/lib -lportacl -lOpenCL -Wl,-rpath,$PWD/build/lib
+// usage: boost_compute_scan [DEVICE] [LOG2_SIZES, default 20,22,24]
+#define CL_TARGET_OPENCL_VERSION 120
+#include <boost/compute/algorithm/copy.hpp>
+#include <boost/compute/algorithm/inclusive_scan.hpp>
+#include <boost/compute/container/vector.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "portacl/portacl.hpp"
+
+namespace bc = boost::compute;
+
+namespace {
+
+template <class F>
+double median_ms(F&& call) {
+  std::vector<double> t;
+  for (int rep = 0; rep < 12; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (rep >= 2) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+bool compare(portacl::Context& ctx, bc::command_queue& q, std::size_t n, const char* type) {
+  std::vector<T> host(n);
+  std::mt19937 gen(static_cast<unsigned>(n));
+  for (T& v : host) v = T(gen() % 3);  // sums stay below 2^24: exact in float
+  portacl::Buffer<T> x(ctx, host), y(ctx, n);
+  bc::vector<T> bx(host.begin(), host.end(), q), by(n, q.get_context());
+  q.finish();
+  const double ours = median_ms([&] {
+    portacl::inclusive_scan(ctx, x, y);
+    ctx.queue().finish();
+  });
+  const double theirs = median_ms([&] {
+    bc::inclusive_scan(bx.begin(), bx.end(), by.begin(), q);
+    q.finish();
+  });
+  std::vector<T> got = y.download(), want(n);
+  bc::copy(by.begin(), by.end(), want.begin(), q);
+  T run = 0;
+  std::size_t wrong_ours = 0, wrong_theirs = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    run += host[i];
+    wrong_ours += got[i] != run;
+    wrong_theirs += want[i] != run;
+  }
+  std::printf(
+      "inclusive_scan %-5s n=%-9zu portacl %8.3f ms  Boost.Compute %8.3f ms  Boost/portacl %5.2fx  check %s/%s\n", type,
+      n, ours, theirs, theirs / ours, wrong_ours ? "WRONG" : "ok", wrong_theirs ? "WRONG" : "ok");
+  return !wrong_ours;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  portacl::Context ctx(argc > 1 ? argv[1] : "cpu");
+  std::vector<unsigned> logs = {20, 22, 24};
+  if (argc > 2) {
+    logs.clear();
+    std::stringstream list(argv[2]);
+    for (std::string item; std::getline(list, item, ',');) logs.push_back(static_cast<unsigned>(std::stoul(item)));
+  }
+  bc::device device(ctx.device().cl_device()());
+  bc::context bctx(device);
+  bc::command_queue q(bctx, device);
+  std::printf("device %s\n", device.name().c_str());
+  bool ok = true;
+  for (unsigned l : logs) {
+    ok = compare<int>(ctx, q, std::size_t{1} << l, "int") && ok;
+    ok = compare<float>(ctx, q, std::size_t{1} << l, "float") && ok;
+  }
+  return ok ? 0 : 1;
+}
