@@ -155,7 +155,7 @@ c = r["ceilings"]
 print(f'{r["device"]} | {r["platform"]} | driver {r["driver"]} | {r["started"]}')
 print(f'copy {c["copy_gbs"]:.1f} GB/s  fma {c["fma_gflops"]:.0f} GFLOP/s')
 for k in r["kernels"]:
-    b = k.get("clblast")
+    b = k.get("baseline")
     t = k["time"]
     line = f'{k["kernel"]:16s} {k["n"]:>10.0f} {t["median_ms"]:9.4f} ({t["min_ms"]:.4f}-{t["max_ms"]:.4f}) {k["gbs"]:8.1f} GB/s {100*k["fraction_of_copy"]:5.1f}%'
     if b: line += f' | {b["routine"]:6s} {b["wall"]["median_ms"]:9.4f} wall {b["gbs"]:8.1f} GB/s {b["speedup"]:5.2f}x {b["check"]}'

@@ -35,7 +35,7 @@ def points(bench):
     out = []
     for name, k in sorted(largest.items()):
         intensity = k["gflops"] / k["gbs"]
-        base = k.get("clblast")
+        base = k.get("baseline") or k.get("clblast")  # "clblast": files written before 2026-11-25
         # A baseline the bench marked suspect (below 10% of the copy ceiling:
         # almost certainly timed wrongly, not slow) is left off the chart.
         trusted = base and base.get("check") == "ok" and base.get("gbs") and not base.get("suspect")

@@ -65,8 +65,8 @@ std::size_t packed_order(std::size_t n);
 // baselines compute the same thing.
 constexpr float operation_a = 0.75f, operation_b = -1.25f;
 
-// The same computation in another library (CLBlast), called as its users
-// call it.
+// The same computation in another library (CLBlast; the bench adds
+// Boost.Compute's scans), called as its users call it.
 struct Baseline {
   std::string routine;  // "Saxpy"
   // Enqueues one call; it may return before the device is done.
@@ -74,6 +74,7 @@ struct Baseline {
   // Runs once on fresh data and checks the output like the operation's
   // check: "" or what is wrong.
   std::function<std::string(Workload&)> check;
+  std::string library = "CLBlast";  // whose routine
 };
 
 struct Operation {

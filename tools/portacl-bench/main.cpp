@@ -16,6 +16,7 @@
 #include "../common/cli.hpp"
 #include "report.hpp"
 #include "sparse_cases.hpp"
+#include "boost_compute_baseline.hpp"
 #include "viennacl_baseline.hpp"
 #include "tuning/bench_cases.hpp"
 #include "tuning/operations.hpp"
@@ -288,7 +289,9 @@ int main(int argc, char** argv) {
     r.platform = ctx.info().platform_name + " " + ctx.info().platform_version;
     r.driver = ctx.info().driver_version;
     r.device_class = to_string(ctx.device().classification().device_class);
-    r.clblast = a.baseline ? "CLBlast (system library)" : "";
+    r.baselines = !a.baseline                   ? ""
+                  : bench::have_boost_compute() ? "CLBlast (system library); Boost.Compute (scans)"
+                                                : "CLBlast (system library)";
     r.started = cli::now_text();
     r.started_utc = cli::now_utc();
     r.seed = a.seed ? *a.seed : std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
@@ -321,9 +324,11 @@ int main(int argc, char** argv) {
         row.gbs = op.bytes_per_element * n / (row.ours.median_ms * 1e6);
         row.gflops = op.flops_per_element * n / (row.ours.median_ms * 1e6);
         row.fraction_of_copy = row.gbs / r.ceilings.copy_gbs;
-        if (a.baseline && op.baseline) {
-          const Baseline& base = *op.baseline;
+        const std::optional<Baseline> extra = op.baseline ? std::nullopt : bench::boost_compute_baseline(op.name);
+        if (a.baseline && (op.baseline || extra)) {
+          const Baseline& base = op.baseline ? *op.baseline : *extra;
           row.baseline = base.routine;
+          row.baseline_library = base.library;
           bench::wall_ms(ctx, [&] { base.run(w); });  // first call: CLBlast compiles here
           row.baseline_check = base.check(w);
           if (row.baseline_check.empty()) row.baseline_check = "ok";

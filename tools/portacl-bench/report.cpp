@@ -135,26 +135,56 @@ std::vector<Table> tables(const Report& r) {
   std::vector<Table> out;
   auto opt = [](bool present, Json v) { return present ? std::move(v) : Json(); };
 
-  Table k{
-      "kernels",
-      "kernels (device ms: profiling clock, kernels only; wall ms: around the call and clFinish, as users see it):",
-      {text_field("kernel", "kernel", -20), size_field("n", "n", 7), median_field("time", "device ms", 10, 4),
-       spread_field("min-max ms", 15), number_field("gbs", "GB/s", 9, 1), percent_field("fraction_of_copy", "%copy", 7),
-       number_field("gflops", "GFLOP/s", 8, 1), median_field("wall", "wall ms", 10, 4), separator_field(),
-       text_field("clblast.routine", "CLBlast", -7), median_field("clblast.wall", "wall ms", 10, 4),
-       number_field("clblast.gbs", "GB/s", 9, 1), text_field("", "speedup", 8), text_field("", "check", -2),
-       text_field("plan", "", 0), number_field("clblast.speedup", "", 0, 2), text_field("clblast.check", "", 0),
-       text_field("clblast.suspect", "", 0), text_field("check", "", 0)}};
+  Table k{"kernels",
+          "kernels (device ms: profiling clock, kernels only; wall ms: around the call and clFinish, as users see it):",
+          {text_field("kernel", "kernel", -20),
+           size_field("n", "n", 7),
+           median_field("time", "device ms", 10, 4),
+           spread_field("min-max ms", 15),
+           number_field("gbs", "GB/s", 9, 1),
+           percent_field("fraction_of_copy", "%copy", 7),
+           number_field("gflops", "GFLOP/s", 8, 1),
+           median_field("wall", "wall ms", 10, 4),
+           separator_field(),
+           text_field("baseline.routine", "baseline", -18),
+           median_field("baseline.wall", "wall ms", 10, 4),
+           number_field("baseline.gbs", "GB/s", 9, 1),
+           text_field("", "speedup", 8),
+           text_field("", "check", -2),
+           text_field("plan", "", 0),
+           number_field("baseline.speedup", "", 0, 2),
+           text_field("baseline.check", "", 0),
+           text_field("baseline.suspect", "", 0),
+           text_field("baseline.library", "", 0),
+           text_field("check", "", 0)}};
   for (const Row& w : r.rows) {
     const bool b = !w.baseline.empty();
-    std::string check =
-        w.check + (w.baseline_check.empty() || w.baseline_check == "ok" ? "" : "; CLBlast: " + w.baseline_check);
-    if (!w.suspect.empty()) check += "; CLBlast " + w.suspect;
+    std::string check = w.check + (w.baseline_check.empty() || w.baseline_check == "ok"
+                                       ? ""
+                                       : "; " + w.baseline_library + ": " + w.baseline_check);
+    if (!w.suspect.empty()) check += "; " + w.baseline_library + " " + w.suspect;
     const std::string speedup = !b ? "" : w.suspect.empty() ? fmt("%.2fx", w.speedup) : "(suspect)";
-    k.add({w.kernel, static_cast<double>(w.n), stats_value(w.ours), stats_value(w.ours), w.gbs, w.fraction_of_copy,
-           w.gflops, stats_value(w.ours_wall), separator, b ? Json(w.baseline) : Json("-"),
-           opt(b, stats_value(w.theirs)), opt(b, w.baseline_gbs), speedup, check, w.plan, opt(b, w.speedup),
-           opt(b, w.baseline_check), opt(b, w.suspect), w.check});
+    const std::string routine = w.baseline_library == "CLBlast" ? w.baseline : "bc::" + w.baseline;
+    k.add({w.kernel,
+           static_cast<double>(w.n),
+           stats_value(w.ours),
+           stats_value(w.ours),
+           w.gbs,
+           w.fraction_of_copy,
+           w.gflops,
+           stats_value(w.ours_wall),
+           separator,
+           b ? Json(routine) : Json("-"),
+           opt(b, stats_value(w.theirs)),
+           opt(b, w.baseline_gbs),
+           speedup,
+           check,
+           w.plan,
+           opt(b, w.speedup),
+           opt(b, w.baseline_check),
+           opt(b, w.suspect),
+           opt(b, w.baseline_library),
+           w.check});
   }
   out.push_back(std::move(k));
 
@@ -198,7 +228,7 @@ void print_table(std::ostream& out, const Report& r) {
   out << "portacl-bench on " << r.device << " (" << r.platform << ", driver " << r.driver << ", class "
       << r.device_class << ")\n"
       << "started " << r.started << ", seed " << r.seed << ", " << r.warmup << " warm-up + " << r.reps
-      << " timed runs each; baseline " << (r.clblast.empty() ? "none" : r.clblast) << "\n\n"
+      << " timed runs each; baselines " << (r.baselines.empty() ? "none" : r.baselines) << "\n\n"
       << "ceilings (measured now):\n"
       << "  copy bandwidth  " << fmt("%.1f", c.copy_gbs) << " GB/s  (float4 copy of " << size_label(c.copy_elements)
       << " floats, read+write; median " << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy) << ")\n"
@@ -210,9 +240,10 @@ void print_table(std::ostream& out, const Report& r) {
   for (const Table& t : tables(r)) print_text(out, t);
   if (!r.sparse.empty() && !r.viennacl_missing.empty()) out << "\n  ViennaCL: " << r.viennacl_missing << "\n";
   out << "\nGB/s counts the bytes each operation must move (scans: read n + write n, though the two-pass scan\n"
-         "reads the input twice), from the device time; CLBlast's GB/s from its wall time. %copy is of the copy\n"
-         "bandwidth above. speedup = CLBlast wall median / portacl wall median: both timed the same way.\n"
-         "A CLBlast figure below 10% of the copy bandwidth is marked suspect instead of compared.\n";
+         "reads the input twice), from the device time; the baseline's GB/s from its wall time. %copy is of\n"
+         "the copy bandwidth above. baseline: CLBlast's routine, or Boost.Compute's (bc::) where CLBlast has\n"
+         "none; speedup = baseline wall median / portacl wall median: both timed the same way, on the same\n"
+         "queue. A baseline figure below 10% of the copy bandwidth is marked suspect instead of compared.\n";
 }
 
 void print_json(std::ostream& out, const Report& r) {
@@ -223,7 +254,7 @@ void print_json(std::ostream& out, const Report& r) {
   j["platform"] = r.platform;
   j["driver"] = r.driver;
   j["device_class"] = r.device_class;
-  j["baseline"] = r.clblast;
+  j["baseline"] = r.baselines;
   j["started"] = r.started;
   j["date"] = r.started_utc;
   j["seed"] = std::to_string(r.seed);  // a string: JSON numbers (doubles) would round a 64-bit seed

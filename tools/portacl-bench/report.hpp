@@ -19,11 +19,12 @@ struct Row {
   Stats ours;       // device profiling clock (kernels only)
   Stats ours_wall;  // wall clock around the call and clFinish
   double gbs = 0, gflops = 0;
-  double fraction_of_copy = 0;  // of the measured copy bandwidth
-  std::string plan;             // the plan's short summary
-  std::string check;            // "ok" or what was wrong
-  std::string baseline;         // CLBlast routine or ""
-  Stats theirs;                 // wall clock around the call and clFinish
+  double fraction_of_copy = 0;   // of the measured copy bandwidth
+  std::string plan;              // the plan's short summary
+  std::string check;             // "ok" or what was wrong
+  std::string baseline;          // the other library's routine or ""
+  std::string baseline_library;  // "CLBlast", "Boost.Compute"
+  Stats theirs;                  // wall clock around the call and clFinish
   double baseline_gbs = 0;
   double speedup = 0;   // CLBlast wall median / ours wall median
   std::string suspect;  // "" or why the baseline's figure is not believable
@@ -39,7 +40,7 @@ struct TransferRow {
 };
 
 struct Report {
-  std::string device, platform, driver, device_class, clblast;
+  std::string device, platform, driver, device_class, baselines;
   std::string started;      // local time
   std::string started_utc;  // ISO 8601
   unsigned long long seed = 0;

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "boost_compute_baseline.hpp"
+
+#include <limits>
+
+#include "tuning/host_reference.hpp"
+
+#ifdef PORTACL_HAVE_BOOST_COMPUTE
+#include <boost/compute/algorithm/exclusive_scan.hpp>
+#include <boost/compute/algorithm/inclusive_scan.hpp>
+#include <boost/compute/command_queue.hpp>
+#include <boost/compute/iterator/buffer_iterator.hpp>
+#endif
+
+namespace bench {
+
+#ifdef PORTACL_HAVE_BOOST_COMPUTE
+namespace {
+
+namespace bc = boost::compute;
+
+// As the scan operations' own check: each element within 1e-5 of its terms.
+constexpr double scan_bound = 1e-5;
+
+portacl::Baseline scan(bool inclusive) {
+  portacl::Baseline b;
+  b.routine = inclusive ? "inclusive_scan" : "exclusive_scan";
+  b.library = "Boost.Compute";
+  b.run = [inclusive](portacl::Workload& w) {
+    // Boost.Compute's own objects over portacl's queue and buffers (retained, not owned).
+    bc::command_queue queue(w.ctx.queue()(), true);
+    const bc::buffer x(w.x.cl_buffer()(), true), z(w.z.cl_buffer()(), true);
+    auto first = bc::make_buffer_iterator<float>(x, 0), last = bc::make_buffer_iterator<float>(x, w.n);
+    auto out = bc::make_buffer_iterator<float>(z, 0);
+    if (inclusive)
+      bc::inclusive_scan(first, last, out, queue);
+    else
+      bc::exclusive_scan(first, last, out, queue);
+  };
+  b.check = [run = b.run, inclusive](portacl::Workload& w) {
+    w.poison_z();
+    run(w);
+    return portacl::reference::compare(w.z.download(), portacl::reference::scan(w.hx, inclusive),
+                                       scan_bound / std::numeric_limits<float>::epsilon());
+  };
+  return b;
+}
+
+}  // namespace
+
+std::optional<portacl::Baseline> boost_compute_baseline(const std::string& operation) {
+  if (operation == "inclusive_scan") return scan(true);
+  if (operation == "exclusive_scan") return scan(false);
+  return std::nullopt;
+}
+
+bool have_boost_compute() { return true; }
+#else
+std::optional<portacl::Baseline> boost_compute_baseline(const std::string&) { return std::nullopt; }
+bool have_boost_compute() { return false; }
+#endif
+
+}  // namespace bench
