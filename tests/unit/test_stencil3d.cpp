@@ -202,11 +202,15 @@ TEMPLATE_TEST_CASE("3D star stencil: constant and linear fields, and mirror symm
           CHECK(double(got[(z * o3.ny + y) * o3.nx + x]) ==
                 factor * double(linear[((z + 4) * e.ny + y + 4) * e.nx + x + 4]));
 
-    // Mirroring x and z of the input mirrors the output.
+    // Mirroring x and z of the input mirrors the output. Dyadic inputs (k /
+    // 64, |k| <= 128) make every sum exact, so the mirrored run must match
+    // bit for bit whatever order the kernel adds in: with random reals the
+    // two orders differed by more than a fixed 32 ulps now and then (seed
+    // 13332456079515823865, double).
     Stencil3dOptions zero;
     zero.boundary = Boundary::zero;
     zero.plane_queue = queue;
-    const std::vector<T> field = test::random_vector<T>(e.cells());
+    const std::vector<T> field = test::random_dyadic<T>(e.cells(), 2, 64);
     std::vector<T> mirrored(e.cells());
     for (std::size_t z = 0; z < e.nz; ++z)
       for (std::size_t y = 0; y < e.ny; ++y)
@@ -219,8 +223,7 @@ TEMPLATE_TEST_CASE("3D star stencil: constant and linear fields, and mirror symm
     for (std::size_t z = 0; z < e.nz; ++z)
       for (std::size_t y = 0; y < e.ny; ++y)
         for (std::size_t x = 0; x < e.nx; ++x)
-          CHECK(std::fabs(double(gb[((e.nz - 1 - z) * e.ny + y) * e.nx + (e.nx - 1 - x)]) -
-                          double(ga[(z * e.ny + y) * e.nx + x])) <= 32 * std::numeric_limits<T>::epsilon());
+          CHECK(gb[((e.nz - 1 - z) * e.ny + y) * e.nx + (e.nx - 1 - x)] == ga[(z * e.ny + y) * e.nx + x]);
   }
 }
 
