@@ -153,8 +153,19 @@ __kernel void scan_blocks(const ulong n, const ulong block, __global const T* x,
   const size_t u = get_global_id(0), begin = u * block;
   if (begin >= n) return;
   const size_t end = min((size_t)n, begin + (size_t)block);
+  // The totals of the chunks before this one, a vector at a time: summed
+  // one by one, floats cannot be reassociated, and every work-item's
+  // dependent chain of adds cost more than its chunk at 2^20 elements.
   S carry = IDENTITY;
-  for (size_t b = 0; b < u; ++b) carry += totals[b];
+  size_t b = 0;
+#if VECTOR_SCANS
+  VT before = (VT)0;
+  for (; b + VW <= u; b += VW) before += VLOAD(0, totals + b);
+  T before_lane[VW];
+  VSTORE(before, 0, before_lane);
+  for (uint c = 0; c < VW; ++c) carry += before_lane[c];
+#endif
+  for (; b < u; ++b) carry += totals[b];
   size_t i = begin;
 #if VECTOR_SCANS
   for (; i + VW <= end; i += VW) {
