@@ -98,6 +98,7 @@ void launch_reduce_then_scan(Context& ctx, const ScanJob& job, const std::string
                              LaunchPlan* used) {
   const std::size_t n = x.size();
   const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
+  if (per_item) limit_per_item_scan_vectors(plan);
   const std::size_t wg = plan.work_group_size();
   // Blocks: contiguous, whole tiles, at most one per unit the plan offers.
   const std::size_t unit_limit = per_item ? plan.global[0] : plan.work_groups;

@@ -26,4 +26,8 @@ struct ScanTile {
 /// elsewhere the fallbacks. Sets the macros VW, SCAN_BYTES and SCAN_KEEP.
 ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& tunables);
 
+/// The barrier-free (per work-item) scan's vectors: at most 8 lanes unless
+/// tuned (rule general.per-item-scan-vectors). Sets the plan's vector width and VW.
+void limit_per_item_scan_vectors(LaunchPlan& plan);
+
 }  // namespace portacl
