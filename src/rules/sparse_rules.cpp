@@ -33,6 +33,7 @@ std::string SpmvMethod::name() const {
         case CsrVariant::block: return "csr-block";
         case CsrVariant::adaptive: return "csr-adaptive";
         case CsrVariant::cpu: return "csr-cpu";
+        case CsrVariant::merge: return "csr-merge";
       }
       break;
     case SparseFormat::coo: return "coo";
@@ -60,7 +61,8 @@ const std::vector<CodedMethod>& coded_methods() {
       {{SparseFormat::csr, CsrVariant::block}, 2},  {{SparseFormat::csr, CsrVariant::adaptive}, 3},
       {{SparseFormat::csr, CsrVariant::cpu}, 4},    {{SparseFormat::coo, CsrVariant::scalar}, 5},
       {{SparseFormat::ell, CsrVariant::scalar}, 6}, {{SparseFormat::ell_r, CsrVariant::scalar}, 7},
-      {{SparseFormat::hyb, CsrVariant::scalar}, 8}, {{SparseFormat::dia, CsrVariant::scalar}, 9}};
+      {{SparseFormat::hyb, CsrVariant::scalar}, 8}, {{SparseFormat::dia, CsrVariant::scalar}, 9},
+      {{SparseFormat::csr, CsrVariant::merge}, 10}};
   return all;
 }
 
