@@ -75,14 +75,6 @@ void launch_groups(const SpmvCall<T>& c, PreparedKernel& k, const RowGroups& g) 
                       c.a.values(), c.x, c.alpha, c.beta, c.y);
 }
 
-// The entries of the rows longer than `most`.
-std::uint64_t entries_in_rows_longer_than(const std::vector<std::uint64_t>& row_ptr, std::size_t most) {
-  std::uint64_t entries = 0;
-  for (std::size_t r = 0; r + 1 < row_ptr.size(); ++r)
-    if (row_ptr[r + 1] - row_ptr[r] > most) entries += row_ptr[r + 1] - row_ptr[r];
-  return entries;
-}
-
 template <class T>
 PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
   // Long rows' pieces are partial results: the mapping rules decide how they
@@ -99,8 +91,8 @@ PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
     throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
-  const std::size_t piece = long_row_piece(plan, entries, entries_in_rows_longer_than(c.a.storage().row_ptr, entries),
-                                           c.planned_for().compute_units);
+  const std::size_t piece =
+      long_row_piece(plan, entries, long_row_entries_of(c.a, c.a.storage(), entries), c.planned_for().compute_units);
   plan.macros["SEGMENT_ENTRIES"] = std::to_string(piece);
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);

@@ -197,6 +197,17 @@ const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
 }
 
 template <class T>
+std::uint64_t long_row_entries_of(const SparseMatrix<T>&, SparseStorage<T>& s, std::size_t most) {
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto found = s.long_row_entries.find(most);
+  if (found != s.long_row_entries.end()) return found->second;
+  std::uint64_t entries = 0;
+  for (std::size_t r = 0; r + 1 < s.row_ptr.size(); ++r)
+    if (s.row_ptr[r + 1] - s.row_ptr[r] > most) entries += s.row_ptr[r + 1] - s.row_ptr[r];
+  return s.long_row_entries.emplace(most, entries).first->second;
+}
+
+template <class T>
 const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most,
                                     std::size_t piece) {
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -292,6 +303,7 @@ const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
   template const RowGroups& blocks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
   template const RowGroups& chunks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
   template const MergeTiles& merge_tiles_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);              \
+  template std::uint64_t long_row_entries_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);             \
   template const LongRowSegments& long_rows_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t, std::size_t);
 PORTACL_SPARSE_CONVERSIONS(float)
 PORTACL_SPARSE_CONVERSIONS(double)

@@ -106,6 +106,7 @@ struct SparseStorage {
   std::map<std::size_t, RowGroups> blocks;                                   // by the most entries per block
   std::map<std::size_t, RowGroups> chunks;                                   // by the number of chunks
   std::map<std::pair<std::size_t, std::size_t>, LongRowSegments> long_rows;  // by (most, piece)
+  std::map<std::size_t, std::uint64_t> long_row_entries;                     // by most
   std::map<std::size_t, MergeTiles> merge_tiles;                             // by items per tile
   // By thread (a kernel's arguments are set per call) and method.
   std::map<PreparedSpmvKey, std::shared_ptr<const PreparedSpmv>> prepared;
@@ -129,6 +130,9 @@ const cl::Buffer& inverse_diagonal_of(const SparseMatrix<T>& a, SparseStorage<T>
 // Groups of whole rows of at most `most` entries (a longer row alone).
 template <class T>
 const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
+// How many entries the rows of more than `most` entries hold.
+template <class T>
+std::uint64_t long_row_entries_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
 // The rows of more than `most` entries, cut into segments of `piece`.
 template <class T>
 const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most, std::size_t piece);
