@@ -176,9 +176,14 @@ const std::vector<Rule>& rule_book() {
       {"solver.fused-product-dot", "all", "-",
        "CG's product by DIA, ELL or ELLPACK-R (a row per work-item) also sums p . A p, and the last work-group "
        "computes alpha: one launch and one read of p and A p fewer per iteration."},
+      {"solver.single-reduction-cg", "all", "-",
+       "Where CG's product is fused with a dot, CG runs in the single-reduction form of Chronopoulos and Gear (1989): "
+       "the product w = A z also sums z . w, alpha follows from it and the previous scalars, and one pass updates p, "
+       "s = A p (a recurrence), x, r and z and sums the next rho: 2 launches an iteration instead of 3."},
       {"solver.check-interval", "all", "000 2.1",
-       "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere); the device marks "
-       "convergence itself, so the iterations after it do nothing."},
+       "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere), into pinned "
+       "memory without waiting, and takes each check while the next window runs; the device marks convergence "
+       "itself, so the iterations after it do nothing."},
 
       // CPU (1.5.1, 1.6).
       {"cpu.wg-simd-multiple", "cpu", "1.5.1",

@@ -188,11 +188,23 @@ bool cg_fuses_product_dot(LaunchPlan& plan, const SpmvMethod& m) {
   return fused;
 }
 
+bool cg_single_reduction(LaunchPlan& plan, bool fused) {
+  if (fused)
+    plan.decide("cg_form", "single reduction (Chronopoulos-Gear), 2 launches an iteration",
+                "solver.single-reduction-cg",
+                "the fused product also gives z . A z, from which alpha follows without p . A p: the vector updates "
+                "and the next rho take one pass");
+  return fused;
+}
+
 RuleChoice solver_check_interval(DeviceClass device_class) {
   if (simd_class(device_class))
-    return {1, "solver.check-interval", "reading the residual on a CPU device costs little: checked every iteration"};
+    return {1, "solver.check-interval",
+            "reading the residual on a CPU device costs little: checked every iteration (each check taken while "
+            "the next iteration runs)"};
   return {8, "solver.check-interval",
-          "reading the residual drains the queue: checked every 8 iterations, at most 7 of them run as no-ops"};
+          "each check is read while the next window runs, so the queue never drains: checked every 8 "
+          "iterations, at most 15 after convergence run as no-ops"};
 }
 
 }  // namespace portacl

@@ -132,9 +132,18 @@ Decision tuned_spmv_method(const std::string& method, const LaunchPlan& choice_p
 /// solver.fused-product-dot; recorded in `plan` when it applies.
 bool cg_fuses_product_dot(LaunchPlan& plan, const SpmvMethod& method);
 
+/// Whether CG takes the single-reduction form of Chronopoulos and Gear
+/// where its product is fused with a dot (`fused`): the product w = A z
+/// with z . w, then one pass that updates p, s = A p (by recurrence), x, r
+/// and z and sums the next rho: two launches an iteration instead of three,
+/// and p and r read once less. Rule solver.single-reduction-cg; recorded
+/// in `plan` when it applies.
+bool cg_single_reduction(LaunchPlan& plan, bool fused);
+
 /// How often an iterative solver reads its residual back to decide whether
 /// to stop: every iteration on CPUs (a read costs little there), every 8th
-/// elsewhere (a read drains the queue). Rule solver.check-interval.
+/// elsewhere. Each check is read without waiting and taken while the next
+/// window runs. Rule solver.check-interval.
 RuleChoice solver_check_interval(DeviceClass device_class);
 
 }  // namespace portacl

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/runtime/host_buffer.hpp"
 
 namespace portacl {
 
@@ -64,6 +65,18 @@ struct MergeTiles {
   cl::Buffer tile_row, run_first, run_tiles, run_starts, carry_value, closing_value, run_done;
 };
 
+// Pinned host memory a solver reads its checks into, two windows' worth
+// (state: 3 words a window; history: `window` residuals a window). Made
+// once per thread and window: making pinned memory maps it, which costs
+// about a millisecond and waits for the queue.
+template <class T>
+struct SolverCheckSlots {
+  SolverCheckSlots(Context& ctx, std::size_t w) : window(w), state(ctx, 6), history(ctx, 2 * w) {}
+  std::size_t window;
+  HostBuffer<cl_uint> state;
+  HostBuffer<T> history;
+};
+
 // The adaptive variant's rows of each length bin.
 struct RowBins {
   std::array<std::size_t, kRowLengthBins> rows{};
@@ -110,6 +123,8 @@ struct SparseStorage {
   std::map<std::size_t, MergeTiles> merge_tiles;                             // by items per tile
   // By thread (a kernel's arguments are set per call) and method.
   std::map<PreparedSpmvKey, std::shared_ptr<const PreparedSpmv>> prepared;
+  // By thread and window.
+  std::map<std::pair<std::thread::id, std::size_t>, std::shared_ptr<SolverCheckSlots<T>>> check_slots;
 };
 
 // Conversions on the device (sparse_convert.cpp); each is made once.
