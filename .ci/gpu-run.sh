@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -104,6 +104,13 @@ if has scan-shapes; then
     -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/scan_shapes.txt" 2>&1
   timeout 400 /tmp/scan_shapes gpu >> "$OUT/scan_shapes.txt" 2>&1
   cat "$OUT/scan_shapes.txt"
+fi
+if has spmv-shapes; then
+  # csr-merge's shapes beside csr-block on the irregular matrices (.ci/spmv_shapes.cpp).
+  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/spmv_shapes.cpp -o /tmp/spmv_shapes \
+    -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/spmv_shapes.txt" 2>&1
+  timeout 400 /tmp/spmv_shapes gpu >> "$OUT/spmv_shapes.txt" 2>&1
+  cat "$OUT/spmv_shapes.txt"
 fi
 if has registers; then
   # Registers and spills of the star's plane queue (NVIDIA's -cl-nv-verbose), per case

@@ -16,22 +16,9 @@
 #include <vector>
 
 #include "portacl/portacl.hpp"
+#include "batch_timing.hpp"
 
 using namespace portacl;
-
-template <class F>
-double batch_ms(Context& ctx, F&& f) {
-  std::vector<double> t;
-  for (int rep = 0; rep < 7; ++rep) {
-    ctx.queue().finish();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < 20; ++i) f();
-    ctx.queue().finish();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / 20);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 int main(int argc, char** argv) {
   Context ctx(argc > 1 ? argv[1] : "gpu");

@@ -124,8 +124,9 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, const ulong segments,
                         __global const ulong* segment_first, __global const uint* segment_long,
                         __global const uint* long_row, __global const uint* first_segment, __global T* partial,
-                        __global uint* pieces_done, __global const ROW_T* row_ptr, __global const uint* col,
-                        __global const T* val, __global const T* x, const T alpha, const T beta, __global T* y) {
+                        __global uint* pieces_done, __global const ROW_T* restrict row_ptr,
+                        __global const uint* restrict col, __global const T* restrict val, __global const T* restrict x,
+                        const T alpha, const T beta, __global T* y) {
   __local T products[BLOCK_ENTRIES];
   __local T part[WG_SIZE];
   __local uint last_piece;
@@ -175,8 +176,8 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
       const size_t b = g - segments, first = block_rows[b], last = block_rows[b + 1];
       const ROW_T start = row_ptr[first], stop = row_ptr[last];
       if (stop - start <= BLOCK_ENTRIES) {  // else one long row: its segments take it
-        // A fixed count per work-item (BLOCK_ENTRIES is a multiple of the
-        // work-group), unrolled: every gather of the unit is in flight at once.
+                                            // A fixed count per work-item (BLOCK_ENTRIES is a multiple of the
+                                            // work-group), unrolled: every gather of the unit is in flight at once.
 #pragma unroll
         for (uint j = 0; j < BLOCK_ENTRIES / WG_SIZE; ++j) {
           const ROW_T k = start + lid + j * WG_SIZE;
@@ -194,8 +195,10 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
           T row = (T)0;
           const ROW_T end = row_ptr[i + 1] - start;
           for (ROW_T k = row_ptr[i] - start + lane; k < end; k += team) row += products[k];
-          if (team == 1) CSR_STORE(i, row);
-          else part[lid] = row;
+          if (team == 1)
+            CSR_STORE(i, row);
+          else
+            part[lid] = row;
         }
         if (team > 1) {
           barrier(CLK_LOCAL_MEM_FENCE);
@@ -215,9 +218,8 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
 // The long rows' second pass: work-item l adds the partial sums of long row
 // long_row[l] (its segments [first_segment[l], first_segment[l + 1])) in
 // order and stores the row.
-__kernel void csr_long_rows(const ulong long_rows, __global const uint* long_row,
-                            __global const uint* first_segment, __global const T* partial, const T alpha,
-                            const T beta, __global T* y) {
+__kernel void csr_long_rows(const ulong long_rows, __global const uint* long_row, __global const uint* first_segment,
+                            __global const T* partial, const T alpha, const T beta, __global T* y) {
   for (size_t l = get_global_id(0); l < long_rows; l += get_global_size(0)) {
     T row = (T)0;
     for (uint s = first_segment[l]; s < first_segment[l + 1]; ++s) row += partial[s];

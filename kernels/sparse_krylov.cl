@@ -52,8 +52,11 @@
 //   2 CG/BiCGStab end of iteration: measure, convergence, beta, rho
 //   3 BiCGStab alpha = rho / (r0 . v)
 //   4 BiCGStab omega = (t . s) / (t . t)
+//   5 CG in the single-reduction form (Chronopoulos and Gear): alpha =
+//     rho / (z . w - beta rho / alpha), with w = A z; that denominator is
+//     p . A p without a reduction over p
 // `it` is the iteration (from 1), `slot` where its measure goes in history.
-#define STEP_ARGS \
+#define STEP_ARGS                                                                                                   \
   const uint step, const uint it, const uint slot, __global T *scalars, __global uint *status, __global T *history, \
       __global uint *ticket
 
@@ -114,6 +117,14 @@ inline void scalar_step(const uint step, const uint it, const uint slot, const T
       return;
     }
     scalars[ALPHA] = scalars[RHO] / s0;
+  } else if (step == 5) {
+    // beta is 0 in the first iteration (p = z), when alpha is not yet set.
+    const T denominator = scalars[BETA] != (T)0 ? s0 - scalars[BETA] * scalars[RHO] / scalars[ALPHA] : s0;
+    if (!(denominator != (T)0) || !isfinite(denominator)) {
+      FAIL(1);
+      return;
+    }
+    scalars[ALPHA] = scalars[RHO] / denominator;
   } else if (step == 4) {
     // t . t = 0: t = A s is 0, so s is (numerically) the final residual.
     scalars[OMEGA] = s1 > (T)0 ? s0 / s1 : (T)0;
@@ -156,7 +167,7 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
     *last = atomic_inc(ticket) == groups - 1;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (*last) {  // the same in every work-item of the group
+  if (*last) {                                                  // the same in every work-item of the group
     volatile __global T* all = (volatile __global T*)partials;  // around the first-level caches
     T t0 = (T)0, t1 = (T)0, tm = (T)0;
     for (uint g = lid; g < groups; g += WG_SIZE) {
@@ -174,11 +185,11 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
 
 // The sums that close an iteration, over the new residual r: r . z (CG,
 // z = M^-1 r) or r0 . r (BiCGStab, r0 given as rz_with), r . r and max |r|.
-#define CLOSE_SUMS(i, rz_with) \
-  do {                         \
+#define CLOSE_SUMS(i, rz_with)   \
+  do {                           \
     s0 = fma(r[i], rz_with, s0); \
-    s1 = fma(r[i], r[i], s1);  \
-    m = fmax(m, fabs(r[i]));   \
+    s1 = fma(r[i], r[i], s1);    \
+    m = fmax(m, fabs(r[i]));     \
   } while (0)
 
 // CG's z = M^-1 r (Jacobi; without it z is r itself), then the closing sums
@@ -222,10 +233,9 @@ __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T*
 #define FUSED_INDEX uint
 #endif
 
-__kernel void krylov_product_dot(const ulong n, const uint count, const ulong pitch,
-                                 __global const FUSED_INDEX* index, __global const uint* row_length,
-                                 __global const T* values, __global const T* p, __global T* q, __global T* partials,
-                                 STEP_ARGS) {
+__kernel void krylov_product_dot(const ulong n, const uint count, const ulong pitch, __global const FUSED_INDEX* index,
+                                 __global const uint* row_length, __global const T* values, __global const T* p,
+                                 __global T* q, __global T* partials, STEP_ARGS) {
   __local T scratch[3 * WG_SIZE];
   __local uint last;
   const uint live = status[STATE] == 0;
@@ -259,9 +269,7 @@ __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __
   __local uint last;
   T s0 = (T)0, s1 = (T)0, m = (T)0;
   #pragma unroll 4
-  PORTACL_FOR_UNITS(i, n) {
-    PRECONDITION_AND_CLOSE(i);
-  }
+  PORTACL_FOR_UNITS(i, n) { PRECONDITION_AND_CLOSE(i); }
   finish_reduction(s0, s1, m, partials, scratch, &last, 1, step, it, slot, scalars, status, history, ticket);
 }
 
@@ -277,6 +285,30 @@ __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T*
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(alpha, p[i], x[i]);
     r[i] = fma(-alpha, q[i], r[i]);
+    PRECONDITION_AND_CLOSE(i);
+  }
+  finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+}
+
+// CG in the single-reduction form, one pass over the vectors: p = z + beta
+// p, s = w + beta s (s = A p, kept by recurrence), x += alpha p, r -= alpha
+// s, z = M^-1 r; then the end of the iteration (step 2) over the new r.
+// Replaces cg_update and cg_direction where the product is fused with
+// z . w (krylov_product_dot on z): two launches an iteration, not three.
+__kernel void cg_gear_update(const ulong n, __global T* x, __global T* r, __global T* z, __global T* p, __global T* s,
+                             __global const T* w, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
+  __local T scratch[3 * WG_SIZE];
+  __local uint last;
+  const uint live = status[STATE] == 0;
+  const T alpha = scalars[ALPHA], beta = scalars[BETA];
+  T s0 = (T)0, s1 = (T)0, m = (T)0;
+  #pragma unroll 4
+  PORTACL_FOR_UNITS(i, live ? n : 0) {
+    const T direction = fma(beta, p[i], JACOBI ? z[i] : r[i]), product = fma(beta, s[i], w[i]);
+    p[i] = direction;
+    s[i] = product;
+    x[i] = fma(alpha, direction, x[i]);
+    r[i] = fma(-alpha, product, r[i]);
     PRECONDITION_AND_CLOSE(i);
   }
   finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);

@@ -25,9 +25,12 @@ KernelTraits gemm_traits(ElementType element) {
   t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));
   t.flops_per_item = 64;
   // Slices of TS_K x (TS_M + TS_N + 2) values shared by WG_X x WG_Y
-  // work-items: TS_K (WPT_M / WG_X + WPT_N / WG_Y) each, 8 elements for
-  // 8-deep slices of 8 x 8 blocks on a 16 x 16 group, twice that double
-  // buffered. The exact figure is checked at launch.
+  // work-items: TS_K (WPT_M / WG_X + WPT_N / WG_Y) each. 16 is what 8-deep
+  // double-buffered slices of 8 x 8 blocks take on a 16 x 16 group: enough
+  // to ask for local memory where it is real; the rules then fit the slice
+  // depth to the device (general.gemm-register-tiles: 48 a work-item for
+  // 16-deep slices of 8 x 16 float blocks) and the exact figure is checked
+  // at launch.
   t.local_bytes_per_work_item = 16 * size_of(element);
   t.tunables = &gemm_tunables();
   return t;

@@ -21,10 +21,6 @@ std::size_t knob_or_rule(LaunchPlan& plan, const TuningSpace& space, const char*
   return rule_value;
 }
 
-}  // namespace
-
-namespace {
-
 // Packing moves (m + n) k elements twice and costs two launches; from the
 // threshold up it buys aligned, unchecked vector loads worth more.
 bool decide_packing(LaunchPlan& plan, const TuningSpace& space, bool cpu_like, std::size_t m, std::size_t n,
@@ -42,8 +38,7 @@ bool decide_packing(LaunchPlan& plan, const TuningSpace& space, bool cpu_like, s
 // square work-groups (square tiles of C read the fewest slice elements per
 // FMA), unless a tuned shape says otherwise.
 void square_work_group(LaunchPlan& plan) {
-  const Decision* shape = plan.decision("local_shape");
-  if (shape && shape->rule == "tuning.override") return;
+  if (decided_by_tuning(plan, "local_shape")) return;
   const std::size_t size = plan.local[0] * plan.local[1];
   std::size_t x = 1;
   while (x * x < size) x *= 2;

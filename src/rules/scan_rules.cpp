@@ -6,15 +6,6 @@
 
 namespace portacl {
 
-namespace {
-
-bool tuned(const LaunchPlan& plan, const char* what) {
-  const Decision* d = plan.decision(what);
-  return d && d->rule == "tuning.override";
-}
-
-}  // namespace
-
 ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& space) {
   ScanTile tile;
   tile.bytes = static_cast<std::size_t>(space.value_in(plan, "SCAN_BYTES"));
@@ -25,7 +16,7 @@ ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& space) {
   // at 128 bytes, 80% against 77% at 64), and 128 bytes a work-item beat
   // 64 and 256; holding the tile and reading it twice differ by under 1%.
   const char* rule = "nvidia.scan-tiles";
-  if (!tuned(plan, "vector_width") && plan.vector_width > 2) {
+  if (!decided_by_tuning(plan, "vector_width") && plan.vector_width > 2) {
     plan.vector_width = 2;
     plan.macros["VW"] = "2";
     plan.decide("vector_width", "2", rule, "2-element vectors: the look-back scan's loads and stores");
@@ -44,7 +35,7 @@ ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& space) {
 }
 
 void limit_per_item_scan_vectors(LaunchPlan& plan) {
-  if (tuned(plan, "vector_width") || plan.vector_width <= 8) return;
+  if (decided_by_tuning(plan, "vector_width") || plan.vector_width <= 8) return;
   // PoCL on AVX-512, 2^22 elements: 16-lane vectors 2.1 ms for int (their
   // in-register prefix sums' shuffles cost more than they save), 8 lanes
   // 1.3 ms; float 1.2-1.3 ms either way.

@@ -9,6 +9,7 @@
 
 #include "portacl/rules/mapping_rules.hpp"
 #include "rules/sparse_rules.hpp"
+#include "rules/tuning_space.hpp"
 
 namespace portacl {
 
@@ -54,7 +55,8 @@ void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares) {
 
 std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes) {
   const std::size_t wg = plan.local[0];
-  std::size_t entries = 4 * wg;
+  const auto tuned = plan.macros.find("BLOCK_PER_ITEM");
+  std::size_t entries = (tuned != plan.macros.end() ? std::stoul(tuned->second) : 4) * wg;
   const std::size_t local = device.local_mem_size;
   while (local && entries > wg && (entries + wg) * element_bytes > local) entries /= 2;
   if (local && (entries + wg) * element_bytes > local) return 0;
@@ -63,7 +65,32 @@ std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::s
   return entries;
 }
 
-std::size_t long_row_piece(std::size_t block_entries) { return 8 * block_entries; }
+void csr_block_work_group(LaunchPlan& plan) {
+  // Measured on the H100 (.ci/spmv_shapes.cpp, web-like graph, two draws):
+  // 128 work-items 0.085-0.089 ms against 0.093-0.099 with 256; circuit-
+  // and power-law matrices within 1-2% either way.
+  if (plan.device_class != DeviceClass::nvidia_gpu || decided_by_tuning(plan, "work_group_size") ||
+      plan.local[0] <= 128)
+    return;
+  plan.local = {{128, 1, 1}};
+  plan.macros["WG_SIZE"] = "128";
+  plan.macros["WG_X"] = "128";
+  plan.decide("work_group_size", "128", "nvidia.csr-block-groups",
+              "128 work-items: more work-groups resident per SM to wait on the gathers of x");
+}
+
+std::size_t long_row_piece(const LaunchPlan& plan, std::size_t block_entries, std::uint64_t long_row_entries,
+                           std::size_t compute_units) {
+  const auto tuned = plan.macros.find("SEGMENT_UNITS");
+  if (tuned != plan.macros.end()) return std::stoul(tuned->second) * block_entries;
+  // A piece's gathers queue at one compute unit: long rows cut into fewer
+  // pieces than compute units leave most of the device idle while a few
+  // work through them (H100, 16 rows of 62505 entries: 0.061 ms in 64
+  // pieces, 0.044 in 128, 0.037 in 256).
+  std::size_t units = 8;
+  while (units > 2 && long_row_entries / (units * block_entries) < 2 * compute_units) units /= 2;
+  return units * block_entries;
+}
 
 void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries,
                               std::size_t piece) {
@@ -71,7 +98,45 @@ void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t se
   plan.decide("long_rows", std::to_string(rows) + " in " + std::to_string(segments) + " segments",
               "sparse.long-row-segments",
               "rows of more than " + std::to_string(entries) + " entries are cut into pieces of " +
-                  std::to_string(piece) + ", each a work-group's, and a second pass adds them up");
+                  std::to_string(piece) + " (8 units, fewer where that leaves under 2 pieces per compute unit), " +
+                  "each a work-group's; their sums are added up in order");
+}
+
+std::size_t csr_merge_local_bytes(std::size_t work_group, std::size_t items, std::size_t element_bytes) {
+  // Products and row ends of the tile, a carry and a flag per work-item,
+  // and the runs a tile finishes.
+  const std::size_t tile = work_group * items;
+  return tile * element_bytes + (tile + 1) * 4 + work_group * (element_bytes + 1) + 8;
+}
+
+std::size_t csr_merge_items(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes) {
+  const std::size_t wg = plan.local[0], local = device.local_mem_size;
+  const auto fits = [&](std::size_t items) {
+    return !local || csr_merge_local_bytes(wg, items, element_bytes) <= local;
+  };
+  const auto tuned = plan.macros.find("IPT");
+  if (tuned != plan.macros.end()) {
+    const std::size_t items = std::stoul(tuned->second);
+    return fits(items) ? items : 0;
+  }
+  // Enough items that the binary searches and the carries are a small part
+  // of a work-item's work, few enough that a tile's staged products fit
+  // the local memory of several resident work-groups.
+  std::size_t items = element_bytes <= 4 ? 7 : 5;
+  while (items > 1 && !fits(items)) --items;
+  if (!fits(items)) return 0;
+  plan.macros["IPT"] = std::to_string(items);
+  plan.decide(
+      "IPT", std::to_string(items), "sparse.merge-path-tiles",
+      std::to_string(csr_merge_local_bytes(wg, items, element_bytes)) + " bytes of local memory per work-group");
+  return items;
+}
+
+void decide_merge_tiles(LaunchPlan& plan, std::size_t tiles, std::size_t items, bool single_pass) {
+  plan.decide("merge_tiles", std::to_string(tiles) + " of " + std::to_string(items) + " items",
+              "sparse.merge-path-tiles",
+              std::string("rows' ends and entries in equal shares whatever the row lengths; rows cut between tiles ") +
+                  (single_pass ? "finished by the last of their tiles to finish" : "finished by a second launch"));
 }
 
 bool publish_needs_nv_membar(const DeviceInfo& device) { return (sub_group_ops_of(device) & warp_shuffle) != 0; }

@@ -33,6 +33,7 @@ std::string SpmvMethod::name() const {
         case CsrVariant::block: return "csr-block";
         case CsrVariant::adaptive: return "csr-adaptive";
         case CsrVariant::cpu: return "csr-cpu";
+        case CsrVariant::merge: return "csr-merge";
       }
       break;
     case SparseFormat::coo: return "coo";
@@ -60,7 +61,8 @@ const std::vector<CodedMethod>& coded_methods() {
       {{SparseFormat::csr, CsrVariant::block}, 2},  {{SparseFormat::csr, CsrVariant::adaptive}, 3},
       {{SparseFormat::csr, CsrVariant::cpu}, 4},    {{SparseFormat::coo, CsrVariant::scalar}, 5},
       {{SparseFormat::ell, CsrVariant::scalar}, 6}, {{SparseFormat::ell_r, CsrVariant::scalar}, 7},
-      {{SparseFormat::hyb, CsrVariant::scalar}, 8}, {{SparseFormat::dia, CsrVariant::scalar}, 9}};
+      {{SparseFormat::hyb, CsrVariant::scalar}, 8}, {{SparseFormat::dia, CsrVariant::scalar}, 9},
+      {{SparseFormat::csr, CsrVariant::merge}, 10}};
   return all;
 }
 
@@ -186,11 +188,23 @@ bool cg_fuses_product_dot(LaunchPlan& plan, const SpmvMethod& m) {
   return fused;
 }
 
+bool cg_single_reduction(LaunchPlan& plan, bool fused) {
+  if (fused)
+    plan.decide("cg_form", "single reduction (Chronopoulos-Gear), 2 launches an iteration",
+                "solver.single-reduction-cg",
+                "the fused product also gives z . A z, from which alpha follows without p . A p: the vector updates "
+                "and the next rho take one pass");
+  return fused;
+}
+
 RuleChoice solver_check_interval(DeviceClass device_class) {
   if (simd_class(device_class))
-    return {1, "solver.check-interval", "reading the residual on a CPU device costs little: checked every iteration"};
+    return {1, "solver.check-interval",
+            "reading the residual on a CPU device costs little: checked every iteration (each check taken while "
+            "the next iteration runs)"};
   return {8, "solver.check-interval",
-          "reading the residual drains the queue: checked every 8 iterations, at most 7 of them run as no-ops"};
+          "each check is read while the next window runs, so the queue never drains: checked every 8 "
+          "iterations, at most 15 after convergence run as no-ops"};
 }
 
 }  // namespace portacl

@@ -69,20 +69,39 @@ CsrTeam csr_bin_team(LaunchPlan& plan, const DeviceInfo& device, std::size_t bin
                      std::size_t sub_group);
 /// Records the adaptive variant's rows per non-empty bin ("row_bins").
 void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares);
-/// Entries a csr-block work-group stages in local memory: 4 per work-item,
-/// halved until they and the work-group's sums fit the device's local
-/// memory (rule sparse.block-entries). 0 when even one per work-item does not fit.
+/// Entries a csr-block work-group stages in local memory: 4 per work-item
+/// (a tuned BLOCK_PER_ITEM where the plan has one), halved until they and
+/// the work-group's sums fit the device's local memory (rule
+/// sparse.block-entries). 0 when even one per work-item does not fit.
 std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+/// csr-block's work-group on NVIDIA GPUs: 128 work-items, unless tuned or
+/// already smaller (rule nvidia.csr-block-groups); recorded in `plan`.
+void csr_block_work_group(LaunchPlan& plan);
 /// The entries of a piece of a row longer than the block variant's unit of
-/// `block_entries`: 8 units (nothing is staged, so the whole group's
-/// reduction is paid once per 8 units). Rule sparse.long-row-segments.
-std::size_t long_row_piece(std::size_t block_entries);
+/// `block_entries` (nothing is staged, so the whole group's reduction is
+/// paid once per piece): 8 units, halved down to 2 while the rows'
+/// `long_row_entries` would make fewer than 2 pieces per compute unit; a
+/// tuned SEGMENT_UNITS wins. Rule sparse.long-row-segments.
+std::size_t long_row_piece(const LaunchPlan& plan, std::size_t block_entries, std::uint64_t long_row_entries,
+                           std::size_t compute_units);
 /// Records how the block variant takes rows longer than a unit of
 /// `entries`: cut into `segments` pieces of `piece` summed by whole
 /// work-groups, and a second pass adding each row's pieces in order (rule
 /// sparse.long-row-segments).
 void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t segments, std::size_t entries,
                               std::size_t piece);
+/// csr-merge's merge-path items (entries and row ends) per work-item: a
+/// tuned IPT where the plan has one, else 7 for 4-byte values and 5 for
+/// 8-byte ones; fewer until the tile's products, row ends and carries fit
+/// the device's local memory (rule sparse.merge-path-tiles). 0 when even
+/// one item per work-item does not fit.
+std::size_t csr_merge_items(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+/// Local memory a csr-merge work-group of `work_group` work-items with
+/// `items` items each takes.
+std::size_t csr_merge_local_bytes(std::size_t work_group, std::size_t items, std::size_t element_bytes);
+/// Records csr-merge's tiles and how the rows cut between tiles are
+/// finished: by the last work-group (one pass) or a second launch.
+void decide_merge_tiles(LaunchPlan& plan, std::size_t tiles, std::size_t items, bool single_pass);
 /// Whether kernels that publish a partial result to other work-groups
 /// (a long row's piece, a solver's reduction) need NVIDIA's membar.gl before
 /// taking their count or ticket: on NVIDIA's own compiler (the platform test
@@ -113,9 +132,18 @@ Decision tuned_spmv_method(const std::string& method, const LaunchPlan& choice_p
 /// solver.fused-product-dot; recorded in `plan` when it applies.
 bool cg_fuses_product_dot(LaunchPlan& plan, const SpmvMethod& method);
 
+/// Whether CG takes the single-reduction form of Chronopoulos and Gear
+/// where its product is fused with a dot (`fused`): the product w = A z
+/// with z . w, then one pass that updates p, s = A p (by recurrence), x, r
+/// and z and sums the next rho: two launches an iteration instead of three,
+/// and p and r read once less. Rule solver.single-reduction-cg; recorded
+/// in `plan` when it applies.
+bool cg_single_reduction(LaunchPlan& plan, bool fused);
+
 /// How often an iterative solver reads its residual back to decide whether
 /// to stop: every iteration on CPUs (a read costs little there), every 8th
-/// elsewhere (a read drains the queue). Rule solver.check-interval.
+/// elsewhere. Each check is read without waiting and taken while the next
+/// window runs. Rule solver.check-interval.
 RuleChoice solver_check_interval(DeviceClass device_class);
 
 }  // namespace portacl

@@ -95,6 +95,11 @@ std::string resolve_named_values(const TuningSpace& space, const NamedValues& na
   return "";
 }
 
+bool decided_by_tuning(const LaunchPlan& plan, const std::string& what) {
+  const Decision* d = plan.decision(what);
+  return d && d->rule == "tuning.override";
+}
+
 const Tunable& TuningSpace::at(const std::string& name) const {
   for (const auto& t : tunables)
     if (t.name == name) return t;

@@ -69,6 +69,11 @@ struct TuningSpace {
   Configuration configuration(std::size_t index) const;
 };
 
+/// True when the plan's latest decision on `what` ("local_shape",
+/// "vector_width") came from a tuning record: a family's rule then leaves
+/// that choice alone.
+bool decided_by_tuning(const LaunchPlan& plan, const std::string& what);
+
 /// The planner's knobs with the candidate values most kernels search.
 namespace knobs {
 Tunable work_group_size(std::vector<long> values = {32, 64, 128, 256, 512, 1024});

@@ -84,19 +84,17 @@ void BufferStorage::check_count(std::size_t given, std::size_t have, const char*
 // size.
 struct PinnedStaging {
   static constexpr std::size_t kChunk = std::size_t{4} << 20;
-  PinnedStaging(Context& ctx, std::size_t bytes)
-      : chunk(std::min(bytes, kChunk)), pinned(ctx, 2 * chunk), host(pinned.data()) {}
+  PinnedStaging(Context& ctx, std::size_t bytes) : chunk(std::min(bytes, kChunk)), pinned(ctx, 2 * chunk) {}
   // Half h, once the transfer that last used it is done.
   unsigned char* half(int h) {
     if (busy[h]()) {
       check_cl(busy[h].wait(), "clWaitForEvents(pinned staging)");
       busy[h] = cl::Event();
     }
-    return host + h * chunk;
+    return pinned.data() + h * chunk;
   }
   std::size_t chunk;
   HostBuffer<unsigned char> pinned;  // mapped once; unmapped after earlier transfers when it goes
-  unsigned char* host;
   cl::Event busy[2];
 };
 

@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "portacl/kernels/sparse/krylov.hpp"
 #include "kernels/sparse/generators.hpp"
@@ -79,6 +81,7 @@ TEMPLATE_TEST_CASE("CG's fused product and dot agree with the separate launches,
   o.method = spmv_method_from_string("csr-scalar");  // not fused: a product, then krylov_dots
   const SolverResult separate = solve_and_check<T>(ctx, csr, false, o, rhs);
   CHECK(separate.spmv_plan.decision("product") == nullptr);
+  CHECK(separate.spmv_plan.decision("cg_form") == nullptr);
   for (const char* name : {"dia", "ell", "ell-r"}) {
     INFO(name);
     o.method = spmv_method_from_string(name);
@@ -88,11 +91,54 @@ TEMPLATE_TEST_CASE("CG's fused product and dot agree with the separate launches,
       const Decision* product = fused.spmv_plan.decision("product");
       REQUIRE(product);
       CHECK(product->rule == "solver.fused-product-dot");
+      const Decision* form = fused.spmv_plan.decision("cg_form");
+      REQUIRE(form);
+      CHECK(form->rule == "solver.single-reduction-cg");
       if (!jacobi)  // the same arithmetic up to the order of a few sums
         CHECK(std::abs(double(fused.iterations) - double(separate.iterations)) <= (sizeof(T) == 4 ? 3 : 1));
     }
     o.jacobi = false;
   }
+}
+
+TEMPLATE_TEST_CASE("the solvers' results do not depend on how often the host checks them", "[solvers]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const HostCsr<T> csr = permuted_symmetric(poisson2d<T>(23), 3);
+  const SparseMatrix<T> a(ctx, csr);
+  const std::vector<T> rhs = test::random_vector<T>(csr.rows);
+  const Buffer<T> b(ctx, rhs);
+  // The single-reduction CG (ELLPACK-R's fused product), the three-launch
+  // CG, BiCGStab; converging, and stopped by the limit between checks.
+  for (const char* method : {"ell-r", "csr-scalar"})
+    for (bool use_bicgstab : {false, true})
+      for (std::size_t limit : {std::size_t(2000), std::size_t(13)}) {
+        INFO(method << (use_bicgstab ? " BiCGStab" : " CG") << ", at most " << limit << " iterations");
+        std::optional<std::vector<T>> first_x;
+        std::optional<SolverResult> first;
+        for (std::size_t every : {1, 3, 8, 1000}) {
+          INFO("checked every " << every);
+          SolverOptions o;
+          o.tolerance = tolerance_for<T>();
+          o.max_iterations = limit;
+          o.method = spmv_method_from_string(method);
+          o.check_every = every;
+          Buffer<T> x(ctx, std::vector<T>(csr.rows, T(0)));
+          const SolverResult r = use_bicgstab ? bicgstab(ctx, a, b, x, o) : cg(ctx, a, b, x, o);
+          CHECK(r.history.size() == r.iterations);
+          CHECK(r.converged == (limit == 2000));
+          if (!use_bicgstab && std::string(method) == "ell-r") CHECK(r.spmv_plan.decision("cg_form") != nullptr);
+          const std::vector<T> got = x.download();
+          if (!first) {
+            first = r;
+            first_x = got;
+            continue;
+          }
+          CHECK(r.iterations == first->iterations);
+          CHECK(r.history == first->history);
+          CHECK(got == *first_x);  // the same arithmetic, bit for bit
+        }
+      }
 }
 
 TEMPLATE_TEST_CASE("Jacobi lowers CG's iterations on a badly scaled SPD matrix", "[solvers]", float, double) {

@@ -16,73 +16,14 @@
 #include "kernels/sparse/spmv_call.hpp"
 #include "rules/sparse_rules.hpp"
 #include "rules/tuning_database.hpp"
+#include "sparse_checks.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
+using test::awkward_matrix;
+using test::check_spmv;
 
 namespace {
-
-// Rows of 0, 1, 7, 8, 31, 32, 33, 128, 129 entries in turn (every bin
-// edge), and when `long_row` two rows longer than a csr-block unit (of
-// 20000 and 3073 entries: pieces and a remainder) and one of 1000 (a block
-// of its own, summed by a team; each at most `cols`), on
-// distinct random columns, with random values.
-template <class T>
-HostCsr<T> awkward_matrix(std::size_t rows, std::size_t cols, bool long_row) {
-  static const std::size_t lengths[] = {0, 1, 7, 8, 31, 32, 33, 128, 129};
-  CooEntries e;
-  e.rows = rows;
-  e.cols = cols;
-  std::vector<std::uint32_t> columns(cols);
-  for (std::size_t c = 0; c < cols; ++c) columns[c] = static_cast<std::uint32_t>(c);
-  for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t wanted = long_row && r == rows / 2 ? 20000 : long_row && r == rows / 3 ? 3073 : lengths[r % 9];
-    const std::size_t len = std::min(cols, wanted);
-    std::shuffle(columns.begin(), columns.end(), test::rng());
-    const std::vector<T> v = test::random_vector<T>(len);
-    for (std::size_t k = 0; k < len; ++k) {
-      e.row.push_back(static_cast<std::uint32_t>(r));
-      e.col.push_back(columns[k]);
-      e.value.push_back(v[k]);
-    }
-  }
-  return csr_from_entries<T>(e);
-}
-
-// y = alpha A x + beta y by `method` (none: the automatic choice) against
-// the double-precision host product; y is poisoned with NaN where beta = 0.
-template <class T>
-void check_spmv(Context& ctx, const SparseMatrix<T>& a, const HostCsr<T>& csr, T alpha, T beta, const PlanOptions& opt,
-                std::optional<SpmvMethod> method = std::nullopt, bool nan_in_x = false) {
-  INFO(csr.rows << " x " << csr.cols << ", " << csr.nnz() << " entries, alpha " << alpha << " beta " << beta
-                << ", method " << (method ? method->name() : "automatic"));
-  std::vector<T> x = test::random_vector<T>(csr.cols), y0 = test::random_vector<T>(csr.rows);
-  if (nan_in_x)
-    for (auto& v : x) v = std::numeric_limits<T>::quiet_NaN();
-  if (beta == T(0))
-    for (auto& v : y0) v = std::numeric_limits<T>::quiet_NaN();  // never read
-  Buffer<T> dx(ctx, x), dy(ctx, y0);
-  const LaunchPlan plan =
-      method ? spmv(ctx, alpha, a, dx, beta, dy, *method, opt) : spmv(ctx, alpha, a, dx, beta, dy, opt);
-  INFO(plan.explain());
-  std::vector<reference::Exact> product(csr.rows);
-  std::size_t longest = 0;
-  for (std::size_t r = 0; r < csr.rows; ++r) {
-    const std::size_t first = csr.row_ptr[r], len = csr.row_ptr[r + 1] - first;
-    longest = std::max(longest, len);
-    product[r] = alpha == T(0) ? reference::Exact{} : reference::sum_of(len, [&](std::size_t k) {
-      return double(csr.value[first + k]) * double(x[csr.col[first + k]]);
-    });
-  }
-  CHECK(reference::compare_update(
-            dy.download(), y0, [](std::size_t i) { return i; }, alpha, beta, longest, product) == "");
-}
-
-template <class T>
-void check_spmv(Context& ctx, const HostCsr<T>& csr, T alpha, T beta, const PlanOptions& opt,
-                std::optional<SpmvMethod> method = std::nullopt, bool nan_in_x = false) {
-  check_spmv(ctx, SparseMatrix<T>(ctx, csr), csr, alpha, beta, opt, method, nan_in_x);
-}
 
 // Every method, and the automatic choice, on one matrix.
 template <class T>
@@ -175,7 +116,7 @@ TEST_CASE("csr-block cuts rows longer than its unit into pieces, adds them in on
   const Decision* long_rows = plan.decision("long_rows");
   REQUIRE(unit);
   REQUIRE(long_rows);
-  const std::size_t entries = std::stoul(unit->value), piece = long_row_piece(entries);
+  const std::size_t entries = std::stoul(unit->value), piece = std::stoul(plan.macros.at("SEGMENT_ENTRIES"));
   // Every row longer than the unit, in ceil(length / piece) pieces.
   std::size_t rows = 0, pieces = 0;
   for (std::size_t r = 0; r < csr.rows; ++r)
@@ -204,6 +145,35 @@ TEST_CASE("csr-block cuts rows longer than its unit into pieces, adds them in on
   }
   check_spmv<float>(ctx, a, csr, 0.5f, -1.5f, forced, SpmvMethod{SparseFormat::csr, CsrVariant::block});
   check_spmv<float>(ctx, a, csr, 2.0f, 0.0f, forced, SpmvMethod{SparseFormat::csr, CsrVariant::block});
+}
+
+TEST_CASE("csr-block's pieces spread long rows over the compute units; NVIDIA GPUs take groups of 128", "[sparse]") {
+  LaunchPlan plan;
+  // 8 units while the long rows make 2 pieces per compute unit or more.
+  CHECK(long_row_piece(plan, 1024, 8192 * 264, 132) == 8192);
+  CHECK(long_row_piece(plan, 1024, 8192 * 263, 132) == 4096);
+  // 16 rows of 62505 entries on 132 compute units: 244 pieces of 4096
+  // would be too few, 488 of 2048 are not.
+  CHECK(long_row_piece(plan, 512, 16 * 62505, 132) == 2048);
+  CHECK(long_row_piece(plan, 512, 0, 132) == 1024);  // never below 2 units
+  plan.macros["SEGMENT_UNITS"] = "16";               // a tuned piece wins
+  CHECK(long_row_piece(plan, 512, 0, 132) == 8192);
+
+  for (const auto& [device_class, want] : std::vector<std::pair<DeviceClass, std::size_t>>{
+           {DeviceClass::nvidia_gpu, 128}, {DeviceClass::amd_gcn_gpu, 256}, {DeviceClass::cpu, 256}}) {
+    LaunchPlan p;
+    p.device_class = device_class;
+    p.local = {{256, 1, 1}};
+    csr_block_work_group(p);
+    CHECK(p.local[0] == want);
+    if (want == 128) CHECK(p.decision("work_group_size")->rule == "nvidia.csr-block-groups");
+  }
+  LaunchPlan tuned;
+  tuned.device_class = DeviceClass::nvidia_gpu;
+  tuned.local = {{256, 1, 1}};
+  tuned.decide("work_group_size", "256", "tuning.override", "a record");
+  csr_block_work_group(tuned);
+  CHECK(tuned.local[0] == 256);
 }
 
 TEST_CASE("a sparse matrix round trips, and bad operands are refused before any launch", "[sparse]") {

@@ -32,6 +32,7 @@ enum class CsrVariant {
   block,     ///< a work-group per block of rows, staged in local memory
   adaptive,  ///< rows binned by length, one kernel per bin on its own queue
   cpu,       ///< a work-item per chunk of rows of equal entries, vector loads
+  merge,     ///< equal shares of the merged rows' ends and entries (merge path)
 };
 
 /// A format and, for CSR, its variant: "csr-vector", "ell", "dia", ...

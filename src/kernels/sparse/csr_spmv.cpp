@@ -75,23 +75,24 @@ void launch_groups(const SpmvCall<T>& c, PreparedKernel& k, const RowGroups& g) 
                       c.a.values(), c.x, c.alpha, c.beta, c.y);
 }
 
-}  // namespace
-
 template <class T>
 PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
   // Long rows' pieces are partial results: the mapping rules decide how they
   // are combined (general.single-pass-combine where the device has global
   // atomics, else a second launch; an override's passes win).
   KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
+  traits.tunables = &csr_block_tunables();
   traits.combines_partials = true;
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
+  csr_block_work_group(plan);
   const std::size_t wg = plan.local[0];
   const std::size_t entries = csr_block_entries(plan, c.ctx.info(), sizeof(T));
   if (entries == 0)
     throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
-  const std::size_t piece = long_row_piece(entries);
+  const std::size_t piece =
+      long_row_piece(plan, entries, long_row_entries_of(c.a, c.a.storage(), entries), c.planned_for().compute_units);
   plan.macros["SEGMENT_ENTRIES"] = std::to_string(piece);
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);
@@ -129,12 +130,10 @@ void launch_csr_block(const SpmvCall<T>& c, const PreparedSpmv& p) {
                         long_rows.first_segment, long_rows.partial, c.alpha, c.beta, c.y);
 }
 
-namespace {
-
 template <class T>
-LaunchPlan run_block(const SpmvCall<T>& c) {
-  const PreparedSpmv p = prepare_csr_block(c);
-  launch_csr_block(c, p);
+LaunchPlan run_prepared(const SpmvCall<T>& c, CsrVariant variant) {
+  const PreparedSpmv p = prepare_csr(c, variant);
+  launch_csr(c, variant, p);
   return p.plan;
 }
 
@@ -191,6 +190,19 @@ LaunchPlan run_adaptive(const SpmvCall<T>& c) {
 }  // namespace
 
 template <class T>
+PreparedSpmv prepare_csr(const SpmvCall<T>& c, CsrVariant variant) {
+  return variant == CsrVariant::merge ? prepare_csr_merge(c) : prepare_csr_block(c);
+}
+
+template <class T>
+void launch_csr(const SpmvCall<T>& c, CsrVariant variant, const PreparedSpmv& p) {
+  if (variant == CsrVariant::merge)
+    launch_csr_merge(c, p);
+  else
+    launch_csr_block(c, p);
+}
+
+template <class T>
 LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
   switch (variant) {
     case CsrVariant::scalar: return run_scalar(c, c.a.rows(), cl::Buffer());
@@ -200,17 +212,18 @@ LaunchPlan run_csr(const SpmvCall<T>& c, CsrVariant variant) {
         return csr_vector_team(plan, c.ctx.info(), mean, sub_group);
       });
     }
-    case CsrVariant::block: return run_block(c);
+    case CsrVariant::block:
+    case CsrVariant::merge: return run_prepared(c, variant);
     case CsrVariant::adaptive: return run_adaptive(c);
     case CsrVariant::cpu: return run_chunks(c);
   }
   throw Error("spmv: unknown CSR variant");
 }
 
-template PreparedSpmv prepare_csr_block<float>(const SpmvCall<float>&);
-template PreparedSpmv prepare_csr_block<double>(const SpmvCall<double>&);
-template void launch_csr_block<float>(const SpmvCall<float>&, const PreparedSpmv&);
-template void launch_csr_block<double>(const SpmvCall<double>&, const PreparedSpmv&);
+template PreparedSpmv prepare_csr<float>(const SpmvCall<float>&, CsrVariant);
+template PreparedSpmv prepare_csr<double>(const SpmvCall<double>&, CsrVariant);
+template void launch_csr<float>(const SpmvCall<float>&, CsrVariant, const PreparedSpmv&);
+template void launch_csr<double>(const SpmvCall<double>&, CsrVariant, const PreparedSpmv&);
 template LaunchPlan run_csr<float>(const SpmvCall<float>&, CsrVariant);
 template LaunchPlan run_csr<double>(const SpmvCall<double>&, CsrVariant);
 

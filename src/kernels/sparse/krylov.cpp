@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // CG and BiCGStab (kernels/sparse_krylov.cl): every iteration is queued without a
-// host round trip (CG: the product and three launches, BiCGStab: two
-// products and four); the host reads the device's state every check_every
-// iterations.
+// host round trip (CG: the product and three launches, or the fused product
+// and one in the single-reduction form; BiCGStab: two products and four);
+// the host reads the device's state every check_every iterations, without
+// draining the queue.
 #include "portacl/kernels/sparse/krylov.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "portacl/runtime/host_buffer.hpp"
 #include "../kernel_call.hpp"
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
@@ -22,7 +27,7 @@ namespace portacl {
 namespace {
 
 enum Slot { kRho, kAlpha, kBeta, kOmega, kMeasure, kThreshold, kScalars };
-enum Step : cl_uint { kStart = 0, kCgAlpha = 1, kClose = 2, kBicgAlpha = 3, kBicgOmega = 4 };
+enum Step : cl_uint { kStart = 0, kCgAlpha = 1, kClose = 2, kBicgAlpha = 3, kBicgOmega = 4, kGearAlpha = 5 };
 
 template <class T>
 void check_inputs(const char* op, Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, const Buffer<T>& x,
@@ -46,6 +51,18 @@ void check_inputs(const char* op, Context& ctx, const SparseMatrix<T>& a, const 
   if (o.check_every && *o.check_every == 0) throw Error(std::string(op) + ": check_every must be at least 1");
 }
 
+// One window's check, read without waiting into pinned host memory (a read
+// into pageable memory holds the host until the queue drains, on NVIDIA's
+// OpenCL): the state after iteration `last` and the residuals of
+// iterations first + 1 .. last.
+template <class T>
+struct WindowCheck {
+  std::size_t first = 0, last = 0;
+  const cl_uint* state = nullptr;
+  const T* history = nullptr;
+  cl::Event done;
+};
+
 // The solver's device state and the launches that touch it.
 template <class T>
 struct Krylov {
@@ -65,6 +82,10 @@ struct Krylov {
   // and the format's arrays it reads.
   bool fused = false;
   PreparedKernel product_dot;
+  // CG in the single-reduction form (rule solver.single-reduction-cg): the
+  // fused product on z, then gear_update.
+  bool gear = false;
+  PreparedKernel gear_update;
   RowFormatArrays fused_arrays;
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
@@ -106,6 +127,8 @@ struct Krylov {
       for (const Decision& d : choice.decisions) spmv_plan.decide(d.what, d.value, d.rule, d.why);
     }
     if (!bicg && n > 0) prepare_fused(plan);
+    gear = cg_single_reduction(spmv_plan, fused);
+    if (gear) gear_update = kernel("cg_gear_update", plan);
   }
 
   // The fused product where the method allows it; its plan (with the
@@ -124,11 +147,10 @@ struct Krylov {
     fused = true;
   }
 
-  // q = A p and alpha = rho / (p . q), in one launch.
-  void fused_product(std::size_t it, std::size_t slot, const Buffer<T>& p, Buffer<T>& q) {
+  // q = A p and its scalar step over p . q (alpha), in one launch.
+  void fused_product(Step step, std::size_t it, std::size_t slot, const Buffer<T>& p, Buffer<T>& q) {
     const RowFormatArrays& f = fused_arrays;
-    reduce(product_dot, kCgAlpha, it, slot, static_cast<cl_ulong>(n), f.count, f.pitch, f.index, f.lengths, f.values, p,
-           q);
+    reduce(product_dot, step, it, slot, static_cast<cl_ulong>(n), f.count, f.pitch, f.index, f.lengths, f.values, p, q);
   }
 
   // out = A in; the first product's plan, with the choice's reasons, is
@@ -157,6 +179,35 @@ struct Krylov {
   }
 
   std::vector<cl_uint> state() { return device_arrays::read<cl_uint>(ctx, status, 3, std::string(op) + " state"); }
+
+  // Queues the reads of the window of iterations first + 1 .. last into
+  // the next of two pinned slots: a slot is read again two windows later,
+  // after its check was taken. The slots are the matrix's, per thread.
+  std::shared_ptr<SolverCheckSlots<T>> slots;
+  std::size_t next_slot = 0;
+  void take_check_slots() {
+    SparseStorage<T>& s = a.storage();
+    const auto key = std::make_pair(std::this_thread::get_id(), window);
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto& kept = s.check_slots[key];
+    if (!kept) kept = std::make_shared<SolverCheckSlots<T>>(ctx, window);
+    slots = kept;
+  }
+  WindowCheck<T> check(std::size_t first, std::size_t last) {
+    const std::size_t slot = next_slot;
+    next_slot = 1 - next_slot;
+    WindowCheck<T> c;
+    c.first = first;
+    c.last = last;
+    c.state = slots->state.data() + 3 * slot;
+    c.history = slots->history.data() + window * slot;
+    check_cl(ctx.queue().enqueueReadBuffer(status, CL_FALSE, 0, 3 * sizeof(cl_uint), slots->state.data() + 3 * slot),
+             "clEnqueueReadBuffer(" + std::string(op) + " state)");
+    check_cl(ctx.queue().enqueueReadBuffer(history, CL_FALSE, 0, (last - first) * sizeof(T),
+                                           slots->history.data() + window * slot, nullptr, &c.done),
+             "clEnqueueReadBuffer(" + std::string(op) + " residual history)");
+    return c;
+  }
 };
 
 template <class T>
@@ -188,11 +239,12 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
            "clEnqueueWriteBuffer(solver scalars)");
   device_arrays::zero<cl_uint>(ctx, k.status, 3, "solver state");
   // r = b - A x.
-  Buffer<T> r(ctx, n), p(ctx, n), v(ctx, n);  // CG: v is q = A p
+  Buffer<T> r(ctx, n), p(ctx, n), v(ctx, n);  // CG: v is q = A p (single reduction: w = A z)
   copy(ctx, b, r, o.plan);
   spmv(ctx, T(-1), a, x, T(1), r, k.method, o.plan);
   std::optional<Buffer<T>> z, r0, p_hat, s, s_hat, t;
   if (o.jacobi) z.emplace(ctx, n);
+  if (k.gear) s.emplace(ctx, n);  // A p, by recurrence
   if (bicg) {
     r0.emplace(ctx, n);
     s.emplace(ctx, n);
@@ -208,15 +260,37 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   // z = M^-1 r (BiCGStab: p_hat = M^-1 r), the first rho and measure.
   const Buffer<T>& preconditioned = bicg ? (o.jacobi ? *p_hat : r) : (o.jacobi ? *z : r);
   k.reduce(k.start, kStart, 1, 0, static_cast<cl_ulong>(n), r, preconditioned, inv);
-  copy(ctx, bicg ? r : preconditioned, p, o.plan);
+  if (k.gear) {  // the first update makes p = z and s = w from beta = 0
+    fill(ctx, p, T(0), o.plan);
+    fill(ctx, *s, T(0), o.plan);
+  } else {
+    copy(ctx, bicg ? r : preconditioned, p, o.plan);
+  }
+  k.take_check_slots();
   std::vector<cl_uint> st = k.state();
+  // Each window's state and residuals are read without waiting, and taken
+  // while the next window runs: the queue never drains for a check (the
+  // device marks convergence itself; the window queued after it does
+  // nothing).
+  std::deque<WindowCheck<T>> pending;
+  bool stopped = st[0] != 0;
+  const auto take = [&](WindowCheck<T>& c) {
+    c.done.wait();
+    st.assign(c.state, c.state + 3);
+    const std::size_t upto = st[0] ? st[1] : c.last;
+    for (std::size_t i = c.first; i < upto; ++i) result.history.push_back(double(c.history[i - c.first]) / scale);
+    stopped = st[0] != 0;
+  };
   std::size_t window_start = 0;
   const cl_ulong nn = n;
-  for (std::size_t it = 1; st[0] == 0 && it <= o.max_iterations; ++it) {
+  for (std::size_t it = 1; !stopped && it <= o.max_iterations; ++it) {
     const std::size_t slot = it - 1 - window_start;
-    if (!bicg) {
+    if (k.gear) {
+      k.fused_product(kGearAlpha, it, slot, preconditioned, v);
+      k.reduce(k.gear_update, kClose, it, slot, nn, x, r, preconditioned, p, *s, v, inv);
+    } else if (!bicg) {
       if (k.fused) {
-        k.fused_product(it, slot, p, v);
+        k.fused_product(kCgAlpha, it, slot, p, v);
       } else {
         k.product(p, v);
         k.reduce(k.dots, kCgAlpha, it, slot, nn, p, v, none, none);
@@ -235,13 +309,19 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
       k.run(k.direction, nn, p, ph, r, v, inv, k.scalars, k.status);
     }
     if (it - window_start == k.window || it == o.max_iterations) {
-      st = k.state();
-      const std::size_t upto = st[0] ? st[1] : it;
-      const auto h = device_arrays::read<T>(ctx, k.history, upto - window_start, "solver residual history");
-      for (T m : h) result.history.push_back(double(m) / scale);
+      pending.push_back(k.check(window_start, it));
       window_start = it;
+      if (pending.size() > 1) {  // the window before: done while this one ran
+        take(pending.front());
+        pending.pop_front();
+      }
     }
   }
+  for (WindowCheck<T>& c : pending)  // (each read must finish before its host copy goes)
+    if (!stopped)
+      take(c);
+    else
+      c.done.wait();
   const std::vector<T> last = device_arrays::read<T>(ctx, k.scalars, kScalars, "solver scalars");
   result.residual = double(last[kMeasure]) / scale;
   result.converged = st[0] == 1;

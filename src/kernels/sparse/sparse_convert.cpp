@@ -2,6 +2,7 @@
 // CSR to the other formats, on the device (kernels/sparse_convert.cl), and
 // the row lists and groups of the CSR variants, each made once per matrix.
 #include <algorithm>
+#include <limits>
 
 #include "portacl/error.hpp"
 
@@ -196,6 +197,17 @@ const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
 }
 
 template <class T>
+std::uint64_t long_row_entries_of(const SparseMatrix<T>&, SparseStorage<T>& s, std::size_t most) {
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto found = s.long_row_entries.find(most);
+  if (found != s.long_row_entries.end()) return found->second;
+  std::uint64_t entries = 0;
+  for (std::size_t r = 0; r + 1 < s.row_ptr.size(); ++r)
+    if (s.row_ptr[r + 1] - s.row_ptr[r] > most) entries += s.row_ptr[r + 1] - s.row_ptr[r];
+  return s.long_row_entries.emplace(most, entries).first->second;
+}
+
+template <class T>
 const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most,
                                     std::size_t piece) {
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -229,6 +241,45 @@ const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& 
 }
 
 template <class T>
+const MergeTiles& merge_tiles_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t items) {
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto found = s.merge_tiles.find(items);
+  if (found != s.merge_tiles.end()) return found->second;
+  const std::vector<std::size_t> tile_row = merge_path_tile_rows(s.row_ptr, items);
+  const std::size_t tiles = tile_row.size() - 1, rows = a.rows();
+  if (tiles >= std::numeric_limits<cl_uint>::max())
+    throw Error("spmv csr-merge: " + std::to_string(tiles) + " tiles of " + std::to_string(items) +
+                " items are more than 32-bit tile numbers can count");
+  // Tile t ends inside row tile_row[t + 1]; consecutive tiles ending inside
+  // the same row share its run, which the next tile closes.
+  std::vector<cl_uint> run_first(std::max<std::size_t>(tiles, 1), 0), run_tiles(run_first.size(), 0), run_starts;
+  for (std::size_t t = 0; t < tiles; ++t) {
+    if (tile_row[t + 1] >= rows) continue;
+    const bool continues = t > 0 && tile_row[t] == tile_row[t + 1];
+    run_first[t] = continues ? run_first[t - 1] : static_cast<cl_uint>(t);
+    if (!continues) {
+      run_starts.push_back(static_cast<cl_uint>(t));
+      run_tiles[t] = 1;  // the closing tile
+    }
+    ++run_tiles[run_first[t]];
+  }
+  Context& ctx = a.context();
+  MergeTiles m;
+  m.tiles = tiles;
+  m.runs = run_starts.size();
+  m.tile_row =
+      device_arrays::copy_of(ctx, std::vector<cl_ulong>(tile_row.begin(), tile_row.end()), "SpMV merge-path tiles");
+  m.run_first = device_arrays::copy_of(ctx, run_first, "SpMV merge-path runs");
+  m.run_tiles = device_arrays::copy_of(ctx, run_tiles, "SpMV merge-path runs");
+  m.run_starts = device_arrays::copy_of(ctx, run_starts, "SpMV merge-path runs");
+  m.carry_value = device_arrays::make<T>(ctx, tiles, "SpMV merge-path carries");
+  m.closing_value = device_arrays::make<T>(ctx, tiles, "SpMV merge-path carries");
+  m.run_done = device_arrays::make<cl_uint>(ctx, tiles, "SpMV merge-path run counts");
+  device_arrays::zero<cl_uint>(ctx, m.run_done, tiles, "SpMV merge-path run counts");
+  return s.merge_tiles.emplace(items, std::move(m)).first->second;
+}
+
+template <class T>
 const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t count) {
   std::lock_guard<std::mutex> lock(s.mutex);
   auto found = s.chunks.find(count);
@@ -251,6 +302,8 @@ const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
   template const cl::Buffer& inverse_diagonal_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, const char*);         \
   template const RowGroups& blocks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
   template const RowGroups& chunks_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);                    \
+  template const MergeTiles& merge_tiles_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);              \
+  template std::uint64_t long_row_entries_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t);             \
   template const LongRowSegments& long_rows_of<T>(const SparseMatrix<T>&, SparseStorage<T>&, std::size_t, std::size_t);
 PORTACL_SPARSE_CONVERSIONS(float)
 PORTACL_SPARSE_CONVERSIONS(double)

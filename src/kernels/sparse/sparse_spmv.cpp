@@ -33,14 +33,42 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
 }
 
 bool spmv_keeps_preparation(const SpmvMethod& m) {
-  return (m.format == SparseFormat::csr && m.variant == CsrVariant::block) || m.format == SparseFormat::ell ||
-         m.format == SparseFormat::ell_r || m.format == SparseFormat::dia;
+  return (m.format == SparseFormat::csr && (m.variant == CsrVariant::block || m.variant == CsrVariant::merge)) ||
+         m.format == SparseFormat::ell || m.format == SparseFormat::ell_r || m.format == SparseFormat::dia;
 }
 
 KernelTraits csr_spmv_traits(ElementType element) { return sparse_kernel_traits("csr_spmv", element); }
 
 const TuningSpace& csr_spmv_tunables() {
   static const TuningSpace space{{knobs::work_group_size(), knobs::groups_per_compute_unit()}, nullptr};
+  return space;
+}
+
+const TuningSpace& csr_block_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512}),
+       knobs::groups_per_compute_unit(),
+       {"BLOCK_PER_ITEM",
+        {1, 2, 4, 8, 16},
+        std::nullopt,
+        "entries staged per work-item; unset, the rules decide (sparse.block-entries)"},
+       {"SEGMENT_UNITS",
+        {2, 4, 8, 16, 32},
+        std::nullopt,
+        "a long row's piece per work-group, in staged units; unset, the rules decide (sparse.long-row-segments)"}},
+      nullptr};
+  return space;
+}
+
+const TuningSpace& csr_merge_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512}),
+       knobs::groups_per_compute_unit(),
+       {"IPT",
+        {3, 5, 7, 9, 11, 15},
+        std::nullopt,
+        "merge-path items (entries and row ends) per work-item; unset, the rules decide (sparse.merge-path-tiles)"}},
+      nullptr};
   return space;
 }
 
@@ -115,7 +143,7 @@ std::shared_ptr<const PreparedSpmv> prepared_spmv(const SpmvCall<T>& call, const
   }
   // Made outside the lock: preparing takes the storage's lock itself (its
   // conversions and row blocks).
-  auto made = std::make_shared<PreparedSpmv>(method.format == SparseFormat::csr ? prepare_csr_block(call)
+  auto made = std::make_shared<PreparedSpmv>(method.format == SparseFormat::csr ? prepare_csr(call, method.variant)
                                                                                 : prepare_format(call, method.format));
   made->generation = generation;
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -134,7 +162,7 @@ LaunchPlan run(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>&
   if (options.leaves_plan_to_device() && spmv_keeps_preparation(method)) {
     const std::shared_ptr<const PreparedSpmv> p = prepared_spmv(call, method);
     if (method.format == SparseFormat::csr)
-      launch_csr_block(call, *p);
+      launch_csr(call, method.variant, *p);
     else
       launch_format(call, method.format, *p);
     return p->plan;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/runtime/host_buffer.hpp"
 
 namespace portacl {
 
@@ -50,6 +51,32 @@ struct LongRowSegments {
   cl::Buffer segment_first, segment_long, long_row, first_segment, partial, pieces_done;
 };
 
+// csr-merge's tiles of `items` merge-path items (merge_path_tile_rows):
+// tile t starts at row tile_row[t] (ulong, tiles + 1 of them). A run is a
+// row cut between tiles: the tiles that end inside it, then the one that
+// closes it. run_first[t] is the first tile of the run tile t ends inside
+// (tiles ending after the last row: unused); run_tiles[f], for a run's
+// first tile f, counts its tiles; run_starts lists the runs' first tiles.
+// carry_value and closing_value hold each tile's parts of its runs;
+// run_done counts, per run, the tiles a product has finished (back to 0
+// after it).
+struct MergeTiles {
+  std::size_t tiles = 0, runs = 0;
+  cl::Buffer tile_row, run_first, run_tiles, run_starts, carry_value, closing_value, run_done;
+};
+
+// Pinned host memory a solver reads its checks into, two windows' worth
+// (state: 3 words a window; history: `window` residuals a window). Made
+// once per thread and window: making pinned memory maps it, which costs
+// about a millisecond and waits for the queue.
+template <class T>
+struct SolverCheckSlots {
+  SolverCheckSlots(Context& ctx, std::size_t w) : window(w), state(ctx, 6), history(ctx, 2 * w) {}
+  std::size_t window;
+  HostBuffer<cl_uint> state;
+  HostBuffer<T> history;
+};
+
 // The adaptive variant's rows of each length bin.
 struct RowBins {
   std::array<std::size_t, kRowLengthBins> rows{};
@@ -60,7 +87,7 @@ struct RowBins {
 // call and kept while plan_generation() stays what it was: a repeated
 // product then costs argument setting and the enqueue, not planning.
 // `sizes` holds what the launch needs to find its arrays again (csr-block:
-// its unit and piece of entries).
+// its unit and piece of entries; csr-merge: its items per tile).
 struct PreparedSpmv {
   std::uint64_t generation = 0;
   LaunchPlan plan;
@@ -92,8 +119,12 @@ struct SparseStorage {
   std::map<std::size_t, RowGroups> blocks;                                   // by the most entries per block
   std::map<std::size_t, RowGroups> chunks;                                   // by the number of chunks
   std::map<std::pair<std::size_t, std::size_t>, LongRowSegments> long_rows;  // by (most, piece)
+  std::map<std::size_t, std::uint64_t> long_row_entries;                     // by most
+  std::map<std::size_t, MergeTiles> merge_tiles;                             // by items per tile
   // By thread (a kernel's arguments are set per call) and method.
   std::map<PreparedSpmvKey, std::shared_ptr<const PreparedSpmv>> prepared;
+  // By thread and window.
+  std::map<std::pair<std::thread::id, std::size_t>, std::shared_ptr<SolverCheckSlots<T>>> check_slots;
 };
 
 // Conversions on the device (sparse_convert.cpp); each is made once.
@@ -114,9 +145,15 @@ const cl::Buffer& inverse_diagonal_of(const SparseMatrix<T>& a, SparseStorage<T>
 // Groups of whole rows of at most `most` entries (a longer row alone).
 template <class T>
 const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
+// How many entries the rows of more than `most` entries hold.
+template <class T>
+std::uint64_t long_row_entries_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most);
 // The rows of more than `most` entries, cut into segments of `piece`.
 template <class T>
 const LongRowSegments& long_rows_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t most, std::size_t piece);
+// The merge path cut into tiles of `items` items.
+template <class T>
+const MergeTiles& merge_tiles_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t items);
 // About `count` groups of whole rows with equal entries.
 template <class T>
 const RowGroups& chunks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::size_t count);

@@ -78,6 +78,30 @@ std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& 
   return bounds;
 }
 
+std::vector<std::size_t> merge_path_tile_rows(const std::vector<std::uint64_t>& row_ptr, std::uint64_t items) {
+  if (row_ptr.empty()) throw Error("merge path: row pointers must hold rows + 1 offsets");
+  if (items == 0) throw Error("merge path: a tile must hold at least one item");
+  const std::uint64_t rows = row_ptr.size() - 1, nnz = row_ptr.back();
+  if (!std::is_sorted(row_ptr.begin(), row_ptr.end()) || row_ptr.front() != 0)
+    throw Error("merge path: row pointers must ascend from 0");
+  std::vector<std::size_t> tile_rows;
+  for (std::uint64_t d = 0; d < rows + nnz; d += items) {
+    // The rows that end before item d: row i's end is item row_ptr[i + 1] + i
+    // (its entries and the earlier rows' ends come before it).
+    std::uint64_t lo = d > nnz ? d - nnz : 0, hi = std::min(d, rows);
+    while (lo < hi) {
+      const std::uint64_t mid = (lo + hi) / 2;
+      if (row_ptr[mid + 1] <= d - mid - 1)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    tile_rows.push_back(static_cast<std::size_t>(lo));
+  }
+  tile_rows.push_back(static_cast<std::size_t>(rows));
+  return tile_rows;
+}
+
 template <class T>
 std::string asymmetry(const HostCsr<T>& csr) {
   if (csr.rows != csr.cols)

@@ -32,13 +32,18 @@ template <class T>
 LaunchPlan run_format(const SpmvCall<T>& call, SparseFormat format);
 
 // The methods whose preparation is kept between calls (sparse_storage.hpp's
-// PreparedSpmv): csr-block, ELL, ELLPACK-R and DIA, the rules' usual
-// choices on GPUs.
+// PreparedSpmv): csr-block, csr-merge, ELL, ELLPACK-R and DIA, the rules'
+// usual choices on GPUs.
 bool spmv_keeps_preparation(const SpmvMethod& method);
+// csr-block's or csr-merge's (csr_spmv.cpp).
 template <class T>
-PreparedSpmv prepare_csr_block(const SpmvCall<T>& call);  // csr_spmv.cpp
+PreparedSpmv prepare_csr(const SpmvCall<T>& call, CsrVariant variant);
 template <class T>
-void launch_csr_block(const SpmvCall<T>& call, const PreparedSpmv& prepared);
+void launch_csr(const SpmvCall<T>& call, CsrVariant variant, const PreparedSpmv& prepared);
+template <class T>
+PreparedSpmv prepare_csr_merge(const SpmvCall<T>& call);  // csr_merge.cpp
+template <class T>
+void launch_csr_merge(const SpmvCall<T>& call, const PreparedSpmv& prepared);
 // The arrays of a format whose kernels give a work-item a row (DIA, ELL,
 // ELLPACK-R), as those kernels take them, made on first use; the products
 // and CG's fused product (krylov.cpp) read them alike.

@@ -22,6 +22,14 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
 KernelTraits csr_spmv_traits(ElementType element);
 /// work-group size, groups per compute unit.
 const TuningSpace& csr_spmv_tunables();
+/// csr-block's: work-group size, groups per compute unit, BLOCK_PER_ITEM
+/// (entries staged per work-item) and SEGMENT_UNITS (a long row's piece,
+/// in units); unset, rules sparse.block-entries and
+/// sparse.long-row-segments decide.
+const TuningSpace& csr_block_tunables();
+/// csr-merge's: work-group size, groups per compute unit, and IPT (merge
+/// items per work-item; unset, rule sparse.merge-path-tiles decides).
+const TuningSpace& csr_merge_tunables();
 
 /// The SpMV method for a matrix of `shape` on a device of `device_class`:
 /// the rules' choice, or a tuning record's (spmv_method_traits) where the

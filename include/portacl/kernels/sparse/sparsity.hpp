@@ -49,4 +49,13 @@ std::string asymmetry(const HostCsr<T>& csr);
 /// no block is empty unless there are no rows. target_nnz 0 counts as 1.
 std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz);
 
+/// The merge path's tiles: the rows' ends and the entries merged in order
+/// (a row's end after its entries) are rows + nnz items, cut into tiles of
+/// `items` (the last one shorter). tile_rows[t] is how many rows end
+/// before item t * items, so tile t starts at row tile_rows[t] and entry
+/// t * items - tile_rows[t]; the list ends with rows. Throws
+/// portacl::Error for items 0 or row pointers that are not rows + 1
+/// ascending offsets.
+std::vector<std::size_t> merge_path_tile_rows(const std::vector<std::uint64_t>& row_ptr, std::uint64_t items);
+
 }  // namespace portacl
