@@ -110,6 +110,20 @@ inline void store_vector(__global T* y, ulong n, size_t first, const T* v, S bef
 #define LAST_LANE(v) ((v).sf)
 #endif
 #define VECTOR_SCANS 1
+
+// The sum of p[0], ..., p[count - 1] a vector at a time, then the tail:
+// summed one by one, floats cannot be reassociated into vector adds.
+inline T vector_sum(__global const T* p, size_t count) {
+  VT lanes = (VT)0;
+  size_t i = 0;
+  for (; i + VW <= count; i += VW) lanes += VLOAD(0, p + i);
+  T lane[VW];
+  VSTORE(lanes, 0, lane);
+  T sum = (T)0;
+  for (uint c = 0; c < VW; ++c) sum += lane[c];
+  for (; i < count; ++i) sum += p[i];
+  return sum;
+}
 #else
 #define VECTOR_SCANS 0
 #endif
@@ -119,17 +133,13 @@ __kernel void scan_totals(const ulong n, const ulong block, __global const T* x,
   const size_t u = get_global_id(0), begin = u * block;
   if (begin >= n) return;
   const size_t end = min((size_t)n, begin + (size_t)block);
-  S acc = IDENTITY;
-  size_t i = begin;
 #if VECTOR_SCANS
-  VT lanes = (VT)0;
-  for (; i + VW <= end; i += VW) lanes += VLOAD(0, x + i);
-  T lane[VW];
-  VSTORE(lanes, 0, lane);
-  for (uint c = 0; c < VW; ++c) acc += lane[c];
-#endif
-  for (; i < end; ++i) acc += VALUE(x[i]);
+  totals[u] = vector_sum(x + begin, end - begin);
+#else
+  S acc = IDENTITY;
+  for (size_t i = begin; i < end; ++i) acc += VALUE(x[i]);
   totals[u] = acc;
+#endif
 #else
   __local S scratch[WG_SIZE];
   const size_t g = get_group_id(0), begin = g * block, end = min((size_t)n, begin + (size_t)block);
@@ -153,19 +163,15 @@ __kernel void scan_blocks(const ulong n, const ulong block, __global const T* x,
   const size_t u = get_global_id(0), begin = u * block;
   if (begin >= n) return;
   const size_t end = min((size_t)n, begin + (size_t)block);
-  // The totals of the chunks before this one, a vector at a time: summed
-  // one by one, floats cannot be reassociated, and every work-item's
-  // dependent chain of adds cost more than its chunk at 2^20 elements.
-  S carry = IDENTITY;
-  size_t b = 0;
+  // The totals of the chunks before this one, a vector at a time: one by
+  // one, every work-item's dependent chain of adds cost more than its
+  // chunk at 2^20 elements.
 #if VECTOR_SCANS
-  VT before = (VT)0;
-  for (; b + VW <= u; b += VW) before += VLOAD(0, totals + b);
-  T before_lane[VW];
-  VSTORE(before, 0, before_lane);
-  for (uint c = 0; c < VW; ++c) carry += before_lane[c];
+  S carry = vector_sum(totals, u);
+#else
+  S carry = IDENTITY;
+  for (size_t b = 0; b < u; ++b) carry += totals[b];
 #endif
-  for (; b < u; ++b) carry += totals[b];
   size_t i = begin;
 #if VECTOR_SCANS
   for (; i + VW <= end; i += VW) {

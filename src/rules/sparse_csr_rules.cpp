@@ -53,10 +53,10 @@ void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares) {
               "rows per non-empty bin (0, 1-7, 8-31, 32-128, >128 entries), each bin on its own queue");
 }
 
-std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes) {
+std::size_t csr_block_entries(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device,
+                              std::size_t element_bytes) {
   const std::size_t wg = plan.local[0];
-  const auto tuned = plan.macros.find("BLOCK_PER_ITEM");
-  std::size_t entries = (tuned != plan.macros.end() ? std::stoul(tuned->second) : 4) * wg;
+  std::size_t entries = static_cast<std::size_t>(space.chosen(plan, "BLOCK_PER_ITEM").value_or(4)) * wg;
   const std::size_t local = device.local_mem_size;
   while (local && entries > wg && (entries + wg) * element_bytes > local) entries /= 2;
   if (local && (entries + wg) * element_bytes > local) return 0;
@@ -79,10 +79,9 @@ void csr_block_work_group(LaunchPlan& plan) {
               "128 work-items: more work-groups resident per SM to wait on the gathers of x");
 }
 
-std::size_t long_row_piece(const LaunchPlan& plan, std::size_t block_entries, std::uint64_t long_row_entries,
-                           std::size_t compute_units) {
-  const auto tuned = plan.macros.find("SEGMENT_UNITS");
-  if (tuned != plan.macros.end()) return std::stoul(tuned->second) * block_entries;
+std::size_t long_row_piece(const LaunchPlan& plan, const TuningSpace& space, std::size_t block_entries,
+                           std::uint64_t long_row_entries, std::size_t compute_units) {
+  if (const auto tuned = space.chosen(plan, "SEGMENT_UNITS")) return static_cast<std::size_t>(*tuned) * block_entries;
   // A piece's gathers queue at one compute unit: long rows cut into fewer
   // pieces than compute units leave most of the device idle while a few
   // work through them (H100, 16 rows of 62505 entries: 0.061 ms in 64
@@ -109,14 +108,14 @@ std::size_t csr_merge_local_bytes(std::size_t work_group, std::size_t items, std
   return tile * element_bytes + (tile + 1) * 4 + work_group * (element_bytes + 1) + 8;
 }
 
-std::size_t csr_merge_items(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes) {
+std::size_t csr_merge_items(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device,
+                            std::size_t element_bytes) {
   const std::size_t wg = plan.local[0], local = device.local_mem_size;
   const auto fits = [&](std::size_t items) {
     return !local || csr_merge_local_bytes(wg, items, element_bytes) <= local;
   };
-  const auto tuned = plan.macros.find("IPT");
-  if (tuned != plan.macros.end()) {
-    const std::size_t items = std::stoul(tuned->second);
+  if (const auto tuned = space.chosen(plan, "IPT")) {
+    const auto items = static_cast<std::size_t>(*tuned);
     return fits(items) ? items : 0;
   }
   // Enough items that the binary searches and the carries are a small part

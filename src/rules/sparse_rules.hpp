@@ -73,7 +73,9 @@ void decide_csr_row_bins(LaunchPlan& plan, const std::string& shares);
 /// (a tuned BLOCK_PER_ITEM where the plan has one), halved until they and
 /// the work-group's sums fit the device's local memory (rule
 /// sparse.block-entries). 0 when even one per work-item does not fit.
-std::size_t csr_block_entries(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+/// `space` is the kernel's tuning declaration (csr_block_tunables()).
+std::size_t csr_block_entries(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device,
+                              std::size_t element_bytes);
 /// csr-block's work-group on NVIDIA GPUs: 128 work-items, unless tuned or
 /// already smaller (rule nvidia.csr-block-groups); recorded in `plan`.
 void csr_block_work_group(LaunchPlan& plan);
@@ -82,8 +84,8 @@ void csr_block_work_group(LaunchPlan& plan);
 /// paid once per piece): 8 units, halved down to 2 while the rows'
 /// `long_row_entries` would make fewer than 2 pieces per compute unit; a
 /// tuned SEGMENT_UNITS wins. Rule sparse.long-row-segments.
-std::size_t long_row_piece(const LaunchPlan& plan, std::size_t block_entries, std::uint64_t long_row_entries,
-                           std::size_t compute_units);
+std::size_t long_row_piece(const LaunchPlan& plan, const TuningSpace& space, std::size_t block_entries,
+                           std::uint64_t long_row_entries, std::size_t compute_units);
 /// Records how the block variant takes rows longer than a unit of
 /// `entries`: cut into `segments` pieces of `piece` summed by whole
 /// work-groups, and a second pass adding each row's pieces in order (rule
@@ -95,7 +97,8 @@ void decide_long_row_segments(LaunchPlan& plan, std::size_t rows, std::size_t se
 /// 8-byte ones; fewer until the tile's products, row ends and carries fit
 /// the device's local memory (rule sparse.merge-path-tiles). 0 when even
 /// one item per work-item does not fit.
-std::size_t csr_merge_items(LaunchPlan& plan, const DeviceInfo& device, std::size_t element_bytes);
+std::size_t csr_merge_items(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device,
+                            std::size_t element_bytes);
 /// Local memory a csr-merge work-group of `work_group` work-items with
 /// `items` items each takes.
 std::size_t csr_merge_local_bytes(std::size_t work_group, std::size_t items, std::size_t element_bytes);

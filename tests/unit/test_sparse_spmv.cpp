@@ -14,6 +14,7 @@
 #include "portacl/kernels/sparse/sparsity.hpp"
 #include "portacl/rules/rule_book.hpp"
 #include "kernels/sparse/spmv_call.hpp"
+#include "kernels/sparse/tunables.hpp"
 #include "rules/sparse_rules.hpp"
 #include "rules/tuning_database.hpp"
 #include "sparse_checks.hpp"
@@ -150,14 +151,14 @@ TEST_CASE("csr-block cuts rows longer than its unit into pieces, adds them in on
 TEST_CASE("csr-block's pieces spread long rows over the compute units; NVIDIA GPUs take groups of 128", "[sparse]") {
   LaunchPlan plan;
   // 8 units while the long rows make 2 pieces per compute unit or more.
-  CHECK(long_row_piece(plan, 1024, 8192 * 264, 132) == 8192);
-  CHECK(long_row_piece(plan, 1024, 8192 * 263, 132) == 4096);
+  CHECK(long_row_piece(plan, csr_block_tunables(), 1024, 8192 * 264, 132) == 8192);
+  CHECK(long_row_piece(plan, csr_block_tunables(), 1024, 8192 * 263, 132) == 4096);
   // 16 rows of 62505 entries on 132 compute units: 244 pieces of 4096
   // would be too few, 488 of 2048 are not.
-  CHECK(long_row_piece(plan, 512, 16 * 62505, 132) == 2048);
-  CHECK(long_row_piece(plan, 512, 0, 132) == 1024);  // never below 2 units
-  plan.macros["SEGMENT_UNITS"] = "16";               // a tuned piece wins
-  CHECK(long_row_piece(plan, 512, 0, 132) == 8192);
+  CHECK(long_row_piece(plan, csr_block_tunables(), 512, 16 * 62505, 132) == 2048);
+  CHECK(long_row_piece(plan, csr_block_tunables(), 512, 0, 132) == 1024);  // never below 2 units
+  plan.macros["SEGMENT_UNITS"] = "16";                                     // a tuned piece wins
+  CHECK(long_row_piece(plan, csr_block_tunables(), 512, 0, 132) == 8192);
 
   for (const auto& [device_class, want] : std::vector<std::pair<DeviceClass, std::size_t>>{
            {DeviceClass::nvidia_gpu, 128}, {DeviceClass::amd_gcn_gpu, 256}, {DeviceClass::cpu, 256}}) {

@@ -24,7 +24,7 @@ PreparedSpmv prepare_csr_merge(const SpmvCall<T>& c) {
   traits.combines_partials = true;
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows() + c.a.nnz()), c.options);
   const std::size_t wg = plan.local[0];
-  const std::size_t items = csr_merge_items(plan, c.ctx.info(), sizeof(T));
+  const std::size_t items = csr_merge_items(plan, *traits.tunables, c.ctx.info(), sizeof(T));
   if (items == 0)
     throw Error("spmv csr-merge: " + std::to_string(wg) + " work-items need more local memory than '" +
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");

@@ -86,13 +86,13 @@ PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
   csr_block_work_group(plan);
   const std::size_t wg = plan.local[0];
-  const std::size_t entries = csr_block_entries(plan, c.ctx.info(), sizeof(T));
+  const std::size_t entries = csr_block_entries(plan, *traits.tunables, c.ctx.info(), sizeof(T));
   if (entries == 0)
     throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
                 c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
   plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
-  const std::size_t piece =
-      long_row_piece(plan, entries, long_row_entries_of(c.a, c.a.storage(), entries), c.planned_for().compute_units);
+  const std::size_t piece = long_row_piece(
+      plan, *traits.tunables, entries, long_row_entries_of(c.a, c.a.storage(), entries), c.planned_for().compute_units);
   plan.macros["SEGMENT_ENTRIES"] = std::to_string(piece);
   const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
   const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);
