@@ -17,28 +17,15 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "call_timing.hpp"
 #include "portacl/portacl.hpp"
 
 namespace bc = boost::compute;
 
 namespace {
-
-template <class F>
-double median_ms(F&& call) {
-  std::vector<double> t;
-  for (int rep = 0; rep < 12; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    call();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (rep >= 2) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 template <class T>
 bool compare(portacl::Context& ctx, bc::command_queue& q, std::size_t n, const char* type) {
@@ -75,20 +62,15 @@ bool compare(portacl::Context& ctx, bc::command_queue& q, std::size_t n, const c
 
 int main(int argc, char** argv) {
   portacl::Context ctx(argc > 1 ? argv[1] : "cpu");
-  std::vector<unsigned> logs = {20, 22, 24};
-  if (argc > 2) {
-    logs.clear();
-    std::stringstream list(argv[2]);
-    for (std::string item; std::getline(list, item, ',');) logs.push_back(static_cast<unsigned>(std::stoul(item)));
-  }
+  const std::vector<std::size_t> sizes = power_sizes(argc > 2 ? argv[2] : nullptr, {20, 22, 24});
   bc::device device(ctx.device().cl_device()());
   bc::context bctx(device);
   bc::command_queue q(bctx, device);
   std::printf("device %s\n", device.name().c_str());
   bool ok = true;
-  for (unsigned l : logs) {
-    ok = compare<int>(ctx, q, std::size_t{1} << l, "int") && ok;
-    ok = compare<float>(ctx, q, std::size_t{1} << l, "float") && ok;
+  for (std::size_t n : sizes) {
+    ok = compare<int>(ctx, q, n, "int") && ok;
+    ok = compare<float>(ctx, q, n, "float") && ok;
   }
   return ok ? 0 : 1;
 }

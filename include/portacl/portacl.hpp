@@ -21,6 +21,7 @@
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"
+#include "portacl/kernels/sort.hpp"
 #include "portacl/kernels/sparse.hpp"
 #include "portacl/kernels/stencil.hpp"
 #include "portacl/kernels/stream.hpp"

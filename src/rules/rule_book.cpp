@@ -105,6 +105,15 @@ const std::vector<Rule>& rule_book() {
        "CPUs and Xeon Phi count without atomics (they serialise there): each work-item counts a contiguous chunk of "
        "keys into its own row, at least 4096 keys and up to 4 rows per compute unit, and a second kernel adds the rows "
        "up bin by bin (the textbook's per-thread histograms scaled linearly on 8 cores)."},
+      {"sort.work-item-chunks", "cpu", "-",
+       "CPUs and Xeon Phi radix-sort without local memory or barriers: each work-item counts a contiguous chunk of at "
+       "least 4096 keys into 256 private counters (8-bit digits, 4 passes over 32-bit keys) and later moves the chunk "
+       "in order to the places a scan of all the counts gives it, which keeps the sort stable."},
+      {"sort.work-group-tiles", "all", "-",
+       "GPUs radix-sort by tiles of 8 keys per work-item: a work-group ranks its tile with a local counter per digit "
+       "and work-item (scanned digit-major, so equal keys keep their order), reorders the tile in local memory and "
+       "writes it out digit by digit, so neighbouring work-items write neighbouring places; 4-bit digits, fewer "
+       "where the tile would take more than half the local memory."},
       {"stencil.tile-beyond-cache", "all", "000 3",
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
        "that the cache serves the neighbours' re-reads (the textbook measured 1.5x on large grids, nothing on small). "

@@ -4,10 +4,13 @@
 #include <limits>
 
 #include "tuning/host_reference.hpp"
+#include "tuning/sort_cases.hpp"
 
 #ifdef PORTACL_HAVE_BOOST_COMPUTE
 #include <boost/compute/algorithm/exclusive_scan.hpp>
 #include <boost/compute/algorithm/inclusive_scan.hpp>
+#include <boost/compute/algorithm/sort.hpp>
+#include <boost/compute/algorithm/sort_by_key.hpp>
 #include <boost/compute/command_queue.hpp>
 #include <boost/compute/iterator/buffer_iterator.hpp>
 #endif
@@ -46,11 +49,42 @@ portacl::Baseline scan(bool inclusive) {
   return b;
 }
 
+// bc::sort (keys) and bc::sort_by_key (pairs): Boost.Compute's radix sort
+// for 32-bit unsigned keys, in place like portacl's, from the same restored
+// keys. Its programs are built on the first call and cached, as a user's
+// would be.
+portacl::Baseline sort(bool with_values) {
+  portacl::Baseline b;
+  b.routine = with_values ? "sort_by_key" : "sort";
+  b.library = "Boost.Compute";
+  b.run = [with_values](portacl::Workload& w) {
+    portacl::SortCase& c = portacl::sort_case(w);
+    c.restore(w.ctx, with_values);
+    bc::command_queue queue(w.ctx.queue()(), true);
+    const bc::buffer keys(c.keys.cl_buffer()(), true);
+    auto first = bc::make_buffer_iterator<bc::uint_>(keys, 0), last = bc::make_buffer_iterator<bc::uint_>(keys, w.n);
+    if (with_values) {
+      const bc::buffer values(c.values.cl_buffer()(), true);
+      bc::sort_by_key(first, last, bc::make_buffer_iterator<bc::uint_>(values, 0), queue);
+    } else {
+      bc::sort(first, last, queue);
+    }
+  };
+  b.check = [run = b.run, with_values](portacl::Workload& w) {
+    run(w);
+    w.finish();
+    return portacl::sort_case(w).verify(with_values);
+  };
+  return b;
+}
+
 }  // namespace
 
 std::optional<portacl::Baseline> boost_compute_baseline(const std::string& operation) {
   if (operation == "inclusive_scan") return scan(true);
   if (operation == "exclusive_scan") return scan(false);
+  if (operation == "sort uint32") return sort(false);
+  if (operation == "sort_by_key uint32") return sort(true);
   return std::nullopt;
 }
 

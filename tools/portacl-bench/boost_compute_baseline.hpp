@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Boost.Compute (header-only, Debian's libboost-dev) as the kernels table's
 // second baseline library, for the operations CLBlast lacks: the prefix
-// sums. Where portacl-bench was built without it, there is none.
+// sums and the sorts. Where portacl-bench was built without it, there is none.
 #pragma once
 
 #include <optional>

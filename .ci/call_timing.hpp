@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// The .ci comparison programs' clock and size list: one call and its wait
+// by wall clock, median of 10 after 2 warm-ups (what a user of either
+// library sees), and "20,22,24" read as the sizes 2^20, 2^22, 2^24. Not
+// part of the library.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <vector>
+
+template <class F>
+double median_ms(F&& call) {
+  std::vector<double> t;
+  for (int rep = 0; rep < 12; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (rep >= 2) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Powers of two from a list of exponents; `fallback` when there is none.
+inline std::vector<std::size_t> power_sizes(const char* list, std::vector<unsigned> fallback) {
+  std::vector<unsigned> logs = std::move(fallback);
+  if (list) {
+    logs.clear();
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) logs.push_back(static_cast<unsigned>(std::stoul(item)));
+  }
+  std::vector<std::size_t> sizes;
+  for (unsigned l : logs) sizes.push_back(std::size_t{1} << l);
+  return sizes;
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// The radix sort (kernels/radix_sort.cl): validate, plan (rules/sort_rules),
+// then per digit a count, an exclusive scan of the counts (the scan
+// family's) and a scatter between the caller's buffers and a scratch pair.
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "aliasing.hpp"
+#include "kernel_call.hpp"
+#include "kernels/sort_tunables.hpp"
+#include "portacl/error.hpp"
+#include "portacl/kernels/scan.hpp"
+#include "rules/sort_rules.hpp"
+
+namespace portacl {
+
+KernelTraits sort_traits(bool with_values) {
+  KernelTraits t;
+  t.name = with_values ? "radix_sort_pairs" : "radix_sort";
+  t.element = ElementType::i32;  // 32-bit words, whatever they mean
+  t.dimensions = 1;
+  t.vectorizable = false;
+  t.benefits_from_local_tiling = true;  // tiles ranked in local memory
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;  // the chunks
+  // Per pass, each word read twice (count, scatter) and written once.
+  t.bytes_per_item = (with_values ? 8.0 : 4.0) * 3;
+  t.tunables = &sort_tunables();
+  return t;
+}
+
+const TuningSpace& sort_tunables() {
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512}),
+       knobs::groups_per_compute_unit(),
+       knobs::use_local_memory(),
+       {"RADIX_BITS",
+        {2, 3, 4, 5, 6, 7, 8},
+        std::nullopt,
+        "key bits sorted per pass; unset, the rules decide (sort.work-item-chunks, sort.work-group-tiles)"},
+       {"ITEMS", {1, 2, 4, 8, 12, 16}, std::nullopt, "keys per work-item of a tile (GPU variant); unset, 8"}},
+      nullptr};
+  return space;
+}
+
+namespace {
+
+template <class T>
+constexpr int key_kind() {
+  return std::is_same<T, int>::value ? 1 : std::is_same<T, float>::value ? 2 : 0;
+}
+
+template <class K>
+LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const BufferStorage* values,
+                      const SortOptions& o) {
+  kernel_call::same_context(ctx, keys, op, "keys");
+  const std::size_t n = keys.size();
+  if (values) {
+    kernel_call::same_context(ctx, *values, op, "values");
+    kernel_call::same_length(op, "keys", n, "values", values->bytes() / 4);
+    aliasing::refuse_overlap(op, aliasing::whole(*values), "values", aliasing::whole(keys), "keys",
+                             "each is moved to where the other is read");
+  }
+  if (o.key_bits == 0 || o.key_bits > 32)
+    throw Error(std::string(op) + ": key_bits " + std::to_string(o.key_bits) + " is not between 1 and 32");
+  if (o.key_bits != 32 && key_kind<K>() != 0)
+    throw Error(std::string(op) + ": key_bits " + std::to_string(o.key_bits) +
+                " applies to unsigned keys only; int and float keys are ordered by all 32 bits");
+  if (n > 0xffffffffull)
+    throw Error(std::string(op) + ": " + std::to_string(n) + " keys; places are 32-bit, at most 2^32 - 1 keys");
+  const KernelTraits traits = sort_traits(values != nullptr);
+  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
+  if (n < 2) return plan;
+  const SortShape shape = choose_radix_sort(plan, sort_tunables(), ctx.info(), n, o.key_bits, values ? 8 : 4);
+  if (shape.digit_bits == 0)
+    throw Error(std::string(op) + ": a tile of " + std::to_string(plan.local[0]) + " x " + std::to_string(shape.items) +
+                " keys needs more local memory than '" + ctx.info().name + "' has (" +
+                std::to_string(ctx.info().local_mem_size) + " bytes)");
+  const bool tiles = shape.variant == SortVariant::work_group_tiles;
+  plan.macros["RADIX_BITS"] = std::to_string(shape.digit_bits);
+  plan.macros["KEY_KIND"] = std::to_string(key_kind<K>());
+  plan.macros["HAS_VALUES"] = values ? "1" : "0";
+  plan.macros["SORT_TILES"] = tiles ? "1" : "0";
+  if (tiles) plan.macros["ITEMS"] = std::to_string(shape.items);
+  plan.work_groups = tiles ? shape.units : kernel_call::ceil_div(shape.units, plan.local[0]);
+  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  plan.items_per_work_item = tiles ? shape.items : shape.chunk;
+
+  auto held = ctx.hold_scratch();
+  const std::size_t digits = std::size_t{1} << shape.digit_bits;
+  const cl::Buffer& spare_keys = ctx.scratch("sort.keys", bytes_of<cl_uint>(n, "sort keys"));
+  const cl::Buffer& spare_values = ctx.scratch("sort.values", values ? n * 4 : 4);
+  Buffer<int> counts(
+      ctx,
+      ctx.scratch("sort.counts", bytes_of<cl_uint>(checked_product(digits, shape.units, "sort counts"), "sort counts")),
+      digits * shape.units);
+  // The scan of the counts plans as the sort does: another class's rules
+  // and the live limits, not the sort's own override.
+  PlanOptions scan_options = o.plan;
+  scan_options.override_values.reset();
+  const KernelRef count_ref{"radix_sort.cl", "sort_count", ""}, scatter_ref{"radix_sort.cl", "sort_scatter", ""};
+  PreparedKernel count_k = ctx.prepare(count_ref, plan), scatter_k = ctx.prepare(scatter_ref, plan);
+  const cl::Buffer* src_keys = &keys.cl_buffer();
+  const cl::Buffer* src_values = values ? &values->cl_buffer() : &spare_values;
+  const cl::Buffer* dst_keys = &spare_keys;
+  const cl::Buffer* dst_values = &spare_values;
+  for (unsigned pass = 0; pass < shape.passes; ++pass) {
+    const cl_uint shift = pass * shape.digit_bits;
+    const cl_ulong size = n, chunk = shape.chunk;
+    const cl_uint units = static_cast<cl_uint>(shape.units);
+    kernel_call::launch(ctx, count_k, size, chunk, units, shift, *src_keys, counts);
+    exclusive_scan(ctx, counts, counts, scan_options);
+    kernel_call::launch(ctx, scatter_k, size, chunk, units, shift, *src_keys, *src_values, counts, *dst_keys,
+                        *dst_values);
+    std::swap(src_keys, dst_keys);
+    if (values) std::swap(src_values, dst_values);
+  }
+  if (shape.passes % 2) {  // the last pass wrote the scratch pair
+    check_cl(ctx.queue().enqueueCopyBuffer(spare_keys, keys.cl_buffer(), 0, 0, n * 4),
+             "clEnqueueCopyBuffer(sort keys)");
+    if (values)
+      check_cl(ctx.queue().enqueueCopyBuffer(spare_values, values->cl_buffer(), 0, 0, n * 4),
+               "clEnqueueCopyBuffer(sort values)");
+  }
+  return plan;
+}
+
+}  // namespace
+
+template <class K, class>
+LaunchPlan sort(Context& ctx, Buffer<K>& keys, const SortOptions& options) {
+  return radix_sort(ctx, "sort", keys, nullptr, options);
+}
+
+template <class K, class V, class, class>
+LaunchPlan sort_by_key(Context& ctx, Buffer<K>& keys, Buffer<V>& values, const SortOptions& options) {
+  kernel_call::same_context(ctx, values, "sort_by_key", "values");
+  return radix_sort(ctx, "sort_by_key", keys, &values, options);
+}
+
+template LaunchPlan sort<std::uint32_t>(Context&, Buffer<std::uint32_t>&, const SortOptions&);
+template LaunchPlan sort<int>(Context&, Buffer<int>&, const SortOptions&);
+template LaunchPlan sort<float>(Context&, Buffer<float>&, const SortOptions&);
+#define PORTACL_SORT_BY_KEY(K)                                                                                         \
+  template LaunchPlan sort_by_key<K, std::uint32_t>(Context&, Buffer<K>&, Buffer<std::uint32_t>&, const SortOptions&); \
+  template LaunchPlan sort_by_key<K, int>(Context&, Buffer<K>&, Buffer<int>&, const SortOptions&);                     \
+  template LaunchPlan sort_by_key<K, float>(Context&, Buffer<K>&, Buffer<float>&, const SortOptions&);
+PORTACL_SORT_BY_KEY(std::uint32_t)
+PORTACL_SORT_BY_KEY(int)
+PORTACL_SORT_BY_KEY(float)
+
+}  // namespace portacl

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sort family's declarations for the runtime, the tuner and the tests:
+// its kernels' traits (what the rules see) and tuning space (what the tuner
+// may change). Tuner plumbing, not user API: never installed.
+#pragma once
+
+#include "portacl/kernels/sort.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// A radix sort's passes: keys alone ("radix_sort") or with values
+/// ("radix_sort_pairs"), which moves twice the bytes and needs twice the
+/// tile's local memory, so each is tuned on its own.
+KernelTraits sort_traits(bool with_values);
+/// work-group size, groups per compute unit (the chunks on CPUs),
+/// RADIX_BITS (bits a pass sorts; unset, rules sort.work-item-chunks and
+/// sort.work-group-tiles decide) and ITEMS (a tile's keys per work-item).
+const TuningSpace& sort_tunables();
+
+}  // namespace portacl

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rules/sort_rules.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace portacl {
+
+namespace {
+
+// Keys a chunk takes at least: below that, clearing and writing its 2^bits
+// counters costs more than counting the keys.
+constexpr std::size_t kChunkKeys = 4096;
+
+}  // namespace
+
+std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, unsigned digit_bits,
+                                  std::size_t moved_bytes) {
+  const std::size_t digits = std::size_t{1} << digit_bits, counters = digits * work_group;
+  return 4 * (counters + counters / 32) + work_group * items * moved_bytes + 4 * digits + 4 * work_group;
+}
+
+SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
+                            unsigned key_bits, std::size_t moved_bytes) {
+  SortShape s;
+  const auto tuned_bits = space.chosen(plan, "RADIX_BITS");
+  const std::size_t wg = plan.local[0];
+  if (plan.barrier_free_variant || !plan.use_local_memory) {
+    s.variant = SortVariant::work_item_chunks;
+    s.digit_bits = tuned_bits ? static_cast<unsigned>(*tuned_bits) : 8;
+    s.units = std::clamp<std::size_t>(n / kChunkKeys, 1, std::max<std::size_t>(plan.global[0], 1));
+    s.chunk = (n + s.units - 1) / s.units;
+    s.units = (n + s.chunk - 1) / s.chunk;
+    plan.decide("variant", "work-item chunks", "sort.work-item-chunks",
+                std::to_string(s.units) + " chunks of " + std::to_string(s.chunk) +
+                    " keys, each counted and moved by one work-item with private counters: no local memory, no "
+                    "barriers, and stable because every chunk is walked in order");
+  } else {
+    s.variant = SortVariant::work_group_tiles;
+    s.items = static_cast<std::size_t>(space.chosen(plan, "ITEMS").value_or(8));
+    s.digit_bits = tuned_bits ? static_cast<unsigned>(*tuned_bits) : 4;
+    const std::size_t budget = device.local_mem_size ? device.local_mem_size / 2 : 0;
+    const auto bytes = [&] { return sort_tile_local_bytes(wg, s.items, s.digit_bits, moved_bytes); };
+    if (tuned_bits) {
+      if (device.local_mem_size && bytes() > device.local_mem_size) s.digit_bits = 0;
+    } else {
+      while (budget && s.digit_bits > 1 && bytes() > budget) --s.digit_bits;
+      if (budget && bytes() > device.local_mem_size) s.digit_bits = 0;
+    }
+    if (s.digit_bits == 0) return s;
+    s.chunk = wg * s.items;
+    s.units = (n + s.chunk - 1) / s.chunk;
+    plan.decide("variant", "work-group tiles", "sort.work-group-tiles",
+                std::to_string(s.units) + " tiles of " + std::to_string(s.chunk) + " keys (" + std::to_string(s.items) +
+                    " a work-item) ranked in " + std::to_string(bytes()) +
+                    " bytes of local memory, reordered there and written out digit by digit");
+  }
+  s.passes = (key_bits + s.digit_bits - 1) / s.digit_bits;
+  if (!tuned_bits)
+    plan.decide("digit_bits", std::to_string(s.digit_bits),
+                s.variant == SortVariant::work_item_chunks ? "sort.work-item-chunks" : "sort.work-group-tiles",
+                std::to_string(s.passes) + " passes over " + std::to_string(key_bits) + " key bits, " +
+                    std::to_string(std::size_t{1} << s.digit_bits) + " counters per " +
+                    (s.variant == SortVariant::work_item_chunks ? "chunk" : "work-item of a tile"));
+  return s;
+}
+
+}  // namespace portacl

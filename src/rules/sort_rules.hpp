@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// How a radix sort is laid out on a device (src/kernels/sort.cpp carries it
+// out): who owns a share of the keys (a work-item's chunk or a work-group's
+// tile), the digit width and so the passes. Each choice records its
+// decision and rule in the plan.
+#pragma once
+
+#include <cstddef>
+
+#include "portacl/device/device_info.hpp"
+#include "portacl/rules/launch_plan.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+enum class SortVariant {
+  work_item_chunks,  ///< a work-item counts and moves a contiguous chunk, private counters
+  work_group_tiles,  ///< a work-group ranks a tile in local memory and writes it out in digit order
+};
+
+struct SortShape {
+  SortVariant variant = SortVariant::work_item_chunks;
+  unsigned digit_bits = 0;  ///< bits sorted per pass
+  unsigned passes = 0;      ///< ceil(key_bits / digit_bits)
+  std::size_t units = 0;    ///< chunks or tiles: the counts are 2^digit_bits x units
+  std::size_t chunk = 0;    ///< keys per unit
+  std::size_t items = 0;    ///< tiles: keys per work-item
+};
+
+/// Local memory a tile work-group of `work_group` work-items, `items` keys
+/// each, digits of `digit_bits` and `moved_bytes` per key (4, or 8 with
+/// values) takes: a counter per digit and work-item (padded against bank
+/// conflicts), the reordered tile, a base per digit, the scan's scratch.
+std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, unsigned digit_bits,
+                                  std::size_t moved_bytes);
+
+/// The layout of a sort of `n` keys (n >= 2) of which `key_bits` matter,
+/// moving `moved_bytes` per key, under `plan` (tuned knobs from `space`):
+///   barrier-free plans (CPUs, Xeon Phi): chunks of at least 4096 keys, one
+///   per work-item the plan offers, 8-bit digits (rule sort.work-item-chunks);
+///   others: tiles of 8 keys per work-item and 4-bit digits, narrower
+///   while the tile's local memory would exceed half the device's (rule
+///   sort.work-group-tiles).
+/// A tuned RADIX_BITS or ITEMS replaces the rule's; digit_bits 0 when even
+/// 1-bit digits of a tuned tile do not fit.
+SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
+                            unsigned key_bits, std::size_t moved_bytes);
+
+}  // namespace portacl

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host reference of the radix sort, shared by the tests, the tuner and
+// portacl-bench: std::stable_sort under the order the sort promises.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace portacl::reference {
+
+// The sort's order: values as such, -0.0 equal to +0.0 (operator<), every
+// NaN after everything else and equal to every other NaN.
+template <class K>
+bool sort_before(K a, K b) {
+  if constexpr (std::is_floating_point<K>::value) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+  }
+  return a < b;
+}
+
+// Where each key of the stably sorted order comes from.
+template <class K>
+std::vector<std::size_t> stable_order(const std::vector<K>& keys) {
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t i, std::size_t j) { return sort_before(keys[i], keys[j]); });
+  return order;
+}
+
+// xs taken in `order`.
+template <class X>
+std::vector<X> gathered(const std::vector<X>& xs, const std::vector<std::size_t>& order) {
+  std::vector<X> out(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) out[i] = xs[order[i]];
+  return out;
+}
+
+// "" when got and want hold the same bits element by element (a NaN's
+// payload and the sign of a zero included), else the first that differs.
+template <class X>
+std::string compare_bits(const std::vector<X>& got, const std::vector<X>& want, const char* what) {
+  static_assert(sizeof(X) == 4, "32-bit words");
+  if (got.size() != want.size())
+    return std::string(what) + ": " + std::to_string(got.size()) + " elements, want " + std::to_string(want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    std::uint32_t g, w;
+    std::memcpy(&g, &got[i], 4);
+    std::memcpy(&w, &want[i], 4);
+    if (g != w)
+      return std::string(what) + " " + std::to_string(i) + ": " + std::to_string(got[i]) + " (bits " +
+             std::to_string(g) + "), want " + std::to_string(want[i]) + " (bits " + std::to_string(w) + ")";
+  }
+  return "";
+}
+
+}  // namespace portacl::reference
