@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -171,4 +171,18 @@ for t in r["transfers"]:
     print(f'{t["path"]:30s} {t["n"]:>10.0f} {t["wall"]["median_ms"]:9.2f} ms {t["gbs"]:6.2f} GB/s {t["check"]}')
 PY
   cat "$OUT/bench_h100.txt"
+fi
+if has sort; then
+  # The radix sort beside CUB called directly (the floor), Boost.Compute in
+  # portacl-bench and in a program of its own (the second method), and
+  # torch.sort (what a Python user gets).
+  nvcc -O3 -arch=sm_90 -o /tmp/cub_sort .ci/cub_sort.cu > "$OUT/sort_h100.txt" 2>&1 &&
+    timeout 120 /tmp/cub_sort ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
+  timeout 120 python3 .ci/torch_sort.py ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
+  timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes ${SORT_SIZES:-2^24,2^26} \
+    --kernels "copy,sort uint32,sort_by_key uint32" --no-transfers --no-latency >> "$OUT/sort_h100.txt" 2>&1
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/boost_compute_sort.cpp -L/tmp/build/lib \
+    -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
+    timeout 200 /tmp/bc_sort gpu ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
+  cat "$OUT/sort_h100.txt"
 fi
