@@ -41,13 +41,13 @@ SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const De
     s.digit_bits = tuned_bits ? static_cast<unsigned>(*tuned_bits) : 4;
     const std::size_t budget = device.local_mem_size ? device.local_mem_size / 2 : 0;
     const auto bytes = [&] { return sort_tile_local_bytes(wg, s.items, s.digit_bits, moved_bytes); };
-    if (tuned_bits) {
-      if (device.local_mem_size && bytes() > device.local_mem_size) s.digit_bits = 0;
-    } else {
+    if (!tuned_bits)
       while (budget && s.digit_bits > 1 && bytes() > budget) --s.digit_bits;
-      if (budget && bytes() > device.local_mem_size) s.digit_bits = 0;
+    s.local_bytes = bytes();
+    if (device.local_mem_size && s.local_bytes > device.local_mem_size) {
+      s.digit_bits = 0;
+      return s;
     }
-    if (s.digit_bits == 0) return s;
     s.chunk = wg * s.items;
     s.units = (n + s.chunk - 1) / s.chunk;
     plan.decide("variant", "work-group tiles", "sort.work-group-tiles",

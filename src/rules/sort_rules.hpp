@@ -25,6 +25,7 @@ struct SortShape {
   std::size_t units = 0;    ///< chunks or tiles: the counts are 2^digit_bits x units
   std::size_t chunk = 0;    ///< keys per unit
   std::size_t items = 0;    ///< tiles: keys per work-item
+  std::size_t local_bytes = 0;  ///< tiles: local memory a work-group takes (or would, where digit_bits is 0)
 };
 
 /// Local memory a tile work-group of `work_group` work-items, `items` keys

@@ -155,12 +155,12 @@ TEST_CASE("sort runs right under every device class's plan, each variant where i
   }
 }
 
-TEST_CASE("sort takes every tuned digit width and tile under every class's plan, odd and even numbers of passes",
+TEST_CASE("sort takes every tuned digit width and tile under every class's plan, odd and even numbers of passes (16 and 7)",
           "[sort]") {
   Context& ctx = test::cpu_context();
   const std::vector<std::uint32_t> keys = uint_keys(40009, Shape::random);
   for (const auto& [f, opt] : test::class_plans(ElementType::i32))
-    for (int bits : {2, 3, 5, 7})
+    for (int bits : {2, 5})
       for (int items : {1, 12}) {
         INFO(f << ", RADIX_BITS " << bits << ", ITEMS " << items);
         SortOptions o;
@@ -198,7 +198,7 @@ TEST_CASE("sort refuses what it cannot sort, naming the problem", "[sort]") {
   huge.macros = {{"RADIX_BITS", "8"}, {"ITEMS", "16"}};
   big.plan.override_values = huge;
   if (sort_tile_local_bytes(256, 16, 8, 4) > ctx.info().local_mem_size)
-    CHECK_THROWS_WITH(sort(ctx, keys, big), Catch::Contains("more local memory"));
+    CHECK_THROWS_WITH(sort(ctx, keys, big), Catch::Contains("bytes of local memory"));
   // Nothing ran: the keys are as they were.
   CHECK(keys.download() == std::vector<std::uint32_t>{3, 1, 2});
 }
