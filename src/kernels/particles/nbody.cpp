@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// All-pairs N-body (kernels/nbody.cl): validate, plan (rules/nbody_rules),
+// launch the force sum in the plan's layout, and the leapfrog's halves.
+#include "portacl/kernels/particles/nbody.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "../aliasing.hpp"
+#include "../kernel_call.hpp"
+#include "kernels/particles/nbody_tunables.hpp"
+#include "portacl/error.hpp"
+#include "rules/nbody_rules.hpp"
+
+namespace portacl {
+
+KernelTraits nbody_traits() {
+  KernelTraits t;
+  t.name = "nbody";
+  t.element = ElementType::f32;
+  t.dimensions = 1;
+  t.benefits_from_local_tiling = true;
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = true;
+  t.vectorizable = true;
+  t.scalar_on_simt = true;  // GPU work-items are bodies i; vectors only serve the CPU layout
+  t.bytes_per_item = 32;    // a body read and its acceleration written
+  t.flops_per_item = 20;    // per pair, times n: the caller scales
+  t.tunables = &nbody_tunables();
+  return t;
+}
+
+const TuningSpace& nbody_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512, 1024}),
+                                  knobs::vector_width({1, 4, 8, 16}),
+                                  knobs::use_local_memory(),
+                                  {"UNROLL",
+                                   {1, 2, 4, 8, 16},
+                                   std::nullopt,
+                                   "the tile loop's unroll (GPU layout); unset, the rules decide "
+                                   "(particles.nbody-unroll)"}},
+                                 nullptr};
+  return space;
+}
+
+namespace {
+
+std::size_t bodies_in(const char* op, const char* name, const Buffer<float>& b) {
+  if (b.size() % 4)
+    throw Error(std::string(op) + ": " + name + " has " + std::to_string(b.size()) +
+                " floats, not 4 per body (x, y, z, m / ax, ay, az, phi / vx, vy, vz, unused)");
+  return b.size() / 4;
+}
+
+void check_options(const char* op, const NbodyOptions& o) {
+  if (!(o.softening > 0) || !std::isfinite(o.softening))
+    throw Error(std::string(op) + ": softening " + std::to_string(o.softening) +
+                " must be a finite length above 0 (a body's own term is 0/0 without it)");
+  if (!std::isfinite(o.gravity)) throw Error(std::string(op) + ": gravity must be finite");
+}
+
+void check_pair(Context& ctx, const char* op, const Buffer<float>& bodies, const Buffer<float>& accelerations) {
+  kernel_call::same_context(ctx, bodies, op, "bodies");
+  kernel_call::same_context(ctx, accelerations, op, "accelerations");
+  kernel_call::same_length(op, "bodies", bodies_in(op, "bodies", bodies), "accelerations",
+                           bodies_in(op, "accelerations", accelerations));
+  aliasing::refuse_overlap(op, aliasing::whole(accelerations), "accelerations", aliasing::whole(bodies), "bodies",
+                           "every body's position is read while accelerations are written");
+}
+
+// The force sum on checked operands.
+LaunchPlan accelerations_of(Context& ctx, const Buffer<float>& bodies, Buffer<float>& accelerations,
+                            const NbodyOptions& o) {
+  const std::size_t n = bodies.size() / 4;
+  LaunchPlan plan = ctx.plan(nbody_traits(), ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
+  if (n == 0) return plan;
+  if (n > 0xffffffffull) throw Error("nbody: " + std::to_string(n) + " bodies; at most 2^32 - 1");
+  const NbodyShape shape = choose_nbody(plan, nbody_tunables(), n);
+  plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
+  plan.macros["UNROLL"] = std::to_string(shape.unroll);
+  plan.work_groups = kernel_call::ceil_div(n, plan.local[0]);
+  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  plan.items_per_work_item = 1;
+  const cl_uint count = static_cast<cl_uint>(n);
+  const cl_float eps2 = o.softening * o.softening, g = o.gravity;
+  if (shape.layout == NbodyLayout::float4_tiles) {
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_tiles", ""}, plan), count, eps2, g, bodies,
+                        accelerations);
+    return plan;
+  }
+  auto held = ctx.hold_scratch();
+  const std::size_t bytes = bytes_of<cl_float>(shape.padded, "nbody split arrays");
+  const cl::Buffer& xs = ctx.scratch("nbody.x", bytes);
+  const cl::Buffer& ys = ctx.scratch("nbody.y", bytes);
+  const cl::Buffer& zs = ctx.scratch("nbody.z", bytes);
+  const cl::Buffer& ms = ctx.scratch("nbody.m", bytes);
+  const cl_uint padded = static_cast<cl_uint>(shape.padded);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_split", ""}, plan), count, padded, bodies, xs, ys,
+                      zs, ms);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_soa", ""}, plan), count, padded, eps2, g, bodies,
+                      xs, ys, zs, ms, accelerations);
+  return plan;
+}
+
+}  // namespace
+
+LaunchPlan nbody_accelerations(Context& ctx, const Buffer<float>& bodies, Buffer<float>& accelerations,
+                               const NbodyOptions& o) {
+  check_options("nbody_accelerations", o);
+  check_pair(ctx, "nbody_accelerations", bodies, accelerations);
+  return accelerations_of(ctx, bodies, accelerations, o);
+}
+
+LaunchPlan nbody_step(Context& ctx, Buffer<float>& bodies, Buffer<float>& velocities, Buffer<float>& accelerations,
+                      float dt, const NbodyOptions& o) {
+  const char* op = "nbody_step";
+  check_options(op, o);
+  if (!std::isfinite(dt)) throw Error("nbody_step: the time step must be finite");
+  check_pair(ctx, op, bodies, accelerations);
+  kernel_call::same_context(ctx, velocities, op, "velocities");
+  kernel_call::same_length(op, "bodies", bodies.size() / 4, "velocities", bodies_in(op, "velocities", velocities));
+  aliasing::refuse_overlap(op, aliasing::whole(velocities), "velocities", aliasing::whole(bodies), "bodies",
+                           "both are updated by the step");
+  aliasing::refuse_overlap(op, aliasing::whole(accelerations), "accelerations", aliasing::whole(velocities),
+                           "velocities", "both are used by the step");
+  const std::size_t n = bodies.size() / 4;
+  if (n == 0) return ctx.plan(nbody_traits(), ProblemSize(1), o.plan);
+  // The halves are streaming updates: the force sum's plan, one body per work-item.
+  LaunchPlan half = ctx.plan(nbody_traits(), ProblemSize(n), o.plan);
+  half.work_groups = kernel_call::ceil_div(n, half.local[0]);
+  half.global = {{half.work_groups * half.local[0], 1, 1}};
+  half.macros["POTENTIAL"] = o.potential ? "1" : "0";
+  const cl_uint count = static_cast<cl_uint>(n);
+  const cl_float step = dt;
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick_drift", ""}, half), count, step, bodies,
+                      velocities, accelerations);
+  const LaunchPlan forces = accelerations_of(ctx, bodies, accelerations, o);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick", ""}, half), count, step, velocities,
+                      accelerations);
+  return forces;
+}
+
+NbodyEnergy nbody_energy(const std::vector<float>& bodies, const std::vector<float>& velocities,
+                         const std::vector<float>& accelerations) {
+  if (bodies.size() % 4 || velocities.size() != bodies.size() || accelerations.size() != bodies.size())
+    throw Error("nbody_energy: bodies, velocities and accelerations must each hold 4 floats per body (" +
+                std::to_string(bodies.size()) + ", " + std::to_string(velocities.size()) + ", " +
+                std::to_string(accelerations.size()) + " floats)");
+  NbodyEnergy e;
+  for (std::size_t i = 0; i < bodies.size(); i += 4) {
+    const double m = bodies[i + 3];
+    const double v2 = double(velocities[i]) * velocities[i] + double(velocities[i + 1]) * velocities[i + 1] +
+                      double(velocities[i + 2]) * velocities[i + 2];
+    e.kinetic += 0.5 * m * v2;
+    e.potential += 0.5 * m * accelerations[i + 3];
+  }
+  return e;
+}
+
+}  // namespace portacl

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// How the all-pairs N-body sum is laid out on a device
+// (src/kernels/particles/nbody.cpp carries it out). Each choice records its
+// decision and rule in the plan.
+#pragma once
+
+#include <cstddef>
+
+#include "portacl/rules/launch_plan.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+enum class NbodyLayout {
+  float4_tiles,   ///< (x, y, z, m) as float4, tiles of bodies in local memory
+  split_vectors,  ///< separate x, y, z, m arrays, j in vectors
+};
+
+struct NbodyShape {
+  NbodyLayout layout = NbodyLayout::float4_tiles;
+  unsigned unroll = 1;     ///< tiles: the inner loop's unroll
+  std::size_t padded = 0;  ///< split vectors: the arrays' length, a multiple of the vector width
+};
+
+/// The layout for `n` bodies under `plan` (tuned knobs from `space`): on
+/// barrier-free plans (CPUs, Xeon Phi) split arrays walked in the plan's
+/// vectors; elsewhere float4 bodies in local-memory tiles of a work-group,
+/// the inner loop unrolled 4 times unless UNROLL is tuned (rules
+/// particles.nbody-layout and particles.nbody-unroll).
+NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
+
+}  // namespace portacl

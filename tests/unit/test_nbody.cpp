@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "test_support.hpp"
+#include "tuning/nbody_reference.hpp"
+
+using namespace portacl;
+
+namespace {
+
+// n bodies uniform in a cube of side 2, masses in [0.5, 1.5) / n.
+std::vector<float> random_bodies(std::size_t n) {
+  std::uniform_real_distribution<float> pos(-1.0f, 1.0f), mass(0.5f, 1.5f);
+  std::vector<float> b(4 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 3; ++c) b[4 * i + c] = pos(test::rng());
+    b[4 * i + 3] = mass(test::rng()) / float(n);
+  }
+  return b;
+}
+
+std::vector<float> poisoned(std::size_t floats) {
+  return std::vector<float>(floats, std::numeric_limits<float>::quiet_NaN());
+}
+
+// Accelerations and potentials of every body against the double host sum.
+LaunchPlan check_nbody(Context& ctx, const std::vector<float>& bodies, const NbodyOptions& o) {
+  const std::size_t n = bodies.size() / 4;
+  INFO("n = " << n << ", eps " << o.softening << ", G " << o.gravity);
+  Buffer<float> b(ctx, bodies), a(ctx, poisoned(bodies.size()));
+  const LaunchPlan p = nbody_accelerations(ctx, b, a, o);
+  const std::vector<float> got = a.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto want = reference::nbody_body(bodies, i, o.softening, o.gravity);
+    const std::string wrong = reference::compare_nbody_body(got, i, want, reference::nbody_bound(n), o.potential);
+    CHECK(wrong == "");
+    if (!wrong.empty()) break;
+  }
+  return p;
+}
+
+NbodyOptions options(float eps, float g = 1.0f) {
+  NbodyOptions o;
+  o.softening = eps;
+  o.gravity = g;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("nbody accelerations and potentials match the double all-pairs sum at awkward sizes", "[nbody]") {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : test::awkward_sizes)
+    if (n <= 4099) check_nbody(ctx, random_bodies(n), options(0.05f, 0.7f));
+  NbodyOptions no_potential = options(0.01f);
+  no_potential.potential = false;
+  const LaunchPlan p = check_nbody(ctx, random_bodies(1021), no_potential);
+  CHECK(p.macros.at("POTENTIAL") == "0");
+}
+
+TEST_CASE("nbody runs right under every device class's plan, each layout where its class takes it", "[nbody]") {
+  Context& ctx = test::cpu_context();
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    INFO(f);
+    NbodyOptions o = options(0.02f);
+    o.plan = opt;
+    for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{1031}}) {
+      const LaunchPlan p = check_nbody(ctx, random_bodies(n), o);
+      const Decision* layout = p.decision("layout");
+      REQUIRE(layout);
+      const DeviceClass c = classify(*opt.plan_as).device_class;
+      CHECK(layout->value ==
+            (c == DeviceClass::cpu || c == DeviceClass::intel_mic ? "split x, y, z, m arrays" : "float4 tiles"));
+    }
+    for (int unroll : {1, 16}) {  // a tuned unroll and vector width
+      PlanOverride tuned;
+      tuned.macros = {{"UNROLL", std::to_string(unroll)}};
+      tuned.vector_width = unroll == 1 ? 1 : 16;
+      o.plan.override_values = tuned;
+      check_nbody(ctx, random_bodies(257), o);
+    }
+    o.plan.override_values.reset();
+  }
+}
+
+TEST_CASE("nbody forces are antisymmetric and a closed system's momentum does not change", "[nbody]") {
+  Context& ctx = test::cpu_context();
+  // Two bodies: m1 a1 = -m2 a2, along the line between them, pulling together.
+  const std::vector<float> two = {0.0f, 0.0f, 0.0f, 2.0f, 1.0f, 0.5f, -0.25f, 0.5f};
+  Buffer<float> b(ctx, two), a(ctx, poisoned(8));
+  nbody_accelerations(ctx, b, a, options(0.01f));
+  const std::vector<float> got = a.download();
+  for (int c = 0; c < 3; ++c) {
+    CHECK(double(two[3]) * got[c] == Approx(-double(two[7]) * got[4 + c]).epsilon(1e-6));
+    CHECK(got[c] * (two[4 + c] - two[c]) >= 0);  // body 0 accelerates towards body 1
+  }
+  // Many bodies: sum_i m_i a_i = 0 to rounding, against sum_i m_i |a_i|.
+  const std::size_t n = 3001;
+  const std::vector<float> bodies = random_bodies(n);
+  Buffer<float> many(ctx, bodies), acc(ctx, poisoned(4 * n));
+  nbody_accelerations(ctx, many, acc, options(0.05f));
+  const std::vector<float> all = acc.download();
+  for (int c = 0; c < 3; ++c) {
+    double momentum = 0, scale = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      momentum += double(bodies[4 * i + 3]) * all[4 * i + c];
+      scale += std::fabs(double(bodies[4 * i + 3]) * all[4 * i + c]);
+    }
+    CHECK(std::fabs(momentum) <= reference::nbody_bound(n) * scale);
+  }
+}
+
+TEST_CASE("nbody leapfrog keeps momentum and holds energy over 1000 steps", "[nbody]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t n = 64;
+  std::vector<float> bodies = random_bodies(n), velocities(4 * n, 0.0f);
+  // Small random velocities, the centre of mass at rest.
+  std::normal_distribution<float> kick(0.0f, 0.3f);
+  double p[3] = {0, 0, 0}, mass = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      velocities[4 * i + c] = kick(test::rng());
+      p[c] += double(bodies[4 * i + 3]) * velocities[4 * i + c];
+    }
+    mass += bodies[4 * i + 3];
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) velocities[4 * i + c] -= float(p[c] / mass);
+  const NbodyOptions o = options(0.1f);
+  Buffer<float> b(ctx, bodies), v(ctx, velocities), a(ctx, poisoned(4 * n));
+  nbody_accelerations(ctx, b, a, o);
+  const double e0 = nbody_energy(bodies, velocities, a.download()).total();
+  double worst = 0;
+  for (int step = 1; step <= 1000; ++step) {
+    nbody_step(ctx, b, v, a, 1e-3f, o);
+    if (step % 100 == 0) {
+      const NbodyEnergy e = nbody_energy(b.download(), v.download(), a.download());
+      worst = std::max(worst, std::fabs(e.total() - e0) / std::fabs(e0));
+    }
+  }
+  INFO("energy " << e0 << ", worst relative drift " << worst);
+  CHECK(worst < 1e-5);
+  const std::vector<float> vb = v.download(), bb = b.download();
+  for (int c = 0; c < 3; ++c) {
+    double momentum = 0, scale = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      momentum += double(bb[4 * i + 3]) * vb[4 * i + c];
+      scale += std::fabs(double(bb[4 * i + 3]) * vb[4 * i + c]);
+    }
+    CHECK(std::fabs(momentum) <= 1e-5 * scale);
+  }
+}
+
+TEST_CASE("nbody refuses what it cannot compute, naming the problem", "[nbody]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> b(ctx, random_bodies(3)), a(ctx, 12), odd(ctx, 10), v(ctx, 12);
+  CHECK_THROWS_WITH(nbody_accelerations(ctx, b, a, options(0.0f)), Catch::Contains("softening 0"));
+  CHECK_THROWS_WITH(nbody_accelerations(ctx, b, a, options(-1.0f)), Catch::Contains("above 0"));
+  CHECK_THROWS_WITH(nbody_accelerations(ctx, b, odd, options(0.1f)), Catch::Contains("not 4 per body"));
+  CHECK_THROWS_WITH(nbody_accelerations(ctx, b, b, options(0.1f)), Catch::Contains("share"));
+  CHECK_THROWS_WITH(nbody_step(ctx, b, v, a, std::numeric_limits<float>::infinity(), options(0.1f)),
+                    Catch::Contains("time step"));
+  CHECK_THROWS_WITH(nbody_step(ctx, b, a, a, 0.1f, options(0.1f)), Catch::Contains("share"));
+  CHECK_THROWS_WITH(nbody_accelerations(test::another_context(), b, a, options(0.1f)),
+                    Catch::Contains("another context"));
+}
