@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "nbody" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -185,4 +185,13 @@ if has sort; then
     -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
     timeout 200 /tmp/bc_sort gpu ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   cat "$OUT/sort_h100.txt"
+fi
+if has nbody; then
+  # N-body at 2^14, 2^16 and 2^18 bodies (workloads 2^18, 2^22, 2^26: 32 sqrt(n) bodies) under the
+  # rules' plan, then 40 tuning candidates at 2^16 bodies, measured and not stored (--dry-run).
+  timeout 200 /tmp/build/tools/portacl-bench --device gpu --sizes ${NBODY_SIZES:-2^18,2^22,2^26} --kernels nbody \
+    --no-transfers --no-latency > "$OUT/nbody_h100.txt" 2>&1
+  timeout 240 /tmp/build/tools/portacl-tune --device gpu --kernel nbody --size 2^22 --budget 40 --dry-run \
+    >> "$OUT/nbody_h100.txt" 2>&1
+  grep -E "nbody|copy bandwidth|FP32" "$OUT/nbody_h100.txt" | head -40
 fi
