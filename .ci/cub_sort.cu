@@ -80,7 +80,8 @@ bool run(std::size_t n) {
   void* temp = nullptr;
   if (!ok(cudaMalloc(&temp, std::max(temp_keys, temp_pairs)), "cudaMalloc temp")) return false;
 
-  const Times tk = time_calls([&] { cub::DeviceRadixSort::SortKeys(temp, temp_keys, k_in, k_out, static_cast<int>(n)); });
+  const Times tk =
+      time_calls([&] { cub::DeviceRadixSort::SortKeys(temp, temp_keys, k_in, k_out, static_cast<int>(n)); });
   std::vector<std::uint32_t> got(n), want = keys, got_values(n);
   cudaMemcpy(got.data(), k_out, bytes, cudaMemcpyDeviceToHost);
   std::sort(want.begin(), want.end());
@@ -92,11 +93,11 @@ bool run(std::size_t n) {
   bool pairs_ok = got == want;
   for (std::size_t i = 0; pairs_ok && i < n; ++i) pairs_ok = got_values[i] < n && keys[got_values[i]] == got[i];
   const double g = double(n) / 1e6;
-  std::printf("cub SortKeys  n=%-9zu device %8.4f ms (%.4f-%.4f) %6.2f G keys/s  wall %8.4f ms %6.2f G keys/s  %s\n",
-              n, tk.device_ms, tk.device_min, tk.device_max, g / tk.device_ms, tk.wall_ms, g / tk.wall_ms,
+  std::printf("cub SortKeys  n=%-9zu device %8.4f ms (%.4f-%.4f) %6.2f G keys/s  wall %8.4f ms %6.2f G keys/s  %s\n", n,
+              tk.device_ms, tk.device_min, tk.device_max, g / tk.device_ms, tk.wall_ms, g / tk.wall_ms,
               keys_ok ? "ok" : "WRONG");
-  std::printf("cub SortPairs n=%-9zu device %8.4f ms (%.4f-%.4f) %6.2f G keys/s  wall %8.4f ms %6.2f G keys/s  %s\n",
-              n, tp.device_ms, tp.device_min, tp.device_max, g / tp.device_ms, tp.wall_ms, g / tp.wall_ms,
+  std::printf("cub SortPairs n=%-9zu device %8.4f ms (%.4f-%.4f) %6.2f G keys/s  wall %8.4f ms %6.2f G keys/s  %s\n", n,
+              tp.device_ms, tp.device_min, tp.device_max, g / tp.device_ms, tp.wall_ms, g / tp.wall_ms,
               pairs_ok ? "ok" : "WRONG");
   cudaFree(temp);
   cudaFree(k_in);

@@ -74,9 +74,9 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
   if (n < 2) return plan;
   const SortShape shape = choose_radix_sort(plan, sort_tunables(), ctx.info(), n, o.key_bits, values ? 8 : 4);
   if (shape.digit_bits == 0)
-    throw Error(std::string(op) + ": a tile of " + std::to_string(plan.local[0]) + " x " +
-                std::to_string(shape.items) + " keys needs " + std::to_string(shape.local_bytes) +
-                " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
+    throw Error(std::string(op) + ": a tile of " + std::to_string(plan.local[0]) + " x " + std::to_string(shape.items) +
+                " keys needs " + std::to_string(shape.local_bytes) + " bytes of local memory; '" + ctx.info().name +
+                "' has " + std::to_string(ctx.info().local_mem_size));
   const bool tiles = shape.variant == SortVariant::work_group_tiles;
   plan.macros["RADIX_BITS"] = std::to_string(shape.digit_bits);
   plan.macros["KEY_KIND"] = std::to_string(key_kind<K>());

@@ -20,11 +20,11 @@ enum class SortVariant {
 
 struct SortShape {
   SortVariant variant = SortVariant::work_item_chunks;
-  unsigned digit_bits = 0;  ///< bits sorted per pass
-  unsigned passes = 0;      ///< ceil(key_bits / digit_bits)
-  std::size_t units = 0;    ///< chunks or tiles: the counts are 2^digit_bits x units
-  std::size_t chunk = 0;    ///< keys per unit
-  std::size_t items = 0;    ///< tiles: keys per work-item
+  unsigned digit_bits = 0;      ///< bits sorted per pass
+  unsigned passes = 0;          ///< ceil(key_bits / digit_bits)
+  std::size_t units = 0;        ///< chunks or tiles: the counts are 2^digit_bits x units
+  std::size_t chunk = 0;        ///< keys per unit
+  std::size_t items = 0;        ///< tiles: keys per work-item
   std::size_t local_bytes = 0;  ///< tiles: local memory a work-group takes (or would, where digit_bits is 0)
 };
 

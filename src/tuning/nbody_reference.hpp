@@ -48,8 +48,8 @@ inline std::string compare_nbody_body(const std::vector<float>& got, std::size_t
     const double w = c < 3 ? want.a[c] : want.phi, mag = c < 3 ? want.a_magnitude : want.phi_magnitude;
     const double v = got[4 * i + c];
     if (!(std::fabs(v - w) <= relative * mag + 1e-30))
-      return "body " + std::to_string(i) + " " + names[c] + ": " + std::to_string(v) + ", want " +
-             std::to_string(w) + " (terms' magnitude " + std::to_string(mag) + ")";
+      return "body " + std::to_string(i) + " " + names[c] + ": " + std::to_string(v) + ", want " + std::to_string(w) +
+             " (terms' magnitude " + std::to_string(mag) + ")";
   }
   return "";
 }

@@ -155,8 +155,9 @@ TEST_CASE("sort runs right under every device class's plan, each variant where i
   }
 }
 
-TEST_CASE("sort takes every tuned digit width and tile under every class's plan, odd and even numbers of passes (16 and 7)",
-          "[sort]") {
+TEST_CASE(
+    "sort takes every tuned digit width and tile under every class's plan, odd and even numbers of passes (16 and 7)",
+    "[sort]") {
   Context& ctx = test::cpu_context();
   const std::vector<std::uint32_t> keys = uint_keys(40009, Shape::random);
   for (const auto& [f, opt] : test::class_plans(ElementType::i32))
