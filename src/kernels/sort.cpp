@@ -39,7 +39,7 @@ const TuningSpace& sort_tunables() {
         {2, 3, 4, 5, 6, 7, 8},
         std::nullopt,
         "key bits sorted per pass; unset, the rules decide (sort.work-item-chunks, sort.work-group-tiles)"},
-       {"ITEMS", {1, 2, 4, 8, 12, 16}, std::nullopt, "keys per work-item of a tile (GPU variant); unset, 8"}},
+       {"ITEMS", {1, 2, 4, 8, 12, 16}, std::nullopt, "keys per work-item of a tile (GPU variant); unset, 12"}},
       nullptr};
   return space;
 }

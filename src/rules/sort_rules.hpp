@@ -39,7 +39,8 @@ std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, uns
 /// moving `moved_bytes` per key, under `plan` (tuned knobs from `space`):
 ///   barrier-free plans (CPUs, Xeon Phi): chunks of at least 4096 keys, one
 ///   per work-item the plan offers, 8-bit digits (rule sort.work-item-chunks);
-///   others: tiles of 8 keys per work-item and 4-bit digits, narrower
+///   others: tiles of 128 work-items (unless tuned) of 12 keys each and
+///   5-bit digits, narrower
 ///   while the tile's local memory would exceed half the device's (rule
 ///   sort.work-group-tiles).
 /// A tuned RADIX_BITS or ITEMS replaces the rule's; digit_bits 0 when even
