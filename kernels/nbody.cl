@@ -11,7 +11,8 @@
 //   nbody_soa    CPUs: bodies as separate x, y, z, m arrays padded with
 //                mass 0 to a multiple of VW (nbody_split makes them), j
 //                taken VW at a time in vector registers.
-// POTENTIAL 1 also sums m_j / r for the potential.
+// Each work-item takes BODIES bodies i, so every body j it reads serves
+// them all. POTENTIAL 1 also sums m_j / r for the potential.
 // nbody_kick_drift and nbody_kick are the leapfrog's halves.
 #include "portacl_common.cl"
 
@@ -21,38 +22,54 @@
 #ifndef POTENTIAL
 #define POTENTIAL 1
 #endif
+#ifndef BODIES
+#define BODIES 1
+#endif
 
 inline float4 finish(float3 acc, float phi, float4 me, float eps2, float g) {
   // The self term of the potential: m_i / eps.
   return (float4)(g * acc, POTENTIAL ? -g * (phi - me.w * rsqrt(eps2)) : 0.0f);
 }
 
+// Work-item lid of group g takes bodies g * WG_SIZE * BODIES + lid + b *
+// WG_SIZE, b < BODIES: each body read from the tile serves BODIES bodies.
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(
     const uint n, const float eps2, const float g, __global const float4* bodies, __global float4* accelerations) {
   __local float4 tile[WG_SIZE];
-  const uint i = get_global_id(0), lid = get_local_id(0);
-  const float4 me = i < n ? bodies[i] : (float4)(0.0f);
-  float3 acc = (float3)(0.0f);
-  float phi = 0.0f;
+  const uint lid = get_local_id(0), first_i = get_group_id(0) * WG_SIZE * BODIES + lid;
+  float4 me[BODIES];
+  float3 acc[BODIES];
+  float phi[BODIES];
+  for (uint b = 0; b < BODIES; ++b) {
+    const uint i = first_i + b * WG_SIZE;
+    me[b] = i < n ? bodies[i] : (float4)(0.0f);
+    acc[b] = (float3)(0.0f);
+    phi[b] = 0.0f;
+  }
   for (uint first = 0; first < n; first += WG_SIZE) {
     const uint j = first + lid;
     tile[lid] = j < n ? bodies[j] : (float4)(0.0f);
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll UNROLL
     for (uint k = 0; k < WG_SIZE; ++k) {
-      const float4 b = tile[k];
-      const float3 d = b.xyz - me.xyz;
-      const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2)));
-      const float inv = rsqrt(r2);
-      const float s = b.w * inv * inv * inv;
-      acc = fma(d, (float3)(s), acc);
+      const float4 other = tile[k];
+      for (uint b = 0; b < BODIES; ++b) {
+        const float3 d = other.xyz - me[b].xyz;
+        const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2)));
+        const float inv = rsqrt(r2);
+        const float s = other.w * inv * inv * inv;
+        acc[b] = fma(d, (float3)(s), acc[b]);
 #if POTENTIAL
-      phi = fma(b.w, inv, phi);
+        phi[b] = fma(other.w, inv, phi[b]);
 #endif
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (i < n) accelerations[i] = finish(acc, phi, me, eps2, g);
+  for (uint b = 0; b < BODIES; ++b) {
+    const uint i = first_i + b * WG_SIZE;
+    if (i < n) accelerations[i] = finish(acc[b], phi[b], me[b], eps2, g);
+  }
 }
 
 __kernel void nbody_split(const uint n, const uint padded, __global const float4* bodies, __global float* xs,
@@ -78,27 +95,37 @@ inline float lane_sum(VT v) {
 #define lane_sum(v) (v)
 #endif
 
+// Work-item w takes bodies w * BODIES .. w * BODIES + BODIES - 1: each
+// vector of bodies j loaded serves BODIES bodies.
 __kernel void nbody_soa(const uint n, const uint padded, const float eps2, const float g,
                         __global const float4* bodies, __global const float* xs, __global const float* ys,
                         __global const float* zs, __global const float* ms, __global float4* accelerations) {
-  const uint i = get_global_id(0);
-  if (i >= n) return;
-  const float4 me = bodies[i];
-  VT ax = (VT)(0.0f), ay = (VT)(0.0f), az = (VT)(0.0f), ph = (VT)(0.0f);
-  for (uint j = 0; j < padded; j += VW) {
-    const VT dx = VLOAD(0, xs + j) - (VT)(me.x), dy = VLOAD(0, ys + j) - (VT)(me.y), dz = VLOAD(0, zs + j) - (VT)(me.z);
-    const VT r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, (VT)(eps2))));
-    const VT inv = rsqrt(r2);
-    const VT m = VLOAD(0, ms + j);
-    const VT s = m * inv * inv * inv;
-    ax = fma(dx, s, ax);
-    ay = fma(dy, s, ay);
-    az = fma(dz, s, az);
-#if POTENTIAL
-    ph = fma(m, inv, ph);
-#endif
+  const uint first_i = get_global_id(0) * BODIES;
+  if (first_i >= n) return;
+  float4 me[BODIES];
+  VT ax[BODIES], ay[BODIES], az[BODIES], ph[BODIES];
+  for (uint b = 0; b < BODIES; ++b) {
+    me[b] = first_i + b < n ? bodies[first_i + b] : (float4)(0.0f);
+    ax[b] = ay[b] = az[b] = ph[b] = (VT)(0.0f);
   }
-  accelerations[i] = finish((float3)(lane_sum(ax), lane_sum(ay), lane_sum(az)), lane_sum(ph), me, eps2, g);
+  for (uint j = 0; j < padded; j += VW) {
+    const VT x = VLOAD(0, xs + j), y = VLOAD(0, ys + j), z = VLOAD(0, zs + j), m = VLOAD(0, ms + j);
+    for (uint b = 0; b < BODIES; ++b) {
+      const VT dx = x - (VT)(me[b].x), dy = y - (VT)(me[b].y), dz = z - (VT)(me[b].z);
+      const VT r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, (VT)(eps2))));
+      const VT inv = rsqrt(r2);
+      const VT s = m * inv * inv * inv;
+      ax[b] = fma(dx, s, ax[b]);
+      ay[b] = fma(dy, s, ay[b]);
+      az[b] = fma(dz, s, az[b]);
+#if POTENTIAL
+      ph[b] = fma(m, inv, ph[b]);
+#endif
+    }
+  }
+  for (uint b = 0; b < BODIES && first_i + b < n; ++b)
+    accelerations[first_i + b] =
+        finish((float3)(lane_sum(ax[b]), lane_sum(ay[b]), lane_sum(az[b])), lane_sum(ph[b]), me[b], eps2, g);
 }
 
 // v += a dt/2, then x += v dt (the mass, w, kept).

@@ -19,6 +19,7 @@ enum class NbodyLayout {
 struct NbodyShape {
   NbodyLayout layout = NbodyLayout::float4_tiles;
   unsigned unroll = 1;     ///< tiles: the inner loop's unroll
+  unsigned bodies = 1;     ///< bodies i per work-item, sharing every body j it reads
   std::size_t padded = 0;  ///< split vectors: the arrays' length, a multiple of the vector width
 };
 
@@ -26,7 +27,8 @@ struct NbodyShape {
 /// barrier-free plans (CPUs, Xeon Phi) split arrays walked in the plan's
 /// vectors; elsewhere float4 bodies in local-memory tiles of a work-group,
 /// the inner loop unrolled 4 times unless UNROLL is tuned (rules
-/// particles.nbody-layout and particles.nbody-unroll).
+/// particles.nbody-layout and particles.nbody-unroll); 1 body i per
+/// work-item unless BODIES is tuned (rule particles.nbody-bodies-per-item).
 NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
 
 }  // namespace portacl

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -75,12 +76,16 @@ TEST_CASE("nbody runs right under every device class's plan, each layout where i
       CHECK(layout->value ==
             (c == DeviceClass::cpu || c == DeviceClass::intel_mic ? "split x, y, z, m arrays" : "float4 tiles"));
     }
-    for (int unroll : {1, 16}) {  // a tuned unroll and vector width
+    // Tuned unrolls, vector widths and bodies per work-item, on a count
+    // that none of them divides.
+    for (const auto& [unroll, vw, per_item] : std::vector<std::array<unsigned, 3>>{{1, 1, 1}, {4, 4, 2}, {16, 16, 4}}) {
+      INFO("UNROLL " << unroll << ", VW " << vw << ", BODIES " << per_item);
       PlanOverride tuned;
-      tuned.macros = {{"UNROLL", std::to_string(unroll)}};
-      tuned.vector_width = unroll == 1 ? 1 : 16;
+      tuned.macros = {{"UNROLL", std::to_string(unroll)}, {"BODIES", std::to_string(per_item)}};
+      tuned.vector_width = vw;
       o.plan.override_values = tuned;
-      check_nbody(ctx, random_bodies(257), o);
+      const LaunchPlan p = check_nbody(ctx, random_bodies(257), o);
+      CHECK(p.macros.at("BODIES") == std::to_string(per_item));
     }
     o.plan.override_values.reset();
   }

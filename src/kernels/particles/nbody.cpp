@@ -31,15 +31,20 @@ KernelTraits nbody_traits() {
 }
 
 const TuningSpace& nbody_tunables() {
-  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512, 1024}),
-                                  knobs::vector_width({1, 4, 8, 16}),
-                                  knobs::use_local_memory(),
-                                  {"UNROLL",
-                                   {1, 2, 4, 8, 16},
-                                   std::nullopt,
-                                   "the tile loop's unroll (GPU layout); unset, the rules decide "
-                                   "(particles.nbody-unroll)"}},
-                                 nullptr};
+  static const TuningSpace space{
+      {knobs::work_group_size({64, 128, 256, 512, 1024}),
+       knobs::vector_width({1, 4, 8, 16}),
+       knobs::use_local_memory(),
+       {"UNROLL",
+        {1, 2, 4, 8, 16},
+        std::nullopt,
+        "the tile loop's unroll (GPU layout); unset, the rules decide "
+        "(particles.nbody-unroll)"},
+       {"BODIES",
+        {1, 2, 4},
+        std::nullopt,
+        "bodies i per work-item; unset, the rules decide (particles.nbody-bodies-per-item)"}},
+      nullptr};
   return space;
 }
 
@@ -78,9 +83,10 @@ LaunchPlan accelerations_of(Context& ctx, const Buffer<float>& bodies, Buffer<fl
   const NbodyShape shape = choose_nbody(plan, nbody_tunables(), n);
   plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
   plan.macros["UNROLL"] = std::to_string(shape.unroll);
-  plan.work_groups = kernel_call::ceil_div(n, plan.local[0]);
+  plan.macros["BODIES"] = std::to_string(shape.bodies);
+  plan.work_groups = kernel_call::ceil_div(kernel_call::ceil_div(n, shape.bodies), plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  plan.items_per_work_item = 1;
+  plan.items_per_work_item = shape.bodies;
   const cl_uint count = static_cast<cl_uint>(n);
   const cl_float eps2 = o.softening * o.softening, g = o.gravity;
   if (shape.layout == NbodyLayout::float4_tiles) {

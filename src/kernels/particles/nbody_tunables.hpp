@@ -13,8 +13,9 @@ namespace portacl {
 /// The force sum: 20 flops per pair (the customary count), per body.
 KernelTraits nbody_traits();
 /// work-group size (the tile), vector width (the CPU layout's lanes over
-/// j), local memory (which layout) and UNROLL (the tile loop's unroll;
-/// unset, rule particles.nbody-unroll).
+/// j), local memory (which layout), UNROLL (the tile loop's unroll; unset,
+/// rule particles.nbody-unroll) and BODIES (bodies i per work-item; unset,
+/// rule particles.nbody-bodies-per-item).
 const TuningSpace& nbody_tunables();
 
 }  // namespace portacl
