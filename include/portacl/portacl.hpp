@@ -19,6 +19,7 @@
 #include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/packed_symv.hpp"
 #include "portacl/kernels/particles/nbody.hpp"
+#include "portacl/kernels/particles/neighbours.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"

@@ -56,6 +56,13 @@ template <class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>
 void set(const PreparedKernel& k, unsigned i, const S& v) {
   detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
 }
+// OpenCL vector arguments (a box's lengths, a grid's extents).
+inline void set(const PreparedKernel& k, unsigned i, const cl_float4& v) {
+  detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
+}
+inline void set(const PreparedKernel& k, unsigned i, const cl_int4& v) {
+  detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
+}
 
 // Compiler options for kernels built around a user's expression: in float,
 // literals such as 0.75 are single precision, so "x > 0.75" compiles for

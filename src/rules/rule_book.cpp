@@ -127,6 +127,16 @@ const std::vector<Rule>& rule_book() {
        "A work-item takes 1 body i unless tuned (BODIES 2 or 4 make every body j read serve several): on PoCL with "
        "AVX-512, 2^14 bodies took 131.7 ms with 1 and 129.5 with 4, the pairs' arithmetic and not the loads bounding "
        "it."},
+      {"particles.neighbour-cells", "all", "000 4",
+       "Neighbour lists search cells at least cutoff + skin wide where the box holds 3 or more a side and there are "
+       "1000 particles or more: particles sorted by cell with the radix sort, each testing the 27 neighbouring cells "
+       "(O(n)); otherwise every pair is tested (O(n^2); fewer than 3 cells a side would repeat cells)."},
+      {"particles.list-slots", "all", "000 4",
+       "GPUs store neighbour k of particle i at k n + i, so neighbouring work-items write and read neighbouring "
+       "words; CPUs and Xeon Phi at i capacity + k, a particle's neighbours in one cache line."},
+      {"particles.list-capacity", "all", "000 4",
+       "A list's first capacity is 1.25 times the neighbours a uniform density gives within cutoff + skin, plus 8; a "
+       "particle with more makes the build grow the capacity to fit it and run again."},
       {"stencil.tile-beyond-cache", "all", "000 3",
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
        "that the cache serves the neighbours' re-reads (the textbook measured 1.5x on large grids, nothing on small). "

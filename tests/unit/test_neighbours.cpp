@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "test_support.hpp"
+#include "tuning/neighbour_reference.hpp"
+
+using namespace portacl;
+
+namespace {
+
+// n particles uniform over the box, a quarter of them moved by whole box
+// lengths (their images are what counts).
+std::vector<float> random_positions(std::size_t n, const PeriodicBox& box) {
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::uniform_int_distribution<int> shift(-2, 2);
+  std::vector<float> p(4 * n);
+  const float len[3] = {box.x, box.y, box.z};
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 3; ++c)
+      p[4 * i + c] = len[c] * (u(test::rng()) + (i % 4 == 0 ? float(shift(test::rng())) : 0.0f));
+    p[4 * i + 3] = float(i % 3);
+  }
+  return p;
+}
+
+// Builds and checks the list against the host's pairs; returns it.
+NeighbourList check_list(Context& ctx, const std::vector<float>& p, const PeriodicBox& box, NeighbourOptions o) {
+  INFO("n = " << p.size() / 4 << ", box " << box.x << " x " << box.y << " x " << box.z << ", cutoff " << o.cutoff
+              << ", skin " << o.skin << (o.half ? ", half" : ", full"));
+  Buffer<float> positions(ctx, p);
+  NeighbourList list(ctx, o);
+  list.build(positions, box);
+  const double lengths[3] = {box.x, box.y, box.z};
+  const double reach = double(o.cutoff) + o.skin;
+  CHECK(reference::compare_pairs(list.pairs(), reference::neighbour_pairs(p, lengths, reach, o.half), p, lengths,
+                                 reach) == "");
+  return list;
+}
+
+NeighbourOptions options(float cutoff, float skin, bool half, NeighbourSearch search = NeighbourSearch::automatic) {
+  NeighbourOptions o;
+  o.cutoff = cutoff;
+  o.skin = skin;
+  o.half = half;
+  o.search = search;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("neighbour lists hold every pair within reach across periodic boundaries, both searches, full and half",
+          "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{10.0f, 8.0f, 12.5f};
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{61}, std::size_t{1021}, std::size_t{3001}})
+    for (bool half : {false, true})
+      for (NeighbourSearch search : {NeighbourSearch::cells, NeighbourSearch::all_pairs}) {
+        const NeighbourList l = check_list(ctx, random_positions(n, box), box, options(1.7f, 0.3f, half, search));
+        if (n > 0)
+          CHECK(l.plan().decision("search")->value == (search == NeighbourSearch::cells ? "cells" : "all pairs"));
+      }
+  // The rule's own choice: cells from 1000 particles in a box of 3 cells a side or more.
+  const NeighbourList l = check_list(ctx, random_positions(3001, box), box, options(1.7f, 0.3f, false));
+  CHECK(l.plan().decision("search")->value == "cells");
+}
+
+TEST_CASE("neighbour lists grow their capacity and build again where a particle overflows it", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{6.0f, 6.0f, 6.0f};
+  // A dense clump in one corner: far more neighbours there than the
+  // density estimate gives.
+  std::vector<float> p = random_positions(2000, box);
+  std::uniform_real_distribution<float> near(0.0f, 0.8f);
+  for (std::size_t i = 0; i < 400; ++i)
+    for (int c = 0; c < 3; ++c) p[4 * i + c] = near(test::rng());
+  for (bool half : {false, true}) {
+    const NeighbourList grown = check_list(ctx, p, box, options(1.0f, 0.2f, half));
+    CHECK(grown.retries() >= 1);
+    NeighbourOptions tiny = options(1.0f, 0.2f, half, NeighbourSearch::all_pairs);
+    tiny.capacity = 2;
+    const NeighbourList again = check_list(ctx, p, box, tiny);
+    CHECK(again.retries() >= 1);
+    CHECK(again.capacity() > 2);
+  }
+}
+
+TEST_CASE("neighbour lists in a box of fewer than three cells a side test every pair", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{5.0f, 9.0f, 5.0f};  // reach 2.4: 2 cells a side in x and z
+  const NeighbourList l =
+      check_list(ctx, random_positions(1500, box), box, options(2.0f, 0.4f, false, NeighbourSearch::cells));
+  CHECK(l.plan().decision("search")->value == "all pairs");
+}
+
+TEST_CASE("neighbour lists run right under every device class's plan", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{9.0f, 9.0f, 9.0f};
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32))
+    for (bool half : {false, true}) {
+      INFO(f);
+      NeighbourOptions o = options(1.5f, 0.25f, half);
+      o.plan = opt;
+      const NeighbourList l = check_list(ctx, random_positions(2003, box), box, o);
+      const DeviceClass c = classify(*opt.plan_as).device_class;
+      CHECK(l.plan().decision("list_slots")->value ==
+            (c == DeviceClass::cpu || c == DeviceClass::intel_mic ? "i capacity + k" : "k n + i"));
+    }
+}
+
+TEST_CASE("a neighbour list asks for a rebuild once a particle has moved more than half the skin", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{8.0f, 8.0f, 8.0f};
+  std::vector<float> p = random_positions(500, box);
+  p[0] = 0.05f;  // a particle by the boundary
+  Buffer<float> positions(ctx, p);
+  NeighbourList list(ctx, options(1.2f, 0.4f, false));
+  list.build(positions, box);
+  CHECK_FALSE(list.needs_rebuild(positions));
+  std::vector<float> moved = p;
+  moved[0] = 0.05f - 0.19f;  // across the boundary, 0.19 < 0.2 by the minimum image
+  positions.upload(moved);
+  CHECK_FALSE(list.needs_rebuild(positions));
+  moved[4 * 7 + 1] += 0.21f;  // another, just past half the skin
+  positions.upload(moved);
+  CHECK(list.needs_rebuild(positions));
+}
+
+TEST_CASE("neighbour lists refuse what they cannot search, naming the problem", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  CHECK_THROWS_WITH(NeighbourList(ctx, options(0.0f, 0.3f, false)), Catch::Contains("cutoff 0"));
+  CHECK_THROWS_WITH(NeighbourList(ctx, options(1.0f, -0.1f, false)), Catch::Contains("skin"));
+  Buffer<float> p(ctx, random_positions(10, {4.0f, 4.0f, 4.0f})), odd(ctx, 7);
+  NeighbourList list(ctx, options(1.8f, 0.3f, false));
+  CHECK_THROWS_WITH(list.build(p, {4.0f, 4.0f, 4.0f}), Catch::Contains("more than half the box"));
+  CHECK_THROWS_WITH(list.build(p, {4.0f, 0.0f, 9.0f}), Catch::Contains("box length 0"));
+  CHECK_THROWS_WITH(list.build(odd, {9.0f, 9.0f, 9.0f}), Catch::Contains("not 4 a particle"));
+  CHECK_THROWS_WITH(list.needs_rebuild(p), Catch::Contains("never built"));
+}
