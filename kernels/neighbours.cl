@@ -16,13 +16,7 @@
 // HALF 1 lists a pair once, at its smaller index.
 #include "portacl_common.cl"
 
-#if SLOTS_BY_K
-#define SLOT(i, k) ((size_t)(k) * n + (i))
-#else
-#define SLOT(i, k) ((size_t)(i) * capacity + (k))
-#endif
-
-inline float3 minimum_image(float3 d, float3 box) { return d - box * rint(d / box); }
+#include "neighbour_slots.cl"
 
 // Counts j as a neighbour of i when it is one.
 inline void consider(uint i, uint j, float3 me, float3 other, float3 box, float reach2, uint* count,

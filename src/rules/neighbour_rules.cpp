@@ -56,4 +56,21 @@ std::size_t first_list_capacity(LaunchPlan& plan, std::size_t n, const std::arra
   return capacity;
 }
 
+std::size_t grown_list_capacity(LaunchPlan& plan, std::size_t fullest) {
+  const std::size_t capacity = (fullest * 5 / 4 + 8 + 7) / 8 * 8;
+  plan.decide("capacity", std::to_string(capacity), "particles.list-capacity",
+              "a particle had " + std::to_string(fullest) + " neighbours: grown to 1.25 x that + 8 and built again");
+  return capacity;
+}
+
+bool decide_pair_scatter(LaunchPlan& plan, bool half_list) {
+  if (half_list)
+    plan.decide("scatter", "atomic shares", "particles.lj-scatter",
+                "a half list: each pair computed once, the other particle's share added by atomic compare-and-swap");
+  else
+    plan.decide("scatter", "own sums", "particles.lj-scatter",
+                "a full list: each particle sums its own pairs, no atomics, every pair computed twice");
+  return half_list;
+}
+
 }  // namespace portacl

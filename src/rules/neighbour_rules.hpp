@@ -32,4 +32,13 @@ NeighbourShape choose_neighbour_search(LaunchPlan& plan, std::size_t n, const st
 std::size_t first_list_capacity(LaunchPlan& plan, std::size_t n, const std::array<float, 3>& box, float reach,
                                 bool half);
 
+/// The capacity after a build found a particle with `fullest` neighbours:
+/// 1.25 times that, plus 8, rounded up to 8 (rule particles.list-capacity).
+std::size_t grown_list_capacity(LaunchPlan& plan, std::size_t fullest);
+
+/// How pair forces reach both particles: over a half list by atomic shares
+/// (true), over a full list by each particle's own sum (false) (rule
+/// particles.lj-scatter).
+bool decide_pair_scatter(LaunchPlan& plan, bool half_list);
+
 }  // namespace portacl

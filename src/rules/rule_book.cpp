@@ -137,6 +137,10 @@ const std::vector<Rule>& rule_book() {
       {"particles.list-capacity", "all", "000 4",
        "A list's first capacity is 1.25 times the neighbours a uniform density gives within cutoff + skin, plus 8; a "
        "particle with more makes the build grow the capacity to fit it and run again."},
+      {"particles.lj-scatter", "all", "000 4",
+       "Pair forces over a full list are summed by each particle for itself (no atomics, each pair computed twice); "
+       "over a half list each pair is computed once and the other particle's share added by a 32-bit atomic "
+       "compare-and-swap on its float, which every OpenCL 1.2 device has."},
       {"stencil.tile-beyond-cache", "all", "000 3",
        "A stencil's local-memory tile (the block plus a halo) only where the grids exceed the device's cache: below "
        "that the cache serves the neighbours' re-reads (the textbook measured 1.5x on large grids, nothing on small). "

@@ -10,28 +10,12 @@
 #include <string>
 
 #include "../kernel_call.hpp"
+#include "particle_traits.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/sort.hpp"
 #include "rules/neighbour_rules.hpp"
-#include "rules/tuning_space.hpp"
 
 namespace portacl {
-
-namespace {
-
-KernelTraits neighbour_traits() {
-  KernelTraits t;
-  t.name = "neighbour_list";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.bytes_per_item = 16;
-  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512})}, nullptr};
-  t.tunables = &space;
-  return t;
-}
-
-}  // namespace
 
 struct NeighbourList::State {
   State(Context& c, const NeighbourOptions& o) : ctx(c), options(o) {}
@@ -76,7 +60,8 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   const std::size_t n = positions.size() / 4;
   if (n > 0x7fffffffull) throw Error(std::string(op) + ": " + std::to_string(n) + " particles; at most 2^31 - 1");
   s.box = box;
-  s.plan = ctx.plan(neighbour_traits(), ProblemSize(std::max<std::size_t>(n, 1)), s.options.plan);
+  s.plan =
+      ctx.plan(particle_pass_traits("neighbour_list", 16), ProblemSize(std::max<std::size_t>(n, 1)), s.options.plan);
   const int forced = s.options.search == NeighbourSearch::cells       ? 1
                      : s.options.search == NeighbourSearch::all_pairs ? 2
                                                                       : 0;
@@ -141,11 +126,8 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
                           reach2, capacity, positions, *s.counts, *s.list, *s.flag);
     const std::uint32_t fullest = s.flag->download()[0];
     if (fullest <= s.capacity) break;
-    // Grown to fit the fullest particle, with room for the next builds.
-    s.capacity = (static_cast<std::size_t>(fullest) * 5 / 4 + 8 + 7) / 8 * 8;
+    s.capacity = grown_list_capacity(plan, fullest);
     ++s.retries;
-    plan.decide("capacity", std::to_string(s.capacity), "particles.list-capacity",
-                "a particle had " + std::to_string(fullest) + " neighbours: grown to 1.25 x that + 8 and built again");
   }
 }
 
@@ -185,6 +167,8 @@ const Buffer<std::uint32_t>& NeighbourList::neighbours() const {
 std::size_t NeighbourList::slot(std::size_t i, std::size_t k) const {
   return s_->shape.slots_by_k ? k * s_->n + i : i * s_->capacity + k;
 }
+
+bool NeighbourList::slots_by_neighbour() const { return s_->shape.slots_by_k; }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> NeighbourList::pairs() const {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> out;

@@ -77,6 +77,8 @@ class NeighbourList {
   /// Neighbour k of particle i is at neighbours()[slot(i, k)].
   const Buffer<std::uint32_t>& neighbours() const;
   std::size_t slot(std::size_t i, std::size_t k) const;
+  /// True when slot(i, k) is k n + i (GPUs), false for i capacity + k.
+  bool slots_by_neighbour() const;
   /// Every (i, j) the list holds, read back to the host, in order of i.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs() const;
   /// The plan of the last build's search: its decisions say which search,

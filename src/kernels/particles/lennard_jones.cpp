@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// Lennard-Jones forces (kernels/lennard_jones.cl): validate, tabulate the
+// type pairs, check the types on the device, launch over a full list (own
+// sums) or a half list (atomic shares).
+#include "portacl/kernels/particles/lennard_jones.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "../aliasing.hpp"
+#include "../kernel_call.hpp"
+#include "particle_traits.hpp"
+#include "portacl/error.hpp"
+#include "rules/neighbour_rules.hpp"
+
+namespace portacl {
+
+namespace {
+
+// (4 eps sigma^12, 4 eps sigma^6, E_shift, 0) of every type pair.
+std::vector<cl_float4> pair_table(const LennardJones& lj) {
+  const char* op = "lennard_jones";
+  const std::size_t t = lj.types;
+  if (t == 0) throw Error(std::string(op) + ": no types");
+  if (lj.epsilon.size() != t * t || lj.sigma.size() != t * t)
+    throw Error(std::string(op) + ": epsilon has " + std::to_string(lj.epsilon.size()) + " and sigma " +
+                std::to_string(lj.sigma.size()) + " entries; " + std::to_string(t) + " types need " +
+                std::to_string(t * t) + " each (types x types)");
+  if (!(lj.cutoff > 0) || !std::isfinite(lj.cutoff))
+    throw Error(std::string(op) + ": cutoff " + std::to_string(lj.cutoff) + " must be a finite length above 0");
+  std::vector<cl_float4> table(t * t);
+  for (std::size_t a = 0; a < t; ++a)
+    for (std::size_t b = 0; b < t; ++b) {
+      const float eps = lj.epsilon[a * t + b], sigma = lj.sigma[a * t + b];
+      const std::string at = "(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+      if (eps != lj.epsilon[b * t + a] || sigma != lj.sigma[b * t + a])
+        throw Error(std::string(op) + ": epsilon and sigma must be symmetric; " + at + " differs from its mirror");
+      if (!(sigma > 0) || !std::isfinite(sigma))
+        throw Error(std::string(op) + ": sigma" + at + " " + std::to_string(sigma) + " must be finite and above 0");
+      if (!(eps >= 0) || !std::isfinite(eps))
+        throw Error(std::string(op) + ": epsilon" + at + " " + std::to_string(eps) + " must be finite, not negative");
+      const double s6 = std::pow(double(sigma), 6), c12 = 4.0 * eps * s6 * s6, c6 = 4.0 * eps * s6;
+      const double rc6 = std::pow(double(lj.cutoff), 6);
+      const double shift = lj.shift ? c12 / (rc6 * rc6) - c6 / rc6 : 0.0;
+      table[a * t + b] = cl_float4{{float(c12), float(c6), float(shift), 0.0f}};
+    }
+  return table;
+}
+
+}  // namespace
+
+LaunchPlan lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
+                         const LennardJones& lj, Buffer<float>& forces, const PlanOptions& options) {
+  const char* op = "lennard_jones";
+  kernel_call::same_context(ctx, positions, op, "positions");
+  kernel_call::same_context(ctx, forces, op, "forces");
+  const std::vector<cl_float4> table = pair_table(lj);
+  if (positions.size() % 4)
+    throw Error(std::string(op) + ": positions has " + std::to_string(positions.size()) +
+                " floats, not 4 a particle (x, y, z, type)");
+  const std::size_t n = positions.size() / 4;
+  kernel_call::same_length(op, "positions", n, "forces", forces.size() / 4);
+  if (forces.size() % 4) throw Error(std::string(op) + ": forces must hold 4 floats a particle (fx, fy, fz, e)");
+  const Buffer<std::uint32_t>& counts = list.counts();  // throws when never built
+  kernel_call::same_length(op, "positions", n, "the neighbour list's particles", list.particles());
+  if (lj.cutoff > list.cutoff())
+    throw Error(std::string(op) + ": cutoff " + std::to_string(lj.cutoff) + " is beyond the list's cutoff " +
+                std::to_string(list.cutoff()) + "; the list would miss pairs");
+  aliasing::refuse_overlap(op, aliasing::whole(forces), "forces", aliasing::whole(positions), "positions",
+                           "positions are read while forces are written");
+  LaunchPlan plan =
+      ctx.plan(particle_pass_traits("lennard_jones", 32), ProblemSize(std::max<std::size_t>(n, 1)), options);
+  if (n == 0) return plan;
+  plan.macros["TYPES"] = std::to_string(lj.types);
+  plan.macros["SLOTS_BY_K"] = list.slots_by_neighbour() ? "1" : "0";
+  plan.work_groups = kernel_call::ceil_div(n, plan.local[0]);
+  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  plan.items_per_work_item = 1;
+  const cl_uint count = static_cast<cl_uint>(n);
+
+  auto held = ctx.hold_scratch();
+  const cl::Buffer& bad = ctx.scratch("lennard_jones.bad_type", 4, true);
+  check_cl(ctx.queue().enqueueFillBuffer(bad, cl_uint{0}, 0, 4), "clEnqueueFillBuffer(types)");
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"lennard_jones.cl", "lj_check_types", ""}, plan), count, positions,
+                      bad);
+  cl_uint found = 0;
+  check_cl(ctx.queue().enqueueReadBuffer(bad, CL_TRUE, 0, 4, &found), "clEnqueueReadBuffer(types)");
+  if (found)
+    throw Error(std::string(op) + ": a particle's type (the fourth float of its position) is not one of 0 .. " +
+                std::to_string(lj.types - 1));
+
+  const cl::Buffer& pairs = ctx.scratch("lennard_jones.pairs", table.size() * sizeof(cl_float4));
+  // Blocking: the table is this call's and is gone when it returns.
+  check_cl(ctx.queue().enqueueWriteBuffer(pairs, CL_TRUE, 0, table.size() * sizeof(cl_float4), table.data()),
+           "clEnqueueWriteBuffer(pair table)");
+  const cl_float4 box4{{list.box().x, list.box().y, list.box().z, 0.0f}};
+  const cl_float rc2 = lj.cutoff * lj.cutoff;
+  const cl_uint capacity = static_cast<cl_uint>(list.capacity());
+  const bool atomic_shares = decide_pair_scatter(plan, list.half());
+  plan.macros["HALF_LIST"] = atomic_shares ? "1" : "0";
+  if (atomic_shares)
+    check_cl(ctx.queue().enqueueFillBuffer(forces.cl_buffer(), cl_float{0}, 0, 16 * n), "clEnqueueFillBuffer(forces)");
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"lennard_jones.cl", "lj_forces", ""}, plan), count, capacity, box4,
+                      rc2, positions, counts, list.neighbours(), pairs, forces);
+  return plan;
+}
+
+}  // namespace portacl

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "test_support.hpp"
+#include "tuning/lj_reference.hpp"
+
+using namespace portacl;
+
+namespace {
+
+// A simple cubic lattice of side `per_side` and spacing 1.12 sigma, each
+// site moved by up to 0.12 in each direction (no pair closer than 0.88),
+// types alternating over `types`, in the box the lattice fills.
+std::vector<float> jittered_lattice(int per_side, std::size_t types, PeriodicBox& box) {
+  const float spacing = 1.12f;
+  std::uniform_real_distribution<float> jitter(-0.12f, 0.12f);
+  std::vector<float> p;
+  for (int z = 0; z < per_side; ++z)
+    for (int y = 0; y < per_side; ++y)
+      for (int x = 0; x < per_side; ++x) {
+        p.push_back(spacing * x + jitter(test::rng()));
+        p.push_back(spacing * y + jitter(test::rng()));
+        p.push_back(spacing * z + jitter(test::rng()));
+        p.push_back(float((x + y + z) % types));
+      }
+  box = PeriodicBox{spacing * per_side, spacing * per_side, spacing * per_side};
+  return p;
+}
+
+LennardJones two_types() {
+  LennardJones lj;
+  lj.types = 2;
+  lj.epsilon = {1.0f, 0.7f, 0.7f, 0.5f};
+  lj.sigma = {1.0f, 0.9f, 0.9f, 0.85f};
+  lj.cutoff = 2.5f;
+  return lj;
+}
+
+// Forces and energies from a list of `half` kind, against the double sums.
+std::vector<float> check_forces(Context& ctx, const std::vector<float>& p, const PeriodicBox& box,
+                                const LennardJones& lj, bool half, const PlanOptions& plan = {}) {
+  INFO((half ? "half" : "full") << " list, " << p.size() / 4 << " particles, shift " << lj.shift);
+  Buffer<float> positions(ctx, p), forces(ctx, std::vector<float>(p.size(), std::nanf("")));
+  NeighbourOptions o;
+  o.cutoff = lj.cutoff;
+  o.skin = 0.3f;
+  o.half = half;
+  o.plan = plan;
+  NeighbourList list(ctx, o);
+  list.build(positions, box);
+  const LaunchPlan used = lennard_jones(ctx, positions, list, lj, forces, plan);
+  CHECK(used.decision("scatter")->value == (half ? "atomic shares" : "own sums"));
+  const std::vector<float> got = forces.download();
+  const double lengths[3] = {box.x, box.y, box.z};
+  const reference::LjExact want = reference::lennard_jones(p, lengths, lj);
+  const std::size_t n = p.size() / 4;
+  double energy = 0, energy_scale = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      INFO("particle " << i << " component " << c);
+      CHECK(std::fabs(got[4 * i + c] - want.force[3 * i + c]) <= 1e-5 * (want.magnitude[3 * i + c] + 1e-3));
+    }
+    energy += got[4 * i + 3];
+    energy_scale += std::fabs(got[4 * i + 3]);
+  }
+  CHECK(std::fabs(energy - want.energy) <= 1e-5 * energy_scale + 1e-6);
+  return got;
+}
+
+}  // namespace
+
+TEST_CASE("Lennard-Jones forces and energy match the double sums, full and half lists, with and without the shift",
+          "[lj]") {
+  Context& ctx = test::cpu_context();
+  PeriodicBox box;
+  for (int side : {6, 11}) {
+    const std::vector<float> p = jittered_lattice(side, 2, box);
+    for (bool shift : {true, false}) {
+      LennardJones lj = two_types();
+      lj.shift = shift;
+      for (bool half : {false, true}) check_forces(ctx, p, box, lj, half);
+    }
+  }
+}
+
+TEST_CASE("Lennard-Jones forces add up to zero and are minus the gradient of the energy", "[lj]") {
+  Context& ctx = test::cpu_context();
+  PeriodicBox box;
+  const std::vector<float> p = jittered_lattice(7, 2, box);
+  const LennardJones lj = two_types();
+  const double lengths[3] = {box.x, box.y, box.z};
+  for (bool half : {false, true}) {
+    const std::vector<float> f = check_forces(ctx, p, box, lj, half);
+    for (int c = 0; c < 3; ++c) {
+      double total = 0, scale = 0;
+      for (std::size_t i = 0; i < p.size() / 4; ++i) {
+        total += f[4 * i + c];
+        scale += std::fabs(f[4 * i + c]);
+      }
+      CHECK(std::fabs(total) <= 1e-5 * scale);
+    }
+  }
+  // Central differences of the double energy at a few particles, against
+  // the device's float forces: F = -dE/dx.
+  Buffer<float> positions(ctx, p), forces(ctx, p.size());
+  NeighbourOptions o;
+  o.cutoff = lj.cutoff;
+  NeighbourList list(ctx, o);
+  list.build(positions, box);
+  lennard_jones(ctx, positions, list, lj, forces);
+  const std::vector<float> got = forces.download();
+  for (std::size_t i : {std::size_t{0}, std::size_t{17}, std::size_t{200}}) {
+    for (int c = 0; c < 3; ++c) {
+      const double h = 1e-4;
+      std::vector<float> plus = p, minus = p;
+      // Moved in double through the float positions: the step is the
+      // difference the floats actually hold.
+      plus[4 * i + c] = float(double(p[4 * i + c]) + h);
+      minus[4 * i + c] = float(double(p[4 * i + c]) - h);
+      const double step = double(plus[4 * i + c]) - double(minus[4 * i + c]);
+      const double gradient =
+          (reference::lennard_jones(plus, lengths, lj).energy - reference::lennard_jones(minus, lengths, lj).energy) /
+          step;
+      INFO("particle " << i << " component " << c << ": force " << got[4 * i + c] << ", -dE/dx " << -gradient);
+      CHECK(std::fabs(got[4 * i + c] + gradient) <= 2e-3 * (std::fabs(gradient) + 1.0));
+    }
+  }
+}
+
+TEST_CASE("Lennard-Jones runs right under every device class's plan", "[lj]") {
+  Context& ctx = test::cpu_context();
+  PeriodicBox box;
+  const std::vector<float> p = jittered_lattice(8, 2, box);
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    INFO(f);
+    for (bool half : {false, true}) check_forces(ctx, p, box, two_types(), half, opt);
+  }
+}
+
+TEST_CASE("Lennard-Jones refuses what it cannot compute, naming the problem", "[lj]") {
+  Context& ctx = test::cpu_context();
+  PeriodicBox box;
+  const std::vector<float> p = jittered_lattice(6, 2, box);
+  Buffer<float> positions(ctx, p), forces(ctx, p.size());
+  NeighbourOptions o;
+  o.cutoff = 2.5f;
+  NeighbourList list(ctx, o);
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, two_types(), forces), Catch::Contains("never built"));
+  list.build(positions, box);
+  LennardJones lj = two_types();
+  lj.epsilon[1] = 0.8f;
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, lj, forces), Catch::Contains("symmetric"));
+  lj = two_types();
+  lj.sigma = {1.0f, 0.0f, 0.0f, 1.0f};
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, lj, forces), Catch::Contains("sigma(0, 1)"));
+  lj = two_types();
+  lj.epsilon.pop_back();
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, lj, forces), Catch::Contains("types x types"));
+  lj = two_types();
+  lj.cutoff = 2.9f;
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, lj, forces), Catch::Contains("beyond the list's cutoff"));
+  LennardJones one;  // one type, but the positions hold types 0 and 1
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, one, forces), Catch::Contains("type"));
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, two_types(), positions), Catch::Contains("share"));
+}
