@@ -19,6 +19,7 @@
 #include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/packed_symv.hpp"
 #include "portacl/kernels/particles/lennard_jones.hpp"
+#include "portacl/kernels/particles/molecular_dynamics.hpp"
 #include "portacl/kernels/particles/nbody.hpp"
 #include "portacl/kernels/particles/neighbours.hpp"
 #include "portacl/kernels/pipeline.hpp"

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// A Lennard-Jones molecular-dynamics run in the NVE ensemble: velocity
+/// Verlet steps of dt (v += f/m dt/2; x += v dt; forces; v += f/m dt/2)
+/// with the neighbour list rebuilt whenever a particle has moved more than
+/// half the skin since the last build (checked on the device each step,
+/// one small read), positions wrapped into the box at each rebuild.
+/// Positions are 4 floats a particle (x, y, z, type), velocities 4 floats
+/// (vx, vy, vz, unused); both stay the caller's buffers and are updated in
+/// place. Masses are per type.
+///
+/// Errors, at construction: a time step not finite or not above 0, masses
+/// not one per type or not above 0, and whatever the neighbour list and
+/// the Lennard-Jones forces refuse (box, cutoff, tables, types).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "portacl/kernels/particles/lennard_jones.hpp"
+#include "portacl/kernels/particles/neighbours.hpp"
+
+namespace portacl {
+
+struct MdOptions {
+  float dt = 0.005f;
+  std::vector<float> masses{1.0f};  ///< one a type
+  float skin = 0.3f;
+  bool half_list = false;  ///< half lists and atomic shares instead of full lists
+  PlanOptions plan;
+};
+
+struct MdEnergy {
+  double kinetic = 0, potential = 0;
+  double total() const { return kinetic + potential; }
+};
+
+class LennardJonesMd {
+ public:
+  LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<float>& velocities, const PeriodicBox& box,
+                 const LennardJones& lj, const MdOptions& options = {});
+  ~LennardJonesMd();
+  LennardJonesMd(LennardJonesMd&&) noexcept;
+
+  /// `steps` velocity-Verlet steps.
+  void run(std::size_t steps);
+  /// The kinetic and potential energy now (reads the velocities and the
+  /// forces' energies back to the host, sums in double).
+  MdEnergy energy() const;
+  std::size_t steps_done() const;
+  std::size_t rebuilds() const;  ///< neighbour-list builds, the first included
+  const NeighbourList& list() const;
+  const Buffer<float>& forces() const;  ///< (fx, fy, fz, e) a particle, for the current positions
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace portacl
