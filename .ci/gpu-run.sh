@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "nbody" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "nbody", "md" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -194,4 +194,10 @@ if has nbody; then
   timeout 240 /tmp/build/tools/portacl-tune --device gpu --kernel nbody --size 2^22 --budget 40 --dry-run \
     >> "$OUT/nbody_h100.txt" 2>&1
   grep -E "nbody|copy bandwidth|FP32" "$OUT/nbody_h100.txt" | head -40
+fi
+if has md; then
+  # A Lennard-Jones MD step (list check, rebuild when due, forces, both halves) at 32000 and 1048576 atoms.
+  timeout 240 /tmp/build/tools/portacl-bench --device gpu --sizes ${MD_SIZES:-2^15,2^20} --kernels "md step lj" \
+    --no-transfers --no-latency > "$OUT/md_h100.txt" 2>&1
+  grep -E "md step|copy bandwidth" "$OUT/md_h100.txt"
 fi

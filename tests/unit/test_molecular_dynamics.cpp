@@ -4,41 +4,9 @@
 #include <cmath>
 
 #include "test_support.hpp"
+#include "tuning/lj_liquid.hpp"
 
 using namespace portacl;
-
-namespace {
-
-// An fcc lattice of k^3 cells (4 k^3 atoms) at `density`, type 0, in the
-// box it fills; velocities drawn at temperature `t` (unit masses), the
-// centre of mass at rest.
-void fcc_liquid(int k, double density, double t, std::vector<float>& p, std::vector<float>& v, PeriodicBox& box) {
-  const double a = std::cbrt(4.0 / density);
-  const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
-  std::normal_distribution<double> speed(0.0, std::sqrt(t));
-  p.clear();
-  v.clear();
-  double momentum[3] = {0, 0, 0};
-  for (int z = 0; z < k; ++z)
-    for (int y = 0; y < k; ++y)
-      for (int x = 0; x < k; ++x)
-        for (const auto& b : basis) {
-          p.insert(p.end(),
-                   {float(a * (x + b[0] + 0.25)), float(a * (y + b[1] + 0.25)), float(a * (z + b[2] + 0.25)), 0.0f});
-          for (int c = 0; c < 3; ++c) {
-            const double s = speed(test::rng());
-            v.push_back(float(s));
-            momentum[c] += s;
-          }
-          v.push_back(0.0f);
-        }
-  const std::size_t n = p.size() / 4;
-  for (std::size_t i = 0; i < n; ++i)
-    for (int c = 0; c < 3; ++c) v[4 * i + c] -= float(momentum[c] / double(n));
-  box = PeriodicBox{float(a * k), float(a * k), float(a * k)};
-}
-
-}  // namespace
 
 TEST_CASE("an LJ liquid (fcc start, density 0.8442, rc 2.5, dt 0.005) holds its energy over 1000 NVE steps", "[md]") {
   Context& ctx = test::cpu_context();
@@ -46,7 +14,7 @@ TEST_CASE("an LJ liquid (fcc start, density 0.8442, rc 2.5, dt 0.005) holds its 
     INFO((half ? "half" : "full") << " lists");
     std::vector<float> p, v;
     PeriodicBox box;
-    fcc_liquid(5, 0.8442, 0.72, p, v, box);  // 500 atoms
+    reference::fcc_liquid(5, 0.8442, 0.72, test::rng(), p, v, box);  // 500 atoms
     Buffer<float> positions(ctx, p), velocities(ctx, v);
     LennardJones lj;
     lj.cutoff = 2.5f;
@@ -84,7 +52,7 @@ TEST_CASE("molecular dynamics refuses what it cannot run, naming the problem", "
   Context& ctx = test::cpu_context();
   std::vector<float> p, v;
   PeriodicBox box;
-  fcc_liquid(3, 0.8442, 0.72, p, v, box);
+  reference::fcc_liquid(3, 0.8442, 0.72, test::rng(), p, v, box);
   Buffer<float> positions(ctx, p), velocities(ctx, v), short_v(ctx, 8);
   LennardJones lj;
   MdOptions o;
