@@ -18,6 +18,7 @@
 #include "portacl/kernels/gemv.hpp"
 #include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/packed_symv.hpp"
+#include "portacl/kernels/particles/bonds.hpp"
 #include "portacl/kernels/particles/lennard_jones.hpp"
 #include "portacl/kernels/particles/molecular_dynamics.hpp"
 #include "portacl/kernels/particles/nbody.hpp"
