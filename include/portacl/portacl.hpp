@@ -23,6 +23,7 @@
 #include "portacl/kernels/particles/molecular_dynamics.hpp"
 #include "portacl/kernels/particles/nbody.hpp"
 #include "portacl/kernels/particles/neighbours.hpp"
+#include "portacl/kernels/particles/rdf.hpp"
 #include "portacl/kernels/pipeline.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/scan.hpp"

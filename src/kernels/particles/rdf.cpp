@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// The radial distribution function (kernels/rdf.cl): validate, count the
+// pair distances into shells the way the histogram's rules say
+// (rules/histogram_rules), normalise on the host.
+#include "portacl/kernels/particles/rdf.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "../kernel_call.hpp"
+#include "particle_traits.hpp"
+#include "portacl/error.hpp"
+#include "rules/histogram_rules.hpp"
+
+namespace portacl {
+
+RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positions, const PeriodicBox& box,
+                                       const RdfOptions& o) {
+  const char* op = "radial_distribution";
+  kernel_call::same_context(ctx, positions, op, "positions");
+  if (!(o.r_max > 0) || !std::isfinite(o.r_max))
+    throw Error(std::string(op) + ": r_max " + std::to_string(o.r_max) + " must be finite and above 0");
+  if (o.shells == 0 || o.shells > (std::size_t{1} << 20))
+    throw Error(std::string(op) + ": " + std::to_string(o.shells) + " shells; between 1 and 2^20");
+  if (positions.size() % 4)
+    throw Error(std::string(op) + ": positions has " + std::to_string(positions.size()) +
+                " floats, not 4 a particle (x, y, z, w)");
+  for (float length : {box.x, box.y, box.z})
+    if (!(length > 0) || !std::isfinite(length))
+      throw Error(std::string(op) + ": box length " + std::to_string(length) + " must be finite and above 0");
+  const std::size_t n = positions.size() / 4;
+  if (n > 92681)
+    throw Error(std::string(op) + ": " + std::to_string(n) +
+                " particles; at most 92681 (N (N - 1) / 2 pairs are counted in 32 bits)");
+  RadialDistribution out;
+  out.counts.assign(o.shells, 0);
+  const double width = double(o.r_max) / double(o.shells);
+  for (std::size_t s = 0; s < o.shells; ++s) out.r.push_back((s + 0.5) * width);
+  out.g.assign(o.shells, 0.0);
+  const std::uint64_t pairs = std::uint64_t(n) * (n ? n - 1 : 0) / 2;
+  LaunchPlan plan = ctx.plan(particle_pass_traits("rdf", 16), ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
+  plan.macros["SHELLS"] = std::to_string(o.shells);
+  const HistogramChoice choice = choose_histogram(
+      plan, ctx.info(), static_cast<std::size_t>(std::min<std::uint64_t>(pairs, ~std::size_t{0})), o.shells);
+  out.plan = plan;
+  if (n < 2) return out;
+  Buffer<std::uint32_t> counts(ctx, o.shells);
+  const cl_uint count = static_cast<cl_uint>(n);
+  const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
+  const cl_float r_max = o.r_max, shell = static_cast<cl_float>(width);
+  if (choice.variant == HistogramVariant::rows) {
+    const std::size_t rows = std::min(choice.rows, n), chunk = kernel_call::ceil_div(n, rows);
+    plan.global = {{kernel_call::round_up(rows, plan.local[0]), 1, 1}};
+    plan.work_groups = plan.global[0] / plan.local[0];
+    auto held = ctx.hold_scratch();
+    const cl::Buffer& partial = ctx.scratch("rdf.rows", checked_product(rows, o.shells * 4, "rdf rows"));
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"rdf.cl", "rdf_rows", ""}, plan), count, box4, r_max, shell,
+                        static_cast<cl_uint>(rows), static_cast<cl_uint>(chunk), positions, partial);
+    LaunchPlan merge = plan;
+    merge.global = {{kernel_call::round_up(o.shells, plan.local[0]), 1, 1}};
+    merge.work_groups = merge.global[0] / merge.local[0];
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"rdf.cl", "rdf_merge", ""}, merge), static_cast<cl_uint>(rows),
+                        partial, counts);
+  } else {
+    check_cl(ctx.queue().enqueueFillBuffer(counts.cl_buffer(), cl_uint{0}, 0, o.shells * 4),
+             "clEnqueueFillBuffer(rdf)");
+    const bool local = choice.variant == HistogramVariant::local_bins;
+    if (local) plan.macros["LOCAL_BINS"] = "1";
+    plan.work_groups = std::min(plan.work_groups, kernel_call::ceil_div(n, plan.local[0]));
+    plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"rdf.cl", local ? "rdf_local" : "rdf_global", ""}, plan), count,
+                        box4, r_max, shell, positions, counts);
+  }
+  out.plan = plan;
+  out.counts = counts.download();
+  const double volume = double(box.x) * box.y * box.z, pi = std::acos(-1.0);
+  for (std::size_t s = 0; s < o.shells; ++s) {
+    const double inner = s * width, outer = (s + 1) * width;
+    const double shell_volume = 4.0 / 3.0 * pi * (outer * outer * outer - inner * inner * inner);
+    out.g[s] = double(out.counts[s]) / (double(pairs) * shell_volume / volume);
+  }
+  return out;
+}
+
+}  // namespace portacl
