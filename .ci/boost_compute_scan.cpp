@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "call_timing.hpp"
+#include "boost_compute_run.hpp"
 #include "portacl/portacl.hpp"
 
 namespace bc = boost::compute;
@@ -61,16 +61,8 @@ bool compare(portacl::Context& ctx, bc::command_queue& q, std::size_t n, const c
 }  // namespace
 
 int main(int argc, char** argv) {
-  portacl::Context ctx(argc > 1 ? argv[1] : "cpu");
-  const std::vector<std::size_t> sizes = power_sizes(argc > 2 ? argv[2] : nullptr, {20, 22, 24});
-  bc::device device(ctx.device().cl_device()());
-  bc::context bctx(device);
-  bc::command_queue q(bctx, device);
-  std::printf("device %s\n", device.name().c_str());
-  bool ok = true;
-  for (std::size_t n : sizes) {
-    ok = compare<int>(ctx, q, n, "int") && ok;
-    ok = compare<float>(ctx, q, n, "float") && ok;
-  }
-  return ok ? 0 : 1;
+  return run_beside_boost_compute(argc, argv, [](portacl::Context& ctx, bc::command_queue& q, std::size_t n) {
+    const bool ints = compare<int>(ctx, q, n, "int");
+    return compare<float>(ctx, q, n, "float") && ints;
+  });
 }
