@@ -3,8 +3,11 @@
 // kept on the device: no scalar goes through the host between iterations.
 // scalars[] holds rho, alpha, beta, omega, the latest residual measure and
 // the threshold it is compared with; status[] the state (0 running, 1
-// converged, 2 broken down), the iteration it stopped at and, on a
-// breakdown, which step. Once the state is not 0 every kernel here does
+// converged, 2 broken down), the iteration it stopped at, on a breakdown
+// which step, and the iterations closed so far. The device counts the
+// iterations itself, so no launch takes an argument that changes from one
+// iteration to the next: the host may record an iteration once and replay
+// it (cl_khr_command_buffer). Once the state is not 0 every kernel here does
 // nothing, so iterations queued after convergence cost only their launches
 // (the state is the same for every work-item of a launch; the reductions'
 // barriers are still reached by all).
@@ -32,6 +35,7 @@
 #define STATE 0
 #define STOPPED_AT 1
 #define BROKEN_AT 2
+#define CLOSED 3
 
 #ifndef JACOBI
 #define JACOBI 0
@@ -55,10 +59,12 @@
 //   5 CG in the single-reduction form (Chronopoulos and Gear): alpha =
 //     rho / (z . w - beta rho / alpha), with w = A z; that denominator is
 //     p . A p without a reduction over p
-// `it` is the iteration (from 1), `slot` where its measure goes in history.
-#define STEP_ARGS                                                                                                   \
-  const uint step, const uint it, const uint slot, __global T *scalars, __global uint *status, __global T *history, \
+// `window` is the length of history: iteration `it` (from 1) leaves its
+// measure in history[(it - 1) % window], read by the host every window.
+#define STEP_ARGS                                                                                             \
+  const uint step, const uint window, __global T *scalars, __global uint *status, __global T *history, \
       __global uint *ticket
+#define STEP_PASS step, window, scalars, status, history, ticket
 
 // The work-group's two sums and maximum of one value each per work-item,
 // in every work-item, by one tree (one barrier a level for all three);
@@ -97,9 +103,10 @@ inline void group_totals(T* s0, T* s1, T* m, __local T* scratch) {
   } while (0)
 
 // One scalar step from the totals s0, s1 (sums) and m (a maximum); run by
-// one work-item.
-inline void scalar_step(const uint step, const uint it, const uint slot, const T s0, const T s1, const T m,
-                        __global T* scalars, __global uint* status, __global T* history) {
+// one work-item, in the iteration after the CLOSED ones.
+inline void scalar_step(const uint step, const uint window, const T s0, const T s1, const T m, __global T* scalars,
+                        __global uint* status, __global T* history) {
+  const uint it = status[CLOSED] + 1;
   if (step == 0) {
     // r . z (CG) or r . r (BiCGStab, r0 = r) is the first rho.
     const T measure = MAX_NORM ? m : sqrt(s1);
@@ -132,7 +139,8 @@ inline void scalar_step(const uint step, const uint it, const uint slot, const T
   } else {
     // s0: the new rho (r . z, or r0 . r), s1: r . r, m: max |r|.
     const T measure = MAX_NORM ? m : sqrt(s1);
-    history[slot] = measure;
+    status[CLOSED] = it;
+    history[(it - 1) % window] = measure;
     scalars[MEASURE] = measure;
     if (measure < scalars[THRESHOLD]) {
       status[STATE] = 1u;
@@ -177,11 +185,21 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
     }
     group_totals(&t0, &t1, &tm, scratch);
     if (lid == 0) {
-      if (live) scalar_step(step, it, slot, t0, t1, tm, scalars, status, history);
+      if (live) scalar_step(step, window, t0, t1, tm, scalars, status, history);
       *ticket = 0u;  // ready for the next reduction
     }
   }
 }
+
+// What every kernel that ends in finish_reduction begins with: the
+// work-group's scratch, the last-group flag, whether the solver still runs,
+// and its two sums and maximum.
+#define REDUCING_LOCALS                 \
+  __local T scratch[3 * WG_SIZE];       \
+  __local uint last;                    \
+  const uint live = status[STATE] == 0; \
+  T s0 = (T)0, s1 = (T)0, m = (T)0
+#define FINISH_REDUCTION(live) finish_reduction(s0, s1, m, partials, scratch, &last, live, STEP_PASS)
 
 // The sums that close an iteration, over the new residual r: r . z (CG,
 // z = M^-1 r) or r0 . r (BiCGStab, r0 given as rz_with), r . r and max |r|.
@@ -207,16 +225,13 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
 // a0 . b0 and a1 . b1 (a1 may be null: 0), then a scalar step.
 __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
                           __global const T* b1, __global T* partials, STEP_ARGS) {
-  __local T scratch[3 * WG_SIZE];
-  __local uint last;
-  const uint live = status[STATE] == 0;
-  T s0 = (T)0, s1 = (T)0;
+  REDUCING_LOCALS;
   #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     s0 = fma(a0[i], b0[i], s0);
     if (a1) s1 = fma(a1[i], b1[i], s1);
   }
-  finish_reduction(s0, s1, (T)0, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+  FINISH_REDUCTION(live);
 }
 
 // CG's product fused with its first dot: q = A p and p . q, then alpha (step
@@ -236,10 +251,7 @@ __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T*
 __kernel void krylov_product_dot(const ulong n, const uint count, const ulong pitch, __global const FUSED_INDEX* index,
                                  __global const uint* row_length, __global const T* values, __global const T* p,
                                  __global T* q, __global T* partials, STEP_ARGS) {
-  __local T scratch[3 * WG_SIZE];
-  __local uint last;
-  const uint live = status[STATE] == 0;
-  T s0 = (T)0, none = (T)0;
+  REDUCING_LOCALS;
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     T sum = (T)0;
 #if FUSED_DIA
@@ -259,35 +271,30 @@ __kernel void krylov_product_dot(const ulong n, const uint count, const ulong pi
     q[i] = sum;
     s0 = fma(p[i], sum, s0);
   }
-  finish_reduction(s0, none, none, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+  FINISH_REDUCTION(live);
 }
 
 // The start: z = M^-1 r (Jacobi), and r . z, r . r and max |r| for step 0.
 __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __global const T* inv_diag,
                            __global T* partials, STEP_ARGS) {
-  __local T scratch[3 * WG_SIZE];
-  __local uint last;
-  T s0 = (T)0, s1 = (T)0, m = (T)0;
+  REDUCING_LOCALS;
   #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) { PRECONDITION_AND_CLOSE(i); }
-  finish_reduction(s0, s1, m, partials, scratch, &last, 1, step, it, slot, scalars, status, history, ticket);
+  FINISH_REDUCTION(1);
 }
 
 // CG: x += alpha p, r -= alpha q, z = M^-1 r; then the end of the iteration.
 __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T* z, __global const T* p,
                         __global const T* q, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
-  __local T scratch[3 * WG_SIZE];
-  __local uint last;
-  const uint live = status[STATE] == 0;
+  REDUCING_LOCALS;
   const T alpha = scalars[ALPHA];
-  T s0 = (T)0, s1 = (T)0, m = (T)0;
   #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(alpha, p[i], x[i]);
     r[i] = fma(-alpha, q[i], r[i]);
     PRECONDITION_AND_CLOSE(i);
   }
-  finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+  FINISH_REDUCTION(live);
 }
 
 // CG in the single-reduction form, one pass over the vectors: p = z + beta
@@ -297,11 +304,8 @@ __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T*
 // z . w (krylov_product_dot on z): two launches an iteration, not three.
 __kernel void cg_gear_update(const ulong n, __global T* x, __global T* r, __global T* z, __global T* p, __global T* s,
                              __global const T* w, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
-  __local T scratch[3 * WG_SIZE];
-  __local uint last;
-  const uint live = status[STATE] == 0;
+  REDUCING_LOCALS;
   const T alpha = scalars[ALPHA], beta = scalars[BETA];
-  T s0 = (T)0, s1 = (T)0, m = (T)0;
   #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     const T direction = fma(beta, p[i], JACOBI ? z[i] : r[i]), product = fma(beta, s[i], w[i]);
@@ -311,7 +315,7 @@ __kernel void cg_gear_update(const ulong n, __global T* x, __global T* r, __glob
     r[i] = fma(-alpha, product, r[i]);
     PRECONDITION_AND_CLOSE(i);
   }
-  finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+  FINISH_REDUCTION(live);
 }
 
 // CG: p = z + beta p.
@@ -342,18 +346,15 @@ __kernel void bicgstab_s(const ulong n, __global T* s, __global T* s_hat, __glob
 __kernel void bicgstab_update(const ulong n, __global T* x, __global T* r, __global const T* r0,
                               __global const T* p_hat, __global const T* s, __global const T* s_hat,
                               __global const T* t, __global T* partials, STEP_ARGS) {
-  __local T scratch[3 * WG_SIZE];
-  __local uint last;
-  const uint live = status[STATE] == 0;
+  REDUCING_LOCALS;
   const T alpha = scalars[ALPHA], omega = scalars[OMEGA];
-  T s0 = (T)0, s1 = (T)0, m = (T)0;
   #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(omega, s_hat[i], fma(alpha, p_hat[i], x[i]));
     r[i] = fma(-omega, t[i], s[i]);
     CLOSE_SUMS(i, r0[i]);
   }
-  finish_reduction(s0, s1, m, partials, scratch, &last, live, step, it, slot, scalars, status, history, ticket);
+  FINISH_REDUCTION(live);
 }
 
 // BiCGStab: p = r + beta (p - omega v), p_hat = M^-1 p.

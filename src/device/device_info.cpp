@@ -74,6 +74,18 @@ bool AmdAttributes::operator==(const AmdAttributes& o) const {
          gfxip_minor == o.gfxip_minor;
 }
 
+std::string CommandBufferSupport::version_text() const {
+  if (!version) return "unknown";
+  // CL_MAKE_VERSION: major in the top 10 bits, minor in the next 10, patch in the low 12.
+  return std::to_string(version >> 22) + "." + std::to_string((version >> 12) & 0x3ff) + "." +
+         std::to_string(version & 0xfff);
+}
+
+bool CommandBufferSupport::operator==(const CommandBufferSupport& o) const {
+  return version == o.version && capabilities == o.capabilities &&
+         required_queue_properties == o.required_queue_properties;
+}
+
 bool DeviceInfo::has_extension(const std::string& ext) const {
   return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
 }
@@ -205,6 +217,12 @@ Json DeviceInfo::to_json() const {
     for (auto s : intel_sub_group_sizes) sg.push_back(s);
     j["intel_sub_group_sizes"] = sg;
   }
+  if (command_buffer) {
+    Json& c = j["command_buffer"];
+    c["version"] = command_buffer->version;
+    c["capabilities"] = command_buffer->capabilities;
+    c["required_queue_properties"] = command_buffer->required_queue_properties;
+  }
   j["source"] = source;
   return j;
 }
@@ -283,6 +301,14 @@ DeviceInfo DeviceInfo::from_json(const Json& j) {
       auto x = v.as_u64("device.intel_sub_group_sizes[]");
       d.intel_sub_group_sizes.push_back(static_cast<std::uint32_t>(x));
     }
+  if (const Json* c = r.obj("command_buffer")) {
+    CommandBufferSupport cb;
+    Reader cr{*c, "device.command_buffer"};
+    cr.num("version", cb.version);
+    cr.num("capabilities", cb.capabilities);
+    cr.num("required_queue_properties", cb.required_queue_properties);
+    d.command_buffer = cb;
+  }
   r.str("source", d.source);
   return d;
 }

@@ -3,7 +3,9 @@
 
 #include <CL/cl_ext.h>
 
+#include <cstring>
 #include <sstream>
+#include <vector>
 
 #include "portacl/error.hpp"
 
@@ -32,8 +34,35 @@
 #define CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
 #endif
 
+#ifndef CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR
+#define CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR 0x12A9
+#define CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR 0x12AA
+#endif
+// OpenCL 3.0's extension versions, for a build that targets 1.2.
+#ifndef CL_DEVICE_EXTENSIONS_WITH_VERSION
+#define CL_DEVICE_EXTENSIONS_WITH_VERSION 0x1060
+#endif
+
 namespace portacl {
 namespace {
+
+// The version a 3.0 device gives an extension (0: not reported, or a 1.x/2.x
+// device without the query).
+std::uint32_t extension_version(const cl::Device& d, const std::string& extension) {
+  struct NameVersion {  // cl_name_version
+    cl_uint version;
+    char name[64];
+  };
+  size_t bytes = 0;
+  if (::clGetDeviceInfo(d(), CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &bytes) != CL_SUCCESS || !bytes) return 0;
+  std::vector<NameVersion> all(bytes / sizeof(NameVersion));
+  if (::clGetDeviceInfo(d(), CL_DEVICE_EXTENSIONS_WITH_VERSION, all.size() * sizeof(NameVersion), all.data(),
+                        nullptr) != CL_SUCCESS)
+    return 0;
+  for (const NameVersion& e : all)
+    if (std::string(e.name, strnlen(e.name, sizeof e.name)) == extension) return e.version;
+  return 0;
+}
 
 std::string dev_string(const cl::Device& d, cl_device_info what, const char* name) {
   std::string v;
@@ -167,6 +196,14 @@ DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& devi
       if (::clGetDeviceInfo(device(), CL_DEVICE_SUB_GROUP_SIZES_INTEL, bytes, sizes.data(), nullptr) == CL_SUCCESS)
         for (auto s : sizes) d.intel_sub_group_sizes.push_back(static_cast<std::uint32_t>(s));
     }
+  }
+  if (d.has_extension("cl_khr_command_buffer")) {
+    CommandBufferSupport c;
+    c.version = extension_version(device, "cl_khr_command_buffer");
+    c.capabilities = optional_value<cl_bitfield>(device, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR);
+    c.required_queue_properties =
+        optional_value<cl_bitfield>(device, CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR);
+    d.command_buffer = c;
   }
   d.source = "live";
   return d;

@@ -216,6 +216,12 @@ const std::vector<Rule>& rule_book() {
        "Where CG's product is fused with a dot, CG runs in the single-reduction form of Chronopoulos and Gear (1989): "
        "the product w = A z also sums z . w, alpha follows from it and the previous scalars, and one pass updates p, "
        "s = A p (a recurrence), x, r and z and sums the next rho: 2 launches an iteration instead of 3."},
+      {"solver.replay-iteration", "all", "-",
+       "Where the device offers cl_khr_command_buffer (the provisional 0.9 interface, with simultaneous use), CG in "
+       "the single-reduction form records its two launches once and enqueues the recording each iteration: the "
+       "device counts the iterations, so no argument changes. Not on PoCL, which replays a recording command by "
+       "command (1.0-1.13x the plain launches' time); elsewhere, and for products that are not fused, each kernel "
+       "is launched every iteration."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere), into pinned "
        "memory without waiting, and takes each check while the next window runs; the device marks convergence "

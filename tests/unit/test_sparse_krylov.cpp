@@ -15,6 +15,7 @@
 #include "kernels/sparse/generators.hpp"
 #include "portacl/kernels/sparse/sparsity.hpp"
 #include "../../src/tuning/sparse_reference.hpp"
+#include "rules/replay_rules.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -139,6 +140,79 @@ TEMPLATE_TEST_CASE("the solvers' results do not depend on how often the host che
           CHECK(got == *first_x);  // the same arithmetic, bit for bit
         }
       }
+}
+
+TEMPLATE_TEST_CASE("CG's iteration replayed from a recording gives its launches' results bit for bit", "[solvers]",
+                   float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const HostCsr<T> csr = permuted_symmetric(poisson2d<T>(19), 7);  // 361 unknowns
+  const SparseMatrix<T> a(ctx, csr);
+  const std::vector<T> rhs = test::random_vector<T>(csr.rows);
+  const Buffer<T> b(ctx, rhs);
+  cl_command_queue_properties queue_properties = 0;
+  ctx.queue().getInfo(CL_QUEUE_PROPERTIES, &queue_properties);
+  const ReplaySupport support = command_replay_support(ctx.info(), queue_properties);
+  INFO("this device: " << (support.usable ? "replays, " : "cannot replay: ") << support.why);
+  for (const char* method : {"dia", "ell-r"})
+    for (bool jacobi : {false, true})
+      for (std::size_t limit : {std::size_t(2000), std::size_t(11)})
+        for (std::size_t every : {1, 8}) {
+          INFO(method << (jacobi ? " with Jacobi" : "") << ", at most " << limit << " iterations, checked every "
+                      << every);
+          SolverOptions o;
+          o.tolerance = tolerance_for<T>();
+          o.max_iterations = limit;
+          o.method = spmv_method_from_string(method);
+          o.jacobi = jacobi;
+          o.check_every = every;
+          o.replay_iteration = false;
+          Buffer<T> x_plain(ctx, std::vector<T>(csr.rows, T(0)));
+          const SolverResult plain = cg(ctx, a, b, x_plain, o);
+          const Decision* plain_way = plain.spmv_plan.decision("iteration");
+          REQUIRE(plain_way);
+          CHECK(plain_way->value == "launched kernel by kernel");
+          o.replay_iteration.reset();  // the rule decides
+          Buffer<T> x(ctx, std::vector<T>(csr.rows, T(0)));
+          const SolverResult ruled = cg(ctx, a, b, x, o);
+          const Decision* way = ruled.spmv_plan.decision("iteration");
+          REQUIRE(way);
+          CHECK(way->rule == "solver.replay-iteration");
+          LaunchPlan scratch;
+          const bool rule_replays = cg_replays_iteration(scratch, ctx.info(), queue_properties, true, std::nullopt);
+          CHECK(way->value == (rule_replays ? "recorded once, replayed" : "launched kernel by kernel"));
+          CHECK(ruled.converged == (limit == 2000));
+          CHECK(ruled.iterations == plain.iterations);
+          CHECK(ruled.history == plain.history);
+          CHECK(x.download() == x_plain.download());
+          if (limit == 2000) CHECK(reference::relative_residual(csr, rhs, x.download()) < 10 * o.tolerance);
+          o.replay_iteration = true;
+          if (support.usable) {
+            Buffer<T> x_asked(ctx, std::vector<T>(csr.rows, T(0)));
+            const SolverResult asked = cg(ctx, a, b, x_asked, o);
+            REQUIRE(asked.spmv_plan.decision("iteration"));
+            CHECK(asked.spmv_plan.decision("iteration")->value == "recorded once, replayed");
+            CHECK(asked.iterations == plain.iterations);
+            CHECK(asked.history == plain.history);
+            CHECK(asked.stop_reason == plain.stop_reason);
+            CHECK(x_asked.download() == x_plain.download());  // the same kernels and arguments
+          } else {
+            Buffer<T> x_asked(ctx, std::vector<T>(csr.rows, T(0)));
+            CHECK_THROWS_WITH(cg(ctx, a, b, x_asked, o),
+                              Catch::Contains("cannot be replayed as asked") && Catch::Contains(support.why));
+          }
+        }
+  // A product that is not fused launches SpMV's own kernels, which are not
+  // recorded: asking for the replay there is refused, naming why.
+  SolverOptions o;
+  o.method = spmv_method_from_string("csr-scalar");
+  o.replay_iteration = true;
+  Buffer<T> x(ctx, std::vector<T>(csr.rows, T(0)));
+  CHECK_THROWS_WITH(cg(ctx, a, b, x, o), Catch::Contains("cannot be replayed") && Catch::Contains("not fused"));
+  o.replay_iteration.reset();
+  const SolverResult unfused = cg(ctx, a, b, x, o);
+  REQUIRE(unfused.spmv_plan.decision("iteration"));
+  CHECK(unfused.spmv_plan.decision("iteration")->value == "launched kernel by kernel");
 }
 
 TEMPLATE_TEST_CASE("Jacobi lowers CG's iterations on a badly scaled SPD matrix", "[solvers]", float, double) {

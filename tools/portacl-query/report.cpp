@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "rules/replay_rules.hpp"
+
 namespace portacl_query {
 
 using namespace portacl;
@@ -63,6 +65,9 @@ std::string text_report(const DeviceInfo& d, const std::string& heading, bool ex
     for (auto s : d.intel_sub_group_sizes) os << " " << s;
     os << "\n";
   }
+  // portacl's own queues profile; a queue the program hands in may differ.
+  const portacl::ReplaySupport replay = portacl::command_replay_support(d, CL_QUEUE_PROFILING_ENABLE);
+  os << "  command buffers " << (replay.usable ? "replayable: " : "not used: ") << replay.why << "\n";
   os << "  plans:\n";
   for (const auto& shape : reference_shapes(d.fp64)) {
     PlanOptions opt;

@@ -50,6 +50,16 @@ struct AmdAttributes {
   bool operator==(const AmdAttributes& o) const;
 };
 
+/// cl_khr_command_buffer: recording commands once and enqueueing them again.
+struct CommandBufferSupport {
+  std::uint32_t version = 0;       ///< the extension's version as CL_MAKE_VERSION packs it; 0: not reported
+  std::uint64_t capabilities = 0;  ///< CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR
+  std::uint64_t required_queue_properties = 0;  ///< CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR
+  /// "0.9.0"; "unknown" when not reported.
+  std::string version_text() const;
+  bool operator==(const CommandBufferSupport& o) const;
+};
+
 struct DeviceInfo {
   /// Platform.
   std::string platform_name, platform_vendor, platform_version;
@@ -80,6 +90,8 @@ struct DeviceInfo {
   std::optional<NvidiaAttributes> nvidia;
   std::optional<AmdAttributes> amd;
   std::vector<std::uint32_t> intel_sub_group_sizes;
+  /// Present only where the device offers cl_khr_command_buffer.
+  std::optional<CommandBufferSupport> command_buffer;
 
   /// Where this description came from ("live", "clinfo:FILE", "json:FILE").
   std::string source;

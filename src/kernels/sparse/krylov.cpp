@@ -3,7 +3,9 @@
 // host round trip (CG: the product and three launches, or the fused product
 // and one in the single-reduction form; BiCGStab: two products and four);
 // the host reads the device's state every check_every iterations, without
-// draining the queue.
+// draining the queue. The device counts the iterations, so the launches of
+// one iteration are the same as the next: the single-reduction form may be
+// recorded once and replayed (rule solver.replay-iteration).
 #include "portacl/kernels/sparse/krylov.hpp"
 
 #include <algorithm>
@@ -17,16 +19,21 @@
 #include "portacl/kernels/stream.hpp"
 #include "portacl/runtime/host_buffer.hpp"
 #include "../kernel_call.hpp"
+#include "runtime/recorded_commands.hpp"
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
+#include "rules/replay_rules.hpp"
 #include "rules/sparse_rules.hpp"
 
 namespace portacl {
 namespace {
 
 enum Slot { kRho, kAlpha, kBeta, kOmega, kMeasure, kThreshold, kScalars };
+// status[]: the state, the iteration it stopped at, the breakdown's step,
+// the iterations closed (the device's count).
+constexpr std::size_t kStatus = 4;
 enum Step : cl_uint { kStart = 0, kCgAlpha = 1, kClose = 2, kBicgAlpha = 3, kBicgOmega = 4, kGearAlpha = 5 };
 
 template <class T>
@@ -86,6 +93,10 @@ struct Krylov {
   // fused product on z, then gear_update.
   bool gear = false;
   PreparedKernel gear_update;
+  // The iteration recorded once and replayed (rule solver.replay-iteration);
+  // while `recording` is set, launches go into it instead of the queue.
+  bool replay = false;
+  RecordedCommands* recording = nullptr;
   RowFormatArrays fused_arrays;
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
@@ -113,7 +124,7 @@ struct Krylov {
     const RuleChoice interval = solver_check_interval(device_class);
     window = o.check_every ? *o.check_every : interval.value;
     scalars = device_arrays::make<T>(ctx, kScalars, std::string(op) + " scalars");
-    status = device_arrays::make<cl_uint>(ctx, 3, std::string(op) + " state");
+    status = device_arrays::make<cl_uint>(ctx, kStatus, std::string(op) + " state");
     partials = device_arrays::make<T>(ctx, 3 * groups, std::string(op) + " partial sums");
     history = device_arrays::make<T>(ctx, window, std::string(op) + " residual history");
     ticket = device_arrays::make<cl_uint>(ctx, 1, std::string(op) + " ticket");
@@ -129,6 +140,12 @@ struct Krylov {
     if (!bicg && n > 0) prepare_fused(plan);
     gear = cg_single_reduction(spmv_plan, fused);
     if (gear) gear_update = kernel("cg_gear_update", plan);
+    if (!bicg && n > 0) {
+      cl_command_queue_properties queue_properties = 0;
+      check_cl(ctx.queue().getInfo(CL_QUEUE_PROPERTIES, &queue_properties),
+               "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
+      replay = cg_replays_iteration(spmv_plan, ctx.info(), queue_properties, gear, o.replay_iteration);
+    }
   }
 
   // The fused product where the method allows it; its plan (with the
@@ -148,9 +165,9 @@ struct Krylov {
   }
 
   // q = A p and its scalar step over p . q (alpha), in one launch.
-  void fused_product(Step step, std::size_t it, std::size_t slot, const Buffer<T>& p, Buffer<T>& q) {
+  void fused_product(Step step, const Buffer<T>& p, Buffer<T>& q) {
     const RowFormatArrays& f = fused_arrays;
-    reduce(product_dot, step, it, slot, static_cast<cl_ulong>(n), f.count, f.pitch, f.index, f.lengths, f.values, p, q);
+    reduce(product_dot, step, static_cast<cl_ulong>(n), f.count, f.pitch, f.index, f.lengths, f.values, p, q);
   }
 
   // out = A in; the first product's plan, with the choice's reasons, is
@@ -167,15 +184,23 @@ struct Krylov {
 
   template <class... Args>
   void run(const PreparedKernel& k, const Args&... args) {
-    kernel_call::launch(ctx, k, args...);
+    kernel_call::set_args(k, args...);
+    submit(k);
+  }
+  void submit(const PreparedKernel& k) {
+    if (recording)
+      recording->record(k);
+    else
+      ctx.launch(k);
   }
 
   // A reducing kernel: its arguments, then the scalar step its last
-  // work-group does.
+  // work-group does, launched or recorded.
   template <class... Args>
-  void reduce(const PreparedKernel& k, Step step, std::size_t it, std::size_t slot, const Args&... args) {
-    kernel_call::launch(ctx, k, args..., partials, static_cast<cl_uint>(step), static_cast<cl_uint>(it),
-                        static_cast<cl_uint>(slot), scalars, status, history, ticket);
+  void reduce(const PreparedKernel& k, Step step, const Args&... args) {
+    kernel_call::set_args(k, args..., partials, static_cast<cl_uint>(step), static_cast<cl_uint>(window), scalars,
+                          status, history, ticket);
+    submit(k);
   }
 
   std::vector<cl_uint> state() { return device_arrays::read<cl_uint>(ctx, status, 3, std::string(op) + " state"); }
@@ -237,7 +262,7 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   const std::vector<T> initial{0, 0, 0, 0, 0, threshold};
   check_cl(ctx.queue().enqueueWriteBuffer(k.scalars, CL_FALSE, 0, sizeof(T) * kScalars, initial.data()),
            "clEnqueueWriteBuffer(solver scalars)");
-  device_arrays::zero<cl_uint>(ctx, k.status, 3, "solver state");
+  device_arrays::zero<cl_uint>(ctx, k.status, kStatus, "solver state");
   // r = b - A x.
   Buffer<T> r(ctx, n), p(ctx, n), v(ctx, n);  // CG: v is q = A p (single reduction: w = A z)
   copy(ctx, b, r, o.plan);
@@ -259,7 +284,7 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   const cl::Buffer& inv = o.jacobi ? k.inv_diag : none;
   // z = M^-1 r (BiCGStab: p_hat = M^-1 r), the first rho and measure.
   const Buffer<T>& preconditioned = bicg ? (o.jacobi ? *p_hat : r) : (o.jacobi ? *z : r);
-  k.reduce(k.start, kStart, 1, 0, static_cast<cl_ulong>(n), r, preconditioned, inv);
+  k.reduce(k.start, kStart, static_cast<cl_ulong>(n), r, preconditioned, inv);
   if (k.gear) {  // the first update makes p = z and s = w from beta = 0
     fill(ctx, p, T(0), o.plan);
     fill(ctx, *s, T(0), o.plan);
@@ -283,31 +308,45 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   };
   std::size_t window_start = 0;
   const cl_ulong nn = n;
-  for (std::size_t it = 1; !stopped && it <= o.max_iterations; ++it) {
-    const std::size_t slot = it - 1 - window_start;
+  // One iteration's launches; the device knows which iteration it is.
+  const auto iterate = [&] {
     if (k.gear) {
-      k.fused_product(kGearAlpha, it, slot, preconditioned, v);
-      k.reduce(k.gear_update, kClose, it, slot, nn, x, r, preconditioned, p, *s, v, inv);
+      k.fused_product(kGearAlpha, preconditioned, v);
+      k.reduce(k.gear_update, kClose, nn, x, r, preconditioned, p, *s, v, inv);
     } else if (!bicg) {
       if (k.fused) {
-        k.fused_product(kCgAlpha, it, slot, p, v);
+        k.fused_product(kCgAlpha, p, v);
       } else {
         k.product(p, v);
-        k.reduce(k.dots, kCgAlpha, it, slot, nn, p, v, none, none);
+        k.reduce(k.dots, kCgAlpha, nn, p, v, none, none);
       }
-      k.reduce(k.update, kClose, it, slot, nn, x, r, o.jacobi ? *z : r, p, v, inv);
+      k.reduce(k.update, kClose, nn, x, r, o.jacobi ? *z : r, p, v, inv);
       k.run(k.direction, nn, p, o.jacobi ? *z : r, k.scalars, k.status);
     } else {
       const Buffer<T>& ph = o.jacobi ? *p_hat : p;
       const Buffer<T>& sh = o.jacobi ? *s_hat : *s;
       k.product(ph, v);
-      k.reduce(k.dots, kBicgAlpha, it, slot, nn, *r0, v, none, none);
+      k.reduce(k.dots, kBicgAlpha, nn, *r0, v, none, none);
       k.run(k.s_step, nn, *s, sh, r, v, inv, k.scalars, k.status);
       k.product(sh, *t);
-      k.reduce(k.dots, kBicgOmega, it, slot, nn, *t, *s, *t, *t);
-      k.reduce(k.update, kClose, it, slot, nn, x, r, *r0, ph, *s, sh, *t);
+      k.reduce(k.dots, kBicgOmega, nn, *t, *s, *t, *t);
+      k.reduce(k.update, kClose, nn, x, r, *r0, ph, *s, sh, *t);
       k.run(k.direction, nn, p, ph, r, v, inv, k.scalars, k.status);
     }
+  };
+  std::optional<RecordedCommands> recorded;
+  if (k.replay && !stopped) {
+    recorded.emplace(ctx);
+    k.recording = &*recorded;
+    iterate();
+    k.recording = nullptr;
+    recorded->finalize();
+  }
+  for (std::size_t it = 1; !stopped && it <= o.max_iterations; ++it) {
+    if (recorded)
+      recorded->enqueue();
+    else
+      iterate();
     if (it - window_start == k.window || it == o.max_iterations) {
       pending.push_back(k.check(window_start, it));
       window_start = it;

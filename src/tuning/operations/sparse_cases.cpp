@@ -127,6 +127,34 @@ std::string check_cg(Context& ctx) {
   return "";
 }
 
+// The rules' way of running CG's iteration on this device for this matrix
+// (rule solver.replay-iteration), from one iteration's plan, and whether
+// the other way can run here: the variant set beside the rules'.
+struct IterationWays {
+  bool rules_replay = false;
+  std::string other_skip;  ///< "" when the other way runs
+};
+IterationWays iteration_ways(Context& ctx, SparseState& s, Buffer<float>& x) {
+  SolverOptions o;
+  o.tolerance = 0;
+  o.max_iterations = 1;
+  fill(ctx, x, 0.0f);
+  const SolverResult probe = cg(ctx, s.a, s.x, x, o);
+  const Decision* way = probe.spmv_plan.decision("iteration");
+  IterationWays ways;
+  ways.rules_replay = way && way->value == "recorded once, replayed";
+  if (!ways.rules_replay) {
+    o.replay_iteration = true;
+    try {
+      fill(ctx, x, 0.0f);
+      cg(ctx, s.a, s.x, x, o);
+    } catch (const Error& e) {
+      ways.other_skip = std::string("skipped: ") + e.what();
+    }
+  }
+  return ways;
+}
+
 BenchCase cg_case(Context& ctx, const std::string& name, const std::shared_ptr<SparseState>& s) {
   // Each iteration: one SpMV, and 10 vector passes (2 dots, 3 updates).
   const double n = double(s->host.rows), it = double(kCgIterations);
@@ -151,6 +179,25 @@ BenchCase cg_case(Context& ctx, const std::string& name, const std::shared_ptr<S
     return "stopped after " + std::to_string(last->iterations) + ": " + last->stop_reason;
   };
   c.variants.push_back(std::move(rules));
+  // The same solve the other way (rule solver.replay-iteration): launched
+  // kernel by kernel where the rules replay the iteration, replayed where
+  // the device can and the rules launch.
+  const IterationWays ways = iteration_ways(ctx, *s, *solution);
+  const bool replay = !ways.rules_replay;
+  BenchVariant other{replay ? "replayed (cl_khr_command_buffer)" : "launched kernel by kernel",
+                     [&ctx] { return check_cg(ctx); },
+                     [&ctx, s, solution, last, replay] {
+                       SolverOptions o;
+                       o.tolerance = 0;
+                       o.max_iterations = kCgIterations;
+                       o.replay_iteration = replay;
+                       fill(ctx, *solution, 0.0f);
+                       *last = cg(ctx, s->a, s->x, *solution, o);
+                       return last->spmv_plan;
+                     }};
+  other.after = c.variants.back().after;
+  other.skip = ways.other_skip;
+  c.variants.push_back(std::move(other));
   return c;
 }
 

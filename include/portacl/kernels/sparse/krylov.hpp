@@ -33,6 +33,12 @@ struct SolverOptions {
   std::optional<std::size_t> check_every;
   /// The SpMV method; unset: spmv_choice.
   std::optional<SpmvMethod> method;
+  /// Record CG's iteration once and enqueue the recording every iteration
+  /// (cl_khr_command_buffer) instead of launching its kernels one by one;
+  /// unset: rule solver.replay-iteration (where the device offers it and
+  /// the product is fused). true where it cannot be done is an error that
+  /// says why; false launches kernel by kernel. BiCGStab ignores it.
+  std::optional<bool> replay_iteration;
   PlanOptions plan;  ///< for the SpMV and the vector kernels
 };
 
