@@ -220,7 +220,7 @@ const std::vector<Rule>& rule_book() {
        "Where the device offers cl_khr_command_buffer (the provisional 0.9 interface, with simultaneous use), CG in "
        "the single-reduction form records its two launches once and enqueues the recording each iteration: the "
        "device counts the iterations, so no argument changes. Not on PoCL, which replays a recording command by "
-       "command (1.0-1.13x the plain launches' time); elsewhere, and for products that are not fused, each kernel "
+       "command (1.0-1.17x the plain launches' time); elsewhere, and for products that are not fused, each kernel "
        "is launched every iteration."},
       {"solver.check-interval", "all", "000 2.1",
        "An iterative solver reads its residual back every k iterations (1 on CPUs, 8 elsewhere), into pinned "
