@@ -4,15 +4,23 @@
 // fourth float of its position; inverse_mass[type] scales its force.
 #include "portacl_common.cl"
 
-// v += f / m dt / 2, then x += v dt.
+#include "neighbour_slots.cl"
+
+// v += f / m dt / 2, then x += v dt; *moved = 1 when the new position is
+// more than sqrt(limit2) from where it was at the list's build (by the
+// minimum image): the list's move check, folded into the pass that moves.
 __kernel void md_kick_drift(const uint n, const float dt, __global float4* positions, __global float4* velocities,
-                            __global const float4* forces, __global const float* inverse_mass) {
+                            __global const float4* forces, __global const float* inverse_mass, const float4 box4,
+                            const float limit2, __global const float4* built_at, __global uint* moved) {
   const uint i = get_global_id(0);
   if (i >= n) return;
   const float4 p = positions[i];
   const float4 v = velocities[i] + (float4)(0.5f * dt * inverse_mass[(uint)p.w] * forces[i].xyz, 0.0f);
   velocities[i] = v;
-  positions[i] = (float4)(p.xyz + dt * v.xyz, p.w);
+  const float3 x = p.xyz + dt * v.xyz;
+  positions[i] = (float4)(x, p.w);
+  const float3 d = minimum_image(x - built_at[i].xyz, box4.xyz);
+  if (dot(d, d) > limit2) *moved = 1u;
 }
 
 __kernel void md_kick(const uint n, const float dt, __global const float4* positions, __global float4* velocities,

@@ -16,34 +16,69 @@ struct LjExact {
   std::vector<double> force, magnitude;  ///< 3 a particle; magnitude: the sums of |pair terms|
 };
 
+// The pair (i, j): its separation by the minimum image, and, within the
+// cutoff, F / r on i and the pair's energy.
+struct LjPair {
+  bool within = false;
+  double d[3] = {0, 0, 0};
+  double f_over_r = 0, energy = 0;
+};
+
+inline LjPair lj_pair(const std::vector<float>& p, std::size_t i, std::size_t j, const double box[3],
+                      const LennardJones& lj) {
+  LjPair q;
+  for (int c = 0; c < 3; ++c) {
+    q.d[c] = double(p[4 * i + c]) - double(p[4 * j + c]);
+    q.d[c] -= box[c] * std::nearbyint(q.d[c] / box[c]);
+  }
+  const double r2 = q.d[0] * q.d[0] + q.d[1] * q.d[1] + q.d[2] * q.d[2], rc = lj.cutoff;
+  if (r2 >= rc * rc) return q;
+  const std::size_t t = static_cast<std::size_t>(p[4 * i + 3]) * lj.types + static_cast<std::size_t>(p[4 * j + 3]);
+  const double eps = lj.epsilon[t], s2 = double(lj.sigma[t]) * lj.sigma[t];
+  const double sr6 = std::pow(s2 / r2, 3), src6 = std::pow(s2 / (rc * rc), 3);
+  q.within = true;
+  q.energy = 4 * eps * (sr6 * sr6 - sr6) - (lj.shift ? 4 * eps * (src6 * src6 - src6) : 0.0);
+  q.f_over_r = 24 * eps * (2 * sr6 * sr6 - sr6) / r2;
+  return q;
+}
+
 inline LjExact lennard_jones(const std::vector<float>& p, const double box[3], const LennardJones& lj) {
   const std::size_t n = p.size() / 4;
   LjExact e;
   e.force.assign(3 * n, 0.0);
   e.magnitude.assign(3 * n, 0.0);
-  const double rc = lj.cutoff;
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
-      double d[3];
+      const LjPair q = lj_pair(p, i, j, box, lj);
+      if (!q.within) continue;
+      e.energy += q.energy;
       for (int c = 0; c < 3; ++c) {
-        d[c] = double(p[4 * i + c]) - double(p[4 * j + c]);
-        d[c] -= box[c] * std::nearbyint(d[c] / box[c]);
-      }
-      const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-      if (r2 >= rc * rc) continue;
-      const std::size_t t = static_cast<std::size_t>(p[4 * i + 3]) * lj.types + static_cast<std::size_t>(p[4 * j + 3]);
-      const double eps = lj.epsilon[t], s2 = double(lj.sigma[t]) * lj.sigma[t];
-      const double sr6 = std::pow(s2 / r2, 3), src6 = std::pow(s2 / (rc * rc), 3);
-      e.energy += 4 * eps * (sr6 * sr6 - sr6) - (lj.shift ? 4 * eps * (src6 * src6 - src6) : 0.0);
-      const double f_over_r = 24 * eps * (2 * sr6 * sr6 - sr6) / r2;
-      for (int c = 0; c < 3; ++c) {
-        e.force[3 * i + c] += f_over_r * d[c];
-        e.force[3 * j + c] -= f_over_r * d[c];
-        e.magnitude[3 * i + c] += std::fabs(f_over_r * d[c]);
-        e.magnitude[3 * j + c] += std::fabs(f_over_r * d[c]);
+        e.force[3 * i + c] += q.f_over_r * q.d[c];
+        e.force[3 * j + c] -= q.f_over_r * q.d[c];
+        e.magnitude[3 * i + c] += std::fabs(q.f_over_r * q.d[c]);
+        e.magnitude[3 * j + c] += std::fabs(q.f_over_r * q.d[c]);
       }
     }
   return e;
+}
+
+/// Particle i's force alone (3 values), with the sums of |pair terms|: a
+/// sampled check of a large system in O(n) a particle.
+struct LjForceOn {
+  double force[3] = {0, 0, 0}, magnitude[3] = {0, 0, 0};
+};
+inline LjForceOn lennard_jones_on(const std::vector<float>& p, std::size_t i, const double box[3],
+                                  const LennardJones& lj) {
+  LjForceOn out;
+  for (std::size_t j = 0; j < p.size() / 4; ++j) {
+    if (j == i) continue;
+    const LjPair q = lj_pair(p, i, j, box, lj);
+    for (int c = 0; c < 3; ++c) {
+      out.force[c] += q.f_over_r * q.d[c];
+      out.magnitude[c] += std::fabs(q.f_over_r * q.d[c]);
+    }
+  }
+  return out;
 }
 
 }  // namespace portacl::reference

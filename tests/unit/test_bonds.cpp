@@ -107,6 +107,25 @@ TEST_CASE("bond forces are minus the gradient of the bond energy and add up to z
     check_bonds(ctx, random_molecule(atoms));
 }
 
+TEST_CASE("bonds on awkward sizes: no bonds, no atoms, one bond, a prime count of atoms", "[bonds]") {
+  Context& ctx = test::cpu_context();
+  // Atoms without bonds: the forces are left as they were (added onto).
+  const std::vector<float> p = {0.5f, 0.5f, 0.5f, 0.0f, 1.5f, 0.5f, 0.5f, 0.0f, 2.5f, 0.5f, 0.5f, 0.0f};
+  Bonds none(ctx, 3, {}, {}, kTypes, 1);
+  CHECK(none.bonds() == 0);
+  Buffer<float> positions(ctx, p), forces(ctx, std::vector<float>(12, 3.0f));
+  none.add_forces(positions, kBox, forces);
+  CHECK(forces.download() == std::vector<float>(12, 3.0f));
+  // No atoms at all.
+  Bonds empty(ctx, 0, {}, {}, kTypes, 1);
+  Buffer<float> no_positions(ctx, std::size_t{0}), no_forces(ctx, std::size_t{0});
+  empty.add_forces(no_positions, kBox, no_forces);
+  CHECK(no_forces.size() == 0);
+  // Prime counts: a chain of 2 atoms (one bond) up to 127.
+  for (std::size_t atoms : {std::size_t{2}, std::size_t{3}, std::size_t{13}, std::size_t{127}})
+    check_bonds(ctx, random_molecule(atoms));
+}
+
 TEST_CASE("a stretched bond pulls its atoms together and a compressed one pushes them apart, by the minimum image",
           "[bonds]") {
   Context& ctx = test::cpu_context();

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "test_support.hpp"
+#include "tuning/lj_liquid.hpp"
 #include "tuning/lj_reference.hpp"
 
 using namespace portacl;
@@ -82,6 +83,33 @@ TEST_CASE("Lennard-Jones forces and energy match the double sums, full and half 
       LennardJones lj = two_types();
       lj.shift = shift;
       for (bool half : {false, true}) check_forces(ctx, p, box, lj, half);
+    }
+  }
+}
+
+TEST_CASE("Lennard-Jones on awkward particle counts: none, one, two, primes", "[lj]") {
+  Context& ctx = test::cpu_context();
+  // A gas drawn at random in a 6.5 box (more than twice cutoff + skin), no
+  // two particles closer than 0.9 by the minimum image.
+  const PeriodicBox box{6.5f, 6.5f, 6.5f};
+  const LennardJones lj = two_types();
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{13}, std::size_t{61}, std::size_t{127}}) {
+    const std::vector<float> p = reference::dilute_gas(n, 6.5f, 0.9, 2, test::rng());
+    for (bool half : {false, true}) {
+      if (n == 0) {  // nothing to compute, nothing written, no error
+        Buffer<float> positions(ctx, std::size_t{0}), forces(ctx, std::size_t{0});
+        NeighbourOptions o;
+        o.cutoff = lj.cutoff;
+        o.half = half;
+        NeighbourList list(ctx, o);
+        list.build(positions, box);
+        lennard_jones(ctx, positions, list, lj, forces);
+        continue;
+      }
+      const std::vector<float> f = check_forces(ctx, p, box, lj, half);
+      if (n == 1)  // alone: its nearest image is a box length away, past the cutoff
+        CHECK(f == std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f});
     }
   }
 }

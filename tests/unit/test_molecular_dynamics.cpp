@@ -8,6 +8,23 @@
 
 using namespace portacl;
 
+namespace {
+
+// The total momentum (unit masses) is zero to float rounding of the sum.
+void check_at_rest(const std::vector<float>& velocities) {
+  for (int c = 0; c < 3; ++c) {
+    double total = 0, scale = 0;
+    for (std::size_t i = 0; i < velocities.size() / 4; ++i) {
+      total += velocities[4 * i + c];
+      scale += std::fabs(velocities[4 * i + c]);
+    }
+    INFO("component " << c);
+    CHECK(std::fabs(total) <= 1e-4 * scale + 1e-6);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("an LJ liquid (fcc start, density 0.8442, rc 2.5, dt 0.005) holds its energy over 1000 NVE steps", "[md]") {
   Context& ctx = test::cpu_context();
   for (bool half : {false, true}) {
@@ -35,17 +52,78 @@ TEST_CASE("an LJ liquid (fcc start, density 0.8442, rc 2.5, dt 0.005) holds its 
     CHECK(md.rebuilds() > 1);              // the liquid moves: the list was rebuilt on demand
     CHECK(end.kinetic > 0.5 * 500 * 0.3);  // it melted and stayed hot, not frozen or exploded
     CHECK(worst / 500 < 1e-3);             // per atom, in units of epsilon (measured: 1.1e-4, 1.6e-4)
-    // Momentum stays at rest.
-    const std::vector<float> vel = velocities.download();
-    for (int c = 0; c < 3; ++c) {
-      double total = 0, scale = 0;
-      for (std::size_t i = 0; i < 500; ++i) {
-        total += vel[4 * i + c];
-        scale += std::fabs(vel[4 * i + c]);
-      }
-      CHECK(std::fabs(total) <= 1e-4 * scale);
-    }
+    check_at_rest(velocities.download());  // momentum stays at rest
   }
+}
+
+TEST_CASE("molecular dynamics on awkward sizes: no atoms, one atom in flight, a prime count of atoms", "[md]") {
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{6.0f, 6.0f, 6.0f};
+  LennardJones lj;
+  MdOptions o;
+  {  // No atoms: steps are counted, nothing launches.
+    Buffer<float> positions(ctx, std::size_t{0}), velocities(ctx, std::size_t{0});
+    LennardJonesMd md(ctx, positions, velocities, box, lj, o);
+    md.run(5);
+    CHECK(md.steps_done() == 5);
+    CHECK(md.energy().total() == 0.0);
+  }
+  {  // One atom: no forces, so it flies straight through the periodic
+     // boundaries: x(t) = x0 + v t, wrapped at every rebuild.
+    const std::vector<float> p = {5.9f, 0.1f, 3.0f, 0.0f}, v = {2.0f, -1.5f, 0.25f, 0.0f};
+    Buffer<float> positions(ctx, p), velocities(ctx, v);
+    LennardJonesMd md(ctx, positions, velocities, box, lj, o);
+    md.run(400);  // t = 2
+    const std::vector<float> x = positions.download();
+    for (int c = 0; c < 3; ++c) {
+      const double want = double(p[c]) + 2.0 * v[c];
+      double d = double(x[c]) - want;
+      d -= 6.0 * std::nearbyint(d / 6.0);
+      INFO("component " << c << ": " << x[c] << ", want " << want << " (mod 6)");
+      CHECK(std::fabs(d) < 1e-3);
+    }
+    CHECK(velocities.download() == v);
+    CHECK(md.rebuilds() > 1);  // it moved 5 box lengths' worth of half-skins
+    CHECK(md.energy().potential == 0.0);
+  }
+  {  // 31 atoms of a dilute gas: momentum is kept, and energy to 1e-3 an atom.
+    const std::vector<float> p = reference::dilute_gas(31, 6.0f, 1.0, 1, test::rng());
+    std::vector<float> v;
+    std::uniform_real_distribution<float> speed(-1.0f, 1.0f);
+    double mean[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < 31; ++i) {
+      const float w[3] = {speed(test::rng()), speed(test::rng()), speed(test::rng())};
+      v.insert(v.end(), {w[0], w[1], w[2], 0.0f});
+      for (int c = 0; c < 3; ++c) mean[c] += w[c] / 31.0;
+    }
+    for (std::size_t i = 0; i < 31; ++i)
+      for (int c = 0; c < 3; ++c) v[4 * i + c] = float(v[4 * i + c] - mean[c]);
+    Buffer<float> positions(ctx, p), velocities(ctx, v);
+    LennardJonesMd md(ctx, positions, velocities, box, lj, o);
+    const double e0 = md.energy().total();
+    md.run(500);
+    INFO("E0 " << e0 << ", E(500) " << md.energy().total());
+    CHECK(std::fabs(md.energy().total() - e0) / 31 < 1e-3);
+    check_at_rest(velocities.download());
+  }
+}
+
+TEST_CASE("molecular dynamics checks the types at each run, after the caller's changes", "[md]") {
+  Context& ctx = test::cpu_context();
+  std::vector<float> p, v;
+  PeriodicBox box;
+  reference::fcc_liquid(3, 0.8442, 0.72, test::rng(), p, v, box);
+  Buffer<float> positions(ctx, p), velocities(ctx, v);
+  LennardJones lj;
+  lj.cutoff = 2.0f;
+  MdOptions o;
+  LennardJonesMd md(ctx, positions, velocities, box, lj, o);
+  md.run(2);
+  p = positions.download();
+  p[4 * 7 + 3] = 1.0f;  // type 1 of a single type
+  positions.upload(p);
+  CHECK_THROWS_WITH(md.run(1), Catch::Contains("LennardJonesMd::run") && Catch::Contains("type"));
+  CHECK(md.steps_done() == 2);
 }
 
 TEST_CASE("molecular dynamics refuses what it cannot run, naming the problem", "[md]") {

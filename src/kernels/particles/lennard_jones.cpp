@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Lennard-Jones forces (kernels/lennard_jones.cl): validate, tabulate the
 // type pairs, check the types on the device, launch over a full list (own
-// sums) or a half list (atomic shares).
+// sums) or a half list (atomic shares); in parts (lennard_jones_call.hpp) for
+// drivers that do the first two once.
 #include "portacl/kernels/particles/lennard_jones.hpp"
 
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "../aliasing.hpp"
 #include "../kernel_call.hpp"
+#include "lennard_jones_call.hpp"
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
 #include "rules/neighbour_rules.hpp"
@@ -49,8 +51,9 @@ std::vector<cl_float4> pair_table(const LennardJones& lj) {
 
 }  // namespace
 
-LaunchPlan lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
-                         const LennardJones& lj, Buffer<float>& forces, const PlanOptions& options) {
+LennardJonesCall prepare_lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
+                                       const LennardJones& lj, const Buffer<float>& forces,
+                                       const PlanOptions& options) {
   const char* op = "lennard_jones";
   kernel_call::same_context(ctx, positions, op, "positions");
   kernel_call::same_context(ctx, forces, op, "forces");
@@ -61,48 +64,66 @@ LaunchPlan lennard_jones(Context& ctx, const Buffer<float>& positions, const Nei
   const std::size_t n = positions.size() / 4;
   kernel_call::same_length(op, "positions", n, "forces", forces.size() / 4);
   if (forces.size() % 4) throw Error(std::string(op) + ": forces must hold 4 floats a particle (fx, fy, fz, e)");
-  const Buffer<std::uint32_t>& counts = list.counts();  // throws when never built
+  list.counts();  // throws when never built
   kernel_call::same_length(op, "positions", n, "the neighbour list's particles", list.particles());
   if (lj.cutoff > list.cutoff())
     throw Error(std::string(op) + ": cutoff " + std::to_string(lj.cutoff) + " is beyond the list's cutoff " +
                 std::to_string(list.cutoff()) + "; the list would miss pairs");
   aliasing::refuse_overlap(op, aliasing::whole(forces), "forces", aliasing::whole(positions), "positions",
                            "positions are read while forces are written");
-  LaunchPlan plan =
-      ctx.plan(particle_pass_traits("lennard_jones", 32), ProblemSize(std::max<std::size_t>(n, 1)), options);
-  if (n == 0) return plan;
+  LennardJonesCall call;
+  call.n = n;
+  call.cutoff = lj.cutoff;
+  call.types = lj.types;
+  call.plan = ctx.plan(particle_pass_traits("lennard_jones", 32), ProblemSize(std::max<std::size_t>(n, 1)), options);
+  if (n == 0) return call;
+  LaunchPlan& plan = call.plan;
   plan.macros["TYPES"] = std::to_string(lj.types);
   plan.macros["SLOTS_BY_K"] = list.slots_by_neighbour() ? "1" : "0";
   plan.work_groups = kernel_call::ceil_div(n, plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.items_per_work_item = 1;
-  const cl_uint count = static_cast<cl_uint>(n);
+  call.atomic_shares = decide_pair_scatter(plan, list.half());
+  plan.macros["HALF_LIST"] = call.atomic_shares ? "1" : "0";
+  call.check_types = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_check_types", ""}, plan);
+  call.forces = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_forces", ""}, plan);
+  const float* first = table.front().s;
+  call.pairs.emplace(ctx, std::vector<float>(first, first + 4 * table.size()));
+  return call;
+}
 
+void check_lennard_jones_types(Context& ctx, const LennardJonesCall& call, const Buffer<float>& positions,
+                               const char* op) {
+  if (call.n == 0) return;
   auto held = ctx.hold_scratch();
   const cl::Buffer& bad = ctx.scratch("lennard_jones.bad_type", 4, true);
   check_cl(ctx.queue().enqueueFillBuffer(bad, cl_uint{0}, 0, 4), "clEnqueueFillBuffer(types)");
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"lennard_jones.cl", "lj_check_types", ""}, plan), count, positions,
-                      bad);
+  kernel_call::launch(ctx, call.check_types, static_cast<cl_uint>(call.n), positions, bad);
   cl_uint found = 0;
   check_cl(ctx.queue().enqueueReadBuffer(bad, CL_TRUE, 0, 4, &found), "clEnqueueReadBuffer(types)");
   if (found)
     throw Error(std::string(op) + ": a particle's type (the fourth float of its position) is not one of 0 .. " +
-                std::to_string(lj.types - 1));
+                std::to_string(call.types - 1));
+}
 
-  const cl::Buffer& pairs = ctx.scratch("lennard_jones.pairs", table.size() * sizeof(cl_float4));
-  // Blocking: the table is this call's and is gone when it returns.
-  check_cl(ctx.queue().enqueueWriteBuffer(pairs, CL_TRUE, 0, table.size() * sizeof(cl_float4), table.data()),
-           "clEnqueueWriteBuffer(pair table)");
+void launch_lennard_jones(Context& ctx, const LennardJonesCall& call, const Buffer<float>& positions,
+                          const NeighbourList& list, Buffer<float>& forces) {
+  if (call.n == 0) return;
   const cl_float4 box4{{list.box().x, list.box().y, list.box().z, 0.0f}};
-  const cl_float rc2 = lj.cutoff * lj.cutoff;
-  const cl_uint capacity = static_cast<cl_uint>(list.capacity());
-  const bool atomic_shares = decide_pair_scatter(plan, list.half());
-  plan.macros["HALF_LIST"] = atomic_shares ? "1" : "0";
-  if (atomic_shares)
-    check_cl(ctx.queue().enqueueFillBuffer(forces.cl_buffer(), cl_float{0}, 0, 16 * n), "clEnqueueFillBuffer(forces)");
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"lennard_jones.cl", "lj_forces", ""}, plan), count, capacity, box4,
-                      rc2, positions, counts, list.neighbours(), pairs, forces);
-  return plan;
+  const cl_float rc2 = call.cutoff * call.cutoff;
+  if (call.atomic_shares)
+    check_cl(ctx.queue().enqueueFillBuffer(forces.cl_buffer(), cl_float{0}, 0, 16 * call.n),
+             "clEnqueueFillBuffer(forces)");
+  kernel_call::launch(ctx, call.forces, static_cast<cl_uint>(call.n), static_cast<cl_uint>(list.capacity()), box4, rc2,
+                      positions, list.counts(), list.neighbours(), *call.pairs, forces);
+}
+
+LaunchPlan lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
+                         const LennardJones& lj, Buffer<float>& forces, const PlanOptions& options) {
+  const LennardJonesCall call = prepare_lennard_jones(ctx, positions, list, lj, forces, options);
+  check_lennard_jones_types(ctx, call, positions, "lennard_jones");
+  launch_lennard_jones(ctx, call, positions, list, forces);
+  return call.plan;
 }
 
 }  // namespace portacl

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // A Lennard-Jones NVE run (kernels/molecular_dynamics.cl): the neighbour
 // list, the forces and the velocity-Verlet halves, the list rebuilt on
-// demand.
+// demand. A step reads one flag back (the move check, done by the drift);
+// the types are checked once a run() and the pair table made once.
 #include "portacl/kernels/particles/molecular_dynamics.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "../kernel_call.hpp"
+#include "lennard_jones_call.hpp"
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
 
@@ -25,26 +27,38 @@ struct LennardJonesMd::State {
   MdOptions options;
   NeighbourList list;
   std::optional<Buffer<float>> forces, inverse_mass;
+  std::optional<Buffer<std::uint32_t>> moved;  ///< set by md_kick_drift, cleared by a rebuild
+  LennardJonesCall forces_call;                ///< prepared once: the types are checked once a run
   LaunchPlan plan;
   std::size_t n = 0, steps = 0, rebuilds = 0;
 
-  void launch(const char* entry, const std::vector<const BufferStorage*>& buffers) {
-    PreparedKernel k = ctx.prepare(KernelRef{"molecular_dynamics.cl", entry, ""}, plan);
-    kernel_call::set(k, 0, static_cast<cl_uint>(n));
-    kernel_call::set(k, 1, static_cast<cl_float>(options.dt));
-    for (std::size_t b = 0; b < buffers.size(); ++b) kernel_call::set(k, static_cast<unsigned>(2 + b), *buffers[b]);
-    ctx.launch(k);
-  }
+  PreparedKernel kernel(const char* entry) { return ctx.prepare(KernelRef{"molecular_dynamics.cl", entry, ""}, plan); }
 
   void rebuild() {
     const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"molecular_dynamics.cl", "md_wrap", ""}, plan),
-                        static_cast<cl_uint>(n), box4, positions);
+    kernel_call::launch(ctx, kernel("md_wrap"), static_cast<cl_uint>(n), box4, positions);
     list.build(positions, box);
+    check_cl(ctx.queue().enqueueFillBuffer(moved->cl_buffer(), cl_uint{0}, 0, 4), "clEnqueueFillBuffer(moved)");
     ++rebuilds;
   }
 
-  void compute_forces() { lennard_jones(ctx, positions, list, lj, *forces, options.plan); }
+  // Half a kick and a drift, with the list's move check: true when a
+  // particle has moved more than half the skin since the build (one read).
+  bool kick_drift() {
+    const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
+    const float half_skin = 0.5f * options.skin;
+    kernel_call::launch(ctx, kernel("md_kick_drift"), static_cast<cl_uint>(n), cl_float{options.dt}, positions,
+                        velocities, *forces, *inverse_mass, box4, cl_float{half_skin * half_skin},
+                        list.built_positions(), *moved);
+    return moved->download()[0] != 0;
+  }
+
+  void kick() {
+    kernel_call::launch(ctx, kernel("md_kick"), static_cast<cl_uint>(n), cl_float{options.dt}, positions, velocities,
+                        *forces, *inverse_mass);
+  }
+
+  void compute_forces() { launch_lennard_jones(ctx, forces_call, positions, list, *forces); }
 };
 
 namespace {
@@ -88,7 +102,10 @@ LennardJonesMd::LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<fl
   s.plan.work_groups = kernel_call::ceil_div(std::max<std::size_t>(s.n, 1), s.plan.local[0]);
   s.plan.global = {{s.plan.work_groups * s.plan.local[0], 1, 1}};
   if (s.n == 0) return;
+  s.moved.emplace(ctx, 1);
   s.rebuild();
+  s.forces_call = prepare_lennard_jones(ctx, positions, s.list, lj, *s.forces, o.plan);
+  check_lennard_jones_types(ctx, s.forces_call, positions, op);
   s.compute_forces();
 }
 
@@ -101,11 +118,13 @@ void LennardJonesMd::run(std::size_t steps) {
     s.steps += steps;
     return;
   }
+  // The caller may have changed the positions since the last run: their
+  // types are checked once here; the steps keep them.
+  check_lennard_jones_types(s.ctx, s.forces_call, s.positions, "LennardJonesMd::run");
   for (std::size_t k = 0; k < steps; ++k) {
-    s.launch("md_kick_drift", {&s.positions, &s.velocities, &*s.forces, &*s.inverse_mass});
-    if (s.list.needs_rebuild(s.positions)) s.rebuild();
+    if (s.kick_drift()) s.rebuild();
     s.compute_forces();
-    s.launch("md_kick", {&s.positions, &s.velocities, &*s.forces, &*s.inverse_mass});
+    s.kick();
     ++s.steps;
   }
 }

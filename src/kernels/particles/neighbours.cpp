@@ -146,6 +146,11 @@ bool NeighbourList::needs_rebuild(const Buffer<float>& positions) const {
   return s.flag->download()[0] != 0;
 }
 
+const Buffer<float>& NeighbourList::built_positions() const {
+  if (!s_->built_at) throw Error("NeighbourList: the list was never built");
+  return *s_->built_at;
+}
+
 std::size_t NeighbourList::particles() const { return s_->n; }
 std::size_t NeighbourList::capacity() const { return s_->capacity; }
 std::size_t NeighbourList::retries() const { return s_->retries; }

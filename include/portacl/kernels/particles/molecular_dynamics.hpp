@@ -3,15 +3,19 @@
 /// A Lennard-Jones molecular-dynamics run in the NVE ensemble: velocity
 /// Verlet steps of dt (v += f/m dt/2; x += v dt; forces; v += f/m dt/2)
 /// with the neighbour list rebuilt whenever a particle has moved more than
-/// half the skin since the last build (checked on the device each step,
-/// one small read), positions wrapped into the box at each rebuild.
+/// half the skin since the last build (checked on the device by the drift
+/// itself, one small read a step), positions wrapped into the box at each
+/// rebuild. The Lennard-Jones pair table is made once, and the particles'
+/// types are checked once at each run() (the steps keep them; a caller
+/// may have changed the positions in between).
 /// Positions are 4 floats a particle (x, y, z, type), velocities 4 floats
 /// (vx, vy, vz, unused); both stay the caller's buffers and are updated in
 /// place. Masses are per type.
 ///
 /// Errors, at construction: a time step not finite or not above 0, masses
 /// not one per type or not above 0, and whatever the neighbour list and
-/// the Lennard-Jones forces refuse (box, cutoff, tables, types).
+/// the Lennard-Jones forces refuse (box, cutoff, tables, types); at run(),
+/// before any step, a particle whose type is not one of the types.
 #pragma once
 
 #include <cstddef>

@@ -65,6 +65,10 @@ class NeighbourList {
   /// True when a particle has moved more than half the skin since the build
   /// (by the minimum image), checked on the device; one small read.
   bool needs_rebuild(const Buffer<float>& positions) const;
+  /// The positions at the last build, which needs_rebuild compares with
+  /// (4 floats a particle): for an integrator that folds the check into
+  /// its own kernel, as LennardJonesMd does. Throws when never built.
+  const Buffer<float>& built_positions() const;
 
   std::size_t particles() const;
   std::size_t capacity() const;  ///< neighbours a particle the storage holds

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// A Lennard-Jones force call in its parts: what is set once for a list and
+// a parameter set (the checks, the pair table on the device, the plan and
+// kernels), the check of the particles' types (one small read), and the
+// launch. lennard_jones() does all three each call; a driver that keeps
+// the types (the MD run) prepares once and checks the types once a run.
+#pragma once
+
+#include <optional>
+
+#include "portacl/kernels/particles/lennard_jones.hpp"
+
+namespace portacl {
+
+struct LennardJonesCall {
+  std::size_t n = 0;  ///< particles; 0: nothing to launch
+  LaunchPlan plan;
+  PreparedKernel check_types, forces;
+  std::optional<Buffer<float>> pairs;  ///< (c12, c6, E_shift, 0) of each type pair
+  float cutoff = 0;
+  std::size_t types = 0;
+  bool atomic_shares = false;  ///< a half list: the other particle's share added atomically
+};
+
+/// Checks everything but the particles' types (errors as lennard_jones()
+/// documents them) and prepares the call for `list` as built now: its
+/// particles, its layout and whether it is half.
+LennardJonesCall prepare_lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
+                                       const LennardJones& lj, const Buffer<float>& forces, const PlanOptions& options);
+
+/// Throws portacl::Error, naming `op`, when a particle's type is not one of
+/// the call's types (checked on the device, one small read).
+void check_lennard_jones_types(Context& ctx, const LennardJonesCall& call, const Buffer<float>& positions,
+                               const char* op);
+
+/// Launches the forces over `list` as it is now (it may have been rebuilt
+/// since the call was prepared, for the same particles).
+void launch_lennard_jones(Context& ctx, const LennardJonesCall& call, const Buffer<float>& positions,
+                          const NeighbourList& list, Buffer<float>& forces);
+
+}  // namespace portacl
