@@ -196,8 +196,11 @@ if has nbody; then
   grep -E "nbody|copy bandwidth|FP32" "$OUT/nbody_h100.txt" | head -40
 fi
 if has md; then
-  # A Lennard-Jones MD step (list check, rebuild when due, forces, both halves) at 32000 and 1048576 atoms.
-  timeout 240 /tmp/build/tools/portacl-bench --device gpu --sizes ${MD_SIZES:-2^15,2^20} --kernels "md step lj" \
-    --no-transfers --no-latency > "$OUT/md_h100.txt" 2>&1
-  grep -E "md step|copy bandwidth" "$OUT/md_h100.txt"
+  # A Lennard-Jones MD step (list check, rebuild when due, forces, both halves) at 32000 and 1048576 atoms,
+  # its parts alone (the list's build, the forces over a built list), and the RDF of 2^16 particles
+  # (workload 2^20) in 1000 shells.
+  timeout 240 /tmp/build/tools/portacl-bench --device gpu --sizes ${MD_SIZES:-2^15,2^20} \
+    --kernels "md step lj,neighbour list lj,lj forces,rdf 1000 shells" --no-transfers --no-latency \
+    > "$OUT/md_h100.txt" 2>&1
+  grep -E "md step|neighbour list|lj forces|rdf|copy bandwidth" "$OUT/md_h100.txt"
 fi

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "neighbour_reference.hpp"
@@ -79,6 +80,23 @@ inline LjForceOn lennard_jones_on(const std::vector<float>& p, std::size_t i, co
     }
   }
   return out;
+}
+
+/// "" when the forces `f` (4 floats a particle) of 64 particles spread
+/// over the range match lennard_jones_on within float rounding of their
+/// pair sums; else the first that does not.
+inline std::string compare_sampled_forces(const std::vector<float>& p, const std::vector<float>& f, const double box[3],
+                                          const LennardJones& lj) {
+  const std::size_t n = p.size() / 4;
+  for (std::size_t s = 0; s < 64 && s < n; ++s) {
+    const std::size_t i = n > 1 ? s * (n - 1) / 63 : 0;
+    const LjForceOn want = lennard_jones_on(p, i, box, lj);
+    for (int a = 0; a < 3; ++a)
+      if (!(std::fabs(f[4 * i + a] - want.force[a]) <= 1e-5 * want.magnitude[a] + 1e-4))
+        return "particle " + std::to_string(i) + " force " + std::to_string(f[4 * i + a]) + ", want " +
+               std::to_string(want.force[a]);
+  }
+  return "";
 }
 
 }  // namespace portacl::reference

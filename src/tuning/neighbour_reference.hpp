@@ -56,4 +56,23 @@ inline std::string compare_pairs(const std::vector<std::pair<std::uint32_t, std:
   return "";
 }
 
+// "" when the list's pairs of 64 particles spread over the range are those
+// of the brute-force search (O(64 n), for lists too large to search whole);
+// else the first difference.
+inline std::string compare_sampled_pairs(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& got,
+                                         const std::vector<float>& p, const double box[3], double reach, bool half) {
+  const std::size_t n = p.size() / 4;
+  std::set<std::uint32_t> sampled;
+  for (std::size_t s = 0; s < 64 && s < n; ++s)
+    sampled.insert(static_cast<std::uint32_t>(n > 1 ? s * (n - 1) / 63 : 0));
+  std::set<std::pair<std::uint32_t, std::uint32_t>> want;
+  for (std::uint32_t i : sampled)
+    for (std::size_t j = half ? i + 1 : 0; j < n; ++j)
+      if (j != i && image_distance2(p, i, j, box) < reach * reach) want.emplace(i, static_cast<std::uint32_t>(j));
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> of_sampled;
+  for (const auto& q : got)
+    if (sampled.count(q.first)) of_sampled.push_back(q);
+  return compare_pairs(of_sampled, want, p, box, reach);
+}
+
 }  // namespace portacl::reference
