@@ -13,6 +13,9 @@
 #define SLOT(i, k) ((size_t)(i) * capacity + (k))
 #endif
 
-inline float3 minimum_image(float3 d, float3 box) { return d - box * rint(d / box); }
+// A macro as well, for float3 and double3 alike (OpenCL C has no overloads
+// of user functions).
+#define MINIMUM_IMAGE(d, box) ((d) - (box) * rint((d) / (box)))
+inline float3 minimum_image(float3 d, float3 box) { return MINIMUM_IMAGE(d, box); }
 
 #endif

@@ -63,6 +63,9 @@ inline void set(const PreparedKernel& k, unsigned i, const cl_float4& v) {
 inline void set(const PreparedKernel& k, unsigned i, const cl_int4& v) {
   detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
 }
+inline void set(const PreparedKernel& k, unsigned i, const cl_double4& v) {
+  detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
+}
 
 // Compiler options for kernels built around a user's expression: in float,
 // literals such as 0.75 are single precision, so "x > 0.75" compiles for

@@ -25,8 +25,9 @@ struct LjPair {
   double f_over_r = 0, energy = 0;
 };
 
-inline LjPair lj_pair(const std::vector<float>& p, std::size_t i, std::size_t j, const double box[3],
-                      const LennardJones& lj) {
+// P: float or double positions, 4 a particle.
+template <class P>
+LjPair lj_pair(const std::vector<P>& p, std::size_t i, std::size_t j, const double box[3], const LennardJones& lj) {
   LjPair q;
   for (int c = 0; c < 3; ++c) {
     q.d[c] = double(p[4 * i + c]) - double(p[4 * j + c]);
@@ -43,7 +44,8 @@ inline LjPair lj_pair(const std::vector<float>& p, std::size_t i, std::size_t j,
   return q;
 }
 
-inline LjExact lennard_jones(const std::vector<float>& p, const double box[3], const LennardJones& lj) {
+template <class P>
+LjExact lennard_jones(const std::vector<P>& p, const double box[3], const LennardJones& lj) {
   const std::size_t n = p.size() / 4;
   LjExact e;
   e.force.assign(3 * n, 0.0);
@@ -68,8 +70,8 @@ inline LjExact lennard_jones(const std::vector<float>& p, const double box[3], c
 struct LjForceOn {
   double force[3] = {0, 0, 0}, magnitude[3] = {0, 0, 0};
 };
-inline LjForceOn lennard_jones_on(const std::vector<float>& p, std::size_t i, const double box[3],
-                                  const LennardJones& lj) {
+template <class P>
+LjForceOn lennard_jones_on(const std::vector<P>& p, std::size_t i, const double box[3], const LennardJones& lj) {
   LjForceOn out;
   for (std::size_t j = 0; j < p.size() / 4; ++j) {
     if (j == i) continue;
@@ -85,8 +87,9 @@ inline LjForceOn lennard_jones_on(const std::vector<float>& p, std::size_t i, co
 /// "" when the forces `f` (4 floats a particle) of 64 particles spread
 /// over the range match lennard_jones_on within float rounding of their
 /// pair sums; else the first that does not.
-inline std::string compare_sampled_forces(const std::vector<float>& p, const std::vector<float>& f, const double box[3],
-                                          const LennardJones& lj) {
+template <class P>
+std::string compare_sampled_forces(const std::vector<P>& p, const std::vector<P>& f, const double box[3],
+                                   const LennardJones& lj) {
   const std::size_t n = p.size() / 4;
   for (std::size_t s = 0; s < 64 && s < n; ++s) {
     const std::size_t i = n > 1 ? s * (n - 1) / 63 : 0;

@@ -40,11 +40,15 @@ LennardJones two_types() {
   return lj;
 }
 
-// Forces and energies from a list of `half` kind, against the double sums.
-std::vector<float> check_forces(Context& ctx, const std::vector<float>& p, const PeriodicBox& box,
-                                const LennardJones& lj, bool half, const PlanOptions& plan = {}) {
-  INFO((half ? "half" : "full") << " list, " << p.size() / 4 << " particles, shift " << lj.shift);
-  Buffer<float> positions(ctx, p), forces(ctx, std::vector<float>(p.size(), std::nanf("")));
+// Forces and energies from a list of `half` kind, against the double sums;
+// T the precision of the positions, forces and arithmetic.
+template <class T>
+std::vector<T> check_forces(Context& ctx, const std::vector<T>& p, const PeriodicBox& box, const LennardJones& lj,
+                            bool half, const PlanOptions& plan = {}) {
+  INFO((half ? "half" : "full") << " list, " << p.size() / 4 << " particles, shift " << lj.shift << ", "
+                                << (sizeof(T) == 4 ? "float" : "double"));
+  const double tolerance = sizeof(T) == 4 ? 1e-5 : 1e-12;
+  Buffer<T> positions(ctx, p), forces(ctx, std::vector<T>(p.size(), T(std::nan(""))));
   NeighbourOptions o;
   o.cutoff = lj.cutoff;
   o.skin = 0.3f;
@@ -54,7 +58,7 @@ std::vector<float> check_forces(Context& ctx, const std::vector<float>& p, const
   list.build(positions, box);
   const LaunchPlan used = lennard_jones(ctx, positions, list, lj, forces, plan);
   CHECK(used.decision("scatter")->value == (half ? "atomic shares" : "own sums"));
-  const std::vector<float> got = forces.download();
+  const std::vector<T> got = forces.download();
   const double lengths[3] = {box.x, box.y, box.z};
   const reference::LjExact want = reference::lennard_jones(p, lengths, lj);
   const std::size_t n = p.size() / 4;
@@ -62,12 +66,12 @@ std::vector<float> check_forces(Context& ctx, const std::vector<float>& p, const
   for (std::size_t i = 0; i < n; ++i) {
     for (int c = 0; c < 3; ++c) {
       INFO("particle " << i << " component " << c);
-      CHECK(std::fabs(got[4 * i + c] - want.force[3 * i + c]) <= 1e-5 * (want.magnitude[3 * i + c] + 1e-3));
+      CHECK(std::fabs(got[4 * i + c] - want.force[3 * i + c]) <= tolerance * (want.magnitude[3 * i + c] + 1e-3));
     }
     energy += got[4 * i + 3];
     energy_scale += std::fabs(got[4 * i + 3]);
   }
-  CHECK(std::fabs(energy - want.energy) <= 1e-5 * energy_scale + 1e-6);
+  CHECK(std::fabs(energy - want.energy) <= tolerance * (energy_scale + 0.1));
   return got;
 }
 
@@ -85,6 +89,37 @@ TEST_CASE("Lennard-Jones forces and energy match the double sums, full and half 
       for (bool half : {false, true}) check_forces(ctx, p, box, lj, half);
     }
   }
+}
+
+TEST_CASE("Lennard-Jones in double matches the double sums to 1e-12; half lists are refused there", "[lj]") {
+  Context& ctx = test::cpu_context();
+  PeriodicBox box;
+  for (int side : {5, 7}) {
+    const std::vector<float> narrow = jittered_lattice(side, 2, box);
+    const std::vector<double> p(narrow.begin(), narrow.end());
+    for (bool shift : {true, false}) {
+      LennardJones lj = two_types();
+      lj.shift = shift;
+      check_forces(ctx, p, box, lj, false);
+    }
+    // The same positions in float agree with double to float rounding.
+    const std::vector<float> f32 = check_forces(ctx, narrow, box, two_types(), false);
+    const std::vector<double> f64 = check_forces(ctx, p, box, two_types(), false);
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < f32.size(); ++i) {
+      worst = std::max(worst, std::fabs(double(f32[i]) - f64[i]));
+      scale = std::max(scale, std::fabs(f64[i]));
+    }
+    CHECK(worst <= 1e-4 * scale);
+  }
+  const std::vector<float> narrow = jittered_lattice(5, 2, box);
+  Buffer<double> positions(ctx, std::vector<double>(narrow.begin(), narrow.end())), forces(ctx, narrow.size());
+  NeighbourOptions o;
+  o.cutoff = 2.5f;
+  o.half = true;
+  NeighbourList list(ctx, o);
+  list.build(positions, box);
+  CHECK_THROWS_WITH(lennard_jones(ctx, positions, list, two_types(), forces), Catch::Contains("half list in double"));
 }
 
 TEST_CASE("Lennard-Jones on awkward particle counts: none, one, two, primes", "[lj]") {
@@ -165,6 +200,11 @@ TEST_CASE("Lennard-Jones runs right under every device class's plan", "[lj]") {
   for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
     INFO(f);
     for (bool half : {false, true}) check_forces(ctx, p, box, two_types(), half, opt);
+  }
+  const std::vector<double> wide(p.begin(), p.end());
+  for (const auto& [f, opt] : test::class_plans(ElementType::f64)) {
+    INFO(f << ", double");
+    check_forces(ctx, wide, box, two_types(), false, opt);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "../aliasing.hpp"
 #include "../kernel_call.hpp"
@@ -19,8 +20,10 @@ namespace portacl {
 
 namespace {
 
-// (4 eps sigma^12, 4 eps sigma^6, E_shift, 0) of every type pair.
-std::vector<cl_float4> pair_table(const LennardJones& lj) {
+// (4 eps sigma^12, 4 eps sigma^6, E_shift, 0) of every type pair, 4
+// values a pair.
+template <class T>
+std::vector<T> pair_table(const LennardJones& lj) {
   const char* op = "lennard_jones";
   const std::size_t t = lj.types;
   if (t == 0) throw Error(std::string(op) + ": no types");
@@ -30,7 +33,7 @@ std::vector<cl_float4> pair_table(const LennardJones& lj) {
                 std::to_string(t * t) + " each (types x types)");
   if (!(lj.cutoff > 0) || !std::isfinite(lj.cutoff))
     throw Error(std::string(op) + ": cutoff " + std::to_string(lj.cutoff) + " must be a finite length above 0");
-  std::vector<cl_float4> table(t * t);
+  std::vector<T> table(4 * t * t);
   for (std::size_t a = 0; a < t; ++a)
     for (std::size_t b = 0; b < t; ++b) {
       const float eps = lj.epsilon[a * t + b], sigma = lj.sigma[a * t + b];
@@ -44,20 +47,24 @@ std::vector<cl_float4> pair_table(const LennardJones& lj) {
       const double s6 = std::pow(double(sigma), 6), c12 = 4.0 * eps * s6 * s6, c6 = 4.0 * eps * s6;
       const double rc6 = std::pow(double(lj.cutoff), 6);
       const double shift = lj.shift ? c12 / (rc6 * rc6) - c6 / rc6 : 0.0;
-      table[a * t + b] = cl_float4{{float(c12), float(c6), float(shift), 0.0f}};
+      const std::size_t at_pair = 4 * (a * t + b);
+      table[at_pair] = T(c12);
+      table[at_pair + 1] = T(c6);
+      table[at_pair + 2] = T(shift);
+      table[at_pair + 3] = T(0);
     }
   return table;
 }
 
 }  // namespace
 
-LennardJonesCall prepare_lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
-                                       const LennardJones& lj, const Buffer<float>& forces,
-                                       const PlanOptions& options) {
+template <class T>
+LennardJonesCall<T> prepare_lennard_jones(Context& ctx, const Buffer<T>& positions, const NeighbourList& list,
+                                          const LennardJones& lj, const Buffer<T>& forces, const PlanOptions& options) {
   const char* op = "lennard_jones";
   kernel_call::same_context(ctx, positions, op, "positions");
   kernel_call::same_context(ctx, forces, op, "forces");
-  const std::vector<cl_float4> table = pair_table(lj);
+  std::vector<T> table = pair_table<T>(lj);
   if (positions.size() % 4)
     throw Error(std::string(op) + ": positions has " + std::to_string(positions.size()) +
                 " floats, not 4 a particle (x, y, z, type)");
@@ -71,11 +78,17 @@ LennardJonesCall prepare_lennard_jones(Context& ctx, const Buffer<float>& positi
                 std::to_string(list.cutoff()) + "; the list would miss pairs");
   aliasing::refuse_overlap(op, aliasing::whole(forces), "forces", aliasing::whole(positions), "positions",
                            "positions are read while forces are written");
-  LennardJonesCall call;
+  const bool wide = std::is_same<T, double>::value;
+  if (wide && list.half())
+    throw Error(std::string(op) +
+                ": a half list in double: its atomic shares are float compare-and-swap; use a full "
+                "list (NeighbourOptions::half = false)");
+  LennardJonesCall<T> call;
   call.n = n;
-  call.cutoff = lj.cutoff;
+  call.cutoff = T(lj.cutoff);
   call.types = lj.types;
-  call.plan = ctx.plan(particle_pass_traits("lennard_jones", 32), ProblemSize(std::max<std::size_t>(n, 1)), options);
+  call.plan = ctx.plan(particle_pass_traits("lennard_jones", wide ? 64 : 32, element_of<T>::value),
+                       ProblemSize(std::max<std::size_t>(n, 1)), options);
   if (n == 0) return call;
   LaunchPlan& plan = call.plan;
   plan.macros["TYPES"] = std::to_string(lj.types);
@@ -87,12 +100,12 @@ LennardJonesCall prepare_lennard_jones(Context& ctx, const Buffer<float>& positi
   plan.macros["HALF_LIST"] = call.atomic_shares ? "1" : "0";
   call.check_types = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_check_types", ""}, plan);
   call.forces = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_forces", ""}, plan);
-  const float* first = table.front().s;
-  call.pairs.emplace(ctx, std::vector<float>(first, first + 4 * table.size()));
+  call.pairs.emplace(ctx, table);
   return call;
 }
 
-void check_lennard_jones_types(Context& ctx, const LennardJonesCall& call, const Buffer<float>& positions,
+template <class T>
+void check_lennard_jones_types(Context& ctx, const LennardJonesCall<T>& call, const Buffer<T>& positions,
                                const char* op) {
   if (call.n == 0) return;
   auto held = ctx.hold_scratch();
@@ -106,24 +119,38 @@ void check_lennard_jones_types(Context& ctx, const LennardJonesCall& call, const
                 std::to_string(call.types - 1));
 }
 
-void launch_lennard_jones(Context& ctx, const LennardJonesCall& call, const Buffer<float>& positions,
-                          const NeighbourList& list, Buffer<float>& forces) {
+template <class T>
+void launch_lennard_jones(Context& ctx, const LennardJonesCall<T>& call, const Buffer<T>& positions,
+                          const NeighbourList& list, Buffer<T>& forces) {
   if (call.n == 0) return;
-  const cl_float4 box4{{list.box().x, list.box().y, list.box().z, 0.0f}};
-  const cl_float rc2 = call.cutoff * call.cutoff;
+  const T rc2 = call.cutoff * call.cutoff;
   if (call.atomic_shares)
-    check_cl(ctx.queue().enqueueFillBuffer(forces.cl_buffer(), cl_float{0}, 0, 16 * call.n),
+    check_cl(ctx.queue().enqueueFillBuffer(forces.cl_buffer(), T(0), 0, 4 * sizeof(T) * call.n),
              "clEnqueueFillBuffer(forces)");
-  kernel_call::launch(ctx, call.forces, static_cast<cl_uint>(call.n), static_cast<cl_uint>(list.capacity()), box4, rc2,
-                      positions, list.counts(), list.neighbours(), *call.pairs, forces);
+  kernel_call::launch(ctx, call.forces, static_cast<cl_uint>(call.n), static_cast<cl_uint>(list.capacity()),
+                      box_argument<T>(list.box()), rc2, positions, list.counts(), list.neighbours(), *call.pairs,
+                      forces);
 }
 
-LaunchPlan lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
-                         const LennardJones& lj, Buffer<float>& forces, const PlanOptions& options) {
-  const LennardJonesCall call = prepare_lennard_jones(ctx, positions, list, lj, forces, options);
+template <class T, class>
+LaunchPlan lennard_jones(Context& ctx, const Buffer<T>& positions, const NeighbourList& list, const LennardJones& lj,
+                         Buffer<T>& forces, const PlanOptions& options) {
+  const LennardJonesCall<T> call = prepare_lennard_jones(ctx, positions, list, lj, forces, options);
   check_lennard_jones_types(ctx, call, positions, "lennard_jones");
   launch_lennard_jones(ctx, call, positions, list, forces);
   return call.plan;
 }
+
+#define PORTACL_LJ_FOR(T)                                                                                          \
+  template LennardJonesCall<T> prepare_lennard_jones(Context&, const Buffer<T>&, const NeighbourList&,             \
+                                                     const LennardJones&, const Buffer<T>&, const PlanOptions&);   \
+  template void check_lennard_jones_types(Context&, const LennardJonesCall<T>&, const Buffer<T>&, const char*);    \
+  template void launch_lennard_jones(Context&, const LennardJonesCall<T>&, const Buffer<T>&, const NeighbourList&, \
+                                     Buffer<T>&);                                                                  \
+  template LaunchPlan lennard_jones<T>(Context&, const Buffer<T>&, const NeighbourList&, const LennardJones&,      \
+                                       Buffer<T>&, const PlanOptions&);
+PORTACL_LJ_FOR(float)
+PORTACL_LJ_FOR(double)
+#undef PORTACL_LJ_FOR
 
 }  // namespace portacl

@@ -15,28 +15,28 @@
 
 namespace portacl {
 
-struct LennardJonesMd::State {
-  State(Context& c, Buffer<float>& p, Buffer<float>& v, const PeriodicBox& b, const LennardJones& l, const MdOptions& o,
+template <class T>
+struct BasicLennardJonesMd<T>::State {
+  State(Context& c, Buffer<T>& p, Buffer<T>& v, const PeriodicBox& b, const LennardJones& l, const MdOptions& o,
         NeighbourList nl)
       : ctx(c), positions(p), velocities(v), box(b), lj(l), options(o), list(std::move(nl)) {}
   Context& ctx;
-  Buffer<float>& positions;
-  Buffer<float>& velocities;
+  Buffer<T>& positions;
+  Buffer<T>& velocities;
   PeriodicBox box;
   LennardJones lj;
   MdOptions options;
   NeighbourList list;
-  std::optional<Buffer<float>> forces, inverse_mass;
+  std::optional<Buffer<T>> forces, inverse_mass;
   std::optional<Buffer<std::uint32_t>> moved;  ///< set by md_kick_drift, cleared by a rebuild
-  LennardJonesCall forces_call;                ///< prepared once: the types are checked once a run
+  LennardJonesCall<T> forces_call;             ///< prepared once: the types are checked once a run
   LaunchPlan plan;
   std::size_t n = 0, steps = 0, rebuilds = 0;
 
   PreparedKernel kernel(const char* entry) { return ctx.prepare(KernelRef{"molecular_dynamics.cl", entry, ""}, plan); }
 
   void rebuild() {
-    const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
-    kernel_call::launch(ctx, kernel("md_wrap"), static_cast<cl_uint>(n), box4, positions);
+    kernel_call::launch(ctx, kernel("md_wrap"), static_cast<cl_uint>(n), box_argument<T>(box), positions);
     list.build(positions, box);
     check_cl(ctx.queue().enqueueFillBuffer(moved->cl_buffer(), cl_uint{0}, 0, 4), "clEnqueueFillBuffer(moved)");
     ++rebuilds;
@@ -45,17 +45,16 @@ struct LennardJonesMd::State {
   // Half a kick and a drift, with the list's move check: true when a
   // particle has moved more than half the skin since the build (one read).
   bool kick_drift() {
-    const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
-    const float half_skin = 0.5f * options.skin;
-    kernel_call::launch(ctx, kernel("md_kick_drift"), static_cast<cl_uint>(n), cl_float{options.dt}, positions,
-                        velocities, *forces, *inverse_mass, box4, cl_float{half_skin * half_skin},
-                        list.built_positions(), *moved);
+    const T half_skin = T(0.5) * T(options.skin);
+    kernel_call::launch(ctx, kernel("md_kick_drift"), static_cast<cl_uint>(n), T(options.dt), positions, velocities,
+                        *forces, *inverse_mass, box_argument<T>(box), half_skin * half_skin, list.built_positions(),
+                        *moved);
     return moved->download()[0] != 0;
   }
 
   void kick() {
-    kernel_call::launch(ctx, kernel("md_kick"), static_cast<cl_uint>(n), cl_float{options.dt}, positions, velocities,
-                        *forces, *inverse_mass);
+    kernel_call::launch(ctx, kernel("md_kick"), static_cast<cl_uint>(n), T(options.dt), positions, velocities, *forces,
+                        *inverse_mass);
   }
 
   void compute_forces() { launch_lennard_jones(ctx, forces_call, positions, list, *forces); }
@@ -74,8 +73,9 @@ NeighbourOptions list_options(const LennardJones& lj, const MdOptions& o) {
 
 }  // namespace
 
-LennardJonesMd::LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<float>& velocities,
-                               const PeriodicBox& box, const LennardJones& lj, const MdOptions& o)
+template <class T>
+BasicLennardJonesMd<T>::BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, Buffer<T>& velocities,
+                                            const PeriodicBox& box, const LennardJones& lj, const MdOptions& o)
     : s_(std::make_unique<State>(ctx, positions, velocities, box, lj, o, NeighbourList(ctx, list_options(lj, o)))) {
   const char* op = "LennardJonesMd";
   kernel_call::same_context(ctx, positions, op, "positions");
@@ -85,11 +85,11 @@ LennardJonesMd::LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<fl
   if (o.masses.size() != lj.types)
     throw Error(std::string(op) + ": " + std::to_string(o.masses.size()) + " masses for " + std::to_string(lj.types) +
                 " types; one a type");
-  std::vector<float> inverse;
+  std::vector<T> inverse;
   for (float m : o.masses) {
     if (!(m > 0) || !std::isfinite(m))
       throw Error(std::string(op) + ": mass " + std::to_string(m) + " must be finite and above 0");
-    inverse.push_back(1.0f / m);
+    inverse.push_back(T(1) / T(m));
   }
   if (positions.size() % 4 || velocities.size() != positions.size())
     throw Error(std::string(op) + ": positions and velocities must hold 4 floats a particle each (" +
@@ -98,7 +98,8 @@ LennardJonesMd::LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<fl
   s.n = positions.size() / 4;
   s.forces.emplace(ctx, std::max<std::size_t>(positions.size(), 4));
   s.inverse_mass.emplace(ctx, inverse);
-  s.plan = ctx.plan(particle_pass_traits("md_step", 64), ProblemSize(std::max<std::size_t>(s.n, 1)), o.plan);
+  s.plan = ctx.plan(particle_pass_traits("md_step", 16 * sizeof(T), element_of<T>::value),
+                    ProblemSize(std::max<std::size_t>(s.n, 1)), o.plan);
   s.plan.work_groups = kernel_call::ceil_div(std::max<std::size_t>(s.n, 1), s.plan.local[0]);
   s.plan.global = {{s.plan.work_groups * s.plan.local[0], 1, 1}};
   if (s.n == 0) return;
@@ -109,10 +110,13 @@ LennardJonesMd::LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<fl
   s.compute_forces();
 }
 
-LennardJonesMd::~LennardJonesMd() = default;
-LennardJonesMd::LennardJonesMd(LennardJonesMd&&) noexcept = default;
+template <class T>
+BasicLennardJonesMd<T>::~BasicLennardJonesMd() = default;
+template <class T>
+BasicLennardJonesMd<T>::BasicLennardJonesMd(BasicLennardJonesMd&&) noexcept = default;
 
-void LennardJonesMd::run(std::size_t steps) {
+template <class T>
+void BasicLennardJonesMd<T>::run(std::size_t steps) {
   State& s = *s_;
   if (s.n == 0) {
     s.steps += steps;
@@ -129,11 +133,12 @@ void LennardJonesMd::run(std::size_t steps) {
   }
 }
 
-MdEnergy LennardJonesMd::energy() const {
+template <class T>
+MdEnergy BasicLennardJonesMd<T>::energy() const {
   const State& s = *s_;
   MdEnergy e;
   if (s.n == 0) return e;
-  const std::vector<float> p = s.positions.download(), v = s.velocities.download(), f = s.forces->download();
+  const std::vector<T> p = s.positions.download(), v = s.velocities.download(), f = s.forces->download();
   for (std::size_t i = 0; i < s.n; ++i) {
     const double m = s.options.masses[static_cast<std::size_t>(p[4 * i + 3])];
     e.kinetic +=
@@ -144,9 +149,24 @@ MdEnergy LennardJonesMd::energy() const {
   return e;
 }
 
-std::size_t LennardJonesMd::steps_done() const { return s_->steps; }
-std::size_t LennardJonesMd::rebuilds() const { return s_->rebuilds; }
-const NeighbourList& LennardJonesMd::list() const { return s_->list; }
-const Buffer<float>& LennardJonesMd::forces() const { return *s_->forces; }
+template <class T>
+std::size_t BasicLennardJonesMd<T>::steps_done() const {
+  return s_->steps;
+}
+template <class T>
+std::size_t BasicLennardJonesMd<T>::rebuilds() const {
+  return s_->rebuilds;
+}
+template <class T>
+const NeighbourList& BasicLennardJonesMd<T>::list() const {
+  return s_->list;
+}
+template <class T>
+const Buffer<T>& BasicLennardJonesMd<T>::forces() const {
+  return *s_->forces;
+}
+
+template class BasicLennardJonesMd<float>;
+template class BasicLennardJonesMd<double>;
 
 }  // namespace portacl

@@ -27,6 +27,28 @@ struct NeighbourList::State {
   NeighbourShape shape;
   std::optional<Buffer<std::uint32_t>> counts, list, cell, index, start, end, flag;
   std::optional<Buffer<float>> built_at;
+  // Double positions narrowed to float (build and needs_rebuild of double).
+  mutable std::optional<Buffer<float>> narrowed;
+  const Buffer<float>& narrow(const Buffer<double>& positions, const char* op) const {
+    kernel_call::same_context(ctx, positions, op, "positions");
+    if (positions.size() % 4)
+      throw Error(std::string(op) + ": positions has " + std::to_string(positions.size()) +
+                  " doubles, not 4 a particle (x, y, z, w)");
+    if (!narrowed || narrowed->size() != positions.size())
+      narrowed.emplace(ctx, std::max<std::size_t>(positions.size(), 4));
+    const std::size_t n = positions.size() / 4;
+    if (n) {
+      LaunchPlan p =
+          ctx.plan(particle_pass_traits("neighbour_narrow", 48, ElementType::f64), ProblemSize(n), options.plan);
+      p.work_groups = kernel_call::ceil_div(n, p.local[0]);
+      p.global = {{p.work_groups * p.local[0], 1, 1}};
+      p.items_per_work_item = 1;
+      p.macros["HALF"] = "0";  // the file's search kernels need it defined; narrowing ignores it
+      kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "narrow_positions", ""}, p),
+                          static_cast<cl_uint>(n), positions, *narrowed);
+    }
+    return *narrowed;
+  }
 };
 
 NeighbourList::NeighbourList(Context& ctx, const NeighbourOptions& o) : s_(std::make_unique<State>(ctx, o)) {
@@ -129,6 +151,19 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
     s.capacity = grown_list_capacity(plan, fullest);
     ++s.retries;
   }
+}
+
+void NeighbourList::build(const Buffer<double>& positions, const PeriodicBox& box) {
+  const Buffer<float>& narrowed = s_->narrow(positions, "NeighbourList::build");
+  if (positions.size() == 0) {
+    build(Buffer<float>(s_->ctx, std::size_t{0}), box);
+    return;
+  }
+  build(narrowed, box);
+}
+
+bool NeighbourList::needs_rebuild(const Buffer<double>& positions) const {
+  return needs_rebuild(s_->narrow(positions, "NeighbourList::needs_rebuild"));
 }
 
 bool NeighbourList::needs_rebuild(const Buffer<float>& positions) const {

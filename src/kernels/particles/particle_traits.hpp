@@ -10,12 +10,14 @@
 
 namespace portacl {
 
-/// `name` (the tuning key), float, `bytes_per_item` of memory traffic a
-/// particle; tunable: the work-group size.
-inline KernelTraits particle_pass_traits(const char* name, double bytes_per_item) {
+/// `name` (the tuning key), `element` (float unless given),
+/// `bytes_per_item` of memory traffic a particle; tunable: the work-group
+/// size.
+inline KernelTraits particle_pass_traits(const char* name, double bytes_per_item,
+                                         ElementType element = ElementType::f32) {
   KernelTraits t;
   t.name = name;
-  t.element = ElementType::f32;
+  t.element = element;
   t.dimensions = 1;
   t.vectorizable = false;
   t.bytes_per_item = bytes_per_item;

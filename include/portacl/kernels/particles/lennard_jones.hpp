@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "portacl/kernels/element.hpp"
 #include "portacl/kernels/particles/neighbours.hpp"
 
 namespace portacl {
@@ -38,7 +39,12 @@ struct LennardJones {
   bool shift = true;
 };
 
-LaunchPlan lennard_jones(Context& ctx, const Buffer<float>& positions, const NeighbourList& list,
-                         const LennardJones& lj, Buffer<float>& forces, const PlanOptions& options = {});
+/// T is float or double (positions, forces and the arithmetic; the list
+/// is built from float positions either way, see NeighbourList::build).
+/// In double, only full lists: a half list's atomic shares are float
+/// compare-and-swap (an error otherwise).
+template <class T, class = only_for<T, float, double>>
+LaunchPlan lennard_jones(Context& ctx, const Buffer<T>& positions, const NeighbourList& list, const LennardJones& lj,
+                         Buffer<T>& forces, const PlanOptions& options = {});
 
 }  // namespace portacl

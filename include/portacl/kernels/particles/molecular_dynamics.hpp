@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "portacl/kernels/particles/lennard_jones.hpp"
@@ -40,12 +41,19 @@ struct MdEnergy {
   double total() const { return kinetic + potential; }
 };
 
-class LennardJonesMd {
+/// T is the precision of the positions, velocities, forces and their
+/// arithmetic: float, or double (the neighbour list searches narrowed
+/// float copies either way, and double runs take full lists only).
+template <class T>
+class BasicLennardJonesMd {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value,
+                "molecular dynamics runs in float or double");
+
  public:
-  LennardJonesMd(Context& ctx, Buffer<float>& positions, Buffer<float>& velocities, const PeriodicBox& box,
-                 const LennardJones& lj, const MdOptions& options = {});
-  ~LennardJonesMd();
-  LennardJonesMd(LennardJonesMd&&) noexcept;
+  BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, Buffer<T>& velocities, const PeriodicBox& box,
+                      const LennardJones& lj, const MdOptions& options = {});
+  ~BasicLennardJonesMd();
+  BasicLennardJonesMd(BasicLennardJonesMd&&) noexcept;
 
   /// `steps` velocity-Verlet steps.
   void run(std::size_t steps);
@@ -55,11 +63,17 @@ class LennardJonesMd {
   std::size_t steps_done() const;
   std::size_t rebuilds() const;  ///< neighbour-list builds, the first included
   const NeighbourList& list() const;
-  const Buffer<float>& forces() const;  ///< (fx, fy, fz, e) a particle, for the current positions
+  const Buffer<T>& forces() const;  ///< (fx, fy, fz, e) a particle, for the current positions
 
  private:
   struct State;
   std::unique_ptr<State> s_;
 };
+
+using LennardJonesMd = BasicLennardJonesMd<float>;
+using LennardJonesMdDouble = BasicLennardJonesMd<double>;
+
+extern template class BasicLennardJonesMd<float>;
+extern template class BasicLennardJonesMd<double>;
 
 }  // namespace portacl

@@ -62,9 +62,14 @@ class NeighbourList {
 
   /// Builds the list of `positions` (4 floats a particle) in `box`.
   void build(const Buffer<float>& positions, const PeriodicBox& box);
+  /// The same from double positions, narrowed to float on the device for
+  /// the search (the skin covers float rounding of a few parts in 10^7
+  /// of the box); built_positions() then holds the narrowed copy.
+  void build(const Buffer<double>& positions, const PeriodicBox& box);
   /// True when a particle has moved more than half the skin since the build
   /// (by the minimum image), checked on the device; one small read.
   bool needs_rebuild(const Buffer<float>& positions) const;
+  bool needs_rebuild(const Buffer<double>& positions) const;
   /// The positions at the last build, which needs_rebuild compares with
   /// (4 floats a particle): for an integrator that folds the check into
   /// its own kernel, as LennardJonesMd does. Throws when never built.
