@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "nbody", "md" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "nbody", "md" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -185,6 +185,13 @@ if has sort; then
     -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
     timeout 200 /tmp/bc_sort gpu ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   cat "$OUT/sort_h100.txt"
+fi
+if has sort-shapes; then
+  # The sort's tile shapes, in one sweep and as count + scan + scatter (.ci/sort_shapes.cpp).
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/sort_shapes.cpp -L/tmp/build/lib -lportacl \
+    -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/sort_shapes > "$OUT/sort_shapes_h100.txt" 2>&1 &&
+    timeout 300 /tmp/sort_shapes gpu >> "$OUT/sort_shapes_h100.txt" 2>&1
+  cat "$OUT/sort_shapes_h100.txt"
 fi
 if has nbody; then
   # N-body at 2^14, 2^16 and 2^18 bodies (workloads 2^18, 2^22, 2^26: 32 sqrt(n) bodies) under the

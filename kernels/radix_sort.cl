@@ -12,7 +12,9 @@
 // digit and work-item, reordered there and written out in digit order, so
 // that neighbouring work-items write neighbouring addresses.
 // The host defines: RADIX_BITS, KEY_KIND (0 uint, 1 int, 2 float),
-// HAS_VALUES, SORT_TILES and, for tiles, ITEMS.
+// HAS_VALUES, SORT_TILES and, for tiles, ITEMS and ONE_SWEEP (with PASSES):
+// one sweep replaces the count, the scan and the scatter of each pass by
+// one launch (see sort_onesweep below).
 #include "portacl_common.cl"
 
 #define RADIX (1u << RADIX_BITS)
@@ -90,29 +92,32 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
   for (uint d = lid; d < RADIX; d += WG_SIZE) counts[d * (size_t)units + g] = hist[d];
 }
 
-__kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, const uint shift,
-                           __global const uint* keys_in, __global const uint* values_in,
-                           __global const uint* starts, __global uint* keys_out, __global uint* values_out) {
-  // rank: counter (d, l) at RANK(d * WG_SIZE + l), so a digit-major scan
-  // gives each work-item's first place for each digit within the tile.
-  __local uint rank[RANK(RADIX * WG_SIZE)];
-  __local uint tile_keys[TILE];
+// The local memory a tile's ranking takes, declared by each kernel that
+// ranks (OpenCL C 1.2 allows __local variables at kernel scope only).
+// rank: counter (d, l) at RANK(d * WG_SIZE + l), so a digit-major scan
+// gives each work-item's first place for each digit within the tile.
 #if HAS_VALUES
-  __local uint tile_values[TILE];
+#define TILE_VALUES_DECLARATION __local uint tile_values[TILE];
+#else
+#define TILE_VALUES_DECLARATION __local uint* tile_values = 0;
 #endif
-  __local uint base[RADIX];
+#define TILE_LOCALS                          \
+  __local uint rank[RANK(RADIX * WG_SIZE)];  \
+  __local uint tile_keys[TILE];              \
+  TILE_VALUES_DECLARATION                    \
+  __local uint base[RADIX];                  \
   __local uint scratch[WG_SIZE];
-  const uint lid = get_local_id(0);
-  const size_t g = get_group_id(0), begin = g * (size_t)TILE;
-  const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
 
+// Loads the `count` keys (and values) of the tile that starts at `begin`
+// into k and v, work-item lid holding keys lid * ITEMS .. lid * ITEMS +
+// ITEMS - 1 (the tile's own order, which keeps the sort stable), and
+// leaves in rank the exclusive digit-major scan of the counters: where
+// work-item l's first key of digit d goes within the tile. Ends with a
+// barrier.
+inline void rank_tile(size_t begin, uint count, uint shift, __global const uint* keys_in,
+                      __global const uint* values_in, uint* k, uint* v, __local uint* rank, __local uint* scratch) {
+  const uint lid = get_local_id(0);
   for (uint d = 0; d < RADIX; ++d) rank[RANK(d * WG_SIZE + lid)] = 0;
-  // Work-item lid holds keys lid * ITEMS .. lid * ITEMS + ITEMS - 1 of the
-  // tile: in (lid, item) order, the tile's own order, which keeps it stable.
-  uint k[ITEMS];
-#if HAS_VALUES
-  uint v[ITEMS];
-#endif
   for (uint j = 0; j < ITEMS; ++j) {
     const uint t = lid * ITEMS + j;
     if (t < count) {
@@ -124,9 +129,7 @@ __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, c
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-
-  // Exclusive scan of the counters in digit-major order: work-item lid
-  // takes RADIX consecutive counters.
+  // Work-item lid takes RADIX consecutive counters.
   uint mine = 0;
   for (uint d = 0; d < RADIX; ++d) mine += rank[RANK(lid * RADIX + d)];
   uint total;
@@ -137,12 +140,15 @@ __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, c
     before += c;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Where digit d starts within the tile, and so where key t of the
-  // reordered tile goes: its digit's start in the output plus its distance
-  // from the digit's start in the tile.
-  for (uint d = lid; d < RADIX; d += WG_SIZE) base[d] = starts[d * (size_t)units + g] - rank[RANK(d * WG_SIZE)];
-  barrier(CLK_LOCAL_MEM_FENCE);
+}
 
+// Reorders the ranked tile in local memory by digit, then writes key t of
+// the reordered tile to base[its digit] + t: base holds, per digit, its
+// first place in the output less its first place in the tile.
+inline void write_tile(uint count, uint shift, const uint* k, const uint* v, __local uint* rank,
+                       __local uint* tile_keys, __local uint* tile_values, __local const uint* base,
+                       __global uint* keys_out, __global uint* values_out) {
+  const uint lid = get_local_id(0);
   for (uint j = 0; j < ITEMS; ++j) {
     if (lid * ITEMS + j < count) {
       const uint at = rank[RANK(digit_of(k[j], shift) * WG_SIZE + lid)]++;
@@ -162,5 +168,103 @@ __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, c
 #endif
   }
 }
+
+__kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, const uint shift,
+                           __global const uint* keys_in, __global const uint* values_in,
+                           __global const uint* starts, __global uint* keys_out, __global uint* values_out) {
+  TILE_LOCALS
+  const uint lid = get_local_id(0);
+  const size_t g = get_group_id(0), begin = g * (size_t)TILE;
+  const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
+  uint k[ITEMS], v[ITEMS];
+  rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
+  for (uint d = lid; d < RADIX; d += WG_SIZE) base[d] = starts[d * (size_t)units + g] - rank[RANK(d * WG_SIZE)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  write_tile(count, shift, k, v, rank, tile_keys, tile_values, base, keys_out, values_out);
+}
+
+// One sweep (ONE_SWEEP 1, devices with global atomics): the digit counts
+// of every pass come from one read of the keys (sort_histograms), and
+// each pass is then a single launch that finds where its tile's keys of
+// each digit go by decoupled look-back over the tiles before it, as the
+// single-pass scan does (kernels/scan.cl), digit by digit: a pass reads
+// and writes the keys once, where count + scan + scatter read them twice.
+// (Adinets and Merrill, "Onesweep", 2022.)
+
+#if ONE_SWEEP
+// hist[p * RADIX + d] gains the keys whose digit d is at pass p (shift
+// p * RADIX_BITS), for the PASSES passes; hist is zeroed first.
+__kernel void sort_histograms(const ulong n, __global const uint* keys, volatile __global uint* hist) {
+  __local uint h[PASSES * RADIX];
+  const uint lid = get_local_id(0);
+  for (uint c = lid; c < PASSES * RADIX; c += WG_SIZE) h[c] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {
+    const uint key = keys[i];
+    for (uint p = 0; p < PASSES; ++p) atomic_inc(&h[p * RADIX + digit_of(key, p * RADIX_BITS)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint c = lid; c < PASSES * RADIX; c += WG_SIZE)
+    if (h[c]) atomic_add(&hist[c], h[c]);
+}
+
+// A tile's status per digit: one 64-bit word, (epoch << 2 | state) in the
+// upper half and the count in the lower; words of another launch's epoch
+// read as unpublished, so the array is never cleared between passes.
+#define DIGIT_AGGREGATE 1u
+#define DIGIT_PREFIX 2u
+
+__kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __global const uint* keys_in,
+                            __global const uint* values_in, __global const uint* hist, __global uint* keys_out,
+                            __global uint* values_out, volatile __global ulong* status, volatile __global uint* ticket,
+                            const uint epoch) {
+  TILE_LOCALS
+  __local uint tile_taken;
+  const uint lid = get_local_id(0);
+  const uint tag = epoch << 2;
+  if (lid == 0) {
+    const uint t = atomic_inc(ticket);
+    // The last ticket frees the counter for the next pass.
+    if (t == get_num_groups(0) - 1) atomic_xchg(ticket, 0);
+    tile_taken = t;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const size_t tile = tile_taken, begin = tile * (size_t)TILE;
+  const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
+  uint k[ITEMS], v[ITEMS];
+  rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
+  // The tile's count of digit d, published at once (as its inclusive
+  // prefix in tile 0); then every digit's look-back. A work-item publishes
+  // all its digits before it waits on any, so a tile only ever waits for
+  // words that earlier tiles publish without waiting.
+  for (uint d = lid; d < RADIX; d += WG_SIZE) {
+    const uint first = rank[RANK(d * WG_SIZE)];
+    const uint mine = (d + 1 < RADIX ? rank[RANK((d + 1) * WG_SIZE)] : count) - first;
+    status[tile * RADIX + d] = ((ulong)(tag | (tile ? DIGIT_AGGREGATE : DIGIT_PREFIX)) << 32) | mine;
+  }
+  for (uint d = lid; d < RADIX; d += WG_SIZE) {
+    const uint first = rank[RANK(d * WG_SIZE)];
+    const uint mine = (d + 1 < RADIX ? rank[RANK((d + 1) * WG_SIZE)] : count) - first;
+    uint before = 0;
+    for (size_t j = tile; j > 0; --j) {
+      ulong word;
+      do {
+        word = status[(j - 1) * RADIX + d];
+      } while (((uint)(word >> 32) & ~3u) != tag);
+      before += (uint)word;
+      if (((uint)(word >> 32) & 3u) == DIGIT_PREFIX) break;
+    }
+    if (tile) status[tile * RADIX + d] = ((ulong)(tag | DIGIT_PREFIX) << 32) | (before + mine);
+    // Where digit d starts in the output: the keys of smaller digits, then
+    // this digit's keys in earlier tiles.
+    uint digit_start = 0;
+    for (uint e = 0; e < d; ++e) digit_start += hist[pass * RADIX + e];
+    base[d] = digit_start + before - first;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  write_tile(count, shift, k, v, rank, tile_keys, tile_values, base, keys_out, values_out);
+}
+
+#endif  // ONE_SWEEP
 
 #endif

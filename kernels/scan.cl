@@ -128,18 +128,24 @@ inline T vector_sum(__global const T* p, size_t count) {
 #define VECTOR_SCANS 0
 #endif
 
+#if PER_ITEM
+// The sum of the values of x[begin, end).
+inline S chunk_total(__global const T* x, size_t begin, size_t end) {
+#if VECTOR_SCANS
+  return vector_sum(x + begin, end - begin);
+#else
+  S acc = IDENTITY;
+  for (size_t i = begin; i < end; ++i) acc += VALUE(x[i]);
+  return acc;
+#endif
+}
+#endif
+
 __kernel void scan_totals(const ulong n, const ulong block, __global const T* x, __global S* totals) {
 #if PER_ITEM
   const size_t u = get_global_id(0), begin = u * block;
   if (begin >= n) return;
-  const size_t end = min((size_t)n, begin + (size_t)block);
-#if VECTOR_SCANS
-  totals[u] = vector_sum(x + begin, end - begin);
-#else
-  S acc = IDENTITY;
-  for (size_t i = begin; i < end; ++i) acc += VALUE(x[i]);
-  totals[u] = acc;
-#endif
+  totals[u] = chunk_total(x, begin, min((size_t)n, begin + (size_t)block));
 #else
   __local S scratch[WG_SIZE];
   const size_t g = get_group_id(0), begin = g * block, end = min((size_t)n, begin + (size_t)block);
@@ -157,6 +163,29 @@ __kernel void scan_totals(const ulong n, const ulong block, __global const T* x,
 }
 
 // `count` receives the sum over everything (the number kept, for compaction).
+#if PER_ITEM
+// Scans x[begin, end) into y, the first element's exclusive prefix being
+// `carry`; returns the prefix after the last element. Plain scans go a
+// vector at a time (VECTOR_SCANS), compaction and the tail one by one.
+inline S scan_chunk(__global const T* x, __global T* y, size_t begin, size_t end, S carry, uint inclusive) {
+  size_t i = begin;
+#if VECTOR_SCANS
+  for (; i + VW <= end; i += VW) {
+    VT v = VLOAD(0, x + i);
+    VECTOR_SCAN(v)
+    VSTORE((inclusive ? v : SHIFT1(v)) + (VT)carry, 0, y + i);
+    carry += LAST_LANE(v);
+  }
+#endif
+  for (; i < end; ++i) {
+    const T v = x[i];
+    emit(y, i, v, carry, inclusive);
+    carry += VALUE(v);
+  }
+  return carry;
+}
+#endif
+
 __kernel void scan_blocks(const ulong n, const ulong block, __global const T* x, __global const S* totals,
                           __global T* y, const uint inclusive, __global S* count) {
 #if PER_ITEM
@@ -172,20 +201,7 @@ __kernel void scan_blocks(const ulong n, const ulong block, __global const T* x,
   S carry = IDENTITY;
   for (size_t b = 0; b < u; ++b) carry += totals[b];
 #endif
-  size_t i = begin;
-#if VECTOR_SCANS
-  for (; i + VW <= end; i += VW) {
-    VT v = VLOAD(0, x + i);
-    VECTOR_SCAN(v)
-    VSTORE((inclusive ? v : SHIFT1(v)) + (VT)carry, 0, y + i);
-    carry += LAST_LANE(v);
-  }
-#endif
-  for (; i < end; ++i) {
-    const T v = x[i];
-    emit(y, i, v, carry, inclusive);
-    carry += VALUE(v);
-  }
+  carry = scan_chunk(x, y, begin, end, carry, inclusive);
   if (end == n) count[0] = carry;
 #else
   __local S scratch[WG_SIZE];
@@ -213,7 +229,6 @@ __kernel void scan_blocks(const ulong n, const ulong block, __global const T* x,
 #endif
 }
 
-#if !PER_ITEM
 // Tile status: one 64-bit word per tile, (epoch << 2 | state) in the upper
 // half. Words tagged with another launch's epoch read as "not yet
 // published", so the array is never cleared between launches. Where S has
@@ -271,6 +286,7 @@ inline uint read_tile(volatile __global ulong* status, __global S* aggregates, _
   return state;
 }
 
+#if !PER_ITEM
 // The sum of every tile before `tile`, valid in work-item 0; every
 // work-item must call it. Looks back a window of predecessors at a time
 // (nearest first) until one of them has its inclusive prefix; tiles before
@@ -407,5 +423,43 @@ __kernel void scan_lookback(const ulong n, __global const T* x, __global T* y, c
   }
 #undef FIRST_OF
   if (lid == 0 && tile == get_num_groups(0) - 1) count[0] = carry + running;
+}
+#endif
+
+#if PER_ITEM
+// The single pass for CPUs (scan_chunks): a work-group of one work-item
+// per chunk of `chunk` elements, small enough to stay in the core's cache.
+// It takes its chunk in order from the ticket, sums it (the one read from
+// memory), publishes the sum, adds up its predecessors' published sums
+// back to the nearest one that knows its inclusive prefix, publishes its
+// own prefix, then scans the chunk again from the cache. The input is read
+// from memory once, the output written once, and no work-item waits at a
+// barrier: it only waits for chunks taken before its own, whose work-items
+// are already running.
+__kernel void scan_chunks(const ulong n, const ulong chunk, __global const T* x, __global T* y, const uint inclusive,
+                          __global S* count, volatile __global ulong* status, __global S* aggregates,
+                          __global S* prefixes, volatile __global uint* ticket, const uint epoch) {
+  const uint tag = epoch << 2;
+  const uint c = atomic_inc(ticket);
+  // The last ticket: every chunk is taken, so the counter is free for the
+  // next launch.
+  if (c == get_num_groups(0) - 1) atomic_xchg(ticket, 0);
+  const size_t begin = c * (size_t)chunk, end = min((size_t)n, begin + (size_t)chunk);
+  const S total = chunk_total(x, begin, end);
+  S before = IDENTITY;
+  if (c == 0) {
+    publish_tile(status, prefixes, 0, total, tag | TILE_PREFIX);
+  } else {
+    publish_tile(status, aggregates, c, total, tag | TILE_AGGREGATE);
+    for (size_t j = c; j > 0; --j) {
+      S value;
+      const uint state = read_tile(status, aggregates, prefixes, j - 1, tag, &value);
+      before = value + before;
+      if (state == TILE_PREFIX) break;
+    }
+    publish_tile(status, prefixes, c, before + total, tag | TILE_PREFIX);
+  }
+  const S after = scan_chunk(x, y, begin, end, before, inclusive);
+  if (end == n) count[0] = after;
 }
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The radix sort (kernels/radix_sort.cl): validate, plan (rules/sort_rules),
 // then per digit a count, an exclusive scan of the counts (the scan
-// family's) and a scatter between the caller's buffers and a scratch pair.
+// family's) and a scatter between the caller's buffers and a scratch pair;
+// or, in one sweep, every pass's digit counts at once and a single launch
+// per digit that finds its places by look-back.
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -39,12 +41,20 @@ const TuningSpace& sort_tunables() {
         {2, 3, 4, 5, 6, 7, 8},
         std::nullopt,
         "key bits sorted per pass; unset, the rules decide (sort.work-item-chunks, sort.work-group-tiles)"},
-       {"ITEMS", {1, 2, 4, 8, 12, 16}, std::nullopt, "keys per work-item of a tile (GPU variant); unset, 12"}},
+       {"ITEMS", {1, 2, 4, 8, 12, 16}, std::nullopt, "keys per work-item of a tile (GPU variant); unset, 12"},
+       {"ONE_SWEEP",
+        {0, 1},
+        std::nullopt,
+        "tiles: 1 one launch a pass with look-back (needs global atomics), 0 count, scan and scatter; unset, the "
+        "rules decide (sort.one-sweep)"}},
       nullptr};
   return space;
 }
 
 namespace {
+
+// The one sweep's status words carry the pass's epoch above two state bits.
+constexpr std::uint32_t kStatusEpochs = 1u << 30;
 
 template <class T>
 constexpr int key_kind() {
@@ -83,6 +93,8 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
   plan.macros["HAS_VALUES"] = values ? "1" : "0";
   plan.macros["SORT_TILES"] = tiles ? "1" : "0";
   if (tiles) plan.macros["ITEMS"] = std::to_string(shape.items);
+  plan.macros["ONE_SWEEP"] = shape.one_sweep ? "1" : "0";
+  if (shape.one_sweep) plan.macros["PASSES"] = std::to_string(shape.passes);
   plan.work_groups = tiles ? shape.units : kernel_call::ceil_div(shape.units, plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.items_per_work_item = tiles ? shape.items : shape.chunk;
@@ -91,30 +103,58 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
   const std::size_t digits = std::size_t{1} << shape.digit_bits;
   const cl::Buffer& spare_keys = ctx.scratch("sort.keys", bytes_of<cl_uint>(n, "sort keys"));
   const cl::Buffer& spare_values = ctx.scratch("sort.values", values ? n * 4 : 4);
-  Buffer<int> counts(
-      ctx,
-      ctx.scratch("sort.counts", bytes_of<cl_uint>(checked_product(digits, shape.units, "sort counts"), "sort counts")),
-      digits * shape.units);
-  // The scan of the counts plans as the sort does: another class's rules
-  // and the live limits, not the sort's own override.
-  PlanOptions scan_options = o.plan;
-  scan_options.override_values.reset();
-  const KernelRef count_ref{"radix_sort.cl", "sort_count", ""}, scatter_ref{"radix_sort.cl", "sort_scatter", ""};
-  PreparedKernel count_k = ctx.prepare(count_ref, plan), scatter_k = ctx.prepare(scatter_ref, plan);
   const cl::Buffer* src_keys = &keys.cl_buffer();
   const cl::Buffer* src_values = values ? &values->cl_buffer() : &spare_values;
   const cl::Buffer* dst_keys = &spare_keys;
   const cl::Buffer* dst_values = &spare_values;
-  for (unsigned pass = 0; pass < shape.passes; ++pass) {
-    const cl_uint shift = pass * shape.digit_bits;
-    const cl_ulong size = n, chunk = shape.chunk;
-    const cl_uint units = static_cast<cl_uint>(shape.units);
-    kernel_call::launch(ctx, count_k, size, chunk, units, shift, *src_keys, counts);
-    exclusive_scan(ctx, counts, counts, scan_options);
-    kernel_call::launch(ctx, scatter_k, size, chunk, units, shift, *src_keys, *src_values, counts, *dst_keys,
-                        *dst_values);
+  const auto next_pass = [&] {
     std::swap(src_keys, dst_keys);
     if (values) std::swap(src_values, dst_values);
+  };
+  if (shape.one_sweep) {
+    const cl::Buffer& histograms =
+        ctx.scratch("sort.histograms",
+                    bytes_of<cl_uint>(checked_product(digits, shape.passes, "sort histograms"), "sort histograms"));
+    check_cl(ctx.queue().enqueueFillBuffer(histograms, cl_uint{0}, 0, digits * shape.passes * 4),
+             "clEnqueueFillBuffer(sort histograms)");
+    LaunchPlan count_plan = plan;
+    count_plan.work_groups = shape.histogram_groups;
+    count_plan.global = {{shape.histogram_groups * plan.local[0], 1, 1}};
+    PreparedKernel histograms_k = ctx.prepare(KernelRef{"radix_sort.cl", "sort_histograms", ""}, count_plan);
+    kernel_call::launch(ctx, histograms_k, static_cast<cl_ulong>(n), *src_keys, histograms);
+    const cl::Buffer& status =
+        ctx.scratch("sort.status",
+                    bytes_of<cl_ulong>(checked_product(digits, shape.units, "sort status words"), "sort status"), true);
+    const cl::Buffer& ticket = ctx.scratch("sort.ticket", sizeof(cl_uint), true);
+    PreparedKernel sweep_k = ctx.prepare(KernelRef{"radix_sort.cl", "sort_onesweep", ""}, plan);
+    for (unsigned pass = 0; pass < shape.passes; ++pass) {
+      const cl_uint epoch = ctx.scratch_epoch("sort.status", kStatusEpochs);
+      kernel_call::launch(ctx, sweep_k, static_cast<cl_ulong>(n), static_cast<cl_uint>(pass * shape.digit_bits),
+                          static_cast<cl_uint>(pass), *src_keys, *src_values, histograms, *dst_keys, *dst_values,
+                          status, ticket, epoch);
+      next_pass();
+    }
+  } else {
+    Buffer<int> counts(ctx,
+                       ctx.scratch("sort.counts", bytes_of<cl_uint>(checked_product(digits, shape.units, "sort counts"),
+                                                                    "sort counts")),
+                       digits * shape.units);
+    // The scan of the counts plans as the sort does: another class's rules
+    // and the live limits, not the sort's own override.
+    PlanOptions scan_options = o.plan;
+    scan_options.override_values.reset();
+    const KernelRef count_ref{"radix_sort.cl", "sort_count", ""}, scatter_ref{"radix_sort.cl", "sort_scatter", ""};
+    PreparedKernel count_k = ctx.prepare(count_ref, plan), scatter_k = ctx.prepare(scatter_ref, plan);
+    for (unsigned pass = 0; pass < shape.passes; ++pass) {
+      const cl_uint shift = pass * shape.digit_bits;
+      const cl_ulong size = n, chunk = shape.chunk;
+      const cl_uint units = static_cast<cl_uint>(shape.units);
+      kernel_call::launch(ctx, count_k, size, chunk, units, shift, *src_keys, counts);
+      exclusive_scan(ctx, counts, counts, scan_options);
+      kernel_call::launch(ctx, scatter_k, size, chunk, units, shift, *src_keys, *src_values, counts, *dst_keys,
+                          *dst_values);
+      next_pass();
+    }
   }
   if (shape.passes % 2) {  // the last pass wrote the scratch pair
     check_cl(ctx.queue().enqueueCopyBuffer(spare_keys, keys.cl_buffer(), 0, 0, n * 4),

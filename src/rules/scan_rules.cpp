@@ -2,6 +2,7 @@
 // The single-pass scan's tile (src/rules/scan_rules.hpp).
 #include "rules/scan_rules.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace portacl {
@@ -32,6 +33,30 @@ ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& space) {
   plan.macros["SCAN_BYTES"] = std::to_string(tile.bytes);
   plan.macros["SCAN_KEEP"] = tile.keep ? "1" : "0";
   return tile;
+}
+
+std::size_t choose_scan_chunk(LaunchPlan& plan, const TuningSpace& space, std::size_t n, std::size_t element_bytes) {
+  const std::size_t vw = std::max<std::size_t>(plan.vector_width, 1);
+  const std::size_t kib = static_cast<std::size_t>(space.value_in(plan, "SCAN_CHUNK_KIB"));
+  const std::size_t cached = std::max<std::size_t>(kib * 1024 / element_bytes / vw, 1) * vw;
+  const std::size_t units = std::max<std::size_t>(plan.work_groups, 1);
+  const std::size_t spread = std::max<std::size_t>((n / units + vw - 1) / vw, 1) * vw;
+  const std::size_t chunk = std::min(cached, spread);
+  // One work-item a work-group: a chunk waits only for chunks whose
+  // work-groups took their ticket first and so are running; no work-item
+  // ever waits for another of its own group, whose order of execution
+  // OpenCL leaves open.
+  plan.local = {{1, 1, 1}};
+  plan.macros["WG_SIZE"] = "1";
+  plan.macros["WG_X"] = "1";
+  plan.decide("scan", "single pass, chunks of " + std::to_string(chunk) + " elements", "general.scan-chunks",
+              chunk == cached ? std::to_string(kib) +
+                                    " KiB of input a chunk: summed from memory, then scanned "
+                                    "again from the core's cache"
+                              : "n / " + std::to_string(units) +
+                                    " elements a chunk: at least as many chunks as the "
+                                    "work-groups the plan wants for balance");
+  return chunk;
 }
 
 void limit_per_item_scan_vectors(LaunchPlan& plan) {

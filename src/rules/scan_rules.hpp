@@ -26,6 +26,14 @@ struct ScanTile {
 /// elsewhere the fallbacks. Sets the macros VW, SCAN_BYTES and SCAN_KEEP.
 ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& tunables);
 
+/// The CPU single pass (scan_chunks): elements per chunk, each chunk a
+/// work-group of one work-item (rule general.scan-chunks). The chunk is
+/// SCAN_CHUNK_KIB of input (tuned, else its fallback), smaller where `n`
+/// would otherwise make fewer chunks than the plan's `plan.work_groups`
+/// (what balances the load); always whole vectors of the plan's width. Sets the plan's
+/// one-work-item groups and their macros.
+std::size_t choose_scan_chunk(LaunchPlan& plan, const TuningSpace& tunables, std::size_t n, std::size_t element_bytes);
+
 /// The barrier-free (per work-item) scan's vectors: at most 8 lanes unless
 /// tuned (rule general.per-item-scan-vectors). Sets the plan's vector width and VW.
 void limit_per_item_scan_vectors(LaunchPlan& plan);

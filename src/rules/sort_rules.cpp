@@ -13,6 +13,8 @@ namespace {
 // Keys a chunk takes at least: below that, clearing and writing its 2^bits
 // counters costs more than counting the keys.
 constexpr std::size_t kChunkKeys = 4096;
+// Work-groups of the one-sweep digit count per compute unit.
+constexpr std::size_t kHistogramGroupsPerUnit = 4;
 
 }  // namespace
 
@@ -68,6 +70,23 @@ SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const De
                     " bytes of local memory, reordered there and written out digit by digit");
   }
   s.passes = (key_bits + s.digit_bits - 1) / s.digit_bits;
+  if (s.variant == SortVariant::work_group_tiles) {
+    const auto tuned_sweep = space.chosen(plan, "ONE_SWEEP");
+    const bool atomics = DeviceLimits::of(device).global_atomics.value_or(true);
+    s.one_sweep = atomics && (!tuned_sweep || *tuned_sweep != 0);
+    // The all-passes count: a few work-groups a compute unit, each walking
+    // the keys by grid stride, so its local counters are merged into the
+    // global ones once per group rather than once per tile.
+    s.histogram_groups =
+        std::min<std::size_t>(s.units, std::max<std::size_t>(device.compute_units, 1) * kHistogramGroupsPerUnit);
+    if (!tuned_sweep)
+      plan.decide("one_sweep", s.one_sweep ? "yes" : "no", "sort.one-sweep",
+                  s.one_sweep ? "the digit counts of all " + std::to_string(s.passes) +
+                                    " passes from one read of the keys, then one launch a pass: each tile adds up "
+                                    "the counts earlier tiles publish (decoupled look-back), so a pass reads and "
+                                    "writes the keys once"
+                              : "no global atomics on " + device.name + ": count, scan and scatter each pass");
+  }
   if (!tuned_bits)
     plan.decide("digit_bits", std::to_string(s.digit_bits),
                 s.variant == SortVariant::work_item_chunks ? "sort.work-item-chunks" : "sort.work-group-tiles",

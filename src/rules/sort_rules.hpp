@@ -20,12 +20,14 @@ enum class SortVariant {
 
 struct SortShape {
   SortVariant variant = SortVariant::work_item_chunks;
-  unsigned digit_bits = 0;      ///< bits sorted per pass
-  unsigned passes = 0;          ///< ceil(key_bits / digit_bits)
-  std::size_t units = 0;        ///< chunks or tiles: the counts are 2^digit_bits x units
-  std::size_t chunk = 0;        ///< keys per unit
-  std::size_t items = 0;        ///< tiles: keys per work-item
-  std::size_t local_bytes = 0;  ///< tiles: local memory a work-group takes (or would, where digit_bits is 0)
+  unsigned digit_bits = 0;           ///< bits sorted per pass
+  unsigned passes = 0;               ///< ceil(key_bits / digit_bits)
+  std::size_t units = 0;             ///< chunks or tiles: the counts are 2^digit_bits x units
+  std::size_t chunk = 0;             ///< keys per unit
+  std::size_t items = 0;             ///< tiles: keys per work-item
+  std::size_t local_bytes = 0;       ///< tiles: local memory a work-group takes (or would, where digit_bits is 0)
+  bool one_sweep = false;            ///< tiles: one launch a pass, digit offsets by look-back (rule sort.one-sweep)
+  std::size_t histogram_groups = 0;  ///< one sweep: work-groups of the all-passes digit count
 };
 
 /// Local memory a tile work-group of `work_group` work-items, `items` keys
@@ -43,6 +45,10 @@ std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, uns
 ///   5-bit digits, narrower
 ///   while the tile's local memory would exceed half the device's (rule
 ///   sort.work-group-tiles).
+/// Tiles on a device with global atomics sort in one sweep: the digit
+/// counts of every pass from one read of the keys, then one launch a pass
+/// that finds its tile's places by decoupled look-back (rule
+/// sort.one-sweep; the knob ONE_SWEEP 0 keeps count, scan and scatter).
 /// A tuned RADIX_BITS or ITEMS replaces the rule's; digit_bits 0 when even
 /// 1-bit digits of a tuned tile do not fit.
 SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,

@@ -89,10 +89,16 @@ TEMPLATE_TEST_CASE("scans and compaction run single- and two-pass under every de
     Buffer<TestType> x(ctx, 1000), y(ctx, 1000);
     LaunchPlan p = inclusive_scan(ctx, x, y, opt);
     CHECK(p.device_class == classify(*opt.plan_as).device_class);
-    // GPUs with global atomics scan in one pass (decoupled look-back).
+    // With global atomics every class scans in one pass: GPUs by
+    // decoupled look-back over work-group tiles, barrier-free plans (CPUs)
+    // over chunks of one work-item each (rule general.scan-chunks).
     const bool lookback = p.use_local_memory && !p.barrier_free_variant && p.passes == 1;
-    CHECK(lookback == (p.decision("scan") != nullptr));
+    const bool chunks = !lookback && p.passes == 1;
+    REQUIRE(p.decision("scan") != nullptr);
+    CHECK(p.decision("scan")->rule == (chunks ? "general.scan-chunks" : "general.single-pass-combine"));
+    CHECK(p.work_group_size() == (chunks ? 1u : p.work_group_size()));
     if (p.device_class == DeviceClass::nvidia_gpu || p.device_class == DeviceClass::amd_gcn_gpu) CHECK(lookback);
+    if (p.device_class == DeviceClass::cpu) CHECK(chunks);
     // Rule nvidia.scan-tiles: 2-element vectors, 128 bytes a work-item in registers.
     if (p.device_class == DeviceClass::nvidia_gpu && lookback)
       CHECK(p.macros.at("VW") + " " + p.macros.at("SCAN_BYTES") + " " + p.macros.at("SCAN_KEEP") == "2 128 1");
@@ -108,6 +114,28 @@ TEST_CASE("look-back scans stay correct over many launches and tiles", "[scan]")
     if (c.fixture.find("h100") != std::string::npos) opt = test::with_passes(c.options, 1);
   REQUIRE(opt.plan_as);
   for (int launch = 0; launch < 5; ++launch) check_scans<int>(ctx, 300007 + 1000 * launch, opt);
+}
+
+TEST_CASE("chunked single-pass scans stay correct over many chunks and launches", "[scan]") {
+  // The CPU single pass with 4 KiB chunks: hundreds of chunks wait on each
+  // other's published sums, and the status words are reused under new
+  // epochs; the two-pass scan of the same plan must agree.
+  Context& ctx = test::cpu_context();
+  PlanOverride ov;
+  ov.passes = 1;
+  ov.macros = {{"SCAN_CHUNK_KIB", "4"}};
+  ov.provenance = "test: 4 KiB chunks";
+  PlanOptions opt;
+  opt.override_values = ov;
+  for (int launch = 0; launch < 4; ++launch) {
+    check_scans<int>(ctx, 300007 + 1000 * launch, opt);
+    check_scans<double>(ctx, 100003 + 17 * launch, opt);
+  }
+  Buffer<float> x(ctx, 300007), y(ctx, 300007);
+  const LaunchPlan p = inclusive_scan(ctx, x, y, opt);
+  REQUIRE(p.decision("scan") != nullptr);
+  CHECK(p.decision("scan")->rule == "general.scan-chunks");
+  CHECK(p.work_groups == (300007 + 1023) / 1024);
 }
 
 TEST_CASE("compaction keeps NaN-free values and handles all or nothing kept", "[scan]") {

@@ -172,7 +172,13 @@ TEST_CASE("configurations that break a limit are refused with the reason", "[tun
   c["no_such_knob"] = 1;
   CHECK_THROWS_WITH(check_configuration(space, c, amd, t), Catch::Contains("no knob 'no_such_knob'"));
   Configuration scan{{"passes", 2}, {"use_local_memory", 1}, {"SCAN_BYTES", 128}};
-  CHECK_THAT(check_configuration(scan_tunables(), scan, amd, t), Catch::Contains("only shapes the single pass"));
+  CHECK_THAT(check_configuration(scan_tunables(), scan, amd, t),
+             Catch::Contains("SCAN_BYTES only shapes the look-back single pass"));
+  Configuration chunks{{"passes", 2}, {"SCAN_CHUNK_KIB", 16}};
+  CHECK_THAT(check_configuration(scan_tunables(), chunks, amd, t),
+             Catch::Contains("SCAN_CHUNK_KIB only shapes the single pass"));
+  chunks["passes"] = 1;
+  CHECK(check_configuration(scan_tunables(), chunks, amd, t).empty());
 }
 
 TEST_CASE("a tuned result reaches later plans, and correct results come out", "[tuning]") {

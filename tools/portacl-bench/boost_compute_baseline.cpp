@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "tuning/host_reference.hpp"
+#include "tuning/scan_cases.hpp"
 #include "tuning/sort_cases.hpp"
 
 #ifdef PORTACL_HAVE_BOOST_COMPUTE
@@ -25,21 +26,31 @@ namespace bc = boost::compute;
 // As the scan operations' own check: each element within 1e-5 of its terms.
 constexpr double scan_bound = 1e-5;
 
-portacl::Baseline scan(bool inclusive) {
+// Boost.Compute's scan of the workload's n elements of x into y, its own
+// objects over portacl's queue and buffers (retained, not owned).
+template <class T>
+void scan_with(bool inclusive, portacl::Workload& w, const cl::Buffer& x_buffer, const cl::Buffer& y_buffer) {
+  bc::command_queue queue(w.ctx.queue()(), true);
+  const bc::buffer x(x_buffer(), true), y(y_buffer(), true);
+  auto first = bc::make_buffer_iterator<T>(x, 0), last = bc::make_buffer_iterator<T>(x, w.n);
+  auto out = bc::make_buffer_iterator<T>(y, 0);
+  if (inclusive)
+    bc::inclusive_scan(first, last, out, queue);
+  else
+    bc::exclusive_scan(first, last, out, queue);
+}
+
+// A Boost.Compute baseline of `routine`, to be given its run and check.
+portacl::Baseline boost_compute(const char* routine) {
   portacl::Baseline b;
-  b.routine = inclusive ? "inclusive_scan" : "exclusive_scan";
+  b.routine = routine;
   b.library = "Boost.Compute";
-  b.run = [inclusive](portacl::Workload& w) {
-    // Boost.Compute's own objects over portacl's queue and buffers (retained, not owned).
-    bc::command_queue queue(w.ctx.queue()(), true);
-    const bc::buffer x(w.x.cl_buffer()(), true), z(w.z.cl_buffer()(), true);
-    auto first = bc::make_buffer_iterator<float>(x, 0), last = bc::make_buffer_iterator<float>(x, w.n);
-    auto out = bc::make_buffer_iterator<float>(z, 0);
-    if (inclusive)
-      bc::inclusive_scan(first, last, out, queue);
-    else
-      bc::exclusive_scan(first, last, out, queue);
-  };
+  return b;
+}
+
+portacl::Baseline scan(bool inclusive) {
+  portacl::Baseline b = boost_compute(inclusive ? "inclusive_scan" : "exclusive_scan");
+  b.run = [inclusive](portacl::Workload& w) { scan_with<float>(inclusive, w, w.x.cl_buffer(), w.z.cl_buffer()); };
   b.check = [run = b.run, inclusive](portacl::Workload& w) {
     w.poison_z();
     run(w);
@@ -49,14 +60,28 @@ portacl::Baseline scan(bool inclusive) {
   return b;
 }
 
+// The int scans, on the same IntScanCase buffers, checked exactly.
+portacl::Baseline int_scan(bool inclusive) {
+  portacl::Baseline b = boost_compute(inclusive ? "inclusive_scan" : "exclusive_scan");
+  b.run = [inclusive](portacl::Workload& w) {
+    portacl::IntScanCase& c = portacl::int_scan_case(w);
+    scan_with<int>(inclusive, w, c.x.cl_buffer(), c.y.cl_buffer());
+  };
+  b.check = [run = b.run, inclusive](portacl::Workload& w) {
+    portacl::IntScanCase& c = portacl::int_scan_case(w);
+    c.poison(w.ctx);
+    run(w);
+    return c.verify(inclusive);
+  };
+  return b;
+}
+
 // bc::sort (keys) and bc::sort_by_key (pairs): Boost.Compute's radix sort
 // for 32-bit unsigned keys, in place like portacl's, from the same restored
 // keys. Its programs are built on the first call and cached, as a user's
 // would be.
 portacl::Baseline sort(bool with_values) {
-  portacl::Baseline b;
-  b.routine = with_values ? "sort_by_key" : "sort";
-  b.library = "Boost.Compute";
+  portacl::Baseline b = boost_compute(with_values ? "sort_by_key" : "sort");
   b.run = [with_values](portacl::Workload& w) {
     portacl::SortCase& c = portacl::sort_case(w);
     c.restore(w.ctx, with_values);
@@ -83,6 +108,8 @@ portacl::Baseline sort(bool with_values) {
 std::optional<portacl::Baseline> boost_compute_baseline(const std::string& operation) {
   if (operation == "inclusive_scan") return scan(true);
   if (operation == "exclusive_scan") return scan(false);
+  if (operation == "inclusive_scan int") return int_scan(true);
+  if (operation == "exclusive_scan int") return int_scan(false);
   if (operation == "sort uint32") return sort(false);
   if (operation == "sort_by_key uint32") return sort(true);
   return std::nullopt;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The scan family's operations: inclusive and exclusive prefix sums and
-// stream compaction. CLBlast has no scan, so they have no baseline.
+// The scan family's operations: inclusive and exclusive prefix sums of
+// floats and of ints, and stream compaction. CLBlast has no scan;
+// portacl-bench sets Boost.Compute's scans beside them where it is built.
 #include "../host_reference.hpp"
 #include "../operations.hpp"
+#include "../scan_cases.hpp"
 #include "portacl/kernels/scan.hpp"
 #include "kernels/scan_tunables.hpp"
 
@@ -29,6 +31,29 @@ std::vector<Operation> scan_operations() {
                                     return reference::compare(w.z.download(), reference::scan(w.hx, inclusive),
                                                               kScanBound / std::numeric_limits<float>::epsilon());
                                   }}));
+  // The same in int, exact (scan_cases.hpp), beside Boost.Compute's int
+  // scans: CPUs scan ints without the float path's rounding concerns, and
+  // the target is set for both.
+  for (bool inclusive : {true, false}) {
+    Operation op{inclusive ? "inclusive_scan int" : "exclusive_scan int",
+                 8,
+                 1,
+                 &scan_tunables(),
+                 [inclusive](Workload& w, Options o) {
+                   IntScanCase& c = int_scan_case(w);
+                   return inclusive ? inclusive_scan(w.ctx, c.x, c.y, o) : exclusive_scan(w.ctx, c.x, c.y, o);
+                 },
+                 [inclusive](Workload& w, Options o) {
+                   IntScanCase& c = int_scan_case(w);
+                   c.poison(w.ctx);
+                   if (inclusive)
+                     inclusive_scan(w.ctx, c.x, c.y, o);
+                   else
+                     exclusive_scan(w.ctx, c.x, c.y, o);
+                   return c.verify(inclusive);
+                 }};
+    out.push_back(std::move(op));
+  }
   // Compaction reads n and writes what it keeps (a quarter here); its check
   // needs the count the call returns, so it is not a buffer operation.
   Operation compaction{"compact x>0.5",
