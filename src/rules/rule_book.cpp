@@ -116,10 +116,12 @@ const std::vector<Rule>& rule_book() {
        "passes), fewer where the tile would take more than half the local memory (H100, 2^24 keys: 1.06 ms against "
        "1.53 with 256 x 8 keys and 4-bit digits)."},
       {"sort.one-sweep", "all", "-",
-       "Tiles sort in one sweep where the device has global atomics (Adinets and Merrill's Onesweep): one read of the "
-       "keys counts the digits of every pass, then each pass is a single launch whose tiles, taken in order from a "
-       "ticket, publish their digit counts and add up those of the tiles before them (decoupled look-back) to find "
-       "where their keys go; a pass reads and writes the keys once, where count, scan and scatter read them twice."},
+       "Tiles may sort in one sweep where the device has global atomics (Adinets and Merrill's Onesweep): one read of "
+       "the keys counts the digits of every pass, then each pass is a single launch whose tiles, taken in order from "
+       "a ticket, publish their digit counts and add up those of the tiles before them (decoupled look-back) to find "
+       "where their keys go; a pass reads and writes the keys once, where count, scan and scatter read them twice. "
+       "Only a tuning record (ONE_SWEEP 1) turns it on: on the H100 it was slower (2^26 keys: 4.0-4.4 ms against "
+       "3.5), each digit's look-back walking back over the tiles one at a time."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "

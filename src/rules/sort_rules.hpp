@@ -45,10 +45,10 @@ std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, uns
 ///   5-bit digits, narrower
 ///   while the tile's local memory would exceed half the device's (rule
 ///   sort.work-group-tiles).
-/// Tiles on a device with global atomics sort in one sweep: the digit
+/// Tiles on a device with global atomics may sort in one sweep: the digit
 /// counts of every pass from one read of the keys, then one launch a pass
-/// that finds its tile's places by decoupled look-back (rule
-/// sort.one-sweep; the knob ONE_SWEEP 0 keeps count, scan and scatter).
+/// that finds its tile's places by decoupled look-back. Measured slower
+/// on the H100, it runs only where tuned (ONE_SWEEP 1; rule sort.one-sweep).
 /// A tuned RADIX_BITS or ITEMS replaces the rule's; digit_bits 0 when even
 /// 1-bit digits of a tuned tile do not fit.
 SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
