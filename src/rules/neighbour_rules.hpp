@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 
 #include "portacl/rules/launch_plan.hpp"
 
@@ -35,6 +36,12 @@ std::size_t first_list_capacity(LaunchPlan& plan, std::size_t n, const std::arra
 /// The capacity after a build found a particle with `fullest` neighbours:
 /// 1.25 times that, plus 8, rounded up to 8 (rule particles.list-capacity).
 std::size_t grown_list_capacity(LaunchPlan& plan, std::size_t fullest);
+
+/// Whether an MD run takes half lists (atomic shares) or full lists, for
+/// `plan`'s device class: the caller's choice where `asked`; full lists in
+/// double (the shares are float atomics); else half lists on CPUs and Xeon
+/// Phi, full lists on GPUs (rule particles.md-list).
+bool choose_md_half_list(LaunchPlan& plan, std::optional<bool> asked, bool double_precision);
 
 /// How pair forces reach both particles: over a half list by atomic shares
 /// (true), over a full list by each particle's own sum (false) (rule

@@ -101,6 +101,40 @@ TEST_CASE("the same LJ liquid in double holds its energy as well, and keeps mome
                     Catch::Contains("half list in double"));
 }
 
+TEST_CASE("the list type follows the device class unless asked: half on CPUs, full on GPUs and in double", "[md]") {
+  // Rule particles.md-list, under every class's plan; each run takes a
+  // few steps, so both list types also run under every class.
+  Context& ctx = test::cpu_context();
+  std::vector<float> p, v;
+  PeriodicBox box;
+  reference::fcc_liquid(3, 0.8442, 0.72, test::rng(), p, v, box);  // 108 atoms
+  LennardJones lj;
+  lj.cutoff = 2.0f;
+  for (const auto& c : test::class_plans(ElementType::f32)) {
+    INFO(c.fixture);
+    const DeviceClass cls = classify(*c.options.plan_as).device_class;
+    const bool cpu_like = cls == DeviceClass::cpu || cls == DeviceClass::intel_mic;
+    MdOptions o;
+    o.plan = c.options;
+    Buffer<float> positions(ctx, p), velocities(ctx, v);
+    LennardJonesMd md(ctx, positions, velocities, box, lj, o);
+    CHECK(md.list().half() == cpu_like);
+    const double e0 = md.energy().total();
+    md.run(20);
+    CHECK(std::fabs(md.energy().total() - e0) < 1e-2 * 108);
+    o.half_list = !cpu_like;  // the caller's choice wins
+    Buffer<float> positions2(ctx, p), velocities2(ctx, v);
+    CHECK(LennardJonesMd(ctx, positions2, velocities2, box, lj, o).list().half() == !cpu_like);
+  }
+  for (const auto& c : test::class_plans(ElementType::f64)) {
+    INFO(c.fixture << ", double");
+    MdOptions o;
+    o.plan = c.options;
+    Buffer<double> dp(ctx, std::vector<double>(p.begin(), p.end())), dv(ctx, std::vector<double>(v.begin(), v.end()));
+    CHECK_FALSE(LennardJonesMdDouble(ctx, dp, dv, box, lj, o).list().half());
+  }
+}
+
 TEST_CASE("molecular dynamics on awkward sizes: no atoms, one atom in flight, a prime count of atoms", "[md]") {
   Context& ctx = test::cpu_context();
   const PeriodicBox box{6.0f, 6.0f, 6.0f};

@@ -5,13 +5,16 @@
 // the types are checked once a run() and the pair table made once.
 #include "portacl/kernels/particles/molecular_dynamics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "../kernel_call.hpp"
 #include "lennard_jones_call.hpp"
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
+#include "rules/neighbour_rules.hpp"
 
 namespace portacl {
 
@@ -62,11 +65,23 @@ struct BasicLennardJonesMd<T>::State {
 
 namespace {
 
-NeighbourOptions list_options(const LennardJones& lj, const MdOptions& o) {
+// The plan of the run's own kernels (kick, drift, wrap), with the list
+// type decided in it.
+template <class T>
+LaunchPlan md_plan(Context& ctx, std::size_t n, const MdOptions& o, bool* half) {
+  LaunchPlan plan = ctx.plan(particle_pass_traits("md_step", 16 * sizeof(T), element_of<T>::value),
+                             ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
+  const bool h = choose_md_half_list(plan, o.half_list, std::is_same<T, double>::value);
+  if (half) *half = h;
+  return plan;
+}
+
+template <class T>
+NeighbourOptions list_options(Context& ctx, const Buffer<T>& positions, const LennardJones& lj, const MdOptions& o) {
   NeighbourOptions l;
   l.cutoff = lj.cutoff;
   l.skin = o.skin;
-  l.half = o.half_list;
+  md_plan<T>(ctx, positions.size() / 4, o, &l.half);
   l.plan = o.plan;
   return l;
 }
@@ -76,7 +91,8 @@ NeighbourOptions list_options(const LennardJones& lj, const MdOptions& o) {
 template <class T>
 BasicLennardJonesMd<T>::BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, Buffer<T>& velocities,
                                             const PeriodicBox& box, const LennardJones& lj, const MdOptions& o)
-    : s_(std::make_unique<State>(ctx, positions, velocities, box, lj, o, NeighbourList(ctx, list_options(lj, o)))) {
+    : s_(std::make_unique<State>(ctx, positions, velocities, box, lj, o,
+                                 NeighbourList(ctx, list_options(ctx, positions, lj, o)))) {
   const char* op = "LennardJonesMd";
   kernel_call::same_context(ctx, positions, op, "positions");
   kernel_call::same_context(ctx, velocities, op, "velocities");
@@ -98,8 +114,7 @@ BasicLennardJonesMd<T>::BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, 
   s.n = positions.size() / 4;
   s.forces.emplace(ctx, std::max<std::size_t>(positions.size(), 4));
   s.inverse_mass.emplace(ctx, inverse);
-  s.plan = ctx.plan(particle_pass_traits("md_step", 16 * sizeof(T), element_of<T>::value),
-                    ProblemSize(std::max<std::size_t>(s.n, 1)), o.plan);
+  s.plan = md_plan<T>(ctx, s.n, o, nullptr);
   s.plan.work_groups = kernel_call::ceil_div(std::max<std::size_t>(s.n, 1), s.plan.local[0]);
   s.plan.global = {{s.plan.work_groups * s.plan.local[0], 1, 1}};
   if (s.n == 0) return;

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -32,7 +33,11 @@ struct MdOptions {
   float dt = 0.005f;
   std::vector<float> masses{1.0f};  ///< one a type
   float skin = 0.3f;
-  bool half_list = false;  ///< half lists and atomic shares instead of full lists
+  /// Half lists with atomic shares (true) or full lists (false); unset,
+  /// the device class decides (rule particles.md-list): half on CPUs, where
+  /// the shares rarely collide, full on GPUs, where they contend. Double
+  /// runs take full lists only.
+  std::optional<bool> half_list;
   PlanOptions plan;
 };
 
