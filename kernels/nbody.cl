@@ -84,6 +84,34 @@ __kernel void nbody_split(const uint n, const uint padded, __global const float4
 }
 
 #if VW > 1
+#define VIT PORTACL_CAT(int, VW)
+#define AS_VIT(v) PORTACL_CAT(as_int, VW)(v)
+#define AS_VT(v) PORTACL_CAT(as_float, VW)(v)
+#else
+#define VIT int
+#define AS_VIT(v) as_int(v)
+#define AS_VT(v) as_float(v)
+#endif
+#ifndef NEWTON_RSQRT
+#define NEWTON_RSQRT 0
+#endif
+// 1/sqrt(x) without the divider (NEWTON_RSQRT 1; rule particles.nbody-rsqrt):
+// a first guess from the bits (relative error below 3.5%), then three
+// Newton steps y (3 - x y^2) / 2, each about squaring the relative error,
+// to float's rounding. CPU compilers that build rsqrt from a square root
+// and a division leave the FMA units idle while the divider works.
+inline VT pair_rsqrt(VT x) {
+#if NEWTON_RSQRT
+  VT y = AS_VT(((VIT)0x5f375a86) - (AS_VIT(x) >> 1));
+  const VT h = (VT)(0.5f) * x;
+  for (int k = 0; k < 3; ++k) y = y * fma(-h * y, y, (VT)(1.5f));
+  return y;
+#else
+  return rsqrt(x);
+#endif
+}
+
+#if VW > 1
 inline float lane_sum(VT v) {
   float lane[VW];
   VSTORE(v, 0, lane);
@@ -113,7 +141,7 @@ __kernel void nbody_soa(const uint n, const uint padded, const float eps2, const
     for (uint b = 0; b < BODIES; ++b) {
       const VT dx = x - (VT)(me[b].x), dy = y - (VT)(me[b].y), dz = z - (VT)(me[b].z);
       const VT r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, (VT)(eps2))));
-      const VT inv = rsqrt(r2);
+      const VT inv = pair_rsqrt(r2);
       const VT s = m * inv * inv * inv;
       ax[b] = fma(dx, s, ax[b]);
       ay[b] = fma(dy, s, ay[b]);

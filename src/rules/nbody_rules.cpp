@@ -30,6 +30,17 @@ NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t 
     // PoCL, 2^14 bodies, AVX-512 (portacl-tune): 4 bodies 129.5 ms, 1 body
     // 131.7: the sum is bound by its arithmetic, not by the loads.
     s.bodies = bodies_per_item(plan, space, 1, "1 body i a work-item: the pairs' arithmetic, not the loads, bounds it");
+    if (const auto tuned = space.chosen(plan, "NEWTON_RSQRT")) {
+      s.newton_rsqrt = *tuned != 0;
+    } else {
+      // PoCL (AVX-512, 2 cores) compiles rsqrt as a square root and a
+      // division, both on the divider: 92-93 GFLOP/s at 2^14 and 2^16
+      // bodies; a bit-level first guess and three Newton steps on the FMA
+      // units, 115-118 (2^16 and 2^20 workloads, same run's build).
+      s.newton_rsqrt = true;
+      plan.decide("NEWTON_RSQRT", "1", "particles.nbody-rsqrt",
+                  "1/sqrt(r^2) from a first guess and three Newton steps: FMAs instead of the divider");
+    }
     return s;
   }
   s.layout = NbodyLayout::float4_tiles;

@@ -18,9 +18,10 @@ enum class NbodyLayout {
 
 struct NbodyShape {
   NbodyLayout layout = NbodyLayout::float4_tiles;
-  unsigned unroll = 1;     ///< tiles: the inner loop's unroll
-  unsigned bodies = 1;     ///< bodies i per work-item, sharing every body j it reads
-  std::size_t padded = 0;  ///< split vectors: the arrays' length, a multiple of the vector width
+  unsigned unroll = 1;        ///< tiles: the inner loop's unroll
+  unsigned bodies = 1;        ///< bodies i per work-item, sharing every body j it reads
+  std::size_t padded = 0;     ///< split vectors: the arrays' length, a multiple of the vector width
+  bool newton_rsqrt = false;  ///< split vectors: 1/sqrt by Newton steps, not the built-in rsqrt
 };
 
 /// The layout for `n` bodies under `plan` (tuned knobs from `space`): on
@@ -28,7 +29,9 @@ struct NbodyShape {
 /// vectors; elsewhere float4 bodies in local-memory tiles of a work-group,
 /// the inner loop unrolled 4 times unless UNROLL is tuned (rules
 /// particles.nbody-layout and particles.nbody-unroll); 1 body i per
-/// work-item unless BODIES is tuned (rule particles.nbody-bodies-per-item).
+/// work-item unless BODIES is tuned (rule particles.nbody-bodies-per-item);
+/// the split layout takes 1/sqrt by Newton steps unless NEWTON_RSQRT is
+/// tuned (rule particles.nbody-rsqrt).
 NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
 
 }  // namespace portacl

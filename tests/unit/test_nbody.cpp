@@ -76,16 +76,27 @@ TEST_CASE("nbody runs right under every device class's plan, each layout where i
       CHECK(layout->value ==
             (c == DeviceClass::cpu || c == DeviceClass::intel_mic ? "split x, y, z, m arrays" : "float4 tiles"));
     }
-    // Tuned unrolls, vector widths and bodies per work-item, on a count
-    // that none of them divides.
-    for (const auto& [unroll, vw, per_item] : std::vector<std::array<unsigned, 3>>{{1, 1, 1}, {4, 4, 2}, {16, 16, 4}}) {
-      INFO("UNROLL " << unroll << ", VW " << vw << ", BODIES " << per_item);
+    // Rule particles.nbody-rsqrt: Newton's 1/sqrt on the split layout.
+    {
+      const LaunchPlan p = check_nbody(ctx, random_bodies(61), o);
+      CHECK(p.macros.at("NEWTON_RSQRT") == (p.decision("NEWTON_RSQRT") ? "1" : "0"));
+    }
+    // Tuned unrolls, vector widths, bodies per work-item and either
+    // 1/sqrt, on a count that none of them divides.
+    for (const auto& [unroll, vw, per_item, newton] :
+         std::vector<std::array<unsigned, 4>>{{1, 1, 1, 1}, {4, 4, 2, 0}, {16, 16, 4, 1}, {8, 8, 1, 0}}) {
+      INFO("UNROLL " << unroll << ", VW " << vw << ", BODIES " << per_item << ", NEWTON_RSQRT " << newton);
       PlanOverride tuned;
-      tuned.macros = {{"UNROLL", std::to_string(unroll)}, {"BODIES", std::to_string(per_item)}};
+      tuned.macros = {{"UNROLL", std::to_string(unroll)},
+                      {"BODIES", std::to_string(per_item)},
+                      {"NEWTON_RSQRT", std::to_string(newton)}};
       tuned.vector_width = vw;
       o.plan.override_values = tuned;
       const LaunchPlan p = check_nbody(ctx, random_bodies(257), o);
       CHECK(p.macros.at("BODIES") == std::to_string(per_item));
+      // The knob shapes the split layout only; tiles keep the built-in rsqrt.
+      const bool split = p.decision("layout")->value == "split x, y, z, m arrays";
+      CHECK(p.macros.at("NEWTON_RSQRT") == (split ? std::to_string(newton) : "0"));
     }
     o.plan.override_values.reset();
   }

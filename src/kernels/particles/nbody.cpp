@@ -43,7 +43,12 @@ const TuningSpace& nbody_tunables() {
        {"BODIES",
         {1, 2, 4},
         std::nullopt,
-        "bodies i per work-item; unset, the rules decide (particles.nbody-bodies-per-item)"}},
+        "bodies i per work-item; unset, the rules decide (particles.nbody-bodies-per-item)"},
+       {"NEWTON_RSQRT",
+        {0, 1},
+        std::nullopt,
+        "1/sqrt(r^2) by the built-in rsqrt (0) or by Newton steps from a first guess (1, split layout only); unset, "
+        "the rules decide (particles.nbody-rsqrt)"}},
       nullptr};
   return space;
 }
@@ -84,6 +89,7 @@ LaunchPlan accelerations_of(Context& ctx, const Buffer<float>& bodies, Buffer<fl
   plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
   plan.macros["UNROLL"] = std::to_string(shape.unroll);
   plan.macros["BODIES"] = std::to_string(shape.bodies);
+  plan.macros["NEWTON_RSQRT"] = shape.newton_rsqrt ? "1" : "0";
   plan.work_groups = kernel_call::ceil_div(kernel_call::ceil_div(n, shape.bodies), plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.items_per_work_item = shape.bodies;
