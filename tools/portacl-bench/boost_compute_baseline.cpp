@@ -2,17 +2,26 @@
 #include "boost_compute_baseline.hpp"
 
 #include <limits>
+#include <memory>
+#include <string>
+#include <vector>
 
+#include "tuning/histogram_cases.hpp"
 #include "tuning/host_reference.hpp"
 #include "tuning/scan_cases.hpp"
 #include "tuning/sort_cases.hpp"
 
 #ifdef PORTACL_HAVE_BOOST_COMPUTE
+#include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/exclusive_scan.hpp>
+#include <boost/compute/algorithm/fill.hpp>
+#include <boost/compute/algorithm/for_each.hpp>
 #include <boost/compute/algorithm/inclusive_scan.hpp>
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/algorithm/sort_by_key.hpp>
+#include <boost/compute/closure.hpp>
 #include <boost/compute/command_queue.hpp>
+#include <boost/compute/container/vector.hpp>
 #include <boost/compute/iterator/buffer_iterator.hpp>
 #endif
 
@@ -103,6 +112,40 @@ portacl::Baseline sort(bool with_values) {
   return b;
 }
 
+// Boost.Compute has no histogram algorithm. What its user writes instead:
+// for_each over the keys with a closure that increments the key's bin by
+// an atomic, into counts the user keeps in a bc::vector (made once, zeroed
+// each call by bc::fill).
+portacl::Baseline histogram(std::size_t bins, unsigned shift) {
+  portacl::Baseline b = boost_compute("for_each + atomic_inc");
+  b.run = [bins, shift](portacl::Workload& w) {
+    portacl::HistogramCase& c = portacl::histogram_case(w, bins);
+    bc::command_queue queue(w.ctx.queue()(), true);
+    auto& slot = w.derived["boost_compute.histogram." + std::to_string(bins)];
+    if (!slot) slot = std::make_shared<bc::vector<bc::uint_>>(bins, queue.get_context());
+    bc::vector<bc::uint_>& counts = *std::static_pointer_cast<bc::vector<bc::uint_>>(slot);
+    bc::fill(counts.begin(), counts.end(), bc::uint_(0), queue);
+    const bc::uint_ digit_shift = shift;
+    BOOST_COMPUTE_CLOSURE(void, count_key, (bc::uint_ key), (counts, digit_shift),
+                          { atomic_inc(&counts[key >> digit_shift]); });
+    const bc::buffer keys(c.keys.cl_buffer()(), true);
+    bc::for_each(bc::make_buffer_iterator<bc::uint_>(keys, 0), bc::make_buffer_iterator<bc::uint_>(keys, w.n),
+                 count_key, queue);
+  };
+  b.check = [run = b.run, bins, shift](portacl::Workload& w) {
+    run(w);
+    w.finish();
+    auto& counts =
+        *std::static_pointer_cast<bc::vector<bc::uint_>>(w.derived["boost_compute.histogram." + std::to_string(bins)]);
+    std::vector<std::uint32_t> got(bins);
+    bc::command_queue queue(w.ctx.queue()(), true);
+    bc::copy(counts.begin(), counts.end(), got.begin(), queue);
+    return portacl::reference::compare_counts(
+        got, portacl::reference::histogram(portacl::histogram_case(w, bins).host, bins, shift, false));
+  };
+  return b;
+}
+
 }  // namespace
 
 std::optional<portacl::Baseline> boost_compute_baseline(const std::string& operation) {
@@ -110,6 +153,8 @@ std::optional<portacl::Baseline> boost_compute_baseline(const std::string& opera
   if (operation == "exclusive_scan") return scan(false);
   if (operation == "inclusive_scan int") return int_scan(true);
   if (operation == "exclusive_scan int") return int_scan(false);
+  if (operation == "histogram 256 bins") return histogram(256, 24);
+  if (operation == "histogram 65536 bins") return histogram(65536, 16);
   if (operation == "sort uint32") return sort(false);
   if (operation == "sort_by_key uint32") return sort(true);
   return std::nullopt;

@@ -3,11 +3,12 @@
 // values (uniform over all 2^32), counted into 256 bins (the top byte: a
 // radix sort's digit) and 65536 bins (the top 16 bits: 256 KiB of counts,
 // past the local memory of every GPU, so global atomics there).
-// CLBlast has no histogram; Boost.Compute's joins with the sort.
-#include <cmath>
+// CLBlast has no histogram, nor has Boost.Compute: portacl-bench sets
+// beside it what a Boost.Compute user writes instead (for_each with an
+// atomic increment a key).
 #include <cstdint>
-#include <memory>
 
+#include "../histogram_cases.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "kernels/histogram_tunables.hpp"
@@ -17,24 +18,6 @@ namespace portacl {
 namespace {
 
 using Options = const PlanOptions&;
-
-struct HistogramCase {
-  HistogramCase(Context& ctx, std::vector<std::uint32_t> k, std::size_t bins)
-      : host(std::move(k)), keys(ctx, host), counts(ctx, bins) {}
-  std::vector<std::uint32_t> host;
-  Buffer<std::uint32_t> keys, counts;
-};
-
-HistogramCase& histogram_case(Workload& w, std::size_t bins) {
-  auto& slot = w.derived["histogram." + std::to_string(bins)];
-  if (!slot) {
-    std::vector<std::uint32_t> keys(w.n);
-    for (std::size_t i = 0; i < w.n; ++i)  // [-1, 1) onto [0, 2^32)
-      keys[i] = static_cast<std::uint32_t>(std::ldexp(double(w.hx[i]) + 1.0, 31));
-    slot = std::make_shared<HistogramCase>(w.ctx, std::move(keys), bins);
-  }
-  return *std::static_pointer_cast<HistogramCase>(slot);
-}
 
 Operation histogram_operation(std::size_t bins, unsigned shift) {
   auto run = [bins, shift](Workload& w, Options o) {
