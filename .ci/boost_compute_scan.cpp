@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // portacl's prefix sums beside Boost.Compute's (Debian's libboost-dev) on
 // the same OpenCL device, as a user of each calls them: the library's call
-// and a wait for its queue, wall clock, median of 10 after 2 warm-ups, on
+// and a wait for its queue, wall clock, the two timed in turn (a shared
+// machine's slow phases fall on both), median of 21 after 2 warm-ups, on
 // the same inputs (small integers, so int and float sums are exact up to
 // 2^24), every output compared element by element. The CPU-scan baseline of
 // issue 26 until portacl-bench carries Boost.Compute itself.
@@ -35,14 +36,15 @@ bool compare(portacl::Context& ctx, bc::command_queue& q, std::size_t n, const c
   portacl::Buffer<T> x(ctx, host), y(ctx, n);
   bc::vector<T> bx(host.begin(), host.end(), q), by(n, q.get_context());
   q.finish();
-  const double ours = median_ms([&] {
-    portacl::inclusive_scan(ctx, x, y);
-    ctx.queue().finish();
-  });
-  const double theirs = median_ms([&] {
-    bc::inclusive_scan(bx.begin(), bx.end(), by.begin(), q);
-    q.finish();
-  });
+  const auto [ours, theirs] = alternating_median_ms(
+      [&] {
+        portacl::inclusive_scan(ctx, x, y);
+        ctx.queue().finish();
+      },
+      [&] {
+        bc::inclusive_scan(bx.begin(), bx.end(), by.begin(), q);
+        q.finish();
+      });
   std::vector<T> got = y.download(), want(n);
   bc::copy(by.begin(), by.end(), want.begin(), q);
   T run = 0;

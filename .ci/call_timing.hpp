@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 template <class F>
@@ -23,6 +24,29 @@ double median_ms(F&& call) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+// Two calls timed in turn (a, b, a, b, ...), so that a slow phase of a
+// shared machine falls on both alike: each one's median of `reps` after 2
+// warm-ups of each.
+template <class A, class B>
+std::pair<double, double> alternating_median_ms(A&& a, B&& b, int reps = 21) {
+  std::vector<double> ta, tb;
+  const auto time = [](auto&& call) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  for (int rep = 0; rep < reps + 2; ++rep) {
+    const double x = time(a), y = time(b);
+    if (rep >= 2) {
+      ta.push_back(x);
+      tb.push_back(y);
+    }
+  }
+  std::sort(ta.begin(), ta.end());
+  std::sort(tb.begin(), tb.end());
+  return {ta[ta.size() / 2], tb[tb.size() / 2]};
 }
 
 // Powers of two from a list of exponents; `fallback` when there is none.
