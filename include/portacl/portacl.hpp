@@ -13,6 +13,7 @@
 #include "portacl/device/device_info.hpp"
 #include "portacl/device/read_device.hpp"
 #include "portacl/error.hpp"
+#include "portacl/kernels/binary_gemm.hpp"
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"

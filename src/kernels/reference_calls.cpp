@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "gemm_plans.hpp"
+#include "binary_gemm_tunables.hpp"
 #include "histogram_tunables.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/tunables.hpp"
@@ -95,6 +96,10 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
       c.launches.push_back({l.count_entry, l.count});
       if (l.choice.variant == HistogramVariant::rows) c.launches.push_back({l.finish_entry, l.finish});
     }));
+  calls.push_back(call("binary_gemm", "binary_gemm, 4096^3 signs", [&](ReferenceCall& c) {
+    const BinaryGemmLaunch l = plan_binary_gemm(planner, 4096, 4096);
+    c.launches.push_back({l.entry, l.plan});
+  }));
   for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
     calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {
       GemmOptions o;

@@ -122,6 +122,14 @@ const std::vector<Rule>& rule_book() {
        "where their keys go; a pass reads and writes the keys once, where count, scan and scatter read them twice. "
        "Only a tuning record (ONE_SWEEP 1) turns it on: on the H100 it was slower (2^26 keys: 4.0-4.4 ms against "
        "3.5), each digit's look-back walking back over the tiles one at a time."},
+      {"binary-gemm.tiles", "all", "004",
+       "Binary GEMM on GPUs: work-groups of 16 x 16 compute 4 x 4 outputs each from slices of 8 packed words of the "
+       "tile's rows and columns staged in local memory, a word of padding a row so that neighbouring work-items read "
+       "different banks; each output is K - 2 popcount(a xor b) summed over the words."},
+      {"binary-gemm.rows", "all", "004",
+       "Binary GEMM on CPUs and Xeon Phi: a work-item takes a row of C and 8 columns, the row's packed words walked in "
+       "the plan's integer vectors (SIMD popcount), the row reused from the cache for every column; no local memory, "
+       "no barriers."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "
