@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "nbody", "md" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -192,6 +192,15 @@ if has sort-shapes; then
     -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/sort_shapes > "$OUT/sort_shapes_h100.txt" 2>&1 &&
     timeout 300 /tmp/sort_shapes gpu >> "$OUT/sort_shapes_h100.txt" 2>&1
   cat "$OUT/sort_shapes_h100.txt"
+fi
+if has binary-gemm; then
+  # Binary GEMM at 4096^3 and 8192^3 (workloads 2^24 and 2^27: order 16 cbrt(n)) beside portacl's SGEMM of
+  # the same orders in the same run, then 40 tile shapes at 4096^3, measured and not stored.
+  timeout 240 /tmp/build/tools/portacl-bench --device gpu --kernels binary_gemm --sizes 2^24,2^27 \
+    --gemm-sizes 4096,8192 --no-transfers --no-latency --reps 10 > "$OUT/binary_gemm_h100.txt" 2>&1
+  timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel binary_gemm --size 2^24 --budget 40 --dry-run \
+    >> "$OUT/binary_gemm_h100.txt" 2>&1
+  grep -E "binary_gemm|gemm (4096|8192)|FP32|copy bandwidth|operation|rules" "$OUT/binary_gemm_h100.txt" | head -40
 fi
 if has nbody; then
   # N-body at 2^14, 2^16 and 2^18 bodies (workloads 2^18, 2^22, 2^26: 32 sqrt(n) bodies) under the
