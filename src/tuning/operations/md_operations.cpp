@@ -13,6 +13,7 @@
 // (lj_reference.hpp).
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "../lj_liquid.hpp"
 #include "../lj_reference.hpp"
@@ -93,14 +94,19 @@ LiquidCase& liquid_case(Workload& w) {
 }
 
 // The list is made anew when the plan options change (a tuner's trial).
+// Only a built list is kept: a trial whose build is refused (a shape the
+// device cannot launch) leaves the case without one, so the next operation
+// builds its own rather than finding an empty list.
 NeighbourList& built_list(Workload& w, const PlanOptions& o) {
   LiquidCase& c = liquid_case(w);
   NeighbourOptions options;
   options.cutoff = c.lj.cutoff;
   options.skin = 0.3f;
   options.plan = o;
-  c.list.emplace(w.ctx, options);
-  c.list->build(*c.positions, c.box);
+  c.list.reset();
+  NeighbourList list(w.ctx, options);
+  list.build(*c.positions, c.box);
+  c.list.emplace(std::move(list));
   return *c.list;
 }
 
