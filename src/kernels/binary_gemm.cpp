@@ -9,6 +9,7 @@
 
 #include "aliasing.hpp"
 #include "kernel_call.hpp"
+#include "matrix_checks.hpp"
 #include "kernels/binary_gemm_tunables.hpp"
 #include "portacl/error.hpp"
 
@@ -146,17 +147,16 @@ LaunchPlan binary_gemm(Context& ctx, std::size_t m, std::size_t n, std::size_t k
   if (m > 0xffffffffull || n > 0xffffffffull || ldc > 0xffffffffull)
     throw Error(std::string(op) + ": m, n and ldc must be below 2^32 (" + std::to_string(m) + ", " + std::to_string(n) +
                 ", " + std::to_string(ldc) + ")");
-  if (ldc < n) throw Error(std::string(op) + ": ldc " + std::to_string(ldc) + " is less than n " + std::to_string(n));
   const std::size_t words = packed_words(k);
   need_elements(op, "a", a.size(), checked_product(m, words, "binary_gemm: m x words"),
                 std::to_string(m) + " packed rows of " + std::to_string(words) + " words");
   need_elements(op, "b", b.size(), checked_product(n, words, "binary_gemm: n x words"),
                 std::to_string(n) + " packed columns of " + std::to_string(words) + " words");
-  if (m > 0 && n > 0)
-    need_elements(op, "c", c.size(), checked_product(m - 1, ldc, "binary_gemm: (m - 1) x ldc") + n,
-                  std::to_string(m) + " x " + std::to_string(n) + " with ldc " + std::to_string(ldc));
-  aliasing::refuse_overlap(op, aliasing::whole(c), "c", aliasing::whole(a), "a", "C is written while A is read");
-  aliasing::refuse_overlap(op, aliasing::whole(c), "c", aliasing::whole(b), "b", "C is written while B is read");
+  const matrix_checks::Stored stored_c{m, n};
+  matrix_checks::check_matrix(op, "c", stored_c, 0, ldc, c.size(), Layout::row_major);
+  const aliasing::Touched written = matrix_checks::touched(c, sizeof(int), stored_c, 0, ldc);
+  aliasing::refuse_overlap(op, written, "c", aliasing::whole(a), "a", "C is written while A is read");
+  aliasing::refuse_overlap(op, written, "c", aliasing::whole(b), "b", "C is written while B is read");
   const BinaryGemmLaunch l = plan_binary_gemm(live_planner(ctx, o), m, n);
   if (m == 0 || n == 0) return l.plan;
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"binary_gemm.cl", l.entry, ""}, l.plan), static_cast<cl_uint>(m),

@@ -119,10 +119,12 @@ TEST_CASE("binary GEMM refuses what it cannot compute, naming the problem", "[bi
   Context& ctx = test::cpu_context();
   Buffer<std::uint32_t> a(ctx, 4), b(ctx, 4);
   Buffer<int> c(ctx, 16);
-  CHECK_THROWS_WITH(binary_gemm(ctx, 4, 4, 32, a, b, c, 3), Catch::Contains("ldc 3 is less than n 4"));
+  CHECK_THROWS_WITH(binary_gemm(ctx, 4, 4, 32, a, b, c, 3),
+                    Catch::Contains("ldc is 3 but a stored row of c has 4 elements"));
   CHECK_THROWS_WITH(binary_gemm(ctx, 4, 4, 64, a, b, c, 4), Catch::Contains("a has 4 elements"));
   CHECK_THROWS_WITH(binary_gemm(ctx, 4, 5, 32, a, b, c, 5), Catch::Contains("b has 4 elements"));
-  CHECK_THROWS_WITH(binary_gemm(ctx, 4, 4, 32, a, b, c, 5), Catch::Contains("c has 16 elements"));
+  CHECK_THROWS_WITH(binary_gemm(ctx, 4, 4, 32, a, b, c, 5),
+                    Catch::Contains("c needs 19 elements (offset 0, 4 x ld 5) but its buffer has 16"));
   CHECK_THROWS_WITH(binary_gemm(ctx, 1, 1, std::size_t{1} << 31, a, b, c, 1), Catch::Contains("past 2^31 - 1"));
   Buffer<float> x(ctx, 10), x100(ctx, 100);
   Buffer<std::uint32_t> p(ctx, 1);
