@@ -35,17 +35,6 @@ __kernel void lj_check_types(const uint n, __global const T4* positions, __globa
 }
 
 #if HALF_LIST
-inline void atomic_add_float(volatile __global float* p, float v) {
-  union {
-    uint u;
-    float f;
-  } seen, next;
-  do {
-    seen.f = *p;
-    next.f = seen.f + v;
-  } while (atomic_cmpxchg((volatile __global uint*)p, seen.u, next.u) != seen.u);
-}
-
 inline void atomic_add_float4(__global float* p, float4 v) {
   atomic_add_float(p, v.x);
   atomic_add_float(p + 1, v.y);

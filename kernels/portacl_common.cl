@@ -49,4 +49,18 @@
 #define PORTACL_FOR_UNITS(i, count) for (size_t i = get_global_id(0); i < (size_t)(count); i += get_global_size(0))
 #endif
 
+// x += v on a global float by a compare-and-swap loop: every OpenCL 1.2
+// device has 32-bit atomic_cmpxchg, none a float atomic add. The order of
+// the additions is not fixed, so neither are the roundings.
+inline void atomic_add_float(volatile __global float* p, float v) {
+  union {
+    uint u;
+    float f;
+  } seen, next;
+  do {
+    seen.f = *p;
+    next.f = seen.f + v;
+  } while (atomic_cmpxchg((volatile __global uint*)p, seen.u, next.u) != seen.u);
+}
+
 #endif  // PORTACL_COMMON_CL

@@ -7,6 +7,7 @@
 #include "gemm_plans.hpp"
 #include "binary_gemm_tunables.hpp"
 #include "histogram_tunables.hpp"
+#include "ml/kmeans_tunables.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "planner.hpp"
@@ -99,6 +100,10 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
   calls.push_back(call("binary_gemm", "binary_gemm, 4096^3 signs", [&](ReferenceCall& c) {
     const BinaryGemmLaunch l = plan_binary_gemm(planner, 4096, 4096);
     c.launches.push_back({l.entry, l.plan});
+  }));
+  calls.push_back(call("kmeans", "k-means, 300000 points of 35, k 10", [&](ReferenceCall& c) {
+    const KmeansLaunch l = plan_kmeans(planner, 300000, 35, 10);
+    c.launches.push_back({"kmeans_assign", l.assign});
   }));
   for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
     calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {

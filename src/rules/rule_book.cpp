@@ -130,6 +130,23 @@ const std::vector<Rule>& rule_book() {
        "Binary GEMM on CPUs and Xeon Phi: a work-item takes a row of C and 8 columns, the row's packed words walked in "
        "the plan's integer vectors (SIMD popcount), the row reused from the cache for every column; no local memory, "
        "no barriers."},
+      {"kmeans.layout", "all", "000 5.1",
+       "k-means on GPUs reads the points a column per point (coordinate j of every point together), copied once into "
+       "that layout where the caller's differs, so that neighbouring work-items read neighbouring addresses; the "
+       "points are read every iteration, so the copy pays. Up to 4 coordinates, and on CPUs, a row per point."},
+      {"kmeans.centroids-local", "all", "000 5.1",
+       "k-means stages the k x d centroids in local memory, once a work-group, where the plan uses real local memory "
+       "and they fit beside the chunk's labels within half of it; otherwise every point reads them through the "
+       "cache."},
+      {"kmeans.combine", "all", "000 5.1",
+       "k-means sums each cluster's points in two steps: every work-group writes its chunk's sums and counts as a "
+       "row, and a second kernel adds the rows in order with a compensation term. A run then repeats bit for bit; "
+       "OpenCL 1.2 has no float atomic add, and a compare-and-swap loop on k x d addresses serialises the "
+       "work-groups (tunable: ATOMIC 1)."},
+      {"kmeans.chunk", "all", "000 5.1",
+       "k-means gives each work-item 1 point (tunable: POINTS) and compares 8 centroids at a time (BLOCK), each "
+       "coordinate of the point read once a block; the chunk's labels, distances and flags (9 bytes a point) stay in "
+       "local memory for the sums, fewer points a work-item where they would take more than half of it."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "
