@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -192,6 +192,18 @@ if has sort-shapes; then
     -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/sort_shapes > "$OUT/sort_shapes_h100.txt" 2>&1 &&
     timeout 300 /tmp/sort_shapes gpu >> "$OUT/sort_shapes_h100.txt" 2>&1
   cat "$OUT/sort_shapes_h100.txt"
+fi
+if has ml; then
+  # The machine-learning section (ML_KERNELS), its tuner on the book's
+  # sizes, and the PyTorch peers of k-means and KNN on the same shapes.
+  timeout 240 /tmp/build/tools/portacl-bench --device gpu --kernels ${ML_KERNELS:-kmeans} --sizes 2^20,2^23 \
+    --no-transfers --no-latency --reps 20 > "$OUT/ml_h100.txt" 2>&1
+  for kernel in ${ML_KERNELS:-kmeans}; do
+    timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel "$kernel" --size 2^23 --budget ${ML_BUDGET:-60} \
+      --dry-run >> "$OUT/ml_h100.txt" 2>&1
+  done
+  timeout 120 python3 .ci/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
+  grep -E "^  (kmeans|knn)|torch|operation|^(kmeans|knn) +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -40
 fi
 if has binary-gemm; then
   # Binary GEMM at 4096^3 and 8192^3 (workloads 2^24 and 2^27: order 16 cbrt(n)) beside portacl's SGEMM of

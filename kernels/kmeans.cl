@@ -1,48 +1,70 @@
-// SPDX-License-Identifier: Apache-2.0
 // Lloyd's k-means (src/kernels/ml/kmeans.cpp). K clusters of D-dimensional
 // float points; point p's coordinate j is points[p * ps + j * ds]: a row
 // per point (ps = D, ds = 1) or a column per point (ps = 1, ds = n), the
-// layout the rule kmeans.layout chose. Centroids are K x D row-major.
+// layout the rule kmeans.layout chose. Centroids are K x D row-major, and
+// also kept transposed (D x KP, KP = K rounded up to BLOCK, the extra
+// lanes 0) so that BLOCK centroids' coordinate j is one vector load.
 //   kmeans_assign    each work-group takes a chunk of CHUNK = WG_SIZE x
 //                    POINTS consecutive points: each point's nearest
 //                    centroid (squared distance, the lowest index on a
-//                    tie), then the chunk's per-cluster sums and counts,
-//                    its count of changed labels and its inertia.
-//                    ATOMIC 0: one row of partial sums per work-group,
-//                    added up in a fixed order by kmeans_update; ATOMIC 1:
-//                    added into row 0 with atomics (compare-and-swap).
+//                    tie), BLOCK centroids at a time; then the chunk's
+//                    per-cluster sums of each coordinate and counts (a row
+//                    of K x (D + 1)), its count of changed labels and its
+//                    inertia. The sums: SLICES groups of D + 1 work-items,
+//                    one per coordinate (the last the count), each adding
+//                    its slice of the chunk into local memory (ACC_LOCAL 1,
+//                    then the slices added up), or into the work-group's
+//                    row itself (ACC_LOCAL 0, SLICES 1). ATOMIC 1 adds the
+//                    rows into row 0 with atomics instead of writing its own.
 //   kmeans_update    each centroid coordinate: the rows' sum over the
 //                    cluster's count; an empty cluster keeps its centroid.
+//   kmeans_transpose_centroids   the transposed copy, before the first
+//                    iteration.
 //   kmeans_relayout  copies the points into the other layout.
 //   kmeans_seed_distance, kmeans_gather   k-means++ seeding: squared
 //                    distances to the nearest chosen point; chosen points
 //                    become the centroids.
-// BLOCK centroids are compared at a time, each point coordinate read once
-// a block; CENTROIDS_LOCAL stages the centroids in local memory.
 #include "portacl_common.cl"
 
 #define CHUNK (WG_SIZE * POINTS)
 #define PAIRS (K * D)
+#define COLS (D + 1)
+#define ROW (K * COLS)
+#define KP (((K + BLOCK - 1) / BLOCK) * BLOCK)
 
-#if CENTROIDS_LOCAL
-#define CENTROID(c, j) staged[(c) * D + (j)]
+#if BLOCK == 1
+#define BT float
+#define BLOAD(p) (*(p))
+#define BSTORE(v, p) (*(p) = (v))
 #else
-#define CENTROID(c, j) centroids[(c) * D + (j)]
+#define BT PORTACL_CAT(float, BLOCK)
+#define BLOAD(p) PORTACL_CAT(vload, BLOCK)(0, (p))
+#define BSTORE(v, p) PORTACL_CAT(vstore, BLOCK)((v), 0, (p))
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign(
-    const uint n, const uint ps, const uint ds, __global const float* points, __global const float* centroids,
-    __global int* labels, __global float* sums, __global uint* counts, __global uint* changed, __global float* inertia) {
+    const uint n, const uint ps, const uint ds, __global const float* points, __global const float* centroids_t,
+    __global int* labels, __global float* rows, __global uint* changed, __global float* inertia) {
   __local int chunk_label[CHUNK];
   __local float chunk_distance[CHUNK];
   __local uchar chunk_moved[CHUNK];
   const uint lid = get_local_id(0);
-#if CENTROIDS_LOCAL
-  __local float staged[K * D];
-  for (uint i = lid; i < K * D; i += WG_SIZE) staged[i] = centroids[i];
-  barrier(CLK_LOCAL_MEM_FENCE);
-#endif
   const size_t group = get_group_id(0), first = group * (size_t)CHUNK;
+#if CENTROIDS_LOCAL
+  __local float staged[D * KP];
+  for (uint i = lid; i < D * KP; i += WG_SIZE) staged[i] = centroids_t[i];
+#define CT staged
+#else
+#define CT centroids_t
+#endif
+#if ACC_LOCAL
+  __local float acc[SLICES * ROW];
+  for (uint i = lid; i < SLICES * ROW; i += WG_SIZE) acc[i] = 0.0f;
+#else
+  __global float* acc = rows + group * ROW;  // this work-group's own row
+  for (uint i = lid; i < ROW; i += WG_SIZE) acc[i] = 0.0f;
+#endif
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   for (uint s = 0; s < POINTS; ++s) {
     const uint q = s * WG_SIZE + lid;
     const size_t p = first + q;
@@ -54,20 +76,16 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
       best = 0;
       best_distance = INFINITY;
       for (uint c0 = 0; c0 < K; c0 += BLOCK) {
-        float d2[BLOCK];
-        for (uint b = 0; b < BLOCK; ++b) d2[b] = 0.0f;
+        BT d2 = (BT)(0.0f);
         for (uint j = 0; j < D; ++j) {
-          const float xj = x[(size_t)j * ds];
-          for (uint b = 0; b < BLOCK; ++b) {
-            // The last block may run past K: its extra lanes repeat the
-            // last centroid and are never compared.
-            const float t = xj - CENTROID(min(c0 + b, (uint)K - 1), j);
-            d2[b] = fma(t, t, d2[b]);
-          }
+          const BT t = (BT)(x[(size_t)j * ds]) - BLOAD(CT + j * KP + c0);
+          d2 = fma(t, t, d2);
         }
+        float lanes[BLOCK];
+        BSTORE(d2, lanes);
         for (uint b = 0; b < BLOCK && c0 + b < K; ++b)
-          if (d2[b] < best_distance) {  // strict: the lowest index keeps a tie
-            best_distance = d2[b];
+          if (lanes[b] < best_distance) {  // strict: the lowest index keeps a tie
+            best_distance = lanes[b];
             best = (int)(c0 + b);
           }
       }
@@ -79,61 +97,70 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
     chunk_moved[q] = moved;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Work-item w takes the chunk's sums of coordinate j over cluster c
-  // (w = c D + j), the counts (w = K D + c) and the statistics (w = K D + K),
-  // each summed over the chunk in the points' order.
-  for (uint w = lid; w <= PAIRS + K; w += WG_SIZE) {
-    if (w < PAIRS) {
-      const int c = (int)(w / D);
-      const size_t j = w % D;
-      float sum = 0.0f;
-      for (uint q = 0; q < CHUNK; ++q)
-        if (chunk_label[q] == c) sum += points[(first + q) * ps + j * ds];
-#if ATOMIC
-      if (sum != 0.0f) atomic_add_float(sums + w, sum);
-#else
-      sums[group * PAIRS + w] = sum;
-#endif
-    } else if (w < PAIRS + K) {
-      const int c = (int)(w - PAIRS);
-      uint count = 0;
-      for (uint q = 0; q < CHUNK; ++q) count += chunk_label[q] == c;
-#if ATOMIC
-      if (count) atomic_add(counts + c, count);
-#else
-      counts[group * K + c] = count;
-#endif
-    } else {
-      float distance = 0.0f;
-      uint moves = 0;
-      for (uint q = 0; q < CHUNK; ++q) {
-        distance += chunk_distance[q];
-        moves += chunk_moved[q];
-      }
-      inertia[group] = distance;
-      changed[group] = moves;
+  for (uint w = lid; w < SLICES * COLS; w += WG_SIZE) {  // more than one round only where D + 1 > WG_SIZE
+    const uint j = w % COLS, slice = w / COLS;
+    const uint per = (CHUNK + SLICES - 1) / SLICES, q0 = slice * per, q1 = min((uint)CHUNK, q0 + per);
+    for (uint q = q0; q < q1; ++q) {
+      const int c = chunk_label[q];
+      if (c >= 0) acc[(slice * K + c) * COLS + j] += j < D ? points[(first + q) * ps + (size_t)j * ds] : 1.0f;
     }
   }
+  if (lid == WG_SIZE - 1) {
+    float distance = 0.0f;
+    uint moves = 0;
+    for (uint q = 0; q < CHUNK; ++q) {
+      distance += chunk_distance[q];
+      moves += chunk_moved[q];
+    }
+    inertia[group] = distance;
+    changed[group] = moves;
+  }
+#if ACC_LOCAL
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = lid; w < ROW; w += WG_SIZE) {
+    float sum = 0.0f;
+    for (uint slice = 0; slice < SLICES; ++slice) sum += acc[slice * ROW + w];
+#if ATOMIC
+    if (sum != 0.0f) atomic_add_float(rows + w, sum);
+#else
+    rows[group * ROW + w] = sum;
+#endif
+  }
+#endif
 }
 
-// One work-item per centroid coordinate (c, j): its `rows` partial sums
+// One work-item per centroid coordinate (c, j): the `count` rows' sums
 // added in row order with a compensation term (Kahan), so the result does
-// not drift with the number of rows, and divided by the cluster's count.
-__kernel void kmeans_update(const uint rows, __global const float* sums, __global const uint* counts,
-                            __global float* centroids, __global uint* cluster_sizes) {
+// not drift with the number of rows, over the cluster's count (each row's
+// count exact in float: a chunk is far below 2^24 points).
+__kernel void kmeans_update(const uint count, __global const float* rows, __global float* centroids,
+                            __global float* centroids_t, __global uint* cluster_sizes) {
   const uint w = get_global_id(0);
   if (w >= PAIRS) return;
   const uint c = w / D, j = w % D;
-  uint count = 0;
+  uint members = 0;
   float sum = 0.0f, lost = 0.0f;
-  for (uint r = 0; r < rows; ++r) {
-    count += counts[(size_t)r * K + c];
-    const float term = sums[(size_t)r * PAIRS + w] - lost, next = sum + term;
+  for (uint r = 0; r < count; ++r) {
+    __global const float* row = rows + (size_t)r * ROW + c * COLS;
+    members += (uint)row[D];
+    const float term = row[j] - lost, next = sum + term;
     lost = (next - sum) - term;
     sum = next;
   }
-  if (count > 0) centroids[w] = sum / (float)count;  // an empty cluster keeps its centroid
-  if (j == 0) cluster_sizes[c] = count;
+  if (members > 0) {  // an empty cluster keeps its centroid
+    const float mean = sum / (float)members;
+    centroids[w] = mean;
+    centroids_t[j * KP + c] = mean;
+  }
+  if (j == 0) cluster_sizes[c] = members;
+}
+
+// centroids_t[j][c] = centroids[c][j], 0 in the lanes past K.
+__kernel void kmeans_transpose_centroids(__global const float* centroids, __global float* centroids_t) {
+  const uint w = get_global_id(0);
+  if (w >= D * KP) return;
+  const uint j = w / KP, c = w % KP;
+  centroids_t[w] = c < K ? centroids[c * D + j] : 0.0f;
 }
 
 // out[p * out_ps + j * out_ds] = in[p * in_ps + j * in_ds], a work-item an

@@ -39,7 +39,10 @@ const TuningSpace& kmeans_tunables() {
       {knobs::work_group_size({64, 128, 256, 512}),
        knobs::use_local_memory(),
        {"POINTS", {1, 2, 4, 8}, 1, "points a work-item"},
-       {"BLOCK", {1, 2, 4, 8, 16}, 8, "centroids compared at a time, a point's coordinate read once a block"},
+       {"BLOCK",
+        {1, 2, 4, 8, 16},
+        std::nullopt,
+        "centroids compared at a time (a vector), a point's coordinate read once a block"},
        {"COLUMNS", {0, 1}, std::nullopt, "1: a column per point, 0: a row per point"},
        {"ATOMIC", {0, 1}, std::nullopt, "1: partial sums added with atomics, 0: a row per work-group"}},
       nullptr};
@@ -233,25 +236,24 @@ KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, st
   auto held = ctx.hold_scratch();
   const PointView v = planned_points(ctx, l, points, n, d, o.layout);
   seed_centroids(ctx, l, v, n, d, k, centroids, o);
-  const std::size_t pairs = k * d;
-  const cl::Buffer& sums = ctx.scratch("kmeans.sums", checked_product(s.rows, pairs * sizeof(float), "kmeans: sums"));
-  const cl::Buffer& counts = ctx.scratch("kmeans.counts", s.rows * k * sizeof(cl_uint));
+  const std::size_t pairs = k * d, row = k * (d + 1);
+  const cl::Buffer& rows = ctx.scratch("kmeans.rows", checked_product(s.rows, row * sizeof(float), "kmeans: rows"));
+  const cl::Buffer& transposed = ctx.scratch("kmeans.centroids_t", s.padded_k * d * sizeof(float));
   const cl::Buffer& changed = ctx.scratch("kmeans.changed", s.groups * sizeof(cl_uint));
   const cl::Buffer& inertia = ctx.scratch("kmeans.inertia", s.groups * sizeof(float));
   const cl::Buffer& sizes = ctx.scratch("kmeans.sizes", k * sizeof(cl_uint));
   const PreparedKernel assign = ctx.prepare(kernel("kmeans_assign"), l.assign);
   const PreparedKernel update = ctx.prepare(kernel("kmeans_update"), l.helper(pairs));
+  kernel_call::launch(ctx, ctx.prepare(kernel("kmeans_transpose_centroids"), l.helper(s.padded_k * d)), centroids,
+                      transposed);
   const cl_int unlabelled = -1;
   check_cl(ctx.queue().enqueueFillBuffer(labels.cl_buffer(), unlabelled, 0, n * sizeof(cl_int)),
            "kmeans: clear the labels");
   while (r.iterations < o.max_iterations) {
-    if (s.atomic) {
-      check_cl(ctx.queue().enqueueFillBuffer(sums, 0.0f, 0, pairs * sizeof(float)), "kmeans: clear the sums");
-      check_cl(ctx.queue().enqueueFillBuffer(counts, cl_uint{0}, 0, k * sizeof(cl_uint)), "kmeans: clear the counts");
-    }
-    kernel_call::launch(ctx, assign, static_cast<cl_uint>(n), v.ps, v.ds, *v.buffer, centroids, labels, sums, counts,
-                        changed, inertia);
-    kernel_call::launch(ctx, update, static_cast<cl_uint>(s.rows), sums, counts, centroids, sizes);
+    if (s.atomic) check_cl(ctx.queue().enqueueFillBuffer(rows, 0.0f, 0, row * sizeof(float)), "kmeans: clear the sums");
+    kernel_call::launch(ctx, assign, static_cast<cl_uint>(n), v.ps, v.ds, *v.buffer, transposed, labels, rows, changed,
+                        inertia);
+    kernel_call::launch(ctx, update, static_cast<cl_uint>(s.rows), rows, centroids, transposed, sizes);
     double total = 0;
     std::size_t moved = 0;
     for (float x : read<float>(ctx, inertia, s.groups, "inertia")) total += x;
