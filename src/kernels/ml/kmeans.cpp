@@ -38,7 +38,7 @@ const TuningSpace& kmeans_tunables() {
   static const TuningSpace space{
       {knobs::work_group_size({64, 128, 256, 512}),
        knobs::use_local_memory(),
-       {"POINTS", {1, 2, 4, 8}, 1, "points a work-item"},
+       {"POINTS", {1, 2, 4, 8}, std::nullopt, "points a work-item"},
        {"BLOCK",
         {1, 2, 4, 8, 16},
         std::nullopt,
