@@ -194,16 +194,19 @@ if has sort-shapes; then
   cat "$OUT/sort_shapes_h100.txt"
 fi
 if has ml; then
-  # The machine-learning section (ML_KERNELS), its tuner on the book's
-  # sizes, and the PyTorch peers of k-means and KNN on the same shapes.
-  timeout 240 /tmp/build/tools/portacl-bench --device gpu --kernels ${ML_KERNELS:-kmeans} --sizes 2^20,2^23 \
+  # The machine-learning section (ML_KERNELS, comma-separated), its tuner
+  # on the book's sizes, and the PyTorch peers of k-means and KNN on the
+  # same shapes.
+  ML_KERNELS=${ML_KERNELS:-kmeans,knn d=3,knn d=64}
+  timeout 240 /tmp/build/tools/portacl-bench --device gpu --kernels "$ML_KERNELS" --sizes ${ML_SIZES:-2^23,2^24} \
     --no-transfers --no-latency --reps 20 > "$OUT/ml_h100.txt" 2>&1
-  for kernel in ${ML_KERNELS:-kmeans}; do
-    timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel "$kernel" --size 2^23 --budget ${ML_BUDGET:-60} \
+  IFS=',' read -ra ml_kernels <<< "$ML_KERNELS"
+  for kernel in "${ml_kernels[@]}"; do
+    timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel "$kernel" --size 2^24 --budget ${ML_BUDGET:-40} \
       --dry-run >> "$OUT/ml_h100.txt" 2>&1
   done
   timeout 120 python3 .ci/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
-  grep -E "^  (kmeans|knn)|torch|operation|^(kmeans|knn) +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -40
+  grep -E "^  (kmeans|knn)|torch|operation|^(kmeans|knn)( d=[0-9]+)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -40
 fi
 if has binary-gemm; then
   # Binary GEMM at 4096^3 and 8192^3 (workloads 2^24 and 2^27: order 16 cbrt(n)) beside portacl's SGEMM of

@@ -20,6 +20,7 @@
 #include "kernels/gemv_tunables.hpp"
 #include "kernels/histogram_tunables.hpp"
 #include "kernels/ml/kmeans_tunables.hpp"
+#include "kernels/ml/knn_tunables.hpp"
 #include "kernels/packed_symv_tunables.hpp"
 #include "kernels/reduce_tunables.hpp"
 #include "kernels/scan_tunables.hpp"

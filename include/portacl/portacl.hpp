@@ -19,6 +19,7 @@
 #include "portacl/kernels/gemv.hpp"
 #include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/ml/kmeans.hpp"
+#include "portacl/kernels/ml/knn.hpp"
 #include "portacl/kernels/packed_symv.hpp"
 #include "portacl/kernels/particles/bonds.hpp"
 #include "portacl/kernels/particles/lennard_jones.hpp"

@@ -64,12 +64,6 @@ namespace {
 
 constexpr std::size_t kMaxK = static_cast<std::size_t>(std::numeric_limits<int>::max());
 
-void need_elements(const char* op, const char* name, std::size_t have, std::size_t need, const std::string& why) {
-  if (have < need)
-    throw Error(std::string(op) + ": " + name + " has " + std::to_string(have) + " elements; " + why + " needs " +
-                std::to_string(need));
-}
-
 // A plan of one work-item per element (packing, unpacking).
 LaunchPlan element_plan(Context& ctx, std::size_t items, const PlanOptions& o) {
   LaunchPlan plan = ctx.plan(sign_packing_traits(), ProblemSize(std::max<std::size_t>(items, 1)), o);
@@ -101,10 +95,11 @@ std::size_t check_packing(const char* op, Context& ctx, const Buffer<float>& sig
   if (k > kMaxK) throw Error(std::string(op) + ": k " + std::to_string(k) + " is past 2^31 - 1");
   if (rows > 0xffffffffull) throw Error(std::string(op) + ": " + std::to_string(rows) + " rows; at most 2^32 - 1");
   const std::size_t words = packed_words(k);
-  need_elements(op, "x", signs.size(), checked_product(rows, k, std::string(op) + ": rows x k"),
-                std::to_string(rows) + " x " + std::to_string(k) + " signs");
-  need_elements(op, "packed", packed.size(), checked_product(rows, words, std::string(op) + ": rows x words"),
-                std::to_string(rows) + " rows of " + std::to_string(words) + " words");
+  kernel_call::need_elements(op, "x", signs.size(), checked_product(rows, k, std::string(op) + ": rows x k"),
+                             std::to_string(rows) + " x " + std::to_string(k) + " signs");
+  kernel_call::need_elements(op, "packed", packed.size(),
+                             checked_product(rows, words, std::string(op) + ": rows x words"),
+                             std::to_string(rows) + " rows of " + std::to_string(words) + " words");
   if (packing)
     aliasing::refuse_overlap(op, aliasing::whole(packed), "packed", aliasing::whole(signs), "x",
                              "the words are written while the signs are read");
@@ -148,10 +143,10 @@ LaunchPlan binary_gemm(Context& ctx, std::size_t m, std::size_t n, std::size_t k
     throw Error(std::string(op) + ": m, n and ldc must be below 2^32 (" + std::to_string(m) + ", " + std::to_string(n) +
                 ", " + std::to_string(ldc) + ")");
   const std::size_t words = packed_words(k);
-  need_elements(op, "a", a.size(), checked_product(m, words, "binary_gemm: m x words"),
-                std::to_string(m) + " packed rows of " + std::to_string(words) + " words");
-  need_elements(op, "b", b.size(), checked_product(n, words, "binary_gemm: n x words"),
-                std::to_string(n) + " packed columns of " + std::to_string(words) + " words");
+  kernel_call::need_elements(op, "a", a.size(), checked_product(m, words, "binary_gemm: m x words"),
+                             std::to_string(m) + " packed rows of " + std::to_string(words) + " words");
+  kernel_call::need_elements(op, "b", b.size(), checked_product(n, words, "binary_gemm: n x words"),
+                             std::to_string(n) + " packed columns of " + std::to_string(words) + " words");
   const matrix_checks::Stored stored_c{m, n};
   matrix_checks::check_matrix(op, "c", stored_c, 0, ldc, c.size(), Layout::row_major);
   const aliasing::Touched written = matrix_checks::touched(c, sizeof(int), stored_c, 0, ldc);

@@ -39,17 +39,6 @@ namespace {
 
 constexpr std::size_t kMaxBins = std::size_t{1} << 28;
 
-// A 1D plan of `items` work-items in groups of the counting plan's size: the
-// merge (a bin per work-item) and the clearing of the counts. Same macros,
-// so the same program as the counting kernel.
-LaunchPlan helper_plan(const LaunchPlan& count, std::size_t items) {
-  LaunchPlan p = count;
-  p.global = {{round_up(items, p.local[0]), 1, 1}};
-  p.work_groups = p.global[0] / p.local[0];
-  p.items_per_work_item = 1;
-  return p;
-}
-
 }  // namespace
 
 HistogramLaunches plan_histogram(const Planner& planner, std::size_t keys, std::size_t bins,
@@ -68,7 +57,7 @@ HistogramLaunches plan_histogram(const Planner& planner, std::size_t keys, std::
       plan.items_per_work_item = std::max<std::size_t>(l.choice.chunk, 1);
       l.count_entry = "hist_rows";
       l.count = plan;
-      l.finish = helper_plan(plan, bins);
+      l.finish = kernel_call::one_per_item(plan, bins);
       l.finish_entry = "hist_merge";
       return l;
     case HistogramVariant::local_bins:
@@ -81,7 +70,7 @@ HistogramLaunches plan_histogram(const Planner& planner, std::size_t keys, std::
   // The atomic variants: a grid of the plan's work-groups striding over the keys.
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   l.count = plan;
-  l.finish = helper_plan(plan, bins);
+  l.finish = kernel_call::one_per_item(plan, bins);
   l.finish_entry = "hist_zero";
   return l;
 }

@@ -29,6 +29,25 @@ inline void check_row_team(const char* op, const char* knob, std::size_t team, s
                 " must be a power of two dividing the work-group size " + std::to_string(work_group));
 }
 
+// A buffer holding fewer elements than a call needs: "op: name has 10
+// elements; 3 x 4 signs needs 12".
+inline void need_elements(const char* op, const char* name, std::size_t have, std::size_t need,
+                          const std::string& why) {
+  if (have < need)
+    throw Error(std::string(op) + ": " + name + " has " + std::to_string(have) + " elements; " + why + " needs " +
+                std::to_string(need));
+}
+
+// `like` (its macros, so the same program) as a plan of one work-item an
+// item: the helper kernels of a family (clearing, gathering, voting).
+inline LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items) {
+  LaunchPlan p = like;
+  p.global = {{round_up(items == 0 ? 1 : items, p.local[0]), 1, 1}};
+  p.work_groups = p.global[0] / p.local[0];
+  p.items_per_work_item = 1;
+  return p;
+}
+
 inline void same_context(const Context& ctx, const BufferStorage& b, const char* op, const char* name) {
   if (&b.context() != &ctx) throw Error(std::string(op) + ": buffer " + name + " belongs to another context");
 }

@@ -8,6 +8,7 @@
 #include "binary_gemm_tunables.hpp"
 #include "histogram_tunables.hpp"
 #include "ml/kmeans_tunables.hpp"
+#include "ml/knn_tunables.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "planner.hpp"
@@ -104,6 +105,10 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
   calls.push_back(call("kmeans", "k-means, 300000 points of 35, k 10", [&](ReferenceCall& c) {
     const KmeansLaunch l = plan_kmeans(planner, 300000, 35, 10);
     c.launches.push_back({"kmeans_assign", l.assign});
+  }));
+  calls.push_back(call("knn", "KNN, 4096 queries x 4096 points of 64, k 64, cosine", [&](ReferenceCall& c) {
+    const KnnLaunch l = plan_knn(planner, 4096, 4096, 64, 64, Similarity::cosine);
+    c.launches.push_back({l.shape.method == KnnMethod::list ? "knn_list" : "knn_select", l.select});
   }));
   for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
     calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {

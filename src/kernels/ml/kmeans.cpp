@@ -49,13 +49,7 @@ const TuningSpace& kmeans_tunables() {
   return space;
 }
 
-LaunchPlan KmeansLaunch::helper(std::size_t items) const {
-  LaunchPlan p = assign;
-  p.global = {{kernel_call::round_up(std::max<std::size_t>(items, 1), p.local[0]), 1, 1}};
-  p.work_groups = p.global[0] / p.local[0];
-  p.items_per_work_item = 1;
-  return p;
-}
+LaunchPlan KmeansLaunch::helper(std::size_t items) const { return kernel_call::one_per_item(assign, items); }
 
 KmeansLaunch plan_kmeans(const Planner& planner, std::size_t n, std::size_t d, std::size_t k) {
   KmeansLaunch l;
@@ -76,12 +70,6 @@ KernelRef kernel(const char* entry) { return KernelRef{"kmeans.cl", entry, ""}; 
 double unit(std::mt19937_64& draw) { return double(draw() >> 11) * 0x1.0p-53; }
 std::size_t below(std::mt19937_64& draw, std::size_t bound) {
   return std::min(bound - 1, static_cast<std::size_t>(unit(draw) * double(bound)));
-}
-
-void need_elements(const char* name, std::size_t have, std::size_t need, const std::string& why) {
-  if (have < need)
-    throw Error(std::string(kOp) + ": " + name + " has " + std::to_string(have) + " elements; " + why + " needs " +
-                std::to_string(need));
 }
 
 template <class V>
@@ -174,12 +162,15 @@ void check_call(Context& ctx, const Buffer<float>& points, std::size_t n, std::s
                 std::to_string(k) + " x " + std::to_string(d) + ")");
   if (!(o.inertia_tolerance >= 0))
     throw Error("kmeans: inertia_tolerance is " + std::to_string(o.inertia_tolerance) + "; it must be 0 or more");
-  need_elements("points", points.size(), n * d, std::to_string(n) + " points of " + std::to_string(d));
-  need_elements("centroids", centroids.size(), k * d, std::to_string(k) + " centroids of " + std::to_string(d));
+  kernel_call::need_elements(kOp, "points", points.size(), n * d,
+                             std::to_string(n) + " points of " + std::to_string(d));
+  kernel_call::need_elements(kOp, "centroids", centroids.size(), k * d,
+                             std::to_string(k) + " centroids of " + std::to_string(d));
   aliasing::refuse_overlap(kOp, aliasing::whole(centroids), "centroids", aliasing::whole(points), "points",
                            "the centroids are written while the points are read");
   if (labels) {
-    need_elements("labels", labels->size(), n, "a label for each of " + std::to_string(n) + " points");
+    kernel_call::need_elements(kOp, "labels", labels->size(), n,
+                               "a label for each of " + std::to_string(n) + " points");
     aliasing::refuse_overlap(kOp, aliasing::whole(*labels), "labels", aliasing::whole(points), "points",
                              "the labels are written while the points are read");
     aliasing::refuse_overlap(kOp, aliasing::whole(*labels), "labels", aliasing::whole(centroids), "centroids",

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// k-nearest neighbours (kernels/knn.cl): validate, plan (rules/knn_rules),
+// then either a sorted list a query, or dot products by portacl's GEMM and
+// a radix select a query; classification adds a vote.
+#include <algorithm>
+#include <string>
+
+#include "kernels/aliasing.hpp"
+#include "kernels/kernel_call.hpp"
+#include "kernels/ml/knn_tunables.hpp"
+#include "portacl/error.hpp"
+#include "portacl/kernels/gemm.hpp"
+
+namespace portacl {
+
+KernelTraits knn_traits() {
+  KernelTraits t;
+  t.name = "knn";
+  t.element = ElementType::f32;
+  t.dimensions = 1;
+  t.vectorizable = false;
+  t.benefits_from_local_tiling = true;  // the training tile, the selection's histogram and list
+  t.needs_barriers = true;
+  t.has_barrier_free_variant = false;
+  t.bytes_per_item = 4;
+  t.tunables = &knn_tunables();
+  return t;
+}
+
+const TuningSpace& knn_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
+                                  {"METHOD",
+                                   {0, 1},
+                                   std::nullopt,
+                                   "a sorted list a work-item, or a matrix product and a radix select a work-group",
+                                   {"list", "select"}}},
+                                 nullptr};
+  return space;
+}
+
+LaunchPlan KnnLaunch::helper(std::size_t items) const { return kernel_call::one_per_item(select, items); }
+
+KnnLaunch plan_knn(const Planner& planner, std::size_t queries, std::size_t train, std::size_t d, std::size_t k,
+                   Similarity similarity) {
+  KnnLaunch l;
+  l.select = planner.plan(knn_traits(), ProblemSize(std::max<std::size_t>(queries, 1)));
+  l.select.macros["COSINE"] = similarity == Similarity::cosine ? "1" : "0";
+  l.shape = choose_knn(l.select, knn_tunables(), planner.device, queries, train, d, k);
+  return l;
+}
+
+namespace {
+
+const char* kOp = "knn";
+constexpr std::size_t kMaxIndex = 0x7fffffffull;  // indices are ints
+
+KernelRef kernel(const char* entry) { return KernelRef{"knn.cl", entry, ""}; }
+
+void check_search(const char* op, Context& ctx, const Buffer<float>& train, std::size_t train_count,
+                  const Buffer<float>& queries, std::size_t query_count, std::size_t d, std::size_t k,
+                  const Buffer<int>& indices, const Buffer<float>& scores) {
+  kernel_call::same_context(ctx, train, op, "train");
+  kernel_call::same_context(ctx, queries, op, "queries");
+  kernel_call::same_context(ctx, indices, op, "indices");
+  kernel_call::same_context(ctx, scores, op, "scores");
+  if (d == 0) throw Error(std::string(op) + ": d is 0: points need at least one coordinate");
+  if (k == 0) throw Error(std::string(op) + ": k is 0: at least one neighbour is needed");
+  if (k > train_count)
+    throw Error(std::string(op) + ": k " + std::to_string(k) + " is more than the " + std::to_string(train_count) +
+                " training points");
+  if (train_count > kMaxIndex || query_count > kMaxIndex)
+    throw Error(std::string(op) + ": at most 2^31 - 1 training points and queries (" + std::to_string(train_count) +
+                ", " + std::to_string(query_count) + ")");
+  const std::string dims = " of " + std::to_string(d) + " floats";
+  kernel_call::need_elements(op, "train", train.size(), checked_product(train_count, d, std::string(op) + ": train"),
+                             std::to_string(train_count) + " points" + dims);
+  kernel_call::need_elements(op, "queries", queries.size(),
+                             checked_product(query_count, d, std::string(op) + ": queries"),
+                             std::to_string(query_count) + " queries" + dims);
+  const std::size_t results = checked_product(query_count, k, std::string(op) + ": queries x k");
+  const std::string per_query = std::to_string(query_count) + " queries of " + std::to_string(k);
+  kernel_call::need_elements(op, "indices", indices.size(), results, per_query);
+  kernel_call::need_elements(op, "scores", scores.size(), results, per_query);
+  for (const auto& [written, name] : {std::pair<const BufferStorage*, const char*>{&indices, "indices"},
+                                      std::pair<const BufferStorage*, const char*>{&scores, "scores"}}) {
+    aliasing::refuse_overlap(op, aliasing::whole(*written), name, aliasing::whole(train), "train",
+                             "results are written while the points are read");
+    aliasing::refuse_overlap(op, aliasing::whole(*written), name, aliasing::whole(queries), "queries",
+                             "results are written while the points are read");
+  }
+  aliasing::refuse_overlap(op, aliasing::whole(indices), "indices", aliasing::whole(scores), "scores",
+                           "both are written");
+}
+
+// The search itself, the checks done.
+void search(Context& ctx, const KnnLaunch& l, const Buffer<float>& train, std::size_t train_count,
+            const Buffer<float>& queries, std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices,
+            Buffer<float>& scores, const KnnOptions& o) {
+  const cl::Buffer& query_norms = ctx.scratch("knn.query_norms", query_count * sizeof(float));
+  const cl::Buffer& train_norms = ctx.scratch("knn.train_norms", train_count * sizeof(float));
+  const PreparedKernel norms = ctx.prepare(kernel("knn_norms"), l.helper(std::max(query_count, train_count)));
+  kernel_call::launch(ctx, norms, static_cast<cl_uint>(query_count), queries, query_norms);
+  kernel_call::launch(ctx, norms, static_cast<cl_uint>(train_count), train, train_norms);
+  const KnnShape& s = l.shape;
+  if (s.method == KnnMethod::list) {
+    kernel_call::launch(ctx, ctx.prepare(kernel("knn_list"), l.select), static_cast<cl_uint>(query_count),
+                        static_cast<cl_uint>(train_count), queries, train, query_norms, train_norms, indices, scores);
+    return;
+  }
+  // Dot products of a batch of queries with every training point, by the
+  // library's GEMM under its own rules and tuning (not the search's knobs).
+  GemmOptions products(o.plan);
+  products.plan.override_values.reset();
+  const std::size_t batch = std::min(s.batch, query_count);
+  Buffer<float> dots(ctx, ctx.scratch("knn.dots", batch * train_count * sizeof(float)), batch * train_count);
+  // Lists in global memory only where they do not fit the local memory;
+  // otherwise the argument is unused and any buffer stands in.
+  const cl::Buffer& lists =
+      s.list_local ? query_norms : ctx.scratch("knn.lists", checked_product(batch, 2 * s.list * 4, "knn: lists"));
+  for (std::size_t first = 0; first < query_count; first += batch) {
+    const std::size_t rows = std::min(batch, query_count - first);
+    gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::yes, rows, train_count, d, 1.0f,
+                MatrixRef<float>{queries, first * d, d}, MatrixRef<float>{train, 0, d}, 0.0f, dots, 0, train_count,
+                products);
+    LaunchPlan grid = l.select;
+    grid.work_groups = rows;
+    grid.global = {{rows * grid.local[0], 1, 1}};
+    kernel_call::launch(ctx, ctx.prepare(kernel("knn_select"), grid), static_cast<cl_uint>(train_count),
+                        static_cast<cl_uint>(first), dots, query_norms, train_norms, lists, indices, scores);
+  }
+}
+
+}  // namespace
+
+LaunchPlan knn_search(Context& ctx, const Buffer<float>& train, std::size_t train_count, const Buffer<float>& queries,
+                      std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices,
+                      Buffer<float>& scores, const KnnOptions& o) {
+  check_search("knn_search", ctx, train, train_count, queries, query_count, d, k, indices, scores);
+  const KnnLaunch l = plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity);
+  if (query_count == 0) return l.select;
+  auto held = ctx.hold_scratch();
+  search(ctx, l, train, train_count, queries, query_count, d, k, indices, scores, o);
+  return l.select;
+}
+
+LaunchPlan knn_classify(Context& ctx, const Buffer<float>& train, const Buffer<int>& train_labels,
+                        std::size_t train_count, const Buffer<float>& queries, std::size_t query_count, std::size_t d,
+                        std::size_t k, Buffer<int>& predicted, Buffer<int>& indices, Buffer<float>& scores,
+                        const KnnOptions& o) {
+  const char* op = "knn_classify";
+  check_search(op, ctx, train, train_count, queries, query_count, d, k, indices, scores);
+  kernel_call::same_context(ctx, train_labels, op, "train_labels");
+  kernel_call::same_context(ctx, predicted, op, "predicted");
+  kernel_call::need_elements(op, "train_labels", train_labels.size(), train_count,
+                             "a label for each of " + std::to_string(train_count) + " training points");
+  kernel_call::need_elements(op, "predicted", predicted.size(), query_count,
+                             "a label for each of " + std::to_string(query_count) + " queries");
+  for (const auto& [read, name] : {std::pair<const BufferStorage*, const char*>{&train, "train"},
+                                   std::pair<const BufferStorage*, const char*>{&queries, "queries"},
+                                   std::pair<const BufferStorage*, const char*>{&train_labels, "train_labels"},
+                                   std::pair<const BufferStorage*, const char*>{&indices, "indices"},
+                                   std::pair<const BufferStorage*, const char*>{&scores, "scores"}})
+    aliasing::refuse_overlap(op, aliasing::whole(predicted), "predicted", aliasing::whole(*read), name,
+                             "the labels are written while it is used");
+  const KnnLaunch l = plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity);
+  if (query_count == 0) return l.select;
+  auto held = ctx.hold_scratch();
+  search(ctx, l, train, train_count, queries, query_count, d, k, indices, scores, o);
+  kernel_call::launch(ctx, ctx.prepare(kernel("knn_vote"), l.helper(query_count)), static_cast<cl_uint>(query_count),
+                      indices, train_labels, predicted);
+  return l.select;
+}
+
+}  // namespace portacl
