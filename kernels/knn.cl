@@ -10,7 +10,9 @@
 //                    staged TILE at a time in local memory, keeping its K
 //                    best in a sorted private list (insertion).
 //   knn_select       a work-group per query over a row of precomputed dot
-//                    products (a matrix product): a radix select finds the
+//                    products (a matrix product), its keys made once into
+//                    local memory where KEYS_LOCAL (else remade each pass):
+//                    a radix select finds the
 //                    K-th best key 8 bits at a time, the keys above it and
 //                    the first of those equal to it are gathered into a
 //                    list (local memory where LIST_LOCAL, else global) and
@@ -124,11 +126,17 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_list(
 #endif
 
 // The key of training point i for the row's query.
-#define ROW_KEY(i) ordered_key(pair_key(row[i], norm_q, train_norms[i]))
+#define MADE_KEY(i) ordered_key(pair_key(row[i], norm_q, train_norms[i]))
+#if KEYS_LOCAL
+#define ROW_KEY(i) keys[i]
+#else
+#define ROW_KEY(i) MADE_KEY(i)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
     const uint train_count, const uint first_query, __global const float* dots, __global const float* query_norms,
-    __global const float* train_norms, __global uint* list_scratch, __global int* indices, __global float* scores) {
+    __global const float* train_norms, __global uint* list_scratch, __global int* indices, __global float* scores,
+    __local uint* keys) {
   __local uint histogram[256];
   __local uint chosen_prefix, chosen_mask, still_needed, above_count;
   __local uint equal_before[WG_SIZE];
@@ -149,6 +157,9 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
     still_needed = K;
     above_count = 0;
   }
+#if KEYS_LOCAL
+  for (uint i = lid; i < train_count; i += WG_SIZE) keys[i] = MADE_KEY(i);
+#endif
   // The K-th best key, 8 bits at a time from the top: count the keys that
   // match the bits found so far by their next 8 bits, and go down into the
   // bin where the K-th falls.

@@ -75,6 +75,14 @@ template <class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>
 void set(const PreparedKernel& k, unsigned i, const S& v) {
   detail::set_arg(k.kernel, k.name, i, sizeof v, &v);
 }
+// A __local pointer argument of `bytes` bytes, sized at launch (a
+// run-time length, where a macro would build a program per length).
+struct LocalBytes {
+  std::size_t bytes;
+};
+inline void set(const PreparedKernel& k, unsigned i, const LocalBytes& l) {
+  detail::set_arg(k.kernel, k.name, i, l.bytes, nullptr);
+}
 // OpenCL vector arguments (a box's lengths, a grid's extents).
 inline void set(const PreparedKernel& k, unsigned i, const cl_float4& v) {
   detail::set_arg(k.kernel, k.name, i, sizeof v, &v);

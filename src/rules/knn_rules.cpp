@@ -71,6 +71,16 @@ KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo
   s.list_local = list_bytes <= budget / 2;
   s.batch =
       std::clamp<std::size_t>(kBatchFloats / std::max<std::size_t>(train, 1), 1, std::max<std::size_t>(queries, 1));
+  const std::size_t key_bytes = train * 4;
+  s.keys_local = plan.use_local_memory && (s.list_local ? list_bytes : 0) + key_bytes <= budget / 2;
+  plan.macros["KEYS_LOCAL"] = s.keys_local ? "1" : "0";
+  plan.decide("keys", s.keys_local ? "local memory" : "remade each pass", "knn.select-keys",
+              s.keys_local ? "a query's " + std::to_string(train) + " keys (" + std::to_string(key_bytes) +
+                                 " bytes) made once and read by the select's five passes from local memory"
+                           : (plan.use_local_memory ? std::to_string(train) + " keys (" + std::to_string(key_bytes) +
+                                                          " bytes) do not fit half the local memory"
+                                                    : "no real local memory") +
+                                 ": each pass makes them again from the dot products");
   plan.macros["LIST"] = std::to_string(s.list);
   plan.macros["LIST_LOCAL"] = s.list_local ? "1" : "0";
   plan.work_groups = s.batch;

@@ -22,6 +22,7 @@ struct KnnShape {
   std::size_t tile = 1;     ///< list: training points staged in local memory at a time
   std::size_t list = 1;     ///< select: k rounded up to a power of two, the sorted list's length
   bool list_local = false;  ///< select: the list in local memory, else in global scratch
+  bool keys_local = false;  ///< select: a query's keys made once into local memory, else remade each pass
   std::size_t batch = 1;    ///< select: queries a matrix product covers
 };
 
@@ -35,7 +36,8 @@ struct KnnShape {
 ///   local memory holds, at most 256 points (knn.list-tile);
 ///   the selection's list in local memory where it fits half of it, else
 ///   in global memory (knn.select-list), the products in batches of at
-///   most 2^26 (knn.select-list too).
+///   most 2^26 (knn.select-list too); a query's keys in local memory where
+///   they fit beside the list (knn.select-keys).
 /// Sets the plan's macros; the grid is the caller's (per batch).
 KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t queries,
                     std::size_t train, std::size_t d, std::size_t k);

@@ -172,6 +172,10 @@ const std::vector<Rule>& rule_book() {
       {"knn.select-list", "all", "000 5.2",
        "The KNN selection sorts its k entries (rounded up to a power of two) in local memory where they fit half of "
        "it, else in global memory; the dot products are made for at most 2^26 query-point pairs at a time."},
+      {"knn.select-keys", "all", "-",
+       "The KNN selection makes a query's keys (its scores as sortable integers) once into local memory where they "
+       "fit beside the list within half of it, and its five passes (four radix digits and the gathering) read them "
+       "there; otherwise each pass makes them again from the dot products in global memory."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "

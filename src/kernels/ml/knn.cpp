@@ -126,7 +126,8 @@ void search(Context& ctx, const KnnLaunch& l, const Buffer<float>& train, std::s
     grid.work_groups = rows;
     grid.global = {{rows * grid.local[0], 1, 1}};
     kernel_call::launch(ctx, ctx.prepare(kernel("knn_select"), grid), static_cast<cl_uint>(train_count),
-                        static_cast<cl_uint>(first), dots, query_norms, train_norms, lists, indices, scores);
+                        static_cast<cl_uint>(first), dots, query_norms, train_norms, lists, indices, scores,
+                        kernel_call::LocalBytes{s.keys_local ? train_count * sizeof(cl_uint) : sizeof(cl_uint)});
   }
 }
 
