@@ -64,3 +64,13 @@ for dim in (3, 64):
 
     ms, lo, hi = timed(knn)
     print(f"torch KNN {queries} x {train} d={dim} k={neighbours} classes={classes}: {ms:.4f} ms ({lo:.4f}-{hi:.4f})")
+
+# The book's convolution layer through cuDNN (torch.nn.functional.conv2d,
+# NCHW, padding 1), cuDNN choosing its fastest algorithm as its users let
+# it (benchmark mode), TF32 off: effective TFLOP/s count every padded tap.
+torch.backends.cudnn.benchmark = True
+images = torch.randn(128, 384, 13, 13, device="cuda", generator=gen)
+weights = torch.randn(256, 384, 3, 3, device="cuda", generator=gen)
+ms, lo, hi = timed(lambda: torch.nn.functional.conv2d(images, weights, padding=1))
+flops = 2 * 128 * 256 * 13 * 13 * 384 * 9
+print(f"cuDNN conv 128x384x13x13 * 256x384x3x3 pad 1: {ms:.4f} ms ({lo:.4f}-{hi:.4f}), {flops / ms / 1e9:.1f} TFLOP/s")

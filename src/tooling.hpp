@@ -19,6 +19,7 @@
 #include "kernels/gemm_tunables.hpp"
 #include "kernels/gemv_tunables.hpp"
 #include "kernels/histogram_tunables.hpp"
+#include "kernels/ml/conv_layer_tunables.hpp"
 #include "kernels/ml/kmeans_tunables.hpp"
 #include "kernels/ml/knn_tunables.hpp"
 #include "kernels/packed_symv_tunables.hpp"

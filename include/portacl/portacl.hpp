@@ -18,6 +18,7 @@
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
 #include "portacl/kernels/histogram.hpp"
+#include "portacl/kernels/ml/conv_layer.hpp"
 #include "portacl/kernels/ml/kmeans.hpp"
 #include "portacl/kernels/ml/knn.hpp"
 #include "portacl/kernels/packed_symv.hpp"

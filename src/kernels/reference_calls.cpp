@@ -7,6 +7,7 @@
 #include "gemm_plans.hpp"
 #include "binary_gemm_tunables.hpp"
 #include "histogram_tunables.hpp"
+#include "ml/conv_layer_tunables.hpp"
 #include "ml/kmeans_tunables.hpp"
 #include "ml/knn_tunables.hpp"
 #include "kernels/sparse/generators.hpp"
@@ -109,6 +110,17 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
   calls.push_back(call("knn", "KNN, 4096 queries x 4096 points of 64, k 64, cosine", [&](ReferenceCall& c) {
     const KnnLaunch l = plan_knn(planner, 4096, 4096, 64, 64, Similarity::cosine);
     c.launches.push_back({l.shape.method == KnnMethod::list ? "knn_list" : "knn_select", l.select});
+  }));
+  calls.push_back(call("conv_layer", "convolution layer 128x384x13x13 * 256x384x3x3, pad 1", [&](ReferenceCall& c) {
+    ConvLayerShape s;
+    s.images = 128;
+    s.channels = 384;
+    s.height = s.width = 13;
+    s.filters = 256;
+    s.filter_height = s.filter_width = 3;
+    s.pad_h = s.pad_w = 1;
+    const ConvLaunch l = plan_conv_layer(planner, s, ConvLayerOptions{}, false);
+    c.launches.push_back({l.choice.algorithm == ConvAlgorithm::direct ? "conv_direct" : "conv_im2col", l.plan});
   }));
   for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
     calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {

@@ -176,6 +176,21 @@ const std::vector<Rule>& rule_book() {
        "The KNN selection makes a query's keys (its scores as sortable integers) once into local memory where they "
        "fit beside the list within half of it, and its five passes (four radix digits and the gathering) read them "
        "there; otherwise each pass makes them again from the dot products in global memory."},
+      {"conv.layout", "all", "000 5.4",
+       "Convolution layers read NCHW best on GPUs (neighbouring work-items take neighbouring output columns of one "
+       "channel) and NHWC best on CPUs (a position's channels are contiguous for the SIMD lanes), as the textbook's "
+       "CUDA and AVX versions do; preferred_tensor_layout reports it and convert_tensor_layout converts."},
+      {"conv.algorithm", "all", "000 5.4",
+       "A convolution layer unrolls its taps into a matrix (im2col) and multiplies it by the filters with the "
+       "library's GEMM where a group has at least 32 taps (C / groups x R x S) and 16 filters, so the product is "
+       "deep and wide enough for the GEMM's tiles; otherwise each work-item sums directly."},
+      {"conv.direct-block", "all", "000 5.4",
+       "The direct convolution gives each work-item one output position for 2 images x 4 filters (tunable: IB, "
+       "FB): each input value read serves 4 filters and each tap 2 images, the sums in registers (the textbook's "
+       "several images x filters a thread)."},
+      {"conv.im2col-chunk", "all", "-",
+       "im2col unrolls the taps of as many images at a time as keep the matrix within 2^26 floats (256 MiB), "
+       "group by group, each chunk multiplied and written out before the next."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "

@@ -11,15 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "host_reference.hpp"
+
 namespace portacl::reference {
 
 // `count` floats uniform in [-1, 1) from `seed`: the signs' source.
 inline std::vector<float> random_signs_source(std::size_t count, std::uint64_t seed) {
-  std::mt19937_64 draw(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(count);
-  for (float& x : v) x = u(draw);
-  return v;
+  return uniform_floats(count, seed);
 }
 
 // -1 where x < 0, else +1 (0, -0 and NaN are +1): the packing's sign.

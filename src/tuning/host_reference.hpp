@@ -187,6 +187,16 @@ std::string compare_update(const std::vector<T>& got, const std::vector<T>& y0, 
   return "";
 }
 
+// `count` floats uniform in [-1, 1) from `seed`: the inputs of the
+// bench's fixed cases.
+inline std::vector<float> uniform_floats(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 draw(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float& x : v) x = u(draw);
+  return v;
+}
+
 // `samples` entries of C = A B, square row-major matrices of order n,
 // drawn at random from `seed`: a full host product of a large order takes
 // minutes. Each within dot_bound(n) of its terms.

@@ -33,8 +33,9 @@ TEST_CASE("every family's reference call plans on every device class from its de
         CHECK(!plan.decisions.empty());
       }
     }
-    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "binary_gemm", "kmeans", "knn", "gemm"});
-    CHECK(calls.size() == 14);
+    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "binary_gemm", "kmeans", "knn",
+                                            "conv_layer", "gemm"});
+    CHECK(calls.size() == 15);
     // The SpMV calls name their method's rule; a banded matrix is stored by
     // diagonals wherever the rules allow it.
     REQUIRE(calls[0].decisions.size() >= 1);

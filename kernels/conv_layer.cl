@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// Convolution layers (src/kernels/ml/conv_layer.cpp): cross-correlation of
+// N images of C channels (H x W) with F filters of CG = C / groups channels
+// (R x S), output N x F x P x Q. Tensors are addressed by strides, so one
+// kernel reads NCHW or NHWC: element (n, c, y, x) of the input is
+// in[n * in_n + c * in_c + y * in_y + x * in_x], of the output likewise.
+// Filters are F x CG x R x S. The geometry (R, S, CG, FG = F / groups, the
+// strides SH, SW, padding PH, PW and dilation DH, DW) is compiled in.
+//   conv_direct     a work-item computes one output position for IB
+//                   images x FB filters of one group, the sums in
+//                   registers: each input value read serves FB filters,
+//                   each filter tap IB images; bias and ReLU fused.
+//   conv_im2col     the taps of a chunk of images unrolled into a matrix,
+//                   a row per output position (image, p, q), a column per
+//                   tap (c, r, s) of one group: the GEMM's left operand.
+//   conv_epilogue   the GEMM's product (rows x FG of one group) into the
+//                   output's layout, with bias and ReLU.
+//   conv_relayout   a tensor from one layout into the other.
+#include "portacl_common.cl"
+
+#ifndef CG  // conv_relayout alone: no layer geometry, but the file compiles whole
+#define R 1
+#define S 1
+#define CG 1
+#define FG 1
+#define GROUPS 1
+#define SH 1
+#define SW 1
+#define PH 0
+#define PW 0
+#define DH 1
+#define DW 1
+#define IB 1
+#define FB 1
+#define HAS_BIAS 0
+#define RELU 0
+#endif
+
+#define TAPS (CG * R * S)
+
+// The input value of tap (c, r, s) for output (oy, ox) of image n, 0 in the padding.
+inline float tap_value(__global const float* in, size_t base, uint c, int iy, int ix, uint in_c, uint in_y, uint in_x,
+                       uint height, uint width) {
+  return (iy >= 0 && iy < (int)height && ix >= 0 && ix < (int)width)
+             ? in[base + (size_t)c * in_c + (size_t)iy * in_y + (size_t)ix * in_x]
+             : 0.0f;
+}
+
+inline float finish(float v, __global const float* bias, uint f) {
+#if HAS_BIAS
+  v += bias[f];
+#endif
+#if RELU
+  v = fmax(v, 0.0f);
+#endif
+  return v;
+}
+
+__kernel void conv_direct(const uint images, const uint height, const uint width, const uint out_h, const uint out_w,
+                          const uint in_n, const uint in_c, const uint in_y, const uint in_x, const uint out_n,
+                          const uint out_c, const uint out_y, const uint out_x, __global const float* in,
+                          __global const float* filters, __global const float* bias, __global float* out) {
+  const uint positions = out_h * out_w, blocks_per_group = (FG + FB - 1) / FB;
+  const size_t id = get_global_id(0);
+  const uint position = (uint)(id % positions);
+  const size_t rest = id / positions;
+  const uint block = (uint)(rest % (blocks_per_group * GROUPS)), image_block = (uint)(rest / (blocks_per_group * GROUPS));
+  if (image_block * IB >= images) return;
+  const uint group = block / blocks_per_group, f0 = (block % blocks_per_group) * FB;  // f0: within the group
+  const int oy = (int)(position / out_w), ox = (int)(position % out_w);
+  float acc[IB][FB];
+  for (uint i = 0; i < IB; ++i)
+    for (uint f = 0; f < FB; ++f) acc[i][f] = 0.0f;
+  for (uint c = 0; c < CG; ++c)
+    for (uint r = 0; r < R; ++r) {
+      const int iy = oy * SH - PH + (int)(r * DH);
+      for (uint s = 0; s < S; ++s) {
+        const int ix = ox * SW - PW + (int)(s * DW);
+        float value[IB];
+        for (uint i = 0; i < IB; ++i) {
+          const uint n = min(image_block * IB + i, images - 1);  // past the last image: a repeat, never stored
+          value[i] = tap_value(in, (size_t)n * in_n, group * CG + c, iy, ix, in_c, in_y, in_x, height, width);
+        }
+        for (uint f = 0; f < FB; ++f) {
+          const uint filter = group * FG + min(f0 + f, (uint)FG - 1);
+          const float w = filters[((size_t)filter * CG + c) * (R * S) + r * S + s];
+          for (uint i = 0; i < IB; ++i) acc[i][f] = fma(value[i], w, acc[i][f]);
+        }
+      }
+    }
+  for (uint i = 0; i < IB; ++i) {
+    const uint n = image_block * IB + i;
+    if (n >= images) break;
+    for (uint f = 0; f < FB && f0 + f < FG; ++f) {
+      const uint filter = group * FG + f0 + f;
+      out[(size_t)n * out_n + (size_t)filter * out_c + (size_t)oy * out_y + (size_t)ox * out_x] =
+          finish(acc[i][f], bias, filter);
+    }
+  }
+}
+
+// cols[row][tap], row = (n - first) P Q + oy Q + ox, tap = (c R + r) S + s
+// of group `group`, for `count` images from `first`.
+__kernel void conv_im2col(const uint first, const uint count, const uint group, const uint height, const uint width,
+                          const uint out_h, const uint out_w, const uint in_n, const uint in_c, const uint in_y,
+                          const uint in_x, __global const float* in, __global float* cols) {
+  const size_t id = get_global_id(0), positions = (size_t)out_h * out_w;
+  if (id >= (size_t)count * positions * TAPS) return;
+  const uint tap = (uint)(id % TAPS);
+  const size_t row = id / TAPS;
+  const uint n = first + (uint)(row / positions), position = (uint)(row % positions);
+  const uint c = tap / (R * S), r = (tap / S) % R, s = tap % S;
+  const int iy = (int)(position / out_w) * SH - PH + (int)(r * DH);
+  const int ix = (int)(position % out_w) * SW - PW + (int)(s * DW);
+  cols[id] = tap_value(in, (size_t)n * in_n, group * CG + c, iy, ix, in_c, in_y, in_x, height, width);
+}
+
+// out(n, group FG + f, oy, ox) = finish(product[row][f]) for the chunk's rows.
+__kernel void conv_epilogue(const uint first, const uint count, const uint group, const uint out_h, const uint out_w,
+                            const uint out_n, const uint out_c, const uint out_y, const uint out_x,
+                            __global const float* product, __global const float* bias, __global float* out) {
+  const size_t id = get_global_id(0), positions = (size_t)out_h * out_w;
+  if (id >= (size_t)count * positions * FG) return;
+  const uint f = (uint)(id % FG);
+  const size_t row = id / FG;
+  const uint n = first + (uint)(row / positions), position = (uint)(row % positions);
+  const uint filter = group * FG + f;
+  out[(size_t)n * out_n + (size_t)filter * out_c + (size_t)(position / out_w) * out_y +
+      (size_t)(position % out_w) * out_x] = finish(product[id], bias, filter);
+}
+
+// out(n, c, y, x) = in(n, c, y, x) with each side's strides.
+__kernel void conv_relayout(const uint images, const uint channels, const uint height, const uint width,
+                            const uint in_n, const uint in_c, const uint in_y, const uint in_x, const uint out_n,
+                            const uint out_c, const uint out_y, const uint out_x, __global const float* in,
+                            __global float* out) {
+  const size_t id = get_global_id(0), plane = (size_t)height * width;
+  if (id >= (size_t)images * channels * plane) return;
+  // id in the output's own order, so that the writes are contiguous.
+  size_t n, c, y, x;
+  if (out_x == 1) {  // NCHW out
+    x = id % width;
+    y = (id / width) % height;
+    c = (id / plane) % channels;
+    n = id / (plane * channels);
+  } else {  // NHWC out
+    c = id % channels;
+    x = (id / channels) % width;
+    y = (id / ((size_t)channels * width)) % height;
+    n = id / ((size_t)channels * plane);
+  }
+  out[n * out_n + c * out_c + y * out_y + x * out_x] = in[n * in_n + c * in_c + y * in_y + x * in_x];
+}

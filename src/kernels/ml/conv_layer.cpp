@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+// Convolution layers (kernels/conv_layer.cl): validate, plan
+// (rules/conv_rules), then either the direct kernel, or per chunk of
+// images and per group the taps unrolled, portacl's GEMM and an epilogue
+// into the output's layout.
+#include <algorithm>
+#include <string>
+
+#include "kernels/aliasing.hpp"
+#include "kernels/kernel_call.hpp"
+#include "kernels/ml/conv_layer_tunables.hpp"
+#include "portacl/error.hpp"
+#include "portacl/kernels/gemm.hpp"
+
+namespace portacl {
+
+std::size_t ConvLayerShape::out_height() const {
+  const std::size_t extent = dilation_h * (filter_height - 1) + 1, padded = height + 2 * pad_h;
+  return padded < extent || stride_h == 0 ? 0 : (padded - extent) / stride_h + 1;
+}
+std::size_t ConvLayerShape::out_width() const {
+  const std::size_t extent = dilation_w * (filter_width - 1) + 1, padded = width + 2 * pad_w;
+  return padded < extent || stride_w == 0 ? 0 : (padded - extent) / stride_w + 1;
+}
+
+KernelTraits conv_layer_traits() {
+  KernelTraits t;
+  t.name = "conv_layer";
+  t.element = ElementType::f32;
+  t.dimensions = 1;
+  t.vectorizable = false;
+  t.needs_barriers = false;
+  t.bytes_per_item = 4;
+  t.tunables = &conv_layer_tunables();
+  return t;
+}
+
+const TuningSpace& conv_layer_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
+                                  {"ALGORITHM",
+                                   {0, 1},
+                                   std::nullopt,
+                                   "direct, or the taps unrolled and multiplied by the GEMM",
+                                   {"direct", "im2col"}},
+                                  {"IB", {1, 2, 4}, 2, "images a work-item (direct)"},
+                                  {"FB", {1, 2, 4, 8}, 4, "filters a work-item (direct)"}},
+                                 nullptr};
+  return space;
+}
+
+ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, const ConvLayerOptions& options,
+                           bool has_bias) {
+  ConvLaunch l;
+  const std::size_t outputs = shape.images * shape.filters * shape.out_height() * shape.out_width();
+  l.plan = planner.plan(conv_layer_traits(), ProblemSize(std::max<std::size_t>(outputs, 1)));
+  l.plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
+  l.plan.macros["RELU"] = options.relu ? "1" : "0";
+  l.choice = choose_conv(l.plan, conv_layer_tunables(), shape, options.algorithm);
+  return l;
+}
+
+TensorLayout preferred_tensor_layout(Context& ctx) { return preferred_layout(classify(ctx.info()).device_class); }
+
+namespace {
+
+constexpr std::size_t kMaxExtent = 0xffffffffull;  // strides and counts are 32-bit in the kernels
+
+KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, ""}; }
+
+// Element (n, c, y, x) at n sn + c sc + y sy + x sx.
+struct Strides {
+  cl_uint n, c, y, x;
+};
+Strides strides(TensorLayout layout, std::size_t channels, std::size_t height, std::size_t width) {
+  const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
+  if (layout == TensorLayout::nchw) return {u(channels * height * width), u(height * width), u(width), 1};
+  return {u(height * width * channels), 1, u(width * channels), u(channels)};
+}
+
+void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
+                 const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output) {
+  kernel_call::same_context(ctx, input, op, "input");
+  kernel_call::same_context(ctx, filters, op, "filters");
+  kernel_call::same_context(ctx, output, op, "output");
+  if (bias) kernel_call::same_context(ctx, *bias, op, "bias");
+  const std::string o(op);
+  if (s.images == 0 || s.channels == 0 || s.height == 0 || s.width == 0 || s.filters == 0 || s.filter_height == 0 ||
+      s.filter_width == 0)
+    throw Error(o + ": a size is 0 (images " + std::to_string(s.images) + ", channels " + std::to_string(s.channels) +
+                ", " + std::to_string(s.height) + " x " + std::to_string(s.width) + ", filters " +
+                std::to_string(s.filters) + " of " + std::to_string(s.filter_height) + " x " +
+                std::to_string(s.filter_width) + ")");
+  if (s.stride_h == 0 || s.stride_w == 0 || s.dilation_h == 0 || s.dilation_w == 0)
+    throw Error(o + ": strides and dilations must be at least 1");
+  if (s.groups == 0 || s.channels % s.groups || s.filters % s.groups)
+    throw Error(o + ": groups " + std::to_string(s.groups) + " must divide the channels (" +
+                std::to_string(s.channels) + ") and the filters (" + std::to_string(s.filters) + ")");
+  if (s.out_height() == 0 || s.out_width() == 0)
+    throw Error(o + ": the filter (" + std::to_string(s.filter_height) + " x " + std::to_string(s.filter_width) +
+                ", dilation " + std::to_string(s.dilation_h) + " x " + std::to_string(s.dilation_w) +
+                ") is larger than the padded image (" + std::to_string(s.height + 2 * s.pad_h) + " x " +
+                std::to_string(s.width + 2 * s.pad_w) + ")");
+  const std::size_t image = checked_product(checked_product(s.channels, s.height, o), s.width, o);
+  const std::size_t out_image = checked_product(checked_product(s.filters, s.out_height(), o), s.out_width(), o);
+  const std::size_t taps = checked_product(s.channels / s.groups, s.filter_height * s.filter_width, o);
+  if (image > kMaxExtent || out_image > kMaxExtent || s.images > kMaxExtent)
+    throw Error(o + ": an image of C x H x W or F x P x Q past 2^32 - 1 floats");
+  kernel_call::need_elements(op, "input", input.size(), checked_product(s.images, image, o),
+                             std::to_string(s.images) + " images of " + std::to_string(image));
+  kernel_call::need_elements(op, "filters", filters.size(), checked_product(s.filters, taps, o),
+                             std::to_string(s.filters) + " filters of " + std::to_string(taps));
+  if (bias) kernel_call::need_elements(op, "bias", bias->size(), s.filters, "a value a filter");
+  kernel_call::need_elements(op, "output", output.size(), checked_product(s.images, out_image, o),
+                             std::to_string(s.images) + " outputs of " + std::to_string(out_image));
+  aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(input), "input",
+                           "the output is written while the input is read");
+  aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(filters), "filters",
+                           "the output is written while the filters are read");
+  if (bias)
+    aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(*bias), "bias",
+                             "the output is written while the bias is read");
+}
+
+void run_direct(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const Strides& in, const Strides& out,
+                const Buffer<float>& input, const Buffer<float>& filters, const BufferStorage& bias,
+                Buffer<float>& output) {
+  const std::size_t fg = s.filters / s.groups;
+  const std::size_t blocks = (fg + l.choice.filters - 1) / l.choice.filters * s.groups;
+  const std::size_t items =
+      s.out_height() * s.out_width() * blocks * ((s.images + l.choice.images - 1) / l.choice.images);
+  kernel_call::launch(ctx, ctx.prepare(kernel("conv_direct"), kernel_call::one_per_item(l.plan, items)),
+                      static_cast<cl_uint>(s.images), static_cast<cl_uint>(s.height), static_cast<cl_uint>(s.width),
+                      static_cast<cl_uint>(s.out_height()), static_cast<cl_uint>(s.out_width()), in.n, in.c, in.y, in.x,
+                      out.n, out.c, out.y, out.x, input, filters, bias, output);
+}
+
+void run_im2col(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const Strides& in, const Strides& out,
+                const Buffer<float>& input, const Buffer<float>& filters, const BufferStorage& bias,
+                Buffer<float>& output, const PlanOptions& plan) {
+  const std::size_t positions = s.out_height() * s.out_width(), fg = s.filters / s.groups;
+  const std::size_t taps = s.channels / s.groups * s.filter_height * s.filter_width, chunk = l.choice.chunk;
+  Buffer<float> cols(ctx, ctx.scratch("conv.cols", chunk * positions * taps * sizeof(float)), chunk * positions * taps);
+  Buffer<float> product(ctx, ctx.scratch("conv.product", chunk * positions * fg * sizeof(float)),
+                        chunk * positions * fg);
+  GemmOptions gemm_options(plan);
+  gemm_options.plan.override_values.reset();  // the layer's knobs are not the GEMM's
+  const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
+  for (std::size_t first = 0; first < s.images; first += chunk) {
+    const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
+    for (std::size_t g = 0; g < s.groups; ++g) {
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), kernel_call::one_per_item(l.plan, rows * taps)),
+                          u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n,
+                          in.c, in.y, in.x, input, cols);
+      gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::yes, rows, fg, taps, 1.0f,
+                  MatrixRef<float>{cols, 0, taps}, MatrixRef<float>{filters, g * fg * taps, taps}, 0.0f, product, 0, fg,
+                  gemm_options);
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_epilogue"), kernel_call::one_per_item(l.plan, rows * fg)),
+                          u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
+                          product, bias, output);
+    }
+  }
+}
+
+}  // namespace
+
+LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
+                              const Buffer<float>& filters, const Buffer<float>* bias, Buffer<float>& output,
+                              const ConvLayerOptions& o) {
+  check_layer("conv_layer_forward", ctx, s, input, filters, bias, output);
+  const ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, o, bias != nullptr);
+  const Strides in = strides(o.layout, s.channels, s.height, s.width);
+  const Strides out = strides(o.layout, s.filters, s.out_height(), s.out_width());
+  const BufferStorage& bias_or_unused =
+      bias ? static_cast<const BufferStorage&>(*bias) : filters;  // HAS_BIAS 0: unread
+  auto held = ctx.hold_scratch();
+  if (l.choice.algorithm == ConvAlgorithm::direct)
+    run_direct(ctx, l, s, in, out, input, filters, bias_or_unused, output);
+  else
+    run_im2col(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
+  return l.plan;
+}
+
+LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t channels, std::size_t height,
+                                 std::size_t width, const Buffer<float>& in, TensorLayout from, Buffer<float>& out,
+                                 TensorLayout to) {
+  const char* op = "convert_tensor_layout";
+  kernel_call::same_context(ctx, in, op, "in");
+  kernel_call::same_context(ctx, out, op, "out");
+  const std::size_t image = checked_product(checked_product(channels, height, op), width, op);
+  if (image > kMaxExtent || images > kMaxExtent) throw Error(std::string(op) + ": an image past 2^32 - 1 floats");
+  const std::size_t total = checked_product(images, image, op);
+  const std::string why = std::to_string(images) + " x " + std::to_string(image) + " floats";
+  kernel_call::need_elements(op, "in", in.size(), total, why);
+  kernel_call::need_elements(op, "out", out.size(), total, why);
+  aliasing::refuse_overlap(op, aliasing::whole(out), "out", aliasing::whole(in), "in",
+                           "the tensor is written while it is read");
+  LaunchPlan plan = ctx.plan(conv_layer_traits(), ProblemSize(std::max<std::size_t>(total, 1)));
+  if (total == 0) return plan;
+  const Strides a = strides(from, channels, height, width), b = strides(to, channels, height, width);
+  kernel_call::launch(
+      ctx, ctx.prepare(KernelRef{"conv_layer.cl", "conv_relayout", ""}, kernel_call::one_per_item(plan, total)),
+      static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),
+      static_cast<cl_uint>(width), a.n, a.c, a.y, a.x, b.n, b.c, b.y, b.x, in, out);
+  return plan;
+}
+
+}  // namespace portacl

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// The convolution layer family's declarations for the runtime, the tuner
+// and the tests: its kernels' traits, its tuning space and the plans of
+// one layer. Tuner plumbing, not user API: never installed.
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/planner.hpp"
+#include "portacl/kernels/ml/conv_layer.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/conv_rules.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// The direct kernel: an output position for a block of images x filters
+/// a work-item (im2col's kernels share its plan and macros).
+KernelTraits conv_layer_traits();
+/// work-group size, ALGORITHM (direct or im2col; unset, rule
+/// conv.algorithm), IB and FB (the direct kernel's block).
+const TuningSpace& conv_layer_tunables();
+
+struct ConvLaunch {
+  ConvChoice choice;
+  LaunchPlan plan;  ///< the direct kernel's, or the im2col kernels' macros
+};
+ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, const ConvLayerOptions& options,
+                           bool has_bias);
+
+}  // namespace portacl

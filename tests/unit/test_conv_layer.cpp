@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "tuning/conv_layer_reference.hpp"
+
+using namespace portacl;
+
+namespace {
+
+// A shape from its sizes: images, channels, H, W, filters, R, S, stride,
+// padding, dilation, groups (the same along both axes unless set after).
+ConvLayerShape layer(std::size_t n, std::size_t c, std::size_t h, std::size_t w, std::size_t f, std::size_t r,
+                     std::size_t s, std::size_t stride, std::size_t pad, std::size_t dilation, std::size_t groups) {
+  ConvLayerShape l;
+  l.images = n;
+  l.channels = c;
+  l.height = h;
+  l.width = w;
+  l.filters = f;
+  l.filter_height = r;
+  l.filter_width = s;
+  l.stride_h = l.stride_w = stride;
+  l.pad_h = l.pad_w = pad;
+  l.dilation_h = l.dilation_w = dilation;
+  l.groups = groups;
+  return l;
+}
+
+std::string describe(const ConvLayerShape& s) {
+  return std::to_string(s.images) + "x" + std::to_string(s.channels) + "x" + std::to_string(s.height) + "x" +
+         std::to_string(s.width) + " * " + std::to_string(s.filters) + "x" + std::to_string(s.channels / s.groups) +
+         "x" + std::to_string(s.filter_height) + "x" + std::to_string(s.filter_width) + ", stride " +
+         std::to_string(s.stride_h) + "x" + std::to_string(s.stride_w) + ", pad " + std::to_string(s.pad_h) + "x" +
+         std::to_string(s.pad_w) + ", dilation " + std::to_string(s.dilation_h) + "x" + std::to_string(s.dilation_w) +
+         ", groups " + std::to_string(s.groups);
+}
+
+// Runs the layer on fresh dyadic data (sums exact in float) into a
+// poisoned output and compares every output with the seven loops in
+// double. Returns the plan.
+LaunchPlan check_layer(Context& ctx, const ConvLayerShape& s, TensorLayout layout, ConvAlgorithm algorithm,
+                       bool with_bias, bool relu, const PlanOptions& plan = {}) {
+  INFO(describe(s) << (layout == TensorLayout::nchw ? ", NCHW" : ", NHWC")
+                   << (algorithm == ConvAlgorithm::direct        ? ", direct"
+                       : algorithm == ConvAlgorithm::im2col_gemm ? ", im2col"
+                                                                 : ", automatic")
+                   << (with_bias ? ", bias" : "") << (relu ? ", ReLU" : ""));
+  const std::vector<float> input = test::random_dyadic<float>(s.images * s.channels * s.height * s.width, 2, 8);
+  const std::vector<float> filters =
+      test::random_dyadic<float>(s.filters * (s.channels / s.groups) * s.filter_height * s.filter_width, 1, 16);
+  const std::vector<float> bias = test::random_dyadic<float>(s.filters, 2, 4);
+  const std::size_t outputs = s.images * s.filters * s.out_height() * s.out_width();
+  Buffer<float> din(ctx, input), dfilters(ctx, filters), dbias(ctx, bias);
+  Buffer<float> dout(ctx, std::vector<float>(outputs + 3, std::nanf("")));
+  ConvLayerOptions o;
+  o.layout = layout;
+  o.algorithm = algorithm;
+  o.relu = relu;
+  o.plan = plan;
+  const LaunchPlan p = conv_layer_forward(ctx, s, din, dfilters, with_bias ? &dbias : nullptr, dout, o);
+  std::vector<float> got = dout.download();
+  CHECK(std::isnan(got[outputs]));  // nothing past the output
+  got.resize(outputs);
+  CHECK(reference::compare_conv(
+            got, reference::conv_layer(s, layout, input, filters, with_bias ? &bias : nullptr, relu)) == "");
+  return p;
+}
+
+const std::vector<ConvLayerShape>& odd_shapes() {
+  static const std::vector<ConvLayerShape> shapes{
+      layer(1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1),      // the smallest
+      layer(1, 1, 7, 5, 1, 3, 3, 1, 1, 1, 1),      // batch 1, 1 channel
+      layer(3, 5, 9, 11, 7, 3, 3, 2, 0, 1, 1),     // stride 2, no padding
+      layer(2, 3, 8, 7, 5, 5, 3, 1, 2, 1, 1),      // padding 2, a 5 x 3 filter
+      layer(2, 4, 11, 9, 6, 3, 3, 1, 2, 2, 2),     // dilation 2, 2 groups
+      layer(3, 6, 5, 6, 6, 3, 3, 1, 1, 1, 6),      // depthwise
+      layer(2, 17, 6, 5, 19, 1, 1, 1, 0, 1, 1),    // 1 x 1, odd channels
+      layer(1, 12, 13, 13, 20, 3, 3, 1, 1, 1, 1),  // the book's layer, small: 108 taps, 20 filters
+  };
+  return shapes;
+}
+
+}  // namespace
+
+TEST_CASE("convolution layers equal the seven loops in double: both algorithms, both layouts, odd shapes",
+          "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  for (const ConvLayerShape& s : odd_shapes())
+    for (TensorLayout layout : {TensorLayout::nchw, TensorLayout::nhwc})
+      for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm})
+        check_layer(ctx, s, layout, algorithm, s.filters % 2 == 1, s.channels % 2 == 0);
+  // Stride and padding differ by axis.
+  ConvLayerShape s = layer(2, 3, 10, 9, 4, 3, 2, 1, 0, 1, 1);
+  s.stride_h = 3;
+  s.pad_w = 1;
+  s.dilation_w = 3;
+  for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm})
+    check_layer(ctx, s, TensorLayout::nchw, algorithm, true, true);
+}
+
+TEST_CASE("convolution layers run right under every device class's plan, each algorithm and tuned blocks",
+          "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    INFO(f);
+    const DeviceClass c = classify(*opt.plan_as).device_class;
+    const TensorLayout layout = preferred_layout(c);
+    CHECK(layout == (gpu_class(c) ? TensorLayout::nchw : TensorLayout::nhwc));
+    const LaunchPlan big =
+        check_layer(ctx, layer(2, 12, 7, 6, 20, 3, 3, 1, 1, 1, 1), layout, ConvAlgorithm::automatic, true, true, opt);
+    REQUIRE(big.decision("algorithm"));
+    CHECK(big.decision("algorithm")->value == "im2col + GEMM");  // 108 taps, 20 filters
+    const LaunchPlan small =
+        check_layer(ctx, layer(3, 2, 9, 8, 5, 3, 3, 2, 1, 1, 1), layout, ConvAlgorithm::automatic, false, false, opt);
+    CHECK(small.decision("algorithm")->value == "direct");  // 18 taps, 5 filters
+    for (const auto& [ib, fb] : std::vector<std::pair<int, int>>{{1, 1}, {4, 8}, {2, 2}}) {
+      INFO("IB " << ib << ", FB " << fb);
+      PlanOptions tuned = opt;
+      PlanOverride ov;
+      ov.macros = {{"IB", std::to_string(ib)}, {"FB", std::to_string(fb)}};
+      tuned.override_values = ov;
+      check_layer(ctx, layer(5, 4, 6, 7, 6, 3, 3, 1, 1, 1, 2), layout, ConvAlgorithm::direct, true, false, tuned);
+    }
+  }
+}
+
+TEST_CASE("convolution layers: a 1 x 1 filter is a GEMM over channels, a centred delta copies its channel",
+          "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t n = 2, c = 5, h = 4, w = 3;
+  const std::vector<float> input = test::random_dyadic<float>(n * c * h * w, 2, 8);
+  Buffer<float> din(ctx, input);
+  // Filter f is a delta on channel f % c at the centre of a 3 x 3 window, padding 1.
+  const std::size_t f_count = 7;
+  std::vector<float> delta(f_count * c * 9, 0.0f);
+  for (std::size_t f = 0; f < f_count; ++f) delta[(f * c + f % c) * 9 + 4] = 1.0f;
+  Buffer<float> dfilters(ctx, delta), dout(ctx, n * f_count * h * w);
+  for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm}) {
+    ConvLayerOptions o;
+    o.algorithm = algorithm;
+    conv_layer_forward(ctx, layer(n, c, h, w, f_count, 3, 3, 1, 1, 1, 1), din, dfilters, nullptr, dout, o);
+    const std::vector<float> got = dout.download();
+    bool copies = true;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t f = 0; f < f_count; ++f)
+        for (std::size_t p = 0; p < h * w; ++p)
+          copies = copies && got[(i * f_count + f) * h * w + p] == input[(i * c + f % c) * h * w + p];
+    CHECK(copies);
+  }
+  // A layout round trip is the identity.
+  Buffer<float> nhwc(ctx, input.size()), back(ctx, input.size());
+  convert_tensor_layout(ctx, n, c, h, w, din, TensorLayout::nchw, nhwc, TensorLayout::nhwc);
+  const std::vector<float> moved = nhwc.download();
+  CHECK(moved[reference::tensor_index(TensorLayout::nhwc, c, h, w, 1, 3, 2, 1)] ==
+        input[reference::tensor_index(TensorLayout::nchw, c, h, w, 1, 3, 2, 1)]);
+  convert_tensor_layout(ctx, n, c, h, w, nhwc, TensorLayout::nhwc, back, TensorLayout::nchw);
+  CHECK(back.download() == input);
+}
+
+TEST_CASE("convolution layers refuse what they cannot compute, naming the problem", "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  Buffer<float> in(ctx, 2 * 4 * 5 * 5), filters(ctx, 6 * 4 * 9), out(ctx, 2 * 6 * 5 * 5), bias(ctx, 5);
+  const ConvLayerShape ok = layer(2, 4, 5, 5, 6, 3, 3, 1, 1, 1, 1);
+  ConvLayerShape s = ok;
+  s.groups = 3;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("groups 3 must divide"));
+  s = ok;
+  s.stride_w = 0;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("at least 1"));
+  s = ok;
+  s.pad_h = 0;
+  s.filter_height = 7;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("larger than the padded"));
+  s = ok;
+  s.images = 0;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("a size is 0"));
+  s = ok;
+  s.images = 3;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("input has 200 elements"));
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, ok, in, filters, &bias, out), Catch::Contains("bias has 5 elements"));
+  s = ok;
+  s.filters = 7;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("filters has 216 elements"));
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, ok, in, filters, nullptr, in), Catch::Contains("output"));
+  Context& other = test::another_context();
+  Buffer<float> foreign(other, 200);
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, ok, foreign, filters, nullptr, out), Catch::Contains("another context"));
+}
