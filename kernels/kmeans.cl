@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lloyd's k-means (src/kernels/ml/kmeans.cpp). K clusters of D-dimensional
 // float points; point p's coordinate j is points[p * ps + j * ds]: a row
 // per point (ps = D, ds = 1) or a column per point (ps = 1, ds = n), the
