@@ -11,7 +11,7 @@
 //                    tie), BLOCK centroids at a time; then the chunk's
 //                    per-cluster sums of each coordinate and counts (a row
 //                    of K x (D + 1)), its count of changed labels and its
-//                    inertia. The sums: SLICES groups of D + 1 work-items,
+//                    inertia (added in a tree over the work-items). The sums: SLICES groups of D + 1 work-items,
 //                    one per coordinate (the last the count), each adding
 //                    its slice of the chunk into local memory (ACC_LOCAL 1,
 //                    then the slices added up), or into the work-group's
@@ -47,8 +47,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
     const uint n, const uint ps, const uint ds, __global const float* points, __global const float* centroids_t,
     __global int* labels, __global float* rows, __global uint* changed, __global float* inertia) {
   __local int chunk_label[CHUNK];
-  __local float chunk_distance[CHUNK];
-  __local uchar chunk_moved[CHUNK];
+  __local float item_distance[WG_SIZE];  // each work-item's points' share of the inertia
+  __local uint item_moves[WG_SIZE];
   const uint lid = get_local_id(0);
   const size_t group = get_group_id(0), first = group * (size_t)CHUNK;
 #if CENTROIDS_LOCAL
@@ -66,16 +66,16 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
   for (uint i = lid; i < ROW; i += WG_SIZE) acc[i] = 0.0f;
 #endif
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  float my_distance = 0.0f;
+  uint my_moves = 0;
   for (uint s = 0; s < POINTS; ++s) {
     const uint q = s * WG_SIZE + lid;
     const size_t p = first + q;
     int best = -1;
-    float best_distance = 0.0f;
-    uchar moved = 0;
     if (p < n) {
       __global const float* x = points + p * ps;
       best = 0;
-      best_distance = INFINITY;
+      float best_distance = INFINITY;
       for (uint c0 = 0; c0 < K; c0 += BLOCK) {
         BT d2 = (BT)(0.0f);
         for (uint j = 0; j < D; ++j) {
@@ -90,13 +90,14 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
             best = (int)(c0 + b);
           }
       }
-      moved = labels[p] != best;
+      my_moves += labels[p] != best;
+      my_distance += best_distance;
       labels[p] = best;
     }
     chunk_label[q] = best;
-    chunk_distance[q] = best_distance;
-    chunk_moved[q] = moved;
   }
+  item_distance[lid] = my_distance;
+  item_moves[lid] = my_moves;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint w = lid; w < SLICES * COLS; w += WG_SIZE) {  // more than one round only where D + 1 > WG_SIZE
     const uint j = w % COLS, slice = w / COLS;
@@ -106,15 +107,20 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
       if (c >= 0) acc[(slice * K + c) * COLS + j] += j < D ? points[(first + q) * ps + (size_t)j * ds] : 1.0f;
     }
   }
-  if (lid == WG_SIZE - 1) {
-    float distance = 0.0f;
-    uint moves = 0;
-    for (uint q = 0; q < CHUNK; ++q) {
-      distance += chunk_distance[q];
-      moves += chunk_moved[q];
+  // The work-items' statistics added in a tree (any work-group size: each
+  // step folds the upper half of the width onto the lower).
+  for (uint width = WG_SIZE; width > 1;) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint lower = (width + 1) / 2;  // ("half" is a type in OpenCL C)
+    if (lid < width - lower) {
+      item_distance[lid] += item_distance[lid + lower];
+      item_moves[lid] += item_moves[lid + lower];
     }
-    inertia[group] = distance;
-    changed[group] = moves;
+    width = lower;
+  }
+  if (lid == 0) {
+    inertia[group] = item_distance[0];
+    changed[group] = item_moves[0];
   }
 #if ACC_LOCAL
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -10,7 +10,8 @@ namespace portacl {
 
 namespace {
 
-constexpr std::size_t kChunkBytesPerPoint = 9;  // a label, a distance and a moved flag in local memory
+constexpr std::size_t kChunkBytesPerPoint = 4,
+                      kBytesPerItem = 8;  // a label a point; a distance and a count a work-item
 
 std::size_t local_budget(const DeviceInfo& device) {
   return device.local_mem_size ? static_cast<std::size_t>(device.local_mem_size) : 32768;
@@ -59,7 +60,7 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
   // No wider than the power of two that holds k.
   while (s.block > 1 && s.block / 2 >= k) s.block /= 2;
   const std::size_t planned_points = s.points;
-  while (s.points > 1 && wg * s.points * kChunkBytesPerPoint > budget / 2) s.points /= 2;
+  while (s.points > 1 && wg * (s.points * kChunkBytesPerPoint + kBytesPerItem) > budget / 2) s.points /= 2;
   s.chunk = wg * s.points;
   plan.decide(
       "POINTS", std::to_string(s.points), "kmeans.chunk",
@@ -72,7 +73,8 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
                                            std::to_string(budget) + " bytes"
                                      : std::string()));
   s.padded_k = (k + s.block - 1) / s.block * s.block;
-  const std::size_t centroid_bytes = s.padded_k * d * 4, chunk_bytes = s.chunk * kChunkBytesPerPoint;
+  const std::size_t centroid_bytes = s.padded_k * d * 4,
+                    chunk_bytes = s.chunk * kChunkBytesPerPoint + wg * kBytesPerItem;
   s.centroids_local = plan.use_local_memory && centroid_bytes + chunk_bytes <= budget / 2;
   plan.decide("centroids", s.centroids_local ? "local memory" : "global memory", "kmeans.centroids-local",
               s.centroids_local

@@ -155,9 +155,9 @@ const std::vector<Rule>& rule_book() {
        "OpenCL 1.2 has no float atomic add, and a compare-and-swap loop on k x d addresses serialises the "
        "work-groups (tunable: ATOMIC 1; H100, 300000 points of 35, k 10: 0.44 ms an iteration against 0.14)."},
       {"kmeans.chunk", "all", "000 5.1",
-       "k-means gives each work-item 4 points on GPUs and 1 on CPUs (tunable: POINTS); the chunk's labels, distances "
-       "and flags (9 bytes a point) stay in local memory for the sums, fewer points a work-item where they would take "
-       "more than half of it."},
+       "k-means gives each work-item 4 points on GPUs and 1 on CPUs (tunable: POINTS); the chunk's labels (4 bytes a "
+       "point) stay in local memory for the sums, fewer points a work-item where they would take more than half of "
+       "it."},
       {"knn.method", "all", "000 5.2",
        "k-nearest neighbours on GPUs take the dot products of a batch of queries with every training point by the "
        "library's matrix product, then a work-group per query selects its k best: a radix select finds the k-th "

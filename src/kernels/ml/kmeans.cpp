@@ -27,7 +27,7 @@ KernelTraits kmeans_traits() {
   t.benefits_from_local_tiling = true;  // the centroids, read by every point
   t.needs_barriers = true;              // the chunk's labels
   t.has_barrier_free_variant = false;   // every plan stages the labels
-  t.local_bytes_per_work_item = 9;      // a label, a distance and a flag
+  t.local_bytes_per_work_item = 12;     // a label, and a distance and a count to add up
   t.bytes_per_item = 140;               // d = 35 floats of a point
   t.flops_per_item = 1050;              // k = 10: a subtraction and an FMA per coordinate and centroid
   t.tunables = &kmeans_tunables();
