@@ -18,11 +18,36 @@
 
 namespace portacl {
 
+namespace {
+
+// The run's own kernels (kick, drift, wrap) planned once, with the list
+// type decided in that plan, and the neighbour list's options that follow.
+struct MdPlanned {
+  LaunchPlan plan;
+  NeighbourOptions list;
+};
+
+template <class T>
+MdPlanned md_planned(Context& ctx, std::size_t n, const LennardJones& lj, const MdOptions& o) {
+  MdPlanned p;
+  p.plan = ctx.plan(particle_pass_traits("md_step", 16 * sizeof(T), element_of<T>::value),
+                    ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
+  p.list.half = choose_md_half_list(p.plan, o.half_list, std::is_same<T, double>::value);
+  p.list.cutoff = lj.cutoff;
+  p.list.skin = o.skin;
+  p.list.plan = o.plan;
+  p.plan.work_groups = kernel_call::ceil_div(std::max<std::size_t>(n, 1), p.plan.local[0]);
+  p.plan.global = {{p.plan.work_groups * p.plan.local[0], 1, 1}};
+  return p;
+}
+
+}  // namespace
+
 template <class T>
 struct BasicLennardJonesMd<T>::State {
   State(Context& c, Buffer<T>& p, Buffer<T>& v, const PeriodicBox& b, const LennardJones& l, const MdOptions& o,
-        NeighbourList nl)
-      : ctx(c), positions(p), velocities(v), box(b), lj(l), options(o), list(std::move(nl)) {}
+        const MdPlanned& planned)
+      : ctx(c), positions(p), velocities(v), box(b), lj(l), options(o), list(c, planned.list), plan(planned.plan) {}
   Context& ctx;
   Buffer<T>& positions;
   Buffer<T>& velocities;
@@ -30,10 +55,10 @@ struct BasicLennardJonesMd<T>::State {
   LennardJones lj;
   MdOptions options;
   NeighbourList list;
+  LaunchPlan plan;
   std::optional<Buffer<T>> forces, inverse_mass;
   std::optional<Buffer<std::uint32_t>> moved;  ///< set by md_kick_drift, cleared by a rebuild
   LennardJonesCall<T> forces_call;             ///< prepared once: the types are checked once a run
-  LaunchPlan plan;
   std::size_t n = 0, steps = 0, rebuilds = 0;
 
   PreparedKernel kernel(const char* entry) { return ctx.prepare(KernelRef{"molecular_dynamics.cl", entry, ""}, plan); }
@@ -63,36 +88,11 @@ struct BasicLennardJonesMd<T>::State {
   void compute_forces() { launch_lennard_jones(ctx, forces_call, positions, list, *forces); }
 };
 
-namespace {
-
-// The plan of the run's own kernels (kick, drift, wrap), with the list
-// type decided in it.
-template <class T>
-LaunchPlan md_plan(Context& ctx, std::size_t n, const MdOptions& o, bool* half) {
-  LaunchPlan plan = ctx.plan(particle_pass_traits("md_step", 16 * sizeof(T), element_of<T>::value),
-                             ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
-  const bool h = choose_md_half_list(plan, o.half_list, std::is_same<T, double>::value);
-  if (half) *half = h;
-  return plan;
-}
-
-template <class T>
-NeighbourOptions list_options(Context& ctx, const Buffer<T>& positions, const LennardJones& lj, const MdOptions& o) {
-  NeighbourOptions l;
-  l.cutoff = lj.cutoff;
-  l.skin = o.skin;
-  md_plan<T>(ctx, positions.size() / 4, o, &l.half);
-  l.plan = o.plan;
-  return l;
-}
-
-}  // namespace
-
 template <class T>
 BasicLennardJonesMd<T>::BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, Buffer<T>& velocities,
                                             const PeriodicBox& box, const LennardJones& lj, const MdOptions& o)
     : s_(std::make_unique<State>(ctx, positions, velocities, box, lj, o,
-                                 NeighbourList(ctx, list_options(ctx, positions, lj, o)))) {
+                                 md_planned<T>(ctx, positions.size() / 4, lj, o))) {
   const char* op = "LennardJonesMd";
   kernel_call::same_context(ctx, positions, op, "positions");
   kernel_call::same_context(ctx, velocities, op, "velocities");
@@ -114,9 +114,6 @@ BasicLennardJonesMd<T>::BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, 
   s.n = positions.size() / 4;
   s.forces.emplace(ctx, std::max<std::size_t>(positions.size(), 4));
   s.inverse_mass.emplace(ctx, inverse);
-  s.plan = md_plan<T>(ctx, s.n, o, nullptr);
-  s.plan.work_groups = kernel_call::ceil_div(std::max<std::size_t>(s.n, 1), s.plan.local[0]);
-  s.plan.global = {{s.plan.work_groups * s.plan.local[0], 1, 1}};
   if (s.n == 0) return;
   s.moved.emplace(ctx, 1);
   s.rebuild();
