@@ -220,6 +220,7 @@ __kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __
                             const uint epoch) {
   TILE_LOCALS
   __local uint tile_taken;
+  __local uint digit_starts[RADIX];  // where each digit's keys start in the output: the smaller digits' counts
   const uint lid = get_local_id(0);
   const uint tag = epoch << 2;
   if (lid == 0) {
@@ -233,6 +234,14 @@ __kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __
   const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
   uint k[ITEMS], v[ITEMS];
   rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
+  if (lid == 0) {
+    uint running = 0;
+    for (uint e = 0; e < RADIX; ++e) {
+      digit_starts[e] = running;
+      running += hist[pass * RADIX + e];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
   // The tile's count of digit d, published at once (as its inclusive
   // prefix in tile 0); then every digit's look-back. A work-item publishes
   // all its digits before it waits on any, so a tile only ever waits for
@@ -257,9 +266,7 @@ __kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __
     if (tile) status[tile * RADIX + d] = ((ulong)(tag | DIGIT_PREFIX) << 32) | (before + mine);
     // Where digit d starts in the output: the keys of smaller digits, then
     // this digit's keys in earlier tiles.
-    uint digit_start = 0;
-    for (uint e = 0; e < d; ++e) digit_start += hist[pass * RADIX + e];
-    base[d] = digit_start + before - first;
+    base[d] = digit_starts[d] + before - first;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   write_tile(count, shift, k, v, rank, tile_keys, tile_values, base, keys_out, values_out);
