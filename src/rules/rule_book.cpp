@@ -185,9 +185,11 @@ const std::vector<Rule>& rule_book() {
        "library's GEMM where a group has at least 32 taps (C / groups x R x S) and 16 filters, so the product is "
        "deep and wide enough for the GEMM's tiles; otherwise each work-item sums directly."},
       {"conv.direct-block", "all", "000 5.4",
-       "The direct convolution gives each work-item one output position for 2 images x 4 filters (tunable: IB, "
-       "FB): each input value read serves 4 filters and each tap 2 images, the sums in registers (the textbook's "
-       "several images x filters a thread)."},
+       "The direct convolution gives each work-item one output position for 4 images x 8 filters on GPUs and 1 x 8 "
+       "on CPUs (tunable: IB, FB): each input value read serves 8 filters and each tap the block's images, the sums "
+       "in registers (the textbook's several images x filters a thread). 128 images of 384 x 13 x 13 by 256 x "
+       "384 x 3 x 3: H100 2.50 ms against "
+       "3.82 with 2 x 4; PoCL 16-17 ms against 25."},
       {"conv.im2col-chunk", "all", "-",
        "im2col unrolls the taps of as many images at a time as keep the matrix within 2^26 floats (256 MiB), "
        "group by group, each chunk multiplied and written out before the next."},

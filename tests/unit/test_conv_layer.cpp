@@ -105,8 +105,8 @@ TEST_CASE("convolution layers run right under every device class's plan, each al
   for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
     INFO(f);
     const DeviceClass c = classify(*opt.plan_as).device_class;
-    const TensorLayout layout = preferred_layout(c);
-    CHECK(layout == (gpu_class(c) ? TensorLayout::nchw : TensorLayout::nhwc));
+    CHECK(prefers_channels_first(c) == gpu_class(c));
+    const TensorLayout layout = prefers_channels_first(c) ? TensorLayout::nchw : TensorLayout::nhwc;
     const LaunchPlan big =
         check_layer(ctx, layer(2, 12, 7, 6, 20, 3, 3, 1, 1, 1, 1), layout, ConvAlgorithm::automatic, true, true, opt);
     REQUIRE(big.decision("algorithm"));

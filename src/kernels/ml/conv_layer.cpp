@@ -4,6 +4,7 @@
 // images and per group the taps unrolled, portacl's GEMM and an epilogue
 // into the output's layout.
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "kernels/aliasing.hpp"
@@ -42,8 +43,8 @@ const TuningSpace& conv_layer_tunables() {
                                    std::nullopt,
                                    "direct, or the taps unrolled and multiplied by the GEMM",
                                    {"direct", "im2col"}},
-                                  {"IB", {1, 2, 4}, 2, "images a work-item (direct)"},
-                                  {"FB", {1, 2, 4, 8}, 4, "filters a work-item (direct)"}},
+                                  {"IB", {1, 2, 4}, std::nullopt, "images a work-item (direct)"},
+                                  {"FB", {1, 2, 4, 8}, std::nullopt, "filters a work-item (direct)"}},
                                  nullptr};
   return space;
 }
@@ -51,15 +52,35 @@ const TuningSpace& conv_layer_tunables() {
 ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, const ConvLayerOptions& options,
                            bool has_bias) {
   ConvLaunch l;
-  const std::size_t outputs = shape.images * shape.filters * shape.out_height() * shape.out_width();
-  l.plan = planner.plan(conv_layer_traits(), ProblemSize(std::max<std::size_t>(outputs, 1)));
+  const std::size_t positions = shape.out_height() * shape.out_width();
+  const std::size_t cg = shape.channels / shape.groups, fg = shape.filters / shape.groups;
+  l.plan = planner.plan(conv_layer_traits(),
+                        ProblemSize(std::max<std::size_t>(shape.images * shape.filters * positions, 1)));
+  // The layer's geometry, compiled in.
+  const std::map<std::string, std::size_t> geometry{{"R", shape.filter_height},
+                                                    {"S", shape.filter_width},
+                                                    {"CG", cg},
+                                                    {"FG", fg},
+                                                    {"GROUPS", shape.groups},
+                                                    {"SH", shape.stride_h},
+                                                    {"SW", shape.stride_w},
+                                                    {"PH", shape.pad_h},
+                                                    {"PW", shape.pad_w},
+                                                    {"DH", shape.dilation_h},
+                                                    {"DW", shape.dilation_w}};
+  for (const auto& [macro, value] : geometry) l.plan.macros[macro] = std::to_string(value);
   l.plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
   l.plan.macros["RELU"] = options.relu ? "1" : "0";
-  l.choice = choose_conv(l.plan, conv_layer_tunables(), shape, options.algorithm);
+  const ConvGeometry g{shape.images, cg * shape.filter_height * shape.filter_width, fg, positions};
+  const ConvMethod asked = options.algorithm == ConvAlgorithm::direct ? ConvMethod::direct : ConvMethod::im2col;
+  l.choice =
+      choose_conv(l.plan, conv_layer_tunables(), g, options.algorithm == ConvAlgorithm::automatic ? nullptr : &asked);
   return l;
 }
 
-TensorLayout preferred_tensor_layout(Context& ctx) { return preferred_layout(classify(ctx.info()).device_class); }
+TensorLayout preferred_tensor_layout(Context& ctx) {
+  return prefers_channels_first(classify(ctx.info()).device_class) ? TensorLayout::nchw : TensorLayout::nhwc;
+}
 
 namespace {
 
@@ -173,7 +194,7 @@ LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffe
   const BufferStorage& bias_or_unused =
       bias ? static_cast<const BufferStorage&>(*bias) : filters;  // HAS_BIAS 0: unread
   auto held = ctx.hold_scratch();
-  if (l.choice.algorithm == ConvAlgorithm::direct)
+  if (l.choice.method == ConvMethod::direct)
     run_direct(ctx, l, s, in, out, input, filters, bias_or_unused, output);
   else
     run_im2col(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
