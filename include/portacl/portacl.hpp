@@ -21,6 +21,7 @@
 #include "portacl/kernels/ml/conv_layer.hpp"
 #include "portacl/kernels/ml/kmeans.hpp"
 #include "portacl/kernels/ml/knn.hpp"
+#include "portacl/kernels/ml/pooling.hpp"
 #include "portacl/kernels/packed_symv.hpp"
 #include "portacl/kernels/particles/bonds.hpp"
 #include "portacl/kernels/particles/lennard_jones.hpp"

@@ -9,6 +9,7 @@
 
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
+#include "kernels/ml/tensor_strides.hpp"
 #include "kernels/ml/conv_layer_tunables.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/gemm.hpp"
@@ -88,16 +89,6 @@ constexpr std::size_t kMaxExtent = 0xffffffffull;  // strides and counts are 32-
 
 KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, ""}; }
 
-// Element (n, c, y, x) at n sn + c sc + y sy + x sx.
-struct Strides {
-  cl_uint n, c, y, x;
-};
-Strides strides(TensorLayout layout, std::size_t channels, std::size_t height, std::size_t width) {
-  const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
-  if (layout == TensorLayout::nchw) return {u(channels * height * width), u(height * width), u(width), 1};
-  return {u(height * width * channels), 1, u(width * channels), u(channels)};
-}
-
 void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
                  const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output) {
   kernel_call::same_context(ctx, input, op, "input");
@@ -142,9 +133,9 @@ void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Bu
                              "the output is written while the bias is read");
 }
 
-void run_direct(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const Strides& in, const Strides& out,
-                const Buffer<float>& input, const Buffer<float>& filters, const BufferStorage& bias,
-                Buffer<float>& output) {
+void run_direct(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const TensorStrides& in,
+                const TensorStrides& out, const Buffer<float>& input, const Buffer<float>& filters,
+                const BufferStorage& bias, Buffer<float>& output) {
   const std::size_t fg = s.filters / s.groups;
   const std::size_t blocks = (fg + l.choice.filters - 1) / l.choice.filters * s.groups;
   const std::size_t items =
@@ -155,9 +146,9 @@ void run_direct(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, cons
                       out.n, out.c, out.y, out.x, input, filters, bias, output);
 }
 
-void run_im2col(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const Strides& in, const Strides& out,
-                const Buffer<float>& input, const Buffer<float>& filters, const BufferStorage& bias,
-                Buffer<float>& output, const PlanOptions& plan) {
+void run_im2col(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const TensorStrides& in,
+                const TensorStrides& out, const Buffer<float>& input, const Buffer<float>& filters,
+                const BufferStorage& bias, Buffer<float>& output, const PlanOptions& plan) {
   const std::size_t positions = s.out_height() * s.out_width(), fg = s.filters / s.groups;
   const std::size_t taps = s.channels / s.groups * s.filter_height * s.filter_width, chunk = l.choice.chunk;
   Buffer<float> cols(ctx, ctx.scratch("conv.cols", chunk * positions * taps * sizeof(float)), chunk * positions * taps);
@@ -189,8 +180,8 @@ LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffe
                               const ConvLayerOptions& o) {
   check_layer("conv_layer_forward", ctx, s, input, filters, bias, output);
   const ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, o, bias != nullptr);
-  const Strides in = strides(o.layout, s.channels, s.height, s.width);
-  const Strides out = strides(o.layout, s.filters, s.out_height(), s.out_width());
+  const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
+  const TensorStrides out = tensor_strides(o.layout, s.filters, s.out_height(), s.out_width());
   const BufferStorage& bias_or_unused =
       bias ? static_cast<const BufferStorage&>(*bias) : filters;  // HAS_BIAS 0: unread
   auto held = ctx.hold_scratch();
@@ -217,7 +208,8 @@ LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t c
                            "the tensor is written while it is read");
   LaunchPlan plan = ctx.plan(conv_layer_traits(), ProblemSize(std::max<std::size_t>(total, 1)));
   if (total == 0) return plan;
-  const Strides a = strides(from, channels, height, width), b = strides(to, channels, height, width);
+  const TensorStrides a = tensor_strides(from, channels, height, width),
+                      b = tensor_strides(to, channels, height, width);
   kernel_call::launch(
       ctx, ctx.prepare(KernelRef{"conv_layer.cl", "conv_relayout", ""}, kernel_call::one_per_item(plan, total)),
       static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pooling layers (kernels/pooling.cl): validate, plan (a work-item an
+// element, the planner's rules), launch.
+#include "portacl/kernels/ml/pooling.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "kernels/aliasing.hpp"
+#include "kernels/kernel_call.hpp"
+#include "kernels/ml/tensor_strides.hpp"
+#include "portacl/error.hpp"
+#include "portacl/rules/kernel_traits.hpp"
+
+namespace portacl {
+
+std::size_t PoolShape::out_height() const {
+  const std::size_t padded = height + 2 * pad_h;
+  return padded < window_h || stride_h == 0 ? 0 : (padded - window_h) / stride_h + 1;
+}
+std::size_t PoolShape::out_width() const {
+  const std::size_t padded = width + 2 * pad_w;
+  return padded < window_w || stride_w == 0 ? 0 : (padded - window_w) / stride_w + 1;
+}
+
+namespace {
+
+constexpr std::size_t kMaxExtent = 0xffffffffull;
+
+KernelTraits pooling_traits() {
+  KernelTraits t;
+  t.name = "pooling";
+  t.element = ElementType::f32;
+  t.dimensions = 1;
+  t.vectorizable = false;
+  t.bytes_per_item = 8;
+  return t;
+}
+
+void check_shape(const char* op, const PoolShape& s) {
+  const std::string o(op);
+  if (s.images == 0 || s.channels == 0 || s.height == 0 || s.width == 0 || s.window_h == 0 || s.window_w == 0)
+    throw Error(o + ": a size is 0 (images " + std::to_string(s.images) + ", channels " + std::to_string(s.channels) +
+                ", " + std::to_string(s.height) + " x " + std::to_string(s.width) + ", window " +
+                std::to_string(s.window_h) + " x " + std::to_string(s.window_w) + ")");
+  if (s.stride_h == 0 || s.stride_w == 0) throw Error(o + ": strides must be at least 1");
+  if (s.pad_h >= s.window_h || s.pad_w >= s.window_w)
+    throw Error(o + ": padding " + std::to_string(s.pad_h) + " x " + std::to_string(s.pad_w) +
+                " must be smaller than the window " + std::to_string(s.window_h) + " x " + std::to_string(s.window_w) +
+                " (a window of padding alone has nothing to pool)");
+  if (s.out_height() == 0 || s.out_width() == 0)
+    throw Error(o + ": the window " + std::to_string(s.window_h) + " x " + std::to_string(s.window_w) +
+                " is larger than the padded image " + std::to_string(s.height + 2 * s.pad_h) + " x " +
+                std::to_string(s.width + 2 * s.pad_w));
+  const std::size_t image = checked_product(checked_product(s.channels, s.height, o), s.width, o);
+  if (image > kMaxExtent || s.images > kMaxExtent) throw Error(o + ": an image past 2^32 - 1 floats");
+}
+
+// The plan and the launch both passes share: the element counts, the two
+// sides' strides, the kernel's macros.
+void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptions& o, std::size_t items,
+            const BufferStorage& from, const BufferStorage& to, const BufferStorage& argmax, LaunchPlan& plan) {
+  plan.macros["MAX"] = o.kind == PoolKind::max ? "1" : "0";
+  plan.macros["COUNT_PADDING"] = o.count_padding ? "1" : "0";
+  plan.macros["R"] = std::to_string(s.window_h);
+  plan.macros["S"] = std::to_string(s.window_w);
+  plan.macros["STRIDE_H"] = std::to_string(s.stride_h);
+  plan.macros["STRIDE_W"] = std::to_string(s.stride_w);
+  plan.macros["PAD_H"] = std::to_string(s.pad_h);
+  plan.macros["PAD_W"] = std::to_string(s.pad_w);
+  const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
+  const TensorStrides out = tensor_strides(o.layout, s.channels, s.out_height(), s.out_width());
+  const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"pooling.cl", entry, ""}, kernel_call::one_per_item(plan, items)),
+                      u(s.images), u(s.channels), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n,
+                      in.c, in.y, in.x, out.n, out.c, out.y, out.x, from, to, argmax);
+}
+
+}  // namespace
+
+LaunchPlan pool_forward(Context& ctx, const PoolShape& s, const Buffer<float>& input, Buffer<float>& output,
+                        Buffer<int>* argmax, const PoolOptions& o) {
+  const char* op = "pool_forward";
+  kernel_call::same_context(ctx, input, op, "input");
+  kernel_call::same_context(ctx, output, op, "output");
+  if (argmax) kernel_call::same_context(ctx, *argmax, op, "argmax");
+  check_shape(op, s);
+  const std::size_t inputs = s.images * s.channels * s.height * s.width;
+  const std::size_t outputs = s.images * s.channels * s.out_height() * s.out_width();
+  kernel_call::need_elements(op, "input", input.size(), inputs, "the input tensor");
+  kernel_call::need_elements(op, "output", output.size(), outputs, "the output tensor");
+  aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(input), "input",
+                           "the output is written while the input is read");
+  // The maximum records its picks; without a place for them, scratch takes them.
+  const bool record = o.kind == PoolKind::max;
+  if (record && argmax) {
+    kernel_call::need_elements(op, "argmax", argmax->size(), outputs, "a place a maximum");
+    aliasing::refuse_overlap(op, aliasing::whole(*argmax), "argmax", aliasing::whole(input), "input",
+                             "the picks are written while the input is read");
+    aliasing::refuse_overlap(op, aliasing::whole(*argmax), "argmax", aliasing::whole(output), "output",
+                             "both are written");
+  }
+  LaunchPlan plan = ctx.plan(pooling_traits(), ProblemSize(std::max<std::size_t>(outputs, 1)), o.plan);
+  auto held = ctx.hold_scratch();
+  // Where the maximum's picks go: the caller's argmax, else scratch; the
+  // average writes none (the argument is then unused).
+  std::optional<Buffer<int>> scratch_picks;
+  if (record && !argmax) scratch_picks.emplace(ctx, ctx.scratch("pool.argmax", outputs * sizeof(cl_int)), outputs);
+  const BufferStorage& picks = !record ? static_cast<const BufferStorage&>(output)
+                                       : (argmax ? static_cast<const BufferStorage&>(*argmax) : *scratch_picks);
+  launch(ctx, "pool_forward", s, o, outputs, input, output, picks, plan);
+  return plan;
+}
+
+LaunchPlan pool_backward(Context& ctx, const PoolShape& s, const Buffer<float>& grad_output, Buffer<float>& grad_input,
+                         const Buffer<int>* argmax, const PoolOptions& o) {
+  const char* op = "pool_backward";
+  kernel_call::same_context(ctx, grad_output, op, "grad_output");
+  kernel_call::same_context(ctx, grad_input, op, "grad_input");
+  check_shape(op, s);
+  const std::size_t inputs = s.images * s.channels * s.height * s.width;
+  const std::size_t outputs = s.images * s.channels * s.out_height() * s.out_width();
+  kernel_call::need_elements(op, "grad_output", grad_output.size(), outputs, "the output's gradient");
+  kernel_call::need_elements(op, "grad_input", grad_input.size(), inputs, "the input's gradient");
+  aliasing::refuse_overlap(op, aliasing::whole(grad_input), "grad_input", aliasing::whole(grad_output), "grad_output",
+                           "the input's gradient is written while the output's is read");
+  if (o.kind == PoolKind::max) {
+    if (!argmax) throw Error("pool_backward: the maximum's gradient needs the argmax its forward pass recorded");
+    kernel_call::same_context(ctx, *argmax, op, "argmax");
+    kernel_call::need_elements(op, "argmax", argmax->size(), outputs, "a place a maximum");
+    aliasing::refuse_overlap(op, aliasing::whole(grad_input), "grad_input", aliasing::whole(*argmax), "argmax",
+                             "the input's gradient is written while the picks are read");
+  }
+  LaunchPlan plan = ctx.plan(pooling_traits(), ProblemSize(std::max<std::size_t>(inputs, 1)), o.plan);
+  const BufferStorage& picks = argmax ? static_cast<const BufferStorage&>(*argmax) : grad_output;  // MAX 0: unread
+  launch(ctx, "pool_backward", s, o, inputs, grad_output, grad_input, picks, plan);
+  return plan;
+}
+
+}  // namespace portacl
