@@ -115,18 +115,26 @@ __kernel void conv_im2col(const uint first, const uint count, const uint group, 
   cols[id] = tap_value(in, (size_t)n * in_n, group * CG + c, iy, ix, in_c, in_y, in_x, height, width);
 }
 
+// Where entry `id` of a chunk's product (rows x FG, row = image - first,
+// position) lies in the output: its filter and its element's offset.
+inline size_t product_entry(size_t id, uint first, uint group, uint out_h, uint out_w, uint out_n, uint out_c,
+                            uint out_y, uint out_x, uint* filter) {
+  const size_t positions = (size_t)out_h * out_w, row = id / FG;
+  const uint n = first + (uint)(row / positions), position = (uint)(row % positions);
+  *filter = group * FG + (uint)(id % FG);
+  return (size_t)n * out_n + (size_t)*filter * out_c + (size_t)(position / out_w) * out_y +
+         (size_t)(position % out_w) * out_x;
+}
+
 // out(n, group FG + f, oy, ox) = finish(product[row][f]) for the chunk's rows.
 __kernel void conv_epilogue(const uint first, const uint count, const uint group, const uint out_h, const uint out_w,
                             const uint out_n, const uint out_c, const uint out_y, const uint out_x,
                             __global const float* product, __global const float* bias, __global float* out) {
-  const size_t id = get_global_id(0), positions = (size_t)out_h * out_w;
-  if (id >= (size_t)count * positions * FG) return;
-  const uint f = (uint)(id % FG);
-  const size_t row = id / FG;
-  const uint n = first + (uint)(row / positions), position = (uint)(row % positions);
-  const uint filter = group * FG + f;
-  out[(size_t)n * out_n + (size_t)filter * out_c + (size_t)(position / out_w) * out_y +
-      (size_t)(position % out_w) * out_x] = finish(product[id], bias, filter);
+  const size_t id = get_global_id(0);
+  if (id >= (size_t)count * out_h * out_w * FG) return;
+  uint filter;
+  const size_t o = product_entry(id, first, group, out_h, out_w, out_n, out_c, out_y, out_x, &filter);
+  out[o] = finish(product[id], bias, filter);
 }
 
 // out(n, c, y, x) = in(n, c, y, x) with each side's strides.
@@ -150,4 +158,71 @@ __kernel void conv_relayout(const uint images, const uint channels, const uint h
     n = id / ((size_t)channels * plane);
   }
   out[n * out_n + c * out_c + y * out_y + x * out_x] = in[n * in_n + c * in_c + y * in_y + x * in_x];
+}
+
+// Backward (src/kernels/ml/conv_layer.cpp, conv_layer_backward):
+//   conv_gather_grad  the output's gradient of one group as the GEMM's
+//                     matrix, rows x FG (the epilogue's inverse), zero
+//                     where the forward ReLU cut the output (RELU).
+//   conv_col2im       the input's gradient: each input element of the
+//                     group adds the unrolled gradient of every tap that
+//                     read it (a gather, no atomics).
+//   conv_bias_grad    each filter's bias gradient: its output gradient
+//                     summed over images and positions.
+__kernel void conv_gather_grad(const uint first, const uint count, const uint group, const uint out_h,
+                               const uint out_w, const uint out_n, const uint out_c, const uint out_y, const uint out_x,
+                               __global const float* grad_out, __global const float* out, __global float* product) {
+  const size_t id = get_global_id(0);
+  if (id >= (size_t)count * out_h * out_w * FG) return;
+  uint filter;
+  const size_t o = product_entry(id, first, group, out_h, out_w, out_n, out_c, out_y, out_x, &filter);
+#if RELU
+  product[id] = out[o] > 0.0f ? grad_out[o] : 0.0f;
+#else
+  product[id] = grad_out[o];
+#endif
+}
+
+__kernel void conv_col2im(const uint first, const uint count, const uint group, const uint height, const uint width,
+                          const uint out_h, const uint out_w, const uint in_n, const uint in_c, const uint in_y,
+                          const uint in_x, __global const float* cols, __global float* grad_in) {
+  const size_t id = get_global_id(0), plane = (size_t)height * width;
+  if (id >= (size_t)count * CG * plane) return;
+  const uint n = first + (uint)(id / (CG * plane)), c = (uint)((id / plane) % CG);
+  const int y = (int)((id % plane) / width), x = (int)(id % width);
+  float sum = 0.0f;
+  for (uint r = 0; r < R; ++r) {
+    const int ty = y + PH - (int)(r * DH);  // = oy SH where this tap of output row oy reads y
+    if (ty < 0 || ty % SH) continue;
+    const int oy = ty / SH;
+    if (oy >= (int)out_h) continue;
+    for (uint s = 0; s < S; ++s) {
+      const int tx = x + PW - (int)(s * DW);
+      if (tx < 0 || tx % SW) continue;
+      const int ox = tx / SW;
+      if (ox >= (int)out_w) continue;
+      const size_t row = (size_t)(n - first) * out_h * out_w + (size_t)oy * out_w + ox;
+      sum += cols[row * TAPS + (c * R + r) * S + s];
+    }
+  }
+  grad_in[(size_t)n * in_n + (size_t)(group * CG + c) * in_c + (size_t)y * in_y + (size_t)x * in_x] = sum;
+}
+
+__kernel void conv_bias_grad(const uint images, const uint filters, const uint out_h, const uint out_w,
+                             const uint out_n, const uint out_c, const uint out_y, const uint out_x,
+                             __global const float* grad_out, __global const float* out, __global float* grad_bias) {
+  const uint f = get_global_id(0);
+  if (f >= filters) return;
+  float sum = 0.0f;
+  for (uint n = 0; n < images; ++n)
+    for (uint p = 0; p < out_h; ++p)
+      for (uint q = 0; q < out_w; ++q) {
+        const size_t o = (size_t)n * out_n + (size_t)f * out_c + (size_t)p * out_y + (size_t)q * out_x;
+#if RELU
+        sum += out[o] > 0.0f ? grad_out[o] : 0.0f;
+#else
+        sum += grad_out[o];
+#endif
+      }
+  grad_bias[f] = sum;
 }

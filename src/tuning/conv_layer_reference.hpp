@@ -22,6 +22,22 @@ inline std::size_t tensor_index(TensorLayout layout, std::size_t c_count, std::s
                                       : ((n * h_count + y) * w_count + x) * c_count + c;
 }
 
+// Visits the taps of output (f, p, q) that fall inside the image: the
+// input channel, row and column, and the filter weight's index.
+template <class Tap>
+void for_taps(const ConvLayerShape& s, std::size_t f, std::size_t p, std::size_t q, Tap&& tap) {
+  const std::size_t cg = s.channels / s.groups, fg = s.filters / s.groups;
+  for (std::size_t c = 0; c < cg; ++c)
+    for (std::size_t i = 0; i < s.filter_height; ++i)
+      for (std::size_t j = 0; j < s.filter_width; ++j) {
+        const long y = long(p * s.stride_h + i * s.dilation_h) - long(s.pad_h);
+        const long x = long(q * s.stride_w + j * s.dilation_w) - long(s.pad_w);
+        if (y < 0 || x < 0 || y >= long(s.height) || x >= long(s.width)) continue;
+        tap((f / fg) * cg + c, std::size_t(y), std::size_t(x),
+            ((f * cg + c) * s.filter_height + i) * s.filter_width + j);
+      }
+}
+
 struct ConvReference {
   std::vector<double> value;   // in the output's layout
   std::vector<double> margin;  // how far a float result may stand from it
@@ -30,7 +46,7 @@ struct ConvReference {
 inline ConvReference conv_layer(const ConvLayerShape& s, TensorLayout layout, const std::vector<float>& input,
                                 const std::vector<float>& filters, const std::vector<float>* bias, bool relu) {
   const std::size_t p_count = s.out_height(), q_count = s.out_width();
-  const std::size_t cg = s.channels / s.groups, fg = s.filters / s.groups;
+  const std::size_t cg = s.channels / s.groups;
   ConvReference r;
   r.value.assign(s.images * s.filters * p_count * q_count, 0.0);
   r.margin.assign(r.value.size(), 0.0);
@@ -40,25 +56,49 @@ inline ConvReference conv_layer(const ConvLayerShape& s, TensorLayout layout, co
       for (std::size_t p = 0; p < p_count; ++p)
         for (std::size_t q = 0; q < q_count; ++q) {
           double sum = bias ? double((*bias)[f]) : 0.0, magnitude = std::fabs(sum);
-          const std::size_t g = f / fg;
-          for (std::size_t c = 0; c < cg; ++c)
-            for (std::size_t i = 0; i < s.filter_height; ++i)
-              for (std::size_t j = 0; j < s.filter_width; ++j) {
-                const long y = long(p * s.stride_h + i * s.dilation_h) - long(s.pad_h);
-                const long x = long(q * s.stride_w + j * s.dilation_w) - long(s.pad_w);
-                if (y < 0 || x < 0 || y >= long(s.height) || x >= long(s.width)) continue;
-                const double a = input[tensor_index(layout, s.channels, s.height, s.width, n, g * cg + c,
-                                                    std::size_t(y), std::size_t(x))];
-                const double w = filters[((f * cg + c) * s.filter_height + i) * s.filter_width + j];
-                sum += a * w;
-                magnitude += std::fabs(a * w);
-              }
+          for_taps(s, f, p, q, [&](std::size_t c, std::size_t y, std::size_t x, std::size_t w_at) {
+            const double term =
+                double(input[tensor_index(layout, s.channels, s.height, s.width, n, c, y, x)]) * double(filters[w_at]);
+            sum += term;
+            magnitude += std::fabs(term);
+          });
           const std::size_t at = tensor_index(layout, s.filters, p_count, q_count, n, f, p, q);
           r.value[at] = relu ? std::max(sum, 0.0) : sum;
           // Any order of float additions: at most one rounding a term.
           r.margin[at] = double(cg * s.filter_height * s.filter_width + 2) * eps * magnitude;
         }
   return r;
+}
+
+// The gradients of a layer for the output's gradient `grad` (masked where
+// a ReLU cut `output`, if given), scattered from each output to every tap
+// it read, in double: the input's (in the layout), the filters' and the
+// bias's.
+struct ConvGradients {
+  std::vector<double> input, filters, bias;
+};
+inline ConvGradients conv_layer_gradients(const ConvLayerShape& s, TensorLayout layout, const std::vector<float>& input,
+                                          const std::vector<float>& filters, const std::vector<float>& grad,
+                                          const std::vector<float>* output) {
+  const std::size_t p_count = s.out_height(), q_count = s.out_width();
+  ConvGradients g;
+  g.input.assign(input.size(), 0.0);
+  g.filters.assign(filters.size(), 0.0);
+  g.bias.assign(s.filters, 0.0);
+  for (std::size_t n = 0; n < s.images; ++n)
+    for (std::size_t f = 0; f < s.filters; ++f)
+      for (std::size_t p = 0; p < p_count; ++p)
+        for (std::size_t q = 0; q < q_count; ++q) {
+          const std::size_t at = tensor_index(layout, s.filters, p_count, q_count, n, f, p, q);
+          const double d = output && !((*output)[at] > 0.0f) ? 0.0 : double(grad[at]);
+          g.bias[f] += d;
+          for_taps(s, f, p, q, [&](std::size_t c, std::size_t y, std::size_t x, std::size_t w_at) {
+            const std::size_t in_at = tensor_index(layout, s.channels, s.height, s.width, n, c, y, x);
+            g.input[in_at] += d * filters[w_at];
+            g.filters[w_at] += d * input[in_at];
+          });
+        }
+  return g;
 }
 
 // "" when every output is within its margin of the reference.

@@ -187,3 +187,119 @@ TEST_CASE("convolution layers refuse what they cannot compute, naming the proble
   Buffer<float> foreign(other, 200);
   CHECK_THROWS_WITH(conv_layer_forward(ctx, ok, foreign, filters, nullptr, out), Catch::Contains("another context"));
 }
+
+namespace {
+
+// "" when every entry is within `margin` of the double reference.
+std::string compare_gradient(const char* what, const std::vector<float>& got, const std::vector<double>& want,
+                             double margin) {
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (!(std::fabs(got[i] - want[i]) <= margin))
+      return std::string(what) + " " + std::to_string(i) + ": " + std::to_string(got[i]) + ", want " +
+             std::to_string(want[i]);
+  return "";
+}
+
+// The three gradients of a layer on dyadic data (every sum exact in float),
+// against the scattered double reference, into poisoned buffers.
+void check_backward(Context& ctx, const ConvLayerShape& s, TensorLayout layout, bool relu,
+                    const PlanOptions& plan = {}) {
+  INFO(describe(s) << (layout == TensorLayout::nchw ? ", NCHW" : ", NHWC") << (relu ? ", ReLU" : ""));
+  const std::size_t outputs = s.images * s.filters * s.out_height() * s.out_width();
+  const std::size_t weights = s.filters * (s.channels / s.groups) * s.filter_height * s.filter_width;
+  const std::vector<float> input = test::random_dyadic<float>(s.images * s.channels * s.height * s.width, 2, 8);
+  const std::vector<float> filters = test::random_dyadic<float>(weights, 1, 16);
+  const std::vector<float> grad = test::random_dyadic<float>(outputs, 2, 4);
+  const std::vector<float> output = test::random_dyadic<float>(outputs, 1, 2);  // the mask's source, with zeros
+  Buffer<float> din(ctx, input), dw(ctx, filters), dgrad(ctx, grad), dout(ctx, output);
+  Buffer<float> gi(ctx, std::vector<float>(input.size(), std::nanf(""))),
+      gw(ctx, std::vector<float>(weights, std::nanf(""))), gb(ctx, std::vector<float>(s.filters, std::nanf("")));
+  ConvLayerOptions o;
+  o.layout = layout;
+  o.relu = relu;
+  o.plan = plan;
+  conv_layer_backward(ctx, s, din, dw, relu ? &dout : nullptr, dgrad, ConvLayerGradients{&gi, &gw, &gb}, o);
+  const reference::ConvGradients want =
+      reference::conv_layer_gradients(s, layout, input, filters, grad, relu ? &output : nullptr);
+  CHECK(compare_gradient("input gradient", gi.download(), want.input, 1e-6) == "");
+  CHECK(compare_gradient("filter gradient", gw.download(), want.filters, 1e-6) == "");
+  CHECK(compare_gradient("bias gradient", gb.download(), want.bias, 1e-6) == "");
+}
+
+}  // namespace
+
+TEST_CASE("convolution layers, backward: the input, filter and bias gradients equal the double ones, odd shapes",
+          "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  for (const ConvLayerShape& s : odd_shapes())
+    for (TensorLayout layout : {TensorLayout::nchw, TensorLayout::nhwc}) check_backward(ctx, s, layout, s.images == 2);
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    INFO(f);
+    check_backward(ctx, layer(3, 4, 7, 6, 6, 3, 3, 2, 1, 1, 2), TensorLayout::nchw, true, opt);
+  }
+}
+
+TEST_CASE("convolution layers, backward: the gradients are the loss's finite differences in double", "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  // L = sum of g * conv(x, w) + b: linear in x, w and b, so a central
+  // difference in double is exact up to rounding of the double sums.
+  ConvLayerShape s = layer(2, 3, 6, 5, 4, 3, 2, 2, 1, 1, 1);
+  s.dilation_w = 2;
+  const std::vector<float> input = test::random_vector<float>(2 * 3 * 6 * 5);
+  const std::vector<float> filters = test::random_vector<float>(4 * 3 * 6), bias = test::random_vector<float>(4);
+  const std::size_t outputs = 2 * 4 * s.out_height() * s.out_width();
+  const std::vector<float> grad = test::random_vector<float>(outputs);
+  Buffer<float> din(ctx, input), dw(ctx, filters), dgrad(ctx, grad), gi(ctx, input.size()), gw(ctx, filters.size()),
+      gb(ctx, 4);
+  conv_layer_backward(ctx, s, din, dw, nullptr, dgrad, ConvLayerGradients{&gi, &gw, &gb});
+  const std::vector<float> got_input = gi.download(), got_filters = gw.download(), got_bias = gb.download();
+  const auto loss = [&](const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& b) {
+    const reference::ConvReference y = reference::conv_layer(s, TensorLayout::nchw, x, w, &b, false);
+    double l = 0;
+    for (std::size_t i = 0; i < outputs; ++i) l += y.value[i] * grad[i];
+    return l;
+  };
+  const double h = 0.25;  // exact in float: x +- h changes x exactly
+  for (std::size_t i = 0; i < input.size(); i += 7) {
+    std::vector<float> x = input;
+    const double fd = [&] {
+      const float saved = x[i];
+      x[i] = saved + float(h);
+      const double up = loss(x, filters, bias);
+      x[i] = saved - float(h);
+      return (up - loss(x, filters, bias)) / (2 * h);
+    }();
+    CHECK(got_input[i] == Approx(fd).epsilon(1e-5).margin(1e-5));
+  }
+  for (std::size_t i = 0; i < filters.size(); i += 5) {
+    std::vector<float> w = filters;
+    const float saved = w[i];
+    w[i] = saved + float(h);
+    const double up = loss(input, w, bias);
+    w[i] = saved - float(h);
+    CHECK(got_filters[i] == Approx((up - loss(input, w, bias)) / (2 * h)).epsilon(1e-5).margin(1e-5));
+  }
+  for (std::size_t f = 0; f < 4; ++f) {
+    std::vector<float> b = bias;
+    b[f] += float(h);
+    const double up = loss(input, filters, b);
+    b[f] -= float(2 * h);
+    CHECK(got_bias[f] == Approx((up - loss(input, filters, b)) / (2 * h)).epsilon(1e-5).margin(1e-5));
+  }
+}
+
+TEST_CASE("convolution layers, backward: refusals", "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  const ConvLayerShape s = layer(2, 4, 5, 5, 6, 3, 3, 1, 1, 1, 1);
+  Buffer<float> in(ctx, 2 * 4 * 25), w(ctx, 6 * 4 * 9), grad(ctx, 2 * 6 * 25), gi(ctx, 2 * 4 * 25), small(ctx, 3);
+  ConvLayerOptions relu;
+  relu.relu = true;
+  CHECK_THROWS_WITH(conv_layer_backward(ctx, s, in, w, nullptr, grad, ConvLayerGradients{&gi, nullptr, nullptr}, relu),
+                    Catch::Contains("forward output is needed"));
+  CHECK_THROWS_WITH(conv_layer_backward(ctx, s, in, w, nullptr, grad, ConvLayerGradients{&small, nullptr, nullptr}),
+                    Catch::Contains("input has 3 elements"));
+  CHECK_THROWS_WITH(conv_layer_backward(ctx, s, in, w, nullptr, grad, ConvLayerGradients{&in, nullptr, nullptr}),
+                    Catch::Contains("a gradient is written while it is used"));
+  CHECK_THROWS_WITH(conv_layer_backward(ctx, s, in, w, nullptr, grad, ConvLayerGradients{nullptr, nullptr, &small}),
+                    Catch::Contains("bias has 3 elements"));
+}

@@ -5,6 +5,8 @@
 // into the output's layout.
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "kernels/aliasing.hpp"
@@ -189,6 +191,92 @@ LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffe
     run_direct(ctx, l, s, in, out, input, filters, bias_or_unused, output);
   else
     run_im2col(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
+  return l.plan;
+}
+
+namespace {
+
+void check_gradient(const char* op, Context& ctx, const Buffer<float>* g, const char* name, std::size_t need,
+                    const std::vector<std::pair<const BufferStorage*, const char*>>& read) {
+  if (!g) return;
+  kernel_call::same_context(ctx, *g, op, name);
+  kernel_call::need_elements(op, name, g->size(), need, std::string("the ") + name + " gradient");
+  for (const auto& [other, other_name] : read)
+    if (other)
+      aliasing::refuse_overlap(op, aliasing::whole(*g), name, aliasing::whole(*other), other_name,
+                               "a gradient is written while it is used");
+}
+
+}  // namespace
+
+LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
+                               const Buffer<float>& filters, const Buffer<float>* output,
+                               const Buffer<float>& grad_output, const ConvLayerGradients& grads,
+                               const ConvLayerOptions& o) {
+  const char* op = "conv_layer_backward";
+  check_layer(op, ctx, s, input, filters, nullptr, grad_output);
+  const std::size_t positions = s.out_height() * s.out_width(), fg = s.filters / s.groups;
+  const std::size_t taps = s.channels / s.groups * s.filter_height * s.filter_width;
+  if (o.relu && !output)
+    throw Error("conv_layer_backward: with relu, the forward output is needed to mask the gradient");
+  if (output) {
+    kernel_call::same_context(ctx, *output, op, "output");
+    kernel_call::need_elements(op, "output", output->size(), s.images * s.filters * positions, "the forward output");
+  }
+  const std::vector<std::pair<const BufferStorage*, const char*>> read{
+      {&input, "input"},  {&filters, "filters"},           {&grad_output, "grad_output"},
+      {output, "output"}, {grads.input, "input gradient"}, {grads.filters, "filters gradient"}};
+  check_gradient(op, ctx, grads.input, "input", s.images * s.channels * s.height * s.width,
+                 {read.begin(), read.begin() + 4});
+  check_gradient(op, ctx, grads.filters, "filters", s.filters * taps, {read.begin(), read.begin() + 5});
+  check_gradient(op, ctx, grads.bias, "bias", s.filters, read);
+  ConvLayerOptions unrolled = o;
+  unrolled.algorithm = ConvAlgorithm::im2col_gemm;
+  const ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, unrolled, false);
+  const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
+  const TensorStrides out = tensor_strides(o.layout, s.filters, s.out_height(), s.out_width());
+  const BufferStorage& forward_output =
+      output ? static_cast<const BufferStorage&>(*output) : grad_output;  // RELU 0: unread
+  const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
+  auto held = ctx.hold_scratch();
+  if (grads.bias)
+    kernel_call::launch(ctx, ctx.prepare(kernel("conv_bias_grad"), kernel_call::one_per_item(l.plan, s.filters)),
+                        u(s.images), u(s.filters), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
+                        grad_output, forward_output, *grads.bias);
+  if (!grads.input && !grads.filters) return l.plan;
+  const std::size_t chunk = l.choice.chunk;
+  Buffer<float> cols(ctx, ctx.scratch("conv.cols", chunk * positions * taps * sizeof(float)), chunk * positions * taps);
+  Buffer<float> product(ctx, ctx.scratch("conv.product", chunk * positions * fg * sizeof(float)),
+                        chunk * positions * fg);
+  GemmOptions gemm_options(o.plan);
+  gemm_options.plan.override_values.reset();
+  for (std::size_t first = 0; first < s.images; first += chunk) {
+    const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
+    for (std::size_t g = 0; g < s.groups; ++g) {
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_gather_grad"), kernel_call::one_per_item(l.plan, rows * fg)),
+                          u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
+                          grad_output, forward_output, product);
+      if (grads.filters) {
+        kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), kernel_call::one_per_item(l.plan, rows * taps)),
+                            u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
+                            in.n, in.c, in.y, in.x, input, cols);
+        // dW_g += G^T cols: the first chunk overwrites, the later ones add.
+        gemm<float>(ctx, Layout::row_major, Transpose::yes, Transpose::no, fg, taps, rows, 1.0f,
+                    MatrixRef<float>{product, 0, fg}, MatrixRef<float>{cols, 0, taps}, first == 0 ? 0.0f : 1.0f,
+                    *grads.filters, g * fg * taps, taps, gemm_options);
+      }
+      if (grads.input) {
+        // The unrolled input's gradient G W_g, folded back onto the input.
+        gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, rows, taps, fg, 1.0f,
+                    MatrixRef<float>{product, 0, fg}, MatrixRef<float>{filters, g * fg * taps, taps}, 0.0f, cols, 0,
+                    taps, gemm_options);
+        const std::size_t elements = count * (s.channels / s.groups) * s.height * s.width;
+        kernel_call::launch(ctx, ctx.prepare(kernel("conv_col2im"), kernel_call::one_per_item(l.plan, elements)),
+                            u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
+                            in.n, in.c, in.y, in.x, cols, *grads.input);
+      }
+    }
+  }
   return l.plan;
 }
 

@@ -66,6 +66,26 @@ LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& shape, const B
                               const Buffer<float>& filters, const Buffer<float>* bias, Buffer<float>& output,
                               const ConvLayerOptions& options = {});
 
+/// Where conv_layer_backward writes the gradients (each overwritten; a
+/// null one is not computed).
+struct ConvLayerGradients {
+  Buffer<float>* input = nullptr;    ///< N x C x H x W, the layer's layout
+  Buffer<float>* filters = nullptr;  ///< F x (C / groups) x R x S
+  Buffer<float>* bias = nullptr;     ///< F
+};
+
+/// The gradients of a layer for the gradient of its output (`grad_output`,
+/// N x F x P x Q in the layout), by im2col and portacl's GEMM: the filters'
+/// as the output gradient's product with the unrolled input, the input's
+/// as the unrolled product with the filters folded back (each input element
+/// gathers the taps that read it). With `options.relu` the forward output
+/// `output` masks the gradient where the ReLU cut it; it may be null
+/// otherwise.
+LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& shape, const Buffer<float>& input,
+                               const Buffer<float>& filters, const Buffer<float>* output,
+                               const Buffer<float>& grad_output, const ConvLayerGradients& gradients,
+                               const ConvLayerOptions& options = {});
+
 /// A tensor of N x C x H x W floats from one layout into the other.
 LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t channels, std::size_t height,
                                  std::size_t width, const Buffer<float>& in, TensorLayout from, Buffer<float>& out,
