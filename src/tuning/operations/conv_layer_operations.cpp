@@ -7,6 +7,7 @@
 // effective rate. Checked on 64 outputs against the double sum. cuDNN's
 // time for the layer comes from .ci/cudnn_conv.py.
 #include <cmath>
+#include <optional>
 
 #include "../conv_layer_reference.hpp"
 #include "../host_reference.hpp"
@@ -39,9 +40,17 @@ struct ConvCase {
         din(ctx, input),
         dfilters(ctx, filters),
         dout(ctx, images * kFilters * kSide * kSide) {}
+  // The backward pass's buffers, made on its first use.
+  void make_gradients(Context& ctx) {
+    if (grad_input) return;
+    grad_output.emplace(ctx, reference::uniform_floats(dout.size(), 0x9badull));
+    grad_input.emplace(ctx, din.size());
+    grad_filters.emplace(ctx, dfilters.size());
+  }
   ConvLayerShape shape;
   std::vector<float> input, filters;
   Buffer<float> din, dfilters, dout;
+  std::optional<Buffer<float>> grad_output, grad_input, grad_filters;
 };
 
 ConvCase& conv_case(Workload& w) {
@@ -93,9 +102,51 @@ Operation conv_operation(const char* name, ConvAlgorithm algorithm) {
   return Operation{name, 0, flops, &conv_layer_tunables(), run, check};
 }
 
+// The backward pass of the same layer: the input's and the filters'
+// gradients (twice the forward's flops), checked on 32 filter weights
+// against the double sum over images and positions.
+Operation conv_backward_operation() {
+  const auto run = [](Workload& w, const PlanOptions& o) {
+    ConvCase& c = conv_case(w);
+    c.make_gradients(w.ctx);
+    ConvLayerOptions options;
+    options.plan = o;
+    return conv_layer_backward(w.ctx, c.shape, c.din, c.dfilters, nullptr, *c.grad_output,
+                               ConvLayerGradients{&*c.grad_input, &*c.grad_filters, nullptr}, options);
+  };
+  const auto check = [run](Workload& w, const PlanOptions& o) -> std::string {
+    ConvCase& c = conv_case(w);
+    c.make_gradients(w.ctx);
+    c.grad_filters->upload(std::vector<float>(c.dfilters.size(), std::nanf("")));
+    run(w, o);
+    const std::vector<float> got = c.grad_filters->download(), grad = c.grad_output->download();
+    for (std::size_t k = 0; k < 32; ++k) {
+      const std::size_t at = (k * 104729) % (kFilters * kTaps), f = at / kTaps, ch = (at % kTaps) / 9;
+      const std::size_t i = (at % 9) / 3, j = at % 3;
+      double sum = 0, magnitude = 0;
+      for (std::size_t n = 0; n < c.shape.images; ++n)
+        for (std::size_t p = 0; p < kSide * kSide; ++p) {
+          const long y = long(p / kSide + i) - 1, x = long(p % kSide + j) - 1;
+          if (y < 0 || x < 0 || y >= long(kSide) || x >= long(kSide)) continue;
+          const double term = double(grad[(n * kFilters + f) * kSide * kSide + p]) *
+                              c.input[((n * kChannels + ch) * kSide + std::size_t(y)) * kSide + std::size_t(x)];
+          sum += term;
+          magnitude += std::fabs(term);
+        }
+      const double terms = double(c.shape.images * kSide * kSide + 2);
+      if (!(std::fabs(got[at] - sum) <= terms * 1.2e-7 * magnitude))
+        return "filter gradient " + std::to_string(at) + ": " + std::to_string(got[at]) + ", want " +
+               std::to_string(sum);
+    }
+    return "";
+  };
+  const double flops = 4.0 * kTaps * kFilters * kSide * kSide * kImagesPerElement;
+  return Operation{"conv backward", 0, flops, &conv_layer_tunables(), run, check};
+}
+
 std::vector<Operation> conv_layer_operations() {
   return {conv_operation("conv direct", ConvAlgorithm::direct),
-          conv_operation("conv im2col", ConvAlgorithm::im2col_gemm)};
+          conv_operation("conv im2col", ConvAlgorithm::im2col_gemm), conv_backward_operation()};
 }
 
 const OperationFamily conv_layer_family(44, conv_layer_operations);
