@@ -197,7 +197,7 @@ if has ml; then
   # The machine-learning section (ML_KERNELS, comma-separated), its tuner
   # on the book's sizes, and the PyTorch peers of k-means and KNN on the
   # same shapes.
-  ML_KERNELS=${ML_KERNELS:-kmeans,knn d=3,knn d=64,conv direct,conv im2col}
+  ML_KERNELS=${ML_KERNELS:-kmeans,knn d=3,knn d=64,conv direct,conv im2col,conv backward}
   timeout 240 /tmp/build/tools/portacl-bench --device gpu --kernels "$ML_KERNELS" --sizes ${ML_SIZES:-2^23,2^24} \
     --no-transfers --no-latency --reps 20 > "$OUT/ml_h100.txt" 2>&1
   IFS=',' read -ra ml_kernels <<< "$ML_KERNELS"
@@ -206,7 +206,7 @@ if has ml; then
       --dry-run >> "$OUT/ml_h100.txt" 2>&1
   done
   timeout 120 python3 .ci/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
-  grep -E "^  (kmeans|knn|conv)|torch|cuDNN|operation|^(kmeans|knn|conv)( d=[0-9]+| direct| im2col)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -40
+  grep -E "^  (kmeans|knn|conv)|torch|cuDNN|operation|^(kmeans|knn|conv)( d=[0-9]+| direct| im2col| backward)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -40
 fi
 if has binary-gemm; then
   # Binary GEMM at 4096^3 and 8192^3 (workloads 2^24 and 2^27: order 16 cbrt(n)) beside portacl's SGEMM of
