@@ -74,3 +74,13 @@ weights = torch.randn(256, 384, 3, 3, device="cuda", generator=gen)
 ms, lo, hi = timed(lambda: torch.nn.functional.conv2d(images, weights, padding=1))
 flops = 2 * 128 * 256 * 13 * 13 * 384 * 9
 print(f"cuDNN conv 128x384x13x13 * 256x384x3x3 pad 1: {ms:.4f} ms ({lo:.4f}-{hi:.4f}), {flops / ms / 1e9:.1f} TFLOP/s")
+
+# Its backward pass (the input's and the weights' gradients, cuDNN's
+# backward-data and backward-filter) through autograd.
+images.requires_grad_(True)
+weights.requires_grad_(True)
+out = torch.nn.functional.conv2d(images, weights, padding=1)
+grad = torch.randn_like(out)
+ms, lo, hi = timed(lambda: torch.autograd.grad(out, (images, weights), grad, retain_graph=True))
+print(f"cuDNN conv backward (data + filter) same layer: {ms:.4f} ms ({lo:.4f}-{hi:.4f}), "
+      f"{2 * flops / ms / 1e9:.1f} TFLOP/s")
