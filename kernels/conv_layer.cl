@@ -15,46 +15,10 @@
 //                   tap (c, r, s) of one group: the GEMM's left operand.
 //   conv_epilogue   the GEMM's product (rows x FG of one group) into the
 //                   output's layout, with bias and ReLU.
-//   conv_relayout   a tensor from one layout into the other.
 #include "portacl_common.cl"
-
-#ifndef CG  // conv_relayout alone: no layer geometry, but the file compiles whole
-#define R 1
-#define S 1
-#define CG 1
-#define FG 1
-#define GROUPS 1
-#define SH 1
-#define SW 1
-#define PH 0
-#define PW 0
-#define DH 1
-#define DW 1
-#define IB 1
-#define FB 1
-#define HAS_BIAS 0
-#define RELU 0
-#endif
+#include "conv_taps.cl"
 
 #define TAPS (CG * R * S)
-
-// The input value of tap (c, r, s) for output (oy, ox) of image n, 0 in the padding.
-inline float tap_value(__global const float* in, size_t base, uint c, int iy, int ix, uint in_c, uint in_y, uint in_x,
-                       uint height, uint width) {
-  return (iy >= 0 && iy < (int)height && ix >= 0 && ix < (int)width)
-             ? in[base + (size_t)c * in_c + (size_t)iy * in_y + (size_t)ix * in_x]
-             : 0.0f;
-}
-
-inline float finish(float v, __global const float* bias, uint f) {
-#if HAS_BIAS
-  v += bias[f];
-#endif
-#if RELU
-  v = fmax(v, 0.0f);
-#endif
-  return v;
-}
 
 __kernel void conv_direct(const uint images, const uint height, const uint width, const uint out_h, const uint out_w,
                           const uint in_n, const uint in_c, const uint in_y, const uint in_x, const uint out_n,
@@ -64,7 +28,8 @@ __kernel void conv_direct(const uint images, const uint height, const uint width
   const size_t id = get_global_id(0);
   const uint position = (uint)(id % positions);
   const size_t rest = id / positions;
-  const uint block = (uint)(rest % (blocks_per_group * GROUPS)), image_block = (uint)(rest / (blocks_per_group * GROUPS));
+  const uint block = (uint)(rest % (blocks_per_group * GROUPS)),
+             image_block = (uint)(rest / (blocks_per_group * GROUPS));
   if (image_block * IB >= images) return;
   const uint group = block / blocks_per_group, f0 = (block % blocks_per_group) * FB;  // f0: within the group
   const int oy = (int)(position / out_w), ox = (int)(position % out_w);
@@ -137,29 +102,6 @@ __kernel void conv_epilogue(const uint first, const uint count, const uint group
   out[o] = finish(product[id], bias, filter);
 }
 
-// out(n, c, y, x) = in(n, c, y, x) with each side's strides.
-__kernel void conv_relayout(const uint images, const uint channels, const uint height, const uint width,
-                            const uint in_n, const uint in_c, const uint in_y, const uint in_x, const uint out_n,
-                            const uint out_c, const uint out_y, const uint out_x, __global const float* in,
-                            __global float* out) {
-  const size_t id = get_global_id(0), plane = (size_t)height * width;
-  if (id >= (size_t)images * channels * plane) return;
-  // id in the output's own order, so that the writes are contiguous.
-  size_t n, c, y, x;
-  if (out_x == 1) {  // NCHW out
-    x = id % width;
-    y = (id / width) % height;
-    c = (id / plane) % channels;
-    n = id / (plane * channels);
-  } else {  // NHWC out
-    c = id % channels;
-    x = (id / channels) % width;
-    y = (id / ((size_t)channels * width)) % height;
-    n = id / ((size_t)channels * plane);
-  }
-  out[n * out_n + c * out_c + y * out_y + x * out_x] = in[n * in_n + c * in_c + y * in_y + x * in_x];
-}
-
 // Backward (src/kernels/ml/conv_layer.cpp, conv_layer_backward):
 //   conv_gather_grad  the output's gradient of one group as the GEMM's
 //                     matrix, rows x FG (the epilogue's inverse), zero
@@ -169,8 +111,8 @@ __kernel void conv_relayout(const uint images, const uint channels, const uint h
 //                     read it (a gather, no atomics).
 //   conv_bias_grad    each filter's bias gradient: its output gradient
 //                     summed over images and positions.
-__kernel void conv_gather_grad(const uint first, const uint count, const uint group, const uint out_h,
-                               const uint out_w, const uint out_n, const uint out_c, const uint out_y, const uint out_x,
+__kernel void conv_gather_grad(const uint first, const uint count, const uint group, const uint out_h, const uint out_w,
+                               const uint out_n, const uint out_c, const uint out_y, const uint out_x,
                                __global const float* grad_out, __global const float* out, __global float* product) {
   const size_t id = get_global_id(0);
   if (id >= (size_t)count * out_h * out_w * FG) return;

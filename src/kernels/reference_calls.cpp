@@ -120,7 +120,10 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     s.filter_height = s.filter_width = 3;
     s.pad_h = s.pad_w = 1;
     const ConvLaunch l = plan_conv_layer(planner, s, ConvLayerOptions{}, false);
-    c.launches.push_back({l.choice.method == ConvMethod::direct ? "conv_direct" : "conv_im2col", l.plan});
+    c.launches.push_back({l.choice.method == ConvMethod::direct   ? "conv_direct"
+                          : l.choice.method == ConvMethod::im2col ? "conv_im2col"
+                                                                  : "winograd_inputs",
+                          l.plan});
   }));
   for (std::size_t n : {std::size_t{64}, std::size_t{4096}})
     calls.push_back(call("gemm", "gemm float, " + std::to_string(n) + "^3", [&](ReferenceCall& c) {

@@ -181,9 +181,12 @@ const std::vector<Rule>& rule_book() {
        "channel) and NHWC best on CPUs (a position's channels are contiguous for the SIMD lanes), as the textbook's "
        "CUDA and AVX versions do; preferred_tensor_layout reports it and convert_tensor_layout converts."},
       {"conv.algorithm", "all", "000 5.4",
-       "A convolution layer unrolls its taps into a matrix (im2col) and multiplies it by the filters with the "
-       "library's GEMM where a group has at least 32 taps (C / groups x R x S) and 16 filters, so the product is "
-       "deep and wide enough for the GEMM's tiles; otherwise each work-item sums directly."},
+       "A 3 x 3 convolution layer of stride 1 and dilation 1 with at least 16 channels and 16 filters a group runs "
+       "Winograd's F(2x2, 3x3): each 2 x 2 output tile costs 16 multiplications a channel instead of 36, summed "
+       "over the channels by 16 GEMMs between transforms of the input tiles, the filters and the products. Other "
+       "layers unroll their taps into a matrix (im2col) and multiply it by the filters with the library's GEMM "
+       "where a group has at least 32 taps (C / groups x R x S) and 16 filters, so the product is deep and wide "
+       "enough for the GEMM's tiles; otherwise each work-item sums directly."},
       {"conv.direct-block", "all", "000 5.4",
        "The direct convolution gives each work-item one output position for 4 images x 8 filters on GPUs and 1 x 8 "
        "on CPUs (tunable: IB, FB): each input value read serves 8 filters and each tap the block's images, the sums "
@@ -191,8 +194,8 @@ const std::vector<Rule>& rule_book() {
        "384 x 3 x 3: H100 2.50 ms against "
        "3.82 with 2 x 4; PoCL 16-17 ms against 25."},
       {"conv.im2col-chunk", "all", "-",
-       "im2col unrolls the taps of as many images at a time as keep the matrix within 2^26 floats (256 MiB), "
-       "group by group, each chunk multiplied and written out before the next."},
+       "im2col and Winograd transform as many images at a time as keep each transformed matrix within 2^26 floats "
+       "(256 MiB), group by group, each chunk multiplied and written out before the next."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "

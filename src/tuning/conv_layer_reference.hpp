@@ -38,34 +38,77 @@ void for_taps(const ConvLayerShape& s, std::size_t f, std::size_t p, std::size_t
       }
 }
 
+// One output (n, f, p, q) in double, before bias and ReLU: its sum, the
+// sum of its terms' magnitudes, and, for layers Winograd F(2x2, 3x3)
+// computes, sum_c max|d_c| max|g_c| over its tile's 4 x 4 patch d_c and
+// its filter g_c in each channel (the scale of that method's rounding).
+struct ConvPoint {
+  double sum = 0, magnitude = 0, winograd_scale = 0;
+};
+inline ConvPoint conv_point(const ConvLayerShape& s, TensorLayout layout, const std::vector<float>& input,
+                            const std::vector<float>& filters, std::size_t n, std::size_t f, std::size_t p,
+                            std::size_t q) {
+  ConvPoint r;
+  for_taps(s, f, p, q, [&](std::size_t c, std::size_t y, std::size_t x, std::size_t w_at) {
+    const double term =
+        double(input[tensor_index(layout, s.channels, s.height, s.width, n, c, y, x)]) * double(filters[w_at]);
+    r.sum += term;
+    r.magnitude += std::fabs(term);
+  });
+  const bool winograd = s.filter_height == 3 && s.filter_width == 3 && s.stride_h == 1 && s.stride_w == 1 &&
+                        s.dilation_h == 1 && s.dilation_w == 1;
+  if (!winograd) return r;
+  const std::size_t cg = s.channels / s.groups, fg = s.filters / s.groups;
+  const long y0 = long(p / 2 * 2) - long(s.pad_h), x0 = long(q / 2 * 2) - long(s.pad_w);
+  for (std::size_t c = 0; c < cg; ++c) {
+    double d_max = 0, g_max = 0;
+    for (long y = std::max(y0, 0L); y < std::min(y0 + 4, long(s.height)); ++y)
+      for (long x = std::max(x0, 0L); x < std::min(x0 + 4, long(s.width)); ++x)
+        d_max =
+            std::max(d_max, std::fabs(double(input[tensor_index(layout, s.channels, s.height, s.width, n,
+                                                                (f / fg) * cg + c, std::size_t(y), std::size_t(x))])));
+    for (std::size_t k = 0; k < 9; ++k) g_max = std::max(g_max, std::fabs(double(filters[(f * cg + c) * 9 + k])));
+    r.winograd_scale += d_max * g_max;
+  }
+  return r;
+}
+
+// How far a float output may stand from the double sum: at most one
+// rounding a term in any order of additions (direct, im2col); for
+// Winograd F(2x2, 3x3) the bound conv_layer.hpp states, 81 (CG + 16) eps
+// times the scale (the transforms grow the operands up to 4 and 2.25
+// times, the output sums 9 products).
+inline double conv_margin(const ConvLayerShape& s, const ConvPoint& point, double bias, bool winograd) {
+  const double eps = std::numeric_limits<float>::epsilon();
+  const std::size_t cg = s.channels / s.groups;
+  const double taps = double(cg * s.filter_height * s.filter_width + 2) * eps * (point.magnitude + std::fabs(bias));
+  return winograd ? std::max(taps, 81.0 * double(cg + 16) * eps * point.winograd_scale + 2 * eps * std::fabs(bias))
+                  : taps;
+}
+
 struct ConvReference {
-  std::vector<double> value;   // in the output's layout
-  std::vector<double> margin;  // how far a float result may stand from it
+  std::vector<double> value;            // in the output's layout
+  std::vector<double> margin;           // how far a float result may stand from it
+  std::vector<double> winograd_margin;  // the same for Winograd F(2x2, 3x3)
 };
 
 inline ConvReference conv_layer(const ConvLayerShape& s, TensorLayout layout, const std::vector<float>& input,
                                 const std::vector<float>& filters, const std::vector<float>* bias, bool relu) {
   const std::size_t p_count = s.out_height(), q_count = s.out_width();
-  const std::size_t cg = s.channels / s.groups;
   ConvReference r;
   r.value.assign(s.images * s.filters * p_count * q_count, 0.0);
   r.margin.assign(r.value.size(), 0.0);
-  const double eps = std::numeric_limits<float>::epsilon();
+  r.winograd_margin.assign(r.value.size(), 0.0);
   for (std::size_t n = 0; n < s.images; ++n)
     for (std::size_t f = 0; f < s.filters; ++f)
       for (std::size_t p = 0; p < p_count; ++p)
         for (std::size_t q = 0; q < q_count; ++q) {
-          double sum = bias ? double((*bias)[f]) : 0.0, magnitude = std::fabs(sum);
-          for_taps(s, f, p, q, [&](std::size_t c, std::size_t y, std::size_t x, std::size_t w_at) {
-            const double term =
-                double(input[tensor_index(layout, s.channels, s.height, s.width, n, c, y, x)]) * double(filters[w_at]);
-            sum += term;
-            magnitude += std::fabs(term);
-          });
+          const ConvPoint point = conv_point(s, layout, input, filters, n, f, p, q);
+          const double b = bias ? double((*bias)[f]) : 0.0, sum = point.sum + b;
           const std::size_t at = tensor_index(layout, s.filters, p_count, q_count, n, f, p, q);
           r.value[at] = relu ? std::max(sum, 0.0) : sum;
-          // Any order of float additions: at most one rounding a term.
-          r.margin[at] = double(cg * s.filter_height * s.filter_width + 2) * eps * magnitude;
+          r.margin[at] = conv_margin(s, point, b, false);
+          r.winograd_margin[at] = conv_margin(s, point, b, true);
         }
   return r;
 }
@@ -101,12 +144,14 @@ inline ConvGradients conv_layer_gradients(const ConvLayerShape& s, TensorLayout 
   return g;
 }
 
-// "" when every output is within its margin of the reference.
-inline std::string compare_conv(const std::vector<float>& got, const ConvReference& want) {
+// "" when every output is within its margin (Winograd's, if `winograd`)
+// of the reference.
+inline std::string compare_conv(const std::vector<float>& got, const ConvReference& want, bool winograd = false) {
+  const std::vector<double>& margin = winograd ? want.winograd_margin : want.margin;
   for (std::size_t i = 0; i < want.value.size(); ++i)
-    if (!(std::fabs(double(got[i]) - want.value[i]) <= want.margin[i] + 1e-30))
+    if (!(std::fabs(double(got[i]) - want.value[i]) <= margin[i] + 1e-30))
       return "output " + std::to_string(i) + ": " + std::to_string(got[i]) + ", want " + std::to_string(want.value[i]) +
-             " (margin " + std::to_string(want.margin[i]) + ")";
+             " (margin " + std::to_string(margin[i]) + ")";
   return "";
 }
 

@@ -36,20 +36,29 @@ std::string describe(const ConvLayerShape& s) {
          ", groups " + std::to_string(s.groups);
 }
 
-// Runs the layer on fresh dyadic data (sums exact in float) into a
-// poisoned output and compares every output with the seven loops in
-// double. Returns the plan.
+bool ran_winograd(const LaunchPlan& p) {
+  return p.decision("algorithm") && p.decision("algorithm")->value.find("Winograd") != std::string::npos;
+}
+
+// Runs the layer on fresh data, dyadic (sums exact in float, but for
+// Winograd's transforms) or uniform in [-1, 1), into a poisoned output
+// and compares every output with the seven loops in double, within the
+// bound of the algorithm that ran. Returns the plan.
 LaunchPlan check_layer(Context& ctx, const ConvLayerShape& s, TensorLayout layout, ConvAlgorithm algorithm,
-                       bool with_bias, bool relu, const PlanOptions& plan = {}) {
+                       bool with_bias, bool relu, const PlanOptions& plan = {}, bool dyadic = true) {
   INFO(describe(s) << (layout == TensorLayout::nchw ? ", NCHW" : ", NHWC")
                    << (algorithm == ConvAlgorithm::direct        ? ", direct"
                        : algorithm == ConvAlgorithm::im2col_gemm ? ", im2col"
+                       : algorithm == ConvAlgorithm::winograd    ? ", Winograd"
                                                                  : ", automatic")
                    << (with_bias ? ", bias" : "") << (relu ? ", ReLU" : ""));
-  const std::vector<float> input = test::random_dyadic<float>(s.images * s.channels * s.height * s.width, 2, 8);
+  const auto data = [dyadic](std::size_t count, int bits, int scale) {
+    return dyadic ? test::random_dyadic<float>(count, bits, scale) : test::random_vector<float>(count);
+  };
+  const std::vector<float> input = data(s.images * s.channels * s.height * s.width, 2, 8);
   const std::vector<float> filters =
-      test::random_dyadic<float>(s.filters * (s.channels / s.groups) * s.filter_height * s.filter_width, 1, 16);
-  const std::vector<float> bias = test::random_dyadic<float>(s.filters, 2, 4);
+      data(s.filters * (s.channels / s.groups) * s.filter_height * s.filter_width, 1, 16);
+  const std::vector<float> bias = data(s.filters, 2, 4);
   const std::size_t outputs = s.images * s.filters * s.out_height() * s.out_width();
   Buffer<float> din(ctx, input), dfilters(ctx, filters), dbias(ctx, bias);
   Buffer<float> dout(ctx, std::vector<float>(outputs + 3, std::nanf("")));
@@ -62,8 +71,10 @@ LaunchPlan check_layer(Context& ctx, const ConvLayerShape& s, TensorLayout layou
   std::vector<float> got = dout.download();
   CHECK(std::isnan(got[outputs]));  // nothing past the output
   got.resize(outputs);
-  CHECK(reference::compare_conv(
-            got, reference::conv_layer(s, layout, input, filters, with_bias ? &bias : nullptr, relu)) == "");
+  if (algorithm != ConvAlgorithm::automatic) CHECK(ran_winograd(p) == (algorithm == ConvAlgorithm::winograd));
+  CHECK(reference::compare_conv(got,
+                                reference::conv_layer(s, layout, input, filters, with_bias ? &bias : nullptr, relu),
+                                ran_winograd(p)) == "");
   return p;
 }
 
@@ -77,18 +88,27 @@ const std::vector<ConvLayerShape>& odd_shapes() {
       layer(3, 6, 5, 6, 6, 3, 3, 1, 1, 1, 6),      // depthwise
       layer(2, 17, 6, 5, 19, 1, 1, 1, 0, 1, 1),    // 1 x 1, odd channels
       layer(1, 12, 13, 13, 20, 3, 3, 1, 1, 1, 1),  // the book's layer, small: 108 taps, 20 filters
+      layer(2, 5, 6, 9, 3, 3, 3, 1, 2, 1, 1),      // 3 x 3, padding 2: tiles wholly in the padding's edge
+      layer(3, 3, 4, 4, 2, 3, 3, 1, 0, 1, 1),      // 3 x 3, no padding: a single 2 x 2 tile
   };
   return shapes;
 }
 
+// The algorithms that compute `s`.
+std::vector<ConvAlgorithm> algorithms_for(const ConvLayerShape& s) {
+  std::vector<ConvAlgorithm> all{ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm};
+  if (winograd_fits(s)) all.push_back(ConvAlgorithm::winograd);
+  return all;
+}
+
 }  // namespace
 
-TEST_CASE("convolution layers equal the seven loops in double: both algorithms, both layouts, odd shapes",
+TEST_CASE("convolution layers equal the seven loops in double: every algorithm, both layouts, odd shapes",
           "[conv_layer]") {
   Context& ctx = test::cpu_context();
   for (const ConvLayerShape& s : odd_shapes())
     for (TensorLayout layout : {TensorLayout::nchw, TensorLayout::nhwc})
-      for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm})
+      for (ConvAlgorithm algorithm : algorithms_for(s))
         check_layer(ctx, s, layout, algorithm, s.filters % 2 == 1, s.channels % 2 == 0);
   // Stride and padding differ by axis.
   ConvLayerShape s = layer(2, 3, 10, 9, 4, 3, 2, 1, 0, 1, 1);
@@ -114,6 +134,18 @@ TEST_CASE("convolution layers run right under every device class's plan, each al
     const LaunchPlan small =
         check_layer(ctx, layer(3, 2, 9, 8, 5, 3, 3, 2, 1, 1, 1), layout, ConvAlgorithm::automatic, false, false, opt);
     CHECK(small.decision("algorithm")->value == "direct");  // 18 taps, 5 filters
+    const LaunchPlan wide =
+        check_layer(ctx, layer(2, 16, 6, 7, 17, 3, 3, 1, 1, 1, 1), layout, ConvAlgorithm::automatic, true, true, opt);
+    CHECK(ran_winograd(wide));  // 3 x 3, stride 1, 16 channels and 17 filters
+    // A tuned Winograd where it fits, and its fall back to the rule where it does not.
+    PlanOptions tuned_winograd = opt;
+    PlanOverride winograd_knob;
+    winograd_knob.macros = {{"ALGORITHM", "2"}};
+    tuned_winograd.override_values = winograd_knob;
+    CHECK(ran_winograd(check_layer(ctx, layer(2, 3, 5, 8, 4, 3, 3, 1, 1, 1, 1), layout, ConvAlgorithm::automatic, false,
+                                   false, tuned_winograd)));
+    CHECK_FALSE(ran_winograd(check_layer(ctx, layer(2, 3, 9, 8, 4, 3, 3, 2, 1, 1, 1), layout, ConvAlgorithm::automatic,
+                                         false, false, tuned_winograd)));
     for (const auto& [ib, fb] : std::vector<std::pair<int, int>>{{1, 1}, {4, 8}, {2, 2}}) {
       INFO("IB " << ib << ", FB " << fb);
       PlanOptions tuned = opt;
@@ -122,6 +154,15 @@ TEST_CASE("convolution layers run right under every device class's plan, each al
       tuned.override_values = ov;
       check_layer(ctx, layer(5, 4, 6, 7, 6, 3, 3, 1, 1, 1, 2), layout, ConvAlgorithm::direct, true, false, tuned);
     }
+  }
+}
+
+TEST_CASE("convolution layers: Winograd F(2x2, 3x3) on uniform floats stays within its stated bound", "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  for (TensorLayout layout : {TensorLayout::nchw, TensorLayout::nhwc}) {
+    check_layer(ctx, layer(2, 40, 9, 10, 24, 3, 3, 1, 1, 1, 1), layout, ConvAlgorithm::winograd, true, false, {},
+                false);
+    check_layer(ctx, layer(3, 8, 7, 5, 6, 3, 3, 1, 2, 1, 2), layout, ConvAlgorithm::winograd, false, true, {}, false);
   }
 }
 
@@ -136,7 +177,7 @@ TEST_CASE("convolution layers: a 1 x 1 filter is a GEMM over channels, a centred
   std::vector<float> delta(f_count * c * 9, 0.0f);
   for (std::size_t f = 0; f < f_count; ++f) delta[(f * c + f % c) * 9 + 4] = 1.0f;
   Buffer<float> dfilters(ctx, delta), dout(ctx, n * f_count * h * w);
-  for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm}) {
+  for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm, ConvAlgorithm::winograd}) {
     ConvLayerOptions o;
     o.algorithm = algorithm;
     conv_layer_forward(ctx, layer(n, c, h, w, f_count, 3, 3, 1, 1, 1, 1), din, dfilters, nullptr, dout, o);
@@ -168,6 +209,12 @@ TEST_CASE("convolution layers refuse what they cannot compute, naming the proble
   s = ok;
   s.stride_w = 0;
   CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("at least 1"));
+  s = ok;
+  s.stride_w = 2;
+  ConvLayerOptions winograd;
+  winograd.algorithm = ConvAlgorithm::winograd;
+  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out, winograd),
+                    Catch::Contains("Winograd F(2x2, 3x3) needs a 3 x 3 filter of stride 1"));
   s = ok;
   s.pad_h = 0;
   s.filter_height = 7;

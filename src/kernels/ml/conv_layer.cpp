@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Convolution layers (kernels/conv_layer.cl): validate, plan
-// (rules/conv_rules), then either the direct kernel, or per chunk of
+// Convolution layers (kernels/conv_layer.cl, conv_winograd.cl): validate,
+// plan (rules/conv_rules), then either the direct kernel, or per chunk of
 // images and per group the taps unrolled, portacl's GEMM and an epilogue
-// into the output's layout.
+// into the output's layout, or Winograd's transforms around 16 GEMMs.
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -27,6 +27,13 @@ std::size_t ConvLayerShape::out_width() const {
   return padded < extent || stride_w == 0 ? 0 : (padded - extent) / stride_w + 1;
 }
 
+bool winograd_fits(const ConvLayerShape& s) {
+  return s.filter_height == 3 && s.filter_width == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
+         s.dilation_w == 1;
+}
+std::size_t winograd_tile_rows(const ConvLayerShape& s) { return (s.out_height() + 1) / 2; }
+std::size_t winograd_tile_columns(const ConvLayerShape& s) { return (s.out_width() + 1) / 2; }
+
 KernelTraits conv_layer_traits() {
   KernelTraits t;
   t.name = "conv_layer";
@@ -42,10 +49,10 @@ KernelTraits conv_layer_traits() {
 const TuningSpace& conv_layer_tunables() {
   static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
                                   {"ALGORITHM",
-                                   {0, 1},
+                                   {0, 1, 2},
                                    std::nullopt,
-                                   "direct, or the taps unrolled and multiplied by the GEMM",
-                                   {"direct", "im2col"}},
+                                   "direct, the taps unrolled and multiplied by the GEMM, or Winograd F(2x2, 3x3)",
+                                   {"direct", "im2col", "winograd"}},
                                   {"IB", {1, 2, 4}, std::nullopt, "images a work-item (direct)"},
                                   {"FB", {1, 2, 4, 8}, std::nullopt, "filters a work-item (direct)"}},
                                  nullptr};
@@ -74,8 +81,13 @@ ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, 
   for (const auto& [macro, value] : geometry) l.plan.macros[macro] = std::to_string(value);
   l.plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
   l.plan.macros["RELU"] = options.relu ? "1" : "0";
-  const ConvGeometry g{shape.images, cg * shape.filter_height * shape.filter_width, fg, positions};
-  const ConvMethod asked = options.algorithm == ConvAlgorithm::direct ? ConvMethod::direct : ConvMethod::im2col;
+  const ConvGeometry g{
+      shape.images, cg * shape.filter_height * shape.filter_width,
+      fg,           positions,
+      cg,           winograd_fits(shape) ? winograd_tile_rows(shape) * winograd_tile_columns(shape) : 0};
+  const ConvMethod asked = options.algorithm == ConvAlgorithm::direct        ? ConvMethod::direct
+                           : options.algorithm == ConvAlgorithm::im2col_gemm ? ConvMethod::im2col
+                                                                             : ConvMethod::winograd;
   l.choice =
       choose_conv(l.plan, conv_layer_tunables(), g, options.algorithm == ConvAlgorithm::automatic ? nullptr : &asked);
   return l;
@@ -90,6 +102,7 @@ namespace {
 constexpr std::size_t kMaxExtent = 0xffffffffull;  // strides and counts are 32-bit in the kernels
 
 KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, ""}; }
+KernelRef winograd(const char* entry) { return KernelRef{"conv_winograd.cl", entry, ""}; }
 
 void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
                  const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output) {
@@ -175,12 +188,52 @@ void run_im2col(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, cons
   }
 }
 
+// The filters transformed once, then per chunk of images and group: the
+// tiles transformed, 16 GEMMs M_p = U_p V_p (FG x CG by CG x tiles), and
+// the products transformed back into the output.
+void run_winograd(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, const TensorStrides& in,
+                  const TensorStrides& out, const Buffer<float>& input, const Buffer<float>& filters,
+                  const BufferStorage& bias, Buffer<float>& output, const PlanOptions& plan) {
+  constexpr std::size_t points = 16;
+  const std::size_t cg = s.channels / s.groups, fg = s.filters / s.groups, chunk = l.choice.chunk;
+  const std::size_t th = winograd_tile_rows(s), tw = winograd_tile_columns(s), most_tiles = chunk * th * tw;
+  Buffer<float> u(ctx, ctx.scratch("conv.winograd.filters", points * s.filters * cg * sizeof(float)),
+                  points * s.filters * cg);
+  Buffer<float> v(ctx, ctx.scratch("conv.cols", points * cg * most_tiles * sizeof(float)), points * cg * most_tiles);
+  Buffer<float> m(ctx, ctx.scratch("conv.product", points * fg * most_tiles * sizeof(float)), points * fg * most_tiles);
+  const auto u32 = [](std::size_t x) { return static_cast<cl_uint>(x); };
+  kernel_call::launch(ctx, ctx.prepare(winograd("winograd_filters"), kernel_call::one_per_item(l.plan, s.filters * cg)),
+                      u32(s.filters), filters, u);
+  GemmOptions gemm_options(plan);
+  gemm_options.plan.override_values.reset();  // the layer's knobs are not the GEMM's
+  for (std::size_t first = 0; first < s.images; first += chunk) {
+    const std::size_t count = std::min(chunk, s.images - first), tiles = count * th * tw;
+    for (std::size_t g = 0; g < s.groups; ++g) {
+      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_inputs"), kernel_call::one_per_item(l.plan, tiles * cg)),
+                          u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(th), u32(tw), in.n, in.c,
+                          in.y, in.x, input, v);
+      for (std::size_t p = 0; p < points; ++p)
+        gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, fg, tiles, cg, 1.0f,
+                    MatrixRef<float>{u, (g * points + p) * fg * cg, cg}, MatrixRef<float>{v, p * cg * tiles, tiles},
+                    0.0f, m, p * fg * tiles, tiles, gemm_options);
+      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_outputs"), kernel_call::one_per_item(l.plan, tiles * fg)),
+                          u32(first), u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), u32(th), u32(tw),
+                          out.n, out.c, out.y, out.x, m, bias, output);
+    }
+  }
+}
+
 }  // namespace
 
 LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
                               const Buffer<float>& filters, const Buffer<float>* bias, Buffer<float>& output,
                               const ConvLayerOptions& o) {
   check_layer("conv_layer_forward", ctx, s, input, filters, bias, output);
+  if (o.algorithm == ConvAlgorithm::winograd && !winograd_fits(s))
+    throw Error("conv_layer_forward: Winograd F(2x2, 3x3) needs a 3 x 3 filter of stride 1 and dilation 1, not " +
+                std::to_string(s.filter_height) + " x " + std::to_string(s.filter_width) + " of stride " +
+                std::to_string(s.stride_h) + " x " + std::to_string(s.stride_w) + " and dilation " +
+                std::to_string(s.dilation_h) + " x " + std::to_string(s.dilation_w));
   const ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, o, bias != nullptr);
   const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
   const TensorStrides out = tensor_strides(o.layout, s.filters, s.out_height(), s.out_width());
@@ -189,8 +242,10 @@ LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffe
   auto held = ctx.hold_scratch();
   if (l.choice.method == ConvMethod::direct)
     run_direct(ctx, l, s, in, out, input, filters, bias_or_unused, output);
-  else
+  else if (l.choice.method == ConvMethod::im2col)
     run_im2col(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
+  else
+    run_winograd(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
   return l.plan;
 }
 
@@ -299,7 +354,7 @@ LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t c
   const TensorStrides a = tensor_strides(from, channels, height, width),
                       b = tensor_strides(to, channels, height, width);
   kernel_call::launch(
-      ctx, ctx.prepare(KernelRef{"conv_layer.cl", "conv_relayout", ""}, kernel_call::one_per_item(plan, total)),
+      ctx, ctx.prepare(KernelRef{"tensor_relayout.cl", "tensor_relayout", ""}, kernel_call::one_per_item(plan, total)),
       static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),
       static_cast<cl_uint>(width), a.n, a.c, a.y, a.x, b.n, b.c, b.y, b.x, in, out);
   return plan;

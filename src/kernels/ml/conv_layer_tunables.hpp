@@ -17,9 +17,15 @@ namespace portacl {
 /// The direct kernel: an output position for a block of images x filters
 /// a work-item (im2col's kernels share its plan and macros).
 KernelTraits conv_layer_traits();
-/// work-group size, ALGORITHM (direct or im2col; unset, rule
+/// work-group size, ALGORITHM (direct, im2col or Winograd; unset, rule
 /// conv.algorithm), IB and FB (the direct kernel's block).
 const TuningSpace& conv_layer_tunables();
+
+/// Whether Winograd F(2x2, 3x3) computes the layer: 3 x 3, stride 1,
+/// dilation 1; and its 2 x 2 output tiles down and across an image.
+bool winograd_fits(const ConvLayerShape& shape);
+std::size_t winograd_tile_rows(const ConvLayerShape& shape);
+std::size_t winograd_tile_columns(const ConvLayerShape& shape);
 
 struct ConvLaunch {
   ConvChoice choice;
