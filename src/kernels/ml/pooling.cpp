@@ -9,6 +9,7 @@
 
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
+#include "kernels/ml/layer_kernels.hpp"
 #include "kernels/ml/tensor_strides.hpp"
 #include "portacl/error.hpp"
 #include "portacl/rules/kernel_traits.hpp"
@@ -27,16 +28,6 @@ std::size_t PoolShape::out_width() const {
 namespace {
 
 constexpr std::size_t kMaxExtent = 0xffffffffull;
-
-KernelTraits pooling_traits() {
-  KernelTraits t;
-  t.name = "pooling";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.bytes_per_item = 8;
-  return t;
-}
 
 void check_shape(const char* op, const PoolShape& s) {
   const std::string o(op);

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/ml/layer_kernels.hpp"
+
+namespace portacl {
+
+namespace {
+
+KernelTraits independent_items(const char* name, std::size_t bytes_per_item) {
+  KernelTraits t;
+  t.name = name;
+  t.element = ElementType::f32;
+  t.dimensions = 1;
+  t.vectorizable = false;
+  t.needs_barriers = false;
+  t.bytes_per_item = bytes_per_item;
+  t.tunables = &layer_kernel_tunables();
+  return t;
+}
+
+}  // namespace
+
+const TuningSpace& layer_kernel_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({32, 64, 128, 256})}, nullptr};
+  return space;
+}
+
+KernelTraits pooling_traits() { return independent_items("pooling", 8); }
+KernelTraits dense_layer_traits() { return independent_items("dense_layer", 8); }
+KernelTraits softmax_loss_traits() { return independent_items("softmax_loss", 8); }
+KernelTraits sgd_traits() { return independent_items("sgd", 16); }
+
+}  // namespace portacl

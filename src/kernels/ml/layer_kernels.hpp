@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// The network layers' kernels of a work-item an element or a row (pooling,
+// the dense layer's bias, masks and column sums, softmax cross-entropy,
+// SGD): their traits and their one tunable, the work-group size, for the
+// runtime, the tuner and the tests. Tuner plumbing, not user API.
+#pragma once
+
+#include "portacl/rules/kernel_traits.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// work-group size alone: each kernel's work-items are independent.
+const TuningSpace& layer_kernel_tunables();
+
+KernelTraits pooling_traits();
+KernelTraits dense_layer_traits();
+KernelTraits softmax_loss_traits();
+KernelTraits sgd_traits();
+
+}  // namespace portacl
