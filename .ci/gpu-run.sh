@@ -197,16 +197,26 @@ if has ml; then
   # The machine-learning section (ML_KERNELS, comma-separated), its tuner
   # on the book's sizes, and the PyTorch peers of k-means and KNN on the
   # same shapes.
-  ML_KERNELS=${ML_KERNELS:-kmeans,knn d=3,knn d=64,conv direct,conv im2col,conv backward}
+  ML_KERNELS=${ML_KERNELS:-kmeans,knn d=3,knn d=64,conv direct,conv im2col,conv winograd,conv backward,pool,train step}
   timeout 240 /tmp/build/tools/portacl-bench --device gpu --kernels "$ML_KERNELS" --sizes ${ML_SIZES:-2^23,2^24} \
     --no-transfers --no-latency --reps 20 > "$OUT/ml_h100.txt" 2>&1
   IFS=',' read -ra ml_kernels <<< "$ML_KERNELS"
   for kernel in "${ml_kernels[@]}"; do
+    [ "${ML_BUDGET:-40}" -gt 0 ] || break  # ML_BUDGET=0: no tuning
     timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel "$kernel" --size 2^24 --budget ${ML_BUDGET:-40} \
       --dry-run >> "$OUT/ml_h100.txt" 2>&1
   done
   timeout 120 python3 .ci/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
-  grep -E "^  (kmeans|knn|conv)|torch|cuDNN|operation|^(kmeans|knn|conv)( d=[0-9]+| direct| im2col| backward)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -40
+  # cuDNN through its C API: the headers and library of the nvidia-cudnn wheel PyTorch installed.
+  cudnn=$(python3 -c "import nvidia.cudnn, os; print(os.path.dirname(nvidia.cudnn.__file__))" 2>/dev/null)
+  if [ -n "$cudnn" ] && [ -f "$cudnn/include/cudnn.h" ]; then
+    nvcc -O3 -arch=sm_90 -I"$cudnn/include" -o /tmp/cudnn_direct .ci/cudnn_direct.cu -L"$cudnn/lib" \
+      -l:libcudnn.so.9 -Xlinker -rpath="$cudnn/lib" >> "$OUT/ml_h100.txt" 2>&1 &&
+      timeout 120 /tmp/cudnn_direct >> "$OUT/ml_h100.txt" 2>&1
+  else
+    echo "cuDNN direct: no cudnn.h beside PyTorch's cuDNN (looked in '${cudnn:-none}')" >> "$OUT/ml_h100.txt"
+  fi
+  grep -E "^  (kmeans|knn|conv|pool|train)|torch|cuDNN|operation|^(kmeans|knn|conv|pool|train)( d=[0-9]+| direct| im2col| winograd| backward| step)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -60
 fi
 if has binary-gemm; then
   # Binary GEMM at 4096^3 and 8192^3 (workloads 2^24 and 2^27: order 16 cbrt(n)) beside portacl's SGEMM of
