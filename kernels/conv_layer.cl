@@ -109,8 +109,10 @@ __kernel void conv_epilogue(const uint first, const uint count, const uint group
 //   conv_col2im       the input's gradient: each input element of the
 //                     group adds the unrolled gradient of every tap that
 //                     read it (a gather, no atomics).
-//   conv_bias_grad    each filter's bias gradient: its output gradient
-//                     summed over images and positions.
+//   conv_weight_grad  the bias's gradient (each filter's output gradient
+//                     summed over images and positions), and where the
+//                     rule conv.filter-gradient says so the filters'
+//                     too, a work-group a weight.
 __kernel void conv_gather_grad(const uint first, const uint count, const uint group, const uint out_h, const uint out_w,
                                const uint out_n, const uint out_c, const uint out_y, const uint out_x,
                                __global const float* grad_out, __global const float* out, __global float* product) {
@@ -150,21 +152,50 @@ __kernel void conv_col2im(const uint first, const uint count, const uint group, 
   grad_in[(size_t)n * in_n + (size_t)(group * CG + c) * in_c + (size_t)y * in_y + (size_t)x * in_x] = sum;
 }
 
-__kernel void conv_bias_grad(const uint images, const uint filters, const uint out_h, const uint out_w,
-                             const uint out_n, const uint out_c, const uint out_y, const uint out_x,
-                             __global const float* grad_out, __global const float* out, __global float* grad_bias) {
-  const uint f = get_global_id(0);
-  if (f >= filters) return;
+// A work-group a weight (filter f, tap) of the filters' gradient, or a
+// filter's bias (tap = TAPS): its work-items share the images' output
+// positions, each summing g (masked by the ReLU) times the input its tap
+// read (1 for the bias), then add in a fixed tree, so repeats are bit for
+// bit. `bias_only`: group f computes filter f's bias alone.
+__kernel void conv_weight_grad(const uint images, const uint height, const uint width, const uint out_h,
+                               const uint out_w, const uint in_n, const uint in_c, const uint in_y, const uint in_x,
+                               const uint out_n, const uint out_c, const uint out_y, const uint out_x,
+                               const uint bias_only, const uint want_bias, __global const float* grad_out,
+                               __global const float* out, __global const float* in, __global float* grad_filters,
+                               __global float* grad_bias, __local float* partial) {
+  const uint e = get_group_id(0), lid = get_local_id(0), size = get_local_size(0);
+  const uint f = bias_only ? e : e / (TAPS + 1), tap = bias_only ? TAPS : e % (TAPS + 1);
+  if (tap == TAPS && !want_bias) return;  // the whole work-group alike
+  const uint c = tap / (R * S), r = (tap / S) % R, s = tap % S, channel = (f / FG) * CG + c;
+  const uint positions = out_h * out_w;
+  const size_t rows = (size_t)images * positions;
   float sum = 0.0f;
-  for (uint n = 0; n < images; ++n)
-    for (uint p = 0; p < out_h; ++p)
-      for (uint q = 0; q < out_w; ++q) {
-        const size_t o = (size_t)n * out_n + (size_t)f * out_c + (size_t)p * out_y + (size_t)q * out_x;
+  for (size_t row = lid; row < rows; row += size) {
+    const uint n = (uint)(row / positions), position = (uint)(row % positions);
+    const uint oy = position / out_w, ox = position % out_w;
+    const size_t o = (size_t)n * out_n + (size_t)f * out_c + (size_t)oy * out_y + (size_t)ox * out_x;
 #if RELU
-        sum += out[o] > 0.0f ? grad_out[o] : 0.0f;
+    const float g = out[o] > 0.0f ? grad_out[o] : 0.0f;
 #else
-        sum += grad_out[o];
+    const float g = grad_out[o];
 #endif
-      }
-  grad_bias[f] = sum;
+    if (tap == TAPS) {
+      sum += g;
+    } else {
+      const int iy = (int)(oy * SH) - PH + (int)(r * DH), ix = (int)(ox * SW) - PW + (int)(s * DW);
+      sum = fma(g, tap_value(in, (size_t)n * in_n, channel, iy, ix, in_c, in_y, in_x, height, width), sum);
+    }
+  }
+  partial[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint stride = 1; stride < size; stride <<= 1) {
+    if (lid % (2 * stride) == 0 && lid + stride < size) partial[lid] += partial[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    if (tap == TAPS)
+      grad_bias[f] = partial[0];
+    else
+      grad_filters[(size_t)f * TAPS + tap] = partial[0];
+  }
 }

@@ -84,4 +84,18 @@ ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeo
   return c;
 }
 
+bool reduce_filter_gradient(LaunchPlan& plan, std::size_t filters_per_group, std::size_t taps, std::size_t groups,
+                            std::size_t compute_units) {
+  constexpr std::size_t kTile = 64;
+  const std::size_t tiles = (filters_per_group + kTile - 1) / kTile * ((taps + kTile - 1) / kTile) * groups;
+  const bool reduce = tiles < std::max<std::size_t>(compute_units, 1);
+  plan.decide("filter_gradient", reduce ? "a work-group a weight" : "GEMM", "conv.filter-gradient",
+              std::to_string(tiles) + " output tiles of 64 x 64 for " + std::to_string(compute_units) +
+                  " compute units: " +
+                  (reduce ? "too few for the GEMM to fill the device; each weight's sum over the images and "
+                            "positions is shared by a work-group"
+                          : "enough for the GEMM to fill the device"));
+  return reduce;
+}
+
 }  // namespace portacl

@@ -59,4 +59,14 @@ struct ConvChoice {
 /// the caller's.
 ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeometry& g, const ConvMethod* asked);
 
+/// Whether the backward pass computes the filters' gradient (per group
+/// filters_per_group x taps weights, each a sum over every image and
+/// output position) by a work-group a weight reducing over the images and
+/// positions, rather than by the GEMM: where the GEMM's 64 x 64 output
+/// tiles are fewer than the compute units, it cannot fill the device, and
+/// without a split of its deep sum a few work-groups would walk all of it
+/// (rule conv.filter-gradient).
+bool reduce_filter_gradient(LaunchPlan& plan, std::size_t filters_per_group, std::size_t taps, std::size_t groups,
+                            std::size_t compute_units);
+
 }  // namespace portacl

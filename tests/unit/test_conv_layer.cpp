@@ -265,7 +265,13 @@ void check_backward(Context& ctx, const ConvLayerShape& s, TensorLayout layout, 
   o.layout = layout;
   o.relu = relu;
   o.plan = plan;
-  conv_layer_backward(ctx, s, din, dw, relu ? &dout : nullptr, dgrad, ConvLayerGradients{&gi, &gw, &gb}, o);
+  const LaunchPlan p =
+      conv_layer_backward(ctx, s, din, dw, relu ? &dout : nullptr, dgrad, ConvLayerGradients{&gi, &gw, &gb}, o);
+  // The filters' gradient by the GEMM where its 64 x 64 tiles fill the compute units, else a work-group a weight.
+  const std::size_t tiles = (s.filters / s.groups + 63) / 64 *
+                            ((s.channels / s.groups * s.filter_height * s.filter_width + 63) / 64) * s.groups;
+  REQUIRE(p.decision("filter_gradient"));
+  CHECK(p.decision("filter_gradient")->value == (tiles < ctx.info().compute_units ? "a work-group a weight" : "GEMM"));
   const reference::ConvGradients want =
       reference::conv_layer_gradients(s, layout, input, filters, grad, relu ? &output : nullptr);
   CHECK(compare_gradient("input gradient", gi.download(), want.input, 1e-6) == "");
@@ -283,7 +289,10 @@ TEST_CASE("convolution layers, backward: the input, filter and bias gradients eq
   for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
     INFO(f);
     check_backward(ctx, layer(3, 4, 7, 6, 6, 3, 3, 2, 1, 1, 2), TensorLayout::nchw, true, opt);
+    check_backward(ctx, layer(2, 3, 6, 5, 4, 3, 3, 1, 1, 1, 1), TensorLayout::nhwc, false, opt);
   }
+  // 12 output tiles: the GEMM on a device of up to 12 compute units, a work-group a weight on larger ones.
+  check_backward(ctx, layer(1, 40, 4, 5, 70, 3, 3, 1, 1, 1, 1), TensorLayout::nchw, true);
 }
 
 TEST_CASE("convolution layers, backward: the gradients are the loss's finite differences in double", "[conv_layer]") {

@@ -105,10 +105,11 @@ KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, "
 KernelRef winograd(const char* entry) { return KernelRef{"conv_winograd.cl", entry, ""}; }
 
 void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
-                 const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output) {
+                 const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output,
+                 const char* output_name = "output", bool output_written = true) {
   kernel_call::same_context(ctx, input, op, "input");
   kernel_call::same_context(ctx, filters, op, "filters");
-  kernel_call::same_context(ctx, output, op, "output");
+  kernel_call::same_context(ctx, output, op, output_name);
   if (bias) kernel_call::same_context(ctx, *bias, op, "bias");
   const std::string o(op);
   if (s.images == 0 || s.channels == 0 || s.height == 0 || s.width == 0 || s.filters == 0 || s.filter_height == 0 ||
@@ -137,8 +138,9 @@ void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Bu
   kernel_call::need_elements(op, "filters", filters.size(), checked_product(s.filters, taps, o),
                              std::to_string(s.filters) + " filters of " + std::to_string(taps));
   if (bias) kernel_call::need_elements(op, "bias", bias->size(), s.filters, "a value a filter");
-  kernel_call::need_elements(op, "output", output.size(), checked_product(s.images, out_image, o),
+  kernel_call::need_elements(op, output_name, output.size(), checked_product(s.images, out_image, o),
                              std::to_string(s.images) + " outputs of " + std::to_string(out_image));
+  if (!output_written) return;  // backward reads its output's gradient
   aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(input), "input",
                            "the output is written while the input is read");
   aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(filters), "filters",
@@ -269,7 +271,7 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
                                const Buffer<float>& grad_output, const ConvLayerGradients& grads,
                                const ConvLayerOptions& o) {
   const char* op = "conv_layer_backward";
-  check_layer(op, ctx, s, input, filters, nullptr, grad_output);
+  check_layer(op, ctx, s, input, filters, nullptr, grad_output, "grad_output", false);
   const std::size_t positions = s.out_height() * s.out_width(), fg = s.filters / s.groups;
   const std::size_t taps = s.channels / s.groups * s.filter_height * s.filter_width;
   if (o.relu && !output)
@@ -287,18 +289,32 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
   check_gradient(op, ctx, grads.bias, "bias", s.filters, read);
   ConvLayerOptions unrolled = o;
   unrolled.algorithm = ConvAlgorithm::im2col_gemm;
-  const ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, unrolled, false);
+  ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, unrolled, false);  // its decisions gain the gradient's
   const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
   const TensorStrides out = tensor_strides(o.layout, s.filters, s.out_height(), s.out_width());
   const BufferStorage& forward_output =
       output ? static_cast<const BufferStorage&>(*output) : grad_output;  // RELU 0: unread
   const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
   auto held = ctx.hold_scratch();
-  if (grads.bias)
-    kernel_call::launch(ctx, ctx.prepare(kernel("conv_bias_grad"), kernel_call::one_per_item(l.plan, s.filters)),
-                        u(s.images), u(s.filters), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
-                        grad_output, forward_output, *grads.bias);
-  if (!grads.input && !grads.filters) return l.plan;
+  // The bias's gradient, and the filters' where a reduction a weight
+  // fills the device better than the GEMM's few output tiles.
+  const Planner planner = live_planner(ctx, o.plan);
+  const bool reduce_filters =
+      grads.filters && reduce_filter_gradient(l.plan, fg, taps, s.groups, planner.device.compute_units);
+  if (grads.bias || reduce_filters) {
+    LaunchPlan p = l.plan;
+    const std::size_t groups = reduce_filters ? s.filters * (taps + 1) : s.filters;
+    p.global = {{groups * p.local[0], 1, 1}};
+    p.work_groups = groups;
+    const BufferStorage& filters_out = reduce_filters ? static_cast<const BufferStorage&>(*grads.filters) : input;
+    const BufferStorage& bias_out = grads.bias ? static_cast<const BufferStorage&>(*grads.bias) : input;  // unwritten
+    kernel_call::launch(ctx, ctx.prepare(kernel("conv_weight_grad"), p), u(s.images), u(s.height), u(s.width),
+                        u(s.out_height()), u(s.out_width()), in.n, in.c, in.y, in.x, out.n, out.c, out.y, out.x,
+                        u(!reduce_filters), u(grads.bias != nullptr), grad_output, forward_output, input, filters_out,
+                        bias_out, kernel_call::LocalBytes{p.local[0] * sizeof(float)});
+  }
+  const bool gemm_filters = grads.filters && !reduce_filters;
+  if (!grads.input && !gemm_filters) return l.plan;
   const std::size_t chunk = l.choice.chunk;
   Buffer<float> cols(ctx, ctx.scratch("conv.cols", chunk * positions * taps * sizeof(float)), chunk * positions * taps);
   Buffer<float> product(ctx, ctx.scratch("conv.product", chunk * positions * fg * sizeof(float)),
@@ -311,7 +327,7 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
       kernel_call::launch(ctx, ctx.prepare(kernel("conv_gather_grad"), kernel_call::one_per_item(l.plan, rows * fg)),
                           u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
                           grad_output, forward_output, product);
-      if (grads.filters) {
+      if (gemm_filters) {
         kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), kernel_call::one_per_item(l.plan, rows * taps)),
                             u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
                             in.n, in.c, in.y, in.x, input, cols);
