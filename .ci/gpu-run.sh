@@ -207,14 +207,17 @@ if has ml; then
       --dry-run >> "$OUT/ml_h100.txt" 2>&1
   done
   timeout 120 python3 .ci/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
-  # cuDNN through its C API: the headers and library of the nvidia-cudnn wheel PyTorch installed.
-  cudnn=$(python3 -c "import nvidia.cudnn, os; print(os.path.dirname(nvidia.cudnn.__file__))" 2>/dev/null)
-  if [ -n "$cudnn" ] && [ -f "$cudnn/include/cudnn.h" ]; then
-    nvcc -O3 -arch=sm_90 -I"$cudnn/include" -o /tmp/cudnn_direct .ci/cudnn_direct.cu -L"$cudnn/lib" \
-      -l:libcudnn.so.9 -Xlinker -rpath="$cudnn/lib" >> "$OUT/ml_h100.txt" 2>&1 &&
-      timeout 120 /tmp/cudnn_direct >> "$OUT/ml_h100.txt" 2>&1
+  # cuDNN through its C API: the system's cuDNN (Debian/Ubuntu's multiarch paths), else the wheel's.
+  cudnn_inc=/usr/include/x86_64-linux-gnu cudnn_lib=/usr/lib/x86_64-linux-gnu
+  if [ ! -f "$cudnn_inc/cudnn.h" ]; then
+    wheel=$(python3 -c "import nvidia.cudnn, os; print(os.path.dirname(list(nvidia.cudnn.__path__)[0] + '/x'))" 2>/dev/null)
+    cudnn_inc="$wheel/include" cudnn_lib="$wheel/lib"
+  fi
+  if [ -f "$cudnn_inc/cudnn.h" ]; then
+    nvcc -O3 -arch=sm_90 -I"$cudnn_inc" -o /tmp/cudnn_direct .ci/cudnn_direct.cu -L"$cudnn_lib" -l:libcudnn.so.9 \
+      -Xlinker -rpath="$cudnn_lib" >> "$OUT/ml_h100.txt" 2>&1 && timeout 120 /tmp/cudnn_direct >> "$OUT/ml_h100.txt" 2>&1
   else
-    echo "cuDNN direct: no cudnn.h beside PyTorch's cuDNN (looked in '${cudnn:-none}')" >> "$OUT/ml_h100.txt"
+    echo "cuDNN direct: no cudnn.h found" >> "$OUT/ml_h100.txt"
   fi
   grep -E "^  (kmeans|knn|conv|pool|train)|torch|cuDNN|operation|^(kmeans|knn|conv|pool|train)( d=[0-9]+| direct| im2col| winograd| backward| step)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -60
 fi
