@@ -27,6 +27,8 @@ std::size_t ConvLayerShape::out_width() const {
   return padded < extent || stride_w == 0 ? 0 : (padded - extent) / stride_w + 1;
 }
 
+constexpr std::size_t kMaxConvExtent = 0xffffffffull;  // strides and counts are 32-bit in the kernels
+
 bool winograd_fits(const ConvLayerShape& s) {
   return s.filter_height == 3 && s.filter_width == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
          s.dilation_w == 1;
@@ -93,24 +95,7 @@ ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, 
   return l;
 }
 
-TensorLayout preferred_tensor_layout(Context& ctx) {
-  return prefers_channels_first(classify(ctx.info()).device_class) ? TensorLayout::nchw : TensorLayout::nhwc;
-}
-
-namespace {
-
-constexpr std::size_t kMaxExtent = 0xffffffffull;  // strides and counts are 32-bit in the kernels
-
-KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, ""}; }
-KernelRef winograd(const char* entry) { return KernelRef{"conv_winograd.cl", entry, ""}; }
-
-void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
-                 const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output,
-                 const char* output_name = "output", bool output_written = true) {
-  kernel_call::same_context(ctx, input, op, "input");
-  kernel_call::same_context(ctx, filters, op, "filters");
-  kernel_call::same_context(ctx, output, op, output_name);
-  if (bias) kernel_call::same_context(ctx, *bias, op, "bias");
+void check_conv_shape(const char* op, const ConvLayerShape& s) {
   const std::string o(op);
   if (s.images == 0 || s.channels == 0 || s.height == 0 || s.width == 0 || s.filters == 0 || s.filter_height == 0 ||
       s.filter_width == 0)
@@ -130,9 +115,33 @@ void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Bu
                 std::to_string(s.width + 2 * s.pad_w) + ")");
   const std::size_t image = checked_product(checked_product(s.channels, s.height, o), s.width, o);
   const std::size_t out_image = checked_product(checked_product(s.filters, s.out_height(), o), s.out_width(), o);
-  const std::size_t taps = checked_product(s.channels / s.groups, s.filter_height * s.filter_width, o);
-  if (image > kMaxExtent || out_image > kMaxExtent || s.images > kMaxExtent)
+  checked_product(s.channels / s.groups, s.filter_height * s.filter_width, o);
+  if (image > kMaxConvExtent || out_image > kMaxConvExtent || s.images > kMaxConvExtent)
     throw Error(o + ": an image of C x H x W or F x P x Q past 2^32 - 1 floats");
+}
+
+TensorLayout preferred_tensor_layout(Context& ctx) {
+  return prefers_channels_first(classify(ctx.info()).device_class) ? TensorLayout::nchw : TensorLayout::nhwc;
+}
+
+namespace {
+
+constexpr std::size_t kMaxExtent = 0xffffffffull;  // strides and counts are 32-bit in the kernels
+
+KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, ""}; }
+KernelRef winograd(const char* entry) { return KernelRef{"conv_winograd.cl", entry, ""}; }
+
+void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
+                 const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output,
+                 const char* output_name = "output", bool output_written = true) {
+  kernel_call::same_context(ctx, input, op, "input");
+  kernel_call::same_context(ctx, filters, op, "filters");
+  kernel_call::same_context(ctx, output, op, output_name);
+  if (bias) kernel_call::same_context(ctx, *bias, op, "bias");
+  check_conv_shape(op, s);
+  const std::string o(op);
+  const std::size_t image = s.channels * s.height * s.width, out_image = s.filters * s.out_height() * s.out_width();
+  const std::size_t taps = s.channels / s.groups * s.filter_height * s.filter_width;
   kernel_call::need_elements(op, "input", input.size(), checked_product(s.images, image, o),
                              std::to_string(s.images) + " images of " + std::to_string(image));
   kernel_call::need_elements(op, "filters", filters.size(), checked_product(s.filters, taps, o),

@@ -27,6 +27,11 @@ bool winograd_fits(const ConvLayerShape& shape);
 std::size_t winograd_tile_rows(const ConvLayerShape& shape);
 std::size_t winograd_tile_columns(const ConvLayerShape& shape);
 
+/// Refuses, naming the problem, a layer of zero sizes, zero strides or
+/// dilations, groups that do not divide the channels and filters, a filter
+/// larger than the padded image, or images past the kernels' 32-bit counts.
+void check_conv_shape(const char* op, const ConvLayerShape& shape);
+
 struct ConvLaunch {
   ConvChoice choice;
   LaunchPlan plan;  ///< the direct kernel's, or the im2col kernels' macros

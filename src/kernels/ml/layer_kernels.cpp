@@ -28,5 +28,6 @@ KernelTraits pooling_traits() { return independent_items("pooling", 8); }
 KernelTraits dense_layer_traits() { return independent_items("dense_layer", 8); }
 KernelTraits softmax_loss_traits() { return independent_items("softmax_loss", 8); }
 KernelTraits sgd_traits() { return independent_items("sgd", 16); }
+KernelTraits binary_layer_traits() { return independent_items("binary_layer", 8); }
 
 }  // namespace portacl

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The network layers' kernels of a work-item an element or a row (pooling,
 // the dense layer's bias, masks and column sums, softmax cross-entropy,
-// SGD): their traits and their one tunable, the work-group size, for the
+// SGD, the binarised layers' scaling): their traits and their one tunable, the work-group size, for the
 // runtime, the tuner and the tests. Tuner plumbing, not user API.
 #pragma once
 
@@ -17,5 +17,6 @@ KernelTraits pooling_traits();
 KernelTraits dense_layer_traits();
 KernelTraits softmax_loss_traits();
 KernelTraits sgd_traits();
+KernelTraits binary_layer_traits();
 
 }  // namespace portacl
