@@ -21,8 +21,6 @@
 //                    of the best-ranked neighbour among the tied ones.
 #include "portacl_common.cl"
 
-#define ORDERED(x) ordered_key(x)
-
 // Float bits as an unsigned integer of the same order.
 inline uint ordered_key(float x) {
   const uint u = as_uint(x);

@@ -112,7 +112,6 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
                 "serialise the work-groups on k x d addresses: 3x slower on an H100)");
   }
   s.groups = std::max<std::size_t>((n + s.chunk - 1) / s.chunk, 1);
-  s.rows = s.atomic ? 1 : s.groups;
   plan.work_groups = s.groups;
   plan.global = {{s.groups * wg, 1, 1}};
   plan.items_per_work_item = s.points;

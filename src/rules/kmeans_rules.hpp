@@ -22,7 +22,9 @@ struct KmeansShape {
   std::size_t padded_k = 1;      ///< k rounded up to the block: the transposed centroids' lanes
   std::size_t chunk = 1;         ///< points a work-group
   std::size_t groups = 0;        ///< work-groups of the assignment
-  std::size_t rows = 1;          ///< rows of partial sums kmeans_update adds up
+  /// Rows of partial sums kmeans_update adds up: one with atomics, else a
+  /// row per work-group.
+  std::size_t rows() const { return atomic ? 1 : groups; }
 };
 
 /// The layout of k-means on n points of d coordinates and k clusters under

@@ -228,7 +228,7 @@ KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, st
   const PointView v = planned_points(ctx, l, points, n, d, o.layout);
   seed_centroids(ctx, l, v, n, d, k, centroids, o);
   const std::size_t pairs = k * d, row = k * (d + 1);
-  const cl::Buffer& rows = ctx.scratch("kmeans.rows", checked_product(s.rows, row * sizeof(float), "kmeans: rows"));
+  const cl::Buffer& rows = ctx.scratch("kmeans.rows", checked_product(s.rows(), row * sizeof(float), "kmeans: rows"));
   const cl::Buffer& transposed = ctx.scratch("kmeans.centroids_t", s.padded_k * d * sizeof(float));
   const cl::Buffer& changed = ctx.scratch("kmeans.changed", s.groups * sizeof(cl_uint));
   const cl::Buffer& inertia = ctx.scratch("kmeans.inertia", s.groups * sizeof(float));
@@ -244,7 +244,7 @@ KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, st
     if (s.atomic) check_cl(ctx.queue().enqueueFillBuffer(rows, 0.0f, 0, row * sizeof(float)), "kmeans: clear the sums");
     kernel_call::launch(ctx, assign, static_cast<cl_uint>(n), v.ps, v.ds, *v.buffer, transposed, labels, rows, changed,
                         inertia);
-    kernel_call::launch(ctx, update, static_cast<cl_uint>(s.rows), rows, centroids, transposed, sizes);
+    kernel_call::launch(ctx, update, static_cast<cl_uint>(s.rows()), rows, centroids, transposed, sizes);
     double total = 0;
     std::size_t moved = 0;
     for (float x : read<float>(ctx, inertia, s.groups, "inertia")) total += x;

@@ -48,6 +48,24 @@ void check_shape(const char* op, const PoolShape& s) {
   if (image > kMaxExtent || s.images > kMaxExtent) throw Error(o + ": an image past 2^32 - 1 floats");
 }
 
+struct PoolCounts {
+  std::size_t inputs, outputs;
+};
+
+// What both passes check: the shape, and a tensor of the input's size and
+// one of the output's, in ctx and long enough.
+PoolCounts check_tensors(const char* op, Context& ctx, const PoolShape& s, const Buffer<float>& input_sized,
+                         const char* input_name, const Buffer<float>& output_sized, const char* output_name) {
+  kernel_call::same_context(ctx, input_sized, op, input_name);
+  kernel_call::same_context(ctx, output_sized, op, output_name);
+  check_shape(op, s);
+  const PoolCounts n{s.images * s.channels * s.height * s.width,
+                     s.images * s.channels * s.out_height() * s.out_width()};
+  kernel_call::need_elements(op, input_name, input_sized.size(), n.inputs, "the input tensor");
+  kernel_call::need_elements(op, output_name, output_sized.size(), n.outputs, "the output tensor");
+  return n;
+}
+
 // The plan and the launch both passes share: the element counts, the two
 // sides' strides, the kernel's macros.
 void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptions& o, std::size_t items,
@@ -73,14 +91,8 @@ void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptio
 LaunchPlan pool_forward(Context& ctx, const PoolShape& s, const Buffer<float>& input, Buffer<float>& output,
                         Buffer<int>* argmax, const PoolOptions& o) {
   const char* op = "pool_forward";
-  kernel_call::same_context(ctx, input, op, "input");
-  kernel_call::same_context(ctx, output, op, "output");
   if (argmax) kernel_call::same_context(ctx, *argmax, op, "argmax");
-  check_shape(op, s);
-  const std::size_t inputs = s.images * s.channels * s.height * s.width;
-  const std::size_t outputs = s.images * s.channels * s.out_height() * s.out_width();
-  kernel_call::need_elements(op, "input", input.size(), inputs, "the input tensor");
-  kernel_call::need_elements(op, "output", output.size(), outputs, "the output tensor");
+  const std::size_t outputs = check_tensors(op, ctx, s, input, "input", output, "output").outputs;
   aliasing::refuse_overlap(op, aliasing::whole(output), "output", aliasing::whole(input), "input",
                            "the output is written while the input is read");
   // The maximum records its picks; without a place for them, scratch takes them.
@@ -107,13 +119,8 @@ LaunchPlan pool_forward(Context& ctx, const PoolShape& s, const Buffer<float>& i
 LaunchPlan pool_backward(Context& ctx, const PoolShape& s, const Buffer<float>& grad_output, Buffer<float>& grad_input,
                          const Buffer<int>* argmax, const PoolOptions& o) {
   const char* op = "pool_backward";
-  kernel_call::same_context(ctx, grad_output, op, "grad_output");
-  kernel_call::same_context(ctx, grad_input, op, "grad_input");
-  check_shape(op, s);
-  const std::size_t inputs = s.images * s.channels * s.height * s.width;
-  const std::size_t outputs = s.images * s.channels * s.out_height() * s.out_width();
-  kernel_call::need_elements(op, "grad_output", grad_output.size(), outputs, "the output's gradient");
-  kernel_call::need_elements(op, "grad_input", grad_input.size(), inputs, "the input's gradient");
+  const PoolCounts n = check_tensors(op, ctx, s, grad_input, "grad_input", grad_output, "grad_output");
+  const std::size_t inputs = n.inputs, outputs = n.outputs;
   aliasing::refuse_overlap(op, aliasing::whole(grad_input), "grad_input", aliasing::whole(grad_output), "grad_output",
                            "the input's gradient is written while the output's is read");
   if (o.kind == PoolKind::max) {
