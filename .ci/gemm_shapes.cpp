@@ -141,6 +141,8 @@ int main(int argc, char** argv) {
       clSetKernelArg(kern, 8, 8, &off);
       clSetKernelArg(kern, 9, 8, &ci);
       clSetKernelArg(kern, 10, 8, &cj);
+      const cl_ulong no_batch = 0;  // one product: the batch strides unused
+      for (cl_uint arg = 11; arg < 14; ++arg) clSetKernelArg(kern, arg, 8, &no_batch);
       const std::size_t local[2] = {sh.wg_x, sh.wg_y};
       const std::size_t global[2] = {(n + sh.tile_n() - 1) / sh.tile_n() * sh.wg_x,
                                      (m + sh.tile_m() - 1) / sh.tile_m() * sh.wg_y};

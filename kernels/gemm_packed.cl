@@ -65,21 +65,21 @@
 #define IN_SLICE(e, vectors) ((vectors) % WG_SIZE == 0 || (e) < (vectors))
 // PREFETCH: the slice from `depth` into registers, and from there into a
 // local buffer.
-#define FETCH_SLICE(depth)                                                           \
-  {                                                                                  \
-    __global const VEC_T* a_slice = av_base + (depth) * (TS_M / VEC);                \
-    __global const VEC_T* b_slice = bv_base + (depth) * (TS_N / VEC);                \
-    for (uint f = 0; f < A_ROUNDS; ++f)                                              \
+#define FETCH_SLICE(depth)                                                                \
+  {                                                                                       \
+    __global const VEC_T* a_slice = av_base + (depth) * (TS_M / VEC);                     \
+    __global const VEC_T* b_slice = bv_base + (depth) * (TS_N / VEC);                     \
+    for (uint f = 0; f < A_ROUNDS; ++f)                                                   \
       if (IN_SLICE(f * WG_SIZE + lid, A_VECTORS)) a_next[f] = a_slice[f * WG_SIZE + lid]; \
-    for (uint f = 0; f < B_ROUNDS; ++f)                                              \
+    for (uint f = 0; f < B_ROUNDS; ++f)                                                   \
       if (IN_SLICE(f * WG_SIZE + lid, B_VECTORS)) b_next[f] = b_slice[f * WG_SIZE + lid]; \
   }
-#define STORE_SLICE(buffer)                                                                                   \
-  {                                                                                                           \
-    for (uint f = 0; f < A_ROUNDS; ++f)                                                                       \
-      if (IN_SLICE(f * WG_SIZE + lid, A_VECTORS)) (&as[buffer][0][0])[f * WG_SIZE + lid] = a_next[f];       \
-    for (uint f = 0; f < B_ROUNDS; ++f)                                                                       \
-      if (IN_SLICE(f * WG_SIZE + lid, B_VECTORS)) (&bs[buffer][0][0])[f * WG_SIZE + lid] = b_next[f];       \
+#define STORE_SLICE(buffer)                                                                           \
+  {                                                                                                   \
+    for (uint f = 0; f < A_ROUNDS; ++f)                                                               \
+      if (IN_SLICE(f * WG_SIZE + lid, A_VECTORS)) (&as[buffer][0][0])[f * WG_SIZE + lid] = a_next[f]; \
+    for (uint f = 0; f < B_ROUNDS; ++f)                                                               \
+      if (IN_SLICE(f * WG_SIZE + lid, B_VECTORS)) (&bs[buffer][0][0])[f * WG_SIZE + lid] = b_next[f]; \
   }
 
 #if VEC == 1
@@ -87,14 +87,27 @@
 #define SPLIT(v, d) (d)[0] = (v);
 #elif VEC == 2
 #define VEC_T PORTACL_CAT(T, 2)
-#define SPLIT(v, d) (d)[0] = (v).s0; (d)[1] = (v).s1;
+#define SPLIT(v, d) \
+  (d)[0] = (v).s0;  \
+  (d)[1] = (v).s1;
 #elif VEC == 4
 #define VEC_T PORTACL_CAT(T, 4)
-#define SPLIT(v, d) (d)[0] = (v).s0; (d)[1] = (v).s1; (d)[2] = (v).s2; (d)[3] = (v).s3;
+#define SPLIT(v, d) \
+  (d)[0] = (v).s0;  \
+  (d)[1] = (v).s1;  \
+  (d)[2] = (v).s2;  \
+  (d)[3] = (v).s3;
 #elif VEC == 8
 #define VEC_T PORTACL_CAT(T, 8)
-#define SPLIT(v, d) (d)[0] = (v).s0; (d)[1] = (v).s1; (d)[2] = (v).s2; (d)[3] = (v).s3; \
-                    (d)[4] = (v).s4; (d)[5] = (v).s5; (d)[6] = (v).s6; (d)[7] = (v).s7;
+#define SPLIT(v, d) \
+  (d)[0] = (v).s0;  \
+  (d)[1] = (v).s1;  \
+  (d)[2] = (v).s2;  \
+  (d)[3] = (v).s3;  \
+  (d)[4] = (v).s4;  \
+  (d)[5] = (v).s5;  \
+  (d)[6] = (v).s6;  \
+  (d)[7] = (v).s7;
 #else
 #error "VEC must be 1, 2, 4 or 8"
 #endif
@@ -105,11 +118,16 @@
 // whichever index is contiguous) and the write (along i) are coalesced;
 // PACK_TILE x PACK_ROWS work-items move it, PACK_TILE / PACK_ROWS elements
 // each. The panel index is divided in 32 bits where it fits: a 64-bit
-// division is a long software sequence on GPUs.
+// division is a long software sequence on GPUs. The third dimension is the
+// batch of a strided-batched product: matrix b of the source from
+// off + b src_batch, its panels from dst + b dst_batch.
 __kernel __attribute__((reqd_work_group_size(PACK_TILE, PACK_ROWS, 1))) void gemm_pack(
-    const ulong rows, const ulong depth, __global const T* src, const ulong off, const ulong s_i, const ulong s_p,
-    __global T* dst, const ulong rows_pad, const ulong depth_pad, const ulong panel) {
+    const ulong rows, const ulong depth, __global const T* src, const ulong first_off, const ulong s_i, const ulong s_p,
+    __global T* dst_first, const ulong rows_pad, const ulong depth_pad, const ulong panel, const ulong src_batch,
+    const ulong dst_batch) {
   __local T tile[PACK_TILE][PACK_TILE + 1];
+  const ulong off = first_off + get_group_id(2) * src_batch;
+  __global T* dst = dst_first + get_group_id(2) * dst_batch;
   const uint lx = get_local_id(0), ly = get_local_id(1);
   const size_t i0 = get_group_id(0) * (size_t)PACK_TILE, p0 = get_group_id(1) * (size_t)PACK_TILE;
   const bool i_contiguous = s_i == 1;
@@ -131,9 +149,15 @@ __kernel __attribute__((reqd_work_group_size(PACK_TILE, PACK_ROWS, 1))) void gem
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
-    const ulong m, const ulong n, const ulong k_pad, const T alpha, const T beta, __global const T* ap,
-    __global const T* bp, __global T* c, const ulong offc, const ulong c_i, const ulong c_j) {
+    const ulong m, const ulong n, const ulong k_pad, const T alpha, const T beta, __global const T* a_panels,
+    __global const T* b_panels, __global T* c, const ulong first_offc, const ulong c_i, const ulong c_j,
+    const ulong a_batch, const ulong b_batch, const ulong c_batch) {
   const uint tx = get_local_id(0), ty = get_local_id(1);
+  // Product b of a strided batch (the third dimension): its panels and its C.
+  const size_t batch = get_group_id(2);
+  __global const T* ap = a_panels + batch * a_batch;
+  __global const T* bp = b_panels + batch * b_batch;
+  const ulong offc = first_offc + batch * c_batch;
   const size_t i0 = get_group_id(1) * (size_t)TS_M, j0 = get_group_id(0) * (size_t)TS_N;
   // This group's panels, as lines of TS_M (TS_N) elements, one per depth.
   __global const VEC_T* av_base = (__global const VEC_T*)(ap + i0 * k_pad);

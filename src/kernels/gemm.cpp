@@ -190,29 +190,63 @@ std::string gemm_key(ElementType element, std::size_t m, std::size_t n, std::siz
 
 }  // namespace
 
-template <class T, class>
-LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
-                T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
-                const GemmOptions& gemm_options) {
-  const PlanOptions& options = gemm_options.plan;
-  kernel_call::same_context(ctx, a.buffer, "gemm", "A");
-  kernel_call::same_context(ctx, b.buffer, "gemm", "B");
-  kernel_call::same_context(ctx, c, "gemm", "C");
-  const bool trans_a = ta == Transpose::yes, trans_b = tb == Transpose::yes;
-  check_matrix("gemm", "A", stored(layout, trans_a ? k : m, trans_a ? m : k), a.offset, a.ld, a.buffer.size(), layout);
-  check_matrix("gemm", "B", stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld, b.buffer.size(), layout);
-  check_matrix("gemm", "C", stored(layout, m, n), offc, ldc, c.size(), layout);
-  const aliasing::Touched c_span = touched(c, sizeof(T), stored(layout, m, n), offc, ldc);
-  aliasing::refuse_overlap(
-      "gemm", c_span, "C",
-      touched(a.buffer, sizeof(T), stored(layout, trans_a ? k : m, trans_a ? m : k), a.offset, a.ld), "A",
-      "every element of C is a sum over a row of op(A)");
-  aliasing::refuse_overlap(
-      "gemm", c_span, "C",
-      touched(b.buffer, sizeof(T), stored(layout, trans_b ? n : k, trans_b ? k : n), b.offset, b.ld), "B",
-      "every element of C is a sum over a column of op(B)");
+namespace {
 
+// A launch of `prepared` over `batch` products: the third dimension.
+PreparedKernel over_batch(const PreparedKernel& prepared, std::size_t batch) {
+  if (batch == 1) return prepared;
+  PreparedKernel k = prepared;
+  k.plan.dimensions = 3;
+  k.plan.global[2] = batch;
+  k.plan.local[2] = 1;
+  k.plan.work_groups *= batch;
+  return k;
+}
+
+// The bytes the `batch` matrices of a strided operand touch, first to last.
+aliasing::Touched touched_batch(const BufferStorage& b, std::size_t element, const Stored& s, std::size_t offset,
+                                std::size_t ld, std::size_t stride, std::size_t batch) {
+  aliasing::Touched t = touched(b, element, s, offset, ld);
+  if (t.count) t.count += (batch - 1) * stride * element;
+  return t;
+}
+
+// C = alpha op(A) op(B) + beta C for `batch` products, matrix i of each
+// operand `stride` elements after matrix i - 1 (the single product: batch
+// 1). Validates, plans once, and launches: the packed path as one launch of
+// each kernel over the batch, the others once a product.
+template <class T>
+LaunchPlan gemm_products(const char* op, Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m,
+                         std::size_t n, std::size_t k, T alpha, MatrixRef<T> a, std::size_t stride_a, MatrixRef<T> b,
+                         std::size_t stride_b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
+                         std::size_t stride_c, std::size_t batch, const GemmOptions& gemm_options) {
+  const PlanOptions& options = gemm_options.plan;
+  kernel_call::same_context(ctx, a.buffer, op, "A");
+  kernel_call::same_context(ctx, b.buffer, op, "B");
+  kernel_call::same_context(ctx, c, op, "C");
+  const bool trans_a = ta == Transpose::yes, trans_b = tb == Transpose::yes;
+  const Stored sa = stored(layout, trans_a ? k : m, trans_a ? m : k),
+               sb = stored(layout, trans_b ? n : k, trans_b ? k : n);
+  const Stored sc = stored(layout, m, n);
   const ElementType element = element_of<T>::value;
+  if (batch == 0) return ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
+  const std::size_t last = batch - 1;
+  const auto shifted = [&](std::size_t offset, std::size_t stride, const char* what) {
+    return offset + checked_product(last, stride, std::string(op) + ": " + what + "'s last matrix");
+  };
+  check_matrix(op, "A", sa, shifted(a.offset, stride_a, "A"), a.ld, a.buffer.size(), layout);
+  check_matrix(op, "B", sb, shifted(b.offset, stride_b, "B"), b.ld, b.buffer.size(), layout);
+  check_matrix(op, "C", sc, shifted(offc, stride_c, "C"), ldc, c.size(), layout);
+  if (batch > 1 && m > 0 && n > 0 && stride_c < (sc.outer - 1) * ldc + sc.inner)
+    throw Error(std::string(op) + ": stride_c " + std::to_string(stride_c) + " is shorter than a C matrix (" +
+                std::to_string((sc.outer - 1) * ldc + sc.inner) +
+                " elements): the products would overwrite each other");
+  const aliasing::Touched c_span = touched_batch(c, sizeof(T), sc, offc, ldc, stride_c, batch);
+  aliasing::refuse_overlap(op, c_span, "C", touched_batch(a.buffer, sizeof(T), sa, a.offset, a.ld, stride_a, batch),
+                           "A", "every element of C is a sum over a row of op(A)");
+  aliasing::refuse_overlap(op, c_span, "C", touched_batch(b.buffer, sizeof(T), sb, b.offset, b.ld, stride_b, batch),
+                           "B", "every element of C is a sum over a column of op(B)");
+
   if (m == 0 || n == 0) return ctx.plan(gemm_traits(element), ProblemSize(n, m), options);
   if ((alpha == T(0) && k > 0) || (k == 0 && gemm_options.backend != GemmBackend::portacl)) {
     // BLAS: with alpha = 0 (or k = 0) A and B are not read, C = beta C, so
@@ -220,7 +254,8 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
     // empty product (k = 0) on either backend; CLBlast refuses k = 0.
     GemmOptions own(GemmBackend::portacl);
     own.plan = options;
-    return gemm(ctx, layout, ta, tb, m, n, std::size_t(0), alpha, a, b, beta, c, offc, ldc, own);
+    return gemm_products(op, ctx, layout, ta, tb, m, n, std::size_t(0), alpha, a, stride_a, b, stride_b, beta, c, offc,
+                         ldc, stride_c, batch, own);
   }
   auto make = [&] {
     try {
@@ -239,15 +274,19 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   const GemmLaunches& l = *prepared;
 
   if (l.clblast) {
-    if (beta == T(0) && k > 0) {
-      // BLAS: beta = 0 never reads C. CLBlast multiplies C by 0, so NaN in
-      // C would survive: clear it first (the own kernel with k = 0): quirk
-      // clblast.beta-zero-reads-c.
-      GemmOptions clear(GemmBackend::portacl);
-      clear.plan = options;
-      gemm(ctx, layout, ta, tb, m, n, std::size_t(0), T(0), a, b, T(0), c, offc, ldc, clear);
+    for (std::size_t i = 0; i < batch; ++i) {
+      const MatrixRef<T> ai{a.buffer, a.offset + i * stride_a, a.ld}, bi{b.buffer, b.offset + i * stride_b, b.ld};
+      const std::size_t ci = offc + i * stride_c;
+      if (beta == T(0) && k > 0) {
+        // BLAS: beta = 0 never reads C. CLBlast multiplies C by 0, so NaN in
+        // C would survive: clear it first (the own kernel with k = 0): quirk
+        // clblast.beta-zero-reads-c.
+        GemmOptions clear(GemmBackend::portacl);
+        clear.plan = options;
+        gemm(ctx, layout, ta, tb, m, n, std::size_t(0), T(0), ai, bi, T(0), c, ci, ldc, clear);
+      }
+      clblast_backend::gemm(ctx, layout, ta, tb, m, n, k, alpha, ai, bi, beta, c, ci, ldc);
     }
-    clblast_backend::gemm(ctx, layout, ta, tb, m, n, k, alpha, a, b, beta, c, offc, ldc);
     return l.plan;
   }
 
@@ -258,41 +297,68 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
   // op(A)(i, p) is stored (i, p), or (p, i) when transposed.
   const cl_ulong a_i = trans_a ? a_c : a_r, a_p = trans_a ? a_r : a_c;
   const cl_ulong b_p = trans_b ? b_c : b_r, b_j = trans_b ? b_r : b_c;
+  const auto u64 = [](std::size_t v) { return static_cast<cl_ulong>(v); };
   if (!l.g.pack) {
-    kernel_call::launch(ctx, l.direct, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), static_cast<cl_ulong>(k),
-                        alpha, beta, a.buffer, static_cast<cl_ulong>(a.offset), a_i, a_p, b.buffer,
-                        static_cast<cl_ulong>(b.offset), b_p, b_j, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    for (std::size_t i = 0; i < batch; ++i)
+      kernel_call::launch(ctx, l.direct, u64(m), u64(n), u64(k), alpha, beta, a.buffer, u64(a.offset + i * stride_a),
+                          a_i, a_p, b.buffer, u64(b.offset + i * stride_b), b_p, b_j, c, u64(offc + i * stride_c), c_r,
+                          c_c);
     return l.plan;
   }
   auto held = ctx.hold_scratch();  // the panels until the multiply is queued
+  const PreparedKernel tiled = over_batch(l.tiled, batch);
   if (l.k_pad) {
+    const std::size_t a_panels = checked_product(l.k_pad, l.m_pad, "gemm: A's panel");
+    const std::size_t b_panels = checked_product(l.k_pad, l.n_pad, "gemm: B's panel");
     const cl::Buffer& ap =
-        ctx.scratch("gemm.a", bytes_of<T>(checked_product(l.k_pad, l.m_pad, "gemm: A's panel"), "gemm: A's panel"));
+        ctx.scratch("gemm.a", bytes_of<T>(checked_product(a_panels, batch, "gemm: A's panels"), "gemm: A's panel"));
     const cl::Buffer& bp =
-        ctx.scratch("gemm.b", bytes_of<T>(checked_product(l.k_pad, l.n_pad, "gemm: B's panel"), "gemm: B's panel"));
+        ctx.scratch("gemm.b", bytes_of<T>(checked_product(b_panels, batch, "gemm: B's panels"), "gemm: B's panel"));
     auto pack = [&](const PreparedKernel& kernel, std::size_t rows, std::size_t rows_pad, std::size_t panel,
-                    const Buffer<T>& src, std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst) {
-      kernel_call::launch(ctx, kernel, static_cast<cl_ulong>(rows), static_cast<cl_ulong>(k), src,
-                          static_cast<cl_ulong>(off), s_i, s_p, dst, static_cast<cl_ulong>(rows_pad),
-                          static_cast<cl_ulong>(l.k_pad), static_cast<cl_ulong>(panel));
+                    const Buffer<T>& src, std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst,
+                    std::size_t src_batch, std::size_t dst_batch) {
+      kernel_call::launch(ctx, over_batch(kernel, batch), u64(rows), u64(k), src, u64(off), s_i, s_p, dst,
+                          u64(rows_pad), u64(l.k_pad), u64(panel), u64(src_batch), u64(dst_batch));
     };
-    pack(l.pack_a, m, l.m_pad, l.g.tile_m, a.buffer, a.offset, a_i, a_p, ap);
-    pack(l.pack_b, n, l.n_pad, l.g.tile_n, b.buffer, b.offset, b_j, b_p, bp);
-    kernel_call::launch(ctx, l.tiled, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n),
-                        static_cast<cl_ulong>(l.k_pad), alpha, beta, ap, bp, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    pack(l.pack_a, m, l.m_pad, l.g.tile_m, a.buffer, a.offset, a_i, a_p, ap, stride_a, a_panels);
+    pack(l.pack_b, n, l.n_pad, l.g.tile_n, b.buffer, b.offset, b_j, b_p, bp, stride_b, b_panels);
+    kernel_call::launch(ctx, tiled, u64(m), u64(n), u64(l.k_pad), alpha, beta, ap, bp, c, u64(offc), c_r, c_c,
+                        u64(a_panels), u64(b_panels), u64(stride_c));
   } else {
     // k = 0: C = beta C, which the tiled kernel does with an empty loop.
     const cl::Buffer& none = ctx.scratch("gemm.a", sizeof(T) * 4);
-    kernel_call::launch(ctx, l.tiled, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), cl_ulong(0), alpha, beta,
-                        none, none, c, static_cast<cl_ulong>(offc), c_r, c_c);
+    kernel_call::launch(ctx, tiled, u64(m), u64(n), cl_ulong(0), alpha, beta, none, none, c, u64(offc), c_r, c_c,
+                        cl_ulong(0), cl_ulong(0), u64(stride_c));
   }
   return l.plan;
 }
 
-#define PORTACL_GEMM_INSTANTIATE(T)                                                                             \
-  template LaunchPlan gemm<T>(Context&, Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T, \
-                              MatrixRef<T>, MatrixRef<T>, T, Buffer<T>&, std::size_t, std::size_t,              \
-                              const GemmOptions&);
+}  // namespace
+
+template <class T, class>
+LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n, std::size_t k,
+                T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
+                const GemmOptions& gemm_options) {
+  return gemm_products("gemm", ctx, layout, ta, tb, m, n, k, alpha, a, 0, b, 0, beta, c, offc, ldc, 0, 1, gemm_options);
+}
+
+template <class T, class>
+LaunchPlan gemm_strided_batched(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n,
+                                std::size_t k, T alpha, MatrixRef<T> a, std::size_t stride_a, MatrixRef<T> b,
+                                std::size_t stride_b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
+                                std::size_t stride_c, std::size_t batch, const GemmOptions& gemm_options) {
+  return gemm_products("gemm_strided_batched", ctx, layout, ta, tb, m, n, k, alpha, a, stride_a, b, stride_b, beta, c,
+                       offc, ldc, stride_c, batch, gemm_options);
+}
+
+#define PORTACL_GEMM_INSTANTIATE(T)                                                                                    \
+  template LaunchPlan gemm<T>(Context&, Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T,        \
+                              MatrixRef<T>, MatrixRef<T>, T, Buffer<T>&, std::size_t, std::size_t,                     \
+                              const GemmOptions&);                                                                     \
+  template LaunchPlan gemm_strided_batched<T>(Context&, Layout, Transpose, Transpose, std::size_t, std::size_t,        \
+                                              std::size_t, T, MatrixRef<T>, std::size_t, MatrixRef<T>, std::size_t, T, \
+                                              Buffer<T>&, std::size_t, std::size_t, std::size_t, std::size_t,          \
+                                              const GemmOptions&);
 PORTACL_GEMM_INSTANTIATE(float)
 PORTACL_GEMM_INSTANTIATE(double)
 

@@ -283,3 +283,63 @@ TEST_CASE("gemm's register tiles follow the element size, the tile count and the
   // half the 132 compute units: 8 x 4 blocks, 128 tiles.
   CHECK(shape(ElementType::f32, 1024) == "16x16 8x4 TS_K 16 PREFETCH 1 UNROLL 16");
 }
+
+TEST_CASE("strided-batched gemm equals each product alone, bit for bit, and refuses overlapping products", "[gemm]") {
+  Context& ctx = test::cpu_context();
+  // Small (the strided kernel) and packed (one launch over the batch) shapes, awkward sizes.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<std::size_t, 3>>{{1, 1, 1}, {7, 5, 3}, {70, 65, 67}, {33, 130, 0}})
+    for (Layout layout : {Layout::row_major, Layout::column_major})
+      for (Transpose ta : {Transpose::no, Transpose::yes})
+        for (std::size_t batch : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+          INFO(m << "x" << n << "x" << k << (layout == Layout::row_major ? ", row-major" : ", column-major")
+                 << (ta == Transpose::yes ? ", A transposed" : "") << ", batch " << batch);
+          const std::size_t lda = (layout == Layout::row_major) == (ta == Transpose::no) ? k + 2 : m + 1;
+          const std::size_t a_rows = (layout == Layout::row_major) == (ta == Transpose::no) ? m : k;
+          const std::size_t ldb = layout == Layout::row_major ? n + 1 : k + 3,
+                            b_rows = layout == Layout::row_major ? k : n;
+          const std::size_t ldc = layout == Layout::row_major ? n + 2 : m + 2,
+                            c_rows = layout == Layout::row_major ? m : n;
+          const std::size_t stride_a = a_rows * lda + 5, stride_c = c_rows * ldc + 1;
+          const std::vector<float> a = test::random_vector<float>(std::max<std::size_t>(batch, 1) * stride_a + 3);
+          const std::vector<float> b = test::random_vector<float>(b_rows * ldb + 1);  // stride 0: one B for all
+          const std::vector<float> c0 = test::random_vector<float>(std::max<std::size_t>(batch, 1) * stride_c + 4);
+          Buffer<float> da(ctx, a), db(ctx, b), batched(ctx, c0), alone(ctx, c0);
+          gemm_strided_batched<float>(ctx, layout, ta, Transpose::no, m, n, k, 1.5f, MatrixRef<float>{da, 3, lda},
+                                      stride_a, MatrixRef<float>{db, 1, ldb}, 0, -0.5f, batched, 4, ldc, stride_c,
+                                      batch);
+          for (std::size_t i = 0; i < batch; ++i)
+            gemm<float>(ctx, layout, ta, Transpose::no, m, n, k, 1.5f, MatrixRef<float>{da, 3 + i * stride_a, lda},
+                        MatrixRef<float>{db, 1, ldb}, -0.5f, alone, 4 + i * stride_c, ldc);
+          CHECK(batched.download() == alone.download());
+        }
+  // Every class's plan: the packed path's tiles, local memory and prefetch over a batch.
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    INFO(f);
+    const std::size_t m = 70, n = 65, k = 67, batch = 3;
+    const std::vector<float> a = test::random_vector<float>(batch * m * k),
+                             b = test::random_vector<float>(batch * k * n);
+    Buffer<float> da(ctx, a), db(ctx, b), batched(ctx, batch * m * n), alone(ctx, batch * m * n);
+    gemm_strided_batched<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, m, n, k, 1.0f,
+                                MatrixRef<float>{da, 0, k}, m * k, MatrixRef<float>{db, 0, n}, k * n, 0.0f, batched, 0,
+                                n, m * n, batch, GemmOptions(opt));
+    for (std::size_t i = 0; i < batch; ++i)
+      gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, m, n, k, 1.0f,
+                  MatrixRef<float>{da, i * m * k, k}, MatrixRef<float>{db, i * k * n, n}, 0.0f, alone, i * m * n, n,
+                  GemmOptions(opt));
+    CHECK(batched.download() == alone.download());
+  }
+  Buffer<float> a(ctx, 64), c(ctx, 64);
+  CHECK_THROWS_WITH(
+      gemm_strided_batched<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, 2, 2, 2, 1.0f,
+                                  MatrixRef<float>{a, 0, 2}, 4, MatrixRef<float>{a, 0, 2}, 0, 0.0f, c, 0, 2, 3, 2),
+      Catch::Contains("stride_c 3 is shorter than a C matrix (4 elements)"));
+  CHECK_THROWS_WITH(
+      gemm_strided_batched<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, 2, 2, 2, 1.0f,
+                                  MatrixRef<float>{a, 0, 2}, 62, MatrixRef<float>{a, 0, 2}, 0, 0.0f, c, 0, 2, 4, 2),
+      Catch::Contains("A needs 66 elements (offset 62"));
+  CHECK_THROWS_WITH(
+      gemm_strided_batched<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, 2, 2, 2, 1.0f,
+                                  MatrixRef<float>{c, 8, 2}, 4, MatrixRef<float>{a, 0, 2}, 0, 0.0f, c, 0, 2, 4, 3),
+      Catch::Contains("C and A share overlapping memory"));
+}

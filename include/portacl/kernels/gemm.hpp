@@ -44,4 +44,18 @@ LaunchPlan gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::si
                 T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
                 const GemmOptions& options = {});
 
+/// `batch` products at once, as cuBLAS's and CLBlast's strided-batched
+/// GEMM: C_i = alpha op(A_i) op(B_i) + beta C_i for i < batch, where A_i
+/// starts stride_a elements after A_{i-1} (B and C likewise; a stride of 0
+/// shares one matrix between the products, except C's). Packed products
+/// are one launch of each kernel over the whole batch, which fills a GPU
+/// that one small product leaves half idle; the panels take batch times
+/// the scratch of one. Errors as gemm's, for every product, and C's
+/// matrices overlapping each other (stride_c shorter than one C).
+template <class T, class = only_for<T, float, double>>
+LaunchPlan gemm_strided_batched(Context& ctx, Layout layout, Transpose ta, Transpose tb, std::size_t m, std::size_t n,
+                                std::size_t k, T alpha, MatrixRef<T> a, std::size_t stride_a, MatrixRef<T> b,
+                                std::size_t stride_b, T beta, Buffer<T>& c, std::size_t offc, std::size_t ldc,
+                                std::size_t stride_c, std::size_t batch, const GemmOptions& options = {});
+
 }  // namespace portacl
