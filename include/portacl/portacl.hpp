@@ -17,6 +17,7 @@
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
+#include "portacl/kernels/group_vector.hpp"
 #include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/ml/binary_layers.hpp"
 #include "portacl/kernels/ml/conv_layer.hpp"

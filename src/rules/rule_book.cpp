@@ -202,6 +202,10 @@ const std::vector<Rule>& rule_book() {
       {"conv.im2col-chunk", "all", "-",
        "im2col and Winograd transform as many images at a time as keep each transformed matrix within 2^26 floats "
        "(256 MiB), group by group, each chunk multiplied and written out before the next."},
+      {"group.split", "all", "000 1.7",
+       "A device group shares n items in contiguous parts in proportion to each member's weight (its measured "
+       "speed, else 1 each): whole shares first, the items left over one each to the largest remainders, a member "
+       "of weight 0 none, so a slower device never holds up the others by more than one item's work."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "

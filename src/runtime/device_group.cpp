@@ -9,6 +9,7 @@
 #include <set>
 
 #include "portacl/error.hpp"
+#include "rules/group_rules.hpp"
 
 namespace portacl {
 
@@ -118,6 +119,21 @@ DeviceGroup::DeviceGroup(const std::vector<Device>& devices, const ContextOption
     if (!seen.insert(d.cl_device()()).second)
       throw Error("device group: " + d.describe() + " is named twice (a device works for one member only)");
   for (const Device& d : devices) members_.push_back(std::make_unique<Member>(d, options));
+  weights_.assign(members_.size(), 1.0);
+}
+
+void DeviceGroup::set_weights(const std::vector<double>& weights) {
+  if (weights.size() != members_.size())
+    throw Error("device group: " + std::to_string(weights.size()) + " weights for " + std::to_string(members_.size()) +
+                " members");
+  split_by_weight(0, weights);  // refuses negative, non-finite and all-zero weights
+  weights_ = weights;
+}
+
+std::vector<std::size_t> DeviceGroup::split(std::size_t n) const { return split_by_weight(n, weights_).first; }
+
+std::string DeviceGroup::explain_split(std::size_t n) const {
+  return split_by_weight(n, weights_).why + " (rule group.split)";
 }
 
 DeviceGroup::~DeviceGroup() = default;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 
+#include "portacl/kernels/group_vector.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/runtime/device_group.hpp"
 #include "test_support.hpp"
@@ -60,4 +63,67 @@ TEST_CASE("device groups: the selector grammar, and errors that name the problem
   else
     unsetenv("PORTACL_DEVICE");
   CHECK(from_environment == 2);
+}
+
+TEST_CASE("device groups: the split by weight covers every item once, in proportion", "[device_group]") {
+  DeviceGroup group("cpu/2");
+  CHECK(group.weights() == std::vector<double>{1.0, 1.0});
+  CHECK(group.split(7) == std::vector<std::size_t>{0, 4, 7});  // the leftover to the lower index
+  CHECK(group.split(0) == std::vector<std::size_t>{0, 0, 0});
+  CHECK(group.split(1) == std::vector<std::size_t>{0, 1, 1});
+  group.set_weights({3.0, 1.0});
+  CHECK(group.split(1000) == std::vector<std::size_t>{0, 750, 1000});
+  CHECK(group.split(1001) == std::vector<std::size_t>{0, 751, 1001});  // 750.75 and 250.25
+  CHECK(group.explain_split(1000).find("750, 250") != std::string::npos);
+  group.set_weights({0.0, 2.5});  // a member that gets nothing
+  CHECK(group.split(13) == std::vector<std::size_t>{0, 0, 13});
+  CHECK_THROWS_WITH(group.set_weights({1.0}), Catch::Contains("1 weights for 2 members"));
+  CHECK_THROWS_WITH(group.set_weights({0.0, 0.0}), Catch::Contains("every member's weight is 0"));
+  CHECK_THROWS_WITH(group.set_weights({-1.0, 1.0}), Catch::Contains("member 0's weight is -1"));
+  CHECK_THROWS_WITH(group.set_weights({1.0, std::nan("")}), Catch::Contains("member 1's weight"));
+  CHECK(group.weights() == std::vector<double>{0.0, 2.5});  // a refused call changes nothing
+}
+
+TEMPLATE_TEST_CASE("group vectors: sum, dot and axpy over two halves of the CPU equal the double reference",
+                   "[device_group]", float, double) {
+  DeviceGroup group("cpu/2");
+  for (const std::vector<double>& weights : std::vector<std::vector<double>>{{1, 1}, {3, 1}, {0, 1}, {1, 0}})
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{997}, std::size_t{65537}}) {
+      INFO("weights " << weights[0] << ", " << weights[1] << "; n " << n);
+      group.set_weights(weights);
+      const std::vector<TestType> x = test::random_vector<TestType>(n), y = test::random_vector<TestType>(n);
+      GroupVector<TestType> gx(group, x), gy(group, y);
+      CHECK(gx.offsets() == group.split(n));
+      CHECK(gx.download() == x);
+      double sum = 0, dot = 0, magnitude = 0, dot_magnitude = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        sum += double(x[i]);
+        magnitude += std::fabs(double(x[i]));
+        dot += double(x[i]) * double(y[i]);
+        dot_magnitude += std::fabs(double(x[i]) * double(y[i]));
+      }
+      const double eps = std::numeric_limits<TestType>::epsilon();
+      CHECK(std::fabs(group_sum(gx) - sum) <= double(n + 2) * eps * magnitude);
+      CHECK(std::fabs(group_dot(gx, gy) - dot) <= double(n + 2) * eps * dot_magnitude);
+      // The same run twice: the same partials in the same order.
+      CHECK(group_sum(gx) == group_sum(gx));
+      group_axpy(TestType(0.75), gx, gy);
+      const std::vector<TestType> got = gy.download();
+      bool right = got.size() == n;  // fused or not: within one rounding of each step
+      for (std::size_t i = 0; i < n && right; ++i) {
+        const double want = 0.75 * double(x[i]) + double(y[i]);
+        right =
+            std::fabs(double(got[i]) - want) <= 2 * eps * (0.75 * std::fabs(double(x[i])) + std::fabs(double(y[i])));
+      }
+      CHECK(right);
+    }
+  group.set_weights({1, 1});
+  GroupVector<TestType> a(group, std::size_t{10}), b(group, std::size_t{11});
+  CHECK_THROWS_WITH(group_dot(a, b), Catch::Contains("x has 10 elements, y 11"));
+  group.set_weights({1, 3});
+  GroupVector<TestType> c(group, std::size_t{10});
+  CHECK_THROWS_WITH(group_dot(a, c), Catch::Contains("do not line up"));
+  DeviceGroup other("cpu");
+  GroupVector<TestType> d(other, std::size_t{10});
+  CHECK_THROWS_WITH(group_axpy(TestType(1), a, d), Catch::Contains("different device groups"));
 }

@@ -43,12 +43,24 @@ class DeviceGroup {
   std::size_t size() const;
   Context& context(std::size_t member);
   const Device& device(std::size_t member) const;
-  /// "gpu:0 NVIDIA H100 ...; cpu sub-device 1 of 2 ..." one member a line.
+  /// "member 0: [0] (0:0) NVIDIA H100 ..., 132 compute units" a line each.
   std::string describe() const;
+
+  /// Each member's weight in a split: its relative speed (1 each unless
+  /// set). Throws portacl::Error for a count that is not the members', a
+  /// weight that is negative or not finite, or weights that are all 0.
+  void set_weights(const std::vector<double>& weights);
+  const std::vector<double>& weights() const { return weights_; }
+  /// Contiguous shares of n items by weight (rule group.split): member i's
+  /// run from offsets[i] to offsets[i + 1] (members + 1 offsets).
+  std::vector<std::size_t> split(std::size_t n) const;
+  /// The split of n items in words, as plans explain their decisions.
+  std::string explain_split(std::size_t n) const;
 
  private:
   struct Member;
   std::vector<std::unique_ptr<Member>> members_;
+  std::vector<double> weights_;
 };
 
 /// Parts of `device`: `parts` sub-devices of equal compute units (the
