@@ -192,15 +192,17 @@ std::string gemm_key(ElementType element, std::size_t m, std::size_t n, std::siz
 
 namespace {
 
-// A launch of `prepared` over `batch` products: the third dimension.
-PreparedKernel over_batch(const PreparedKernel& prepared, std::size_t batch) {
-  if (batch == 1) return prepared;
+// Launches `prepared` over `batch` products (a third dimension); a single
+// product launches the prepared kernel as it is, with no copy of its plan.
+template <class... Args>
+void launch_over_batch(Context& ctx, const PreparedKernel& prepared, std::size_t batch, const Args&... args) {
+  if (batch == 1) return kernel_call::launch(ctx, prepared, args...);
   PreparedKernel k = prepared;
   k.plan.dimensions = 3;
   k.plan.global[2] = batch;
   k.plan.local[2] = 1;
   k.plan.work_groups *= batch;
-  return k;
+  kernel_call::launch(ctx, k, args...);
 }
 
 // The bytes the `batch` matrices of a strided operand touch, first to last.
@@ -306,7 +308,6 @@ LaunchPlan gemm_products(const char* op, Context& ctx, Layout layout, Transpose 
     return l.plan;
   }
   auto held = ctx.hold_scratch();  // the panels until the multiply is queued
-  const PreparedKernel tiled = over_batch(l.tiled, batch);
   if (l.k_pad) {
     const std::size_t a_panels = checked_product(l.k_pad, l.m_pad, "gemm: A's panel");
     const std::size_t b_panels = checked_product(l.k_pad, l.n_pad, "gemm: B's panel");
@@ -317,18 +318,18 @@ LaunchPlan gemm_products(const char* op, Context& ctx, Layout layout, Transpose 
     auto pack = [&](const PreparedKernel& kernel, std::size_t rows, std::size_t rows_pad, std::size_t panel,
                     const Buffer<T>& src, std::size_t off, cl_ulong s_i, cl_ulong s_p, const cl::Buffer& dst,
                     std::size_t src_batch, std::size_t dst_batch) {
-      kernel_call::launch(ctx, over_batch(kernel, batch), u64(rows), u64(k), src, u64(off), s_i, s_p, dst,
-                          u64(rows_pad), u64(l.k_pad), u64(panel), u64(src_batch), u64(dst_batch));
+      launch_over_batch(ctx, kernel, batch, u64(rows), u64(k), src, u64(off), s_i, s_p, dst, u64(rows_pad),
+                        u64(l.k_pad), u64(panel), u64(src_batch), u64(dst_batch));
     };
     pack(l.pack_a, m, l.m_pad, l.g.tile_m, a.buffer, a.offset, a_i, a_p, ap, stride_a, a_panels);
     pack(l.pack_b, n, l.n_pad, l.g.tile_n, b.buffer, b.offset, b_j, b_p, bp, stride_b, b_panels);
-    kernel_call::launch(ctx, tiled, u64(m), u64(n), u64(l.k_pad), alpha, beta, ap, bp, c, u64(offc), c_r, c_c,
-                        u64(a_panels), u64(b_panels), u64(stride_c));
+    launch_over_batch(ctx, l.tiled, batch, u64(m), u64(n), u64(l.k_pad), alpha, beta, ap, bp, c, u64(offc), c_r, c_c,
+                      u64(a_panels), u64(b_panels), u64(stride_c));
   } else {
     // k = 0: C = beta C, which the tiled kernel does with an empty loop.
     const cl::Buffer& none = ctx.scratch("gemm.a", sizeof(T) * 4);
-    kernel_call::launch(ctx, tiled, u64(m), u64(n), cl_ulong(0), alpha, beta, none, none, c, u64(offc), c_r, c_c,
-                        cl_ulong(0), cl_ulong(0), u64(stride_c));
+    launch_over_batch(ctx, l.tiled, batch, u64(m), u64(n), cl_ulong(0), alpha, beta, none, none, c, u64(offc), c_r, c_c,
+                      cl_ulong(0), cl_ulong(0), u64(stride_c));
   }
   return l.plan;
 }

@@ -47,8 +47,7 @@ std::string compare_scaled(const std::vector<float>& got, const std::vector<doub
 TEST_CASE("binarised dense layers: the sign product exactly, then scales, bias and ReLU, every class plan",
           "[binary_layers]") {
   Context& ctx = test::cpu_context();
-  std::vector<std::pair<std::string, PlanOptions>> plans{{"rules", PlanOptions{}}};
-  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) plans.emplace_back(f, opt);
+  const std::vector<test::ClassPlan> plans = test::rules_and_class_plans(ElementType::f32);
   for (const auto& [plan_name, plan] : plans)
     for (const DenseShape s : {DenseShape{1, 1, 1}, DenseShape{5, 31, 3}, DenseShape{9, 33, 17}, DenseShape{4, 130, 6}})
       for (bool scaled : {false, true})

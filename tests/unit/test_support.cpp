@@ -156,4 +156,10 @@ TuningDbScope::TuningDbScope(const std::string& path) {
 
 TuningDbScope::~TuningDbScope() { ::setenv("PORTACL_TUNING_DB", saved.c_str(), 1); }
 
+std::vector<ClassPlan> rules_and_class_plans(portacl::ElementType element) {
+  std::vector<ClassPlan> plans{{"rules", portacl::PlanOptions{}}};
+  for (ClassPlan& p : class_plans(element)) plans.push_back(std::move(p));
+  return plans;
+}
+
 }  // namespace test

@@ -84,6 +84,9 @@ struct ClassPlan {
   portacl::PlanOptions options;
 };
 std::vector<ClassPlan> class_plans(portacl::ElementType element);
+// The rules' own plan for the test device ("rules", no options) first, then
+// class_plans(element).
+std::vector<ClassPlan> rules_and_class_plans(portacl::ElementType element);
 
 // "equal", or the first index where got and want differ with both values:
 // a readable failure for long vectors.

@@ -30,8 +30,7 @@ std::vector<int> random_labels(std::size_t n, std::size_t classes) {
 
 TEST_CASE("dense layers equal the double reference forward and backward, odd sizes, every class plan", "[training]") {
   Context& ctx = test::cpu_context();
-  std::vector<std::pair<std::string, PlanOptions>> plans{{"rules", PlanOptions{}}};
-  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) plans.emplace_back(f, opt);
+  const std::vector<test::ClassPlan> plans = test::rules_and_class_plans(ElementType::f32);
   for (const auto& [name, plan] : plans)
     for (const DenseShape s : {DenseShape{1, 1, 1}, DenseShape{7, 13, 5}, DenseShape{33, 64, 17}})
       for (bool relu : {false, true}) {
@@ -71,6 +70,7 @@ TEST_CASE("dense layers equal the double reference forward and backward, odd siz
 TEST_CASE("softmax cross-entropy equals the double reference, stays finite on large logits, names a bad label",
           "[training]") {
   Context& ctx = test::cpu_context();
+  const std::vector<test::ClassPlan> plans = test::rules_and_class_plans(ElementType::f32);
   for (const auto& [batch, classes] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {5, 3}, {37, 10}}) {
     INFO(batch << " x " << classes);
     std::vector<float> z = test::random_vector<float>(batch * classes);
@@ -90,12 +90,15 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
       for (std::size_t j = 0; j < classes; ++j) row += g[n * classes + j];
       CHECK(std::fabs(row) < 1e-6);
     }
-    Buffer<int> predicted(ctx, std::vector<int>(batch, -7));
-    predict_classes(ctx, batch, classes, dz, predicted);
-    const std::vector<int> p = predicted.download();
-    for (std::size_t n = 0; n < batch; ++n) {
-      const auto row = z.begin() + std::ptrdiff_t(n * classes);
-      CHECK(p[n] == int(std::max_element(row, row + std::ptrdiff_t(classes)) - row));
+    for (const auto& [name, plan] : plans) {
+      INFO(name);
+      Buffer<int> predicted(ctx, std::vector<int>(batch, -7));
+      predict_classes(ctx, batch, classes, dz, predicted, plan);
+      const std::vector<int> p = predicted.download();
+      for (std::size_t n = 0; n < batch; ++n) {
+        const auto row = z.begin() + std::ptrdiff_t(n * classes);
+        CHECK(p[n] == int(std::max_element(row, row + std::ptrdiff_t(classes)) - row));
+      }
     }
   }
   Buffer<float> z(ctx, std::vector<float>(6, 0.0f));
@@ -105,8 +108,9 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
   CHECK_THROWS_WITH(softmax_cross_entropy(ctx, 4, 2, z, bad, nullptr), Catch::Contains("logits has 6 elements"));
 }
 
-TEST_CASE("SGD with momentum and weight decay equals the double steps; refusals", "[training]") {
+TEST_CASE("SGD with momentum and weight decay equals the double steps, every class plan; refusals", "[training]") {
   Context& ctx = test::cpu_context();
+  const std::vector<test::ClassPlan> plans = test::rules_and_class_plans(ElementType::f32);
   const std::size_t n = 1001;
   const std::vector<float> w0 = test::random_vector<float>(n), g = test::random_vector<float>(n);
   Buffer<float> w(ctx, w0), dg(ctx, g), v(ctx, std::vector<float>(n, 0.0f));
@@ -115,13 +119,20 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps; refusals"
   o.momentum = 0.9f;
   o.weight_decay = 0.01f;
   o.gradient_scale = 0.5f;  // two replicas' summed gradients
-  std::vector<double> want_w(w0.begin(), w0.end()), want_v(n, 0.0), gd(g.begin(), g.end());
-  for (int step = 0; step < 3; ++step) {
-    sgd_step(ctx, w, dg, v, o);
-    reference::sgd_step(want_w, gd, want_v, o);
+  for (const auto& [name, plan] : plans) {
+    INFO(name);
+    w.upload(w0);
+    v.upload(std::vector<float>(n, 0.0f));
+    o.plan = plan;
+    std::vector<double> want_w(w0.begin(), w0.end()), want_v(n, 0.0), gd(g.begin(), g.end());
+    for (int step = 0; step < 3; ++step) {
+      sgd_step(ctx, w, dg, v, o);
+      reference::sgd_step(want_w, gd, want_v, o);
+    }
+    CHECK(within("parameters", w.download(), want_w, 1e-5) == "");
+    CHECK(within("velocity", v.download(), want_v, 1e-5) == "");
   }
-  CHECK(within("parameters", w.download(), want_w, 1e-5) == "");
-  CHECK(within("velocity", v.download(), want_v, 1e-5) == "");
+  o.plan = {};
   Buffer<float> short_g(ctx, n - 1);
   CHECK_THROWS_WITH(sgd_step(ctx, w, short_g, v, o), Catch::Contains("gradients"));
   CHECK_THROWS_WITH(sgd_step(ctx, w, w, v, o), Catch::Contains("written while"));
@@ -161,8 +172,7 @@ void separable(std::size_t count, std::vector<float>& images, std::vector<int>& 
 
 TEST_CASE("the small network's gradients equal the double reference, under every class plan", "[training]") {
   Context& ctx = test::cpu_context();
-  std::vector<std::pair<std::string, PlanOptions>> plans{{"rules", PlanOptions{}}};
-  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) plans.emplace_back(f, opt);
+  const std::vector<test::ClassPlan> plans = test::rules_and_class_plans(ElementType::f32);
   for (const auto& [name, plan] : plans) {
     INFO(name);
     // Odd sizes: 3 channels of 7 x 9 (pooling drops the last row), 5 filters, 3 classes.

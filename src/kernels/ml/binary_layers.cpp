@@ -138,29 +138,29 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& s, const Buff
   Buffer<std::uint32_t> signs(ctx, ctx.scratch("binary.signs", most_rows * words * 4), most_rows * words);
   Buffer<int> product(ctx, ctx.scratch("binary.product", most_rows * fg * 4), most_rows * fg);
   Buffer<float> scaled(ctx, ctx.scratch("conv.product", most_rows * fg * 4), most_rows * fg);
-  // A group's packed filters on their own: the binary GEMM takes whole buffers.
   Buffer<std::uint32_t> group_filters(ctx, ctx.scratch("binary.filters", fg * words * 4), fg * words);
   PlanOptions inner = o.plan;
   inner.override_values.reset();  // the layer's knobs are not the packing's or the product's
   PackOptions pack;
   pack.plan = inner;
   const BufferStorage& bias_or_unused = bias ? static_cast<const BufferStorage&>(*bias) : input;  // HAS_BIAS 0
-  for (std::size_t first = 0; first < s.images; first += chunk) {
-    const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
-    for (std::size_t g = 0; g < s.groups; ++g) {
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    // A group's packed filters on their own (the binary GEMM takes whole buffers), once a group.
+    const Buffer<std::uint32_t>* filters = &packed_filters;
+    if (s.groups > 1) {
+      check_cl(ctx.queue().enqueueCopyBuffer(packed_filters.cl_buffer(), group_filters.cl_buffer(), g * fg * words * 4,
+                                             0, fg * words * 4),
+               "clEnqueueCopyBuffer(a group's packed filters)");
+      filters = &group_filters;
+    }
+    for (std::size_t first = 0; first < s.images; first += chunk) {
+      const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
       kernel_call::launch(
           ctx,
           ctx.prepare(KernelRef{"conv_layer.cl", "conv_im2col", ""}, kernel_call::one_per_item(l.plan, rows * taps)),
           u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(s.out_height()), u32(s.out_width()), in.n,
           in.c, in.y, in.x, input, cols);
       pack_signs(ctx, cols, rows, taps, signs, pack);
-      const Buffer<std::uint32_t>* filters = &packed_filters;
-      if (s.groups > 1) {
-        check_cl(ctx.queue().enqueueCopyBuffer(packed_filters.cl_buffer(), group_filters.cl_buffer(),
-                                               g * fg * words * 4, 0, fg * words * 4),
-                 "clEnqueueCopyBuffer(a group's packed filters)");
-        filters = &group_filters;
-      }
       binary_gemm(ctx, rows, fg, taps, signs, *filters, product, fg, inner);
       scale_products(ctx, l.plan, rows, fg, product, scales, g * fg, scaled);
       kernel_call::launch(

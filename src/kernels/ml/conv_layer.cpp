@@ -11,6 +11,7 @@
 
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
+#include "kernels/ml/layer_kernels.hpp"
 #include "kernels/ml/tensor_strides.hpp"
 #include "kernels/ml/conv_layer_tunables.hpp"
 #include "portacl/error.hpp"
@@ -298,7 +299,8 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
   check_gradient(op, ctx, grads.bias, "bias", s.filters, read);
   ConvLayerOptions unrolled = o;
   unrolled.algorithm = ConvAlgorithm::im2col_gemm;
-  ConvLaunch l = plan_conv_layer(live_planner(ctx, o.plan), s, unrolled, false);  // its decisions gain the gradient's
+  const Planner planner = live_planner(ctx, o.plan);
+  ConvLaunch l = plan_conv_layer(planner, s, unrolled, false);  // its decisions gain the gradient's
   const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
   const TensorStrides out = tensor_strides(o.layout, s.filters, s.out_height(), s.out_width());
   const BufferStorage& forward_output =
@@ -307,12 +309,15 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
   auto held = ctx.hold_scratch();
   // The bias's gradient, and the filters' where a reduction a weight
   // fills the device better than the GEMM's few output tiles.
-  const Planner planner = live_planner(ctx, o.plan);
   const bool reduce_filters =
       grads.filters && reduce_filter_gradient(l.plan, fg, taps, s.groups, planner.device.compute_units);
   if (grads.bias || reduce_filters) {
-    LaunchPlan p = l.plan;
+    // Its own plan (its work-groups share local memory), the layer's geometry compiled in.
     const std::size_t groups = reduce_filters ? s.filters * (taps + 1) : s.filters;
+    PlanOptions reduction = o.plan;
+    reduction.override_values.reset();  // the layer's knobs are not the reduction's
+    LaunchPlan p = ctx.plan(conv_weight_grad_traits(), ProblemSize(groups), reduction);
+    for (const auto& [macro, value] : l.plan.macros) p.macros.emplace(macro, value);
     p.global = {{groups * p.local[0], 1, 1}};
     p.work_groups = groups;
     const BufferStorage& filters_out = reduce_filters ? static_cast<const BufferStorage&>(*grads.filters) : input;

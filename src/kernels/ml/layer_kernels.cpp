@@ -29,5 +29,10 @@ KernelTraits dense_layer_traits() { return independent_items("dense_layer", 8); 
 KernelTraits softmax_loss_traits() { return independent_items("softmax_loss", 8); }
 KernelTraits sgd_traits() { return independent_items("sgd", 16); }
 KernelTraits binary_layer_traits() { return independent_items("binary_layer", 8); }
+KernelTraits conv_weight_grad_traits() {
+  KernelTraits t = independent_items("conv_weight_grad", 8);
+  t.needs_barriers = true;
+  return t;
+}
 
 }  // namespace portacl

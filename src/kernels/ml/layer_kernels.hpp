@@ -18,5 +18,8 @@ KernelTraits dense_layer_traits();
 KernelTraits softmax_loss_traits();
 KernelTraits sgd_traits();
 KernelTraits binary_layer_traits();
+/// The convolution's weight gradients, a work-group a weight whose
+/// work-items add in a tree through local memory (barriers).
+KernelTraits conv_weight_grad_traits();
 
 }  // namespace portacl

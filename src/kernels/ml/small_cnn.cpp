@@ -184,8 +184,8 @@ double SmallCnn::compute_gradients(const Buffer<float>& images, const Buffer<int
   return loss;
 }
 
-void SmallCnn::apply_gradients(const SgdOptions& options) {
-  sgd_step(state_->ctx, *state_->parameters, *state_->gradients, *state_->velocity, options);
+LaunchPlan SmallCnn::apply_gradients(const SgdOptions& options) {
+  return sgd_step(state_->ctx, *state_->parameters, *state_->gradients, *state_->velocity, options);
 }
 
 double SmallCnn::train_step(const Buffer<float>& images, const Buffer<int>& labels, std::size_t batch,

@@ -109,8 +109,8 @@ Operation train_step_operation() {
     SgdOptions sgd;
     sgd.learning_rate = 1e-3f;  // small: the work is the same whatever the parameters become
     sgd.plan = o;
-    c.net->train_step(c.dimages, c.dlabels, c.batch, sgd);
-    return w.ctx.plan(sgd_traits(), ProblemSize(c.net->parameters().size()), o);
+    c.net->compute_gradients(c.dimages, c.dlabels, c.batch);
+    return c.net->apply_gradients(sgd);
   };
   const auto check = [](Workload& w, const PlanOptions& o) -> std::string {
     TrainCase& c = train_case(w);

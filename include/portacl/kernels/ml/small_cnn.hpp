@@ -66,8 +66,8 @@ class SmallCnn {
   /// Forward and backward over `batch` images (batch x C x H x W) and their
   /// labels: returns the mean loss, leaves its gradient in gradients().
   double compute_gradients(const Buffer<float>& images, const Buffer<int>& labels, std::size_t batch);
-  /// One SGD step from gradients(), the velocity kept inside.
-  void apply_gradients(const SgdOptions& options);
+  /// One SGD step from gradients(), the velocity kept inside; the step's plan.
+  LaunchPlan apply_gradients(const SgdOptions& options);
   /// compute_gradients then apply_gradients; the loss before the step.
   double train_step(const Buffer<float>& images, const Buffer<int>& labels, std::size_t batch,
                     const SgdOptions& options);
