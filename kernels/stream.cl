@@ -34,6 +34,14 @@ __kernel void axpby(const ulong n, const T a, __global const T* restrict x, cons
   PORTACL_TAIL(j) y[j] = a * x[j] + b * y[j];
 }
 
+// y[i] = x[index[i]]: entries of x scattered through it, packed for one
+// transfer (the halo a device group's member sends). Element by element:
+// the indices follow no vector pattern. The library builds them in range.
+__kernel void gather(const ulong n, __global const uint* restrict index, __global const T* restrict x,
+                     __global T* restrict y) {
+  PORTACL_FOR_UNITS(i, n) y[i] = x[index[i]];
+}
+
 // y = MAP_EXPR(x): the user's OpenCL C expression, defined by the host in
 // front of this file. It sees x as a VT (vector) in the loop and a T in the
 // tail, so it must be written for both (arithmetic and built-ins are).

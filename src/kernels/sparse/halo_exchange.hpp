@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// The halo of a row partition moved between device-group members. OpenCL
+// has no copy between two contexts, so the entries travel through pinned
+// host memory: each owner packs what the others need (one gather launch)
+// and reads it into its pinned buffer on a second queue, while its first
+// queue goes on with the interior product; the host then copies each
+// receiver's runs into that receiver's pinned buffer (halos are small) and
+// writes them to its device without waiting.
+//   post()      packs and starts the reads (returns at once)
+//   complete()  waits for the reads, starts the writes; a launch enqueued
+//               on a receiver's queue after it sees the new halo.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/sparse/row_partition.hpp"
+#include "portacl/runtime/buffer.hpp"
+#include "portacl/runtime/device_group.hpp"
+#include "portacl/runtime/host_buffer.hpp"
+
+namespace portacl {
+
+template <class T>
+class HaloExchange {
+ public:
+  HaloExchange(DeviceGroup& group, const RowPartition<T>& partition);
+
+  /// own[m]: member m's part of x (its rows' entries).
+  void post(const std::vector<const Buffer<T>*>& own);
+  void complete();
+  /// Member m's halo: the entries of x its halo columns name, in order.
+  const Buffer<T>& halo(std::size_t member) const { return members_[member].halo; }
+  std::size_t halo_size(std::size_t member) const { return members_[member].halo.size(); }
+  /// Host time spent in complete() (waiting for reads, copying): the part
+  /// of the exchange that the interior product did not hide.
+  double exposed_seconds() const { return exposed_seconds_; }
+
+ private:
+  struct Member {
+    Member(Context& ctx, const std::vector<std::uint32_t>& send_index, std::size_t halo);
+    Buffer<std::uint32_t> send_index;
+    Buffer<T> send;
+    HostBuffer<T> send_host, receive_host;
+    Buffer<T> halo;
+    cl::Event read_done, write_done;
+  };
+  DeviceGroup* group_;
+  std::vector<std::vector<std::size_t>> send_to_, halo_from_;
+  std::vector<Member> members_;
+  double exposed_seconds_ = 0;
+};
+
+}  // namespace portacl
