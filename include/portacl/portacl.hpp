@@ -19,6 +19,7 @@
 #include "portacl/kernels/gemv.hpp"
 #include "portacl/kernels/group_vector.hpp"
 #include "portacl/kernels/sparse/group_sparse.hpp"
+#include "portacl/kernels/stencil/group_heat2d.hpp"
 #include "portacl/kernels/histogram.hpp"
 #include "portacl/kernels/ml/binary_layers.hpp"
 #include "portacl/kernels/ml/conv_layer.hpp"

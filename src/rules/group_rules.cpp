@@ -52,3 +52,16 @@ GroupSplit split_by_weight(std::size_t n, const std::vector<double>& weights) {
 }
 
 }  // namespace portacl
+
+namespace portacl {
+
+HaloWidth stencil_halo_width(std::size_t thinnest) {
+  HaloWidth h;
+  h.rows = std::max<std::size_t>(1, std::min<std::size_t>({8, thinnest / 64, thinnest}));
+  h.why = std::to_string(h.rows) + " ghost rows a side, an exchange every " + std::to_string(h.rows) +
+          " steps: the thinnest slab has " + std::to_string(thinnest) +
+          " rows; 1 per 64 rows, 1 to 8, keeps the rows recomputed under 1/8 of a slab";
+  return h;
+}
+
+}  // namespace portacl

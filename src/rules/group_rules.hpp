@@ -27,3 +27,19 @@ struct GroupSplit {
 GroupSplit split_by_weight(std::size_t n, const std::vector<double>& weights);
 
 }  // namespace portacl
+
+namespace portacl {
+
+/// Ghost rows a stencil slab keeps on each side that has a neighbour, and
+/// so the steps between two halo exchanges (rule group.halo-width): the
+/// thinnest slab's rows / 64, from 1 to 8, and never more than that slab
+/// holds (a neighbour's ghosts come from one member). The slabs recompute
+/// 8 ghost-and-band rows a step for each exchange they save: at most 1/8
+/// of the thinnest slab's rows.
+struct HaloWidth {
+  std::size_t rows = 1;
+  std::string why;
+};
+HaloWidth stencil_halo_width(std::size_t thinnest_slab_rows);
+
+}  // namespace portacl

@@ -206,6 +206,10 @@ const std::vector<Rule>& rule_book() {
        "A device group shares n items in contiguous parts in proportion to each member's weight (its measured "
        "speed, else 1 each): whole shares first, the items left over one each to the largest remainders, a member "
        "of weight 0 none, so a slower device never holds up the others by more than one item's work."},
+      {"group.halo-width", "all", "003 14",
+       "A stencil over a device group keeps k ghost rows on each side of a slab that has a neighbour and exchanges "
+       "them every k steps (k = the thinnest slab's rows / 64, 1 to 8): each exchange costs a round trip through host "
+       "memory, and the ghost rows and the two send bands recomputed for it stay under 1/8 of a slab."},
       {"particles.nbody-layout", "all", "003 14",
        "All-pairs N-body on GPUs keeps each body as one float4 (x, y, z, m), a single 16-byte load (separate arrays' "
        "four base pointers cost registers), and stages tiles of a work-group's size in local memory, which every "
