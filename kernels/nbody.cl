@@ -31,10 +31,14 @@ inline float4 finish(float3 acc, float phi, float4 me, float eps2, float g) {
   return (float4)(g * acc, POTENTIAL ? -g * (phi - me.w * rsqrt(eps2)) : 0.0f);
 }
 
-// Work-item lid of group g takes bodies g * WG_SIZE * BODIES + lid + b *
-// WG_SIZE, b < BODIES: each body read from the tile serves BODIES bodies.
+// The targets are bodies first .. first + count - 1 of the n (all of them
+// on one device; a device group member's slice), each summed over all n in
+// the same order whatever the slice, so a slice's sums are the whole run's.
+// Work-item lid of group g takes targets g * WG_SIZE * BODIES + lid + b *
+// WG_SIZE, b < BODIES: each body read from the tile serves BODIES targets.
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(
-    const uint n, const float eps2, const float g, __global const float4* bodies, __global float4* accelerations) {
+    const uint n, const uint first, const uint count, const float eps2, const float g, __global const float4* bodies,
+    __global float4* accelerations) {
   __local float4 tile[WG_SIZE];
   const uint lid = get_local_id(0), first_i = get_group_id(0) * WG_SIZE * BODIES + lid;
   float4 me[BODIES];
@@ -42,7 +46,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(
   float phi[BODIES];
   for (uint b = 0; b < BODIES; ++b) {
     const uint i = first_i + b * WG_SIZE;
-    me[b] = i < n ? bodies[i] : (float4)(0.0f);
+    me[b] = i < count ? bodies[first + i] : (float4)(0.0f);
     acc[b] = (float3)(0.0f);
     phi[b] = 0.0f;
   }
@@ -68,7 +72,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(
   }
   for (uint b = 0; b < BODIES; ++b) {
     const uint i = first_i + b * WG_SIZE;
-    if (i < n) accelerations[i] = finish(acc[b], phi[b], me[b], eps2, g);
+    if (i < count) accelerations[i] = finish(acc[b], phi[b], me[b], eps2, g);
   }
 }
 
@@ -123,17 +127,18 @@ inline float lane_sum(VT v) {
 #define lane_sum(v) (v)
 #endif
 
-// Work-item w takes bodies w * BODIES .. w * BODIES + BODIES - 1: each
-// vector of bodies j loaded serves BODIES bodies.
-__kernel void nbody_soa(const uint n, const uint padded, const float eps2, const float g,
+// Work-item w takes targets w * BODIES .. w * BODIES + BODIES - 1 (of
+// bodies first .. first + count - 1): each vector of bodies j loaded serves
+// BODIES targets.
+__kernel void nbody_soa(const uint first, const uint count, const uint padded, const float eps2, const float g,
                         __global const float4* bodies, __global const float* xs, __global const float* ys,
                         __global const float* zs, __global const float* ms, __global float4* accelerations) {
   const uint first_i = get_global_id(0) * BODIES;
-  if (first_i >= n) return;
+  if (first_i >= count) return;
   float4 me[BODIES];
   VT ax[BODIES], ay[BODIES], az[BODIES], ph[BODIES];
   for (uint b = 0; b < BODIES; ++b) {
-    me[b] = first_i + b < n ? bodies[first_i + b] : (float4)(0.0f);
+    me[b] = first_i + b < count ? bodies[first + first_i + b] : (float4)(0.0f);
     ax[b] = ay[b] = az[b] = ph[b] = (VT)(0.0f);
   }
   for (uint j = 0; j < padded; j += VW) {
@@ -151,18 +156,19 @@ __kernel void nbody_soa(const uint n, const uint padded, const float eps2, const
 #endif
     }
   }
-  for (uint b = 0; b < BODIES && first_i + b < n; ++b)
+  for (uint b = 0; b < BODIES && first_i + b < count; ++b)
     accelerations[first_i + b] =
         finish((float3)(lane_sum(ax[b]), lane_sum(ay[b]), lane_sum(az[b])), lane_sum(ph[b]), me[b], eps2, g);
 }
 
-// v += a dt/2, then x += v dt (the mass, w, kept).
-__kernel void nbody_kick_drift(const uint n, const float dt, __global float4* bodies, __global float4* velocities,
-                               __global const float4* accelerations) {
-  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) {
+// v += a dt/2, then x += v dt (the mass, w, kept), for bodies first ..
+// first + count - 1 (velocities and accelerations: the slice's own).
+__kernel void nbody_kick_drift(const uint first, const uint count, const float dt, __global float4* bodies,
+                               __global float4* velocities, __global const float4* accelerations) {
+  for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
     const float4 v = velocities[i] + (float4)(0.5f * dt * accelerations[i].xyz, 0.0f);
     velocities[i] = v;
-    bodies[i] += (float4)(dt * v.xyz, 0.0f);
+    bodies[first + i] += (float4)(dt * v.xyz, 0.0f);
   }
 }
 

@@ -12,17 +12,6 @@ using namespace portacl;
 
 namespace {
 
-// n bodies uniform in a cube of side 2, masses in [0.5, 1.5) / n.
-std::vector<float> random_bodies(std::size_t n) {
-  std::uniform_real_distribution<float> pos(-1.0f, 1.0f), mass(0.5f, 1.5f);
-  std::vector<float> b(4 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (int c = 0; c < 3; ++c) b[4 * i + c] = pos(test::rng());
-    b[4 * i + 3] = mass(test::rng()) / float(n);
-  }
-  return b;
-}
-
 std::vector<float> poisoned(std::size_t floats) {
   return std::vector<float>(floats, std::numeric_limits<float>::quiet_NaN());
 }
@@ -55,10 +44,10 @@ NbodyOptions options(float eps, float g = 1.0f) {
 TEST_CASE("nbody accelerations and potentials match the double all-pairs sum at awkward sizes", "[nbody]") {
   Context& ctx = test::cpu_context();
   for (std::size_t n : test::awkward_sizes)
-    if (n <= 4099) check_nbody(ctx, random_bodies(n), options(0.05f, 0.7f));
+    if (n <= 4099) check_nbody(ctx, test::random_bodies(n), options(0.05f, 0.7f));
   NbodyOptions no_potential = options(0.01f);
   no_potential.potential = false;
-  const LaunchPlan p = check_nbody(ctx, random_bodies(1021), no_potential);
+  const LaunchPlan p = check_nbody(ctx, test::random_bodies(1021), no_potential);
   CHECK(p.macros.at("POTENTIAL") == "0");
 }
 
@@ -69,7 +58,7 @@ TEST_CASE("nbody runs right under every device class's plan, each layout where i
     NbodyOptions o = options(0.02f);
     o.plan = opt;
     for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{1031}}) {
-      const LaunchPlan p = check_nbody(ctx, random_bodies(n), o);
+      const LaunchPlan p = check_nbody(ctx, test::random_bodies(n), o);
       const Decision* layout = p.decision("layout");
       REQUIRE(layout);
       const DeviceClass c = classify(*opt.plan_as).device_class;
@@ -78,7 +67,7 @@ TEST_CASE("nbody runs right under every device class's plan, each layout where i
     }
     // Rule particles.nbody-rsqrt: Newton's 1/sqrt on the split layout.
     {
-      const LaunchPlan p = check_nbody(ctx, random_bodies(61), o);
+      const LaunchPlan p = check_nbody(ctx, test::random_bodies(61), o);
       CHECK(p.macros.at("NEWTON_RSQRT") == (p.decision("NEWTON_RSQRT") ? "1" : "0"));
     }
     // Tuned unrolls, vector widths, bodies per work-item and either
@@ -92,7 +81,7 @@ TEST_CASE("nbody runs right under every device class's plan, each layout where i
                       {"NEWTON_RSQRT", std::to_string(newton)}};
       tuned.vector_width = vw;
       o.plan.override_values = tuned;
-      const LaunchPlan p = check_nbody(ctx, random_bodies(257), o);
+      const LaunchPlan p = check_nbody(ctx, test::random_bodies(257), o);
       CHECK(p.macros.at("BODIES") == std::to_string(per_item));
       // The knob shapes the split layout only; tiles keep the built-in rsqrt.
       const bool split = p.decision("layout")->value == "split x, y, z, m arrays";
@@ -115,7 +104,7 @@ TEST_CASE("nbody forces are antisymmetric and a closed system's momentum does no
   }
   // Many bodies: sum_i m_i a_i = 0 to rounding, against sum_i m_i |a_i|.
   const std::size_t n = 3001;
-  const std::vector<float> bodies = random_bodies(n);
+  const std::vector<float> bodies = test::random_bodies(n);
   Buffer<float> many(ctx, bodies), acc(ctx, poisoned(4 * n));
   nbody_accelerations(ctx, many, acc, options(0.05f));
   const std::vector<float> all = acc.download();
@@ -132,7 +121,7 @@ TEST_CASE("nbody forces are antisymmetric and a closed system's momentum does no
 TEST_CASE("nbody leapfrog keeps momentum and holds energy over 1000 steps", "[nbody]") {
   Context& ctx = test::cpu_context();
   const std::size_t n = 64;
-  std::vector<float> bodies = random_bodies(n), velocities(4 * n, 0.0f);
+  std::vector<float> bodies = test::random_bodies(n), velocities(4 * n, 0.0f);
   // Small random velocities, the centre of mass at rest.
   std::normal_distribution<float> kick(0.0f, 0.3f);
   double p[3] = {0, 0, 0}, mass = 0;
@@ -172,7 +161,7 @@ TEST_CASE("nbody leapfrog keeps momentum and holds energy over 1000 steps", "[nb
 
 TEST_CASE("nbody refuses what it cannot compute, naming the problem", "[nbody]") {
   Context& ctx = test::cpu_context();
-  Buffer<float> b(ctx, random_bodies(3)), a(ctx, 12), odd(ctx, 10), v(ctx, 12);
+  Buffer<float> b(ctx, test::random_bodies(3)), a(ctx, 12), odd(ctx, 10), v(ctx, 12);
   CHECK_THROWS_WITH(nbody_accelerations(ctx, b, a, options(0.0f)), Catch::Contains("softening 0"));
   CHECK_THROWS_WITH(nbody_accelerations(ctx, b, a, options(-1.0f)), Catch::Contains("above 0"));
   CHECK_THROWS_WITH(nbody_accelerations(ctx, b, odd, options(0.1f)), Catch::Contains("not 4 per body"));

@@ -162,4 +162,14 @@ std::vector<ClassPlan> rules_and_class_plans(portacl::ElementType element) {
   return plans;
 }
 
+std::vector<float> random_bodies(std::size_t n) {
+  std::uniform_real_distribution<float> pos(-1.0f, 1.0f), mass(0.5f, 1.5f);
+  std::vector<float> b(4 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 3; ++c) b[4 * i + c] = pos(rng());
+    b[4 * i + 3] = mass(rng()) / float(n);
+  }
+  return b;
+}
+
 }  // namespace test

@@ -84,6 +84,10 @@ struct ClassPlan {
   portacl::PlanOptions options;
 };
 std::vector<ClassPlan> class_plans(portacl::ElementType element);
+// n bodies (x, y, z, m) uniform in a cube of side 2, masses in [0.5,
+// 1.5) / n: the N-body tests' systems.
+std::vector<float> random_bodies(std::size_t n);
+
 // The rules' own plan for the test device ("rules", no options) first, then
 // class_plans(element).
 std::vector<ClassPlan> rules_and_class_plans(portacl::ElementType element);

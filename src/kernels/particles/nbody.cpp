@@ -8,6 +8,7 @@
 
 #include "../aliasing.hpp"
 #include "../kernel_call.hpp"
+#include "kernels/particles/nbody_slice.hpp"
 #include "kernels/particles/nbody_tunables.hpp"
 #include "portacl/error.hpp"
 #include "rules/nbody_rules.hpp"
@@ -78,26 +79,38 @@ void check_pair(Context& ctx, const char* op, const Buffer<float>& bodies, const
                            "every body's position is read while accelerations are written");
 }
 
-// The force sum on checked operands.
-LaunchPlan accelerations_of(Context& ctx, const Buffer<float>& bodies, Buffer<float>& accelerations,
-                            const NbodyOptions& o) {
+// The leapfrog's halves: streaming updates under the force sum's plan, one
+// body per work-item.
+LaunchPlan half_step_plan(Context& ctx, std::size_t count, const NbodyOptions& o) {
+  LaunchPlan half = ctx.plan(nbody_traits(), ProblemSize(count), o.plan);
+  half.work_groups = kernel_call::ceil_div(count, half.local[0]);
+  half.global = {{half.work_groups * half.local[0], 1, 1}};
+  half.macros["POTENTIAL"] = o.potential ? "1" : "0";
+  return half;
+}
+
+}  // namespace
+
+LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, std::size_t first, std::size_t count,
+                                     Buffer<float>& accelerations, const NbodyOptions& o) {
   const std::size_t n = bodies.size() / 4;
+  // Planned for all n (the sum's length and order), launched for the slice.
   LaunchPlan plan = ctx.plan(nbody_traits(), ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
-  if (n == 0) return plan;
+  if (count == 0) return plan;
   if (n > 0xffffffffull) throw Error("nbody: " + std::to_string(n) + " bodies; at most 2^32 - 1");
   const NbodyShape shape = choose_nbody(plan, nbody_tunables(), n);
   plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
   plan.macros["UNROLL"] = std::to_string(shape.unroll);
   plan.macros["BODIES"] = std::to_string(shape.bodies);
   plan.macros["NEWTON_RSQRT"] = shape.newton_rsqrt ? "1" : "0";
-  plan.work_groups = kernel_call::ceil_div(kernel_call::ceil_div(n, shape.bodies), plan.local[0]);
+  plan.work_groups = kernel_call::ceil_div(kernel_call::ceil_div(count, shape.bodies), plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.items_per_work_item = shape.bodies;
-  const cl_uint count = static_cast<cl_uint>(n);
+  const cl_uint all = static_cast<cl_uint>(n), from = static_cast<cl_uint>(first), slice = static_cast<cl_uint>(count);
   const cl_float eps2 = o.softening * o.softening, g = o.gravity;
   if (shape.layout == NbodyLayout::float4_tiles) {
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_tiles", ""}, plan), count, eps2, g, bodies,
-                        accelerations);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_tiles", ""}, plan), all, from, slice, eps2, g,
+                        bodies, accelerations);
     return plan;
   }
   auto held = ctx.hold_scratch();
@@ -107,20 +120,34 @@ LaunchPlan accelerations_of(Context& ctx, const Buffer<float>& bodies, Buffer<fl
   const cl::Buffer& zs = ctx.scratch("nbody.z", bytes);
   const cl::Buffer& ms = ctx.scratch("nbody.m", bytes);
   const cl_uint padded = static_cast<cl_uint>(shape.padded);
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_split", ""}, plan), count, padded, bodies, xs, ys,
-                      zs, ms);
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_soa", ""}, plan), count, padded, eps2, g, bodies,
-                      xs, ys, zs, ms, accelerations);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_split", ""}, plan), all, padded, bodies, xs, ys, zs,
+                      ms);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_soa", ""}, plan), from, slice, padded, eps2, g,
+                      bodies, xs, ys, zs, ms, accelerations);
   return plan;
 }
 
-}  // namespace
+void nbody_slice_kick_drift(Context& ctx, Buffer<float>& bodies, std::size_t first, std::size_t count,
+                            Buffer<float>& velocities, const Buffer<float>& accelerations, float dt,
+                            const NbodyOptions& o) {
+  if (count == 0) return;
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick_drift", ""}, half_step_plan(ctx, count, o)),
+                      static_cast<cl_uint>(first), static_cast<cl_uint>(count), cl_float(dt), bodies, velocities,
+                      accelerations);
+}
+
+void nbody_slice_kick(Context& ctx, std::size_t count, Buffer<float>& velocities, const Buffer<float>& accelerations,
+                      float dt, const NbodyOptions& o) {
+  if (count == 0) return;
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick", ""}, half_step_plan(ctx, count, o)),
+                      static_cast<cl_uint>(count), cl_float(dt), velocities, accelerations);
+}
 
 LaunchPlan nbody_accelerations(Context& ctx, const Buffer<float>& bodies, Buffer<float>& accelerations,
                                const NbodyOptions& o) {
   check_options("nbody_accelerations", o);
   check_pair(ctx, "nbody_accelerations", bodies, accelerations);
-  return accelerations_of(ctx, bodies, accelerations, o);
+  return nbody_slice_accelerations(ctx, bodies, 0, bodies.size() / 4, accelerations, o);
 }
 
 LaunchPlan nbody_step(Context& ctx, Buffer<float>& bodies, Buffer<float>& velocities, Buffer<float>& accelerations,
@@ -136,19 +163,9 @@ LaunchPlan nbody_step(Context& ctx, Buffer<float>& bodies, Buffer<float>& veloci
   aliasing::refuse_overlap(op, aliasing::whole(accelerations), "accelerations", aliasing::whole(velocities),
                            "velocities", "both are used by the step");
   const std::size_t n = bodies.size() / 4;
-  if (n == 0) return ctx.plan(nbody_traits(), ProblemSize(1), o.plan);
-  // The halves are streaming updates: the force sum's plan, one body per work-item.
-  LaunchPlan half = ctx.plan(nbody_traits(), ProblemSize(n), o.plan);
-  half.work_groups = kernel_call::ceil_div(n, half.local[0]);
-  half.global = {{half.work_groups * half.local[0], 1, 1}};
-  half.macros["POTENTIAL"] = o.potential ? "1" : "0";
-  const cl_uint count = static_cast<cl_uint>(n);
-  const cl_float step = dt;
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick_drift", ""}, half), count, step, bodies,
-                      velocities, accelerations);
-  const LaunchPlan forces = accelerations_of(ctx, bodies, accelerations, o);
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick", ""}, half), count, step, velocities,
-                      accelerations);
+  nbody_slice_kick_drift(ctx, bodies, 0, n, velocities, accelerations, dt, o);
+  const LaunchPlan forces = nbody_slice_accelerations(ctx, bodies, 0, n, accelerations, o);
+  nbody_slice_kick(ctx, n, velocities, accelerations, dt, o);
   return forces;
 }
 
