@@ -18,6 +18,7 @@
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
 #include "portacl/kernels/group_vector.hpp"
+#include "portacl/kernels/ml/group_small_cnn.hpp"
 #include "portacl/kernels/particles/group_nbody.hpp"
 #include "portacl/kernels/sparse/group_sparse.hpp"
 #include "portacl/kernels/stencil/group_heat2d.hpp"
