@@ -13,23 +13,18 @@ using namespace portacl;
 
 namespace {
 
-DeviceGroup& halves() {
-  static DeviceGroup group("cpu/2");
-  return group;
-}
-
 template <class T>
 void check_group_heat(std::size_t rows, std::size_t cols, std::size_t steps, std::optional<std::size_t> halo,
                       bool sides, const PlanOptions& plan = {}) {
-  DeviceGroup& group = halves();
+  DeviceGroup& group = test::cpu_halves();
   const std::vector<T> u0 = test::random_vector<T>(rows * cols, -1.0, 1.0);
   HeatOptions<T> o;
   o.r = T(0.2);
   o.steps = steps;
   o.plan = plan;
   if (sides) o.sides = HeatSides<T>{T(0.75), T(-0.5), T(0.25), T(-1)};
-  Buffer<T> single(test::cpu_context(), u0);
-  heat2d(test::cpu_context(), single, rows, cols, o);
+  Buffer<T> single(test::whole_cpu_context(), u0);
+  heat2d(test::whole_cpu_context(), single, rows, cols, o);
   GroupHeat2d<T> grouped(group, u0, rows, cols, halo);
   INFO(rows << " x " << cols << ", " << steps << " steps, " << (sides ? "fixed sides" : "edges kept") << "\n"
             << grouped.describe());
@@ -41,7 +36,7 @@ void check_group_heat(std::size_t rows, std::size_t cols, std::size_t steps, std
 
 TEMPLATE_TEST_CASE("group heat 2D equals single-device heat 2D bit for bit", "[group_stencil]", float, double) {
   using T = TestType;
-  DeviceGroup& group = halves();
+  DeviceGroup& group = test::cpu_halves();
   for (const std::vector<double>& weights : std::vector<std::vector<double>>{{1, 1}, {3, 1}, {1, 0}, {0, 1}}) {
     group.set_weights(weights);
     INFO("weights " << weights[0] << ":" << weights[1]);
@@ -65,16 +60,16 @@ TEMPLATE_TEST_CASE("group heat 2D equals single-device heat 2D bit for bit", "[g
 }
 
 TEST_CASE("group heat 2D under every device class's plan", "[group_stencil]") {
-  halves().set_weights({2, 1});
+  test::cpu_halves().set_weights({2, 1});
   for (const test::ClassPlan& p : test::rules_and_class_plans(ElementType::f32)) {
     INFO(p.fixture);
     check_group_heat<float>(97, 45, 13, std::nullopt, true, p.options);
   }
-  halves().set_weights({1, 1});
+  test::cpu_halves().set_weights({1, 1});
 }
 
 TEST_CASE("group heat 2D refuses bad input by name", "[group_stencil]") {
-  DeviceGroup& group = halves();
+  DeviceGroup& group = test::cpu_halves();
   group.set_weights({1, 1});
   const std::vector<float> u(20 * 10, 1.0f);
   CHECK_THROWS_WITH(GroupHeat2d<float>(group, u, 20, 11), Catch::Contains("but the grid is 20 x 11"));

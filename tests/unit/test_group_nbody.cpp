@@ -15,18 +15,13 @@ using namespace portacl;
 
 namespace {
 
-DeviceGroup& halves() {
-  static DeviceGroup group("cpu/2");
-  return group;
-}
-
 void check_group_nbody(std::size_t n, NbodyOptions o, std::size_t steps) {
   const std::vector<float> bodies = test::random_bodies(n);
   std::vector<float> velocities = test::random_vector<float>(4 * n, -0.1, 0.1);
-  Context& ctx = test::cpu_context();
+  Context& ctx = test::whole_cpu_context();
   Buffer<float> b(ctx, bodies), v(ctx, velocities), a(ctx, 4 * n);
   nbody_accelerations(ctx, b, a, o);
-  GroupNbody group(halves(), bodies, velocities, o);
+  GroupNbody group(test::cpu_halves(), bodies, velocities, o);
   INFO(n << " bodies, " << steps << " steps\n" << group.describe());
   for (std::size_t s = 0; s < steps; ++s) {
     nbody_step(ctx, b, v, a, 0.01f, o);
@@ -43,18 +38,18 @@ TEST_CASE("group N-body equals single-device N-body bit for bit", "[group_partic
   NbodyOptions o;
   o.softening = 0.05f;
   for (const std::vector<double>& weights : std::vector<std::vector<double>>{{1, 1}, {3, 1}, {1, 0}, {0, 1}}) {
-    halves().set_weights(weights);
+    test::cpu_halves().set_weights(weights);
     INFO("weights " << weights[0] << ":" << weights[1]);
     for (std::size_t n : {1, 2, 3, 67, 257}) {
       o.potential = n % 2 == 1;
       check_group_nbody(n, o, 3);
     }
   }
-  halves().set_weights({1, 1});
+  test::cpu_halves().set_weights({1, 1});
 }
 
 TEST_CASE("group N-body under every device class's plan, momentum kept", "[group_particles]") {
-  halves().set_weights({1, 2});
+  test::cpu_halves().set_weights({1, 2});
   NbodyOptions o;
   o.softening = 0.05f;
   for (const test::ClassPlan& p : test::rules_and_class_plans(ElementType::f32)) {
@@ -66,7 +61,7 @@ TEST_CASE("group N-body under every device class's plan, momentum kept", "[group
   const std::size_t n = 200;
   const std::vector<float> bodies = test::random_bodies(n);
   o.plan = {};
-  GroupNbody group(halves(), bodies, std::vector<float>(4 * n, 0.0f), o);
+  GroupNbody group(test::cpu_halves(), bodies, std::vector<float>(4 * n, 0.0f), o);
   for (int s = 0; s < 5; ++s) group.step(0.01f);
   const std::vector<float> v = group.velocities(), b = group.bodies();
   double momentum[3] = {0, 0, 0}, scale = 0;
@@ -76,17 +71,18 @@ TEST_CASE("group N-body under every device class's plan, momentum kept", "[group
       scale += double(b[4 * i + 3]) * std::fabs(v[4 * i + c]);
     }
   for (double p : momentum) CHECK(std::fabs(p) <= 1e-5 * scale);
-  halves().set_weights({1, 1});
+  test::cpu_halves().set_weights({1, 1});
 }
 
 TEST_CASE("group N-body refuses bad input by name", "[group_particles]") {
   NbodyOptions o;
   const std::vector<float> b = test::random_bodies(3);
-  CHECK_THROWS_WITH(GroupNbody(halves(), b, std::vector<float>(12), o), Catch::Contains("softening"));
+  CHECK_THROWS_WITH(GroupNbody(test::cpu_halves(), b, std::vector<float>(12), o), Catch::Contains("softening"));
   o.softening = 0.1f;
-  CHECK_THROWS_WITH(GroupNbody(halves(), std::vector<float>(10), std::vector<float>(10), o),
+  CHECK_THROWS_WITH(GroupNbody(test::cpu_halves(), std::vector<float>(10), std::vector<float>(10), o),
                     Catch::Contains("not 4 per body"));
-  CHECK_THROWS_WITH(GroupNbody(halves(), b, std::vector<float>(8), o), Catch::Contains("velocities has 8 floats"));
-  GroupNbody group(halves(), b, std::vector<float>(12), o);
+  CHECK_THROWS_WITH(GroupNbody(test::cpu_halves(), b, std::vector<float>(8), o),
+                    Catch::Contains("velocities has 8 floats"));
+  GroupNbody group(test::cpu_halves(), b, std::vector<float>(12), o);
   CHECK_THROWS_WITH(group.step(NAN), Catch::Contains("must be finite"));
 }

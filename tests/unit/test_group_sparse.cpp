@@ -23,11 +23,6 @@ namespace {
 
 const std::vector<std::vector<double>> kWeights{{1, 1}, {3, 1}, {1, 0}, {0, 1}};
 
-DeviceGroup& halves() {
-  static DeviceGroup group("cpu/2");
-  return group;
-}
-
 // Group CG from x = 0; the true residual, recomputed on the host in
 // double, must agree with the reported one to a few times the tolerance.
 template <class T>
@@ -92,7 +87,7 @@ TEMPLATE_TEST_CASE("row partition: interior and halo blocks give back the matrix
 
 TEMPLATE_TEST_CASE("group SpMV matches the host product under every split", "[group_sparse]", float, double) {
   using T = TestType;
-  DeviceGroup& group = halves();
+  DeviceGroup& group = test::cpu_halves();
   for (const std::vector<double>& weights : kWeights) {
     group.set_weights(weights);
     for (std::size_t n : {0, 1, 2, 7, 101, 1009}) {
@@ -119,7 +114,7 @@ TEMPLATE_TEST_CASE("group SpMV matches the host product under every split", "[gr
 TEMPLATE_TEST_CASE("group CG converges like single-device CG, with and without Jacobi", "[group_sparse]", float,
                    double) {
   using T = TestType;
-  DeviceGroup& group = halves();
+  DeviceGroup& group = test::cpu_halves();
   const double tolerance = sizeof(T) == 4 ? 1e-4 : 1e-9;
   // A permuted Poisson matrix: every row block has a halo from everywhere.
   HostCsr<T> csr = permuted_symmetric(poisson2d<T>(29), 5);
@@ -148,7 +143,7 @@ TEMPLATE_TEST_CASE("group CG converges like single-device CG, with and without J
 }
 
 TEST_CASE("group sparse calls refuse bad input by name", "[group_sparse]") {
-  DeviceGroup& group = halves();
+  DeviceGroup& group = test::cpu_halves();
   group.set_weights({1, 1});
   HostCsr<double> wide = poisson2d<double>(4);
   wide.cols += 1;

@@ -14,25 +14,6 @@
 
 using namespace portacl;
 
-namespace {
-
-DeviceGroup& halves() {
-  static DeviceGroup group("cpu/2");
-  return group;
-}
-
-// SmallCnn's parameters without the alignment gaps.
-std::vector<float> packed_parameters(SmallCnn& net) {
-  const std::vector<float> flat = net.parameters().download();
-  std::vector<float> packed;
-  for (ParameterSegment s : {net.conv_filters(), net.conv_bias(), net.dense_weights(), net.dense_bias()})
-    packed.insert(packed.end(), flat.begin() + std::ptrdiff_t(s.offset),
-                  flat.begin() + std::ptrdiff_t(s.offset + s.count));
-  return packed;
-}
-
-}  // namespace
-
 TEST_CASE("replicas on a device group train as one device does on the whole batch", "[group_training]") {
   const SmallCnnShape shape{2, 6, 10, 4, 3};
   SgdOptions sgd;
@@ -40,11 +21,11 @@ TEST_CASE("replicas on a device group train as one device does on the whole batc
   sgd.weight_decay = 0.001f;
   for (const std::vector<double>& weights : std::vector<std::vector<double>>{{1, 1}, {3, 1}, {1, 0}, {0, 1}})
     for (std::size_t batch : {1, 7, 16}) {
-      halves().set_weights(weights);
+      test::cpu_halves().set_weights(weights);
       INFO("weights " << weights[0] << ":" << weights[1] << ", batch " << batch);
-      Context& ctx = test::cpu_context();
+      Context& ctx = test::whole_cpu_context();
       SmallCnn single(ctx, shape, 42);
-      GroupSmallCnn group(halves(), shape, 42);
+      GroupSmallCnn group(test::cpu_halves(), shape, 42);
       for (int step = 0; step < 2; ++step) {
         const std::vector<float> images = test::random_vector<float>(batch * 2 * 6 * 10, -1.0, 1.0);
         std::vector<int> labels(batch);
@@ -56,7 +37,7 @@ TEST_CASE("replicas on a device group train as one device does on the whole batc
         INFO(group.describe());
         CHECK(std::fabs(got - want) <= 1e-5 * std::fabs(want));
       }
-      const std::vector<float> want = packed_parameters(single), got = group.parameters();
+      const std::vector<float> want = single.packed_parameters(), got = group.parameters();
       REQUIRE(got.size() == want.size());
       double largest = 1, worst = 0;
       for (std::size_t i = 0; i < want.size(); ++i) {
@@ -64,21 +45,23 @@ TEST_CASE("replicas on a device group train as one device does on the whole batc
         worst = std::max(worst, double(std::fabs(got[i] - want[i])));
       }
       CHECK(worst <= 1e-5 * largest);
-      CHECK(test::first_difference(packed_parameters(group.replica(1)), got) == "equal");
+      CHECK(test::first_difference(group.replica(1).packed_parameters(), got) == "equal");
     }
-  halves().set_weights({1, 1});
+  test::cpu_halves().set_weights({1, 1});
 }
 
 TEST_CASE("group training: sync_parameters, and refusals by name", "[group_training]") {
-  halves().set_weights({1, 1});
+  test::cpu_halves().set_weights({1, 1});
   const SmallCnnShape shape{1, 4, 4, 2, 2};
-  GroupSmallCnn group(halves(), shape, 7);
+  GroupSmallCnn group(test::cpu_halves(), shape, 7);
   // Member 1 drifts (as members of different kinds might); sync brings it back.
   group.replica(1).parameters().upload(std::vector<float>(group.replica(1).parameters().size(), 0.5f));
-  CHECK(test::first_difference(packed_parameters(group.replica(1)), group.parameters()) != "equal");
+  CHECK(test::first_difference(group.replica(1).packed_parameters(), group.parameters()) != "equal");
   group.sync_parameters();
-  CHECK(test::first_difference(packed_parameters(group.replica(1)), group.parameters()) == "equal");
+  CHECK(test::first_difference(group.replica(1).packed_parameters(), group.parameters()) == "equal");
   const std::vector<float> images(3 * 16, 0.1f);
+  CHECK_THROWS_WITH(group.replica(1).set_packed_parameters(std::vector<float>(3)),
+                    Catch::Contains("3 values for a network of"));
   CHECK_THROWS_WITH(group.train_step(images, {0, 1, 0}, 0, SgdOptions{}), Catch::Contains("a batch of 0"));
   CHECK_THROWS_WITH(group.train_step(images, {0, 1, 0}, 2, SgdOptions{}), Catch::Contains("images has 48 floats"));
   CHECK_THROWS_WITH(group.train_step(images, {0, 1}, 3, SgdOptions{}), Catch::Contains("labels has 2 entries"));

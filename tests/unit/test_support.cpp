@@ -162,6 +162,18 @@ std::vector<ClassPlan> rules_and_class_plans(portacl::ElementType element) {
   return plans;
 }
 
+portacl::DeviceGroup& cpu_halves() {
+  static portacl::DeviceGroup group("cpu/2");
+  return group;
+}
+
+portacl::Context& whole_cpu_context() {
+  const char* env = std::getenv("PORTACL_TEST_DEVICE");
+  if (!env || !*env) return cpu_context();
+  static portacl::Context whole(portacl::select_device("cpu"));
+  return whole;
+}
+
 std::vector<float> random_bodies(std::size_t n) {
   std::uniform_real_distribution<float> pos(-1.0f, 1.0f), mass(0.5f, 1.5f);
   std::vector<float> b(4 * n);

@@ -84,6 +84,14 @@ struct ClassPlan {
   portacl::PlanOptions options;
 };
 std::vector<ClassPlan> class_plans(portacl::ElementType element);
+// The test CPU split in two sub-devices ("cpu/2"), made once: the device
+// group the group tests run on (weights reset by each test that sets them).
+portacl::DeviceGroup& cpu_halves();
+// A context on the whole CPU that cpu_halves() splits (the test device
+// itself unless PORTACL_TEST_DEVICE names another): the single-device
+// run a group's results are compared with.
+portacl::Context& whole_cpu_context();
+
 // n bodies (x, y, z, m) uniform in a cube of side 2, masses in [0.5,
 // 1.5) / n: the N-body tests' systems.
 std::vector<float> random_bodies(std::size_t n);

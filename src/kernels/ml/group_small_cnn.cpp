@@ -140,28 +140,11 @@ double GroupSmallCnn::train_step(const std::vector<float>& images, const std::ve
 
 SmallCnn& GroupSmallCnn::replica(std::size_t member) { return state_->replicas.at(member)->net; }
 
-std::vector<float> GroupSmallCnn::parameters() const {
-  Replica& r = *state_->replicas[0];
-  const std::vector<float> flat = r.net.parameters().download();
-  std::vector<float> packed;
-  for (const ParameterSegment& seg : r.segments())
-    packed.insert(packed.end(), flat.begin() + std::ptrdiff_t(seg.offset),
-                  flat.begin() + std::ptrdiff_t(seg.offset + seg.count));
-  return packed;
-}
+std::vector<float> GroupSmallCnn::parameters() const { return state_->replicas[0]->net.packed_parameters(); }
 
 void GroupSmallCnn::sync_parameters() {
   const std::vector<float> packed = parameters();
-  for (std::size_t m = 1; m < state_->replicas.size(); ++m) {
-    Replica& r = *state_->replicas[m];
-    std::vector<float> flat(r.net.parameters().size(), 0.0f);
-    std::size_t at = 0;
-    for (const ParameterSegment& seg : r.segments()) {
-      std::copy_n(packed.begin() + std::ptrdiff_t(at), seg.count, flat.begin() + std::ptrdiff_t(seg.offset));
-      at += seg.count;
-    }
-    r.net.parameters().upload(flat);
-  }
+  for (std::size_t m = 1; m < state_->replicas.size(); ++m) state_->replicas[m]->net.set_packed_parameters(packed);
 }
 
 std::string GroupSmallCnn::describe() const { return state_->last; }

@@ -166,6 +166,30 @@ ParameterSegment SmallCnn::conv_bias() const { return state_->segments[1]; }
 ParameterSegment SmallCnn::dense_weights() const { return state_->segments[2]; }
 ParameterSegment SmallCnn::dense_bias() const { return state_->segments[3]; }
 
+std::vector<float> SmallCnn::packed_parameters() const {
+  const std::vector<float> flat = state_->parameters->download();
+  std::vector<float> packed;
+  for (const ParameterSegment& s : state_->segments)
+    packed.insert(packed.end(), flat.begin() + std::ptrdiff_t(s.offset),
+                  flat.begin() + std::ptrdiff_t(s.offset + s.count));
+  return packed;
+}
+
+void SmallCnn::set_packed_parameters(const std::vector<float>& packed) {
+  std::size_t total = 0;
+  for (const ParameterSegment& s : state_->segments) total += s.count;
+  if (packed.size() != total)
+    throw Error("SmallCnn::set_packed_parameters: " + std::to_string(packed.size()) + " values for a network of " +
+                std::to_string(total) + " parameters");
+  std::vector<float> flat(state_->parameters->size(), 0.0f);
+  std::size_t at = 0;
+  for (const ParameterSegment& s : state_->segments) {
+    std::copy_n(packed.begin() + std::ptrdiff_t(at), s.count, flat.begin() + std::ptrdiff_t(s.offset));
+    at += s.count;
+  }
+  state_->parameters->upload(flat);
+}
+
 double SmallCnn::compute_gradients(const Buffer<float>& images, const Buffer<int>& labels, std::size_t batch) {
   State& st = *state_;
   const char* op = "SmallCnn::compute_gradients";

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "portacl/kernels/ml/sgd.hpp"
 #include "portacl/runtime/buffer.hpp"
@@ -62,6 +63,13 @@ class SmallCnn {
   const Buffer<float>& gradients() const;
   Buffer<float>& gradients();  ///< for a caller that sums replicas' gradients in place
   ParameterSegment conv_filters() const, conv_bias() const, dense_weights() const, dense_bias() const;
+  /// The four segments read back one after another, without the gaps: the
+  /// parameters as a device-independent vector (saving a model, comparing
+  /// replicas on devices of different alignments).
+  std::vector<float> packed_parameters() const;
+  /// The same vector written back into the segments (the gaps stay 0).
+  /// Throws portacl::Error for a vector of another length.
+  void set_packed_parameters(const std::vector<float>& packed);
 
   /// Forward and backward over `batch` images (batch x C x H x W) and their
   /// labels: returns the mean loss, leaves its gradient in gradients().
