@@ -17,6 +17,7 @@
 #include "portacl/kernels/element.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
+#include "portacl/kernels/group_calibration.hpp"
 #include "portacl/kernels/group_vector.hpp"
 #include "portacl/kernels/ml/group_small_cnn.hpp"
 #include "portacl/kernels/particles/group_nbody.hpp"

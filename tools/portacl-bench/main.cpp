@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "../common/cli.hpp"
+#include "group_scaling.hpp"
 #include "report.hpp"
 #include "sparse_cases.hpp"
 #include "boost_compute_baseline.hpp"
@@ -50,6 +51,12 @@ const char* kUsage =
     "                     for .ci/cusparse_direct.cu and .ci/cusparse.py)\n"
     "  --stencils LIST    also stencils, every variant of each of these forms:\n"
     "@STENCILS@"
+    "  --group SEL        also strong and weak scaling over the device group SEL\n"
+    "                     (\"cpu/2\", \"gpu+cpu\"), each member alone first (table output)\n"
+    "  --group-reference SEL  a single device timed alone beside the group (\"cpu\")\n"
+    "  --group-cases LIST the group's cases (default cg:512,heat:2048,nbody:16384):\n"
+    "@GROUP@"
+    "  --group-only       the group section alone (no ceilings, kernels or sections)\n"
     "  --reps N           timed runs per measurement (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
     "  --seed N           the random inputs' seed (default from the clock; every run\n"
@@ -77,6 +84,7 @@ std::string usage() {
     for (const CaseForm& f : list.forms) lines += "                       " + f.usage() + ": " + f.meaning + "\n";
     return lines;
   };
+  text.replace(text.find("@GROUP@"), 7, bench::kGroupCaseForms);
   for (const auto& [mark, family] :
        {std::pair<std::string, std::string>{"@SPARSE@", "sparse"}, {"@STENCILS@", "stencil"}})
     text.replace(text.find(mark), mark.size(), forms(case_forms(family)));
@@ -94,6 +102,8 @@ struct Args {
   int reps = 20, warmup = 3;
   std::optional<unsigned long long> seed;
   bool baseline = true, transfers = true, latency = true, json = false, csv = false;
+  bench::GroupScalingArgs group;
+  bool group_only = false;
 };
 
 bool wanted(const Args& a, const std::string& name) {
@@ -261,6 +271,14 @@ int main(int argc, char** argv) {
         a.transfers = false;
       else if (arg == "--no-latency")
         a.latency = false;
+      else if (arg == "--group")
+        a.group.group = args.value();
+      else if (arg == "--group-reference")
+        a.group.reference = args.value();
+      else if (arg == "--group-cases")
+        a.group.cases = cli::split(args.value());
+      else if (arg == "--group-only")
+        a.group_only = true;
       else if (arg == "--json")
         a.json = true;
       else if (arg == "--csv")
@@ -269,6 +287,10 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("unknown option '" + arg + "'");
     }
     if (a.json && a.csv) throw std::invalid_argument("--json and --csv exclude each other");
+    if (a.group.group.empty() && (a.group_only || !a.group.reference.empty() || !a.group.cases.empty()))
+      throw std::invalid_argument("--group-only, --group-reference and --group-cases need --group SEL");
+    if (a.group.cases.empty()) a.group.cases = {"cg:512", "heat:2048", "nbody:16384"};
+    bench::check_group_cases(a.group.cases);
     std::vector<std::string> names;
     for (const auto& op : operations()) names.push_back(op.name);
     cli::check_names(a.kernels, names, "--kernels");
@@ -283,6 +305,13 @@ int main(int argc, char** argv) {
     // anything is measured: a bad matrix file stops here, not after the
     // other sections have run.
     const std::vector<bench::MatrixFile> matrices = bench::read_matrix_files(a.matrices);
+    if (a.group_only) {
+      const unsigned long long seed =
+          a.seed ? *a.seed : std::random_device{}() ^ static_cast<unsigned long long>(std::time(nullptr));
+      std::cout << "portacl-bench " << PORTACL_VERSION_STRING << ", seed " << seed << "\n";
+      a.group.reps = std::max(1, std::min(a.reps, 5));
+      return bench::run_group_scaling(a.group, seed, std::cout) ? 0 : 1;
+    }
     Context ctx(a.device);
     bench::Report r;
     r.device = ctx.info().name;
@@ -381,6 +410,11 @@ int main(int argc, char** argv) {
       bench::print_csv(std::cout, r);
     else
       bench::print_table(std::cout, r);
+    if (!a.group.group.empty() && !a.json && !a.csv) {
+      if (!a.json && !a.csv) std::cerr << "  device group " << a.group.group << "\n";
+      a.group.reps = std::max(1, std::min(a.reps, 5));
+      all_ok = bench::run_group_scaling(a.group, r.seed, std::cout) && all_ok;
+    }
     return all_ok ? 0 : 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "portacl-bench: out of host memory for the sizes asked for (--sizes, --gemm-sizes)\n";

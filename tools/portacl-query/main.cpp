@@ -29,6 +29,9 @@ const char* kUsage =
     "  --rules             print the rule book the planner applies (Markdown table)\n"
     "  --quirks            the known driver and library bugs portacl works around, and\n"
     "                      which of them apply to each device (with --device or --from-*)\n"
+    "  --group SEL         a device group (\"gpu+cpu\", \"cpu/2\", \"all\"): its members, the split\n"
+    "                      weights stored for them (portacl-tune --group measures them) and\n"
+    "                      how a million rows would be split\n"
     "  --json              machine-readable output\n"
     "  --version           print the version\n"
     "  -h, --help          this text\n"
@@ -37,7 +40,7 @@ const char* kUsage =
     "environment: PORTACL_DEVICE picks the default device of every portacl program.\n";
 
 struct Args {
-  std::string device, from_clinfo, from_json;
+  std::string device, from_clinfo, from_json, group;
   bool explain = false, json = false, device_given = false, quirks = false;
 };
 
@@ -46,7 +49,35 @@ int usage_error(const std::string& msg) {
   return 2;
 }
 
+// --group: the members, their stored weights, a sample split.
+int group_report(const Args& a) {
+  DeviceGroup group(a.group);
+  Json report = Json::object();
+  std::ostringstream text;
+  text << "device group '" << a.group << "':\n" << group.describe();
+  for (GroupWorkload w : {GroupWorkload::memory, GroupWorkload::compute}) {
+    const std::optional<GroupCalibration> c = stored_group_weights(group, w);
+    Json weights = Json::array();
+    if (c)
+      for (double v : c->weights) weights.push_back(v);
+    report[std::string(to_string(w)) + "_weights"] = c ? weights : Json();
+    text << to_string(w) << " weights: "
+         << (c ? "\n" + c->why : "none stored (portacl-tune --group '" + a.group + "' measures them); 1 each\n");
+    if (w == GroupWorkload::memory && c) group.set_weights(c->weights);
+  }
+  text << "a split of 1000000 rows (memory weights), rule group.split: " << group.explain_split(1000000) << "\n";
+  report["selector"] = a.group;
+  report["members"] = group.describe();
+  report["split_of_1000000"] = group.explain_split(1000000);
+  if (a.json)
+    std::cout << report.dump(2) << "\n";
+  else
+    std::cout << text.str();
+  return 0;
+}
+
 int run(const Args& a) {
+  if (!a.group.empty()) return group_report(a);
   Json all = Json::object();
   Json list = Json::array();
   std::ostringstream text;
@@ -117,6 +148,8 @@ int main(int argc, char** argv) {
       } else if (arg == "--device") {
         a.device = args.value();
         a.device_given = true;
+      } else if (arg == "--group") {
+        a.group = args.value();
       } else if (arg == "--from-clinfo") {
         a.from_clinfo = args.value();
       } else if (arg == "--from-json") {
@@ -130,6 +163,9 @@ int main(int argc, char** argv) {
   }
   if (!a.from_clinfo.empty() && !a.from_json.empty())
     return usage_error("--from-clinfo and --from-json exclude each other");
+  if (!a.group.empty() && (a.device_given || !a.from_clinfo.empty() || !a.from_json.empty() || a.quirks))
+    return usage_error(
+        "--group describes a live device group; it does not combine with --device, --from-* or --quirks");
   if (a.device_given && (!a.from_clinfo.empty() || !a.from_json.empty()))
     return usage_error("--device selects a live device; it does not combine with --from-clinfo/--from-json");
   try {

@@ -57,6 +57,11 @@ options:
   --seed N           random seed (inputs, sampling); default from the clock
   --json             machine-readable report on stdout
   --list             the operations and their tuning spaces, then exit
+  --group SEL        instead of tuning kernels: time each member of the device
+                     group SEL (device_group.hpp's selectors: "gpu+cpu",
+                     "cpu/2") alone on a memory-bound and a compute-bound
+                     workload and store the rates, which weigh the group's
+                     split (portacl-query --group SEL shows them)
   --export FILE      write this device's records from the database to FILE
   --import FILE      merge the records in FILE into the database
   -h, --help         this text
@@ -72,7 +77,7 @@ std::atomic<bool> interrupted{false};
 extern "C" void on_interrupt(int) { interrupted = true; }
 
 struct Args {
-  std::string device, db, export_to, import_from;
+  std::string device, db, export_to, import_from, group;
   std::vector<std::string> kernels;
   bool all = false, dry_run = false, json = false, list = false;
   TunerOptions tuner;
@@ -214,6 +219,21 @@ int import_records(const std::string& from, const std::string& db_path) {
   return 0;
 }
 
+// --group: each member's rates, measured and stored.
+int calibrate(const std::string& selector, const std::string& db, bool dry_run) {
+  DeviceGroup group(selector);
+  std::cout << group.describe();
+  for (GroupWorkload w : {GroupWorkload::memory, GroupWorkload::compute}) {
+    CalibrationOptions o;
+    o.save = !dry_run;
+    o.database = db;
+    const GroupCalibration c = calibrate_group(group, w, o);
+    std::cout << to_string(w) << " workload:\n" << c.why;
+    for (const std::string& n : c.notes) std::cout << "  " << n << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -226,6 +246,8 @@ int main(int argc, char** argv) {
         return 0;
       else if (arg == "--device")
         a.device = args.value();
+      else if (arg == "--group")
+        a.group = args.value();
       else if (arg == "--kernel" || arg == "--kernels") {
         for (const auto& k : cli::split(args.value())) a.kernels.push_back(k);
       } else if (arg == "--all")
@@ -277,7 +299,10 @@ int main(int argc, char** argv) {
         throw std::invalid_argument(e.what());
       }
     }
-    if (!a.list && a.export_to.empty() && a.import_from.empty() && !a.all && a.kernels.empty())
+    if (!a.group.empty() && (a.all || !a.kernels.empty()))
+      throw std::invalid_argument(
+          "--group measures a device group's weights; it does not combine with --kernel or --all");
+    if (!a.list && a.export_to.empty() && a.import_from.empty() && !a.all && a.kernels.empty() && a.group.empty())
       throw std::invalid_argument("say what to tune: --kernel NAME or --all (see --list)");
     if (a.all && !a.kernels.empty()) throw std::invalid_argument("--all and --kernel exclude each other");
   } catch (const std::invalid_argument& e) {
@@ -292,6 +317,7 @@ int main(int argc, char** argv) {
 
   try {
     if (!a.import_from.empty()) return import_records(a.import_from, a.db);
+    if (!a.group.empty()) return calibrate(a.group, a.db, a.dry_run);
     Context ctx(a.device);
     if (!a.export_to.empty()) return export_records(ctx.info(), a.db, a.export_to);
 

@@ -45,7 +45,7 @@ struct GroupSmallCnn::State {
   SmallCnnShape shape;
   std::vector<std::unique_ptr<Replica>> replicas;
   std::string last;
-  double exposed = 0;
+  double exchanging = 0;
 };
 
 GroupSmallCnn::GroupSmallCnn(DeviceGroup& group, const SmallCnnShape& shape, std::uint64_t seed,
@@ -132,9 +132,9 @@ double GroupSmallCnn::train_step(const std::vector<float>& images, const std::ve
     for (std::size_t k = 0; k < segments; ++k)
       for (std::size_t i = 0; i < seg[k].count; ++i) r.gradients[seg[k].offset + i] = float(average[k][i]);
     r.net.gradients().upload(r.gradients);
-    r.net.apply_gradients(options);
   }
-  s.exposed += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (auto& r : s.replicas) r->net.apply_gradients(options);
   return loss;
 }
 
@@ -149,6 +149,6 @@ void GroupSmallCnn::sync_parameters() {
 
 std::string GroupSmallCnn::describe() const { return state_->last; }
 
-double GroupSmallCnn::exposed_exchange_seconds() const { return state_->exposed; }
+double GroupSmallCnn::exchange_seconds() const { return state_->exchanging; }
 
 }  // namespace portacl

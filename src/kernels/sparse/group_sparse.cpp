@@ -77,8 +77,8 @@ std::string GroupSparseMatrix<T>::describe() const {
   return state_->description;
 }
 template <class T>
-double GroupSparseMatrix<T>::exposed_exchange_seconds() const {
-  return state_->exchange->exposed_seconds();
+double GroupSparseMatrix<T>::exchange_seconds() const {
+  return state_->exchange->exchange_seconds();
 }
 
 namespace {

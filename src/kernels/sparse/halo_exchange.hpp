@@ -34,9 +34,9 @@ class HaloExchange {
   /// Member m's halo: the entries of x its halo columns name, in order.
   const Buffer<T>& halo(std::size_t member) const { return members_[member].halo; }
   std::size_t halo_size(std::size_t member) const { return members_[member].halo.size(); }
-  /// Host time spent in complete() (waiting for reads, copying): the part
-  /// of the exchange that the interior product did not hide.
-  double exposed_seconds() const { return exposed_seconds_; }
+  /// Seconds from the moment every member had packed its entries to the
+  /// moment every halo was written (complete() waits for the writes).
+  double exchange_seconds() const { return exchange_seconds_; }
 
  private:
   struct Member {
@@ -45,12 +45,12 @@ class HaloExchange {
     Buffer<T> send;
     HostBuffer<T> send_host, receive_host;
     Buffer<T> halo;
-    cl::Event read_done, write_done;
+    cl::Event packed, read_done, write_done;
   };
   DeviceGroup* group_;
   std::vector<std::vector<std::size_t>> send_to_, halo_from_;
   std::vector<Member> members_;
-  double exposed_seconds_ = 0;
+  double exchange_seconds_ = 0;
 };
 
 }  // namespace portacl

@@ -49,8 +49,9 @@ class GroupSmallCnn {
   void sync_parameters();
   /// The last step's split of the batch, and why.
   std::string describe() const;
-  /// Host seconds spent waiting for, averaging and writing gradients.
-  double exposed_exchange_seconds() const;
+  /// Seconds in the gradient exchange: from the moment every replica had
+  /// its gradients to the moment every replica holds the average, summed.
+  double exchange_seconds() const;
 
  private:
   struct State;

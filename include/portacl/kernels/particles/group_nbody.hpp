@@ -43,8 +43,9 @@ class GroupNbody {
   std::vector<float> accelerations() const;
   /// A line a member (its slice), and the split's reason.
   std::string describe() const;
-  /// Host seconds spent waiting for and copying positions, summed.
-  double exposed_exchange_seconds() const;
+  /// Seconds in the position exchange: from the moment every slice had
+  /// drifted to the moment every member holds every position, summed.
+  double exchange_seconds() const;
 
  private:
   struct State;

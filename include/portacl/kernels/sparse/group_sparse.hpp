@@ -49,8 +49,10 @@ class GroupSparseMatrix {
   const std::string& asymmetry() const;
   /// A line a member: its rows, entries, halo, and the split's reason.
   std::string describe() const;
-  /// Host seconds the products spent waiting for halos, summed over calls.
-  double exposed_exchange_seconds() const;
+  /// Seconds in the halo exchange: from the moment every member had packed
+  /// its halo entries to the moment every halo was written, summed over
+  /// products (the interior products run meanwhile, hiding part of it).
+  double exchange_seconds() const;
 
   struct State;
   State& state() const { return *state_; }

@@ -50,8 +50,10 @@ class GroupHeat2d {
   /// Ghost rows a side, the slabs, and why.
   std::size_t halo_rows() const;
   std::string describe() const;
-  /// Host seconds spent waiting for halos, summed over calls.
-  double exposed_exchange_seconds() const;
+  /// Seconds in the ghost exchange: from the moment every band had stepped
+  /// to the moment every ghost row was written, summed over calls (the
+  /// slabs step meanwhile, hiding part of it).
+  double exchange_seconds() const;
 
  private:
   struct State;

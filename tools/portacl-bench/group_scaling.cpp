@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "group_scaling.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <iomanip>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "../common/cli.hpp"
+#include "kernels/sparse/generators.hpp"
+#include "portacl/portacl.hpp"
+#include "tuning/timing.hpp"
+
+using namespace portacl;
+
+namespace bench {
+
+const char* kGroupCaseForms =
+    "                       cg:N      CG on 2D Poisson, an N x N grid (double), per iteration\n"
+    "                       heat:N    heat 2D on an N x N grid (float), per step\n"
+    "                       nbody:N   N-body, N bodies, per leapfrog step\n";
+
+namespace {
+
+struct Case {
+  std::string kind;
+  std::size_t n = 0;
+};
+
+Case parse_case(const std::string& spec) {
+  const auto colon = spec.find(':');
+  Case c;
+  c.kind = spec.substr(0, colon);
+  if (colon == std::string::npos || (c.kind != "cg" && c.kind != "heat" && c.kind != "nbody"))
+    throw std::invalid_argument("--group-cases: '" + spec + "' is not cg:N, heat:N or nbody:N");
+  c.n = cli::parse_size(spec.substr(colon + 1), "--group-cases");
+  if (c.n < 2) throw std::invalid_argument("--group-cases: '" + spec + "' needs N of at least 2");
+  return c;
+}
+
+// Work units a timed run does: CG iterations, heat steps, N-body steps.
+std::size_t units(const Case& c) { return c.kind == "cg" ? 40 : c.kind == "heat" ? 32 : c.n >= 100000 ? 2 : 5; }
+
+// Milliseconds per unit on one device (the single-device call), median.
+double alone_ms(Context& ctx, const Case& c, int reps, std::uint64_t seed) {
+  const std::size_t k = units(c);
+  std::function<void()> run;
+  std::shared_ptr<void> keep;
+  std::mt19937_64 rng(seed);
+  if (c.kind == "cg") {
+    auto a = std::make_shared<SparseMatrix<double>>(ctx, poisson2d<double>(c.n));
+    auto b = std::make_shared<Buffer<double>>(ctx, std::vector<double>(c.n * c.n, 1.0));
+    auto x = std::make_shared<Buffer<double>>(ctx, c.n * c.n);
+    keep = std::make_shared<std::tuple<decltype(a), decltype(b), decltype(x)>>(a, b, x);
+    run = [&ctx, a, b, x, k] {
+      fill(ctx, *x, 0.0);
+      SolverOptions o;
+      o.tolerance = 0;
+      o.max_iterations = k;
+      cg(ctx, *a, *b, *x, o);
+    };
+  } else if (c.kind == "heat") {
+    auto u = std::make_shared<Buffer<float>>(ctx, std::vector<float>(c.n * c.n, 1.0f));
+    run = [&ctx, u, c, k] {
+      HeatOptions<float> o;
+      o.steps = k;
+      o.r = 0.2f;
+      heat2d(ctx, *u, c.n, c.n, o);
+    };
+  } else {
+    std::uniform_real_distribution<float> d(-1, 1);
+    std::vector<float> bodies(4 * c.n);
+    for (std::size_t i = 0; i < c.n; ++i) {
+      for (int j = 0; j < 3; ++j) bodies[4 * i + j] = d(rng);
+      bodies[4 * i + 3] = 1.0f / float(c.n);
+    }
+    auto b = std::make_shared<Buffer<float>>(ctx, bodies);
+    auto v = std::make_shared<Buffer<float>>(ctx, std::vector<float>(4 * c.n, 0.0f));
+    auto a = std::make_shared<Buffer<float>>(ctx, 4 * c.n);
+    NbodyOptions o;
+    o.softening = 0.01f;
+    nbody_accelerations(ctx, *b, *a, o);
+    run = [&ctx, a, b, v, o, k] {
+      for (std::size_t s = 0; s < k; ++s) nbody_step(ctx, *b, *v, *a, 1e-4f, o);
+    };
+  }
+  const TimingSummary t = measure(1, reps, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    ctx.finish();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  });
+  return t.median_ms / double(k);
+}
+
+struct GroupTiming {
+  double ms = 0;              // per unit
+  double exchange_share = 0;  // of the timed runs' wall time
+};
+
+// Milliseconds per unit over the group, median, and the exchange's share.
+GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
+  const std::size_t k = units(c);
+  std::function<void()> run;
+  std::function<double()> exchanging;
+  if (c.kind == "cg") {
+    auto a = std::make_shared<GroupSparseMatrix<double>>(group, poisson2d<double>(c.n));
+    auto b = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 1.0));
+    auto x = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 0.0));
+    run = [a, b, x, k] {
+      SolverOptions o;
+      o.tolerance = 0;
+      o.max_iterations = k;
+      group_cg(*a, *b, *x, o);
+    };
+    exchanging = [a] { return a->exchange_seconds(); };
+  } else if (c.kind == "heat") {
+    auto heat = std::make_shared<GroupHeat2d<float>>(group, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n);
+    run = [heat, k] {
+      HeatOptions<float> o;
+      o.steps = k;
+      o.r = 0.2f;
+      heat->advance(o);
+    };
+    exchanging = [heat] { return heat->exchange_seconds(); };
+  } else {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<float> d(-1, 1);
+    std::vector<float> bodies(4 * c.n);
+    for (std::size_t i = 0; i < c.n; ++i) {
+      for (int j = 0; j < 3; ++j) bodies[4 * i + j] = d(rng);
+      bodies[4 * i + 3] = 1.0f / float(c.n);
+    }
+    NbodyOptions o;
+    o.softening = 0.01f;
+    auto nb = std::make_shared<GroupNbody>(group, bodies, std::vector<float>(4 * c.n, 0.0f), o);
+    run = [nb, k] {
+      for (std::size_t s = 0; s < k; ++s) nb->step(1e-4f);
+    };
+    exchanging = [nb] { return nb->exchange_seconds(); };
+  }
+  auto finish_all = [&] {
+    for (std::size_t m = 0; m < group.size(); ++m) group.context(m).finish();
+  };
+  double wall_total = 0;
+  run();  // warm-up: compiles every member's kernels
+  finish_all();
+  const double exchange_before = exchanging();
+  const TimingSummary t = measure(0, reps, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    finish_all();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    wall_total += ms;
+    return ms;
+  });
+  GroupTiming g;
+  g.ms = t.median_ms / double(k);
+  g.exchange_share = wall_total > 0 ? 1000.0 * (exchanging() - exchange_before) / wall_total : 0.0;
+  return g;
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << v;
+  return s.str();
+}
+
+// The calibrated weights for the case's kind: stored, else measured now.
+std::string weigh(DeviceGroup& group, const Case& c) {
+  const GroupWorkload w = c.kind == "nbody" ? GroupWorkload::compute : GroupWorkload::memory;
+  std::optional<GroupCalibration> stored = stored_group_weights(group, w);
+  const GroupCalibration cal = stored ? *stored : calibrate_group(group, w, CalibrationOptions{false, ""});
+  group.set_weights(cal.weights);
+  std::string text = std::string(stored ? "stored " : "measured ") + to_string(w) + " (";
+  for (std::size_t m = 0; m < cal.weights.size(); ++m) text += (m ? ":" : "") + fixed(cal.weights[m], 2);
+  return text + ")";
+}
+
+}  // namespace
+
+void check_group_cases(const std::vector<std::string>& cases) {
+  for (const std::string& c : cases) parse_case(c);
+}
+
+bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, std::ostream& out) {
+  DeviceGroup group(args.group);
+  std::unique_ptr<Context> reference = args.reference.empty() ? nullptr : std::make_unique<Context>(args.reference);
+  const std::size_t p = group.size();
+  out << "\ndevice group '" << args.group << "' (" << p << " members), wall clock around the calls and every member's "
+      << "clFinish, median of " << args.reps << " runs; each member alone by the single-device call (CG: cg(), its "
+      << "fused single-device form; heat: heat2d; N-body: nbody_step):\n"
+      << group.describe();
+  if (reference) out << "reference: " << reference->info().name << " alone\n";
+  out << "\nstrong scaling (the same problem), ms per unit (CG iteration, step):\n"
+      << "| case | each member alone | reference alone | group | weights | vs fastest member | efficiency | "
+         "in exchange |\n|---|---|---|---|---|---|---|---|\n";
+  for (const std::string& spec : args.cases) {
+    const Case c = parse_case(spec);
+    std::string each;
+    double fastest = 1e300, rate = 0;
+    for (std::size_t m = 0; m < p; ++m) {
+      const double ms = alone_ms(group.context(m), c, args.reps, seed);
+      each += (m ? " / " : "") + fixed(ms, 3);
+      fastest = std::min(fastest, ms);
+      rate += 1.0 / ms;
+    }
+    const std::string ref = reference ? fixed(alone_ms(*reference, c, args.reps, seed), 3) : "-";
+    const std::string weights = weigh(group, c);
+    const GroupTiming g = group_ms(group, c, args.reps);
+    // Efficiency: the summed rates of the members alone give the ideal.
+    out << "| " << spec << " | " << each << " | " << ref << " | " << fixed(g.ms, 3) << " | " << weights << " | "
+        << fixed(fastest / g.ms, 2) << "x | " << fixed(100.0 / (rate * g.ms), 0) << "% | "
+        << fixed(100.0 * g.exchange_share, 1) << "% |\n";
+  }
+  out << "\nweak scaling (the work grows with the members: N becomes sqrt(p) N, as every case's work is N^2), "
+         "member 0 alone at the case's size against the group, equal weights:\n"
+      << "| case | member 0 alone | group | scaled case | efficiency | in exchange "
+         "|\n|---|---|---|---|---|---|\n";
+  group.set_weights(std::vector<double>(p, 1.0));
+  for (const std::string& spec : args.cases) {
+    const Case c = parse_case(spec);
+    Case scaled = c;
+    const double root = std::sqrt(double(p));
+    scaled.n = std::size_t(std::lround(double(c.n) * root));
+    const double one = alone_ms(group.context(0), c, args.reps, seed);
+    const GroupTiming g = group_ms(group, scaled, args.reps);
+    out << "| " << spec << " | " << fixed(one, 3) << " | " << fixed(g.ms, 3) << " | " << scaled.kind << ":" << scaled.n
+        << " | " << fixed(100.0 * one / g.ms, 0) << "% | " << fixed(100.0 * g.exchange_share, 1) << "% |\n";
+  }
+  return true;
+}
+
+}  // namespace bench
