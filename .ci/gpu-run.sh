@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -229,6 +229,21 @@ if has binary-gemm; then
   timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel binary_gemm --size 2^24 --budget 40 --dry-run \
     >> "$OUT/binary_gemm_h100.txt" 2>&1
   grep -E "binary_gemm|gemm (4096|8192)|FP32|copy bandwidth|operation|rules" "$OUT/binary_gemm_h100.txt" | head -40
+fi
+if has group; then
+  # Device groups (issue 28): the GPU with the CPU through PoCL, and the CPU split into 2 and 4
+  # sub-devices; weights measured and stored first (portacl-tune --group), then the scaling tables.
+  for g in gpu+cpu cpu/2 cpu/4; do
+    /tmp/build/tools/portacl-tune --group "$g" >> "$OUT/group_calibration.txt" 2>&1
+    /tmp/build/tools/portacl-query --group "$g" >> "$OUT/group_calibration.txt" 2>&1
+  done
+  timeout 300 /tmp/build/tools/portacl-bench --group gpu+cpu --group-reference gpu --group-only \
+    --group-cases ${GROUP_GPU_CASES:-cg:2048,heat:8192,nbody:65536} > "$OUT/group_gpu_cpu.txt" 2>&1
+  for g in cpu/2 cpu/4; do
+    timeout 200 /tmp/build/tools/portacl-bench --group "$g" --group-reference cpu --group-only \
+      --group-cases ${GROUP_CPU_CASES:-cg:1024,heat:4096,nbody:32768} > "$OUT/group_${g/\//}.txt" 2>&1
+  done
+  cat "$OUT"/group_*.txt | grep -E "^\||device group"
 fi
 if has nbody; then
   # N-body at 2^14, 2^16 and 2^18 bodies (workloads 2^18, 2^22, 2^26: 32 sqrt(n) bodies) under the

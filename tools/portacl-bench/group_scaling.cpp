@@ -221,6 +221,13 @@ bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, st
          "member 0 alone at the case's size against the group, equal weights:\n"
       << "| case | member 0 alone | group | scaled case | efficiency | in exchange "
          "|\n|---|---|---|---|---|---|\n";
+  bool alike = true;
+  for (std::size_t m = 1; m < p; ++m) alike = alike && group.device(m).info().name == group.device(0).info().name;
+  if (!alike) {
+    out << "(not measured: the members are different devices, so a member's share of the work is not one "
+           "device's problem; the strong-scaling table above holds the group's figures)\n";
+    return true;
+  }
   group.set_weights(std::vector<double>(p, 1.0));
   for (const std::string& spec : args.cases) {
     const Case c = parse_case(spec);
