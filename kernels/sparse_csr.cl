@@ -121,6 +121,14 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 #ifndef NV_MEMBAR
 #define NV_MEMBAR 0
 #endif
+// UNIFORM_BARRIERS 1 (quirk pocl.barrier-loop-in-branch): every work-group
+// enters both the piece's and the block's part of a unit, doing the work of
+// its own kind only, so that no loop of barriers sits in a branch some
+// groups skip (PoCL 5's work-group compiler aborts on this kernel's
+// branches otherwise). 0: each group enters its own part only.
+#ifndef UNIFORM_BARRIERS
+#define UNIFORM_BARRIERS 0
+#endif
 __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, const ulong segments,
                         __global const ulong* segment_first, __global const uint* segment_long,
                         __global const uint* long_row, __global const uint* first_segment, __global T* partial,
@@ -132,14 +140,17 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
   __local uint last_piece;
   const uint lid = get_local_id(0);
   for (size_t g = get_group_id(0); g < segments + blocks; g += get_num_groups(0)) {
-    if (g < segments) {
-      const uint l = segment_long[g];  // the long row this piece is of
-      const ROW_T start = segment_first[g];
-      const ROW_T stop = min((ROW_T)(start + SEGMENT_ENTRIES), row_ptr[long_row[l] + 1]);
+    const bool piece = g < segments;
+    if (UNIFORM_BARRIERS || piece) {
+      const uint l = piece ? segment_long[g] : 0;  // the long row this piece is of
       T sum = (T)0;
-      // Unrolled, so that a work-item has several gathers in flight.
+      if (piece) {
+        const ROW_T start = segment_first[g];
+        const ROW_T stop = min((ROW_T)(start + SEGMENT_ENTRIES), row_ptr[long_row[l] + 1]);
+        // Unrolled, so that a work-item has several gathers in flight.
 #pragma unroll 8
-      for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
+        for (ROW_T k = start + lid; k < stop; k += WG_SIZE) sum = fma(val[k], x[col[k]], sum);
+      }
       part[lid] = sum;
       barrier(CLK_LOCAL_MEM_FENCE);
       // Halving, which also works for sizes that are not powers of two.
@@ -152,7 +163,7 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
 #if LONG_ROWS_SINGLE_PASS
       // The group that finishes a row's last piece (an atomic count per
       // row) adds the row's pieces up in order: no second launch.
-      if (lid == 0) {
+      if (piece && lid == 0) {
         partial[g] = part[0];
         mem_fence(CLK_GLOBAL_MEM_FENCE);
 #if NV_MEMBAR
@@ -161,7 +172,7 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
         last_piece = atomic_inc(&pieces_done[l]) == first_segment[l + 1] - first_segment[l] - 1;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
-      if (last_piece && lid == 0) {
+      if (piece && last_piece && lid == 0) {
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         volatile __global T* pieces = (volatile __global T*)partial;  // around the first-level caches
         T row = (T)0;
@@ -170,28 +181,34 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
         pieces_done[l] = 0u;  // ready for the next product
       }
 #else
-      if (lid == 0) partial[g] = part[0];
+      if (piece && lid == 0) partial[g] = part[0];
 #endif
-    } else {
-      const size_t b = g - segments, first = block_rows[b], last = block_rows[b + 1];
+#if UNIFORM_BARRIERS
+      barrier(CLK_LOCAL_MEM_FENCE);  // part[] is written again below
+#endif
+    }
+    if (UNIFORM_BARRIERS || !piece) {
+      const size_t b = piece ? 0 : g - segments, first = piece ? 0 : block_rows[b], last = piece ? 0 : block_rows[b + 1];
       const ROW_T start = row_ptr[first], stop = row_ptr[last];
-      if (stop - start <= BLOCK_ENTRIES) {  // else one long row: its segments take it
-                                            // A fixed count per work-item (BLOCK_ENTRIES is a multiple of the
-                                            // work-group), unrolled: every gather of the unit is in flight at once.
+      // One long row makes a block of its own: its segments take it.
+      const bool staged = !piece && stop - start <= BLOCK_ENTRIES;
+      if (UNIFORM_BARRIERS || staged) {
+        // A fixed count per work-item (BLOCK_ENTRIES is a multiple of the
+        // work-group), unrolled: every gather of the unit is in flight at once.
 #pragma unroll
         for (uint j = 0; j < BLOCK_ENTRIES / WG_SIZE; ++j) {
           const ROW_T k = start + lid + j * WG_SIZE;
-          if (k < stop) products[k - start] = val[k] * x[col[k]];
+          if (staged && k < stop) products[k - start] = val[k] * x[col[k]];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // A team of work-items per row, as many as the block's rows leave
         // (a power of two): a block of a few long rows is not summed by a
         // few work-items walking hundreds of products each.
-        const size_t rows_here = last - first;
+        const size_t rows_here = staged ? last - first : WG_SIZE;
         uint team = 1;
         while (team * 2 * rows_here <= WG_SIZE) team *= 2;
         const uint lane = lid % team;
-        for (size_t i = first + lid / team; i < last; i += WG_SIZE / team) {
+        for (size_t i = first + lid / team; staged && i < last; i += WG_SIZE / team) {
           T row = (T)0;
           const ROW_T end = row_ptr[i + 1] - start;
           for (ROW_T k = row_ptr[i] - start + lane; k < end; k += team) row += products[k];
@@ -200,14 +217,17 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
           else
             part[lid] = row;
         }
-        if (team > 1) {
+        // The teams' sums: a loop of barriers every group runs the same
+        // number of times under UNIFORM_BARRIERS (s from WG_SIZE / 2 down,
+        // adding only below the team's size), else log2(team) times.
+        if (UNIFORM_BARRIERS || team > 1) {
           barrier(CLK_LOCAL_MEM_FENCE);
-          for (uint s = team / 2; s > 0; s >>= 1) {
-            if (lane < s && lid + s < WG_SIZE) part[lid] += part[lid + s];
+          for (uint s = (UNIFORM_BARRIERS ? WG_SIZE : team) / 2; s > 0; s >>= 1) {
+            if (s < team && lane < s && lid + s < WG_SIZE) part[lid] += part[lid + s];
             barrier(CLK_LOCAL_MEM_FENCE);
           }
           const size_t i = first + lid / team;
-          if (lane == 0 && i < last) CSR_STORE(i, part[lid]);
+          if (team > 1 && lane == 0 && i < last) CSR_STORE(i, part[lid]);
         }
       }
     }

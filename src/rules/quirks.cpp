@@ -17,7 +17,9 @@ const std::vector<Quirk>& quirk_book() {
       {"pocl.barrier-loop-in-branch", "PoCL, any device",
        "a loop that contains barriers, inside a branch that some work-groups skip, is mis-compiled by PoCL's "
        "work-group compiler (work-items wait at the wrong barrier)",
-       "scan.cl calls its look-back (a barrier loop) in every tile, tile 0 included, which finds nothing before it",
+       "scan.cl calls its look-back (a barrier loop) in every tile, tile 0 included, which finds nothing before it; "
+       "csr_block runs every barrier of a unit in every work-group (rule sparse.block-uniform-barriers: PoCL 5.0 "
+       "aborts compiling its branches, 'region_entry_barrier != NULL', pocl pull request 2281)",
        is_pocl},
       {"pocl.compiler-writes-stderr", "PoCL, any device",
        "its compiler prints a summary ('2 warnings generated.') straight to the program's stderr during "

@@ -80,6 +80,10 @@ const std::vector<Rule>& rule_book() {
       {"sparse.adaptive-bins", "all", "000 2.1",
        "The adaptive variant's bins: rows of 1-7 entries one work-item each, 8-31 a team of 8, 32-128 a warp or "
        "wavefront, longer rows a work-group."},
+      {"sparse.block-uniform-barriers", "all", "-",
+       "Where PoCL compiles the block variant (quirk pocl.barrier-loop-in-branch: PoCL 5's work-group compiler "
+       "aborts on it), every work-group enters both the long-row piece's and the block's part of each unit and "
+       "runs the same loops of barriers, doing only its own kind's work; elsewhere each group enters its own part."},
       {"sparse.block-entries", "all", "000 2.1",
        "The block variant stages up to 4 entries per work-item of a work-group in local memory, within the device's "
        "local memory."},

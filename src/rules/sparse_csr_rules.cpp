@@ -9,6 +9,7 @@
 
 #include "portacl/rules/mapping_rules.hpp"
 #include "rules/sparse_rules.hpp"
+#include "rules/quirks.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {
@@ -63,6 +64,14 @@ std::size_t csr_block_entries(LaunchPlan& plan, const TuningSpace& space, const 
   plan.decide("block_entries", std::to_string(entries), "sparse.block-entries",
               std::to_string(entries * element_bytes + wg * element_bytes) + " bytes of local memory per work-group");
   return entries;
+}
+
+void decide_csr_block_barriers(LaunchPlan& plan, const DeviceInfo& device) {
+  const bool uniform = quirk("pocl.barrier-loop-in-branch").applies(device);
+  plan.macros["UNIFORM_BARRIERS"] = uniform ? "1" : "0";
+  if (uniform)
+    plan.decide("uniform_barriers", "1", "sparse.block-uniform-barriers",
+                "PoCL (quirk pocl.barrier-loop-in-branch): every work-group runs every barrier of a unit");
 }
 
 void csr_block_work_group(LaunchPlan& plan) {

@@ -79,6 +79,9 @@ std::size_t csr_block_entries(LaunchPlan& plan, const TuningSpace& space, const 
 /// csr-block's work-group on NVIDIA GPUs: 128 work-items, unless tuned or
 /// already smaller (rule nvidia.csr-block-groups); recorded in `plan`.
 void csr_block_work_group(LaunchPlan& plan);
+/// UNIFORM_BARRIERS for csr_block on the device it runs on (rule
+/// sparse.block-uniform-barriers, after quirk pocl.barrier-loop-in-branch).
+void decide_csr_block_barriers(LaunchPlan& plan, const DeviceInfo& device);
 /// The entries of a piece of a row longer than the block variant's unit of
 /// `block_entries` (nothing is staged, so the whole group's reduction is
 /// paid once per piece): 8 units, halved down to 2 while the rows'
