@@ -125,9 +125,12 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 // enters both the piece's and the block's part of a unit, doing the work of
 // its own kind only, so that no loop of barriers sits in a branch some
 // groups skip (PoCL 5's work-group compiler aborts on this kernel's
-// branches otherwise). 0: each group enters its own part only.
+// branches otherwise). 0: each group enters its own part only. The default
+// is the safe form: PoCL compiles every kernel of a program it builds, so
+// csr_block is compiled, with another kernel's macros, wherever csr_scalar
+// or csr_team runs; csr_block's own plan says 0 where it may.
 #ifndef UNIFORM_BARRIERS
-#define UNIFORM_BARRIERS 0
+#define UNIFORM_BARRIERS 1
 #endif
 __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, const ulong segments,
                         __global const ulong* segment_first, __global const uint* segment_long,
