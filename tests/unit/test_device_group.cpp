@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <numeric>
 
+#include "portacl/kernels/group_calibration.hpp"
 #include "portacl/kernels/group_vector.hpp"
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/runtime/device_group.hpp"
@@ -126,4 +128,30 @@ TEMPLATE_TEST_CASE("group vectors: sum, dot and axpy over two halves of the CPU 
   DeviceGroup other("cpu");
   GroupVector<TestType> d(other, std::size_t{10});
   CHECK_THROWS_WITH(group_axpy(TestType(1), a, d), Catch::Contains("different device groups"));
+}
+
+TEST_CASE("device groups: weights measured, stored like tuning results, and read back", "[device_group]") {
+  DeviceGroup& group = test::cpu_halves();
+  const std::string db = test::scratch_dir("group-weights") + "/db.json";
+  CHECK_FALSE(stored_group_weights(group, GroupWorkload::memory, db));  // nothing stored yet
+  for (GroupWorkload w : {GroupWorkload::memory, GroupWorkload::compute}) {
+    const GroupCalibration c = calibrate_group(group, w, CalibrationOptions{true, db});
+    INFO(c.why);
+    REQUIRE(c.weights.size() == 2);
+    for (double v : c.weights) CHECK((v >= 1.0 && std::isfinite(v)));
+    CHECK(*std::min_element(c.weights.begin(), c.weights.end()) == 1.0);  // the slowest member is 1
+    CHECK(group.weights() == c.weights);
+    REQUIRE(!c.notes.empty());
+    CHECK(c.notes.back() == "stored in " + db);
+    // Both halves are one kind of device: one record, read back for both.
+    const std::optional<GroupCalibration> stored = stored_group_weights(group, w, db);
+    REQUIRE(stored);
+    CHECK(stored->weights == std::vector<double>{1.0, 1.0});
+    CHECK(stored->why.find("stored in " + db) != std::string::npos);
+  }
+  // A database that cannot be written is a note; the weights are set all the same.
+  const GroupCalibration unstored =
+      calibrate_group(group, GroupWorkload::memory, CalibrationOptions{true, test::scratch_dir("group-weights")});
+  CHECK(unstored.notes.front().find("the rates were not stored") != std::string::npos);
+  group.set_weights({1, 1});
 }
