@@ -27,6 +27,14 @@ const std::vector<Quirk>& quirk_book() {
        "the program cache takes stderr aside while PoCL builds: the summary lines are shown only with "
        "PORTACL_VERBOSE=1, anything else written meanwhile is passed through",
        is_pocl},
+      {"pocl.dlhandle-cache-release", "PoCL 5.0 (Ubuntu 24.04), a device group of several PoCL devices",
+       "PoCL keeps one compiled-kernel entry per kernel hash, work-group size and specialisation (grid size, "
+       "offset) but finds the entry to release by hash and work-group size alone: one kernel in flight on two "
+       "sub-devices at once with different grid sizes (an uneven split) releases the wrong entry, and the process "
+       "aborts ('pocl_release_dlhandle_cache: found->ref_count > 0')",
+       "a device group builds each PoCL member's programs with a define of its own (-DPORTACL_GROUP_MEMBER=i, "
+       "src/runtime/device_group.cpp), so no two members' kernels share an entry",
+       is_pocl},
       {"nvidia.shuffle-divergent", "NVIDIA GPUs",
        "shfl.sync in one arm of a branch the warp diverges on waits for lanes that never arrive: a deadlock",
        "combine.cl shuffles first and combines after (COMBINE may name an operand twice, and a ?: would diverge)",

@@ -24,6 +24,7 @@ Context::Context(Device device, ContextOptions options)
       kernels_(options.kernels ? KernelLibrary(std::move(*options.kernels)) : KernelLibrary::standard()) {
   use_tuning_databases();
   use_check(std::move(options.tuned_plan_check));
+  extra_build_options_ = options.extra_build_options;
   cl_int err = CL_SUCCESS;
   context_ = cl::Context(device_.cl_device(), nullptr, nullptr, nullptr, &err);
   check_cl(err, "clCreateContext(" + device_.info().name + ")");
@@ -65,6 +66,7 @@ Context::Context(const cl::Context& context, const cl::CommandQueue& queue, Cont
       kernels_(options.kernels ? KernelLibrary(std::move(*options.kernels)) : KernelLibrary::standard()) {
   use_tuning_databases();
   use_check(std::move(options.tuned_plan_check));
+  extra_build_options_ = options.extra_build_options;
   programs_ = std::make_unique<ProgramCache>(options.cache_directory ? *options.cache_directory
                                                                      : ProgramCache::default_directory());
 }
@@ -156,9 +158,10 @@ std::string shape_key(const KernelRef& ref, const KernelTraits& t, const Problem
 }  // namespace
 
 Context::KernelObject Context::kernel_object(const KernelRef& ref, const std::string& plan_options) {
-  const std::string options = ref.compiler_flags.empty() ? plan_options
-                              : plan_options.empty()     ? ref.compiler_flags
-                                                         : plan_options + " " + ref.compiler_flags;
+  std::string options = ref.compiler_flags.empty() ? plan_options
+                        : plan_options.empty()     ? ref.compiler_flags
+                                                   : plan_options + " " + ref.compiler_flags;
+  if (!extra_build_options_.empty()) options += (options.empty() ? "" : " ") + extra_build_options_;
   std::string key = ref.file + '\0' + ref.source_text + '\0' + options + '\0' + ref.entry + '\0' + thread_tag();
   std::lock_guard<std::mutex> lock(cache_mutex_);
   auto cached = kernel_objects_.find(key);

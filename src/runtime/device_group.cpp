@@ -10,6 +10,7 @@
 
 #include "portacl/error.hpp"
 #include "rules/group_rules.hpp"
+#include "rules/quirks.hpp"
 
 namespace portacl {
 
@@ -118,7 +119,18 @@ DeviceGroup::DeviceGroup(const std::vector<Device>& devices, const ContextOption
   for (const Device& d : devices)
     if (!seen.insert(d.cl_device()()).second)
       throw Error("device group: " + d.describe() + " is named twice (a device works for one member only)");
-  for (const Device& d : devices) members_.push_back(std::make_unique<Member>(d, options));
+  // Quirk pocl.dlhandle-cache-release: PoCL members build their programs
+  // with a define of their own, so that no two members' kernels share an
+  // entry of PoCL's compiled-kernel cache.
+  std::size_t pocl_members = 0;
+  for (const Device& d : devices) pocl_members += quirk("pocl.dlhandle-cache-release").applies(d.info());
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    ContextOptions member = options;
+    if (pocl_members > 1 && quirk("pocl.dlhandle-cache-release").applies(devices[i].info()))
+      member.extra_build_options +=
+          (member.extra_build_options.empty() ? "" : " ") + std::string("-DPORTACL_GROUP_MEMBER=") + std::to_string(i);
+    members_.push_back(std::make_unique<Member>(devices[i], member));
+  }
   weights_.assign(members_.size(), 1.0);
 }
 

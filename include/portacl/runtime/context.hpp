@@ -70,6 +70,10 @@ struct ContextOptions {
   /// library_tuned_plan_check, once per device and record in the process. A
   /// check given here runs once per record in this context.
   std::optional<TunedPlanCheck> tuned_plan_check;
+  /// OpenCL C compiler options added to every program this context builds
+  /// (part of the caches' keys). A device group gives each of its PoCL
+  /// members a define of its own (quirk pocl.dlhandle-cache-release).
+  std::string extra_build_options;
 };
 
 /// Threads: a Context may be shared. Its caches are guarded by a lock, its
@@ -211,6 +215,7 @@ class Context {
   cl::Context context_;
   cl::CommandQueue queue_;
   KernelLibrary kernels_;
+  std::string extra_build_options_;  ///< ContextOptions::extra_build_options
   /// ContextOptions::tuned_plan_check; own_check_ says it was given there,
   /// so the records it has seen are this context's (checked_).
   TunedPlanCheck tuned_check_ = library_tuned_plan_check;
