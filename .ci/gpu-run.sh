@@ -27,7 +27,7 @@ if has build; then
   /tmp/build/tools/portacl-query --device gpu --explain > "$OUT/query_explain.txt" 2>&1
 fi
 if has tests; then
-  PORTACL_TEST_DEVICE=gpu timeout 480 /tmp/build/tests/portacl_tests ${TESTS:-} > "$OUT/tests_gpu.log" 2>&1
+  PORTACL_TEST_DEVICE=gpu timeout ${TEST_TIMEOUT:-540} /tmp/build/tests/portacl_tests ${TESTS:-} > "$OUT/tests_gpu.log" 2>&1
   echo "gpu tests exit $?" >> "$OUT/tests_gpu.log"
   tail -n 30 "$OUT/tests_gpu.log"
 fi
