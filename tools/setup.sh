@@ -10,7 +10,8 @@ build_dir=${1:-build}
 shift || true
 
 packages=(g++ cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-clhpp-headers libclblast-dev catch2
-          pocl-opencl-icd clinfo clang-format python3-matplotlib doxygen libviennacl-dev libboost-dev)
+          pocl-opencl-icd clinfo clang-format python3-matplotlib doxygen libviennacl-dev libboost-dev
+          libopenmpi-dev openmpi-bin)
 # Callers add their own (the fuzzers: clang and its libFuzzer runtime).
 read -r -a extra <<< "${PORTACL_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")

@@ -4,7 +4,7 @@
 # src/<layer>/ may include headers of its own layer and the layers below it,
 # never above. Layers, lowest first (docs/design.md):
 #   util (error.hpp, cl.hpp, version.hpp, util/) < device < rules < programs
-#   < runtime < kernels < tuning
+#   < runtime < kernels < mpi (libportacl_mpi) < tuning
 # Internal headers (src/<layer>/..., included as "<layer>/...") count by
 # their layer too, and an installed header (include/portacl/) may include
 # only installed ones: a user's compiler has no src/. The umbrella headers
@@ -12,7 +12,7 @@
 # includes them. Exit 1 listing every violation.
 set -u
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-layers=(util device rules programs runtime kernels tuning)
+layers=(util device rules programs runtime kernels mpi tuning)
 rank() {
   local i
   for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && { echo "$i"; return; }; done

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// Distributed CG: the row partition of the device groups (every rank
+// derives the whole of it), halos by non-blocking point-to-point messages
+// overlapped with the interior product, dots by MPI_Allreduce.
+#include "portacl/mpi/distributed_cg.hpp"
+
+#include <cmath>
+
+#include "kernels/gather.hpp"
+#include "kernels/sparse/row_partition.hpp"
+#include "portacl/error.hpp"
+#include "portacl/kernels/reduce.hpp"
+#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/kernels/stream.hpp"
+#include "portacl/runtime/host_buffer.hpp"
+#include "rules/group_rules.hpp"
+
+namespace portacl::mpi {
+
+std::string rank_prefix(MPI_Comm comm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  return "rank " + std::to_string(rank) + " of " + std::to_string(size) + ": ";
+}
+
+namespace {
+template <class T>
+MPI_Datatype datatype() {
+  return sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
+}
+}  // namespace
+
+template <class T>
+struct DistributedMatrix<T>::State {
+  State(Context& c, std::size_t send, std::size_t halo)
+      : ctx(&c), send_index(c, send), send(c, send), send_host(c, send), receive_host(c, halo), halo_x(c, halo) {}
+  Context* ctx;
+  MPI_Comm comm;
+  int rank = 0, size = 1;
+  std::size_t n = 0, first = 0, count = 0;
+  std::unique_ptr<SparseMatrix<T>> interior, halo;
+  std::vector<std::size_t> send_to, halo_from;  // ranks + 1 offsets
+  Buffer<std::uint32_t> send_index;
+  Buffer<T> send;
+  HostBuffer<T> send_host, receive_host;
+  Buffer<T> halo_x;
+};
+
+template <class T>
+DistributedMatrix<T>::DistributedMatrix(Context& ctx, MPI_Comm comm, const HostCsr<T>& whole) {
+  const std::string problem = csr_problem(whole);
+  if (!problem.empty()) throw Error(rank_prefix(comm) + "the matrix: " + problem);
+  if (whole.rows != whole.cols)
+    throw Error(rank_prefix(comm) + "the matrix is " + std::to_string(whole.rows) + " x " + std::to_string(whole.cols) +
+                "; CG needs a square one");
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const GroupSplit split = split_by_weight(whole.rows, std::vector<double>(std::size_t(size), 1.0));
+  const RowPartition<T> p = partition_rows(whole, split.first);
+  const RowBlock<T>& mine = p.blocks[std::size_t(rank)];
+  state_ = std::make_unique<State>(ctx, p.send_index[std::size_t(rank)].size(), mine.halo_columns.size());
+  State& s = *state_;
+  s.comm = comm;
+  s.rank = rank;
+  s.size = size;
+  s.n = whole.rows;
+  s.first = mine.first_row;
+  s.count = mine.rows;
+  s.send_to = p.send_to[std::size_t(rank)];
+  s.halo_from = mine.halo_from;
+  if (s.send_index.size()) s.send_index.upload(p.send_index[std::size_t(rank)]);
+  if (mine.rows) s.interior = std::make_unique<SparseMatrix<T>>(ctx, mine.local);
+  if (mine.halo.nnz()) s.halo = std::make_unique<SparseMatrix<T>>(ctx, mine.halo);
+}
+
+template <class T>
+DistributedMatrix<T>::~DistributedMatrix() = default;
+template <class T>
+std::size_t DistributedMatrix<T>::rows() const {
+  return state_->n;
+}
+template <class T>
+std::size_t DistributedMatrix<T>::first_row() const {
+  return state_->first;
+}
+template <class T>
+std::size_t DistributedMatrix<T>::local_rows() const {
+  return state_->count;
+}
+template <class T>
+MPI_Comm DistributedMatrix<T>::comm() const {
+  return state_->comm;
+}
+template <class T>
+Context& DistributedMatrix<T>::context() const {
+  return *state_->ctx;
+}
+
+template <class T>
+void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
+  State& s = *state_;
+  Context& ctx = *s.ctx;
+  if (x.size() != s.count || y.size() != s.count)
+    throw Error(rank_prefix(s.comm) + "multiply: x has " + std::to_string(x.size()) + " and y " +
+                std::to_string(y.size()) + " elements; this rank holds " + std::to_string(s.count) + " rows");
+  std::vector<MPI_Request> requests;
+  for (int from = 0; from < s.size; ++from) {
+    const std::size_t at = s.halo_from[std::size_t(from)], count = s.halo_from[std::size_t(from) + 1] - at;
+    if (count == 0) continue;
+    requests.emplace_back();
+    MPI_Irecv(s.receive_host.data() + at, int(count), datatype<T>(), from, 0, s.comm, &requests.back());
+  }
+  cl::Event read;
+  if (s.send.size()) {
+    gather(ctx, s.send_index, x, s.send);
+    const std::vector<cl::Event> packed{ctx.done()};
+    check_cl(ctx.queue(1).enqueueReadBuffer(s.send.cl_buffer(), CL_FALSE, 0, s.send.size() * sizeof(T),
+                                            s.send_host.data(), &packed, &read),
+             rank_prefix(s.comm) + "reading the halo entries to send");
+    check_cl(ctx.queue(1).flush(), "clFlush");
+  }
+  if (s.interior) spmv(ctx, T(1), *s.interior, x, T(0), y);  // overlaps the read and the messages
+  check_cl(ctx.queue().flush(), "clFlush");
+  if (s.send.size()) check_cl(read.wait(), rank_prefix(s.comm) + "waiting for the halo entries");
+  for (int to = 0; to < s.size; ++to) {
+    const std::size_t at = s.send_to[std::size_t(to)], count = s.send_to[std::size_t(to) + 1] - at;
+    if (count == 0) continue;
+    requests.emplace_back();
+    MPI_Isend(s.send_host.data() + at, int(count), datatype<T>(), to, 0, s.comm, &requests.back());
+  }
+  MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  if (s.halo) {
+    s.halo_x.upload(s.receive_host);
+    spmv(ctx, T(1), *s.halo, s.halo_x, T(1), y);
+  }
+}
+
+namespace {
+template <class T>
+double global_dot(const DistributedMatrix<T>& a, const Buffer<T>& x, const Buffer<T>& y) {
+  double local = x.size() ? double(dot(a.context(), x, y)) : 0.0, total = 0;
+  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, a.comm());
+  return total;
+}
+}  // namespace
+
+template <class T>
+SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
+  Context& ctx = a.context();
+  const std::size_t m = a.local_rows();
+  if (b.size() != m || x.size() != m)
+    throw Error(rank_prefix(a.comm()) + "distributed_cg: b has " + std::to_string(b.size()) + " and x " +
+                std::to_string(x.size()) + " elements; this rank holds " + std::to_string(m) + " rows");
+  SolverResult result;
+  result.check_every = 1;
+  const double b_norm = std::sqrt(global_dot(a, b, b));
+  Buffer<T> r(ctx, m), p(ctx, m), q(ctx, m);
+  if (m) {
+    a.multiply(x, q);
+    copy(ctx, b, r);
+    axpy(ctx, T(-1), q, r);
+    copy(ctx, r, p);
+  } else {
+    a.multiply(x, q);
+  }
+  double rr = global_dot(a, r, r);
+  result.residual = b_norm > 0 ? std::sqrt(rr) / b_norm : 0.0;
+  result.stop_reason = "iteration limit (" + std::to_string(o.max_iterations) + ")";
+  for (std::size_t it = 0; result.residual >= o.tolerance && result.residual > 0 && it < o.max_iterations; ++it) {
+    a.multiply(p, q);
+    const double pq = global_dot(a, p, q);
+    if (!(pq > 0)) {
+      result.stop_reason = "breakdown: p . A p = " + std::to_string(pq) + ": A may not be positive definite";
+      break;
+    }
+    const double alpha = rr / pq;
+    if (m) {
+      axpy(ctx, T(alpha), p, x);
+      axpy(ctx, T(-alpha), q, r);
+    }
+    const double next = global_dot(a, r, r);
+    if (m) axpby(ctx, T(1), r, T(next / rr), p);
+    rr = next;
+    result.residual = std::sqrt(rr) / b_norm;
+    result.history.push_back(result.residual);
+    result.iterations = it + 1;
+  }
+  if (result.residual < o.tolerance || result.residual == 0) {
+    result.converged = true;
+    result.stop_reason = "converged";
+  }
+  return result;
+}
+
+template class DistributedMatrix<float>;
+template class DistributedMatrix<double>;
+template SolverResult distributed_cg<float>(const DistributedMatrix<float>&, const Buffer<float>&, Buffer<float>&,
+                                            const SolverOptions&);
+template SolverResult distributed_cg<double>(const DistributedMatrix<double>&, const Buffer<double>&, Buffer<double>&,
+                                             const SolverOptions&);
+
+}  // namespace portacl::mpi
