@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "kernels/ml/gradient_average.hpp"
 #include "portacl/error.hpp"
 #include "portacl/runtime/host_buffer.hpp"
 
@@ -25,9 +26,6 @@ struct Replica {
   std::optional<Buffer<float>> images;
   std::optional<Buffer<int>> labels;
   cl::Event read;
-  std::vector<ParameterSegment> segments() const {
-    return {net.conv_filters(), net.conv_bias(), net.dense_weights(), net.dense_bias()};
-  }
 };
 
 // `host`'s elements first .. first + count to `device`, made or remade at that size.
@@ -111,27 +109,18 @@ double GroupSmallCnn::train_step(const std::vector<float>& images, const std::ve
                                               r.gradients.size() * sizeof(float), r.gradients.data(), nullptr, &r.read),
              std::string(op) + ": reading member " + std::to_string(m) + "'s gradients");
   }
-  // The average, segment by segment (members of different kinds may align
-  // their segments differently), each share weighted by its images.
-  const std::size_t segments = s.replicas[0]->segments().size();
-  std::vector<std::vector<double>> average(segments);
-  for (std::size_t k = 0; k < segments; ++k) average[k].assign(s.replicas[0]->segments()[k].count, 0.0);
+  // The average, each share weighted by its images.
+  std::vector<double> average;
   for (std::size_t m = 0; m < s.replicas.size(); ++m) {
     Replica& r = *s.replicas[m];
     if (split[m + 1] == split[m]) continue;
     check_cl(r.read.wait(), std::string(op) + ": waiting for member " + std::to_string(m) + "'s gradients");
-    const double share = double(split[m + 1] - split[m]) / double(batch);
-    const std::vector<ParameterSegment> seg = r.segments();
-    for (std::size_t k = 0; k < segments; ++k)
-      for (std::size_t i = 0; i < seg[k].count; ++i) average[k][i] += share * double(r.gradients[seg[k].offset + i]);
+    add_packed_gradients(parameter_segments(r.net), r.gradients.data(), double(split[m + 1] - split[m]) / double(batch),
+                         average);
   }
-  for (std::size_t m = 0; m < s.replicas.size(); ++m) {
-    Replica& r = *s.replicas[m];
-    const std::vector<ParameterSegment> seg = r.segments();
-    std::fill(r.gradients.begin(), r.gradients.end(), 0.0f);
-    for (std::size_t k = 0; k < segments; ++k)
-      for (std::size_t i = 0; i < seg[k].count; ++i) r.gradients[seg[k].offset + i] = float(average[k][i]);
-    r.net.gradients().upload(r.gradients);
+  for (auto& r : s.replicas) {
+    unpack_gradients(parameter_segments(r->net), average, r->gradients.data(), r->gradients.size());
+    r->net.gradients().upload(r->gradients);
   }
   s.exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (auto& r : s.replicas) r->net.apply_gradients(options);
