@@ -12,24 +12,10 @@
 #include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/sparse/matrix.hpp"
 #include "portacl/kernels/stream.hpp"
+#include "mpi/datatype.hpp"
 #include "portacl/runtime/host_buffer.hpp"
-#include "rules/group_rules.hpp"
 
 namespace portacl::mpi {
-
-std::string rank_prefix(MPI_Comm comm) {
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  return "rank " + std::to_string(rank) + " of " + std::to_string(size) + ": ";
-}
-
-namespace {
-template <class T>
-MPI_Datatype datatype() {
-  return sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
-}
-}  // namespace
 
 template <class T>
 struct DistributedMatrix<T>::State {
@@ -57,8 +43,7 @@ DistributedMatrix<T>::DistributedMatrix(Context& ctx, MPI_Comm comm, const HostC
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const GroupSplit split = split_by_weight(whole.rows, std::vector<double>(std::size_t(size), 1.0));
-  const RowPartition<T> p = partition_rows(whole, split.first);
+  const RowPartition<T> p = partition_rows(whole, rank_split(whole.rows, comm));
   const RowBlock<T>& mine = p.blocks[std::size_t(rank)];
   state_ = std::make_unique<State>(ctx, p.send_index[std::size_t(rank)].size(), mine.halo_columns.size());
   State& s = *state_;
@@ -110,7 +95,8 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     const std::size_t at = s.halo_from[std::size_t(from)], count = s.halo_from[std::size_t(from) + 1] - at;
     if (count == 0) continue;
     requests.emplace_back();
-    MPI_Irecv(s.receive_host.data() + at, int(count), datatype<T>(), from, 0, s.comm, &requests.back());
+    MPI_Irecv(s.receive_host.data() + at, message_count(count, s.comm), datatype<T>(), from, 0, s.comm,
+              &requests.back());
   }
   cl::Event read;
   if (s.send.size()) {
@@ -128,7 +114,7 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     const std::size_t at = s.send_to[std::size_t(to)], count = s.send_to[std::size_t(to) + 1] - at;
     if (count == 0) continue;
     requests.emplace_back();
-    MPI_Isend(s.send_host.data() + at, int(count), datatype<T>(), to, 0, s.comm, &requests.back());
+    MPI_Isend(s.send_host.data() + at, message_count(count, s.comm), datatype<T>(), to, 0, s.comm, &requests.back());
   }
   MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   if (s.halo) {

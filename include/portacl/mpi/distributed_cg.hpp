@@ -22,6 +22,7 @@
 
 #include "portacl/kernels/sparse/host_csr.hpp"
 #include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/mpi/rank.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/context.hpp"
 
@@ -59,8 +60,5 @@ class DistributedMatrix {
 template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b_local, Buffer<T>& x_local,
                             const SolverOptions& options = {});
-
-/// "rank 1 of 3: what" — how the layer's errors start.
-std::string rank_prefix(MPI_Comm comm);
 
 }  // namespace portacl::mpi

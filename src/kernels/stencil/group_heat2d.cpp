@@ -81,7 +81,7 @@ template <class T>
 std::vector<T> GroupHeat2d<T>::download() const {
   const State& s = *state_;
   std::vector<T> all(s.rows * s.cols);
-  for (const HeatSlab<T>& slab : s.slabs) slab.download_into(all.data());
+  for (const HeatSlab<T>& slab : s.slabs) slab.download_into(all.data() + slab.first_row * s.cols);
   return all;
 }
 

@@ -115,9 +115,9 @@ void HeatSlab<T>::write_ghosts() {
 }
 
 template <class T>
-void HeatSlab<T>::download_into(T* whole) const {
+void HeatSlab<T>::download_into(T* out) const {
   check_cl(ctx->queue().enqueueReadBuffer(field.cl_buffer(), CL_TRUE, above * cols * sizeof(T), rows * cols * sizeof(T),
-                                          whole + first_row * cols),
+                                          out),
            "heat slab of " + owner + ": reading its rows");
 }
 

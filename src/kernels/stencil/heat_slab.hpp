@@ -44,8 +44,8 @@ struct HeatSlab {
   /// receive_up / receive_down, once filled, to the ghost rows (enqueued
   /// after the slab's step).
   void write_ghosts();
-  /// The slab's own rows into `whole` at first_row.
-  void download_into(T* whole) const;
+  /// The slab's own rows (rows x cols) into `out`.
+  void download_into(T* out) const;
 };
 
 /// Which parts of a split (offsets of p + 1 rows) hold rows, and the ghost

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+// The MPI layer against single-process results, run under mpirun (2 and 3
+// ranks in ctest). Every rank also computes the single-device result on its
+// own device and compares: CG within tolerance of cg() and of a double host
+// residual; heat 2D and N-body bit for bit; two training steps within
+// float rounding of one replica on the whole batch. Awkward sizes include
+// fewer rows or bodies than ranks (a rank with nothing). The seed is
+// PORTACL_TEST_SEED or drawn by rank 0, printed, and shared. Exit status:
+// the number of failed checks on any rank.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "kernels/sparse/generators.hpp"
+#include "portacl/error.hpp"
+#include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/mpi/distributed_cg.hpp"
+#include "portacl/mpi/distributed_heat2d.hpp"
+#include "portacl/mpi/distributed_nbody.hpp"
+#include "portacl/mpi/distributed_training.hpp"
+
+using namespace portacl;
+
+namespace {
+
+MPI_Comm comm = MPI_COMM_WORLD;
+int rank = 0, failures = 0, checks = 0;
+std::mt19937_64 rng;
+
+void check(bool ok, const std::string& what) {
+  ++checks;
+  if (ok) return;
+  ++failures;
+  std::fprintf(stderr, "%sFAILED: %s\n", mpi::rank_prefix(comm).c_str(), what.c_str());
+}
+
+template <class T>
+std::vector<T> uniform(std::size_t n, double lo, double hi) {
+  std::uniform_real_distribution<double> d(lo, hi);
+  std::vector<T> v(n);
+  for (T& x : v) x = T(d(rng));
+  return v;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+void check_cg(Context& ctx, std::size_t grid) {
+  const HostCsr<double> csr = permuted_symmetric(poisson2d<double>(grid), 7);
+  const std::size_t n = csr.rows;
+  const std::vector<double> b = uniform<double>(n, -1, 1);
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.max_iterations = 4 * n + 10;
+  Buffer<double> b1(ctx, b), x1(ctx, std::vector<double>(n, 0.0));
+  const SolverResult single = cg(ctx, SparseMatrix<double>(ctx, csr), b1, x1, o);
+  const mpi::DistributedMatrix<double> a(ctx, comm, csr);
+  const std::size_t first = a.first_row(), m = a.local_rows();
+  Buffer<double> bl(ctx, std::vector<double>(b.begin() + std::ptrdiff_t(first), b.begin() + std::ptrdiff_t(first + m)));
+  Buffer<double> xl(ctx, std::vector<double>(m, 0.0));
+  const SolverResult got = mpi::distributed_cg(a, bl, xl, o);
+  const std::string what = "CG on " + std::to_string(n) + " rows";
+  check(got.converged, what + ": " + got.stop_reason);
+  check(got.iterations + 3 >= single.iterations && got.iterations <= single.iterations + 3,
+        what + ": " + std::to_string(got.iterations) + " iterations against " + std::to_string(single.iterations));
+  // This rank's part against cg()'s, and its rows of the true residual in double.
+  const std::vector<double> mine = xl.download(), whole = x1.download();
+  double difference = 0, scale = 1e-30, residual = 0, b_norm = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    difference = std::max(difference, std::fabs(mine[i] - whole[first + i]));
+    scale = std::max(scale, std::fabs(whole[first + i]));
+  }
+  std::vector<double> x_all(n);
+  std::vector<int> counts, at;
+  const std::vector<std::size_t> split = mpi::rank_split(n, comm);
+  for (std::size_t r = 0; r + 1 < split.size(); ++r)
+    counts.push_back(int(split[r + 1] - split[r])), at.push_back(int(split[r]));
+  MPI_Allgatherv(mine.data(), int(m), MPI_DOUBLE, x_all.data(), counts.data(), at.data(), MPI_DOUBLE, comm);
+  for (std::size_t r = 0; r < n; ++r) {
+    double ax = 0;
+    for (std::size_t k = csr.row_ptr[r]; k < csr.row_ptr[r + 1]; ++k) ax += csr.value[k] * x_all[csr.col[k]];
+    residual += (b[r] - ax) * (b[r] - ax);
+    b_norm += b[r] * b[r];
+  }
+  check(difference <= 1e-7 * scale, what + ": differs from cg() by " + std::to_string(difference));
+  check(n == 0 || std::sqrt(residual / b_norm) <= 10 * o.tolerance,
+        what + ": true residual " + std::to_string(std::sqrt(residual / b_norm)));
+}
+
+template <class T>
+void check_heat(Context& ctx, std::size_t rows, std::size_t cols, std::size_t steps, std::optional<std::size_t> halo) {
+  const std::vector<T> u0 = uniform<T>(rows * cols, -1, 1);
+  HeatOptions<T> o;
+  o.r = T(0.2);
+  o.steps = steps;
+  o.sides = HeatSides<T>{T(0.75), T(-0.5), T(0.25), T(-1)};
+  Buffer<T> single(ctx, u0);
+  heat2d(ctx, single, rows, cols, o);
+  mpi::DistributedHeat2d<T> heat(ctx, comm, u0, rows, cols, halo);
+  heat.advance(o);
+  check(same_bits(heat.gather(), single.download()), "heat " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                                         ", " + std::to_string(steps) +
+                                                         " steps, not bit for bit heat2d's\n" + heat.describe());
+}
+
+void check_nbody(Context& ctx, std::size_t n, bool potential) {
+  std::vector<float> bodies = uniform<float>(4 * n, -1, 1);
+  for (std::size_t i = 0; i < n; ++i) bodies[4 * i + 3] = std::fabs(bodies[4 * i + 3]) + 0.5f;
+  const std::vector<float> velocities = uniform<float>(4 * n, -0.1, 0.1);
+  NbodyOptions o;
+  o.softening = 0.05f;
+  o.potential = potential;
+  Buffer<float> b(ctx, bodies), v(ctx, velocities), a(ctx, 4 * n);
+  nbody_accelerations(ctx, b, a, o);
+  mpi::DistributedNbody ring(ctx, comm, bodies, velocities, o);
+  for (int s = 0; s < 3; ++s) {
+    nbody_step(ctx, b, v, a, 0.01f, o);
+    ring.step(0.01f);
+  }
+  const std::string what = "N-body of " + std::to_string(n) + " bodies";
+  const std::vector<float> got_b = ring.bodies(), got_v = ring.velocities();
+  check(same_bits(got_b, b.download()), what + ": positions not bit for bit nbody_step's");
+  check(same_bits(got_v, v.download()), what + ": velocities not bit for bit nbody_step's");
+  // Momentum: pairwise forces cancel, so the total stays where it started.
+  for (int c = 0; c < 3; ++c) {
+    double before = 0, after = 0, scale = 1e-12;
+    for (std::size_t i = 0; i < n; ++i) {
+      before += double(bodies[4 * i + 3]) * velocities[4 * i + c];
+      after += double(got_b[4 * i + 3]) * got_v[4 * i + c];
+      scale += std::fabs(double(bodies[4 * i + 3]) * velocities[4 * i + c]);
+    }
+    check(std::fabs(after - before) <= 1e-4 * scale, what + ": momentum moved by " + std::to_string(after - before));
+  }
+}
+
+void check_training(Context& ctx, std::size_t batch) {
+  const SmallCnnShape shape{2, 6, 10, 4, 3};
+  SgdOptions sgd;
+  sgd.learning_rate = 0.05f;
+  sgd.weight_decay = 0.001f;
+  SmallCnn single(ctx, shape, 42), replica(ctx, shape, 42);
+  const std::vector<std::size_t> split = mpi::rank_split(batch, comm);
+  const std::size_t per_image = 2 * 6 * 10, first = split[std::size_t(rank)],
+                    count = split[std::size_t(rank) + 1] - first;
+  for (int step = 0; step < 2; ++step) {
+    const std::vector<float> images = uniform<float>(batch * per_image, -1, 1);
+    std::vector<int> labels(batch);
+    for (int& l : labels) l = int(rng() % 3);
+    Buffer<float> all_images(ctx, images);
+    Buffer<int> all_labels(ctx, labels);
+    const double want = single.train_step(all_images, all_labels, batch, sgd);
+    Buffer<float> my_images(ctx, std::max<std::size_t>(count * per_image, 1));
+    Buffer<int> my_labels(ctx, std::max<std::size_t>(count, 1));
+    if (count) {
+      my_images.upload(images.data() + first * per_image, count * per_image);
+      my_labels.upload(labels.data() + first, count);
+    }
+    const mpi::TrainingStepResult got = mpi::distributed_train_step(replica, comm, my_images, my_labels, count, sgd);
+    check(std::fabs(got.loss - want) <= 1e-5 * std::fabs(want) && got.batch == batch,
+          "training, batch " + std::to_string(batch) + ": loss " + std::to_string(got.loss) + " against " +
+              std::to_string(want));
+  }
+  const std::vector<float> want = single.packed_parameters(), got = replica.packed_parameters();
+  double largest = 1, worst = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    largest = std::max(largest, double(std::fabs(want[i])));
+    worst = std::max(worst, double(std::fabs(got[i] - want[i])));
+  }
+  check(worst <= 1e-5 * largest,
+        "training, batch " + std::to_string(batch) + ": parameters differ by " + std::to_string(worst));
+  // Every replica holds the same parameters, bit for bit.
+  std::vector<float> first_rank = got;
+  MPI_Bcast(first_rank.data(), int(first_rank.size()), MPI_FLOAT, 0, comm);
+  check(same_bits(first_rank, got), "training: the replicas differ from rank 0's");
+}
+
+void check_refusals(Context& ctx) {
+  std::string message;
+  try {
+    mpi::DistributedHeat2d<float> heat(ctx, comm, std::vector<float>(10), 3, 4);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("but the grid is 3 x 4") != std::string::npos,
+        "a wrong field is refused naming the rank: '" + message + "'");
+  message.clear();
+  try {
+    const HostCsr<double> csr = poisson2d<double>(3);
+    const mpi::DistributedMatrix<double> a(ctx, comm, csr);
+    Buffer<double> wrong(ctx, a.local_rows() + 1), x(ctx, a.local_rows());
+    mpi::distributed_cg(a, wrong, x, SolverOptions{});
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("this rank holds") != std::string::npos,
+        "a wrong b is refused naming the rank: '" + message + "'");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(comm, &rank);
+  unsigned long long seed = 0;
+  if (rank == 0) {
+    const char* env = std::getenv("PORTACL_TEST_SEED");
+    seed = env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
+    std::printf("mpi_checks: seed %llu (PORTACL_TEST_SEED=%llu repeats it)\n", seed, seed);
+  }
+  MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  rng.seed(seed);  // the same draws on every rank: every rank builds the same inputs
+  try {
+    Context ctx(mpi::rank_device_selector(comm));
+    for (std::size_t grid : {1, 2, 7, 23}) check_cg(ctx, grid);
+    for (std::size_t rows : {1, 2, 5, 37})
+      for (std::size_t cols : {1, 29}) {
+        check_heat<float>(ctx, rows, cols, 7, std::nullopt);
+        check_heat<double>(ctx, rows, cols, 5, std::nullopt);
+      }
+    check_heat<float>(ctx, 61, 17, 11, 3);
+    for (std::size_t n : {1, 2, 3, 67}) check_nbody(ctx, n, n % 2 == 1);
+    for (std::size_t batch : {1, 7}) check_training(ctx, batch);
+    check_refusals(ctx);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    std::fprintf(stderr, "%s\n", what.rfind("rank ", 0) == 0 ? what.c_str() : (mpi::rank_prefix(comm) + what).c_str());
+    MPI_Abort(comm, 2);
+  }
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, comm);
+  if (rank == 0) std::printf("mpi_checks: %d checks a rank, %d failed over all ranks\n", checks, total);
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}
