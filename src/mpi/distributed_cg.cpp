@@ -4,6 +4,7 @@
 // overlapped with the interior product, dots by MPI_Allreduce.
 #include "portacl/mpi/distributed_cg.hpp"
 
+#include <chrono>
 #include <cmath>
 
 #include "kernels/gather.hpp"
@@ -31,6 +32,7 @@ struct DistributedMatrix<T>::State {
   Buffer<T> send;
   HostBuffer<T> send_host, receive_host;
   Buffer<T> halo_x;
+  double exchanging = 0;
 };
 
 template <class T>
@@ -79,6 +81,10 @@ MPI_Comm DistributedMatrix<T>::comm() const {
   return state_->comm;
 }
 template <class T>
+double DistributedMatrix<T>::exchange_seconds() const {
+  return state_->exchanging;
+}
+template <class T>
 Context& DistributedMatrix<T>::context() const {
   return *state_->ctx;
 }
@@ -109,6 +115,7 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
   }
   if (s.interior) spmv(ctx, T(1), *s.interior, x, T(0), y);  // overlaps the read and the messages
   check_cl(ctx.queue().flush(), "clFlush");
+  const auto start = std::chrono::steady_clock::now();
   if (s.send.size()) check_cl(read.wait(), rank_prefix(s.comm) + "waiting for the halo entries");
   for (int to = 0; to < s.size; ++to) {
     const std::size_t at = s.send_to[std::size_t(to)], count = s.send_to[std::size_t(to) + 1] - at;
@@ -117,6 +124,7 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     MPI_Isend(s.send_host.data() + at, message_count(count, s.comm), datatype<T>(), to, 0, s.comm, &requests.back());
   }
   MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  s.exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (s.halo) {
     s.halo_x.upload(s.receive_host);
     spmv(ctx, T(1), *s.halo, s.halo_x, T(1), y);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "../common/cli.hpp"
+#include "../common/scaling_cases.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "portacl/portacl.hpp"
 #include "tuning/timing.hpp"
@@ -19,83 +20,12 @@ using namespace portacl;
 
 namespace bench {
 
-const char* kGroupCaseForms =
-    "                       cg:N      CG on 2D Poisson, an N x N grid (double), per iteration\n"
-    "                       heat:N    heat 2D on an N x N grid (float), per step\n"
-    "                       nbody:N   N-body, N bodies, per leapfrog step\n";
+const char* kGroupCaseForms = kScalingCaseForms;
 
 namespace {
 
-struct Case {
-  std::string kind;
-  std::size_t n = 0;
-};
-
-Case parse_case(const std::string& spec) {
-  const auto colon = spec.find(':');
-  Case c;
-  c.kind = spec.substr(0, colon);
-  if (colon == std::string::npos || (c.kind != "cg" && c.kind != "heat" && c.kind != "nbody"))
-    throw std::invalid_argument("--group-cases: '" + spec + "' is not cg:N, heat:N or nbody:N");
-  c.n = cli::parse_size(spec.substr(colon + 1), "--group-cases");
-  if (c.n < 2) throw std::invalid_argument("--group-cases: '" + spec + "' needs N of at least 2");
-  return c;
-}
-
-// Work units a timed run does: CG iterations, heat steps, N-body steps.
-std::size_t units(const Case& c) { return c.kind == "cg" ? 40 : c.kind == "heat" ? 32 : c.n >= 100000 ? 2 : 5; }
-
-// Milliseconds per unit on one device (the single-device call), median.
-double alone_ms(Context& ctx, const Case& c, int reps, std::uint64_t seed) {
-  const std::size_t k = units(c);
-  std::function<void()> run;
-  std::shared_ptr<void> keep;
-  std::mt19937_64 rng(seed);
-  if (c.kind == "cg") {
-    auto a = std::make_shared<SparseMatrix<double>>(ctx, poisson2d<double>(c.n));
-    auto b = std::make_shared<Buffer<double>>(ctx, std::vector<double>(c.n * c.n, 1.0));
-    auto x = std::make_shared<Buffer<double>>(ctx, c.n * c.n);
-    keep = std::make_shared<std::tuple<decltype(a), decltype(b), decltype(x)>>(a, b, x);
-    run = [&ctx, a, b, x, k] {
-      fill(ctx, *x, 0.0);
-      SolverOptions o;
-      o.tolerance = 0;
-      o.max_iterations = k;
-      cg(ctx, *a, *b, *x, o);
-    };
-  } else if (c.kind == "heat") {
-    auto u = std::make_shared<Buffer<float>>(ctx, std::vector<float>(c.n * c.n, 1.0f));
-    run = [&ctx, u, c, k] {
-      HeatOptions<float> o;
-      o.steps = k;
-      o.r = 0.2f;
-      heat2d(ctx, *u, c.n, c.n, o);
-    };
-  } else {
-    std::uniform_real_distribution<float> d(-1, 1);
-    std::vector<float> bodies(4 * c.n);
-    for (std::size_t i = 0; i < c.n; ++i) {
-      for (int j = 0; j < 3; ++j) bodies[4 * i + j] = d(rng);
-      bodies[4 * i + 3] = 1.0f / float(c.n);
-    }
-    auto b = std::make_shared<Buffer<float>>(ctx, bodies);
-    auto v = std::make_shared<Buffer<float>>(ctx, std::vector<float>(4 * c.n, 0.0f));
-    auto a = std::make_shared<Buffer<float>>(ctx, 4 * c.n);
-    NbodyOptions o;
-    o.softening = 0.01f;
-    nbody_accelerations(ctx, *b, *a, o);
-    run = [&ctx, a, b, v, o, k] {
-      for (std::size_t s = 0; s < k; ++s) nbody_step(ctx, *b, *v, *a, 1e-4f, o);
-    };
-  }
-  const TimingSummary t = measure(1, reps, [&] {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    ctx.finish();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  });
-  return t.median_ms / double(k);
-}
+using Case = ScalingCase;
+Case parse_case(const std::string& spec) { return parse_scaling_case(spec, "--group-cases"); }
 
 struct GroupTiming {
   double ms = 0;              // per unit
@@ -104,7 +34,7 @@ struct GroupTiming {
 
 // Milliseconds per unit over the group, median, and the exchange's share.
 GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
-  const std::size_t k = units(c);
+  const std::size_t k = scaling_units(c);
   std::function<void()> run;
   std::function<double()> exchanging;
   if (c.kind == "cg") {
@@ -112,36 +42,35 @@ GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
     auto b = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 1.0));
     auto x = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 0.0));
     run = [a, b, x, k] {
-      SolverOptions o;
-      o.tolerance = 0;
-      o.max_iterations = k;
+      const SolverOptions o = scaling_cg_options(k);
       group_cg(*a, *b, *x, o);
     };
     exchanging = [a] { return a->exchange_seconds(); };
   } else if (c.kind == "heat") {
     auto heat = std::make_shared<GroupHeat2d<float>>(group, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n);
     run = [heat, k] {
-      HeatOptions<float> o;
-      o.steps = k;
-      o.r = 0.2f;
+      const HeatOptions<float> o = scaling_heat_options(k);
       heat->advance(o);
     };
     exchanging = [heat] { return heat->exchange_seconds(); };
-  } else {
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<float> d(-1, 1);
-    std::vector<float> bodies(4 * c.n);
-    for (std::size_t i = 0; i < c.n; ++i) {
-      for (int j = 0; j < 3; ++j) bodies[4 * i + j] = d(rng);
-      bodies[4 * i + 3] = 1.0f / float(c.n);
-    }
-    NbodyOptions o;
-    o.softening = 0.01f;
-    auto nb = std::make_shared<GroupNbody>(group, bodies, std::vector<float>(4 * c.n, 0.0f), o);
+  } else if (c.kind == "nbody") {
+    const NbodyOptions o = scaling_nbody_options();
+    auto nb = std::make_shared<GroupNbody>(group, scaling_bodies(c.n, 7), std::vector<float>(4 * c.n, 0.0f), o);
     run = [nb, k] {
       for (std::size_t s = 0; s < k; ++s) nb->step(1e-4f);
     };
     exchanging = [nb] { return nb->exchange_seconds(); };
+  } else {
+    // The group takes the batch from host memory (each member uploads its share every step).
+    auto images = std::make_shared<std::vector<float>>();
+    auto labels = std::make_shared<std::vector<int>>();
+    scaling_batch(c.n, 7, *images, *labels);
+    auto net = std::make_shared<GroupSmallCnn>(group, scaling_network(), 7);
+    run = [net, images, labels, c, k] {
+      const SgdOptions o = scaling_sgd_options();
+      for (std::size_t s = 0; s < k; ++s) net->train_step(*images, *labels, c.n, o);
+    };
+    exchanging = [net] { return net->exchange_seconds(); };
   }
   auto finish_all = [&] {
     for (std::size_t m = 0; m < group.size(); ++m) group.context(m).finish();
@@ -162,12 +91,6 @@ GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
   g.ms = t.median_ms / double(k);
   g.exchange_share = wall_total > 0 ? 1000.0 * (exchanging() - exchange_before) / wall_total : 0.0;
   return g;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
 }
 
 // The case's own rates as weights: each member's time alone on this very
@@ -197,7 +120,8 @@ bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, st
   const std::size_t p = group.size();
   out << "\ndevice group '" << args.group << "' (" << p << " members), wall clock around the calls and every member's "
       << "clFinish, median of " << args.reps << " runs; each member alone by the single-device call (CG: cg(), its "
-      << "fused single-device form; heat: heat2d; N-body: nbody_step):\n"
+      << "fused single-device form; heat: heat2d; N-body: nbody_step; training: SmallCnn::train_step on a batch in "
+         "device memory, while the group's takes it from the host):\n"
       << group.describe();
   if (reference) out << "reference: " << reference->info().name << " alone\n";
   out << "\nstrong scaling (the same problem), ms per unit (CG iteration, step):\n"
@@ -223,7 +147,8 @@ bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, st
         << fixed(fastest / g.ms, 2) << "x | " << fixed(100.0 / (rate * g.ms), 0) << "% | "
         << fixed(100.0 * g.exchange_share, 1) << "% |\n";
   }
-  out << "\nweak scaling (the work grows with the members: N becomes sqrt(p) N, as every case's work is N^2), "
+  out << "\nweak scaling (the work grows with the members: N becomes sqrt(p) N, as the work is N^2; a batch B becomes "
+         "p B), "
          "member 0 alone at the case's size against the group, equal weights:\n"
       << "| case | member 0 alone | group | scaled case | efficiency | in exchange "
          "|\n|---|---|---|---|---|---|\n";
@@ -237,9 +162,7 @@ bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, st
   group.set_weights(std::vector<double>(p, 1.0));
   for (const std::string& spec : args.cases) {
     const Case c = parse_case(spec);
-    Case scaled = c;
-    const double root = std::sqrt(double(p));
-    scaled.n = std::size_t(std::lround(double(c.n) * root));
+    const Case scaled = c.grown(p);
     const double one = alone_ms(group.context(0), c, args.reps, seed);
     const GroupTiming g = group_ms(group, scaled, args.reps);
     out << "| " << spec << " | " << fixed(one, 3) << " | " << fixed(g.ms, 3) << " | " << scaled.kind << ":" << scaled.n

@@ -47,6 +47,11 @@ class DistributedMatrix {
   /// y_local = A x (the rows of this rank), x and y this rank's parts.
   void multiply(const Buffer<T>& x_local, Buffer<T>& y_local) const;
 
+  /// Seconds this rank spent in the halo exchange, from its interior
+  /// product enqueued to its halo entries received (the interior multiplies
+  /// meanwhile), summed over products.
+  double exchange_seconds() const;
+
   struct State;
   State& state() const { return *state_; }
 

@@ -101,6 +101,9 @@ double GroupSmallCnn::train_step(const std::vector<float>& images, const std::ve
   }
   if (failed) throw *failed;
 
+  // The exchange's time starts once every member's backward pass is done.
+  for (std::size_t m = 0; m < s.replicas.size(); ++m)
+    if (split[m + 1] > split[m]) s.replicas[m]->ctx->finish();
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t m = 0; m < s.replicas.size(); ++m) {
     Replica& r = *s.replicas[m];

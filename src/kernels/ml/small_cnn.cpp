@@ -158,6 +158,8 @@ SmallCnn::SmallCnn(Context& ctx, const SmallCnnShape& s, std::uint64_t seed, con
 SmallCnn::~SmallCnn() = default;
 
 const SmallCnnShape& SmallCnn::shape() const { return state_->shape; }
+
+Context& SmallCnn::context() const { return state_->ctx; }
 Buffer<float>& SmallCnn::parameters() { return *state_->parameters; }
 const Buffer<float>& SmallCnn::gradients() const { return *state_->gradients; }
 Buffer<float>& SmallCnn::gradients() { return *state_->gradients; }

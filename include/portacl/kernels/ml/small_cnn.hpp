@@ -55,6 +55,7 @@ class SmallCnn {
   SmallCnn& operator=(const SmallCnn&) = delete;
 
   const SmallCnnShape& shape() const;
+  Context& context() const;  ///< the device it runs on
   /// Every parameter, flat: the convolution's filters (F x C x 3 x 3) and
   /// bias (F), the dense layer's weights (classes x F (H/2) (W/2)) and
   /// bias (classes), each segment starting on the device's sub-buffer

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scaling sections' cases and one device's time on each (see the header).
+#include "scaling_cases.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <iomanip>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli.hpp"
+#include "kernels/sparse/generators.hpp"
+#include "tuning/timing.hpp"
+
+using namespace portacl;
+
+namespace bench {
+
+const char* kScalingCaseForms =
+    "                       cg:N      CG on 2D Poisson, an N x N grid (double), per iteration\n"
+    "                       heat:N    heat 2D on an N x N grid (float), per step\n"
+    "                       nbody:N   N-body, N bodies, per leapfrog step\n"
+    "                       train:B   a SmallCnn training step on a batch of B 3x32x32 images\n";
+
+ScalingCase ScalingCase::grown(std::size_t p) const {
+  ScalingCase g = *this;
+  g.n = kind == "train" ? n * p : std::size_t(std::lround(double(n) * std::sqrt(double(p))));
+  return g;
+}
+
+ScalingCase parse_scaling_case(const std::string& spec, const std::string& option) {
+  const auto colon = spec.find(':');
+  ScalingCase c;
+  c.kind = spec.substr(0, colon);
+  if (colon == std::string::npos || (c.kind != "cg" && c.kind != "heat" && c.kind != "nbody" && c.kind != "train"))
+    throw std::invalid_argument(option + ": '" + spec + "' is not cg:N, heat:N, nbody:N or train:B");
+  c.n = cli::parse_size(spec.substr(colon + 1), option.c_str());
+  if (c.n < 2) throw std::invalid_argument(option + ": '" + spec + "' needs N of at least 2");
+  return c;
+}
+
+std::size_t scaling_units(const ScalingCase& c) {
+  if (c.kind == "cg") return 40;
+  if (c.kind == "heat") return 32;
+  if (c.kind == "train") return 4;
+  return c.n >= 100000 ? 2 : 5;
+}
+
+std::vector<float> scaling_bodies(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> bodies(4 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int j = 0; j < 3; ++j) bodies[4 * i + j] = d(rng);
+    bodies[4 * i + 3] = 1.0f / float(n);
+  }
+  return bodies;
+}
+
+SmallCnnShape scaling_network() { return SmallCnnShape{3, 32, 32, 16, 10}; }
+
+SolverOptions scaling_cg_options(std::size_t k) {
+  const SolverOptions o = scaling_cg_options(k);
+  return o;
+}
+
+HeatOptions<float> scaling_heat_options(std::size_t k) {
+  const HeatOptions<float> o = scaling_heat_options(k);
+  return o;
+}
+
+NbodyOptions scaling_nbody_options() {
+  const NbodyOptions o = scaling_nbody_options();
+  return o;
+}
+
+SgdOptions scaling_sgd_options() {
+  const SgdOptions o = scaling_sgd_options();
+  return o;
+}
+
+void scaling_batch(std::size_t batch, std::uint64_t seed, std::vector<float>& images, std::vector<int>& labels) {
+  const SmallCnnShape s = scaling_network();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  images.resize(batch * s.channels * s.height * s.width);
+  for (float& x : images) x = d(rng);
+  labels.resize(batch);
+  for (int& l : labels) l = int(rng() % s.classes);
+}
+
+double alone_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_t seed) {
+  const std::size_t k = scaling_units(c);
+  std::function<void()> run;
+  if (c.kind == "cg") {
+    auto a = std::make_shared<SparseMatrix<double>>(ctx, poisson2d<double>(c.n));
+    auto b = std::make_shared<Buffer<double>>(ctx, std::vector<double>(c.n * c.n, 1.0));
+    auto x = std::make_shared<Buffer<double>>(ctx, c.n * c.n);
+    run = [&ctx, a, b, x, k] {
+      fill(ctx, *x, 0.0);
+      const SolverOptions o = scaling_cg_options(k);
+      cg(ctx, *a, *b, *x, o);
+    };
+  } else if (c.kind == "heat") {
+    auto u = std::make_shared<Buffer<float>>(ctx, std::vector<float>(c.n * c.n, 1.0f));
+    run = [&ctx, u, c, k] {
+      const HeatOptions<float> o = scaling_heat_options(k);
+      heat2d(ctx, *u, c.n, c.n, o);
+    };
+  } else if (c.kind == "nbody") {
+    auto b = std::make_shared<Buffer<float>>(ctx, scaling_bodies(c.n, seed));
+    auto v = std::make_shared<Buffer<float>>(ctx, std::vector<float>(4 * c.n, 0.0f));
+    auto a = std::make_shared<Buffer<float>>(ctx, 4 * c.n);
+    const NbodyOptions o = scaling_nbody_options();
+    nbody_accelerations(ctx, *b, *a, o);
+    run = [&ctx, a, b, v, o, k] {
+      for (std::size_t s = 0; s < k; ++s) nbody_step(ctx, *b, *v, *a, 1e-4f, o);
+    };
+  } else {
+    std::vector<float> images;
+    std::vector<int> labels;
+    scaling_batch(c.n, seed, images, labels);
+    auto net = std::make_shared<SmallCnn>(ctx, scaling_network(), seed);
+    auto di = std::make_shared<Buffer<float>>(ctx, images);
+    auto dl = std::make_shared<Buffer<int>>(ctx, labels);
+    run = [net, di, dl, c, k] {
+      const SgdOptions o = scaling_sgd_options();
+      for (std::size_t s = 0; s < k; ++s) net->train_step(*di, *dl, c.n, o);
+    };
+  }
+  const TimingSummary t = measure(1, reps, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    ctx.finish();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  });
+  return t.median_ms / double(k);
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << v;
+  return s.str();
+}
+
+}  // namespace bench
