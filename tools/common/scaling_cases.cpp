@@ -63,22 +63,28 @@ std::vector<float> scaling_bodies(std::size_t n, std::uint64_t seed) {
 SmallCnnShape scaling_network() { return SmallCnnShape{3, 32, 32, 16, 10}; }
 
 SolverOptions scaling_cg_options(std::size_t k) {
-  const SolverOptions o = scaling_cg_options(k);
+  SolverOptions o;
+  o.tolerance = 0;
+  o.max_iterations = k;
   return o;
 }
 
 HeatOptions<float> scaling_heat_options(std::size_t k) {
-  const HeatOptions<float> o = scaling_heat_options(k);
+  HeatOptions<float> o;
+  o.steps = k;
+  o.r = 0.2f;
   return o;
 }
 
 NbodyOptions scaling_nbody_options() {
-  const NbodyOptions o = scaling_nbody_options();
+  NbodyOptions o;
+  o.softening = 0.01f;
   return o;
 }
 
 SgdOptions scaling_sgd_options() {
-  const SgdOptions o = scaling_sgd_options();
+  SgdOptions o;
+  o.learning_rate = 0.001f;
   return o;
 }
 
