@@ -5,7 +5,7 @@
 # (PORTACL_SKIP_SANITIZERS=1 skips that second pass; it leaves out the
 # longest end-to-end tool runs); then the tests that
 # share one Context between threads under ThreadSanitizer (PORTACL_SKIP_TSAN=1
-# skips them; only the test binary is built for it); then a 20-second run
+# skips them; only the library and those tests' two files are built for it); then a 20-second run
 # of each libFuzzer harness on its seed corpus (PORTACL_SKIP_FUZZ=1 skips it;
 # PORTACL_FUZZ_SECONDS sets the time per harness).
 set -euo pipefail
@@ -17,17 +17,19 @@ if [ "${PORTACL_SKIP_SANITIZERS:-0}" != 1 ]; then
   if [ -f "$root/build-asan/build.ninja" ]; then
     "$root/tools/setup.sh" build-asan
   else
-    "$root/tools/setup.sh" build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTACL_SANITIZE=ON
+    "$root/tools/setup.sh" build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTACL_SANITIZE=ON -DPORTACL_WITH_MPI=OFF
   fi
   # Less the longest end-to-end tool runs (label long_end_to_end, see tests/CMakeLists.txt)
-  # and the MPI jobs (label mpi: Open MPI's own allocations are not ours to sanitise).
+  # and the MPI jobs (label mpi: Open MPI's own allocations are not ours to
+  # sanitise; the sanitizer build leaves libportacl_mpi out).
   (cd "$root/build-asan" && ctest -j"$jobs" --output-on-failure -LE "long_end_to_end|mpi")
 fi
 if [ "${PORTACL_SKIP_TSAN:-0}" != 1 ]; then
   if [ ! -f "$root/build-tsan/build.ninja" ]; then
-    cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPORTACL_TSAN=ON >/dev/null
+    cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPORTACL_TSAN=ON \
+      -DPORTACL_WITH_MPI=OFF >/dev/null
   fi
-  cmake --build "$root/build-tsan" --target portacl_tests
+  cmake --build "$root/build-tsan" --target portacl_thread_tests
   (cd "$root/build-tsan" && ctest -L threads --output-on-failure)
 fi
 if [ "${PORTACL_SKIP_FUZZ:-0}" != 1 ]; then
