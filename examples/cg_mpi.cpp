@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     if (const auto at = file.find("{rank}"); at != std::string::npos) file.replace(at, 6, std::to_string(rank));
     const HostCsr<double> whole =
         file.empty() ? poisson(n) : csr_from_entries<double>(general_entries(read_matrix_market(file)));
-    Context ctx;  // PORTACL_DEVICE, else the default device
+    Context ctx(mpi::rank_device_selector(comm));  // PORTACL_DEVICE, {local_rank} replaced
     const mpi::DistributedMatrix<double> a(ctx, comm, whole);
     Buffer<double> b(ctx, std::vector<double>(a.local_rows(), 1.0)), x(ctx, std::vector<double>(a.local_rows(), 0.0));
     SolverOptions o;
