@@ -7,22 +7,11 @@
 # STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
-OUT=${OUT:-/tmp/out}
 STEPS=${STEPS:-build tests bench}
-mkdir -p "$OUT" /tmp/icd
-cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
-echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
-export OCL_ICD_VENDORS=/tmp/icd
-deps=/tmp/deps
-for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
-export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-export PORTACL_CACHE_DIR=/tmp/portacl-cache
+source .ci/gpu-env.sh
 export PORTACL_TUNING_DB="$OUT/tuning_h100.json"
-has() { [[ " $STEPS " == *" $1 "* ]]; }
 if has build; then
-  ( cmake -S . -B /tmp/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
-      -DCMAKE_INCLUDE_PATH="$deps/usr/include" && ninja -C /tmp/build ) > "$OUT/build.log" 2>&1 ||
-    { tail -50 "$OUT/build.log"; exit 1; }
+  build_portacl
   nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
   /tmp/build/tools/portacl-query --device gpu --explain > "$OUT/query_explain.txt" 2>&1
 fi

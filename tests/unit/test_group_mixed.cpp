@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A device group of the GPU and the CPU (the GPU suite's machine; the test
-// warns and does nothing where no GPU is present, as in CI): CG, heat 2D,
-// N-body and training across two different devices and OpenCL platforms,
-// against the GPU alone. Heat's cells are computed by one explicit fma on
+// A device group of the GPU and the CPU (the GPU suite's machine), and of
+// two GPUs where there are two (each test warns and does nothing where its
+// devices are missing, as in CI): CG, heat 2D, N-body and training across
+// the members, against one GPU alone. Heat's cells are computed by one explicit fma on
 // both, so its field must match bit for bit; the others within rounding.
 #include <catch2/catch.hpp>
 
@@ -17,10 +17,10 @@ using namespace portacl;
 
 namespace {
 
-bool has_gpu() {
-  for (const Device& d : all_devices())
-    if (d.info().type == DeviceType::gpu) return true;
-  return false;
+std::size_t gpus() {
+  std::size_t count = 0;
+  for (const Device& d : all_devices()) count += d.info().type == DeviceType::gpu;
+  return count;
 }
 
 double worst_relative(const std::vector<float>& got, const std::vector<float>& want) {
@@ -32,16 +32,9 @@ double worst_relative(const std::vector<float>& got, const std::vector<float>& w
   return worst / largest;
 }
 
-}  // namespace
-
-TEST_CASE("a GPU + CPU group matches the GPU alone", "[group_mixed]") {
-  if (!has_gpu()) {
-    WARN("no GPU here: the GPU + CPU group is tested on the GPU suite's machine");
-    return;
-  }
-  DeviceGroup group("gpu+cpu");
-  group.set_weights({3, 1});
-  Context gpu(select_device("gpu"));
+// CG, heat 2D (bit for bit), N-body and a training step over `group`
+// against `gpu` alone.
+void check_against_one_gpu(DeviceGroup& group, Context& gpu) {
   INFO(group.describe());
   // CG on a permuted Poisson matrix (halos from everywhere).
   const HostCsr<double> csr = permuted_symmetric(poisson2d<double>(41), 3);
@@ -93,4 +86,31 @@ TEST_CASE("a GPU + CPU group matches the GPU alone", "[group_mixed]") {
   const double want = one.train_step(di, dl, 24, SgdOptions{});
   CHECK(std::fabs(replicas.train_step(images, labels, 24, SgdOptions{}) - want) <= 1e-4 * want);
   CHECK(worst_relative(replicas.parameters(), one.packed_parameters()) < 1e-4);
+}
+
+}  // namespace
+
+TEST_CASE("a GPU + CPU group matches the GPU alone", "[group_mixed]") {
+  if (gpus() == 0) {
+    WARN("no GPU here: the GPU + CPU group is tested on the GPU suite's machine");
+    return;
+  }
+  DeviceGroup group("gpu+cpu");
+  group.set_weights({3, 1});
+  Context gpu(select_device("gpu"));
+  check_against_one_gpu(group, gpu);
+}
+
+TEST_CASE("a group of two GPUs matches the first alone", "[group_mixed]") {
+  if (gpus() < 2) {
+    WARN("fewer than two GPUs here: the two-GPU group is tested on a two-GPU machine (.ci/two-gpu-run.sh)");
+    return;
+  }
+  DeviceGroup group("gpu:0,gpu:1");
+  Context gpu(select_device("gpu:0"));
+  for (const std::vector<double>& weights : std::vector<std::vector<double>>{{1, 1}, {3, 1}, {0, 1}}) {
+    INFO("weights " << weights[0] << ":" << weights[1]);
+    group.set_weights(weights);
+    check_against_one_gpu(group, gpu);
+  }
 }

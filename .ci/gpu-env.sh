@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by the GPU scripts (gpu-run.sh, two-gpu-run.sh) on a machine lent
+# through the device tool: NVIDIA's OpenCL registered beside PoCL, the
+# Debian .debs of CLBlast, Catch2 and clinfo (.debs/, git-ignored) unpacked
+# into /tmp/deps, and Debian's Open MPI from .debs/mpi/ where it is carried
+# (OPAL_PREFIX relocates it). build_portacl builds into /tmp/build once.
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT" /tmp/icd
+cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
+echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/icd
+deps=/tmp/deps
+for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
+export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+if ls .debs/mpi/*.deb > /dev/null 2>&1; then
+  mpi=/tmp/mpi
+  for f in .debs/mpi/*.deb; do dpkg -x "$f" "$mpi"; done
+  export OPAL_PREFIX="$mpi/usr" PATH="$mpi/usr/bin:$PATH"
+  export LD_LIBRARY_PATH="$mpi/usr/lib/x86_64-linux-gnu:$mpi/usr/lib/x86_64-linux-gnu/openmpi/lib:$LD_LIBRARY_PATH"
+  # The host's own PMIx plugins are another version: quiet their complaint.
+  export PMIX_MCA_pcompress_base_silence_warning=1 OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+fi
+export PORTACL_CACHE_DIR=/tmp/portacl-cache
+has() { [[ " $STEPS " == *" $1 "* ]]; }
+build_portacl() {
+  if [ ! -f /tmp/build/build.ninja ]; then
+    cmake -S . -B /tmp/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
+      -DCMAKE_INCLUDE_PATH="$deps/usr/include" > "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+  fi
+  ninja -C /tmp/build >> "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+}
