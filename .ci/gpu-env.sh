@@ -9,6 +9,9 @@ mkdir -p "$OUT" /tmp/icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
 export OCL_ICD_VENDORS=/tmp/icd
+# The image names both drivers in OCL_ICD_FILENAMES, which mpirun passes on cut at its first colon
+# (PoCL alone in every rank): MPI ranks start through rank_env, which sets it whole again.
+rank_env="env OCL_ICD_FILENAMES=${OCL_ICD_FILENAMES:-}"
 deps=/tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
 export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"

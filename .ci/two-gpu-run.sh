@@ -8,7 +8,7 @@
 # Needs .debs/ as gpu-run.sh does and Debian's Open MPI in .debs/mpi/.
 # NVLink multicast stays off as the machine sets it (NCCL_NVLS_ENABLE=0 and
 # friends): portacl does not use NCCL, and nothing here unsets them.
-# STEPS (default "build query tests correct group mpi pocl-mpi") picks what runs.
+# STEPS (default "build query tests correct group mpi pocl-mpi"; also mpi-one) picks what runs.
 set -u
 STEPS=${STEPS:-build query tests correct group mpi pocl-mpi}
 source .ci/gpu-env.sh
@@ -16,7 +16,7 @@ export PORTACL_TUNING_DB="$OUT/tuning_two_gpu.json"
 mpirun="mpirun --allow-run-as-root"
 # Issue 30's cases: CG on 2D Poisson at 4M and 16M rows, heat 2D at 8192^2 and
 # 16384^2, N-body at 2^18 and 2^20 bodies, a training step on 256 images.
-CASES=${CASES:-cg:2048,cg:4096,heat:8192,heat:16384,nbody:262144,nbody:1048576,train:256}
+CASES=${CASES:-cg:2048,cg:4096,spmv:2048,spmv:4096,heat:8192,heat:16384,nbody:262144,nbody:1048576,train:256}
 if has build; then
   build_portacl
   env | grep -E "NCCL_NVLS|NVSHMEM_DISABLE|TORCH_SYMM" > "$OUT/multicast_env.txt"
@@ -39,7 +39,7 @@ if has correct; then
   # MPI ranks with a GPU each (tests/mpi/mpi_checks.cpp), then the ctest MPI jobs on PoCL.
   timeout 200 /tmp/build/tests/portacl_tests "[group_mixed]" > "$OUT/correct_group.log" 2>&1
   echo "two-GPU group tests exit $?" >> "$OUT/correct_group.log"
-  PORTACL_DEVICE='gpu:{local_rank}' timeout 200 $mpirun -np 2 /tmp/build/tests/portacl_mpi_checks \
+  PORTACL_DEVICE='gpu:{local_rank}' timeout 200 $mpirun -np 2 $rank_env /tmp/build/tests/portacl_mpi_checks \
     > "$OUT/correct_mpi_gpus.log" 2>&1
   echo "two-rank GPU checks exit $?" >> "$OUT/correct_mpi_gpus.log"
   (cd /tmp/build && timeout 200 ctest -L mpi --output-on-failure) > "$OUT/correct_mpi_pocl.log" 2>&1
@@ -55,10 +55,16 @@ if has group; then
 fi
 if has mpi; then
   # Two ranks, a GPU each: rank 0's GPU alone first, then both.
-  PORTACL_DEVICE='gpu:{local_rank}' timeout 330 $mpirun -np 2 /tmp/build/tools/portacl-bench-mpi --reps ${REPS:-3} \
+  PORTACL_DEVICE='gpu:{local_rank}' timeout 330 $mpirun -np 2 $rank_env /tmp/build/tools/portacl-bench-mpi --reps ${REPS:-3} \
     --cases "$CASES" > "$OUT/mpi_two_gpus.txt" 2>&1
   echo "mpi bench exit $?" >> "$OUT/mpi_two_gpus.txt"
   grep -E "^\||exit" "$OUT/mpi_two_gpus.txt"
+fi
+if has mpi-one; then
+  # One rank: the distributed forms' own cost against the single-device calls on the same GPU.
+  PORTACL_DEVICE=gpu:0 timeout 200 $mpirun -np 1 $rank_env /tmp/build/tools/portacl-bench-mpi --reps ${REPS:-3} \
+    --cases cg:2048,spmv:2048 > "$OUT/mpi_one_gpu.txt" 2>&1
+  grep -E "^\|" "$OUT/mpi_one_gpu.txt"
 fi
 if has pocl-mpi; then
   # MPI ranks on PoCL: 8 cores a rank (POCL_CPU_MAX_CU_NUM, each rank bound to its own cores),
@@ -68,7 +74,7 @@ if has pocl-mpi; then
     for binding in "--map-by slot:PE=$cores --bind-to core" "--bind-to none"; do
       echo "mpirun $binding" > "$OUT/mpi_pocl_$p.txt"
       POCL_CPU_MAX_CU_NUM=$cores PORTACL_DEVICE=cpu timeout 240 $mpirun -np $p $binding \
-        /tmp/build/tools/portacl-bench-mpi --reps ${REPS:-3} \
+        $rank_env /tmp/build/tools/portacl-bench-mpi --reps ${REPS:-3} \
         --cases ${POCL_CASES:-cg:1024,heat:4096,nbody:32768,train:64} >> "$OUT/mpi_pocl_$p.txt" 2>&1
       status=$?
       [ $status = 0 ] && break  # else the binding was refused (fewer cores than asked): unbound

@@ -21,6 +21,7 @@ namespace bench {
 
 const char* kScalingCaseForms =
     "                       cg:N      CG on 2D Poisson, an N x N grid (double), per iteration\n"
+    "                       spmv:N    its product alone (y = A x), per product\n"
     "                       heat:N    heat 2D on an N x N grid (float), per step\n"
     "                       nbody:N   N-body, N bodies, per leapfrog step\n"
     "                       train:B   a SmallCnn training step on a batch of B 3x32x32 images\n";
@@ -35,15 +36,16 @@ ScalingCase parse_scaling_case(const std::string& spec, const std::string& optio
   const auto colon = spec.find(':');
   ScalingCase c;
   c.kind = spec.substr(0, colon);
-  if (colon == std::string::npos || (c.kind != "cg" && c.kind != "heat" && c.kind != "nbody" && c.kind != "train"))
-    throw std::invalid_argument(option + ": '" + spec + "' is not cg:N, heat:N, nbody:N or train:B");
+  if (colon == std::string::npos ||
+      (c.kind != "cg" && c.kind != "spmv" && c.kind != "heat" && c.kind != "nbody" && c.kind != "train"))
+    throw std::invalid_argument(option + ": '" + spec + "' is not cg:N, spmv:N, heat:N, nbody:N or train:B");
   c.n = cli::parse_size(spec.substr(colon + 1), option.c_str());
   if (c.n < 2) throw std::invalid_argument(option + ": '" + spec + "' needs N of at least 2");
   return c;
 }
 
 std::size_t scaling_units(const ScalingCase& c) {
-  if (c.kind == "cg") return 40;
+  if (c.kind == "cg" || c.kind == "spmv") return 40;
   if (c.kind == "heat") return 32;
   if (c.kind == "train") return 4;
   return c.n >= 100000 ? 2 : 5;
@@ -109,6 +111,13 @@ double alone_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_t seed
       fill(ctx, *x, 0.0);
       const SolverOptions o = scaling_cg_options(k);
       cg(ctx, *a, *b, *x, o);
+    };
+  } else if (c.kind == "spmv") {
+    auto a = std::make_shared<SparseMatrix<double>>(ctx, poisson2d<double>(c.n));
+    auto x = std::make_shared<Buffer<double>>(ctx, std::vector<double>(c.n * c.n, 1.0));
+    auto y = std::make_shared<Buffer<double>>(ctx, c.n * c.n);
+    run = [&ctx, a, x, y, k] {
+      for (std::size_t i = 0; i < k; ++i) spmv(ctx, 1.0, *a, *x, 0.0, *y);
     };
   } else if (c.kind == "heat") {
     auto u = std::make_shared<Buffer<float>>(ctx, std::vector<float>(c.n * c.n, 1.0f));

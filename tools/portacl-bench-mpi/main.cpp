@@ -61,6 +61,14 @@ Timing distributed_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_
       mpi::distributed_cg(*a, *b, *x, o);
     };
     exchanging = [a] { return a->exchange_seconds(); };
+  } else if (c.kind == "spmv") {
+    auto a = std::make_shared<mpi::DistributedMatrix<double>>(ctx, comm, poisson2d<double>(c.n));
+    auto x = std::make_shared<Buffer<double>>(ctx, std::vector<double>(a->local_rows(), 1.0));
+    auto y = std::make_shared<Buffer<double>>(ctx, a->local_rows());
+    run = [a, x, y, k] {
+      for (std::size_t i = 0; i < k; ++i) a->multiply(*x, *y);
+    };
+    exchanging = [a] { return a->exchange_seconds(); };
   } else if (c.kind == "heat") {
     auto heat =
         std::make_shared<mpi::DistributedHeat2d<float>>(ctx, comm, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n);

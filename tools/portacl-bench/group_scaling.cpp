@@ -46,6 +46,14 @@ GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
       group_cg(*a, *b, *x, o);
     };
     exchanging = [a] { return a->exchange_seconds(); };
+  } else if (c.kind == "spmv") {
+    auto a = std::make_shared<GroupSparseMatrix<double>>(group, poisson2d<double>(c.n));
+    auto x = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 1.0));
+    auto y = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 0.0));
+    run = [a, x, y, k] {
+      for (std::size_t i = 0; i < k; ++i) group_spmv(1.0, *a, *x, 0.0, *y);
+    };
+    exchanging = [a] { return a->exchange_seconds(); };
   } else if (c.kind == "heat") {
     auto heat = std::make_shared<GroupHeat2d<float>>(group, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n);
     run = [heat, k] {
