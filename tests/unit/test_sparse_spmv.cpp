@@ -252,6 +252,20 @@ TEST_CASE("equal-entry row blocks cover every row once and stay within the targe
     }
   }
   CHECK(equal_nnz_row_blocks({0}, 10) == std::vector<std::size_t>{0});
+  // Rows capped: 1000 empty rows around 3 entries make blocks of at most 64
+  // rows (a work-group walks a block's rows), still covering every row once.
+  std::vector<std::uint64_t> sparse_rows(1001, 0);
+  for (std::size_t r = 500; r < 1001; ++r) sparse_rows[r] = 3;
+  for (std::size_t most : {std::size_t(0), std::size_t(1), std::size_t(64)}) {
+    const std::vector<std::size_t> b = equal_nnz_row_blocks(sparse_rows, 1024, most);
+    CHECK(b.front() == 0);
+    CHECK(b.back() == 1000);
+    for (std::size_t k = 0; k + 1 < b.size(); ++k) {
+      REQUIRE(b[k + 1] > b[k]);
+      CHECK(b[k + 1] - b[k] <= std::max<std::size_t>(most, 1));
+    }
+    CHECK(b.size() - 1 == (1000 + std::max<std::size_t>(most, 1) - 1) / std::max<std::size_t>(most, 1));
+  }
 }
 
 TEMPLATE_TEST_CASE("every format round trips exactly through its device conversion", "[sparse]", float, double) {

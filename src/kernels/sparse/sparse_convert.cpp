@@ -191,8 +191,10 @@ const RowGroups& blocks_of(const SparseMatrix<T>& a, SparseStorage<T>& s, std::s
   std::lock_guard<std::mutex> lock(s.mutex);
   auto found = s.blocks.find(most);
   if (found == s.blocks.end())
-    found = s.blocks.emplace(most, upload_groups(a.context(), equal_nnz_row_blocks(s.row_ptr, most), "SpMV row blocks"))
-                .first;
+    found =
+        s.blocks
+            .emplace(most, upload_groups(a.context(), equal_nnz_row_blocks(s.row_ptr, most, most), "SpMV row blocks"))
+            .first;
   return found->second;
 }
 

@@ -58,7 +58,8 @@ std::size_t count_diagonals(std::size_t rows, std::size_t cols, const std::vecto
   return count;
 }
 
-std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz) {
+std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz,
+                                              std::size_t max_rows) {
   if (row_ptr.empty()) throw Error("row blocks: row pointers must hold rows + 1 offsets");
   const std::size_t rows = row_ptr.size() - 1;
   const std::uint64_t target = std::max<std::uint64_t>(1, target_nnz);
@@ -72,6 +73,7 @@ std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& 
         std::upper_bound(row_ptr.begin() + static_cast<std::ptrdiff_t>(start) + 1, row_ptr.end(), limit);
     std::size_t end = static_cast<std::size_t>(end_it - row_ptr.begin()) - 1;
     if (end <= start) end = start + 1;
+    if (end - start > std::max<std::size_t>(max_rows, 1)) end = start + std::max<std::size_t>(max_rows, 1);
     bounds.push_back(end);
     start = end;
   }

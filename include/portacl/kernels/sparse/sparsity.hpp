@@ -47,7 +47,12 @@ std::string asymmetry(const HostCsr<T>& csr);
 /// `target_nnz` entries unless it is a single longer row: block b covers
 /// rows [bounds[b], bounds[b + 1]). Every row is in exactly one block;
 /// no block is empty unless there are no rows. target_nnz 0 counts as 1.
-std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz);
+/// `max_rows` (0 counts as 1) caps the rows of a block: a kernel that
+/// gives a block to one work-group walks its rows, so a run of empty rows
+/// (the halo part of a row block, a matrix of mostly empty rows) must not
+/// pile into one block.
+std::vector<std::size_t> equal_nnz_row_blocks(const std::vector<std::uint64_t>& row_ptr, std::uint64_t target_nnz,
+                                              std::size_t max_rows = SIZE_MAX);
 
 /// The merge path's tiles: the rows' ends and the entries merged in order
 /// (a row's end after its entries) are rows + nnz items, cut into tiles of
