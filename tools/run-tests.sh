@@ -17,17 +17,19 @@ if [ "${PORTACL_SKIP_SANITIZERS:-0}" != 1 ]; then
   if [ -f "$root/build-asan/build.ninja" ]; then
     "$root/tools/setup.sh" build-asan
   else
-    "$root/tools/setup.sh" build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTACL_SANITIZE=ON -DPORTACL_WITH_MPI=OFF
+    "$root/tools/setup.sh" build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTACL_SANITIZE=ON -DPORTACL_WITH_MPI=OFF \
+      -DPORTACL_WITH_PYTHON=OFF
   fi
   # Less the longest end-to-end tool runs (label long_end_to_end, see tests/CMakeLists.txt)
   # and the MPI jobs (label mpi: Open MPI's own allocations are not ours to
-  # sanitise; the sanitizer build leaves libportacl_mpi out).
+  # sanitise; the sanitizer build leaves libportacl_mpi out, and the Python
+  # module, which an uninstrumented python3 could not load).
   (cd "$root/build-asan" && ctest -j"$jobs" --output-on-failure -LE "long_end_to_end|mpi")
 fi
 if [ "${PORTACL_SKIP_TSAN:-0}" != 1 ]; then
   if [ ! -f "$root/build-tsan/build.ninja" ]; then
     cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPORTACL_TSAN=ON \
-      -DPORTACL_WITH_MPI=OFF >/dev/null
+      -DPORTACL_WITH_MPI=OFF -DPORTACL_WITH_PYTHON=OFF >/dev/null
   fi
   cmake --build "$root/build-tsan" --target portacl_thread_tests
   (cd "$root/build-tsan" && ctest -L threads --output-on-failure)

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The portacl module against NumPy on random data (the seed is printed; set
+PORTACL_TEST_SEED to repeat it), awkward sizes, wrong dtypes and shapes."""
+import os
+
+import numpy as np
+import pytest
+
+import portacl
+
+SEED = int(os.environ.get("PORTACL_TEST_SEED", np.random.SeedSequence().entropy % 2**32))
+print(f"portacl python tests: seed {SEED}")
+SIZES = [1, 2, 7, 31, 1000003 % 4099, 65537]
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return portacl.Context()
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(SEED)
+
+
+def test_query_lists_the_devices():
+    devices = portacl.query()
+    assert devices, "no OpenCL device"
+    for d in devices:
+        assert d["name"] and d["type"] in ("cpu", "gpu", "accelerator", "custom", "unknown")
+        assert d["compute_units"] >= 1
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", SIZES)
+def test_buffers_round_trip(ctx, rng, dtype, n):
+    a = rng.uniform(-1, 1, n).astype(dtype)
+    b = portacl.Buffer(ctx, a)
+    assert len(b) == n and b.dtype == np.dtype(dtype).name
+    np.testing.assert_array_equal(b.to_numpy(), a)
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float64, 1e-12)])
+@pytest.mark.parametrize("n", SIZES)
+def test_dot_sum_axpy_against_numpy(ctx, rng, dtype, tol, n):
+    x = rng.uniform(-1, 1, n).astype(dtype)
+    y = rng.uniform(-1, 1, n).astype(dtype)
+    bx, by = portacl.Buffer(ctx, x), portacl.Buffer(ctx, y)
+    scale = np.abs(x).sum() + 1
+    assert abs(portacl.dot(ctx, bx, by) - np.dot(x.astype(np.float64), y)) <= tol * scale * 10
+    assert abs(portacl.sum(ctx, bx) - x.astype(np.float64).sum()) <= tol * scale * 10
+    portacl.axpy(ctx, 2.5, bx, by)
+    np.testing.assert_allclose(by.to_numpy(), 2.5 * x.astype(np.float64) + y, rtol=tol * 10, atol=tol * 10)
+
+
+def test_non_contiguous_arrays_are_copied(ctx, rng):
+    a = rng.uniform(-1, 1, 101)
+    np.testing.assert_array_equal(portacl.Buffer(ctx, a[::3]).to_numpy(), a[::3])
+
+
+def test_wrong_input_is_refused_by_name(ctx):
+    with pytest.raises(TypeError, match="int64 is not float32 or float64"):
+        portacl.Buffer(ctx, np.arange(5))
+    with pytest.raises(ValueError, match="1-D array is needed, not 2-D"):
+        portacl.Buffer(ctx, np.zeros((2, 2)))
+    x32 = portacl.Buffer(ctx, np.ones(4, np.float32))
+    x64 = portacl.Buffer(ctx, np.ones(4))
+    with pytest.raises(TypeError, match="x is float32 but y is float64"):
+        portacl.dot(ctx, x32, x64)
+    with pytest.raises(portacl.Error, match="dot"):
+        portacl.dot(ctx, x64, portacl.Buffer(ctx, np.ones(5)))
+    with pytest.raises(portacl.Error, match="no OpenCL device matches"):
+        portacl.Context("no-such-device-xyz")
