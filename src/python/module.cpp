@@ -63,6 +63,73 @@ void same_dtype(const PyBuffer& x, const PyBuffer& y, const char* op) {
   if (x.dtype() != y.dtype()) throw py::type_error(std::string(op) + ": x is " + x.dtype() + " but y is " + y.dtype());
 }
 
+// A scipy.sparse CSR matrix (or anything with shape, indptr, indices and
+// data) as a HostCsr of T; SparseMatrix checks its structure by name.
+template <class T>
+HostCsr<T> host_csr(const py::object& a) {
+  for (const char* attribute : {"shape", "indptr", "indices", "data"})
+    if (!py::hasattr(a, attribute))
+      throw py::type_error(std::string("a sparse matrix in CSR form is needed (scipy.sparse.csr_matrix): it has no ") +
+                           attribute);
+  const auto shape = a.attr("shape").cast<std::pair<std::size_t, std::size_t>>();
+  HostCsr<T> csr;
+  csr.rows = shape.first;
+  csr.cols = shape.second;
+  const auto indptr = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(a.attr("indptr"));
+  const auto indices = py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>::ensure(a.attr("indices"));
+  const auto data = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a.attr("data"));
+  csr.row_ptr.assign(indptr.data(), indptr.data() + indptr.size());
+  csr.col.assign(indices.data(), indices.data() + indices.size());
+  csr.value.assign(data.data(), data.data() + data.size());
+  return csr;
+}
+
+template <class T>
+py::array_t<T> product(Context& ctx, const py::object& a, const py::array& x) {
+  const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
+  const auto xv = checked_vector<T>(x, "spmv");
+  if (std::size_t(xv.size()) != matrix.cols())
+    throw py::value_error("spmv: x has " + std::to_string(xv.size()) + " elements but A has " +
+                          std::to_string(matrix.cols()) + " columns");
+  Buffer<T> dx(ctx, std::vector<T>(xv.data(), xv.data() + xv.size())), dy(ctx, matrix.rows());
+  py::array_t<T> out(matrix.rows());
+  py::gil_scoped_release release;
+  spmv(ctx, T(1), matrix, dx, T(0), dy);
+  dy.download(out.mutable_data(), out.size());
+  return out;
+}
+
+template <class T>
+py::tuple solve(Context& ctx, const py::object& a, const py::array& b, double tol, std::size_t max_iterations) {
+  const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
+  const auto bv = checked_vector<T>(b, "cg");
+  if (std::size_t(bv.size()) != matrix.rows())
+    throw py::value_error("cg: b has " + std::to_string(bv.size()) + " elements but A has " +
+                          std::to_string(matrix.rows()) + " rows");
+  Buffer<T> db(ctx, std::vector<T>(bv.data(), bv.data() + bv.size())), dx(ctx, std::vector<T>(matrix.rows(), T(0)));
+  SolverOptions o;
+  o.tolerance = tol;
+  if (max_iterations) o.max_iterations = max_iterations;
+  py::array_t<T> out(matrix.rows());
+  SolverResult r;
+  {
+    py::gil_scoped_release release;
+    r = cg(ctx, matrix, db, dx, o);
+    dx.download(out.mutable_data(), out.size());
+  }
+  py::dict info;
+  info["converged"] = r.converged;
+  info["iterations"] = r.iterations;
+  info["residual"] = r.residual;
+  info["stop_reason"] = r.stop_reason;
+  info["warning"] = r.warning;
+  return py::make_tuple(out, info);
+}
+
+bool is_single(const py::object& a) {
+  return py::hasattr(a, "dtype") && py::dtype::from_args(a.attr("dtype")).is(py::dtype::of<float>());
+}
+
 py::dict describe(const Device& d) {
   py::dict out;
   const DeviceInfo& i = d.info();
@@ -157,4 +224,19 @@ PYBIND11_MODULE(_portacl, m) {
           axpy(ctx, a, *x.f64, *y.f64);
       },
       py::arg("context"), py::arg("a"), py::arg("x"), py::arg("y"), "y = a x + y on the device.");
+  m.def(
+      "spmv",
+      [](Context& ctx, const py::object& a, const py::array& x) -> py::array {
+        if (is_single(a)) return product<float>(ctx, a, x);
+        return product<double>(ctx, a, x);
+      },
+      py::arg("context"), py::arg("a"), py::arg("x"), "A @ x for a scipy.sparse CSR matrix A (float32 stays float32).");
+  m.def(
+      "cg",
+      [](Context& ctx, const py::object& a, const py::array& b, double tol, std::size_t max_iterations) {
+        if (is_single(a)) return solve<float>(ctx, a, b, tol, max_iterations);
+        return solve<double>(ctx, a, b, tol, max_iterations);
+      },
+      py::arg("context"), py::arg("a"), py::arg("b"), py::arg("tol") = 1e-8, py::arg("max_iterations") = 0,
+      "Conjugate gradients on a symmetric positive definite CSR matrix: (x, info).");
 }
