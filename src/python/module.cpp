@@ -16,6 +16,7 @@ namespace {
 
 // A device buffer of float or double, as Python sees one.
 struct PyBuffer {
+  std::shared_ptr<Context> ctx;  ///< kept alive while the buffer lives
   std::shared_ptr<Buffer<float>> f32;
   std::shared_ptr<Buffer<double>> f64;
   std::size_t size() const { return f32 ? f32->size() : f64 ? f64->size() : 0; }
@@ -31,8 +32,10 @@ py::array_t<T, py::array::c_style> checked_vector(const py::array& a, const char
   return py::array_t<T, py::array::c_style>::ensure(a);
 }
 
-PyBuffer make_buffer(Context& ctx, const py::array& a) {
+PyBuffer make_buffer(const std::shared_ptr<Context>& owner, const py::array& a) {
+  Context& ctx = *owner;
   PyBuffer b;
+  b.ctx = owner;
   const py::dtype dt = a.dtype();
   if (dt.is(py::dtype::of<float>())) {
     auto v = checked_vector<float>(a, "Buffer");
@@ -71,6 +74,9 @@ HostCsr<T> host_csr(const py::object& a) {
     if (!py::hasattr(a, attribute))
       throw py::type_error(std::string("a sparse matrix in CSR form is needed (scipy.sparse.csr_matrix): it has no ") +
                            attribute);
+  if (py::hasattr(a, "format") && a.attr("format").cast<std::string>() != "csr")
+    throw py::type_error("a sparse matrix in CSR form is needed, not " + a.attr("format").cast<std::string>() +
+                         " (its indptr would be read as row pointers): pass A.tocsr()");
   const auto shape = a.attr("shape").cast<std::pair<std::size_t, std::size_t>>();
   HostCsr<T> csr;
   csr.rows = shape.first;
@@ -192,8 +198,9 @@ PYBIND11_MODULE(_portacl, m) {
       });
 
   py::class_<PyBuffer>(m, "Buffer")
-      .def(py::init([](Context& ctx, const py::array& a) { return make_buffer(ctx, a); }), py::keep_alive<1, 2>(),
+      .def(py::init([](const std::shared_ptr<Context>& ctx, const py::array& a) { return make_buffer(ctx, a); }),
            py::arg("context"), py::arg("array"), "A device copy of a 1-D float32 or float64 array.")
+      .def_property_readonly("context", [](const PyBuffer& b) { return b.ctx; })
       .def("__len__", &PyBuffer::size)
       .def_property_readonly("dtype", &PyBuffer::dtype)
       .def("to_numpy", &to_numpy, "The buffer read back into a new array.");

@@ -47,9 +47,9 @@ def test_dot_sum_axpy_against_numpy(ctx, rng, dtype, tol, n):
     y = rng.uniform(-1, 1, n).astype(dtype)
     bx, by = portacl.Buffer(ctx, x), portacl.Buffer(ctx, y)
     scale = np.abs(x).sum() + 1
-    assert abs(portacl.dot(ctx, bx, by) - np.dot(x.astype(np.float64), y)) <= tol * scale * 10
-    assert abs(portacl.sum(ctx, bx) - x.astype(np.float64).sum()) <= tol * scale * 10
-    portacl.axpy(ctx, 2.5, bx, by)
+    assert abs(portacl.dot(bx, by) - np.dot(x.astype(np.float64), y)) <= tol * scale * 10
+    assert abs(portacl.sum(bx) - x.astype(np.float64).sum()) <= tol * scale * 10
+    portacl.axpy(2.5, bx, by)
     np.testing.assert_allclose(by.to_numpy(), 2.5 * x.astype(np.float64) + y, rtol=tol * 10, atol=tol * 10)
 
 
@@ -66,8 +66,20 @@ def test_wrong_input_is_refused_by_name(ctx):
     x32 = portacl.Buffer(ctx, np.ones(4, np.float32))
     x64 = portacl.Buffer(ctx, np.ones(4))
     with pytest.raises(TypeError, match="x is float32 but y is float64"):
-        portacl.dot(ctx, x32, x64)
+        portacl.dot(x32, x64)
     with pytest.raises(portacl.Error, match="dot"):
-        portacl.dot(ctx, x64, portacl.Buffer(ctx, np.ones(5)))
+        portacl.dot(x64, portacl.Buffer(ctx, np.ones(5)))
     with pytest.raises(portacl.Error, match="no OpenCL device matches"):
         portacl.Context("no-such-device-xyz")
+
+
+def test_numpy_arrays_in_numpy_arrays_out(rng):
+    x = rng.uniform(-1, 1, 513)
+    y = rng.uniform(-1, 1, 513)
+    assert abs(portacl.dot(x, y) - np.dot(x, y)) <= 1e-12 * np.abs(x).sum()
+    assert abs(portacl.sum(x) - x.sum()) <= 1e-12 * np.abs(x).sum()
+    before = y.copy()
+    out = portacl.axpy(-0.5, x, y)
+    np.testing.assert_array_equal(y, before)  # an array operand is not changed
+    np.testing.assert_allclose(out, -0.5 * x + y, rtol=1e-14, atol=1e-14)
+    assert portacl.default_context() is portacl.default_context()
