@@ -19,6 +19,7 @@ constexpr int going_down = 1, going_up = 2;
 template <class T>
 struct DistributedHeat2d<T>::State {
   MPI_Comm comm;
+  std::size_t rank = 0;
   std::string name;
   std::size_t rows = 0, cols = 0, k = 1;
   std::vector<std::size_t> offsets;
@@ -44,6 +45,7 @@ DistributedHeat2d<T>::DistributedHeat2d(Context& ctx, MPI_Comm comm, const std::
   s.why = layout.why + " (ranks share the rows equally)";
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
+  s.rank = std::size_t(rank);
   const auto a = std::find(layout.active.begin(), layout.active.end(), std::size_t(rank));
   if (a == layout.active.end()) return;
   if (a != layout.active.begin()) s.up = int(*(a - 1));
@@ -99,16 +101,12 @@ std::vector<T> DistributedHeat2d<T>::local_field() const {
 
 template <class T>
 std::size_t DistributedHeat2d<T>::first_row() const {
-  int rank = 0;
-  MPI_Comm_rank(state_->comm, &rank);
-  return state_->offsets[std::size_t(rank)];
+  return state_->offsets[state_->rank];
 }
 
 template <class T>
 std::size_t DistributedHeat2d<T>::local_rows() const {
-  int rank = 0;
-  MPI_Comm_rank(state_->comm, &rank);
-  return state_->offsets[std::size_t(rank) + 1] - state_->offsets[std::size_t(rank)];
+  return state_->offsets[state_->rank + 1] - state_->offsets[state_->rank];
 }
 
 template <class T>

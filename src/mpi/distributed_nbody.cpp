@@ -12,6 +12,7 @@ namespace portacl::mpi {
 
 struct DistributedNbody::State {
   MPI_Comm comm;
+  std::size_t rank = 0;
   std::string name;
   std::size_t n = 0;
   NbodyOptions options;
@@ -60,6 +61,7 @@ DistributedNbody::DistributedNbody(Context& ctx, MPI_Comm comm, const std::vecto
   s.offsets = rank_split(s.n, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
+  s.rank = std::size_t(rank);
   for (std::size_t r = 0; r + 1 < s.offsets.size(); ++r)
     if (s.offsets[r + 1] > s.offsets[r]) {
       if (int(r) == rank) s.place = s.ring.size();
@@ -81,16 +83,10 @@ void DistributedNbody::step(float dt) {
   s.slice->forces_and_kick(dt, s.options);
 }
 
-std::size_t DistributedNbody::first() const {
-  int rank = 0;
-  MPI_Comm_rank(state_->comm, &rank);
-  return state_->offsets[std::size_t(rank)];
-}
+std::size_t DistributedNbody::first() const { return state_->offsets[state_->rank]; }
 
 std::size_t DistributedNbody::count() const {
-  int rank = 0;
-  MPI_Comm_rank(state_->comm, &rank);
-  return state_->offsets[std::size_t(rank) + 1] - state_->offsets[std::size_t(rank)];
+  return state_->offsets[state_->rank + 1] - state_->offsets[state_->rank];
 }
 
 namespace {

@@ -186,12 +186,7 @@ PYBIND11_MODULE(_portacl, m) {
   py::class_<Context, std::shared_ptr<Context>>(m, "Context")
       .def(py::init([](const std::string& selector) { return std::make_shared<Context>(selector); }),
            py::arg("selector") = "", "A device by selector (PORTACL_DEVICE, else the default, when empty).")
-      .def_property_readonly("device",
-                             [](const Context& c) {
-                               for (const Device& d : all_devices())
-                                 if (d.info().name == c.info().name) return describe(d);
-                               return py::dict();
-                             })
+      .def_property_readonly("device", [](const Context& c) { return describe(c.device()); })
       .def("finish", [](Context& c) {
         py::gil_scoped_release release;
         c.finish();
