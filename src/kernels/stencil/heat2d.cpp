@@ -12,6 +12,7 @@
 #include "whole_rows_plan.hpp"
 #include "plans.hpp"
 #include "kernels/stencil/tunables.hpp"
+#include "kernels/stencil/heat2d_steps.hpp"
 
 namespace portacl {
 
@@ -133,13 +134,18 @@ HeatLaunches plan_heat2d(const Planner& planner, std::size_t rows, std::size_t c
 template HeatLaunches plan_heat2d<float>(const Planner&, std::size_t, std::size_t, const HeatOptions<float>&);
 template HeatLaunches plan_heat2d<double>(const Planner&, std::size_t, std::size_t, const HeatOptions<double>&);
 
-template <class T, class>
-LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
+template <class T>
+HeatStepsDone<T> heat2d_steps(Context& ctx, Buffer<T>& u, Buffer<T>& scratch, std::size_t rows, std::size_t cols,
+                              const HeatOptions<T>& o) {
   kernel_call::same_context(ctx, u, "heat2d", "u");
+  kernel_call::same_context(ctx, scratch, "heat2d", "its second grid");
   const std::size_t cells = checked_product(rows, cols, "heat2d: rows x cols");
   if (u.size() != cells)
     throw Error("heat2d: u has " + std::to_string(u.size()) + " elements but the grid is " + std::to_string(rows) +
                 " x " + std::to_string(cols) + " = " + std::to_string(cells));
+  if (scratch.size() != cells)
+    throw Error("heat2d: its second grid has " + std::to_string(scratch.size()) + " elements, not " +
+                std::to_string(cells));
   if (!(o.r >= T(0)) || !std::isfinite(double(o.r)))
     throw Error("heat2d: r must be a finite number >= 0, not " + std::to_string(double(o.r)));
   if (o.r > T(0.25))
@@ -157,7 +163,7 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
                 std::to_string(*o.cells_y));
 
   const HeatLaunches l = plan_heat2d(live_planner(ctx, o.plan), rows, cols, o);
-  if (cells == 0) return l.step;
+  if (cells == 0) return {&u, l.step};
   const PreparedKernel step = ctx.prepare(KernelRef{"stencil_heat2d.cl", l.step_entry, ""}, l.step);
   if (l.edges) {
     const PreparedKernel edges = ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_edges", ""}, *l.edges);
@@ -167,9 +173,8 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   const std::size_t per_launch = l.per_launch;
   std::optional<PreparedKernel> blocked;
   if (l.temporal) blocked = ctx.prepare(KernelRef{"stencil_heat2d.cl", "heat_temporal", ""}, *l.temporal);
-  Buffer<T> other(ctx, cells);
   Buffer<T>* current = &u;
-  Buffer<T>* next = &other;
+  Buffer<T>* next = &scratch;
   for (std::size_t s = 0; s < o.steps;) {
     // A launch never crosses an output step.
     const std::size_t stop = o.output_every ? std::min(o.steps, (s / o.output_every + 1) * o.output_every) : o.steps;
@@ -180,10 +185,21 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
     s += many ? per_launch : 1;
     if (o.output_every && s % o.output_every == 0) o.on_output(s, *current);
   }
-  if (current != &u) copy(ctx, *current, u, o.plan);
-  return blocked ? blocked->plan : step.plan;  // `other` may go: OpenCL keeps it until the queued steps are done
+  return {current, blocked ? blocked->plan : step.plan};
 }
 
+template <class T, class>
+LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
+  Buffer<T> other(ctx, u.size());
+  const HeatStepsDone<T> done = heat2d_steps(ctx, u, other, rows, cols, o);
+  if (done.result != &u) copy(ctx, other, u, o.plan);
+  return done.plan;  // `other` may go: OpenCL keeps it until the queued steps are done
+}
+
+template HeatStepsDone<float> heat2d_steps<float>(Context&, Buffer<float>&, Buffer<float>&, std::size_t, std::size_t,
+                                                  const HeatOptions<float>&);
+template HeatStepsDone<double> heat2d_steps<double>(Context&, Buffer<double>&, Buffer<double>&, std::size_t,
+                                                    std::size_t, const HeatOptions<double>&);
 template LaunchPlan heat2d<float>(Context&, Buffer<float>&, std::size_t, std::size_t, const HeatOptions<float>&);
 template LaunchPlan heat2d<double>(Context&, Buffer<double>&, std::size_t, std::size_t, const HeatOptions<double>&);
 

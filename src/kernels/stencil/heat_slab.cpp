@@ -3,6 +3,9 @@
 #include "kernels/stencil/heat_slab.hpp"
 
 #include <algorithm>
+#include <utility>
+
+#include "kernels/stencil/heat2d_steps.hpp"
 
 #include "portacl/error.hpp"
 #include "rules/group_rules.hpp"
@@ -23,8 +26,11 @@ HeatSlab<T>::HeatSlab(Context& c, std::string name, std::size_t first, std::size
       cols(columns),
       k(halo),
       field(c, stored * columns),
+      scratch(c, stored * columns),
       band_up(c, up ? band_rows * columns : 0),
       band_down(c, down ? band_rows * columns : 0),
+      band_scratch_up(c, up ? band_rows * columns : 0),
+      band_scratch_down(c, down ? band_rows * columns : 0),
       send_up(c, up ? halo * columns : 0),
       send_down(c, down ? halo * columns : 0),
       receive_up(c, up ? halo * columns : 0),
@@ -59,17 +65,17 @@ namespace {
 // Steps one band (a copy of the slab's stored rows `first` ..) and starts
 // reading its rows `send_at` .. + k back into `send` on the second queue.
 template <class T>
-void step_band(HeatSlab<T>& slab, Buffer<T>& band, std::size_t first, std::size_t send_at, const HeatOptions<T>& chunk,
-               HostBuffer<T>& send, cl::Event& stepped, cl::Event& read) {
+void step_band(HeatSlab<T>& slab, Buffer<T>& band, Buffer<T>& band_scratch, std::size_t first, std::size_t send_at,
+               const HeatOptions<T>& chunk, HostBuffer<T>& send, cl::Event& stepped, cl::Event& read) {
   Context& ctx = *slab.ctx;
   const std::size_t row_bytes = slab.cols * sizeof(T);
   check_cl(ctx.queue().enqueueCopyBuffer(slab.field.cl_buffer(), band.cl_buffer(), first * row_bytes, 0,
                                          slab.band_rows * row_bytes),
            "heat slab of " + slab.owner + ": copying a band");
-  heat2d(ctx, band, slab.band_rows, slab.cols, chunk);
+  const Buffer<T>& stepped_band = *heat2d_steps(ctx, band, band_scratch, slab.band_rows, slab.cols, chunk).result;
   stepped = ctx.done();
   const std::vector<cl::Event> after{stepped};
-  check_cl(ctx.queue(1).enqueueReadBuffer(band.cl_buffer(), CL_FALSE, send_at * row_bytes, slab.k * row_bytes,
+  check_cl(ctx.queue(1).enqueueReadBuffer(stepped_band.cl_buffer(), CL_FALSE, send_at * row_bytes, slab.k * row_bytes,
                                           send.data(), &after, &read),
            "heat slab of " + slab.owner + ": reading its edge rows");
   check_cl(ctx.queue(1).flush(), "heat slab: clFlush");
@@ -86,13 +92,14 @@ void write_rows(HeatSlab<T>& slab, const HostBuffer<T>& rows, std::size_t at, cl
 
 template <class T>
 void HeatSlab<T>::step(const HeatOptions<T>& chunk) {
-  // A ghost write of the last exchange must be done before receive_* is refilled.
-  if (write_up()) check_cl(write_up.wait(), "heat slab of " + owner + ": waiting for a ghost write");
-  if (write_down()) check_cl(write_down.wait(), "heat slab of " + owner + ": waiting for a ghost write");
-  if (above) step_band(*this, band_up, 0, k, chunk, send_up, stepped_up, read_up);
+  // No wait here for the last ghost writes: the host would sit idle while
+  // the device finishes the slab's last step, and the device while the host
+  // then enqueues this one. wait_bands() waits for them instead.
+  if (above) step_band(*this, band_up, band_scratch_up, 0, k, chunk, send_up, stepped_up, read_up);
   if (below)
-    step_band(*this, band_down, stored - band_rows, band_rows - 2 * k, chunk, send_down, stepped_down, read_down);
-  heat2d(*ctx, field, stored, cols, chunk);
+    step_band(*this, band_down, band_scratch_down, stored - band_rows, band_rows - 2 * k, chunk, send_down,
+              stepped_down, read_down);
+  if (heat2d_steps(*ctx, field, scratch, stored, cols, chunk).result == &scratch) std::swap(field, scratch);
   check_cl(ctx->queue().flush(), "heat slab: clFlush");
 }
 
@@ -100,6 +107,10 @@ template <class T>
 void HeatSlab<T>::wait_bands() {
   if (above) check_cl(stepped_up.wait(), "heat slab of " + owner + ": waiting for a band");
   if (below) check_cl(stepped_down.wait(), "heat slab of " + owner + ": waiting for a band");
+  // Done already when the queue keeps order (they were enqueued before the
+  // bands); waited for all the same, as receive_* is refilled next.
+  if (write_up()) check_cl(write_up.wait(), "heat slab of " + owner + ": waiting for a ghost write");
+  if (write_down()) check_cl(write_down.wait(), "heat slab of " + owner + ": waiting for a ghost write");
 }
 
 template <class T>

@@ -25,8 +25,10 @@ struct HeatSlab {
   Context* ctx;
   std::string owner;
   std::size_t first_row, rows, above, below, stored, band_rows, cols, k;
-  // A band each side: the top band's read may still run while the bottom's steps.
-  Buffer<T> field, band_up, band_down;
+  // The slab's two grids (the steps swap them: `field` names the current
+  // one), and a band each side with its second grid: the top band's read may
+  // still run while the bottom's steps.
+  Buffer<T> field, scratch, band_up, band_down, band_scratch_up, band_scratch_down;
   HostBuffer<T> send_up, send_down, receive_up, receive_down;
   cl::Event stepped_up, stepped_down, read_up, read_down, write_up, write_down;
 
@@ -38,7 +40,9 @@ struct HeatSlab {
   /// chunk.steps (at most k) steps: the bands, their edge rows' reads
   /// started, then the whole slab; all enqueued and flushed.
   void step(const HeatOptions<T>& chunk);
-  /// Waits for the bands' steps, then for their edge rows in send_up / send_down.
+  /// Waits for the bands' steps (after them, in order, the last ghost
+  /// writes: receive_* may be refilled), then for their edge rows in
+  /// send_up / send_down.
   void wait_bands();
   void wait_edges();
   /// receive_up / receive_down, once filled, to the ghost rows (enqueued
