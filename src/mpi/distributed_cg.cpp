@@ -4,8 +4,10 @@
 // overlapped with the interior product, dots by MPI_Allreduce.
 #include "portacl/mpi/distributed_cg.hpp"
 
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "kernels/gather.hpp"
 #include "kernels/sparse/row_partition.hpp"
@@ -32,6 +34,7 @@ struct DistributedMatrix<T>::State {
   Buffer<T> send;
   HostBuffer<T> send_host, receive_host;
   Buffer<T> halo_x;
+  cl::Event halo_written;  // receive_host -> halo_x; done before receive_host is refilled
   double exchanging = 0;
 };
 
@@ -96,6 +99,7 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
   if (x.size() != s.count || y.size() != s.count)
     throw Error(rank_prefix(s.comm) + "multiply: x has " + std::to_string(x.size()) + " and y " +
                 std::to_string(y.size()) + " elements; this rank holds " + std::to_string(s.count) + " rows");
+  if (s.halo_written()) check_cl(s.halo_written.wait(), rank_prefix(s.comm) + "waiting for the last halo write");
   std::vector<MPI_Request> requests;
   for (int from = 0; from < s.size; ++from) {
     const std::size_t at = s.halo_from[std::size_t(from)], count = s.halo_from[std::size_t(from) + 1] - at;
@@ -126,20 +130,40 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
   MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   s.exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (s.halo) {
-    s.halo_x.upload(s.receive_host);
+    // Not a blocking upload: that would hold the host until the interior
+    // product is done, and leave the device idle while it then enqueues.
+    check_cl(ctx.queue().enqueueWriteBuffer(s.halo_x.cl_buffer(), CL_FALSE, 0, s.halo_x.size() * sizeof(T),
+                                            s.receive_host.data(), nullptr, &s.halo_written),
+             rank_prefix(s.comm) + "writing the halo entries");
     spmv(ctx, T(1), *s.halo, s.halo_x, T(1), y);
   }
 }
 
 namespace {
-template <class T>
-double global_dot(const DistributedMatrix<T>& a, const Buffer<T>& x, const Buffer<T>& y) {
-  double local = x.size() ? double(dot(a.context(), x, y)) : 0.0, total = 0;
-  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, a.comm());
+
+// Local dots, summed over the ranks in one MPI_Allreduce: the values of
+// `pairs` (x, y) in order. Both dots are enqueued before either is read, so
+// the device drains once.
+template <class T, std::size_t N>
+std::array<double, N> global_dots(const DistributedMatrix<T>& a,
+                                  const std::array<std::pair<const Buffer<T>*, const Buffer<T>*>, N>& pairs) {
+  std::array<double, N> local{}, total{};
+  if (a.local_rows()) {
+    std::vector<DeviceValue<T>> values;
+    for (const auto& [x, y] : pairs) values.push_back(dot_async(a.context(), *x, *y));
+    for (std::size_t i = 0; i < N; ++i) local[i] = double(values[i].get());
+  }
+  MPI_Allreduce(local.data(), total.data(), int(N), MPI_DOUBLE, MPI_SUM, a.comm());
   return total;
 }
+
 }  // namespace
 
+// CG in the single-reduction form (Chronopoulos and Gear): with w = A r,
+// the two dots of an iteration, r . r and w . r, are taken together, so
+// each iteration has one all-reduce and one wait for the device instead of
+// two; p . A p follows from them (delta - beta gamma / alpha). The product
+// is of r, whose halo travels while the interior multiplies.
 template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
   Context& ctx = a.context();
@@ -149,35 +173,43 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, B
                 std::to_string(x.size()) + " elements; this rank holds " + std::to_string(m) + " rows");
   SolverResult result;
   result.check_every = 1;
-  const double b_norm = std::sqrt(global_dot(a, b, b));
-  Buffer<T> r(ctx, m), p(ctx, m), q(ctx, m);
+  const double b_norm = std::sqrt(global_dots<T, 1>(a, {{{&b, &b}}})[0]);
+  Buffer<T> r(ctx, m), w(ctx, m), p(ctx, m), s(ctx, m);
+  a.multiply(x, w);
   if (m) {
-    a.multiply(x, q);
     copy(ctx, b, r);
-    axpy(ctx, T(-1), q, r);
-    copy(ctx, r, p);
-  } else {
-    a.multiply(x, q);
+    axpy(ctx, T(-1), w, r);
   }
-  double rr = global_dot(a, r, r);
-  result.residual = b_norm > 0 ? std::sqrt(rr) / b_norm : 0.0;
+  a.multiply(r, w);
+  auto [gamma, delta] = global_dots<T, 2>(a, {{{&r, &r}, {&w, &r}}});
+  double alpha = 0, beta = 0;
+  result.residual = b_norm > 0 ? std::sqrt(gamma) / b_norm : 0.0;
   result.stop_reason = "iteration limit (" + std::to_string(o.max_iterations) + ")";
   for (std::size_t it = 0; result.residual >= o.tolerance && result.residual > 0 && it < o.max_iterations; ++it) {
-    a.multiply(p, q);
-    const double pq = global_dot(a, p, q);
+    // p . A p for this iteration's direction p = r + beta p.
+    const double pq = it == 0 ? delta : delta - beta * gamma / alpha;
     if (!(pq > 0)) {
       result.stop_reason = "breakdown: p . A p = " + std::to_string(pq) + ": A may not be positive definite";
       break;
     }
-    const double alpha = rr / pq;
+    alpha = gamma / pq;
+    if (m && it == 0) {
+      copy(ctx, r, p);
+      copy(ctx, w, s);
+    } else if (m) {
+      axpby(ctx, T(1), r, T(beta), p);  // p = r + beta p
+      axpby(ctx, T(1), w, T(beta), s);  // s = A p = w + beta s
+    }
     if (m) {
       axpy(ctx, T(alpha), p, x);
-      axpy(ctx, T(-alpha), q, r);
+      axpy(ctx, T(-alpha), s, r);
     }
-    const double next = global_dot(a, r, r);
-    if (m) axpby(ctx, T(1), r, T(next / rr), p);
-    rr = next;
-    result.residual = std::sqrt(rr) / b_norm;
+    a.multiply(r, w);
+    const auto [next, w_r] = global_dots<T, 2>(a, {{{&r, &r}, {&w, &r}}});
+    beta = next / gamma;
+    gamma = next;
+    delta = w_r;
+    result.residual = std::sqrt(gamma) / b_norm;
     result.history.push_back(result.residual);
     result.iterations = it + 1;
   }

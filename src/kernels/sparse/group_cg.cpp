@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Conjugate gradients over a device group, in the textbook form with the
-// scalars on the host: a product (halos exchanged under the interior
-// product), two dots (partials added in member order), two AXPYs and one
-// AXPBY an iteration on every member at once. The host needs both dots
-// before it can go on, so it checks convergence every iteration at no cost.
+// Conjugate gradients over a device group, in the single-reduction form
+// with the scalars on the host: a product (halos exchanged under the
+// interior product), the iteration's dots together (partials added in
+// member order), two AXPYs and two AXPBYs an iteration on every member at
+// once. The host needs the dots before it can go on, so it checks
+// convergence every iteration at no cost.
+#include <array>
 #include <cmath>
 #include <memory>
+#include <utility>
 
 #include "kernels/sparse/group_sparse_state.hpp"
 #include "portacl/error.hpp"
+#include "portacl/kernels/reduce.hpp"
 #include "portacl/kernels/stream.hpp"
 
 namespace portacl {
@@ -70,6 +74,20 @@ void group_axpby(T a, const GroupVector<T>& x, T b, GroupVector<T>& y) {
     if (x.part(m).size()) axpby(x.group().context(m), a, x.part(m), b, y.part(m));
 }
 
+// Several dots of group vectors: every member's dots enqueued before any is
+// read, so each member drains once; partials added in member order.
+template <class T, std::size_t N>
+std::array<double, N> group_dots(const std::array<std::pair<const GroupVector<T>*, const GroupVector<T>*>, N>& pairs) {
+  DeviceGroup& group = pairs[0].first->group();
+  std::vector<DeviceValue<T>> values;
+  for (std::size_t m = 0; m < group.size(); ++m)
+    if (pairs[0].first->part(m).size())
+      for (const auto& [x, y] : pairs) values.push_back(dot_async(group.context(m), x->part(m), y->part(m)));
+  std::array<double, N> total{};
+  for (std::size_t v = 0; v < values.size(); ++v) total[v % N] += double(values[v].get());
+  return total;
+}
+
 }  // namespace
 
 template <class T, class>
@@ -92,44 +110,65 @@ SolverResult group_cg(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, Gr
     result.stop_reason = "converged";
     return result;
   }
-  GroupVector<T> r(group, n), p(group, n), q(group, n);
-  std::unique_ptr<GroupVector<T>> z_owned = jacobi ? std::make_unique<GroupVector<T>>(group, n) : nullptr;
-  GroupVector<T>& z = jacobi ? *z_owned : r;
+  // The single-reduction form (Chronopoulos and Gear), as distributed_cg:
+  // with u = M^-1 r and w = A u, an iteration's dots r . u, w . u and
+  // r . r are taken together, one wait for the members instead of two or
+  // three; p . A p = delta - beta gamma / alpha.
+  GroupVector<T> r(group, n), w(group, n), p(group, n), s(group, n);
+  std::unique_ptr<GroupVector<T>> u_owned = jacobi ? std::make_unique<GroupVector<T>>(group, n) : nullptr;
+  GroupVector<T>& u = jacobi ? *u_owned : r;
   for (std::size_t m = 0; m < group.size(); ++m)
     if (r.part(m).size()) copy(group.context(m), b.part(m), r.part(m));
   group_spmv(T(-1), a, x, T(1), r);  // r = b - A x
-  double rr = group_dot(r, r);
-  result.residual = std::sqrt(rr) / b_norm;
-  if (jacobi) jacobi->apply(r, z);
-  for (std::size_t m = 0; m < group.size(); ++m)
-    if (p.part(m).size()) copy(group.context(m), z.part(m), p.part(m));
-  double rz = jacobi ? group_dot(r, z) : rr;
+  auto take_dots = [&] {
+    if (jacobi) jacobi->apply(r, u);
+    group_spmv(T(1), a, u, T(0), w);
+    if (jacobi) {
+      const auto d = group_dots<T, 3>({{{&r, &u}, {&w, &u}, {&r, &r}}});
+      return std::array<double, 3>{d[0], d[1], d[2]};
+    }
+    const auto d = group_dots<T, 2>({{{&r, &r}, {&w, &r}}});
+    return std::array<double, 3>{d[0], d[1], d[0]};
+  };
+  const std::array<double, 3> first = take_dots();
+  double gamma = first[0], delta = first[1];
+  result.residual = std::sqrt(first[2]) / b_norm;
+  double alpha = 0, beta = 0;
   result.stop_reason = "iteration limit (" + std::to_string(o.max_iterations) + ")";
   // An exact zero residual ends it too (tolerance 0 would divide 0 by 0 next).
   for (std::size_t it = 0; result.residual >= o.tolerance && result.residual > 0; ++it) {
     if (it == o.max_iterations) break;
-    group_spmv(T(1), a, p, T(0), q);
-    const double pq = group_dot(p, q);
+    const double pq = it == 0 ? delta : delta - beta * gamma / alpha;  // p . A p
     if (!(pq > 0) || !std::isfinite(pq)) {
       result.stop_reason = "breakdown: p . A p = " + std::to_string(pq) + ": A may not be positive definite";
       result.iterations = it;
       break;
     }
-    const double alpha = rz / pq;
+    alpha = gamma / pq;
+    for (std::size_t m = 0; m < group.size(); ++m) {
+      if (!p.part(m).size()) continue;
+      Context& ctx = group.context(m);
+      if (it == 0) {
+        copy(ctx, u.part(m), p.part(m));
+        copy(ctx, w.part(m), s.part(m));
+      } else {
+        axpby(ctx, T(1), u.part(m), T(beta), p.part(m));  // p = u + beta p
+        axpby(ctx, T(1), w.part(m), T(beta), s.part(m));  // s = A p = w + beta s
+      }
+    }
     group_axpy(T(alpha), p, x);
-    group_axpy(T(-alpha), q, r);
-    rr = group_dot(r, r);
-    result.residual = std::sqrt(rr) / b_norm;
+    group_axpy(T(-alpha), s, r);
+    const auto [next, w_u, r_r] = take_dots();
+    beta = next / gamma;
+    gamma = next;
+    delta = w_u;
+    result.residual = std::sqrt(r_r) / b_norm;
     result.history.push_back(result.residual);
     result.iterations = it + 1;
     if (!std::isfinite(result.residual)) {
       result.stop_reason = "breakdown: the residual is not finite";
       break;
     }
-    if (jacobi) jacobi->apply(r, z);
-    const double rz_next = jacobi ? group_dot(r, z) : rr;
-    group_axpby(T(1), z, T(rz_next / rz), p);
-    rz = rz_next;
   }
   if (result.residual < o.tolerance || result.residual == 0) {
     result.converged = true;
