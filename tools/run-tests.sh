@@ -3,7 +3,8 @@
 # The whole test suite: set up, build, run it on PoCL; then the same suite
 # built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (PORTACL_SKIP_SANITIZERS=1 skips that second pass; it leaves out the
-# longest end-to-end tool runs); then the tests that
+# longest end-to-end tool runs and the [long] test cases, mostly device work
+# at large sizes, which the first pass runs); then the tests that
 # share one Context between threads under ThreadSanitizer (PORTACL_SKIP_TSAN=1
 # skips them; only the library and those tests' two files are built for it); then a 20-second run
 # of each libFuzzer harness on its seed corpus (PORTACL_SKIP_FUZZ=1 skips it;

@@ -97,7 +97,8 @@ TEMPLATE_TEST_CASE("gemm matches the host for every layout, transpose, alpha and
                        TestType(0), {});
 }
 
-TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register block", "[gemm]", float, double) {
+TEMPLATE_TEST_CASE("gemm runs under every device class's plan and every register block", "[gemm][long]", float,
+                   double) {
   Context& ctx = test::cpu_context();
   for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
     INFO(f);

@@ -36,7 +36,7 @@ void spit(const std::string& path, const std::string& text) { std::ofstream(path
 
 }  // namespace
 
-TEST_CASE("every declared candidate that passes the checks plans within each device class's limits", "[tuning]") {
+TEST_CASE("every declared candidate that passes the checks plans within each device class's limits", "[tuning][long]") {
   Context& ctx = test::cpu_context();
   Workload w(ctx, 4099, test::seed());
   std::size_t checked = 0, refused = 0;
