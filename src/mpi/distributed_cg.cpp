@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "kernels/gather.hpp"
+#include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
@@ -28,7 +29,8 @@ struct DistributedMatrix<T>::State {
   MPI_Comm comm;
   int rank = 0, size = 1;
   std::size_t n = 0, first = 0, count = 0;
-  std::unique_ptr<SparseMatrix<T>> interior, halo;
+  std::unique_ptr<SparseMatrix<T>> interior;
+  std::unique_ptr<HaloProduct<T>> halo;
   std::vector<std::size_t> send_to, halo_from;  // ranks + 1 offsets
   Buffer<std::uint32_t> send_index;
   Buffer<T> send;
@@ -62,7 +64,7 @@ DistributedMatrix<T>::DistributedMatrix(Context& ctx, MPI_Comm comm, const HostC
   s.halo_from = mine.halo_from;
   if (s.send_index.size()) s.send_index.upload(p.send_index[std::size_t(rank)]);
   if (mine.rows) s.interior = std::make_unique<SparseMatrix<T>>(ctx, mine.local);
-  if (mine.halo.nnz()) s.halo = std::make_unique<SparseMatrix<T>>(ctx, mine.halo);
+  if (mine.halo.nnz()) s.halo = std::make_unique<HaloProduct<T>>(ctx, mine.halo);
 }
 
 template <class T>
@@ -135,7 +137,7 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     check_cl(ctx.queue().enqueueWriteBuffer(s.halo_x.cl_buffer(), CL_FALSE, 0, s.halo_x.size() * sizeof(T),
                                             s.receive_host.data(), nullptr, &s.halo_written),
              rank_prefix(s.comm) + "writing the halo entries");
-    spmv(ctx, T(1), *s.halo, s.halo_x, T(1), y);
+    s.halo->add(T(1), s.halo_x, y);
   }
 }
 

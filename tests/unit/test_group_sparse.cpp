@@ -12,6 +12,7 @@
 
 #include "../../src/tuning/sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
+#include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/kernels/sparse/group_sparse.hpp"
 #include "sparse_checks.hpp"
@@ -82,6 +83,84 @@ TEMPLATE_TEST_CASE("row partition: interior and halo blocks give back the matrix
     CHECK(again.row_ptr == a.row_ptr);
     CHECK(again.col == a.col);
     CHECK(again.value == a.value);
+  }
+}
+
+TEST_CASE("entry runs cover the rows with entries, start aligned and skip long gaps", "[group_sparse]") {
+  // Rows with entries: 0, 1, 9, 10, 30 of 40; rows 2-8 (7 empty) and
+  // 11-29 (19 empty) between them.
+  HostCsr<float> a;
+  a.rows = 40;
+  a.cols = 3;
+  a.row_ptr.assign(1, 0);
+  for (std::size_t r = 0; r < a.rows; ++r) {
+    if (r == 0 || r == 1 || r == 9 || r == 10 || r == 30) {
+      a.col.push_back(std::uint32_t(r % 3));
+      a.value.push_back(1.0f);
+    }
+    a.row_ptr.push_back(a.col.size());
+  }
+  auto runs = [&](std::size_t gap, std::size_t align) {
+    std::vector<std::pair<std::size_t, std::size_t>> v;
+    for (const RowRun& r : entry_runs(a, gap, align)) v.emplace_back(r.first, r.rows);
+    return v;
+  };
+  using Runs = std::vector<std::pair<std::size_t, std::size_t>>;
+  CHECK(runs(100, 1) == Runs{{0, 31}});                // one run over every gap
+  CHECK(runs(7, 1) == Runs{{0, 11}, {30, 1}});         // 7 empty rows carried, 19 not
+  CHECK(runs(6, 1) == Runs{{0, 2}, {9, 2}, {30, 1}});  // neither gap carried
+  CHECK(runs(6, 8) == Runs{{0, 2}, {8, 3}, {24, 7}});  // starts aligned down to 8
+  CHECK(runs(6, 16) == Runs{{0, 11}, {16, 15}});       // row 9 aligns back into run 0
+  CHECK(runs(6, 64) == Runs{{0, 31}});
+  HostCsr<float> empty;
+  empty.rows = 5;
+  empty.row_ptr.assign(6, 0);
+  CHECK(entry_runs(empty, 1, 1).empty());
+}
+
+TEMPLATE_TEST_CASE("the halo term adds exactly the rows with entries, in every run", "[group_sparse]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  // A block's halo: 1000 rows, 13 halo entries, about one row in 40 with
+  // entries and long empty stretches; gaps of 0, 5 and more runs.
+  const std::size_t rows = 1000, cols = 13;
+  HostCsr<T> h;
+  h.rows = rows;
+  h.cols = cols;
+  h.row_ptr.assign(1, 0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    if ((r > 300 && r < 700) || test::rng()() % 40 != 0) {
+      h.row_ptr.push_back(h.col.size());
+      continue;
+    }
+    for (std::uint32_t c = 0; c < cols; ++c)
+      if (test::rng()() % 3 == 0) {
+        h.col.push_back(c);
+        h.value.push_back(test::random_vector<T>(1)[0]);
+      }
+    h.row_ptr.push_back(h.col.size());
+  }
+  const std::vector<T> hx = test::random_vector<T>(cols), hy = test::random_vector<T>(rows);
+  const Buffer<T> x(ctx, hx);
+  for (std::size_t gap : {std::size_t(0), std::size_t(5), kHaloRunGap}) {
+    INFO("gap " << gap);
+    const HaloProduct<T> product(ctx, h, gap);
+    if (gap == 0 && h.nnz()) CHECK(product.rows_touched() < rows);
+    Buffer<T> y(ctx, hy);
+    product.add(T(-1.5), x, y);
+    const std::vector<T> got = y.download();
+    for (std::size_t r = 0; r < rows; ++r) {
+      double want = double(hy[r]), scale = std::abs(double(hy[r]));
+      for (std::uint64_t k = h.row_ptr[r]; k < h.row_ptr[r + 1]; ++k) {
+        want += -1.5 * double(h.value[k]) * double(hx[h.col[k]]);
+        scale += 1.5 * std::abs(double(h.value[k]) * double(hx[h.col[k]]));
+      }
+      INFO("row " << r);
+      if (h.row_ptr[r + 1] == h.row_ptr[r])
+        CHECK(got[r] == hy[r]);  // untouched, bit for bit
+      else
+        CHECK(std::abs(double(got[r]) - want) <= 16 * double(std::numeric_limits<T>::epsilon()) * scale);
+    }
   }
 }
 

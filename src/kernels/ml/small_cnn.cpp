@@ -18,6 +18,7 @@
 #include "portacl/kernels/ml/dense_layer.hpp"
 #include "portacl/kernels/ml/pooling.hpp"
 #include "portacl/kernels/ml/softmax_loss.hpp"
+#include "runtime/sub_buffer.hpp"
 
 namespace portacl {
 
@@ -25,12 +26,7 @@ namespace {
 
 // A view of `segment` of a flat buffer as a buffer of its own.
 Buffer<float> segment_view(Context& ctx, const Buffer<float>& flat, ParameterSegment segment) {
-  cl_buffer_region region{segment.offset * sizeof(float), segment.count * sizeof(float)};
-  cl_int err = CL_SUCCESS;
-  cl::Buffer parent = flat.cl_buffer();  // a handle: createSubBuffer is not const
-  cl::Buffer sub = parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-  check_cl(err, "clCreateSubBuffer(a network parameter)");
-  return Buffer<float>(ctx, sub, segment.count);
+  return sub_buffer(ctx, flat, segment.offset, segment.count, "a network parameter");
 }
 
 // Uniform in [-bound, bound) from a splitmix64 stream: the same on every
@@ -130,9 +126,7 @@ SmallCnn::SmallCnn(Context& ctx, const SmallCnnShape& s, std::uint64_t seed, con
   st.dense.inputs = checked_product(s.filters, st.pool.out_height() * st.pool.out_width(), op);
   st.dense.outputs = s.classes;
   // Segments on the device's sub-buffer alignment.
-  const cl::Device device = ctx.queue().getInfo<CL_QUEUE_DEVICE>();
-  const std::size_t align =
-      std::max<std::size_t>(device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8 / sizeof(float), 1);
+  const std::size_t align = sub_buffer_alignment(ctx, sizeof(float));
   const std::size_t counts[4] = {checked_product(s.filters, s.channels * 9, op), s.filters,
                                  checked_product(s.classes, st.dense.inputs, op), s.classes};
   std::size_t total = 0;

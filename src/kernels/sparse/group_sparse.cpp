@@ -29,7 +29,7 @@ GroupSparseMatrix<T>::GroupSparseMatrix(DeviceGroup& group, const HostCsr<T>& cs
     const RowBlock<T>& b = p.blocks[m];
     Context& ctx = group.context(m);
     s.interior.push_back(b.rows ? std::make_unique<SparseMatrix<T>>(ctx, b.local) : nullptr);
-    s.halo.push_back(b.halo.nnz() ? std::make_unique<SparseMatrix<T>>(ctx, b.halo) : nullptr);
+    s.halo.push_back(b.halo.nnz() ? std::make_unique<HaloProduct<T>>(ctx, b.halo) : nullptr);
     std::vector<T> diagonal(b.rows, T(0));
     for (std::size_t r = 0; r < b.rows; ++r)
       for (std::uint64_t k = b.local.row_ptr[r]; k < b.local.row_ptr[r + 1]; ++k)
@@ -110,7 +110,7 @@ void group_spmv(T alpha, const GroupSparseMatrix<T>& a, const GroupVector<T>& x,
     if (s.interior[m]) spmv(group.context(m), alpha, *s.interior[m], x.part(m), beta, y.part(m));
   s.exchange->complete();
   for (std::size_t m = 0; m < group.size(); ++m)
-    if (s.halo[m]) spmv(group.context(m), alpha, *s.halo[m], s.exchange->halo(m), T(1), y.part(m));
+    if (s.halo[m]) s.halo[m]->add(alpha, s.exchange->halo(m), y.part(m));
 }
 
 template class GroupSparseMatrix<float>;

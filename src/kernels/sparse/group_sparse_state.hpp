@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/sparse/halo_exchange.hpp"
+#include "kernels/sparse/halo_product.hpp"
 #include "portacl/kernels/sparse/group_sparse.hpp"
 #include "portacl/kernels/sparse/matrix.hpp"
 
@@ -19,8 +20,9 @@ struct GroupSparseMatrix<T>::State {
   std::size_t rows = 0, nnz = 0;
   std::vector<std::size_t> offsets;
   std::string asymmetry, description;
-  std::vector<std::unique_ptr<SparseMatrix<T>>> interior, halo;  ///< null where a member has none
-  std::vector<std::vector<T>> diagonal;                          ///< each member's, for Jacobi
+  std::vector<std::unique_ptr<SparseMatrix<T>>> interior;  ///< null where a member has none
+  std::vector<std::unique_ptr<HaloProduct<T>>> halo;       ///< null where a member has none
+  std::vector<std::vector<T>> diagonal;                    ///< each member's, for Jacobi
   std::unique_ptr<HaloExchange<T>> exchange;
 };
 
