@@ -1,26 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """The portacl module against NumPy on random data (the seed is printed; set
 PORTACL_TEST_SEED to repeat it), awkward sizes, wrong dtypes and shapes."""
-import os
-
 import numpy as np
 import pytest
 
 import portacl
 
-SEED = int(os.environ.get("PORTACL_TEST_SEED", np.random.SeedSequence().entropy % 2**32))
-print(f"portacl python tests: seed {SEED}")
 SIZES = [1, 2, 7, 31, 1000003 % 4099, 65537]
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    return portacl.Context()
-
-
-@pytest.fixture
-def rng():
-    return np.random.default_rng(SEED)
 
 
 def test_query_lists_the_devices():

@@ -1,20 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """portacl.spmv and portacl.cg on scipy.sparse CSR matrices against SciPy."""
-import os
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 import portacl
-
-SEED = int(os.environ.get("PORTACL_TEST_SEED", np.random.SeedSequence().entropy % 2**32))
-print(f"portacl python sparse tests: seed {SEED}")
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    return portacl.Context()
 
 
 def poisson2d(n):
@@ -24,9 +14,8 @@ def poisson2d(n):
 
 @pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float64, 1e-13)])
 @pytest.mark.parametrize("shape", [(1, 1), (7, 3), (101, 257), (1000, 999)])
-def test_spmv_against_scipy(ctx, dtype, tol, shape):
-    rng = np.random.default_rng(SEED)
-    a = sp.random(*shape, density=0.05, format="csr", random_state=SEED, dtype=np.float64).astype(dtype)
+def test_spmv_against_scipy(ctx, rng, dtype, tol, shape):
+    a = sp.random(*shape, density=0.05, format="csr", random_state=rng, dtype=np.float64).astype(dtype)
     x = rng.uniform(-1, 1, shape[1]).astype(dtype)
     want = a.astype(np.float64) @ x.astype(np.float64)
     got = portacl.spmv(a, x)
@@ -35,9 +24,8 @@ def test_spmv_against_scipy(ctx, dtype, tol, shape):
     assert np.all(np.abs(got - want) <= tol * 10 * scale)
 
 
-def test_cg_solves_poisson(ctx):
+def test_cg_solves_poisson(ctx, rng):
     a = poisson2d(23)
-    rng = np.random.default_rng(SEED)
     b = rng.uniform(-1, 1, a.shape[0])
     x, info = portacl.cg(a, b, tol=1e-10)
     assert info["converged"], info["stop_reason"]

@@ -2,16 +2,21 @@
 """portacl from Python: contexts, device buffers from NumPy arrays, and the
 library's kernels, with portacl's plans and errors.
 
-Every call takes NumPy arrays or portacl Buffers. Its device is, in order:
-the `context` argument, the context of a Buffer among the operands, or the
-default context (PORTACL_DEVICE, else the default device), made once."""
+Every call takes NumPy arrays (or portacl Buffers where it says so) and
+returns NumPy arrays or Python numbers. Its device is, in order: the
+`context` argument, the context of a Buffer among the operands, or the
+default context (PORTACL_DEVICE, else the default device), made once.
+
+With return_plan=True a call returns (result, plan): plan.explain() lists
+what the runtime chose for the launch and the rule behind each choice."""
 import numpy as _np
 
 from . import _portacl
-from ._portacl import BuildError, Buffer, Context, Error, __version__, query
+from ._portacl import BuildError, Buffer, Context, Error, Plan, __version__, query
 
-__all__ = ["BuildError", "Buffer", "Context", "Error", "__version__", "axpy", "cg", "default_context", "dot",
-           "query", "spmv", "sum"]
+__all__ = ["BuildError", "Buffer", "Context", "Error", "Plan", "__version__", "argsort", "axpy", "cg", "convolve2d",
+           "cumsum", "default_context", "dot", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
+           "sort", "spmv", "sum"]
 
 _default = None
 
@@ -37,30 +42,77 @@ def _buffer(ctx, a):
     return a if isinstance(a, Buffer) else Buffer(ctx, _np.asarray(a))
 
 
-def sum(x, context=None):
-    """The sum of x's elements, as a Python float."""
+def _result(pair, return_plan):
+    return pair if return_plan else pair[0]
+
+
+def _reduce(name, x, context, return_plan):
     ctx = _context(context, x)
-    return _portacl.sum(ctx, _buffer(ctx, x))
+    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x)), return_plan)
 
 
-def dot(x, y, context=None):
+def sum(x, context=None, return_plan=False):
+    """The sum of x's elements (a 1-D float32 or float64 array or Buffer), as a Python float."""
+    return _reduce("sum", x, context, return_plan)
+
+
+def nrm2(x, context=None, return_plan=False):
+    """The Euclidean norm of x, as a Python float."""
+    return _reduce("nrm2", x, context, return_plan)
+
+
+def min(x, context=None, return_plan=False):
+    """The smallest element of x, as a Python float."""
+    return _reduce("min", x, context, return_plan)
+
+
+def max(x, context=None, return_plan=False):
+    """The largest element of x, as a Python float."""
+    return _reduce("max", x, context, return_plan)
+
+
+def dot(x, y, context=None, return_plan=False):
     """x . y, as a Python float."""
     ctx = _context(context, x, y)
-    return _portacl.dot(ctx, _buffer(ctx, x), _buffer(ctx, y))
+    return _result(_portacl.dot(ctx, _buffer(ctx, x), _buffer(ctx, y)), return_plan)
 
 
-def axpy(a, x, y, context=None):
+def axpy(a, x, y, context=None, return_plan=False):
     """y = a x + y. A Buffer y is updated in place and returned; an array y
     is left as it is and the result comes back as a new array."""
     ctx = _context(context, x, y)
     by = _buffer(ctx, y)
-    _portacl.axpy(ctx, a, _buffer(ctx, x), by)
-    return by if isinstance(y, Buffer) else by.to_numpy()
+    plan = _portacl.axpy(ctx, a, _buffer(ctx, x), by)
+    out = by if isinstance(y, Buffer) else by.to_numpy()
+    return (out, plan) if return_plan else out
 
 
-def spmv(a, x, context=None):
-    """A @ x for a scipy.sparse CSR matrix A (float32 stays float32)."""
-    return _portacl.spmv(_context(context), a, _np.asarray(x))
+def cumsum(x, exclusive=False, context=None, return_plan=False):
+    """The running sums of a 1-D float32, float64 or int32 array, as
+    numpy.cumsum (exclusive=True: each sum leaves its own element out)."""
+    return _result(_portacl.cumsum(_context(context), _np.asarray(x), exclusive), return_plan)
+
+
+def sort(x, context=None, return_plan=False):
+    """A sorted copy of a 1-D float32, int32 or uint32 array (radix sort)."""
+    return _result(_portacl.sort(_context(context), _np.asarray(x)), return_plan)
+
+
+def argsort(x, context=None, return_plan=False):
+    """The indices that sort x, as numpy.argsort(x, kind="stable"), uint32."""
+    return _result(_portacl.argsort(_context(context), _np.asarray(x)), return_plan)
+
+
+def matmul(a, b, out=None, alpha=1.0, beta=0.0, context=None, return_plan=False):
+    """alpha a @ b + beta out for 2-D float32 or float64 matrices (GEMM).
+    With out=, the product is written into out (as NumPy's out=) and out is
+    returned."""
+    return _result(_portacl.matmul(_context(context), _np.asarray(a), _np.asarray(b), out, alpha, beta), return_plan)
+
+
+def spmv(a, x, context=None, return_plan=False):
+    """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's dtype)."""
+    return _result(_portacl.spmv(_context(context), a, _np.asarray(x)), return_plan)
 
 
 def cg(a, b, tol=1e-8, max_iterations=0, context=None):
@@ -68,3 +120,36 @@ def cg(a, b, tol=1e-8, max_iterations=0, context=None):
     (x, info) with info's converged, iterations, residual, stop_reason and
     warning."""
     return _portacl.cg(_context(context), a, _np.asarray(b), tol, max_iterations)
+
+
+def heat2d(u, steps=1, r=0.25, sides=None, context=None, return_plan=False):
+    """The 2-D heat equation's explicit steps on a float32 or float64 grid:
+    a new grid after `steps` steps of diffusion number r (at most 1/4).
+    sides=(north, south, west, east) holds the edges at those values; else
+    the edges of u are kept."""
+    return _result(_portacl.heat2d(_context(context), _np.asarray(u), steps, r, sides), return_plan)
+
+
+def convolve2d(image, mask, boundary="zero", context=None, return_plan=False):
+    """The 2-D convolution of an image with a mask in correlation form (as
+    scipy.signal.correlate2d): boundary "zero" (mode "same", zeros outside),
+    "clamp" (the nearest edge pixel outside) or "valid" (the smaller
+    output)."""
+    return _result(_portacl.convolve2d(_context(context), _np.asarray(image), _np.asarray(mask), boundary),
+                   return_plan)
+
+
+def nbody(bodies, velocities, dt, steps=1, softening=0.01, gravity=1.0, context=None, return_plan=False):
+    """`steps` leapfrog steps of dt of all-pairs gravity on (n, 4) float32
+    bodies (x, y, z, mass) and velocities: (bodies, velocities,
+    accelerations), the accelerations' 4th column each body's potential."""
+    return _result(_portacl.nbody(_context(context), _np.asarray(bodies), _np.asarray(velocities), dt, steps,
+                                  softening, gravity), return_plan)
+
+
+def kmeans(points, k, seed=0, max_iterations=300, changed_tolerance=0, context=None, return_plan=False):
+    """k-means (k-means++ start) on (n, d) float32 points: (centroids,
+    labels, info) with info's iterations, inertia, changed, cluster_sizes
+    and converged."""
+    return _result(_portacl.kmeans(_context(context), _np.asarray(points), k, seed, max_iterations,
+                                   changed_tolerance), return_plan)

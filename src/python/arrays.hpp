@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// NumPy arrays in and out of the module: checked shapes and dtypes (a
+// clear TypeError or ValueError naming what was given), contiguous copies of
+// strided arrays, device buffers made from them, and results handed back as
+// new arrays.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "portacl/portacl.hpp"
+
+namespace portacl::python {
+
+namespace py = pybind11;
+
+/// A device buffer of float or double, as Python's portacl.Buffer.
+struct PyBuffer {
+  std::shared_ptr<Context> ctx;  ///< kept alive while the buffer lives
+  std::shared_ptr<Buffer<float>> f32;
+  std::shared_ptr<Buffer<double>> f64;
+  std::size_t size() const { return f32 ? f32->size() : f64 ? f64->size() : 0; }
+  std::string dtype() const { return f32 ? "float32" : "float64"; }
+};
+
+/// The dtype's name, for errors.
+inline std::string dtype_name(const py::array& a) { return a.dtype().attr("name").cast<std::string>(); }
+
+/// Whether `a` (an array or anything with a dtype) holds T.
+template <class T>
+bool holds(const py::object& a) {
+  return py::hasattr(a, "dtype") && py::dtype::from_args(a.attr("dtype")).is(py::dtype::of<T>());
+}
+
+/// `a` as a C-contiguous array of T with `dims` dimensions (a strided array
+/// is copied; another dtype or shape is refused, naming `what`).
+template <class T>
+py::array_t<T, py::array::c_style> checked(const py::array& a, int dims, const std::string& what) {
+  if (a.ndim() != dims)
+    throw py::value_error(what + ": a " + std::to_string(dims) + "-D array is needed, not " + std::to_string(a.ndim()) +
+                          "-D");
+  if (!a.dtype().is(py::dtype::of<T>()))
+    throw py::type_error(what + ": dtype " + dtype_name(a) + " where " +
+                         py::dtype::of<T>().attr("name").template cast<std::string>() + " is needed");
+  return py::array_t<T, py::array::c_style>::ensure(a);
+}
+
+/// The elements of a checked array as a vector.
+template <class T>
+std::vector<T> values(const py::array_t<T, py::array::c_style>& a) {
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+/// A new array of `shape` holding `v`.
+template <class T>
+py::array_t<T> array_of(const std::vector<T>& v, std::vector<py::ssize_t> shape) {
+  py::array_t<T> out(shape);
+  std::copy(v.begin(), v.end(), out.mutable_data());
+  return out;
+}
+
+/// A device buffer read into a new array of `shape` (the GIL released while it waits).
+template <class T>
+py::array_t<T> download(const Buffer<T>& b, std::vector<py::ssize_t> shape) {
+  py::array_t<T> out(shape);
+  T* into = out.mutable_data();
+  py::gil_scoped_release release;
+  b.download(into, b.size());
+  return out;
+}
+
+/// A result and the plan of the launch that made it.
+template <class R>
+py::tuple with_plan(R&& result, const LaunchPlan& plan) {
+  return py::make_tuple(std::forward<R>(result), plan);
+}
+
+}  // namespace portacl::python

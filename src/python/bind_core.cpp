@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// Contexts, buffers, plans and device queries. Descriptions come from the
+// C++ side's own JSON (DeviceInfo::to_json, LaunchPlan::to_json), so
+// Python sees every field C++ has, under the same names.
+#include "bindings.hpp"
+
+namespace portacl::python {
+
+namespace {
+
+py::object from_json(const Json& j) { return py::module_::import("json").attr("loads")(j.dump(0)); }
+
+// What a device is and how portacl classified it: DeviceInfo's fields plus
+// the index, class and architecture.
+py::dict describe(const Device& d) {
+  py::dict out = from_json(d.info().to_json());
+  out["index"] = d.index();
+  out["class"] = to_string(d.classification().device_class);
+  out["architecture"] = d.classification().architecture;
+  return out;
+}
+
+PyBuffer make_buffer(const std::shared_ptr<Context>& owner, const py::array& a) {
+  Context& ctx = *owner;
+  PyBuffer b;
+  b.ctx = owner;
+  if (holds<float>(a)) {
+    b.f32 = std::make_shared<Buffer<float>>(ctx, values(checked<float>(a, 1, "Buffer")));
+  } else if (holds<double>(a)) {
+    b.f64 = std::make_shared<Buffer<double>>(ctx, values(checked<double>(a, 1, "Buffer")));
+  } else {
+    throw py::type_error("Buffer: dtype " + dtype_name(a) + " is not float32 or float64");
+  }
+  return b;
+}
+
+py::array to_numpy(const PyBuffer& b) {
+  const py::ssize_t n = py::ssize_t(b.size());
+  if (b.f32) return download(*b.f32, {n});
+  return download(*b.f64, {n});
+}
+
+}  // namespace
+
+void bind_core(py::module_& m) {
+  m.def(
+      "query",
+      [] {
+        py::list out;
+        for (const Device& d : all_devices()) out.append(describe(d));
+        return out;
+      },
+      "Every OpenCL device there is, as dicts: DeviceInfo's fields (name, platform, type, compute units, memory, "
+      "fp64, ...) and portacl's class and architecture for it.");
+
+  py::class_<Context, std::shared_ptr<Context>>(m, "Context")
+      .def(py::init([](const std::string& selector) { return std::make_shared<Context>(selector); }),
+           py::arg("selector") = "", "A device by selector (PORTACL_DEVICE, else the default, when empty).")
+      .def_property_readonly("device", [](const Context& c) { return describe(c.device()); })
+      .def("finish", [](Context& c) {
+        py::gil_scoped_release release;
+        c.finish();
+      });
+
+  py::class_<LaunchPlan>(m, "Plan", "What the runtime chose for a launch, and the rules behind each choice.")
+      .def("explain", &LaunchPlan::explain, "One line per decision: what = value  [rule] why.")
+      .def("summary", &LaunchPlan::summary, "The plan in one line of plain words.")
+      .def("to_dict", [](const LaunchPlan& p) { return from_json(p.to_json()); })
+      .def_property_readonly("kernel", [](const LaunchPlan& p) { return p.traits.name; })
+      .def_property_readonly("provenance", [](const LaunchPlan& p) { return p.provenance; })
+      .def("__repr__", [](const LaunchPlan& p) { return "<portacl.Plan " + p.traits.name + ": " + p.summary() + ">"; });
+
+  py::class_<PyBuffer>(m, "Buffer")
+      .def(py::init([](const std::shared_ptr<Context>& ctx, const py::array& a) { return make_buffer(ctx, a); }),
+           py::arg("context"), py::arg("array"), "A device copy of a 1-D float32 or float64 array.")
+      .def_property_readonly("context", [](const PyBuffer& b) { return b.ctx; })
+      .def("__len__", &PyBuffer::size)
+      .def_property_readonly("dtype", &PyBuffer::dtype)
+      .def("to_numpy", &to_numpy, "The buffer read back into a new array.");
+}
+
+}  // namespace portacl::python

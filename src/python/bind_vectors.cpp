@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// Vector calls on Buffers (reductions, AXPY) and on arrays (scans, sort).
+// Every call returns (result, plan); the Python layer drops the plan unless
+// asked for it.
+#include "bindings.hpp"
+
+namespace portacl::python {
+
+namespace {
+
+void same_dtype(const PyBuffer& x, const PyBuffer& y, const char* op) {
+  if (x.dtype() != y.dtype()) throw py::type_error(std::string(op) + ": x is " + x.dtype() + " but y is " + y.dtype());
+}
+
+// One reduction of a Buffer to a Python float, by name.
+template <class Reduce>
+py::tuple reduction(Context& ctx, const PyBuffer& x, Reduce&& reduce) {
+  LaunchPlan plan;
+  double value = 0;
+  {
+    py::gil_scoped_release release;
+    value = x.f32 ? double(reduce(ctx, *x.f32, plan)) : double(reduce(ctx, *x.f64, plan));
+  }
+  return with_plan(value, plan);
+}
+
+template <class T>
+py::tuple scan(Context& ctx, const py::array& x, bool exclusive) {
+  const Buffer<T> dx(ctx, values(checked<T>(x, 1, exclusive ? "cumsum (exclusive)" : "cumsum")));
+  Buffer<T> dy(ctx, dx.size());
+  LaunchPlan plan;
+  {
+    py::gil_scoped_release release;
+    plan = exclusive ? exclusive_scan(ctx, dx, dy) : inclusive_scan(ctx, dx, dy);
+  }
+  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+}
+
+template <class K>
+py::tuple sorted(Context& ctx, const py::array& x, bool indices) {
+  Buffer<K> keys(ctx, values(checked<K>(x, 1, indices ? "argsort" : "sort")));
+  LaunchPlan plan;
+  if (!indices) {
+    {
+      py::gil_scoped_release release;
+      plan = sort(ctx, keys);
+    }
+    return with_plan(download(keys, {py::ssize_t(keys.size())}), plan);
+  }
+  std::vector<std::uint32_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = std::uint32_t(i);
+  Buffer<std::uint32_t> positions(ctx, order);
+  {
+    py::gil_scoped_release release;
+    plan = sort_by_key(ctx, keys, positions);
+  }
+  return with_plan(download(positions, {py::ssize_t(positions.size())}), plan);
+}
+
+py::tuple sort_any(Context& ctx, const py::array& x, bool indices) {
+  if (holds<float>(x)) return sorted<float>(ctx, x, indices);
+  if (holds<std::int32_t>(x)) return sorted<std::int32_t>(ctx, x, indices);
+  if (holds<std::uint32_t>(x)) return sorted<std::uint32_t>(ctx, x, indices);
+  throw py::type_error(std::string(indices ? "argsort" : "sort") + ": dtype " + dtype_name(x) +
+                       " is not float32, int32 or uint32 (the radix sort's keys)");
+}
+
+}  // namespace
+
+void bind_vectors(py::module_& m) {
+  m.def("sum", [](Context& ctx, const PyBuffer& x) {
+    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
+  });
+  m.def("nrm2", [](Context& ctx, const PyBuffer& x) {
+    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
+  });
+  m.def("min", [](Context& ctx, const PyBuffer& x) {
+    if (!x.size()) throw py::value_error("min: the array is empty");
+    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
+  });
+  m.def("max", [](Context& ctx, const PyBuffer& x) {
+    if (!x.size()) throw py::value_error("max: the array is empty");
+    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
+  });
+  m.def("dot", [](Context& ctx, const PyBuffer& x, const PyBuffer& y) {
+    same_dtype(x, y, "dot");
+    LaunchPlan plan;
+    double value = 0;
+    {
+      py::gil_scoped_release release;
+      value = x.f32 ? double(dot(ctx, *x.f32, *y.f32, {}, &plan)) : dot(ctx, *x.f64, *y.f64, {}, &plan);
+    }
+    return with_plan(value, plan);
+  });
+  m.def("axpy", [](Context& ctx, double a, const PyBuffer& x, PyBuffer& y) {
+    same_dtype(x, y, "axpy");
+    py::gil_scoped_release release;
+    return x.f32 ? axpy(ctx, float(a), *x.f32, *y.f32) : axpy(ctx, a, *x.f64, *y.f64);
+  });
+  m.def("cumsum", [](Context& ctx, const py::array& x, bool exclusive) {
+    if (holds<float>(x)) return scan<float>(ctx, x, exclusive);
+    if (holds<double>(x)) return scan<double>(ctx, x, exclusive);
+    if (holds<std::int32_t>(x)) return scan<std::int32_t>(ctx, x, exclusive);
+    throw py::type_error("cumsum: dtype " + dtype_name(x) + " is not float32, float64 or int32");
+  });
+  m.def("sort", [](Context& ctx, const py::array& x) { return sort_any(ctx, x, false); });
+  m.def("argsort", [](Context& ctx, const py::array& x) { return sort_any(ctx, x, true); });
+}
+
+}  // namespace portacl::python

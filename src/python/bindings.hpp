@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// The module's parts, one a family: each binds its calls into the module.
+#pragma once
+
+#include <pybind11/stl.h>
+
+#include "arrays.hpp"
+
+namespace portacl::python {
+
+void bind_core(py::module_& m);       // Context, Buffer, Plan, query
+void bind_vectors(py::module_& m);    // reductions, AXPY, scans, sort
+void bind_dense(py::module_& m);      // matmul (GEMM)
+void bind_sparse(py::module_& m);     // SpMV, CG
+void bind_stencil(py::module_& m);    // heat 2D, 2D convolution
+void bind_particles(py::module_& m);  // N-body
+void bind_ml(py::module_& m);         // k-means
+
+}  // namespace portacl::python

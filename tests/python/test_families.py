@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The kernel families from Python against NumPy and SciPy references on
+random data: reductions, scans, sort, GEMM, heat 2D, convolution, N-body
+and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
+vector widths), strided input, wrong dtypes and shapes; plans that explain
+themselves."""
+import numpy as np
+import pytest
+import scipy.ndimage as ndi
+import scipy.signal as sig
+
+import portacl
+
+SIZES = [1, 2, 7, 31, 997, 65537]
+EPS = {np.float32: np.finfo(np.float32).eps, np.float64: np.finfo(np.float64).eps}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", SIZES)
+def test_reductions_against_numpy(ctx, rng, dtype, n):
+    x = rng.uniform(-1, 1, n).astype(dtype)
+    x64 = x.astype(np.float64)
+    bound = 4 * EPS[dtype] * n
+    assert abs(portacl.nrm2(x, context=ctx) - np.linalg.norm(x64)) <= bound * np.linalg.norm(x64)
+    assert portacl.min(x, context=ctx) == x.min()
+    assert portacl.max(x, context=ctx) == x.max()
+    assert abs(portacl.sum(x, context=ctx) - x64.sum()) <= bound * np.abs(x64).sum()
+
+
+def test_min_of_nothing_is_refused(ctx):
+    with pytest.raises(ValueError, match="min: the array is empty"):
+        portacl.min(np.zeros(0, np.float32), context=ctx)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+@pytest.mark.parametrize("n", [0] + SIZES)
+def test_cumsum_against_numpy(ctx, rng, dtype, n):
+    x = (rng.integers(-50, 50, n) if dtype == np.int32 else rng.uniform(-1, 1, n)).astype(dtype)
+    for exclusive in (False, True):
+        got = portacl.cumsum(x, exclusive=exclusive, context=ctx)
+        want = np.cumsum(x.astype(np.float64))
+        if exclusive:
+            want = np.concatenate(([0.0], want[:-1])) if n else want
+        assert got.dtype == dtype and got.shape == (n,)
+        if dtype == np.int32:
+            np.testing.assert_array_equal(got, want.astype(np.int32))
+        else:
+            scale = np.cumsum(np.abs(x.astype(np.float64)))
+            assert np.all(np.abs(got - want) <= 8 * EPS[dtype] * (np.arange(n) + 2) * (scale + 1e-30))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32])
+@pytest.mark.parametrize("n", [0] + SIZES)
+def test_sort_and_argsort_against_numpy(ctx, rng, dtype, n):
+    if dtype == np.float32:
+        x = rng.standard_normal(n).astype(dtype)
+    else:
+        x = rng.integers(np.iinfo(dtype).min, np.iinfo(dtype).max, n, dtype=dtype, endpoint=True)
+    x[: n // 3] = x[n // 3: 2 * (n // 3)]  # equal keys: argsort must be stable
+    np.testing.assert_array_equal(portacl.sort(x, context=ctx), np.sort(x))
+    order = portacl.argsort(x, context=ctx)
+    assert order.dtype == np.uint32
+    np.testing.assert_array_equal(order, np.argsort(x, kind="stable"))
+
+
+def test_sort_refuses_other_keys(ctx):
+    with pytest.raises(TypeError, match="sort: dtype float64 is not float32, int32 or uint32"):
+        portacl.sort(np.zeros(3), context=ctx)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (7, 5, 3), (67, 45, 37), (130, 129, 131)])
+def test_matmul_against_numpy(ctx, rng, dtype, m, n, k):
+    a = rng.uniform(-1, 1, (m, k)).astype(dtype)
+    b = rng.uniform(-1, 1, (k, n)).astype(dtype)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    bound = 4 * EPS[dtype] * k * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64))
+    got = portacl.matmul(a, b, context=ctx)
+    assert got.dtype == dtype and got.shape == (m, n)
+    assert np.all(np.abs(got - want) <= bound)
+    # out= with beta: filled in place, as NumPy's out=; a strided a is copied.
+    c = rng.uniform(-1, 1, (m, n)).astype(dtype)
+    c0 = c.astype(np.float64)
+    wide = np.zeros((m, 2 * k), dtype)
+    wide[:, ::2] = a
+    same = portacl.matmul(wide[:, ::2], b, out=c, alpha=2.0, beta=-0.5, context=ctx)
+    assert same is c
+    assert np.all(np.abs(c - (2 * want - 0.5 * c0)) <= 2 * bound + 4 * EPS[dtype] * np.abs(c0))
+
+
+def test_matmul_refuses_bad_shapes_and_dtypes(ctx):
+    with pytest.raises(ValueError, match="matmul: a is 2 x 3 but b is 4 x 2"):
+        portacl.matmul(np.ones((2, 3)), np.ones((4, 2)), context=ctx)
+    with pytest.raises(TypeError, match="matmul: dtype int64"):
+        portacl.matmul(np.ones((2, 2), np.int64), np.ones((2, 2), np.int64), context=ctx)
+    with pytest.raises(TypeError, match="matmul: b: dtype float32 where float64 is needed"):
+        portacl.matmul(np.ones((2, 2)), np.ones((2, 2), np.float32), context=ctx)
+    with pytest.raises(ValueError, match="a 2-D array is needed, not 1-D"):
+        portacl.matmul(np.ones(4), np.ones((4, 1)), context=ctx)
+
+
+def heat_reference(u, steps, r, sides):
+    u = u.astype(np.float64).copy()
+    if sides is not None:
+        north, south, west, east = sides  # the first row is north's, also when it is the last
+        u[:, 0], u[:, -1] = west, east
+        u[-1, :] = south
+        u[0, :] = north
+    for _ in range(steps):
+        nxt = u.copy()
+        nxt[1:-1, 1:-1] = u[1:-1, 1:-1] + r * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] -
+                                              4 * u[1:-1, 1:-1])
+        u = nxt
+    return u
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows,cols", [(1, 1), (3, 3), (17, 31), (64, 129)])
+@pytest.mark.parametrize("sides", [None, (1.0, 0.0, 0.5, -0.5)])
+def test_heat2d_against_numpy(ctx, rng, dtype, rows, cols, sides):
+    u = rng.uniform(0, 1, (rows, cols)).astype(dtype)
+    got = portacl.heat2d(u, steps=9, r=0.2, sides=sides, context=ctx)
+    want = heat_reference(u, 9, 0.2, sides)
+    assert got.dtype == dtype and got.shape == (rows, cols)
+    assert np.max(np.abs(got - want)) <= 64 * EPS[dtype]
+
+
+def test_heat2d_conserves_heat_away_from_the_edges(ctx):
+    # A spike far from the edges spreads but keeps its total.
+    u = np.zeros((65, 65))
+    u[32, 32] = 1.0
+    got = portacl.heat2d(u, steps=20, r=0.25, context=ctx)
+    assert abs(got.sum() - 1.0) < 1e-12 and got.max() < 0.2
+
+
+def test_heat2d_refuses_an_unstable_r(ctx):
+    with pytest.raises(portacl.Error, match="stability limit"):
+        portacl.heat2d(np.zeros((4, 4)), r=0.3, context=ctx)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (9, 13), (61, 67)])
+@pytest.mark.parametrize("mask_shape", [(1, 1), (3, 3), (5, 3)])
+def test_convolve2d_against_scipy(ctx, rng, dtype, shape, mask_shape):
+    image = rng.uniform(-1, 1, shape).astype(dtype)
+    mask = rng.uniform(-1, 1, mask_shape).astype(dtype)
+    image64, mask64 = image.astype(np.float64), mask.astype(np.float64)
+    bound = 8 * EPS[dtype] * mask.size * np.abs(mask64).max()
+    got = portacl.convolve2d(image, mask, "zero", context=ctx)
+    assert got.dtype == dtype
+    assert np.max(np.abs(got - sig.correlate2d(image64, mask64, mode="same"))) <= bound
+    got = portacl.convolve2d(image, mask, "clamp", context=ctx)
+    assert np.max(np.abs(got - ndi.correlate(image64, mask64, mode="nearest"))) <= bound
+    if shape[0] >= mask_shape[0] and shape[1] >= mask_shape[1]:
+        got = portacl.convolve2d(image, mask, "valid", context=ctx)
+        assert np.max(np.abs(got - sig.correlate2d(image64, mask64, mode="valid"))) <= bound
+
+
+def test_convolve2d_refuses_a_bad_boundary(ctx):
+    with pytest.raises(ValueError, match="boundary must be 'zero', 'clamp' or 'valid', not 'wrap'"):
+        portacl.convolve2d(np.ones((3, 3)), np.ones((3, 3)), "wrap", context=ctx)
+
+
+def nbody_accelerations(bodies, softening):
+    p, m = bodies[:, :3].astype(np.float64), bodies[:, 3].astype(np.float64)
+    d = p[None, :, :] - p[:, None, :]
+    r2 = (d ** 2).sum(-1) + softening ** 2
+    inv3 = r2 ** -1.5
+    return (d * (m[None, :, None] * inv3[:, :, None])).sum(1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 67, 257])
+def test_nbody_against_numpy_and_momentum(ctx, rng, n):
+    bodies = np.concatenate([rng.uniform(-1, 1, (n, 3)), rng.uniform(0.5, 1.5, (n, 1)) / n], 1).astype(np.float32)
+    velocities = np.zeros((n, 4), np.float32)
+    velocities[:, :3] = rng.uniform(-0.1, 0.1, (n, 3))
+    eps, dt = 0.05, 1e-3
+    b1, v1, a1 = portacl.nbody(bodies, velocities, dt, steps=1, softening=eps, context=ctx)
+    # The leapfrog step on the host, in double.
+    a0 = nbody_accelerations(bodies, eps)
+    half = velocities[:, :3] + 0.5 * dt * a0
+    x1 = bodies[:, :3] + dt * half
+    moved = np.concatenate([x1, bodies[:, 3:]], 1)
+    want_a = nbody_accelerations(moved, eps)
+    np.testing.assert_allclose(b1[:, :3], x1, atol=1e-6)
+    np.testing.assert_allclose(a1[:, :3], want_a, atol=1e-4 * np.abs(want_a).max() + 1e-6)
+    np.testing.assert_allclose(v1[:, :3], half + 0.5 * dt * want_a, atol=1e-6)
+    # Momentum is kept over many steps (pairwise forces cancel).
+    b, v, _ = portacl.nbody(bodies, velocities, dt, steps=50, softening=eps, context=ctx)
+    p0 = (bodies[:, 3:4].astype(np.float64) * velocities[:, :3]).sum(0)
+    p1 = (b[:, 3:4].astype(np.float64) * v[:, :3]).sum(0)
+    assert np.all(np.abs(p1 - p0) <= 1e-5 * (np.abs(p0).max() + 1e-3))
+
+
+def test_kmeans_finds_separated_clusters(ctx, rng):
+    centres = np.array([[0, 0], [10, 0], [0, 10], [10, 10]], np.float64)
+    points = np.concatenate([c + rng.normal(0, 0.5, (101, 2)) for c in centres]).astype(np.float32)
+    centroids, labels, info = portacl.kmeans(points, 4, seed=7, context=ctx)
+    assert centroids.shape == (4, 2) and labels.shape == (404,)
+    # Each point is labelled with its nearest centroid, each centroid is its
+    # cluster's mean, and the four clusters are the four blobs.
+    d = ((points[:, None, :] - centroids[None, :, :]) ** 2).sum(-1)
+    assert np.all(d[np.arange(404), labels] <= d.min(1) + 1e-4)
+    for c in range(4):
+        np.testing.assert_allclose(centroids[c], points[labels == c].astype(np.float64).mean(0), atol=1e-4)
+    assert sorted(info["cluster_sizes"]) == [101] * 4
+    assert info["converged"] and all(b <= a * (1 + 1e-6) for a, b in zip(info["inertia"], info["inertia"][1:]))
+
+
+def test_plans_explain_themselves(ctx, rng):
+    x = rng.uniform(-1, 1, 4099).astype(np.float32)
+    value, plan = portacl.sum(x, context=ctx, return_plan=True)
+    assert isinstance(plan, portacl.Plan) and plan.kernel
+    text = plan.explain()
+    assert "work_group_size" in text and "[" in text  # decisions name their rules
+    assert plan.to_dict()["decisions"]
+    _, plan = portacl.matmul(np.ones((5, 5)), np.ones((5, 5)), context=ctx, return_plan=True)
+    assert "gemm" in plan.kernel and plan.summary()
