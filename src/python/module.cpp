@@ -12,7 +12,7 @@ using namespace portacl;
 
 PYBIND11_MODULE(_portacl, m) {
   m.doc() = "portacl: portable OpenCL kernels with device-aware plans";
-  m.attr("__version__") = PORTACL_VERSION_STRING;
+  m.attr("__version__") = portacl::version();  // the library it runs with
   static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
   static py::exception<BuildError> build_error(m, "BuildError", error.ptr());
   py::register_exception_translator([](std::exception_ptr p) {

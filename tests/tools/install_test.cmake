@@ -4,7 +4,8 @@
 # without LD_LIBRARY_PATH, a tuning file dropped into the moved prefix's
 # share/portacl/tuning is what plans come from, no build-tree path is left
 # in the library, and consumers build and run against the moved prefix with
-# find_package(portacl) and with plain g++ and pkg-config.
+# find_package(portacl) and with plain g++ and pkg-config; the Python module
+# imports from it.
 file(REMOVE_RECURSE "${WORK}")
 set(prefix "${WORK}/prefix")
 set(moved "${WORK}/moved elsewhere")  # a space, too
@@ -66,6 +67,19 @@ execute_process(COMMAND ${clean_env} "PORTACL_TUNING_DB=${WORK}/no-user-database
 string(FIND "${out}" "tuning database ${moved}/share/portacl/tuning/this-device.json" at)
 if(rc OR at EQUAL -1)
   message(FATAL_ERROR "plans do not come from the moved prefix's tuning file (${rc}):\n${out}${err}")
+endif()
+
+# The Python module, where it was built: `import portacl` from the moved
+# prefix finds its library by itself (no LD_LIBRARY_PATH naming the prefix),
+# and reports the library's version.
+if(PYTHON)
+  execute_process(COMMAND ${clean_env} "PYTHONPATH=${moved}/${PYTHON_DIR}" "${PYTHON}" -c
+                          "import portacl; d = portacl.query(); print(portacl.__version__, len(d), d[0]['name'])"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc OR NOT out MATCHES "^${VERSION} [1-9]")
+    message(FATAL_ERROR "import portacl from the moved prefix failed (${rc}): ${out}${err}")
+  endif()
+  message(STATUS "python3 from the moved prefix: ${out}")
 endif()
 
 set(extra "")

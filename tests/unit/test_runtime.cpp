@@ -33,6 +33,15 @@ bool contains_lower(std::string haystack, const std::string& needle) {
 
 }  // namespace
 
+TEST_CASE("the library reports the version the headers carry", "[runtime]") {
+  // A program built against these headers and run with this build's
+  // library: the two agree, and the version is major.minor.patch.
+  const std::string v = version();
+  CHECK(v == PORTACL_VERSION_STRING);
+  CHECK(v == std::to_string(PORTACL_VERSION_MAJOR) + "." + std::to_string(PORTACL_VERSION_MINOR) + "." +
+                 std::to_string(PORTACL_VERSION_PATCH));
+}
+
 TEST_CASE("devices are selected by index, type, name and PORTACL_DEVICE", "[runtime]") {
   EnvGuard guard("PORTACL_DEVICE");
   ::unsetenv("PORTACL_DEVICE");
