@@ -23,8 +23,17 @@ struct PyBuffer {
   std::shared_ptr<Context> ctx;  ///< kept alive while the buffer lives
   std::shared_ptr<Buffer<float>> f32;
   std::shared_ptr<Buffer<double>> f64;
+  /// Arrays from map() alive now: while any is, calls refuse the buffer
+  /// (OpenCL leaves a launch on mapped memory undefined).
+  std::shared_ptr<int> maps = std::make_shared<int>(0);
   std::size_t size() const { return f32 ? f32->size() : f64 ? f64->size() : 0; }
   std::string dtype() const { return f32 ? "float32" : "float64"; }
+  /// Throws when an array from map() still holds the buffer; `op` names the call.
+  void check_unmapped(const char* op) const {
+    if (*maps)
+      throw Error(std::string(op) + ": the buffer is mapped (an array from Buffer.map() still holds it); delete " +
+                  "that array before launching on the buffer");
+  }
 };
 
 /// The dtype's name, for errors.

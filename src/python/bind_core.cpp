@@ -34,6 +34,25 @@ PyBuffer make_buffer(const std::shared_ptr<Context>& owner, const py::array& a) 
   return b;
 }
 
+// The buffer's memory as an array, no copy where the buffer lives in host
+// memory (CPU devices, whose plans map): the array holds the mapping and
+// unmaps when it is freed.
+template <class T>
+py::array mapped(const PyBuffer& owner, Buffer<T>& b) {
+  auto view = std::make_shared<Mapped<T>>([&] {
+    py::gil_scoped_release release;
+    return b.map();
+  }());
+  ++*owner.maps;
+  auto* holder = new std::pair<std::shared_ptr<Mapped<T>>, std::shared_ptr<int>>(view, owner.maps);
+  py::capsule keep(holder, [](void* p) {
+    auto* h = static_cast<std::pair<std::shared_ptr<Mapped<T>>, std::shared_ptr<int>>*>(p);
+    --*h->second;
+    delete h;
+  });
+  return py::array_t<T>({py::ssize_t(view->size())}, {py::ssize_t(sizeof(T))}, view->data(), keep);
+}
+
 py::array to_numpy(const PyBuffer& b) {
   const py::ssize_t n = py::ssize_t(b.size());
   if (b.f32) return download(*b.f32, {n});
@@ -76,7 +95,13 @@ void bind_core(py::module_& m) {
       .def_property_readonly("context", [](const PyBuffer& b) { return b.ctx; })
       .def("__len__", &PyBuffer::size)
       .def_property_readonly("dtype", &PyBuffer::dtype)
-      .def("to_numpy", &to_numpy, "The buffer read back into a new array.");
+      .def("to_numpy", &to_numpy, "The buffer read back into a new array.")
+      .def(
+          "map", [](const PyBuffer& b) { return b.f32 ? mapped(b, *b.f32) : mapped(b, *b.f64); },
+          "The buffer's memory as an array, read and written in place (no copy where the buffer lives in host "
+          "memory, as on CPU devices); calls refuse the buffer until the array is freed.")
+      .def_property_readonly(
+          "strategy", [](const PyBuffer& b) { return to_string(b.f32 ? b.f32->strategy() : b.f64->strategy()); });
 }
 
 }  // namespace portacl::python

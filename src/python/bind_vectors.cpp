@@ -9,12 +9,15 @@ namespace portacl::python {
 namespace {
 
 void same_dtype(const PyBuffer& x, const PyBuffer& y, const char* op) {
+  x.check_unmapped(op);
+  y.check_unmapped(op);
   if (x.dtype() != y.dtype()) throw py::type_error(std::string(op) + ": x is " + x.dtype() + " but y is " + y.dtype());
 }
 
 // One reduction of a Buffer to a Python float, by name.
 template <class Reduce>
-py::tuple reduction(Context& ctx, const PyBuffer& x, Reduce&& reduce) {
+py::tuple reduction(Context& ctx, const PyBuffer& x, const char* op, Reduce&& reduce) {
+  x.check_unmapped(op);
   LaunchPlan plan;
   double value = 0;
   {
@@ -69,18 +72,18 @@ py::tuple sort_any(Context& ctx, const py::array& x, bool indices) {
 
 void bind_vectors(py::module_& m) {
   m.def("sum", [](Context& ctx, const PyBuffer& x) {
-    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
+    return reduction(ctx, x, "sum", [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
   });
   m.def("nrm2", [](Context& ctx, const PyBuffer& x) {
-    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
+    return reduction(ctx, x, "nrm2", [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
   });
   m.def("min", [](Context& ctx, const PyBuffer& x) {
     if (!x.size()) throw py::value_error("min: the array is empty");
-    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
+    return reduction(ctx, x, "min", [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
   });
   m.def("max", [](Context& ctx, const PyBuffer& x) {
     if (!x.size()) throw py::value_error("max: the array is empty");
-    return reduction(ctx, x, [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
+    return reduction(ctx, x, "max", [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
   });
   m.def("dot", [](Context& ctx, const PyBuffer& x, const PyBuffer& y) {
     same_dtype(x, y, "dot");

@@ -15,5 +15,6 @@ void bind_sparse(py::module_& m);     // SpMV, CG
 void bind_stencil(py::module_& m);    // heat 2D, 2D convolution
 void bind_particles(py::module_& m);  // N-body
 void bind_ml(py::module_& m);         // k-means
+void bind_interop(py::module_& m);    // pyopencl handles
 
 }  // namespace portacl::python

@@ -34,4 +34,5 @@ PYBIND11_MODULE(_portacl, m) {
   python::bind_stencil(m);
   python::bind_particles(m);
   python::bind_ml(m);
+  python::bind_interop(m);
 }

@@ -69,3 +69,19 @@ def test_numpy_arrays_in_numpy_arrays_out(rng):
     np.testing.assert_array_equal(y, before)  # an array operand is not changed
     np.testing.assert_allclose(out, -0.5 * x + y, rtol=1e-14, atol=1e-14)
     assert portacl.default_context() is portacl.default_context()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_map_reads_and_writes_the_buffer_in_place(ctx, rng, dtype):
+    x = rng.uniform(-1, 1, 1031).astype(dtype)
+    b = portacl.Buffer(ctx, x)
+    assert b.strategy in ("map", "pinned-staging", "copy")  # map: zero copy (CPU devices)
+    view = b.map()
+    np.testing.assert_array_equal(view, x)
+    view[:] = 2 * x  # written through the mapping
+    # While the array lives the buffer is refused, by name.
+    with pytest.raises(portacl.Error, match="sum: the buffer is mapped"):
+        portacl.sum(b)
+    del view
+    np.testing.assert_array_equal(b.to_numpy(), 2 * x)
+    assert abs(portacl.sum(b) - 2 * x.astype(np.float64).sum()) <= 1e-4 * np.abs(x).sum()

@@ -15,8 +15,8 @@ from . import _portacl
 from ._portacl import BuildError, Buffer, Context, Error, Plan, __version__, query
 
 __all__ = ["BuildError", "Buffer", "Context", "Error", "Plan", "__version__", "argsort", "axpy", "cg", "convolve2d",
-           "cumsum", "default_context", "dot", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
-           "sort", "spmv", "sum"]
+           "buffer_from_pyopencl", "context_from_pyopencl", "cumsum", "default_context", "dot", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
+           "sort", "spmv", "sum", "to_pyopencl"]
 
 _default = None
 
@@ -153,3 +153,37 @@ def kmeans(points, k, seed=0, max_iterations=300, changed_tolerance=0, context=N
     and converged."""
     return _result(_portacl.kmeans(_context(context), _np.asarray(points), k, seed, max_iterations,
                                    changed_tolerance), return_plan)
+
+
+def context_from_pyopencl(queue):
+    """A portacl Context on a pyopencl CommandQueue (in order) and its
+    context: portacl's calls then run in that queue's order, on the same
+    memory as pyopencl's."""
+    return _portacl._context_on(queue)
+
+
+def buffer_from_pyopencl(context, memory, dtype=None):
+    """A portacl Buffer on pyopencl's memory, no copy: a pyopencl.Buffer
+    (dtype float32 or float64 given) or a contiguous 1-D pyopencl.array.Array
+    (its own dtype). `context` must be on the same OpenCL context."""
+    if hasattr(memory, "base_data"):  # a pyopencl.array.Array
+        if memory.ndim != 1 or memory.offset or not memory.flags.c_contiguous:
+            raise ValueError("buffer_from_pyopencl: a contiguous 1-D array from the start of its memory is needed")
+        return _portacl._buffer_on(context, memory.base_data, _np.dtype(memory.dtype).name, memory.size)
+    if dtype is None:
+        raise TypeError("buffer_from_pyopencl: a pyopencl.Buffer needs dtype= (float32 or float64)")
+    return _portacl._buffer_on(context, memory, _np.dtype(dtype).name, 0)
+
+
+def to_pyopencl(obj):
+    """pyopencl's view of a portacl object, sharing it: a Context as
+    (pyopencl.Context, pyopencl.CommandQueue), a Buffer as a pyopencl.Buffer
+    on the same memory."""
+    import pyopencl as cl
+
+    if isinstance(obj, Context):
+        context, queue = _portacl._handles(obj)
+        return cl.Context.from_int_ptr(context), cl.CommandQueue.from_int_ptr(queue)
+    if isinstance(obj, Buffer):
+        return cl.Buffer.from_int_ptr(_portacl._memory_of(obj))
+    raise TypeError(f"to_pyopencl: a portacl Context or Buffer is needed, not {type(obj).__name__}")
