@@ -60,4 +60,5 @@
 #include "portacl/runtime/device_group.hpp"
 #include "portacl/runtime/device_value.hpp"
 #include "portacl/tuning/prebuild.hpp"
+#include "portacl/tuning/tune.hpp"
 #include "portacl/version.hpp"

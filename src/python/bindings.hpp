@@ -16,5 +16,6 @@ void bind_stencil(py::module_& m);    // heat 2D, 2D convolution
 void bind_particles(py::module_& m);  // N-body
 void bind_ml(py::module_& m);         // k-means
 void bind_interop(py::module_& m);    // pyopencl handles
+void bind_tuning(py::module_& m);     // tune, into the tuning database
 
 }  // namespace portacl::python

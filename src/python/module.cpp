@@ -35,4 +35,5 @@ PYBIND11_MODULE(_portacl, m) {
   python::bind_particles(m);
   python::bind_ml(m);
   python::bind_interop(m);
+  python::bind_tuning(m);
 }

@@ -12,11 +12,11 @@ what the runtime chose for the launch and the rule behind each choice."""
 import numpy as _np
 
 from . import _portacl
-from ._portacl import BuildError, Buffer, Context, Error, Plan, __version__, query
+from ._portacl import BuildError, Buffer, Context, Error, Plan, __version__, query, tunable_operations
 
 __all__ = ["BuildError", "Buffer", "Context", "Error", "Plan", "__version__", "argsort", "axpy", "cg", "convolve2d",
            "buffer_from_pyopencl", "context_from_pyopencl", "cumsum", "default_context", "dot", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
-           "sort", "spmv", "sum", "to_pyopencl"]
+           "sort", "spmv", "sum", "to_pyopencl", "tunable_operations", "tune"]
 
 _default = None
 
@@ -187,3 +187,36 @@ def to_pyopencl(obj):
     if isinstance(obj, Buffer):
         return cl.Buffer.from_int_ptr(_portacl._memory_of(obj))
     raise TypeError(f"to_pyopencl: a portacl Context or Buffer is needed, not {type(obj).__name__}")
+
+
+def _bar(stream):
+    """A one-line progress bar redrawn in place (a terminal only)."""
+    def draw(operation, done, total, best_ms, rules_ms):
+        width = 30
+        filled = width * done // total if total else width
+        speed = f"best {best_ms:.4g} ms vs rules {rules_ms:.4g} ms" if best_ms > 0 else ""
+        stream.write(f"\r{operation:16.16} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {speed}")
+        stream.flush()
+    return draw
+
+
+def tune(kernel, size=1 << 22, budget=48, seconds=0.0, database=None, dry_run=False, accept_noisy=False, quiet=None,
+         context=None):
+    """Tunes one operation (a name of tunable_operations()) at `size` on the
+    context's device, within `budget` candidates (and `seconds`, when not 0),
+    and stores the winner in the tuning database plans read: `database`,
+    else PORTACL_TUNING_DB, else the user's, the same file portacl-tune
+    writes (a result whose timing spread is wide is not stored unless
+    accept_noisy). A progress bar is drawn in a terminal; quiet=True (the default
+    where stderr is not a terminal, as in notebooks) draws none. Returns a
+    dict: rules_ms, best_ms, speedup, configuration, stored, database, ..."""
+    import sys
+
+    if quiet is None:
+        quiet = not sys.stderr.isatty()
+    progress = None if quiet else _bar(sys.stderr)
+    report = _portacl.tune(_context(context), kernel, size, budget, seconds, database or "", dry_run, accept_noisy,
+                           progress)
+    if progress is not None:
+        sys.stderr.write("\n")
+    return report
