@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""What a call costs from Python, in one run on one device:
+
+1. the module's overhead per small call against the same call from C++
+   (portacl-bench's latency section, run first by this script), and
+2. portacl's reductions and dot against pyopencl.array's on the same device
+   and the same queue (wall clock around the call and its result read back,
+   as a pyopencl user writes it: pyopencl.array.sum(a).get()).
+
+Medians of --reps samples with their min-max spread.
+
+    PYTHONPATH=build/python tools/bench-python.py [--bench build/tools/portacl-bench] [--reps 9]
+"""
+import argparse
+import json
+import subprocess
+import time
+
+import numpy as np
+
+import portacl
+
+
+def samples(reps, once, calls):
+    """Per-call milliseconds: `calls` calls of once(), `reps` times."""
+    out = []
+    for _ in range(reps + 1):  # the first is a warm-up
+        start = time.perf_counter()
+        for _ in range(calls):
+            once()
+        out.append((time.perf_counter() - start) * 1e3 / calls)
+    return sorted(out[1:])
+
+
+def row(name, problem, ms):
+    med = ms[len(ms) // 2]
+    print(f"| {name} | {problem} | {med:.4f} | {ms[0]:.4f} - {ms[-1]:.4f} |")
+    return med
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bench", default="build/tools/portacl-bench")
+    p.add_argument("--reps", type=int, default=9)
+    a = p.parse_args()
+    ctx = portacl.default_context()
+    print(f"device: {ctx.device['name']} ({ctx.device['platform']['name']}), portacl {portacl.__version__}")
+
+    # 1. Python against C++ on small calls (n = 1024 floats).
+    bench = json.loads(subprocess.run([a.bench, "--json", "--no-transfers", "--no-baseline", "--kernels", "copy",
+                                       "--sizes", "1024", "--reps", str(a.reps)], check=True,
+                                      capture_output=True, text=True).stdout)
+    cpp = {r["call"]: r for r in bench["latency"]}
+    rng = np.random.default_rng(1)
+    x = portacl.Buffer(ctx, rng.uniform(-1, 1, 1024).astype(np.float32))
+    y = portacl.Buffer(ctx, rng.uniform(-1, 1, 1024).astype(np.float32))
+    print("\n| call, n = 1024 float | C++ ms | Python ms | Python - C++ |")
+    print("|---|---|---|---|")
+
+    def axpy_batch():  # as portacl-bench's host time: 200 calls enqueued, then one wait
+        for _ in range(200):
+            portacl.axpy(0.0, x, y)
+        ctx.finish()
+
+    py_axpy = samples(a.reps, axpy_batch, 1)
+    py_axpy = [v / 200 for v in py_axpy]
+    py_sum = samples(a.reps, lambda: portacl.sum(x), 200)
+    for name, py in (("portacl::axpy", py_axpy), ("portacl::sum (blocking)", py_sum)):
+        c = cpp[name]["host_per_call"]["median_ms"]
+        m = py[len(py) // 2]
+        print(f"| {name} | {c:.4f} | {m:.4f} | {1e3 * (m - c):+.1f} us |")
+
+    # 2. Against pyopencl.array on the same context and queue.
+    try:
+        import pyopencl.array as cl_array
+    except ImportError:
+        print("\npyopencl is not installed: no pyopencl.array figures")
+        return
+    _, queue = portacl.to_pyopencl(ctx)
+    print("\n| call | n | median ms | min - max |")
+    print("|---|---|---|---|")
+    for n in (1 << 10, 1 << 16, 1 << 22):
+        h = rng.uniform(-1, 1, n).astype(np.float32)
+        h2 = rng.uniform(-1, 1, n).astype(np.float32)
+        bx, by = portacl.Buffer(ctx, h), portacl.Buffer(ctx, h2)
+        ax, ay = cl_array.to_device(queue, h), cl_array.to_device(queue, h2)
+        calls = 50 if n <= 1 << 16 else 5
+        pm = row("portacl.sum", n, samples(a.reps, lambda: portacl.sum(bx), calls))
+        cm = row("pyopencl.array.sum(a).get()", n, samples(a.reps, lambda: cl_array.sum(ax).get(), calls))
+        pd = row("portacl.dot", n, samples(a.reps, lambda: portacl.dot(bx, by), calls))
+        cd = row("pyopencl.array.dot(a, b).get()", n, samples(a.reps, lambda: cl_array.dot(ax, ay).get(), calls))
+        print(f"| (pyopencl / portacl) | {n} | sum {cm / pm:.2f}x, dot {cd / pd:.2f}x | |")
+
+
+if __name__ == "__main__":
+    main()
