@@ -97,6 +97,9 @@ void bind_core(py::module_& m) {
       .def_property_readonly("dtype", &PyBuffer::dtype)
       .def("to_numpy", &to_numpy, "The buffer read back into a new array.")
       .def(
+          "__array__", [](const PyBuffer& b, const py::args&, const py::kwargs&) { return to_numpy(b); },
+          "numpy.asarray(buffer): the buffer read back into a new array.")
+      .def(
           "map", [](const PyBuffer& b) { return b.f32 ? mapped(b, *b.f32) : mapped(b, *b.f64); },
           "The buffer's memory as an array, read and written in place (no copy where the buffer lives in host "
           "memory, as on CPU devices); calls refuse the buffer until the array is freed.")

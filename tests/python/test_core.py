@@ -24,6 +24,7 @@ def test_buffers_round_trip(ctx, rng, dtype, n):
     b = portacl.Buffer(ctx, a)
     assert len(b) == n and b.dtype == np.dtype(dtype).name
     np.testing.assert_array_equal(b.to_numpy(), a)
+    np.testing.assert_array_equal(np.asarray(b), a)  # the NumPy array protocol
 
 
 @pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float64, 1e-12)])
