@@ -25,6 +25,8 @@ if ls .debs/mpi/*.deb > /dev/null 2>&1; then
   export PMIX_MCA_pcompress_base_silence_warning=1 OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
 fi
 export PORTACL_CACHE_DIR=/tmp/portacl-cache
+# The build tree's library directory: the multiarch one on Debian and Ubuntu.
+libdir=/tmp/build/lib/$(gcc -print-multiarch 2>/dev/null)
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 build_portacl() {
   if [ ! -f /tmp/build/build.ninja ]; then

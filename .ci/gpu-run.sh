@@ -68,7 +68,7 @@ fi
 if has cg-launches; then
   # Each launch of a CG iteration on the GPU, by its profiling events (.ci/cg_launches.cpp).
   g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/cg_launches.cpp -o /tmp/cg_launches \
-    -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/cg_launches.txt" 2>&1
+    -L$libdir -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/cg_launches.txt" 2>&1
   /tmp/cg_launches gpu >> "$OUT/cg_launches.txt" 2>&1
   cat "$OUT/cg_launches.txt"
 fi
@@ -90,14 +90,14 @@ fi
 if has scan-shapes; then
   # The single-pass scan's shapes on 2^26 floats beside copy (.ci/scan_shapes.cpp).
   g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/scan_shapes.cpp -o /tmp/scan_shapes \
-    -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/scan_shapes.txt" 2>&1
+    -L$libdir -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/scan_shapes.txt" 2>&1
   timeout 400 /tmp/scan_shapes gpu >> "$OUT/scan_shapes.txt" 2>&1
   cat "$OUT/scan_shapes.txt"
 fi
 if has spmv-shapes; then
   # csr-merge's shapes beside csr-block on the irregular matrices (.ci/spmv_shapes.cpp).
   g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/spmv_shapes.cpp -o /tmp/spmv_shapes \
-    -L/tmp/build/lib -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib > "$OUT/spmv_shapes.txt" 2>&1
+    -L$libdir -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/spmv_shapes.txt" 2>&1
   timeout 400 /tmp/spmv_shapes gpu >> "$OUT/spmv_shapes.txt" 2>&1
   cat "$OUT/spmv_shapes.txt"
 fi
@@ -170,15 +170,15 @@ if has sort; then
   timeout 120 python3 .ci/torch_sort.py ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes ${SORT_SIZES:-2^24,2^26} \
     --kernels "copy,sort uint32,sort_by_key uint32" --no-transfers --no-latency >> "$OUT/sort_h100.txt" 2>&1
-  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/boost_compute_sort.cpp -L/tmp/build/lib \
-    -lportacl -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/boost_compute_sort.cpp -L$libdir \
+    -lportacl -lOpenCL -Wl,-rpath,$libdir -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
     timeout 200 /tmp/bc_sort gpu ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   cat "$OUT/sort_h100.txt"
 fi
 if has sort-shapes; then
   # The sort's tile shapes, in one sweep and as count + scan + scatter (.ci/sort_shapes.cpp).
-  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/sort_shapes.cpp -L/tmp/build/lib -lportacl \
-    -lOpenCL -Wl,-rpath,/tmp/build/lib -o /tmp/sort_shapes > "$OUT/sort_shapes_h100.txt" 2>&1 &&
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/sort_shapes.cpp -L$libdir -lportacl \
+    -lOpenCL -Wl,-rpath,$libdir -o /tmp/sort_shapes > "$OUT/sort_shapes_h100.txt" 2>&1 &&
     timeout 300 /tmp/sort_shapes gpu >> "$OUT/sort_shapes_h100.txt" 2>&1
   cat "$OUT/sort_shapes_h100.txt"
 fi

@@ -5,7 +5,7 @@
 // around the whole run and a wait, so every list check and rebuild is in
 // it; prints atom-steps per second, the rebuilds and the energy drift.
 // build: g++ -O2 -std=c++17 -I include -I build/generated/include -I src .ci/md_steps.cpp \
-//          -Lbuild/lib -lportacl -lOpenCL -Wl,-rpath,$PWD/build/lib
+//          -Lbuild/lib/x86_64-linux-gnu -lportacl -lOpenCL -Wl,-rpath,$PWD/build/lib/x86_64-linux-gnu
 // usage: md_steps [DEVICE] [K, default 64] [STEPS, default 200] [half | double]
 #define CL_TARGET_OPENCL_VERSION 120
 #include <chrono>

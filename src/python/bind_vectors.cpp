@@ -68,9 +68,41 @@ py::tuple sort_any(Context& ctx, const py::array& x, bool indices) {
                        " is not float32, int32 or uint32 (the radix sort's keys)");
 }
 
+// A scalar still on the device (the async forms): get() waits and reads it.
+struct PyDeviceValue {
+  std::shared_ptr<Context> ctx;  ///< kept alive until the value is read
+  std::shared_ptr<DeviceValue<float>> f32;
+  std::shared_ptr<DeviceValue<double>> f64;
+  double get() const {
+    py::gil_scoped_release release;
+    return f32 ? double(f32->get()) : f64->get();
+  }
+};
+
 }  // namespace
 
 void bind_vectors(py::module_& m) {
+  py::class_<PyDeviceValue>(m, "DeviceValue", "A scalar result still on the device (the asynchronous forms).")
+      .def("get", &PyDeviceValue::get, "Waits for the value and returns it as a Python float.")
+      .def("__float__", &PyDeviceValue::get);
+  m.def("sum_async", [](const std::shared_ptr<Context>& ctx, const PyBuffer& x) {
+    x.check_unmapped("sum");
+    PyDeviceValue v{ctx, nullptr, nullptr};
+    if (x.f32)
+      v.f32 = std::make_shared<DeviceValue<float>>(sum_async(*ctx, *x.f32));
+    else
+      v.f64 = std::make_shared<DeviceValue<double>>(sum_async(*ctx, *x.f64));
+    return v;
+  });
+  m.def("dot_async", [](const std::shared_ptr<Context>& ctx, const PyBuffer& x, const PyBuffer& y) {
+    same_dtype(x, y, "dot");
+    PyDeviceValue v{ctx, nullptr, nullptr};
+    if (x.f32)
+      v.f32 = std::make_shared<DeviceValue<float>>(dot_async(*ctx, *x.f32, *y.f32));
+    else
+      v.f64 = std::make_shared<DeviceValue<double>>(dot_async(*ctx, *x.f64, *y.f64));
+    return v;
+  });
   m.def("sum", [](Context& ctx, const PyBuffer& x) {
     return reduction(ctx, x, "sum", [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
   });

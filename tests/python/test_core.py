@@ -86,3 +86,17 @@ def test_map_reads_and_writes_the_buffer_in_place(ctx, rng, dtype):
     del view
     np.testing.assert_array_equal(b.to_numpy(), 2 * x)
     assert abs(portacl.sum(b) - 2 * x.astype(np.float64).sum()) <= 1e-4 * np.abs(x).sum()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_async_forms_return_device_values(ctx, rng, dtype):
+    x = rng.uniform(-1, 1, 4099).astype(dtype)
+    y = rng.uniform(-1, 1, 4099).astype(dtype)
+    bx, by = portacl.Buffer(ctx, x), portacl.Buffer(ctx, y)
+    s = portacl.sum(bx, asynchronous=True)
+    d = portacl.dot(bx, by, asynchronous=True)
+    assert isinstance(s, portacl.DeviceValue) and isinstance(d, portacl.DeviceValue)
+    bound = 8 * np.finfo(dtype).eps * x.size
+    assert abs(s.get() - x.astype(np.float64).sum()) <= bound * np.abs(x).sum()
+    assert abs(float(d) - x.astype(np.float64) @ y) <= bound * (np.abs(x) @ np.abs(y))
+    assert d.get() == portacl.dot(bx, by)  # the same kernel and order as the blocking form

@@ -80,6 +80,24 @@ if(PYTHON)
     message(FATAL_ERROR "import portacl from the moved prefix failed (${rc}): ${out}${err}")
   endif()
   message(STATUS "python3 from the moved prefix: ${out}")
+  # The module built on its own against the moved prefix, as `pip install .`
+  # builds it (pyproject.toml: src/python/CMakeLists.txt, find_package).
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/src/python" -B "${WORK}/python-alone" -G "${GENERATOR}"
+                          "-DCMAKE_PREFIX_PATH=${moved}" "-DPython3_EXECUTABLE=${PYTHON}" -DCMAKE_BUILD_TYPE=
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc)
+    execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK}/python-alone" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+  endif()
+  if(rc)
+    message(FATAL_ERROR "the Python module does not build on its own against the moved prefix (${rc}): ${out}${err}")
+  endif()
+  execute_process(COMMAND ${clean_env} "PYTHONPATH=${WORK}/python-alone" "${PYTHON}" -c
+                          "import portacl; print(portacl.__version__, portacl.sum([1.0, 2.0, 3.5]))"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc OR NOT out STREQUAL "${VERSION} 6.5\n")
+    message(FATAL_ERROR "the module built on its own does not run (${rc}): ${out}${err}")
+  endif()
 endif()
 
 set(extra "")

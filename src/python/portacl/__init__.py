@@ -12,9 +12,9 @@ what the runtime chose for the launch and the rule behind each choice."""
 import numpy as _np
 
 from . import _portacl
-from ._portacl import BuildError, Buffer, Context, Error, Plan, __version__, query, tunable_operations
+from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __version__, query, tunable_operations
 
-__all__ = ["BuildError", "Buffer", "Context", "Error", "Plan", "__version__", "argsort", "axpy", "cg", "convolve2d",
+__all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy", "cg", "convolve2d",
            "buffer_from_pyopencl", "context_from_pyopencl", "cumsum", "default_context", "dot", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
            "sort", "spmv", "sum", "to_pyopencl", "tunable_operations", "tune"]
 
@@ -51,8 +51,13 @@ def _reduce(name, x, context, return_plan):
     return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x)), return_plan)
 
 
-def sum(x, context=None, return_plan=False):
-    """The sum of x's elements (a 1-D float32 or float64 array or Buffer), as a Python float."""
+def sum(x, context=None, return_plan=False, asynchronous=False):
+    """The sum of x's elements (a 1-D float32 or float64 array or Buffer), as
+    a Python float; asynchronous=True returns at once with a DeviceValue
+    whose get() waits for it."""
+    if asynchronous:
+        ctx = _context(context, x)
+        return _portacl.sum_async(ctx, _buffer(ctx, x))
     return _reduce("sum", x, context, return_plan)
 
 
@@ -71,9 +76,12 @@ def max(x, context=None, return_plan=False):
     return _reduce("max", x, context, return_plan)
 
 
-def dot(x, y, context=None, return_plan=False):
-    """x . y, as a Python float."""
+def dot(x, y, context=None, return_plan=False, asynchronous=False):
+    """x . y, as a Python float; asynchronous=True returns at once with a
+    DeviceValue whose get() waits for it."""
     ctx = _context(context, x, y)
+    if asynchronous:
+        return _portacl.dot_async(ctx, _buffer(ctx, x), _buffer(ctx, y))
     return _result(_portacl.dot(ctx, _buffer(ctx, x), _buffer(ctx, y)), return_plan)
 
 
