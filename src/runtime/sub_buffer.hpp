@@ -22,8 +22,9 @@ inline std::size_t sub_buffer_alignment(Context& ctx, std::size_t element_bytes)
   return std::max<std::size_t>(device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8 / element_bytes, 1);
 }
 
-/// Elements first .. first + count of `whole`; `first` must be a multiple of
-/// sub_buffer_alignment. `what` names the view in errors.
+/// Elements first .. first + count of `whole` (itself a buffer or a
+/// sub-buffer); `first` must be a multiple of sub_buffer_alignment. `what`
+/// names the view in errors.
 template <class T>
 Buffer<T> sub_buffer(Context& ctx, const Buffer<T>& whole, std::size_t first, std::size_t count,
                      const std::string& what) {
@@ -33,6 +34,13 @@ Buffer<T> sub_buffer(Context& ctx, const Buffer<T>& whole, std::size_t first, st
   cl_buffer_region region{first * sizeof(T), count * sizeof(T)};
   cl_int err = CL_SUCCESS;
   cl::Buffer parent = whole.cl_buffer();  // a handle: createSubBuffer is not const
+  // OpenCL makes no sub-buffer of a sub-buffer: a view of one (a caller's
+  // wrapped sub-buffer) is cut from its parent, at its offset.
+  const cl::Memory above = parent.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>();
+  if (above()) {
+    region.origin += parent.getInfo<CL_MEM_OFFSET>();
+    parent = cl::Buffer(above(), true);
+  }
   cl::Buffer sub = parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   check_cl(err, "clCreateSubBuffer(" + what + ")");
   return Buffer<T>(ctx, sub, count);

@@ -7,12 +7,14 @@
 // bad input is refused by name.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "../../src/tuning/sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/halo_product.hpp"
+#include "runtime/sub_buffer.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/kernels/sparse/group_sparse.hpp"
 #include "sparse_checks.hpp"
@@ -142,24 +144,36 @@ TEMPLATE_TEST_CASE("the halo term adds exactly the rows with entries, in every r
   }
   const std::vector<T> hx = test::random_vector<T>(cols), hy = test::random_vector<T>(rows);
   const Buffer<T> x(ctx, hx);
+  // y is a buffer of its own, or a caller's sub-buffer of a larger one
+  // (whose views are cut from its parent).
+  const std::size_t lead = sub_buffer_alignment(ctx, sizeof(T));
+  std::vector<T> padded(lead, T(7));
+  padded.insert(padded.end(), hy.begin(), hy.end());
   for (std::size_t gap : {std::size_t(0), std::size_t(5), kHaloRunGap}) {
-    INFO("gap " << gap);
-    const HaloProduct<T> product(ctx, h, gap);
-    if (gap == 0 && h.nnz()) CHECK(product.rows_touched() < rows);
-    Buffer<T> y(ctx, hy);
-    product.add(T(-1.5), x, y);
-    const std::vector<T> got = y.download();
-    for (std::size_t r = 0; r < rows; ++r) {
-      double want = double(hy[r]), scale = std::abs(double(hy[r]));
-      for (std::uint64_t k = h.row_ptr[r]; k < h.row_ptr[r + 1]; ++k) {
-        want += -1.5 * double(h.value[k]) * double(hx[h.col[k]]);
-        scale += 1.5 * std::abs(double(h.value[k]) * double(hx[h.col[k]]));
+    for (bool nested : {false, true}) {
+      INFO("gap " << gap << (nested ? ", y a sub-buffer" : ""));
+      const HaloProduct<T> product(ctx, h, gap);
+      if (gap == 0 && h.nnz()) CHECK(product.rows_touched() < rows);
+      Buffer<T> parent(ctx, padded);
+      Buffer<T> y = nested ? sub_buffer(ctx, parent, lead, rows, "y") : Buffer<T>(ctx, hy);
+      product.add(T(-1.5), x, y);
+      const std::vector<T> got = y.download();
+      if (nested) {  // the elements before the view are untouched
+        const std::vector<T> all = parent.download();
+        CHECK(std::all_of(all.begin(), all.begin() + std::ptrdiff_t(lead), [](T v) { return v == T(7); }));
       }
-      INFO("row " << r);
-      if (h.row_ptr[r + 1] == h.row_ptr[r])
-        CHECK(got[r] == hy[r]);  // untouched, bit for bit
-      else
-        CHECK(std::abs(double(got[r]) - want) <= 16 * double(std::numeric_limits<T>::epsilon()) * scale);
+      for (std::size_t r = 0; r < rows; ++r) {
+        double want = double(hy[r]), scale = std::abs(double(hy[r]));
+        for (std::uint64_t k = h.row_ptr[r]; k < h.row_ptr[r + 1]; ++k) {
+          want += -1.5 * double(h.value[k]) * double(hx[h.col[k]]);
+          scale += 1.5 * std::abs(double(h.value[k]) * double(hx[h.col[k]]));
+        }
+        INFO("row " << r);
+        if (h.row_ptr[r + 1] == h.row_ptr[r])
+          CHECK(got[r] == hy[r]);  // untouched, bit for bit
+        else
+          CHECK(std::abs(double(got[r]) - want) <= 16 * double(std::numeric_limits<T>::epsilon()) * scale);
+      }
     }
   }
 }

@@ -14,9 +14,10 @@ import numpy as _np
 from . import _portacl
 from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __version__, query, tunable_operations
 
-__all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy", "cg", "convolve2d",
-           "buffer_from_pyopencl", "context_from_pyopencl", "cumsum", "default_context", "dot", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
-           "sort", "spmv", "sum", "to_pyopencl", "tunable_operations", "tune"]
+__all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy",
+           "buffer_from_pyopencl", "cg", "context_from_pyopencl", "convolve2d", "cumsum", "default_context", "dot",
+           "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query", "sort", "spmv", "sum",
+           "to_pyopencl", "tunable_operations", "tune"]
 
 _default = None
 
