@@ -6,7 +6,8 @@
    (portacl-bench's latency section, run first by this script), and
 2. portacl's reductions and dot against pyopencl.array's on the same device
    and the same queue (wall clock around the call and its result read back,
-   as a pyopencl user writes it: pyopencl.array.sum(a).get()).
+   as a pyopencl user writes it: pyopencl.array.sum(a).get()), and the sums
+   again by a second method: the device's span between profiled markers.
 
 Medians of --reps samples with their min-max spread.
 
@@ -31,6 +32,23 @@ def samples(reps, once, calls):
             once()
         out.append((time.perf_counter() - start) * 1e3 / calls)
     return sorted(out[1:])
+
+
+def span(queue, reps, once):
+    """Median milliseconds between the ends of profiled markers enqueued
+    before and after once() on `queue` (the device's clock)."""
+    import pyopencl as cl
+
+    out = []
+    for _ in range(reps + 1):
+        queue.finish()
+        before = cl.enqueue_marker(queue)
+        once()
+        after = cl.enqueue_marker(queue)
+        after.wait()
+        out.append((after.profile.end - before.profile.end) * 1e-6)
+    out = sorted(out[1:])
+    return out[len(out) // 2]
 
 
 def row(name, problem, ms):
@@ -91,6 +109,11 @@ def main():
         pd = row("portacl.dot", n, samples(a.reps, lambda: portacl.dot(bx, by), calls))
         cd = row("pyopencl.array.dot(a, b).get()", n, samples(a.reps, lambda: cl_array.dot(ax, ay).get(), calls))
         print(f"| (pyopencl / portacl) | {n} | sum {cm / pm:.2f}x, dot {cd / pd:.2f}x | |")
+        # A second method: the device's own span between profiled markers
+        # enqueued before and after each call on the shared queue.
+        ps = span(queue, a.reps, lambda: portacl.sum(bx))
+        cs = span(queue, a.reps, lambda: cl_array.sum(ax).get())
+        print(f"| (device span, markers) | {n} | portacl.sum {ps:.4f}, pyopencl sum {cs:.4f}: {cs / ps:.2f}x | |")
 
 
 if __name__ == "__main__":

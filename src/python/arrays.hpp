@@ -64,14 +64,6 @@ std::vector<T> values(const py::array_t<T, py::array::c_style>& a) {
   return std::vector<T>(a.data(), a.data() + a.size());
 }
 
-/// A new array of `shape` holding `v`.
-template <class T>
-py::array_t<T> array_of(const std::vector<T>& v, std::vector<py::ssize_t> shape) {
-  py::array_t<T> out(shape);
-  std::copy(v.begin(), v.end(), out.mutable_data());
-  return out;
-}
-
 /// A device buffer read into a new array of `shape` (the GIL released while it waits).
 template <class T>
 py::array_t<T> download(const Buffer<T>& b, std::vector<py::ssize_t> shape) {
