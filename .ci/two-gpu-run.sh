@@ -8,7 +8,7 @@
 # Needs .debs/ as gpu-run.sh does and Debian's Open MPI in .debs/mpi/.
 # NVLink multicast stays off as the machine sets it (NCCL_NVLS_ENABLE=0 and
 # friends): portacl does not use NCCL, and nothing here unsets them.
-# STEPS (default "build query tests correct group mpi pocl-mpi"; also mpi-one) picks what runs.
+# STEPS (default "build query tests correct group mpi pocl-mpi"; also mpi-one, cg-ranks) picks what runs.
 set -u
 STEPS=${STEPS:-build query tests correct group mpi pocl-mpi}
 source .ci/gpu-env.sh
@@ -65,6 +65,14 @@ if has mpi-one; then
   PORTACL_DEVICE=gpu:0 timeout 200 $mpirun -np 1 $rank_env /tmp/build/tools/portacl-bench-mpi --reps ${REPS:-3} \
     --cases cg:2048,spmv:2048 > "$OUT/mpi_one_gpu.txt" 2>&1
   grep -E "^\|" "$OUT/mpi_one_gpu.txt"
+fi
+if has cg-ranks; then
+  # Each rank's queue during distributed CG on 16M rows (.ci/cg_ranks.cpp): launches, halo transfers, gaps.
+  mpicxx -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/cg_ranks.cpp -o /tmp/cg_ranks \
+    -L$libdir -lportacl_mpi -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/cg_ranks.txt" 2>&1
+  PORTACL_DEVICE='gpu:{local_rank}' timeout 200 $mpirun -np 2 $rank_env /tmp/cg_ranks ${CG_RANKS_N:-4096} \
+    >> "$OUT/cg_ranks.txt" 2>&1
+  cat "$OUT/cg_ranks.txt"
 fi
 if has pocl-mpi; then
   # MPI ranks on PoCL: 8 cores a rank (POCL_CPU_MAX_CU_NUM, each rank bound to its own cores),

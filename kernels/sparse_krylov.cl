@@ -25,6 +25,7 @@
 // partial visible device-wide before its ticket is taken).
 #include "portacl_common.cl"
 #include "sparse_ell_layout.cl"
+#include "krylov_sums.cl"
 
 #define RHO 0
 #define ALPHA 1
@@ -65,35 +66,6 @@
   const uint step, const uint window, __global T *scalars, __global uint *status, __global T *history, \
       __global uint *ticket
 #define STEP_PASS step, window, scalars, status, history, ticket
-
-// The work-group's two sums and maximum of one value each per work-item,
-// in every work-item, by one tree (one barrier a level for all three);
-// scratch holds 3 WG_SIZE values. Halving that also works for sizes that
-// are not powers of two.
-inline void group_totals(T* s0, T* s1, T* m, __local T* scratch) {
-  const uint lid = get_local_id(0);
-  __local T* a = scratch;
-  __local T* b = scratch + WG_SIZE;
-  __local T* c = scratch + 2 * WG_SIZE;
-  a[lid] = *s0;
-  b[lid] = *s1;
-  c[lid] = *m;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint active = WG_SIZE; active > 1;) {
-    const uint upper = (active + 1) / 2;
-    if (lid < active - upper) {
-      a[lid] += a[lid + upper];
-      b[lid] += b[lid + upper];
-      c[lid] = fmax(c[lid], c[lid + upper]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    active = upper;
-  }
-  *s0 = a[0];
-  *s1 = b[0];
-  *m = c[0];
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
 
 #define FAIL(step)               \
   do {                           \

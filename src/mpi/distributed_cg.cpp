@@ -7,10 +7,12 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "kernels/gather.hpp"
 #include "kernels/sparse/halo_product.hpp"
+#include "kernels/sparse/split_cg.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
@@ -31,6 +33,7 @@ struct DistributedMatrix<T>::State {
   std::size_t n = 0, first = 0, count = 0;
   std::unique_ptr<SparseMatrix<T>> interior;
   std::unique_ptr<HaloProduct<T>> halo;
+  std::vector<T> diagonal;                      // this rank's rows' diagonal entries, for Jacobi
   std::vector<std::size_t> send_to, halo_from;  // ranks + 1 offsets
   Buffer<std::uint32_t> send_index;
   Buffer<T> send;
@@ -64,6 +67,7 @@ DistributedMatrix<T>::DistributedMatrix(Context& ctx, MPI_Comm comm, const HostC
   s.halo_from = mine.halo_from;
   if (s.send_index.size()) s.send_index.upload(p.send_index[std::size_t(rank)]);
   if (mine.rows) s.interior = std::make_unique<SparseMatrix<T>>(ctx, mine.local);
+  s.diagonal = block_diagonal(mine);
   if (mine.halo.nnz()) s.halo = std::make_unique<HaloProduct<T>>(ctx, mine.halo);
 }
 
@@ -117,6 +121,7 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     check_cl(ctx.queue(1).enqueueReadBuffer(s.send.cl_buffer(), CL_FALSE, 0, s.send.size() * sizeof(T),
                                             s.send_host.data(), &packed, &read),
              rank_prefix(s.comm) + "reading the halo entries to send");
+    ctx.record(read);  // joins a LaunchRecorder's record (profiles of a rank's queue)
     check_cl(ctx.queue(1).flush(), "clFlush");
   }
   if (s.interior) spmv(ctx, T(1), *s.interior, x, T(0), y);  // overlaps the read and the messages
@@ -137,83 +142,106 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     check_cl(ctx.queue().enqueueWriteBuffer(s.halo_x.cl_buffer(), CL_FALSE, 0, s.halo_x.size() * sizeof(T),
                                             s.receive_host.data(), nullptr, &s.halo_written),
              rank_prefix(s.comm) + "writing the halo entries");
+    ctx.record(s.halo_written);
     s.halo->add(T(1), s.halo_x, y);
   }
 }
 
 namespace {
 
-// Local dots, summed over the ranks in one MPI_Allreduce: the values of
-// `pairs` (x, y) in order. Both dots are enqueued before either is read, so
-// the device drains once.
-template <class T, std::size_t N>
-std::array<double, N> global_dots(const DistributedMatrix<T>& a,
-                                  const std::array<std::pair<const Buffer<T>*, const Buffer<T>*>, N>& pairs) {
-  std::array<double, N> local{}, total{};
-  if (a.local_rows()) {
-    std::vector<DeviceValue<T>> values;
-    for (const auto& [x, y] : pairs) values.push_back(dot_async(a.context(), *x, *y));
-    for (std::size_t i = 0; i < N; ++i) local[i] = double(values[i].get());
-  }
-  MPI_Allreduce(local.data(), total.data(), int(N), MPI_DOUBLE, MPI_SUM, a.comm());
+// The local sums, added over the ranks in one MPI_Allreduce.
+template <std::size_t N>
+std::array<double, N> global_sums(const std::array<double, N>& local, MPI_Comm comm) {
+  std::array<double, N> total{};
+  MPI_Allreduce(local.data(), total.data(), int(N), MPI_DOUBLE, MPI_SUM, comm);
   return total;
 }
 
 }  // namespace
 
-// CG in the single-reduction form (Chronopoulos and Gear): with w = A r,
-// the two dots of an iteration, r . r and w . r, are taken together, so
-// each iteration has one all-reduce and one wait for the device instead of
-// two; p . A p follows from them (delta - beta gamma / alpha). The product
-// is of r, whose halo travels while the interior multiplies.
+// CG in the single-reduction form (Chronopoulos and Gear): with u = M^-1 r
+// and w = A u, an iteration's sums r . u, w . u and r . r are taken
+// together, so each iteration has one all-reduce and one wait for the
+// device; p . A p follows from them (delta - beta gamma / alpha). The
+// vector work is one pass before the product and one after
+// (SplitCgBlock); the product is of u, whose halo travels while the
+// interior multiplies.
 template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
   Context& ctx = a.context();
   const std::size_t m = a.local_rows();
+  const std::string where = rank_prefix(a.comm()) + "distributed_cg";
   if (b.size() != m || x.size() != m)
-    throw Error(rank_prefix(a.comm()) + "distributed_cg: b has " + std::to_string(b.size()) + " and x " +
-                std::to_string(x.size()) + " elements; this rank holds " + std::to_string(m) + " rows");
+    throw Error(where + ": b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
+                " elements; this rank holds " + std::to_string(m) + " rows");
+  if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
+    throw Error(where + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
+  if (o.criterion != SolverOptions::Criterion::relative_residual)
+    throw Error(where + ": only the relative_residual criterion is built across ranks");
+  // A zero diagonal under Jacobi is refused on the rank that holds it; the
+  // others learn of it from the all-reduce below and refuse too.
+  std::unique_ptr<SplitCgBlock<T>> block;
+  std::string refused;
+  try {
+    block = std::make_unique<SplitCgBlock<T>>(ctx, m, o.jacobi ? &a.state().diagonal : nullptr, a.first_row(), o.plan,
+                                              where.c_str());
+  } catch (const Error& e) {
+    refused = e.what();
+  }
+  if (global_sums<1>({{refused.empty() ? 0.0 : 1.0}}, a.comm())[0] > 0)
+    throw Error(refused.empty() ? where + ": another rank refused the solve (Jacobi needs a non-zero diagonal)"
+                                : refused);
   SolverResult result;
   result.check_every = 1;
-  const double b_norm = std::sqrt(global_dots<T, 1>(a, {{{&b, &b}}})[0]);
+  const double b_norm = std::sqrt(global_sums<1>({{m ? double(dot(ctx, b, b)) : 0.0}}, a.comm())[0]);
+  if (b_norm == 0) {  // x = 0 solves it exactly
+    if (m) fill(ctx, x, T(0));
+    result.converged = true;
+    result.stop_reason = "converged";
+    return result;
+  }
   Buffer<T> r(ctx, m), w(ctx, m), p(ctx, m), s(ctx, m);
+  std::optional<Buffer<T>> u_owned;
+  if (o.jacobi) u_owned.emplace(ctx, m);
+  Buffer<T>& u = o.jacobi ? *u_owned : r;
   a.multiply(x, w);
   if (m) {
     copy(ctx, b, r);
-    axpy(ctx, T(-1), w, r);
+    axpy(ctx, T(-1), w, r);  // r = b - A x
+    fill(ctx, p, T(0));      // the first update takes p = u and s = w (beta = 0)
+    fill(ctx, s, T(0));
   }
-  a.multiply(r, w);
-  auto [gamma, delta] = global_dots<T, 2>(a, {{{&r, &r}, {&w, &r}}});
+  // w = A u, then the sums over every rank.
+  const auto product_and_sums = [&] {
+    a.multiply(u, w);
+    block->close(w, u);
+    return global_sums<3>(block->sums(), a.comm());
+  };
+  block->start(r, u);
+  auto [gamma, delta, r_r] = product_and_sums();
   double alpha = 0, beta = 0;
-  result.residual = b_norm > 0 ? std::sqrt(gamma) / b_norm : 0.0;
+  result.residual = std::sqrt(r_r) / b_norm;
   result.stop_reason = "iteration limit (" + std::to_string(o.max_iterations) + ")";
   for (std::size_t it = 0; result.residual >= o.tolerance && result.residual > 0 && it < o.max_iterations; ++it) {
-    // p . A p for this iteration's direction p = r + beta p.
+    // p . A p for this iteration's direction p = u + beta p.
     const double pq = it == 0 ? delta : delta - beta * gamma / alpha;
-    if (!(pq > 0)) {
+    if (!(pq > 0) || !std::isfinite(pq)) {
       result.stop_reason = "breakdown: p . A p = " + std::to_string(pq) + ": A may not be positive definite";
       break;
     }
     alpha = gamma / pq;
-    if (m && it == 0) {
-      copy(ctx, r, p);
-      copy(ctx, w, s);
-    } else if (m) {
-      axpby(ctx, T(1), r, T(beta), p);  // p = r + beta p
-      axpby(ctx, T(1), w, T(beta), s);  // s = A p = w + beta s
-    }
-    if (m) {
-      axpy(ctx, T(alpha), p, x);
-      axpy(ctx, T(-alpha), s, r);
-    }
-    a.multiply(r, w);
-    const auto [next, w_r] = global_dots<T, 2>(a, {{{&r, &r}, {&w, &r}}});
+    block->update(T(alpha), T(beta), x, r, u, p, s, w);
+    const auto [next, w_u, next_r_r] = product_and_sums();
     beta = next / gamma;
     gamma = next;
-    delta = w_r;
-    result.residual = std::sqrt(gamma) / b_norm;
+    delta = w_u;
+    result.residual = std::sqrt(next_r_r) / b_norm;
     result.history.push_back(result.residual);
     result.iterations = it + 1;
+    if (!std::isfinite(result.residual)) {
+      result.stop_reason = "breakdown: the residual is not finite";
+      break;
+    }
   }
   if (result.residual < o.tolerance || result.residual == 0) {
     result.converged = true;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The MPI layer against single-process results, run under mpirun (2 and 3
 // ranks in ctest). Every rank also computes the single-device result on its
-// own device and compares: CG within tolerance of cg() and of a double host
-// residual; heat 2D and N-body bit for bit; two training steps within
+// own device and compares: CG (plain and Jacobi) within tolerance of cg()
+// and of a double host residual; heat 2D and N-body bit for bit; two training steps within
 // float rounding of one replica on the whole batch. Awkward sizes include
 // fewer rows or bodies than ranks (a rank with nothing). The seed is
 // PORTACL_TEST_SEED or drawn by rank 0, printed, and shared. Exit status:
@@ -52,13 +52,25 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
-void check_cg(Context& ctx, std::size_t grid) {
-  const HostCsr<double> csr = permuted_symmetric(poisson2d<double>(grid), 7);
+// A 2D Poisson matrix with rows and columns scaled by 1 to 10^3 (still
+// symmetric positive definite): Jacobi preconditioning pays on it.
+HostCsr<double> badly_scaled(std::size_t grid) {
+  HostCsr<double> csr = poisson2d<double>(grid);
+  const auto scale = [](std::size_t i) { return std::pow(10.0, 0.75 * double(i % 3)); };
+  for (std::size_t r = 0; r < csr.rows; ++r)
+    for (std::uint64_t k = csr.row_ptr[r]; k < csr.row_ptr[r + 1]; ++k) csr.value[k] *= scale(r) * scale(csr.col[k]);
+  return csr;
+}
+
+// Distributed CG against cg() with the same options on this rank's device,
+// and against the true residual in double. Returns the iterations.
+std::size_t check_cg(Context& ctx, const HostCsr<double>& csr, bool jacobi) {
   const std::size_t n = csr.rows;
   const std::vector<double> b = uniform<double>(n, -1, 1);
   SolverOptions o;
   o.tolerance = 1e-10;
   o.max_iterations = 4 * n + 10;
+  o.jacobi = jacobi;
   Buffer<double> b1(ctx, b), x1(ctx, std::vector<double>(n, 0.0));
   const SolverResult single = cg(ctx, SparseMatrix<double>(ctx, csr), b1, x1, o);
   const mpi::DistributedMatrix<double> a(ctx, comm, csr);
@@ -66,7 +78,7 @@ void check_cg(Context& ctx, std::size_t grid) {
   Buffer<double> bl(ctx, std::vector<double>(b.begin() + std::ptrdiff_t(first), b.begin() + std::ptrdiff_t(first + m)));
   Buffer<double> xl(ctx, std::vector<double>(m, 0.0));
   const SolverResult got = mpi::distributed_cg(a, bl, xl, o);
-  const std::string what = "CG on " + std::to_string(n) + " rows";
+  const std::string what = std::string(jacobi ? "CG with Jacobi" : "CG") + " on " + std::to_string(n) + " rows";
   check(got.converged, what + ": " + got.stop_reason);
   check(got.iterations + 3 >= single.iterations && got.iterations <= single.iterations + 3,
         what + ": " + std::to_string(got.iterations) + " iterations against " + std::to_string(single.iterations));
@@ -92,6 +104,17 @@ void check_cg(Context& ctx, std::size_t grid) {
   check(difference <= 1e-7 * scale, what + ": differs from cg() by " + std::to_string(difference));
   check(n == 0 || std::sqrt(residual / b_norm) <= 10 * o.tolerance,
         what + ": true residual " + std::to_string(std::sqrt(residual / b_norm)));
+  return got.iterations;
+}
+
+// b = 0 gives x = 0 at once, whatever x held.
+void check_cg_zero_rhs(Context& ctx) {
+  const mpi::DistributedMatrix<double> a(ctx, comm, poisson2d<double>(5));
+  const std::size_t m = a.local_rows();
+  Buffer<double> b(ctx, std::vector<double>(m, 0.0)), x(ctx, std::vector<double>(m, 3.0));
+  const SolverResult r = mpi::distributed_cg(a, b, x, SolverOptions{});
+  check(r.converged && r.iterations == 0, "CG with b = 0: " + r.stop_reason);
+  check(same_bits(x.download(), std::vector<double>(m, 0.0)), "CG with b = 0 leaves x = 0");
 }
 
 template <class T>
@@ -201,6 +224,34 @@ void check_refusals(Context& ctx) {
   }
   check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("this rank holds") != std::string::npos,
         "a wrong b is refused naming the rank: '" + message + "'");
+  // Jacobi on a matrix whose last row has no diagonal entry: every rank
+  // refuses (none waits for the others), the owner naming the row.
+  HostCsr<double> no_diagonal = poisson2d<double>(4);
+  no_diagonal.value[no_diagonal.row_ptr[16] - 1] = 0.0;  // (15, 15), the last entry of the last row
+  const mpi::DistributedMatrix<double> a(ctx, comm, no_diagonal);
+  Buffer<double> b(ctx, std::vector<double>(a.local_rows(), 1.0)), x(ctx, a.local_rows());
+  SolverOptions jacobi;
+  jacobi.jacobi = true;
+  message.clear();
+  try {
+    mpi::distributed_cg(a, b, x, jacobi);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  const bool owner = a.first_row() + a.local_rows() == 16 && a.local_rows() > 0;
+  check(owner ? message.find("row 15 has none") != std::string::npos
+              : message.find("another rank refused") != std::string::npos,
+        "Jacobi with a zero diagonal is refused on every rank: '" + message + "'");
+  SolverOptions max_norm;
+  max_norm.criterion = SolverOptions::Criterion::max_residual;
+  message.clear();
+  try {
+    mpi::distributed_cg(a, b, x, max_norm);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  check(message.find("relative_residual") != std::string::npos,
+        "another criterion is refused, not ignored: '" + message + "'");
 }
 
 }  // namespace
@@ -218,7 +269,13 @@ int main(int argc, char** argv) {
   rng.seed(seed);  // the same draws on every rank: every rank builds the same inputs
   try {
     Context ctx(mpi::rank_device_selector(comm));
-    for (std::size_t grid : {1, 2, 7, 23}) check_cg(ctx, grid);
+    for (std::size_t grid : {1, 2, 7, 23})
+      for (bool jacobi : {false, true}) check_cg(ctx, permuted_symmetric(poisson2d<double>(grid), 7), jacobi);
+    const HostCsr<double> scaled = badly_scaled(19);
+    const std::size_t plain = check_cg(ctx, scaled, false), preconditioned = check_cg(ctx, scaled, true);
+    check(preconditioned < plain, "Jacobi takes fewer iterations on a badly scaled matrix: " +
+                                      std::to_string(preconditioned) + " against " + std::to_string(plain));
+    check_cg_zero_rhs(ctx);
     for (std::size_t rows : {1, 2, 5, 37})
       for (std::size_t cols : {1, 29}) {
         check_heat<float>(ctx, rows, cols, 7, std::nullopt);

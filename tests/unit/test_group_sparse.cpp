@@ -235,6 +235,33 @@ TEMPLATE_TEST_CASE("group CG converges like single-device CG, with and without J
   group.set_weights({1, 1});
 }
 
+TEMPLATE_TEST_CASE("group CG's vector passes run under every device class's plan", "[group_sparse]", float, double) {
+  using T = TestType;
+  DeviceGroup& group = test::cpu_halves();
+  group.set_weights({2, 1});
+  const double tolerance = sizeof(T) == 4 ? 1e-4 : 1e-9;
+  // 961 rows cut 2 : 1, blocks that are no multiple of a work-group or an unroll.
+  const HostCsr<T> csr = permuted_symmetric(poisson2d<T>(31), 3);
+  const std::vector<T> rhs = test::random_vector<T>(csr.rows);
+  const GroupSparseMatrix<T> a(group, csr);
+  const GroupVector<T> b(group, rhs);
+  for (const auto& [fixture, plan] : test::class_plans(element_of<T>::value)) {
+    for (bool jacobi : {false, true}) {
+      INFO(fixture << (jacobi ? ", Jacobi" : ""));
+      SolverOptions o;
+      o.tolerance = tolerance;
+      o.max_iterations = 5000;
+      o.jacobi = jacobi;
+      o.plan = plan;
+      GroupVector<T> x(group, std::vector<T>(csr.rows, T(-7)));  // a start that is not 0
+      const SolverResult r = group_cg(a, b, x, o);
+      CHECK(r.converged);
+      CHECK(reference::relative_residual(csr, rhs, x.download()) < 10 * tolerance);
+    }
+  }
+  group.set_weights({1, 1});
+}
+
 TEST_CASE("group sparse calls refuse bad input by name", "[group_sparse]") {
   DeviceGroup& group = test::cpu_halves();
   group.set_weights({1, 1});

@@ -7,7 +7,7 @@
 /// another's structure. Each product posts the halo entries as
 /// non-blocking messages (MPI_Isend / MPI_Irecv) from pinned host memory
 /// while the interior rows multiply, then adds the halo's terms; the dots
-/// are one MPI_Allreduce each. Device data is staged through pinned host
+/// of an iteration are one MPI_Allreduce. Device data is staged through pinned host
 /// memory: OpenCL has no GPU-direct transfer.
 ///
 /// Part of libportacl_mpi, built when Open MPI is found (PORTACL_WITH_MPI).
@@ -59,9 +59,12 @@ class DistributedMatrix {
   std::unique_ptr<State> state_;
 };
 
-/// CG with SolverOptions' tolerance (relative residual), iteration limit
-/// and no preconditioner; every rank calls it with its parts of b and x
-/// and gets the same result.
+/// CG with SolverOptions' tolerance (relative residual: another criterion
+/// is refused), iteration limit, plan and Jacobi preconditioning (a zero
+/// diagonal entry is refused on every rank, naming its row); every rank
+/// calls it with its parts of b and x and gets the same result. An
+/// iteration is one product, two passes over the rank's vectors and one
+/// MPI_Allreduce of three sums.
 template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b_local, Buffer<T>& x_local,
                             const SolverOptions& options = {});

@@ -30,11 +30,7 @@ GroupSparseMatrix<T>::GroupSparseMatrix(DeviceGroup& group, const HostCsr<T>& cs
     Context& ctx = group.context(m);
     s.interior.push_back(b.rows ? std::make_unique<SparseMatrix<T>>(ctx, b.local) : nullptr);
     s.halo.push_back(b.halo.nnz() ? std::make_unique<HaloProduct<T>>(ctx, b.halo) : nullptr);
-    std::vector<T> diagonal(b.rows, T(0));
-    for (std::size_t r = 0; r < b.rows; ++r)
-      for (std::uint64_t k = b.local.row_ptr[r]; k < b.local.row_ptr[r + 1]; ++k)
-        if (b.local.col[k] == r) diagonal[r] = b.local.value[k];
-    s.diagonal.push_back(std::move(diagonal));
+    s.diagonal.push_back(block_diagonal(b));
     text << "member " << m << ": rows " << b.first_row << " to " << b.first_row + b.rows << " (" << b.rows << "), "
          << b.local.nnz() + b.halo.nnz() << " entries, " << b.halo_columns.size() << " halo entries received\n";
   }

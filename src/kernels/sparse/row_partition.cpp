@@ -71,7 +71,18 @@ RowPartition<T> partition_rows(const HostCsr<T>& a, const std::vector<std::size_
   return p;
 }
 
+template <class T>
+std::vector<T> block_diagonal(const RowBlock<T>& b) {
+  std::vector<T> diagonal(b.rows, T(0));
+  for (std::size_t r = 0; r < b.rows; ++r)
+    for (std::uint64_t k = b.local.row_ptr[r]; k < b.local.row_ptr[r + 1]; ++k)
+      if (b.local.col[k] == r) diagonal[r] += b.local.value[k];
+  return diagonal;
+}
+
 template RowPartition<float> partition_rows(const HostCsr<float>&, const std::vector<std::size_t>&);
 template RowPartition<double> partition_rows(const HostCsr<double>&, const std::vector<std::size_t>&);
+template std::vector<float> block_diagonal(const RowBlock<float>&);
+template std::vector<double> block_diagonal(const RowBlock<double>&);
 
 }  // namespace portacl

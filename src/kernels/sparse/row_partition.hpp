@@ -42,4 +42,9 @@ struct RowPartition {
 template <class T>
 RowPartition<T> partition_rows(const HostCsr<T>& a, const std::vector<std::size_t>& offsets);
 
+/// The block's diagonal entries of A (0 where a row has none; duplicates
+/// added, as the product adds them), for Jacobi preconditioning.
+template <class T>
+std::vector<T> block_diagonal(const RowBlock<T>& block);
+
 }  // namespace portacl
