@@ -10,8 +10,8 @@
 #include <optional>
 #include <utility>
 
-#include "kernels/gather.hpp"
 #include "kernels/sparse/halo_product.hpp"
+#include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/split_cg.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
@@ -25,8 +25,12 @@ namespace portacl::mpi {
 
 template <class T>
 struct DistributedMatrix<T>::State {
-  State(Context& c, std::size_t send, std::size_t halo)
-      : ctx(&c), send_index(c, send), send(c, send), send_host(c, send), receive_host(c, halo), halo_x(c, halo) {}
+  State(Context& c, const std::vector<std::uint32_t>& send_index, std::size_t halo)
+      : ctx(&c), send(c, send_index, "distributed product"), receive_host(c, halo), halo_x(c, halo) {}
+  ~State() {
+    // The last halo write reads receive_host: done before it goes.
+    if (halo_written()) halo_written.wait();
+  }
   Context* ctx;
   MPI_Comm comm;
   int rank = 0, size = 1;
@@ -35,9 +39,8 @@ struct DistributedMatrix<T>::State {
   std::unique_ptr<HaloProduct<T>> halo;
   std::vector<T> diagonal;                      // this rank's rows' diagonal entries, for Jacobi
   std::vector<std::size_t> send_to, halo_from;  // ranks + 1 offsets
-  Buffer<std::uint32_t> send_index;
-  Buffer<T> send;
-  HostBuffer<T> send_host, receive_host;
+  HaloSend<T> send;
+  HostBuffer<T> receive_host;
   Buffer<T> halo_x;
   cl::Event halo_written;  // receive_host -> halo_x; done before receive_host is refilled
   double exchanging = 0;
@@ -55,7 +58,7 @@ DistributedMatrix<T>::DistributedMatrix(Context& ctx, MPI_Comm comm, const HostC
   MPI_Comm_size(comm, &size);
   const RowPartition<T> p = partition_rows(whole, rank_split(whole.rows, comm));
   const RowBlock<T>& mine = p.blocks[std::size_t(rank)];
-  state_ = std::make_unique<State>(ctx, p.send_index[std::size_t(rank)].size(), mine.halo_columns.size());
+  state_ = std::make_unique<State>(ctx, p.send_index[std::size_t(rank)], mine.halo_columns.size());
   State& s = *state_;
   s.comm = comm;
   s.rank = rank;
@@ -65,7 +68,6 @@ DistributedMatrix<T>::DistributedMatrix(Context& ctx, MPI_Comm comm, const HostC
   s.count = mine.rows;
   s.send_to = p.send_to[std::size_t(rank)];
   s.halo_from = mine.halo_from;
-  if (s.send_index.size()) s.send_index.upload(p.send_index[std::size_t(rank)]);
   if (mine.rows) s.interior = std::make_unique<SparseMatrix<T>>(ctx, mine.local);
   s.diagonal = block_diagonal(mine);
   if (mine.halo.nnz()) s.halo = std::make_unique<HaloProduct<T>>(ctx, mine.halo);
@@ -114,25 +116,16 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
     MPI_Irecv(s.receive_host.data() + at, message_count(count, s.comm), datatype<T>(), from, 0, s.comm,
               &requests.back());
   }
-  cl::Event read;
-  if (s.send.size()) {
-    gather(ctx, s.send_index, x, s.send);
-    const std::vector<cl::Event> packed{ctx.done()};
-    check_cl(ctx.queue(1).enqueueReadBuffer(s.send.cl_buffer(), CL_FALSE, 0, s.send.size() * sizeof(T),
-                                            s.send_host.data(), &packed, &read),
-             rank_prefix(s.comm) + "reading the halo entries to send");
-    ctx.record(read);  // joins a LaunchRecorder's record (profiles of a rank's queue)
-    check_cl(ctx.queue(1).flush(), "clFlush");
-  }
+  s.send.post(x);
   if (s.interior) spmv(ctx, T(1), *s.interior, x, T(0), y);  // overlaps the read and the messages
   check_cl(ctx.queue().flush(), "clFlush");
   const auto start = std::chrono::steady_clock::now();
-  if (s.send.size()) check_cl(read.wait(), rank_prefix(s.comm) + "waiting for the halo entries");
+  s.send.wait();
   for (int to = 0; to < s.size; ++to) {
     const std::size_t at = s.send_to[std::size_t(to)], count = s.send_to[std::size_t(to) + 1] - at;
     if (count == 0) continue;
     requests.emplace_back();
-    MPI_Isend(s.send_host.data() + at, message_count(count, s.comm), datatype<T>(), to, 0, s.comm, &requests.back());
+    MPI_Isend(s.send.host() + at, message_count(count, s.comm), datatype<T>(), to, 0, s.comm, &requests.back());
   }
   MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   s.exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -14,6 +14,7 @@
 #include "../../src/tuning/sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/halo_product.hpp"
+#include "kernels/sparse/halo_send.hpp"
 #include "runtime/sub_buffer.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/kernels/sparse/group_sparse.hpp"
@@ -174,6 +175,36 @@ TEMPLATE_TEST_CASE("the halo term adds exactly the rows with entries, in every r
         else
           CHECK(std::abs(double(got[r]) - want) <= 16 * double(std::numeric_limits<T>::epsilon()) * scale);
       }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("a halo send reads the indexed entries, run by run or gathered", "[group_sparse]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const std::vector<T> x = test::random_vector<T>(1009);
+  Buffer<T> device_x(ctx, x);
+  // Runs of 1, 2, 3, ... consecutive indices with gaps, up to and past the
+  // most runs read directly; a reversed index; none at all.
+  for (std::size_t runs :
+       {std::size_t(0), std::size_t(1), std::size_t(2), kMaxDirectSendRuns, kMaxDirectSendRuns + 1, std::size_t(40)}) {
+    std::vector<std::uint32_t> index;
+    std::uint32_t at = 3;
+    for (std::size_t r = 0; r < runs; ++r, at += 5)
+      for (std::size_t k = 0; k <= r % 4; ++k) index.push_back(at++);
+    for (bool reversed : {false, true}) {
+      if (reversed) std::reverse(index.begin(), index.end());
+      INFO(runs << " runs" << (reversed ? ", reversed" : ""));
+      HaloSend<T> send(ctx, index, "test");
+      std::size_t pieces = 0;  // maximal runs of consecutive ascending indices
+      for (std::size_t i = 0; i < index.size(); ++i) pieces += i == 0 || index[i] != index[i - 1] + 1;
+      CHECK(send.direct() == (pieces <= kMaxDirectSendRuns));
+      T* host = const_cast<T*>(send.host());
+      std::fill(host, host + send.size(), std::numeric_limits<T>::quiet_NaN());  // poison
+      send.post(device_x);
+      send.wait();
+      REQUIRE(send.size() == index.size());
+      for (std::size_t i = 0; i < index.size(); ++i) CHECK(send.host()[i] == x[index[i]]);
     }
   }
 }

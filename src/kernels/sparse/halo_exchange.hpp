@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The halo of a row partition moved between device-group members. OpenCL
 // has no copy between two contexts, so the entries travel through pinned
-// host memory: each owner packs what the others need (one gather launch)
-// and reads it into its pinned buffer on a second queue, while its first
-// queue goes on with the interior product; the host then copies each
-// receiver's runs into that receiver's pinned buffer (halos are small) and
-// writes them to its device without waiting.
-//   post()      packs and starts the reads (returns at once)
-//   complete()  waits for the reads, starts the writes; a launch enqueued
-//               on a receiver's queue after it sees the new halo.
+// host memory: each owner reads what the others need into its pinned
+// buffer on a second queue (HaloSend), while its first queue goes on with
+// the interior product; the host then copies each receiver's runs into that
+// receiver's pinned buffer (halos are small) and writes them to its device
+// without waiting.
+//   post()      starts the reads (returns at once)
+//   complete()  waits for the reads, enqueues the writes; a launch enqueued
+//               on a receiver's queue after it sees the new halo. A write is
+//               waited for only before its pinned buffer is filled again
+//               (the next complete()), so the host never waits for a
+//               receiver's interior product.
 #pragma once
 
 #include <chrono>
@@ -16,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/runtime/buffer.hpp"
 #include "portacl/runtime/device_group.hpp"
@@ -34,18 +38,19 @@ class HaloExchange {
   /// Member m's halo: the entries of x its halo columns name, in order.
   const Buffer<T>& halo(std::size_t member) const { return members_[member].halo; }
   std::size_t halo_size(std::size_t member) const { return members_[member].halo.size(); }
-  /// Seconds from the moment every member had packed its entries to the
-  /// moment every halo was written (complete() waits for the writes).
+  /// Seconds in complete(): from waiting for the reads to every halo's
+  /// write enqueued.
   double exchange_seconds() const { return exchange_seconds_; }
 
  private:
   struct Member {
-    Member(Context& ctx, const std::vector<std::uint32_t>& send_index, std::size_t halo);
-    Buffer<std::uint32_t> send_index;
-    Buffer<T> send;
-    HostBuffer<T> send_host, receive_host;
+    Member(Context& ctx, const std::vector<std::uint32_t>& send_index, std::size_t halo, std::size_t number);
+    Member(Member&&) = default;
+    ~Member();  // waits for a write still reading receive_host
+    HaloSend<T> send;
+    HostBuffer<T> receive_host;
     Buffer<T> halo;
-    cl::Event packed, read_done, write_done;
+    cl::Event write_done;
   };
   DeviceGroup* group_;
   std::vector<std::vector<std::size_t>> send_to_, halo_from_;
