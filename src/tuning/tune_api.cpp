@@ -46,9 +46,8 @@ TuneReport tune(Context& ctx, const TuneRequest& request) {
   r.tried = o.tried;
   r.valid = o.valid;
   r.rejected = o.rejected + o.invalid;
-  r.not_stored = request.dry_run ? "dry run" : !o.best.ok() ? "no candidate passed" : o.not_recorded;
+  r.not_stored = store_outcome(db, o, ctx.info(), std::string("portacl ") + version(), request.dry_run);
   if (r.not_stored.empty()) {
-    TuningDatabase::merge_into_file(db, {o.record(ctx.info(), std::string("portacl ") + version())});
     r.stored = true;
     r.database = db;
   }

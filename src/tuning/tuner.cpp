@@ -9,6 +9,7 @@
 #include <random>
 
 #include "portacl/error.hpp"
+#include "rules/tuning_database.hpp"
 #include "tuning/timing.hpp"
 #include "portacl/version.hpp"
 
@@ -324,6 +325,15 @@ TuningOutcome tune(Context& ctx, const Operation& op, const TunerOptions& option
   if (options.n == 0) throw Error("tune: the problem size must be at least 1");
   if (options.repetitions < 1) throw Error("tune: at least one timed repetition is needed");
   return Search(ctx, op, options).run();
+}
+
+std::string store_outcome(const std::string& db, const TuningOutcome& o, const DeviceInfo& device,
+                          const std::string& tool, bool dry_run, std::vector<std::string>* notes) {
+  if (dry_run) return "dry run";
+  if (!o.best.ok()) return "no candidate passed";
+  if (!o.not_recorded.empty()) return o.not_recorded;
+  TuningDatabase::merge_into_file(db, {o.record(device, tool)}, notes);
+  return "";
 }
 
 }  // namespace portacl

@@ -77,4 +77,12 @@ struct TuningOutcome {
 
 TuningOutcome tune(Context& ctx, const Operation& op, const TunerOptions& options);
 
+/// Stores `o`'s best configuration into the database file `db` (merged
+/// with what it holds, written atomically), unless it must not be: returns
+/// why not ("dry run", "no candidate passed", or o.not_recorded), "" when
+/// stored. The merge's notes (records replaced, ...) go to `notes`. The one
+/// store step of portacl-tune and portacl::tune().
+std::string store_outcome(const std::string& db, const TuningOutcome& o, const DeviceInfo& device,
+                          const std::string& tool, bool dry_run, std::vector<std::string>* notes = nullptr);
+
 }  // namespace portacl

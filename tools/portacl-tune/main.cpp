@@ -340,7 +340,7 @@ int main(int argc, char** argv) {
                 << ", " << a.tuner.warmup << " warm-up + " << a.tuner.repetitions
                 << " timed runs per candidate, clock: OpenCL profiling events\n";
     std::vector<TuningOutcome> outcomes;
-    std::vector<bool> stored;
+    std::vector<std::string> not_stored;  // why each outcome was not stored, "" where it was
     const std::string tool = std::string("portacl-tune ") + PORTACL_VERSION_STRING;
     bool failed = false;
     for (const Operation* op : todo) {
@@ -349,15 +349,11 @@ int main(int argc, char** argv) {
       if (progress.tty && !a.json) std::cerr << "\n";
       // Kernels shared by several operations (inclusive and exclusive
       // scans) are stored once: the later result replaces the earlier.
-      const bool store = !a.dry_run && o.not_recorded.empty() && o.best.ok();
-      if (store) {
-        std::vector<std::string> notes;
-        TuningDatabase::merge_into_file(a.db, {o.record(ctx.info(), tool)}, &notes);
-        for (const auto& n : notes) std::cerr << "portacl-tune: " << n << "\n";
-      }
+      std::vector<std::string> notes;
+      not_stored.push_back(store_outcome(a.db, o, ctx.info(), tool, a.dry_run, &notes));
+      for (const auto& n : notes) std::cerr << "portacl-tune: " << n << "\n";
       if (!o.rules.ok()) failed = true;
       outcomes.push_back(o);
-      stored.push_back(store);
     }
 
     if (a.json) {
@@ -374,7 +370,8 @@ int main(int argc, char** argv) {
       j["clock"] = "OpenCL profiling events (CL_PROFILING_COMMAND_START/END)";
       j["interrupted"] = interrupted.load();
       Json list = Json::array();
-      for (std::size_t i = 0; i < outcomes.size(); ++i) list.push_back(outcome_json(outcomes[i], stored[i]));
+      for (std::size_t i = 0; i < outcomes.size(); ++i)
+        list.push_back(outcome_json(outcomes[i], not_stored[i].empty()));
       j["results"] = list;
       std::cout << j.dump(2) << "\n";
     } else {
@@ -384,11 +381,10 @@ int main(int argc, char** argv) {
         const auto& o = outcomes[i];
         std::string counts =
             std::to_string(o.tried) + "/" + std::to_string(o.valid) + "/" + std::to_string(o.rejected + o.invalid);
-        std::printf(
-            "%-16s %10zu %10s %10s %7.2fx %6.0f%% %15s  %s%s\n", o.operation.c_str(), o.n,
-            fmt(o.rules.timing.median_ms).c_str(), fmt(o.best.timing.median_ms).c_str(), o.speedup(),
-            100 * o.best.timing.spread(), counts.c_str(), to_string(o.best.configuration).c_str(),
-            stored[i] ? "" : (" [not stored: " + (a.dry_run ? std::string("dry run") : o.not_recorded) + "]").c_str());
+        std::printf("%-16s %10zu %10s %10s %7.2fx %6.0f%% %15s  %s%s\n", o.operation.c_str(), o.n,
+                    fmt(o.rules.timing.median_ms).c_str(), fmt(o.best.timing.median_ms).c_str(), o.speedup(),
+                    100 * o.best.timing.spread(), counts.c_str(), to_string(o.best.configuration).c_str(),
+                    not_stored[i].empty() ? "" : (" [not stored: " + not_stored[i] + "]").c_str());
         if (o.rejected)
           for (const auto& c : o.candidates)
             if (c.status.rfind("rejected", 0) == 0)
