@@ -25,7 +25,7 @@
 // partial visible device-wide before its ticket is taken).
 #include "portacl_common.cl"
 #include "sparse_ell_layout.cl"
-#include "krylov_sums.cl"
+#include "sparse_krylov_sums.cl"
 
 #define RHO 0
 #define ALPHA 1

@@ -41,8 +41,8 @@ SplitCgBlock<T>::SplitCgBlock(Context& ctx, std::size_t rows, const std::vector<
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.macros["JACOBI"] = jacobi_ ? "1" : "0";
   groups_ = plan.work_groups;
-  update_ = ctx.prepare(KernelRef{"split_cg.cl", "split_cg_update", "", ""}, plan);
-  close_ = ctx.prepare(KernelRef{"split_cg.cl", "split_cg_close", "", ""}, plan);
+  update_ = ctx.prepare(KernelRef{"sparse_split_cg.cl", "split_cg_update", "", ""}, plan);
+  close_ = ctx.prepare(KernelRef{"sparse_split_cg.cl", "split_cg_close", "", ""}, plan);
   partials_ = device_arrays::make<T>(ctx, 3 * groups_, std::string(op) + " partial sums");
   host_sums_ = HostBuffer<T>(ctx, 3 * groups_);
 }

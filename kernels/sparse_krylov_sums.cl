@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The work-group reduction of the Krylov solvers' vector passes, shared by
 // the single-device solvers (sparse_krylov.cl) and the split ones whose
-// scalars the host holds (split_cg.cl).
-#ifndef KRYLOV_SUMS_CL
-#define KRYLOV_SUMS_CL
+// scalars the host holds (sparse_split_cg.cl).
+#ifndef SPARSE_KRYLOV_SUMS_CL
+#define SPARSE_KRYLOV_SUMS_CL
 
 // The work-group's two sums and maximum of one value each per work-item,
 // in every work-item, by one tree (one barrier a level for all three);

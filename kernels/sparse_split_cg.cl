@@ -11,7 +11,7 @@
 // and writing the block's vectors again: 9 vector passes of memory traffic
 // instead of 16. JACOBI (1: u = r / diag(A), else u is r itself).
 #include "portacl_common.cl"
-#include "krylov_sums.cl"
+#include "sparse_krylov_sums.cl"
 
 #ifndef JACOBI
 #define JACOBI 0
