@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// matmul: C = alpha A B + beta C on row-major NumPy matrices, through gemm.
+// matmul (C = alpha A B + beta C) and gemv (y = alpha op(A) x) on row-major
+// NumPy matrices, through gemm and gemv.
 #include "bindings.hpp"
 
 namespace portacl::python {
@@ -41,9 +42,34 @@ py::tuple matmul(Context& ctx, const py::array& a, const py::array& b, const py:
   return with_plan(result, plan);
 }
 
+// y = alpha op(A) x on a row-major NumPy matrix, through gemv.
+template <class T>
+py::tuple matvec(Context& ctx, const py::array& a, const py::array& x, double alpha, bool transpose) {
+  const auto ha = checked<T>(a, 2, "gemv: a"), hx = checked<T>(x, 1, "gemv: x");
+  const std::size_t m = std::size_t(ha.shape(0)), n = std::size_t(ha.shape(1));
+  const std::size_t in = transpose ? m : n, out = transpose ? n : m;
+  if (std::size_t(hx.shape(0)) != in)
+    throw py::value_error("gemv: x has " + std::to_string(hx.shape(0)) + " elements but " + (transpose ? "a.T" : "a") +
+                          " has " + std::to_string(in) + " columns");
+  const Buffer<T> da(ctx, values(ha)), dx(ctx, values(hx));
+  Buffer<T> dy(ctx, std::vector<T>(out, T(0)));
+  LaunchPlan plan;
+  {
+    py::gil_scoped_release release;
+    plan = gemv(ctx, Layout::row_major, transpose ? Transpose::yes : Transpose::no, out, in, T(alpha),
+                MatrixRef<T>{da, 0, n}, VectorRef<T>{dx, 0, 1}, T(0), dy);
+  }
+  return with_plan(download(dy, {py::ssize_t(out)}), plan);
+}
+
 }  // namespace
 
 void bind_dense(py::module_& m) {
+  m.def("gemv", [](Context& ctx, const py::array& a, const py::array& x, double alpha, bool transpose) {
+    if (holds<float>(a)) return matvec<float>(ctx, a, x, alpha, transpose);
+    if (holds<double>(a)) return matvec<double>(ctx, a, x, alpha, transpose);
+    throw py::type_error("gemv: dtype " + dtype_name(a) + " is not float32 or float64");
+  });
   m.def("matmul",
         [](Context& ctx, const py::array& a, const py::array& b, const py::object& out, double alpha, double beta) {
           if (holds<float>(a)) return matmul<float>(ctx, a, b, out, alpha, beta);

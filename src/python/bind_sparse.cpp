@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SpMV and CG on scipy.sparse CSR matrices (float32 stays float32).
+// SpMV, CG and BiCGStab on scipy.sparse CSR matrices (float32 stays float32).
 #include "bindings.hpp"
 
 namespace portacl::python {
@@ -47,27 +47,31 @@ py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
   return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
 }
 
+// CG or BiCGStab from x = 0; (x, info).
 template <class T>
-py::tuple solve(Context& ctx, const py::object& a, const py::array& b, double tol, std::size_t max_iterations) {
+py::tuple solve(Context& ctx, const std::string& method, const py::object& a, const py::array& b, double tol,
+                std::size_t max_iterations, bool jacobi) {
   const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
-  const std::vector<T> hb = values(checked<T>(b, 1, "cg: b"));
+  const std::vector<T> hb = values(checked<T>(b, 1, method + ": b"));
   if (hb.size() != matrix.rows())
-    throw py::value_error("cg: b has " + std::to_string(hb.size()) + " elements but A has " +
+    throw py::value_error(method + ": b has " + std::to_string(hb.size()) + " elements but A has " +
                           std::to_string(matrix.rows()) + " rows");
   const Buffer<T> db(ctx, hb);
   Buffer<T> dx(ctx, std::vector<T>(matrix.rows(), T(0)));
   SolverOptions o;
   o.tolerance = tol;
+  o.jacobi = jacobi;
   if (max_iterations) o.max_iterations = max_iterations;
   SolverResult r;
   {
     py::gil_scoped_release release;
-    r = cg(ctx, matrix, db, dx, o);
+    r = method == "cg" ? cg(ctx, matrix, db, dx, o) : bicgstab(ctx, matrix, db, dx, o);
   }
   py::dict info;
   info["converged"] = r.converged;
   info["iterations"] = r.iterations;
   info["residual"] = r.residual;
+  info["history"] = r.history;
   info["stop_reason"] = r.stop_reason;
   info["warning"] = r.warning;
   return py::make_tuple(download(dx, {py::ssize_t(dx.size())}), info);
@@ -79,10 +83,12 @@ void bind_sparse(py::module_& m) {
   m.def("spmv", [](Context& ctx, const py::object& a, const py::array& x) {
     return holds<float>(a) ? product<float>(ctx, a, x) : product<double>(ctx, a, x);
   });
-  m.def("cg", [](Context& ctx, const py::object& a, const py::array& b, double tol, std::size_t max_iterations) {
-    return holds<float>(a) ? solve<float>(ctx, a, b, tol, max_iterations)
-                           : solve<double>(ctx, a, b, tol, max_iterations);
-  });
+  for (const char* method : {"cg", "bicgstab"})
+    m.def(method, [name = std::string(method)](Context& ctx, const py::object& a, const py::array& b, double tol,
+                                               std::size_t max_iterations, bool jacobi) {
+      return holds<float>(a) ? solve<float>(ctx, name, a, b, tol, max_iterations, jacobi)
+                             : solve<double>(ctx, name, a, b, tol, max_iterations, jacobi);
+    });
 }
 
 }  // namespace portacl::python

@@ -138,6 +138,20 @@ void bind_vectors(py::module_& m) {
     if (holds<std::int32_t>(x)) return scan<std::int32_t>(ctx, x, exclusive);
     throw py::type_error("cumsum: dtype " + dtype_name(x) + " is not float32, float64 or int32");
   });
+  m.def("histogram", [](Context& ctx, const py::array& keys, std::size_t bins, unsigned shift, bool wrap) {
+    const std::vector<std::uint32_t> hk = values(checked<std::uint32_t>(keys, 1, "bincount: keys"));
+    const Buffer<std::uint32_t> dk(ctx, hk);
+    Buffer<std::uint32_t> counts(ctx, bins);
+    HistogramOptions o;
+    o.shift = shift;
+    o.wrap = wrap;
+    LaunchPlan plan;
+    {
+      py::gil_scoped_release release;
+      plan = histogram(ctx, dk, counts, o);
+    }
+    return with_plan(download(counts, {py::ssize_t(bins)}), plan);
+  });
   m.def("sort", [](Context& ctx, const py::array& x) { return sort_any(ctx, x, false); });
   m.def("argsort", [](Context& ctx, const py::array& x) { return sort_any(ctx, x, true); });
 }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The kernel families from Python against NumPy and SciPy references on
-random data: reductions, scans, sort, GEMM, heat 2D, convolution, N-body
-and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
+random data: reductions, scans, sort, histograms, GEMM, GEMV, heat 2D,
+convolution, N-body and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
 vector widths), strided input, wrong dtypes and shapes; plans that explain
 themselves."""
 import numpy as np
@@ -86,6 +86,57 @@ def test_matmul_against_numpy(ctx, rng, dtype, m, n, k):
     same = portacl.matmul(wide[:, ::2], b, out=c, alpha=2.0, beta=-0.5, context=ctx)
     assert same is c
     assert np.all(np.abs(c - (2 * want - 0.5 * c0)) <= 2 * bound + 4 * EPS[dtype] * np.abs(c0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,n", [(1, 1), (7, 3), (3, 7), (67, 1031), (1031, 67)])
+def test_gemv_against_numpy(ctx, rng, dtype, m, n):
+    a = rng.uniform(-1, 1, (m, n)).astype(dtype)
+    for transpose in (False, True):
+        x = rng.uniform(-1, 1, m if transpose else n).astype(dtype)
+        op = a.T if transpose else a
+        want = -1.5 * (op.astype(np.float64) @ x.astype(np.float64))
+        bound = 4 * EPS[dtype] * len(x) * 1.5 * (np.abs(op).astype(np.float64) @ np.abs(x).astype(np.float64))
+        got = portacl.gemv(a, x, alpha=-1.5, transpose=transpose, context=ctx)
+        assert got.dtype == dtype and got.shape == (op.shape[0],)
+        assert np.all(np.abs(got - want) <= bound)
+
+
+def test_gemv_refuses_bad_shapes(ctx):
+    with pytest.raises(ValueError, match="gemv: x has 2 elements but a has 3 columns"):
+        portacl.gemv(np.ones((4, 3)), np.ones(2), context=ctx)
+    with pytest.raises(ValueError, match="gemv: x has 3 elements but a.T has 4 columns"):
+        portacl.gemv(np.ones((4, 3)), np.ones(3), transpose=True, context=ctx)
+    with pytest.raises(TypeError, match="gemv: dtype int64"):
+        portacl.gemv(np.ones((2, 2), np.int64), np.ones(2), context=ctx)
+
+
+@pytest.mark.parametrize("n", [0] + SIZES)
+@pytest.mark.parametrize("bins", [1, 3, 256, 4099])
+def test_bincount_against_numpy(ctx, rng, n, bins):
+    keys = rng.integers(0, 2 * bins + 5, n).astype(np.uint32)  # some past the last bin
+    want = np.bincount(keys, minlength=2 * bins + 5)[:bins]
+    got = portacl.bincount(keys, bins, context=ctx)
+    assert got.dtype == np.uint32 and got.shape == (bins,)
+    assert np.array_equal(got, want)
+    # int64 keys in range are taken; shift drops low bits first.
+    wide = rng.integers(0, 1 << 20, n)
+    assert np.array_equal(portacl.bincount(wide, bins, shift=12, context=ctx),
+                          np.bincount(wide >> 12, minlength=(1 << 8) + bins)[:bins])
+    if bins & (bins - 1) == 0:  # wrap: the digit a radix sort counts
+        assert np.array_equal(portacl.bincount(wide, bins, shift=3, wrap=True, context=ctx),
+                              np.bincount((wide >> 3) % bins, minlength=bins))
+
+
+def test_bincount_refuses_bad_keys(ctx):
+    with pytest.raises(TypeError, match="bincount: keys of dtype float64"):
+        portacl.bincount(np.ones(3), 4, context=ctx)
+    with pytest.raises(ValueError, match="keys from -1 to 2"):
+        portacl.bincount(np.array([-1, 0, 2]), 4, context=ctx)
+    with pytest.raises(portacl.Error, match="counts has no bins"):
+        portacl.bincount(np.array([0, 1], np.uint32), 0, context=ctx)
+    with pytest.raises(portacl.Error, match="power-of-two bin count"):
+        portacl.bincount(np.array([0, 1], np.uint32), 3, wrap=True, context=ctx)
 
 
 def test_matmul_refuses_bad_shapes_and_dtypes(ctx):

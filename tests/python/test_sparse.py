@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""portacl.spmv and portacl.cg on scipy.sparse CSR matrices against SciPy."""
+"""portacl.spmv, portacl.cg and portacl.bicgstab on scipy.sparse CSR matrices
+against SciPy."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -32,6 +33,37 @@ def test_cg_solves_poisson(ctx, rng):
     assert np.linalg.norm(b - a @ x) <= 1e-9 * np.linalg.norm(b)
 
 
+def badly_scaled_poisson(n):
+    d = sp.diags(10.0 ** (0.75 * (np.arange(n * n) % 3)))
+    return (d @ poisson2d(n) @ d).tocsr()
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-4), (np.float64, 1e-10)])
+def test_cg_with_jacobi_on_a_badly_scaled_matrix(ctx, rng, dtype, tol):
+    a = badly_scaled_poisson(17).astype(dtype)
+    b = rng.uniform(-1, 1, a.shape[0]).astype(dtype)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    iterations = {}
+    for jacobi in (False, True):
+        x, info = portacl.cg(a, b, tol=tol, max_iterations=5000, jacobi=jacobi, context=ctx)
+        assert info["converged"], info["stop_reason"]
+        assert x.dtype == dtype and len(info["history"]) == info["iterations"]
+        assert np.linalg.norm(b64 - a64 @ x) <= 10 * tol * np.linalg.norm(b64)
+        iterations[jacobi] = info["iterations"]
+    assert iterations[True] < iterations[False]
+
+
+@pytest.mark.parametrize("jacobi", [False, True])
+def test_bicgstab_solves_a_nonsymmetric_matrix(ctx, rng, jacobi):
+    n = 19  # convection-diffusion: the Laplacian plus an upwind first difference
+    a = (poisson2d(n) + sp.kron(sp.identity(n), sp.diags([-1.0, 1.0], [-1, 0], shape=(n, n)))).tocsr()
+    assert abs(a - a.T).max() > 0
+    b = rng.uniform(-1, 1, a.shape[0])
+    x, info = portacl.bicgstab(a, b, tol=1e-10, jacobi=jacobi, context=ctx)
+    assert info["converged"], info["stop_reason"]
+    assert np.linalg.norm(b - a @ x) <= 1e-9 * np.linalg.norm(b)
+
+
 def test_sparse_refusals(ctx):
     with pytest.raises(TypeError, match="not csc .* pass A.tocsr"):
         portacl.spmv(sp.identity(3, format="csc"), np.ones(3))
@@ -41,3 +73,5 @@ def test_sparse_refusals(ctx):
         portacl.spmv(sp.identity(3, format="csr"), np.ones(2))
     with pytest.raises(ValueError, match="b has 4 elements but A has 3 rows"):
         portacl.cg(sp.identity(3, format="csr"), np.ones(4))
+    with pytest.raises(ValueError, match="bicgstab: b has 2 elements but A has 3 rows"):
+        portacl.bicgstab(sp.identity(3, format="csr"), np.ones(2))

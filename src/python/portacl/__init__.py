@@ -15,9 +15,9 @@ from . import _portacl
 from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __version__, query, tunable_operations
 
 __all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy",
-           "buffer_from_pyopencl", "cg", "context_from_pyopencl", "convolve2d", "cumsum", "default_context", "dot",
-           "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query", "sort", "spmv", "sum",
-           "to_pyopencl", "tunable_operations", "tune"]
+           "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "context_from_pyopencl", "convolve2d", "cumsum",
+           "default_context", "dot", "gemv", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
+           "sort", "spmv", "sum", "to_pyopencl", "tunable_operations", "tune"]
 
 _default = None
 
@@ -102,6 +102,20 @@ def cumsum(x, exclusive=False, context=None, return_plan=False):
     return _result(_portacl.cumsum(_context(context), _np.asarray(x), exclusive), return_plan)
 
 
+def bincount(keys, bins, shift=0, wrap=False, context=None, return_plan=False):
+    """Counts of 1-D non-negative integer keys in `bins` bins, as
+    numpy.bincount(keys >> shift, minlength=bins)[:bins] (uint32): keys past
+    the last bin are not counted; wrap=True counts (key >> shift) % bins
+    instead (bins a power of two: the digit a radix sort counts)."""
+    k = _np.asarray(keys)
+    if k.dtype.kind not in "iu":
+        raise TypeError(f"bincount: keys of dtype {k.dtype} where non-negative integers are needed")
+    if k.size and (k.min() < 0 or int(k.max()) > 0xFFFFFFFF):
+        raise ValueError(f"bincount: keys from {k.min()} to {k.max()}; they must fit 0 to 2**32 - 1")
+    return _result(_portacl.histogram(_context(context), k.astype(_np.uint32, copy=False), bins, shift, wrap),
+                   return_plan)
+
+
 def sort(x, context=None, return_plan=False):
     """A sorted copy of a 1-D float32, int32 or uint32 array (radix sort)."""
     return _result(_portacl.sort(_context(context), _np.asarray(x)), return_plan)
@@ -119,16 +133,29 @@ def matmul(a, b, out=None, alpha=1.0, beta=0.0, context=None, return_plan=False)
     return _result(_portacl.matmul(_context(context), _np.asarray(a), _np.asarray(b), out, alpha, beta), return_plan)
 
 
+def gemv(a, x, alpha=1.0, transpose=False, context=None, return_plan=False):
+    """alpha a @ x (transpose=True: alpha a.T @ x) for a 2-D float32 or
+    float64 matrix and a 1-D x of its dtype (GEMV)."""
+    return _result(_portacl.gemv(_context(context), _np.asarray(a), _np.asarray(x), alpha, transpose), return_plan)
+
+
 def spmv(a, x, context=None, return_plan=False):
     """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's dtype)."""
     return _result(_portacl.spmv(_context(context), a, _np.asarray(x)), return_plan)
 
 
-def cg(a, b, tol=1e-8, max_iterations=0, context=None):
-    """Conjugate gradients on a symmetric positive definite CSR matrix A:
-    (x, info) with info's converged, iterations, residual, stop_reason and
-    warning."""
-    return _portacl.cg(_context(context), a, _np.asarray(b), tol, max_iterations)
+def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
+    """Conjugate gradients on a symmetric positive definite CSR matrix A,
+    from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
+    with info's converged, iterations, residual (||r|| / ||b||), history,
+    stop_reason and warning."""
+    return _portacl.cg(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
+
+
+def bicgstab(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
+    """BiCGStab on a square (not necessarily symmetric) CSR matrix A, from
+    x = 0; (x, info) as cg."""
+    return _portacl.bicgstab(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
 
 
 def heat2d(u, steps=1, r=0.25, sides=None, context=None, return_plan=False):
