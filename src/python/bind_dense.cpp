@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// matmul (C = alpha A B + beta C) and gemv (y = alpha op(A) x) on row-major
-// NumPy matrices, through gemm and gemv.
+// matmul (C = alpha A B + beta C), gemv (y = alpha op(A) x) and trsv (L x =
+// b) on row-major NumPy matrices.
 #include "bindings.hpp"
 
 namespace portacl::python {
@@ -62,9 +62,36 @@ py::tuple matvec(Context& ctx, const py::array& a, const py::array& x, double al
   return with_plan(download(dy, {py::ssize_t(out)}), plan);
 }
 
+// x solving L x = b, L the lower triangle of a square NumPy matrix, through trsv.
+template <class T>
+py::tuple lower_solve(Context& ctx, const py::array& l, const py::array& b, bool unit_diagonal) {
+  const auto hl = checked<T>(l, 2, "trsv: l"), hb = checked<T>(b, 1, "trsv: b");
+  const std::size_t n = std::size_t(hl.shape(0));
+  if (std::size_t(hl.shape(1)) != n)
+    throw py::value_error("trsv: l is " + std::to_string(n) + " x " + std::to_string(hl.shape(1)) +
+                          "; a square matrix is needed");
+  if (std::size_t(hb.shape(0)) != n)
+    throw py::value_error("trsv: b has " + std::to_string(hb.shape(0)) + " elements but l has " + std::to_string(n) +
+                          " rows");
+  const Buffer<T> dl(ctx, values(hl));
+  Buffer<T> dx(ctx, values(hb));
+  LaunchPlan plan;
+  {
+    py::gil_scoped_release release;
+    plan = trsv(ctx, Layout::row_major, n, MatrixRef<T>{dl, 0, n}, dx, 0, 1,
+                unit_diagonal ? Diagonal::unit : Diagonal::non_unit);
+  }
+  return with_plan(download(dx, {py::ssize_t(n)}), plan);
+}
+
 }  // namespace
 
 void bind_dense(py::module_& m) {
+  m.def("trsv", [](Context& ctx, const py::array& l, const py::array& b, bool unit_diagonal) {
+    if (holds<float>(l)) return lower_solve<float>(ctx, l, b, unit_diagonal);
+    if (holds<double>(l)) return lower_solve<double>(ctx, l, b, unit_diagonal);
+    throw py::type_error("trsv: dtype " + dtype_name(l) + " is not float32 or float64");
+  });
   m.def("gemv", [](Context& ctx, const py::array& a, const py::array& x, double alpha, bool transpose) {
     if (holds<float>(a)) return matvec<float>(ctx, a, x, alpha, transpose);
     if (holds<double>(a)) return matvec<double>(ctx, a, x, alpha, transpose);

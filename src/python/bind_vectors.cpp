@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Vector calls on Buffers (reductions, AXPY) and on arrays (scans, sort).
+// Vector calls on Buffers (reductions, AXPY) and on arrays (scans,
+// compaction, histograms, sort).
 // Every call returns (result, plan); the Python layer drops the plan unless
 // asked for it.
 #include "bindings.hpp"
@@ -37,6 +38,21 @@ py::tuple scan(Context& ctx, const py::array& x, bool exclusive) {
     plan = exclusive ? exclusive_scan(ctx, dx, dy) : inclusive_scan(ctx, dx, dy);
   }
   return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+}
+
+// The elements of x for which an OpenCL C predicate on `x` holds, in order.
+template <class T>
+py::tuple compacted(Context& ctx, const py::array& x, const std::string& predicate) {
+  const Buffer<T> dx(ctx, values(checked<T>(x, 1, "compact: x")));
+  Buffer<T> dy(ctx, dx.size());
+  LaunchPlan plan;
+  std::size_t kept = 0;
+  {
+    py::gil_scoped_release release;
+    kept = compact(ctx, predicate, dx, dy, {}, &plan);
+  }
+  py::array_t<T> all = download(dy, {py::ssize_t(dy.size())});
+  return with_plan(all[py::slice(0, py::ssize_t(kept), 1)], plan);
 }
 
 template <class K>
@@ -151,6 +167,12 @@ void bind_vectors(py::module_& m) {
       plan = histogram(ctx, dk, counts, o);
     }
     return with_plan(download(counts, {py::ssize_t(bins)}), plan);
+  });
+  m.def("compact", [](Context& ctx, const py::array& x, const std::string& predicate) {
+    if (holds<float>(x)) return compacted<float>(ctx, x, predicate);
+    if (holds<double>(x)) return compacted<double>(ctx, x, predicate);
+    if (holds<std::int32_t>(x)) return compacted<std::int32_t>(ctx, x, predicate);
+    throw py::type_error("compact: dtype " + dtype_name(x) + " is not float32, float64 or int32");
   });
   m.def("sort", [](Context& ctx, const py::array& x) { return sort_any(ctx, x, false); });
   m.def("argsort", [](Context& ctx, const py::array& x) { return sort_any(ctx, x, true); });

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The kernel families from Python against NumPy and SciPy references on
-random data: reductions, scans, sort, histograms, GEMM, GEMV, heat 2D,
-convolution, N-body and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
+random data: reductions, scans, compaction, sort, histograms, GEMM, GEMV,
+TRSV, heat 2D, convolution, N-body, k-nearest neighbours and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
 vector widths), strided input, wrong dtypes and shapes; plans that explain
 themselves."""
 import numpy as np
@@ -137,6 +137,76 @@ def test_bincount_refuses_bad_keys(ctx):
         portacl.bincount(np.array([0, 1], np.uint32), 0, context=ctx)
     with pytest.raises(portacl.Error, match="power-of-two bin count"):
         portacl.bincount(np.array([0, 1], np.uint32), 3, wrap=True, context=ctx)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 2, 31, 33, 97, 257])
+def test_trsv_against_scipy(ctx, rng, dtype, n):
+    import scipy.linalg as la
+    # A well-conditioned lower triangle: a dominant diagonal; the upper part
+    # holds garbage that must never be read.
+    l = rng.uniform(-1, 1, (n, n)) / max(n, 1) + np.diag(rng.uniform(1, 2, n))
+    l[np.triu_indices(n, 1)] = np.nan
+    l = l.astype(dtype)
+    b = rng.uniform(-1, 1, n).astype(dtype)
+    for unit in (False, True):
+        lower = np.tril(np.nan_to_num(l.astype(np.float64)), -1) + (np.eye(n) if unit else np.diag(np.diag(l)))
+        want = la.solve_triangular(lower, b.astype(np.float64), lower=True) if n else np.zeros(0)
+        got = portacl.trsv(l, b, unit_diagonal=unit, context=ctx)
+        assert got.dtype == dtype and got.shape == (n,)
+        assert np.all(np.abs(got - want) <= 64 * EPS[dtype] * max(n, 1) * (1 + np.abs(want)))
+
+
+def test_trsv_refuses_bad_shapes(ctx):
+    with pytest.raises(ValueError, match="trsv: l is 3 x 2; a square matrix is needed"):
+        portacl.trsv(np.ones((3, 2)), np.ones(3), context=ctx)
+    with pytest.raises(ValueError, match="trsv: b has 2 elements but l has 3 rows"):
+        portacl.trsv(np.eye(3), np.ones(2), context=ctx)
+
+
+@pytest.mark.parametrize("dtype,predicate", [(np.float32, "x > 0.25f"), (np.float64, "x < -0.5 || x > 0.5"),
+                                             (np.int32, "(x & 1) == 0")])
+@pytest.mark.parametrize("n", [0] + SIZES)
+def test_compact_against_numpy(ctx, rng, dtype, predicate, n):
+    x = (rng.integers(-1000, 1000, n) if dtype == np.int32 else rng.uniform(-1, 1, n)).astype(dtype)
+    mask = {np.float32: x > 0.25, np.float64: (x < -0.5) | (x > 0.5), np.int32: x % 2 == 0}[dtype]
+    got = portacl.compact(x, predicate, context=ctx)
+    assert got.dtype == dtype
+    assert np.array_equal(got, x[mask])
+
+
+def test_compact_names_a_bad_predicate(ctx):
+    with pytest.raises(portacl.Error, match="the predicate is empty"):
+        portacl.compact(np.ones(4, np.float32), "", context=ctx)
+
+
+@pytest.mark.parametrize("measure", ["cosine", "squared_distance"])
+@pytest.mark.parametrize("n,q,d,k", [(1, 1, 1, 1), (37, 5, 3, 4), (1000, 17, 8, 10), (300, 3, 33, 300)])
+def test_knn_against_numpy(ctx, rng, measure, n, q, d, k):
+    train = rng.uniform(-1, 1, (n, d)).astype(np.float32)
+    queries = rng.uniform(-1, 1, (q, d)).astype(np.float32)
+    t64, q64 = train.astype(np.float64), queries.astype(np.float64)
+    if measure == "cosine":
+        score = (q64 @ t64.T) / np.outer(np.linalg.norm(q64, axis=1), np.linalg.norm(t64, axis=1))
+        order = np.argsort(-score, axis=1, kind="stable")
+    else:
+        score = ((q64[:, None, :] - t64[None, :, :]) ** 2).sum(axis=2)
+        order = np.argsort(score, axis=1, kind="stable")
+    indices, scores = portacl.knn(train, queries, k, measure=measure, context=ctx)
+    assert indices.shape == (q, k) and scores.shape == (q, k)
+    want = np.take_along_axis(score, order[:, :k], axis=1)
+    assert np.allclose(scores, want, rtol=1e-4, atol=1e-5)
+    # The indices name points of those scores (near-ties may swap places).
+    assert np.allclose(np.take_along_axis(score, indices.astype(np.int64), axis=1), want, rtol=1e-4, atol=1e-5)
+
+
+def test_knn_refusals(ctx):
+    with pytest.raises(ValueError, match="knn: the training points have 3 coordinates but the queries 2"):
+        portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 2), np.float32), 1, context=ctx)
+    with pytest.raises(ValueError, match="measure 'manhattan'"):
+        portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 3), np.float32), 1, measure="manhattan", context=ctx)
+    with pytest.raises(portacl.Error, match="k 5 is more than the 4 training points"):
+        portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 3), np.float32), 5, context=ctx)
 
 
 def test_matmul_refuses_bad_shapes_and_dtypes(ctx):

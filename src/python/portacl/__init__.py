@@ -15,9 +15,9 @@ from . import _portacl
 from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __version__, query, tunable_operations
 
 __all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy",
-           "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "context_from_pyopencl", "convolve2d", "cumsum",
-           "default_context", "dot", "gemv", "heat2d", "kmeans", "matmul", "max", "min", "nbody", "nrm2", "query",
-           "sort", "spmv", "sum", "to_pyopencl", "tunable_operations", "tune"]
+           "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl", "convolve2d",
+           "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "min", "nbody",
+           "nrm2", "query", "sort", "spmv", "sum", "to_pyopencl", "trsv", "tunable_operations", "tune"]
 
 _default = None
 
@@ -102,6 +102,13 @@ def cumsum(x, exclusive=False, context=None, return_plan=False):
     return _result(_portacl.cumsum(_context(context), _np.asarray(x), exclusive), return_plan)
 
 
+def compact(x, predicate, context=None, return_plan=False):
+    """The elements of a 1-D float32, float64 or int32 array for which
+    `predicate`, an OpenCL C expression in x (e.g. "x > 0.5f",
+    "!isnan(x)"), holds, in their order: x[mask] without the mask."""
+    return _result(_portacl.compact(_context(context), _np.asarray(x), predicate), return_plan)
+
+
 def bincount(keys, bins, shift=0, wrap=False, context=None, return_plan=False):
     """Counts of 1-D non-negative integer keys in `bins` bins, as
     numpy.bincount(keys >> shift, minlength=bins)[:bins] (uint32): keys past
@@ -137,6 +144,14 @@ def gemv(a, x, alpha=1.0, transpose=False, context=None, return_plan=False):
     """alpha a @ x (transpose=True: alpha a.T @ x) for a 2-D float32 or
     float64 matrix and a 1-D x of its dtype (GEMV)."""
     return _result(_portacl.gemv(_context(context), _np.asarray(a), _np.asarray(x), alpha, transpose), return_plan)
+
+
+def trsv(l, b, unit_diagonal=False, context=None, return_plan=False):
+    """x solving L x = b for L the lower triangle of a square float32 or
+    float64 matrix l (unit_diagonal=True: its diagonal taken as 1, never
+    read), as scipy.linalg.solve_triangular(l, b, lower=True). A zero on
+    the diagonal gives inf or NaN, as in BLAS."""
+    return _result(_portacl.trsv(_context(context), _np.asarray(l), _np.asarray(b), unit_diagonal), return_plan)
 
 
 def spmv(a, x, context=None, return_plan=False):
@@ -181,6 +196,15 @@ def nbody(bodies, velocities, dt, steps=1, softening=0.01, gravity=1.0, context=
     accelerations), the accelerations' 4th column each body's potential."""
     return _result(_portacl.nbody(_context(context), _np.asarray(bodies), _np.asarray(velocities), dt, steps,
                                   softening, gravity), return_plan)
+
+
+def knn(train, queries, k, measure="cosine", context=None, return_plan=False):
+    """The k best training points (rows of a float32 (n, d) array) for each
+    query (rows of (q, d)): (indices, scores), each (q, k), best first. The
+    measure is "cosine" (larger first; 0 where a vector is zero) or
+    "squared_distance" (smaller first); equal scores rank by index."""
+    return _result(_portacl.knn(_context(context), _np.asarray(train), _np.asarray(queries), k, measure),
+                   return_plan)
 
 
 def kmeans(points, k, seed=0, max_iterations=300, changed_tolerance=0, context=None, return_plan=False):
