@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Heat 2D steps and 2D convolution (correlation form) on NumPy images.
+// Heat 2D steps, 2D convolution (correlation form) and 3D stencils on NumPy arrays.
 #include "bindings.hpp"
+
+#include <optional>
+#include <tuple>
 
 namespace portacl::python {
 
@@ -26,18 +29,18 @@ py::tuple heat(Context& ctx, const py::array& u, std::size_t steps, double r, co
   return with_plan(download(field, {py::ssize_t(rows), py::ssize_t(cols)}), plan);
 }
 
-Boundary boundary_of(const std::string& name) {
+Boundary boundary_of(const std::string& name, const char* op) {
   if (name == "zero") return Boundary::zero;
   if (name == "clamp") return Boundary::clamp;
   if (name == "valid") return Boundary::valid;
-  throw py::value_error("convolve2d: boundary must be 'zero', 'clamp' or 'valid', not '" + name + "'");
+  throw py::value_error(std::string(op) + ": boundary must be 'zero', 'clamp' or 'valid', not '" + name + "'");
 }
 
 template <class T>
 py::tuple convolve(Context& ctx, const py::array& image, const py::array& mask, const std::string& boundary) {
   const auto hi = checked<T>(image, 2, "convolve2d: image"), hm = checked<T>(mask, 2, "convolve2d: mask");
   const std::size_t rows = std::size_t(hi.shape(0)), cols = std::size_t(hi.shape(1));
-  const Boundary b = boundary_of(boundary);
+  const Boundary b = boundary_of(boundary, "convolve2d");
   const ConvolutionMask<T> weights(ctx, values(hm), std::size_t(hm.shape(0)), std::size_t(hm.shape(1)), true);
   const auto [out_rows, out_cols] = convolution_output_size(rows, cols, weights.rows(), weights.cols(), b);
   const Buffer<T> in(ctx, values(hi));
@@ -52,9 +55,48 @@ py::tuple convolve(Context& ctx, const py::array& image, const py::array& mask, 
   return with_plan(download(out, {py::ssize_t(out_rows), py::ssize_t(out_cols)}), plan);
 }
 
+// A 3D stencil on a (nz, ny, nx) array (x fastest, as the library stores
+// grids): the star of weights c[0..R] when `points` is None, else the
+// general stencil of (dx, dy, dz, weight) points.
+template <class T>
+py::tuple stencil(Context& ctx, const py::array& u, const py::object& star, const py::object& points,
+                  const std::string& boundary) {
+  const auto hu = checked<T>(u, 3, "stencil3d: u");
+  const Extent3 extent{std::size_t(hu.shape(2)), std::size_t(hu.shape(1)), std::size_t(hu.shape(0))};
+  Stencil3dOptions o;
+  o.boundary = boundary_of(boundary, "stencil3d");
+  const Buffer<T> in(ctx, values(hu));
+  std::optional<StarWeights<T>> weights;
+  std::optional<StencilPoints<T>> general;
+  if (points.is_none()) {
+    weights.emplace(ctx, star.cast<std::vector<T>>());
+  } else {
+    std::vector<StencilPoint<T>> list;
+    for (const auto& p : points.cast<std::vector<std::tuple<int, int, int, double>>>())
+      list.push_back({std::get<0>(p), std::get<1>(p), std::get<2>(p), T(std::get<3>(p))});
+    general.emplace(ctx, std::move(list));
+  }
+  const Extent3 out_extent =
+      stencil3d_output_extent(extent, weights ? weights->radius() : general->reach(), o.boundary);
+  Buffer<T> out(ctx, out_extent.cells());
+  LaunchPlan plan;
+  {
+    py::gil_scoped_release release;
+    plan = weights ? star_stencil3d(ctx, in, extent, *weights, out, o) : stencil3d(ctx, in, extent, *general, out, o);
+  }
+  return with_plan(download(out, {py::ssize_t(out_extent.nz), py::ssize_t(out_extent.ny), py::ssize_t(out_extent.nx)}),
+                   plan);
+}
+
 }  // namespace
 
 void bind_stencil(py::module_& m) {
+  m.def("stencil3d", [](Context& ctx, const py::array& u, const py::object& star, const py::object& points,
+                        const std::string& boundary) {
+    if (holds<float>(u)) return stencil<float>(ctx, u, star, points, boundary);
+    if (holds<double>(u)) return stencil<double>(ctx, u, star, points, boundary);
+    throw py::type_error("stencil3d: dtype " + dtype_name(u) + " is not float32 or float64");
+  });
   m.def("heat2d", [](Context& ctx, const py::array& u, std::size_t steps, double r, const py::object& sides) {
     if (holds<float>(u)) return heat<float>(ctx, u, steps, r, sides);
     if (holds<double>(u)) return heat<double>(ctx, u, steps, r, sides);

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The kernel families from Python against NumPy and SciPy references on
 random data: reductions, scans, compaction, sort, histograms, GEMM, GEMV,
-TRSV, heat 2D, convolution, N-body, k-nearest neighbours and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
+TRSV, heat 2D, convolution, 3D stencils, N-body, k-nearest neighbours and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
 vector widths), strided input, wrong dtypes and shapes; plans that explain
 themselves."""
 import numpy as np
@@ -275,6 +275,64 @@ def test_convolve2d_against_scipy(ctx, rng, dtype, shape, mask_shape):
     if shape[0] >= mask_shape[0] and shape[1] >= mask_shape[1]:
         got = portacl.convolve2d(image, mask, "valid", context=ctx)
         assert np.max(np.abs(got - sig.correlate2d(image64, mask64, mode="valid"))) <= bound
+
+
+def star_kernel(weights):
+    r = len(weights) - 1
+    k = np.zeros((2 * r + 1,) * 3)
+    k[r, r, r] = weights[0]
+    for d in range(1, r + 1):
+        for axis in range(3):
+            for sign in (-1, 1):
+                at = [r, r, r]
+                at[axis] += sign * d
+                k[tuple(at)] = weights[d]
+    return k
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (5, 7, 3), (13, 11, 37)])
+@pytest.mark.parametrize("radius", [1, 2, 4])
+def test_star_stencil3d_against_scipy(ctx, rng, dtype, shape, radius):
+    u = rng.uniform(-1, 1, shape).astype(dtype)
+    weights = list(rng.uniform(-1, 1, radius + 1))
+    k = star_kernel(weights)
+    u64 = u.astype(np.float64)
+    bound = 8 * EPS[dtype] * (6 * radius + 1)
+    for boundary, mode in (("zero", "constant"), ("clamp", "nearest")):
+        got = portacl.stencil3d(u, weights=weights, boundary=boundary, context=ctx)
+        assert got.dtype == dtype and got.shape == shape
+        assert np.max(np.abs(got - ndi.correlate(u64, k, mode=mode))) <= bound
+    if min(shape) > 2 * radius:
+        got = portacl.stencil3d(u, weights=weights, boundary="valid", context=ctx)
+        inner = tuple(slice(radius, n - radius) for n in shape)
+        assert got.shape == tuple(n - 2 * radius for n in shape)
+        assert np.max(np.abs(got - ndi.correlate(u64, k, mode="constant")[inner])) <= bound
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_general_stencil3d_against_scipy(ctx, rng, dtype):
+    u = rng.uniform(-1, 1, (9, 10, 17)).astype(dtype)
+    # An asymmetric set: the centre, a corner, a far point along x.
+    points = [(0, 0, 0, 0.5), (1, -1, 1, -0.25), (-3, 0, 0, 2.0), (0, 2, -1, 1.5)]
+    k = np.zeros((7, 7, 7))
+    for dx, dy, dz, w in points:
+        k[3 + dz, 3 + dy, 3 + dx] = w
+    want = ndi.correlate(u.astype(np.float64), k, mode="constant")
+    got = portacl.stencil3d(u, points=points, context=ctx)
+    assert np.max(np.abs(got - want)) <= 16 * EPS[dtype] * 4
+
+
+def test_stencil3d_refusals(ctx):
+    u = np.ones((4, 4, 4))
+    with pytest.raises(ValueError, match="either the star's weights or the points"):
+        portacl.stencil3d(u, context=ctx)
+    with pytest.raises(ValueError, match="stencil3d: boundary must be 'zero', 'clamp' or 'valid', not 'wrap'"):
+        portacl.stencil3d(u, weights=[1.0, 0.5], boundary="wrap", context=ctx)
+    with pytest.raises(portacl.Error, match="1 weights; the star of radius R takes R \\+ 1"):
+        portacl.stencil3d(u, weights=[1.0], context=ctx)
+    with pytest.raises(ValueError, match="a 3-D array is needed, not 2-D"):
+        portacl.stencil3d(np.ones((4, 4)), weights=[1.0, 0.5], context=ctx)
 
 
 def test_convolve2d_refuses_a_bad_boundary(ctx):

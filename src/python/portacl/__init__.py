@@ -17,7 +17,7 @@ from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __v
 __all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy",
            "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl", "convolve2d",
            "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "min", "nbody",
-           "nrm2", "query", "sort", "spmv", "sum", "to_pyopencl", "trsv", "tunable_operations", "tune"]
+           "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv", "tunable_operations", "tune"]
 
 _default = None
 
@@ -188,6 +188,18 @@ def convolve2d(image, mask, boundary="zero", context=None, return_plan=False):
     output)."""
     return _result(_portacl.convolve2d(_context(context), _np.asarray(image), _np.asarray(mask), boundary),
                    return_plan)
+
+
+def stencil3d(u, weights=None, points=None, boundary="zero", context=None, return_plan=False):
+    """A 3-D stencil on a float32 or float64 array indexed u[z, y, x]. Either
+    the star of radius R = len(weights) - 1 (1 to 4): out = c0 u + sum over
+    r of c_r times the six neighbours at distance r along x, y and z; or
+    any `points`, a list of (dx, dy, dz, weight) within 8 cells (as
+    scipy.ndimage.correlate with those weights). boundary "zero" (zeros
+    outside), "clamp" (the nearest cell) or "valid" (the interior only)."""
+    if (weights is None) == (points is None):
+        raise ValueError("stencil3d: give either the star's weights or the points, not both or neither")
+    return _result(_portacl.stencil3d(_context(context), _np.asarray(u), weights, points, boundary), return_plan)
 
 
 def nbody(bodies, velocities, dt, steps=1, softening=0.01, gravity=1.0, context=None, return_plan=False):
