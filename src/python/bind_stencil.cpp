@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Heat 2D steps, 2D convolution (correlation form) and 3D stencils on NumPy arrays.
+// Heat 2D steps, 2D convolution (correlation form), 3D stencils and
+// normalised cross-correlation on NumPy arrays.
 #include "bindings.hpp"
 
 #include <optional>
@@ -88,9 +89,35 @@ py::tuple stencil(Context& ctx, const py::array& u, const py::object& star, cons
                    plan);
 }
 
+// The normalised cross-correlation map of a template over an image (uint8
+// or float32, both 2-D), and where it peaks.
+template <class P>
+py::tuple correlation_map(Context& ctx, const py::array& image, const py::array& templ) {
+  const auto hi = checked<P>(image, 2, "ncc: image"), ht = checked<P>(templ, 2, "ncc: template");
+  const std::size_t rows = std::size_t(hi.shape(0)), cols = std::size_t(hi.shape(1));
+  const NccTemplate<P> t(ctx, values(ht), std::size_t(ht.shape(0)), std::size_t(ht.shape(1)));
+  const auto [map_rows, map_cols] = ncc_map_size(rows, cols, t.rows(), t.cols());
+  const Buffer<P> in(ctx, values(hi));
+  Buffer<float> map(ctx, map_rows * map_cols);
+  LaunchPlan plan;
+  NccMatch best;
+  {
+    py::gil_scoped_release release;
+    plan = ncc(ctx, in, rows, cols, t, map);
+    best = ncc_best_match(ctx, map, map_rows, map_cols);
+  }
+  py::array_t<float> values_out = download(map, {py::ssize_t(map_rows), py::ssize_t(map_cols)});
+  return with_plan(py::make_tuple(values_out, py::make_tuple(best.row, best.col), best.score), plan);
+}
+
 }  // namespace
 
 void bind_stencil(py::module_& m) {
+  m.def("ncc", [](Context& ctx, const py::array& image, const py::array& templ) {
+    if (holds<std::uint8_t>(image)) return correlation_map<std::uint8_t>(ctx, image, templ);
+    if (holds<float>(image)) return correlation_map<float>(ctx, image, templ);
+    throw py::type_error("ncc: dtype " + dtype_name(image) + " is not uint8 or float32");
+  });
   m.def("stencil3d", [](Context& ctx, const py::array& u, const py::object& star, const py::object& points,
                         const std::string& boundary) {
     if (holds<float>(u)) return stencil<float>(ctx, u, star, points, boundary);

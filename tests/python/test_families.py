@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """The kernel families from Python against NumPy and SciPy references on
 random data: reductions, scans, compaction, sort, histograms, GEMM, GEMV,
-TRSV, heat 2D, convolution, 3D stencils, N-body, k-nearest neighbours and k-means; awkward sizes (0, 1, primes, non-multiples of tiles and
-vector widths), strided input, wrong dtypes and shapes; plans that explain
-themselves."""
+TRSV, heat 2D, convolution, 3D stencils, template matching (NCC), N-body,
+k-nearest neighbours and k-means; awkward sizes (0, 1, primes,
+non-multiples of tiles and vector widths), strided input, wrong dtypes and
+shapes; plans that explain themselves."""
 import numpy as np
 import pytest
 import scipy.ndimage as ndi
@@ -333,6 +334,51 @@ def test_stencil3d_refusals(ctx):
         portacl.stencil3d(u, weights=[1.0], context=ctx)
     with pytest.raises(ValueError, match="a 3-D array is needed, not 2-D"):
         portacl.stencil3d(np.ones((4, 4)), weights=[1.0, 0.5], context=ctx)
+
+
+def ncc_reference(image, template):
+    """The coefficient at every offset, in double, by its definition."""
+    img, t = image.astype(np.float64), template.astype(np.float64)
+    tr, tc = t.shape
+    tc0 = t - t.mean()
+    out = np.zeros((img.shape[0] - tr + 1, img.shape[1] - tc + 1))
+    for y in range(out.shape[0]):
+        for x in range(out.shape[1]):
+            w = img[y:y + tr, x:x + tc]
+            wc = w - w.mean()
+            den = np.sqrt((wc * wc).sum() * (tc0 * tc0).sum())
+            out[y, x] = (wc * tc0).sum() / den if den > 0 else 0.0
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("shape,tshape", [((1, 1), (1, 1)), ((17, 23), (3, 5)), ((40, 37), (7, 7)), ((9, 9), (9, 9))])
+def test_ncc_against_numpy(ctx, rng, dtype, shape, tshape):
+    if dtype == np.uint8:
+        image = rng.integers(0, 256, shape).astype(np.uint8)
+    else:
+        image = rng.uniform(-1, 1, shape).astype(np.float32)
+    # The template cut from the image: a perfect match where it came from.
+    y0, x0 = (shape[0] - tshape[0]) // 2, (shape[1] - tshape[1]) // 2
+    template = image[y0:y0 + tshape[0], x0:x0 + tshape[1]].copy()
+    want = ncc_reference(image, template)
+    got, (row, col), score = portacl.ncc(image, template, context=ctx)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    assert np.max(np.abs(got - want)) <= 1e-4
+    assert np.all(np.abs(got) <= 1 + 1e-6)
+    if template.size > 1:  # a one-pixel template is flat: every coefficient 0
+        best = np.unravel_index(np.argmax(want), want.shape)
+        assert (row, col) == best and score == pytest.approx(want[best], abs=1e-5)
+        assert want[y0, x0] == pytest.approx(1.0)
+
+
+def test_ncc_refusals(ctx):
+    with pytest.raises(portacl.Error, match="a 4 x 1 template does not fit a 3 x 3 image"):
+        portacl.ncc(np.ones((3, 3), np.uint8), np.ones((4, 1), np.uint8), context=ctx)
+    with pytest.raises(TypeError, match="ncc: template: dtype float32 where uint8 is needed"):
+        portacl.ncc(np.ones((3, 3), np.uint8), np.ones((2, 2), np.float32), context=ctx)
+    with pytest.raises(TypeError, match="ncc: dtype float64 is not uint8 or float32"):
+        portacl.ncc(np.ones((3, 3)), np.ones((2, 2)), context=ctx)
 
 
 def test_convolve2d_refuses_a_bad_boundary(ctx):

@@ -17,7 +17,8 @@ from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __v
 __all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy",
            "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl", "convolve2d",
            "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "min", "nbody",
-           "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv", "tunable_operations", "tune"]
+           "ncc", "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv", "tunable_operations",
+           "tune"]
 
 _default = None
 
@@ -188,6 +189,16 @@ def convolve2d(image, mask, boundary="zero", context=None, return_plan=False):
     output)."""
     return _result(_portacl.convolve2d(_context(context), _np.asarray(image), _np.asarray(mask), boundary),
                    return_plan)
+
+
+def ncc(image, template, context=None, return_plan=False):
+    """Normalised cross-correlation (template matching) of a 2-D template
+    over a 2-D image, both uint8 or both float32: (map, (row, col), score),
+    the map of coefficients in [-1, 1] at every offset where the template
+    lies inside the image ((rows - t_rows + 1, cols - t_cols + 1), float32;
+    0 where the window or the template is flat) and its best offset (the
+    first in row-major order among equals). 8-bit sums are exact."""
+    return _result(_portacl.ncc(_context(context), _np.asarray(image), _np.asarray(template)), return_plan)
 
 
 def stencil3d(u, weights=None, points=None, boundary="zero", context=None, return_plan=False):
