@@ -1,10 +1,91 @@
 // SPDX-License-Identifier: Apache-2.0
-// k-nearest neighbours and k-means on (n, d) float32 points.
+// k-nearest neighbours and k-means on (n, d) float32 points; the small
+// convolutional network, trained on the device.
 #include "bindings.hpp"
 
 namespace portacl::python {
 
+namespace {
+
+// A SmallCnn and the context it runs on, kept alive together.
+struct PySmallCnn {
+  std::shared_ptr<Context> ctx;
+  std::unique_ptr<SmallCnn> net;
+};
+
+// A batch of images (B, C, H, W) of the network's shape, as a device buffer.
+Buffer<float> batch_of(const PySmallCnn& n, const py::array& images, const char* op, std::size_t& batch) {
+  const auto hi = checked<float>(images, 4, std::string(op) + ": images");
+  const SmallCnnShape& s = n.net->shape();
+  if (std::size_t(hi.shape(1)) != s.channels || std::size_t(hi.shape(2)) != s.height ||
+      std::size_t(hi.shape(3)) != s.width)
+    throw py::value_error(std::string(op) + ": images are " + std::to_string(hi.shape(1)) + " x " +
+                          std::to_string(hi.shape(2)) + " x " + std::to_string(hi.shape(3)) +
+                          " (C x H x W) but the network takes " + std::to_string(s.channels) + " x " +
+                          std::to_string(s.height) + " x " + std::to_string(s.width));
+  batch = std::size_t(hi.shape(0));
+  return Buffer<float>(*n.ctx, values(hi));
+}
+
+}  // namespace
+
 void bind_ml(py::module_& m) {
+  py::class_<PySmallCnn>(m, "SmallCnn")
+      .def(py::init([](const std::shared_ptr<Context>& ctx, std::size_t channels, std::size_t height, std::size_t width,
+                       std::size_t filters, std::size_t classes, std::uint64_t seed) {
+        SmallCnnShape shape{channels, height, width, filters, classes};
+        return PySmallCnn{ctx, std::make_unique<SmallCnn>(*ctx, shape, seed)};
+      }))
+      .def("train_step",
+           [](PySmallCnn& n, const py::array& images, const py::array& labels, float learning_rate, float momentum,
+              float weight_decay) {
+             std::size_t batch = 0;
+             const Buffer<float> di = batch_of(n, images, "train_step", batch);
+             const auto hl = checked<int>(labels, 1, "train_step: labels");
+             if (std::size_t(hl.shape(0)) != batch)
+               throw py::value_error("train_step: " + std::to_string(hl.shape(0)) + " labels for " +
+                                     std::to_string(batch) + " images");
+             const Buffer<int> dl(*n.ctx, values(hl));
+             SgdOptions o;
+             o.learning_rate = learning_rate;
+             o.momentum = momentum;
+             o.weight_decay = weight_decay;
+             py::gil_scoped_release release;
+             return n.net->train_step(di, dl, batch, o);
+           })
+      .def("forward",
+           [](PySmallCnn& n, const py::array& images) {
+             std::size_t batch = 0;
+             const Buffer<float> di = batch_of(n, images, "forward", batch);
+             Buffer<float> logits(*n.ctx, batch * n.net->shape().classes);
+             {
+               py::gil_scoped_release release;
+               n.net->forward(di, batch, logits);
+             }
+             return download(logits, {py::ssize_t(batch), py::ssize_t(n.net->shape().classes)});
+           })
+      .def("predict",
+           [](PySmallCnn& n, const py::array& images) {
+             std::size_t batch = 0;
+             const Buffer<float> di = batch_of(n, images, "predict", batch);
+             Buffer<int> classes(*n.ctx, batch);
+             {
+               py::gil_scoped_release release;
+               n.net->predict(di, batch, classes);
+             }
+             return download(classes, {py::ssize_t(batch)});
+           })
+      .def("parameters",
+           [](const PySmallCnn& n) {
+             const std::vector<float> p = n.net->packed_parameters();
+             return py::array_t<float>(py::ssize_t(p.size()), p.data());
+           })
+      .def("set_parameters",
+           [](PySmallCnn& n, const py::array& packed) {
+             n.net->set_packed_parameters(values(checked<float>(packed, 1, "set_parameters")));
+           })
+      .def_property_readonly("context", [](const PySmallCnn& n) { return n.ctx; });
+
   m.def("knn",
         [](Context& ctx, const py::array& train, const py::array& queries, std::size_t k, const std::string& measure) {
           const auto ht = checked<float>(train, 2, "knn: train"), hq = checked<float>(queries, 2, "knn: queries");

@@ -14,11 +14,11 @@ import numpy as _np
 from . import _portacl
 from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __version__, query, tunable_operations
 
-__all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "__version__", "argsort", "axpy",
-           "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl", "convolve2d",
-           "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "min", "nbody",
-           "ncc", "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv", "tunable_operations",
-           "tune"]
+__all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
+           "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
+           "convolve2d", "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "min",
+           "nbody", "ncc", "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
+           "tunable_operations", "tune"]
 
 _default = None
 
@@ -236,6 +236,40 @@ def kmeans(points, k, seed=0, max_iterations=300, changed_tolerance=0, context=N
     and converged."""
     return _result(_portacl.kmeans(_context(context), _np.asarray(points), k, seed, max_iterations,
                                    changed_tolerance), return_plan)
+
+
+class SmallCnn(_portacl.SmallCnn):
+    """A small convolutional network trained on the device: images of
+    (channels, height, width) through a 3 x 3 convolution of `filters`
+    filters (padding 1, bias, ReLU), 2 x 2 max-pooling and a dense layer to
+    `classes` logits, with the softmax cross-entropy as its loss; weights
+    from `seed` (the same seed, data and options repeat bit for bit).
+    train_step(images, labels, ...) takes one SGD step on a batch (float32
+    (B, C, H, W) images, integer labels) and returns the batch's mean loss
+    before it; forward(images) gives the logits, predict(images) the
+    classes; parameters() and set_parameters() read and write every
+    parameter as one float32 vector (the convolution's filters and bias,
+    then the dense layer's weights and bias)."""
+
+    def __init__(self, channels, height, width, filters=8, classes=4, seed=0, context=None):
+        super().__init__(_context(context), channels, height, width, filters, classes, seed)
+        self.classes = classes
+
+    def train_step(self, images, labels, learning_rate=0.01, momentum=0.9, weight_decay=0.0):
+        lab = _np.asarray(labels)
+        if lab.dtype.kind not in "iu":
+            raise TypeError(f"train_step: labels of dtype {lab.dtype} where integers are needed")
+        if lab.size and (lab.min() < 0 or lab.max() >= self.classes):
+            raise ValueError(f"train_step: labels from {lab.min()} to {lab.max()}; the network has {self.classes} "
+                             f"classes (0 to {self.classes - 1})")
+        return super().train_step(_np.asarray(images), lab.astype(_np.int32), learning_rate, momentum,
+                                  weight_decay)
+
+    def forward(self, images):
+        return super().forward(_np.asarray(images))
+
+    def predict(self, images):
+        return super().predict(_np.asarray(images))
 
 
 def context_from_pyopencl(queue):
