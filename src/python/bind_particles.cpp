@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// All-pairs N-body: leapfrog steps of (n, 4) float32 bodies (x, y, z, mass)
-// and velocities.
+// All-pairs N-body (leapfrog steps of (n, 4) float32 bodies: x, y, z, mass)
+// and Lennard-Jones molecular dynamics in a periodic box.
 #include "bindings.hpp"
+
+#include <tuple>
 
 namespace portacl::python {
 
@@ -15,9 +17,56 @@ py::array_t<float, py::array::c_style> bodies_array(const py::array& a, const st
   return v;
 }
 
+// `steps` velocity-Verlet steps of Lennard-Jones particles (one type) in a
+// periodic box: (positions, velocities, info).
+template <class T>
+py::tuple lennard_jones_md(Context& ctx, const py::array& positions, const py::array& velocities,
+                           std::tuple<float, float, float> box, std::size_t steps, double dt, double cutoff,
+                           double epsilon, double sigma, double mass, double skin) {
+  const auto hp = checked<T>(positions, 2, "md: positions"), hv = checked<T>(velocities, 2, "md: velocities");
+  if (hp.shape(1) != 4 || hv.shape(1) != 4 || hp.shape(0) != hv.shape(0))
+    throw py::value_error("md: positions and velocities must both be (n, 4) (x, y, z and type or unused), not (" +
+                          std::to_string(hp.shape(0)) + ", " + std::to_string(hp.shape(1)) + ") and (" +
+                          std::to_string(hv.shape(0)) + ", " + std::to_string(hv.shape(1)) + ")");
+  const py::ssize_t n = hp.shape(0);
+  Buffer<T> p(ctx, values(hp)), v(ctx, values(hv));
+  LennardJones lj;
+  lj.epsilon = {float(epsilon)};
+  lj.sigma = {float(sigma)};
+  lj.cutoff = float(cutoff);
+  MdOptions o;
+  o.dt = float(dt);
+  o.masses = {float(mass)};
+  o.skin = float(skin);
+  MdEnergy energy;
+  std::size_t rebuilds = 0;
+  {
+    py::gil_scoped_release release;
+    BasicLennardJonesMd<T> md(ctx, p, v, PeriodicBox{std::get<0>(box), std::get<1>(box), std::get<2>(box)}, lj, o);
+    md.run(steps);
+    energy = md.energy();
+    rebuilds = md.rebuilds();
+  }
+  py::dict info;
+  info["kinetic"] = energy.kinetic;
+  info["potential"] = energy.potential;
+  info["total"] = energy.total();
+  info["rebuilds"] = rebuilds;
+  return py::make_tuple(download(p, {n, 4}), download(v, {n, 4}), info);
+}
+
 }  // namespace
 
 void bind_particles(py::module_& m) {
+  m.def("md", [](Context& ctx, const py::array& positions, const py::array& velocities,
+                 std::tuple<float, float, float> box, std::size_t steps, double dt, double cutoff, double epsilon,
+                 double sigma, double mass, double skin) {
+    if (holds<float>(positions))
+      return lennard_jones_md<float>(ctx, positions, velocities, box, steps, dt, cutoff, epsilon, sigma, mass, skin);
+    if (holds<double>(positions))
+      return lennard_jones_md<double>(ctx, positions, velocities, box, steps, dt, cutoff, epsilon, sigma, mass, skin);
+    throw py::type_error("md: dtype " + dtype_name(positions) + " is not float32 or float64");
+  });
   m.def("nbody", [](Context& ctx, const py::array& bodies, const py::array& velocities, double dt, std::size_t steps,
                     double softening, double gravity) {
     const auto hb = bodies_array(bodies, "nbody: bodies"), hv = bodies_array(velocities, "nbody: velocities");

@@ -16,8 +16,8 @@ from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __v
 
 __all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
            "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
-           "convolve2d", "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "min",
-           "nbody", "ncc", "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
+           "convolve2d", "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "md",
+           "min", "nbody", "ncc", "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
            "tunable_operations", "tune"]
 
 _default = None
@@ -219,6 +219,18 @@ def nbody(bodies, velocities, dt, steps=1, softening=0.01, gravity=1.0, context=
     accelerations), the accelerations' 4th column each body's potential."""
     return _result(_portacl.nbody(_context(context), _np.asarray(bodies), _np.asarray(velocities), dt, steps,
                                   softening, gravity), return_plan)
+
+
+def md(positions, velocities, box, steps=1, dt=0.005, cutoff=2.5, epsilon=1.0, sigma=1.0, mass=1.0, skin=0.3,
+       context=None):
+    """`steps` velocity-Verlet steps (NVE) of Lennard-Jones particles of one
+    type in a periodic box (bx, by, bz), the potential shifted to 0 at the
+    cutoff, neighbour lists rebuilt as particles drift: float32 or float64
+    (n, 4) positions (x, y, z, 0) and velocities (vx, vy, vz, unused).
+    Returns (positions, velocities, info) with info's kinetic, potential and
+    total energy after the steps and the list rebuilds."""
+    return _portacl.md(_context(context), _np.asarray(positions), _np.asarray(velocities), tuple(box), steps, dt,
+                       cutoff, epsilon, sigma, mass, skin)
 
 
 def knn(train, queries, k, measure="cosine", context=None, return_plan=False):
