@@ -48,4 +48,11 @@ blobs = np.concatenate([c + rng.normal(0, 0.3, (500, 2)) for c in ([0, 0], [5, 5
 centroids, labels, info = portacl.kmeans(blobs, 3, seed=1)
 print("k-means centroids:\n", np.round(centroids[np.argsort(centroids[:, 0] + 10 * centroids[:, 1])], 2))
 assert sorted(info["cluster_sizes"]) == [500, 500, 500]
+# %% A small network learns the sign of an image's mean brightness.
+net = portacl.SmallCnn(1, 8, 8, filters=4, classes=2, seed=3)
+labels = rng.integers(0, 2, 64)
+images = (rng.uniform(-0.5, 0.5, (64, 1, 8, 8)) + np.where(labels, 0.5, -0.5)[:, None, None, None]).astype(np.float32)
+losses = [net.train_step(images, labels, learning_rate=0.05) for _ in range(30)]
+print("training loss %.3f -> %.3f" % (losses[0], losses[-1]))
+assert losses[-1] < losses[0] and np.mean(net.predict(images) == labels) > 0.9
 print("tour ok")
