@@ -45,6 +45,15 @@ bool holds(const py::object& a) {
   return py::hasattr(a, "dtype") && py::dtype::from_args(a.attr("dtype")).is(py::dtype::of<T>());
 }
 
+/// f(float{}) or f(double{}) by a's dtype: the float32-or-float64 calls'
+/// dispatch. Another dtype is a TypeError naming `op`.
+template <class F>
+auto by_real_dtype(const char* op, const py::array& a, F&& f) {
+  if (holds<float>(a)) return f(float{});
+  if (holds<double>(a)) return f(double{});
+  throw py::type_error(std::string(op) + ": dtype " + dtype_name(a) + " is not float32 or float64");
+}
+
 /// `a` as a C-contiguous array of T with `dims` dimensions (a strided array
 /// is copied; another dtype or shape is refused, naming `what`).
 template <class T>

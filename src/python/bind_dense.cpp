@@ -88,20 +88,14 @@ py::tuple lower_solve(Context& ctx, const py::array& l, const py::array& b, bool
 
 void bind_dense(py::module_& m) {
   m.def("trsv", [](Context& ctx, const py::array& l, const py::array& b, bool unit_diagonal) {
-    if (holds<float>(l)) return lower_solve<float>(ctx, l, b, unit_diagonal);
-    if (holds<double>(l)) return lower_solve<double>(ctx, l, b, unit_diagonal);
-    throw py::type_error("trsv: dtype " + dtype_name(l) + " is not float32 or float64");
+    return by_real_dtype("trsv", l, [&](auto t) { return lower_solve<decltype(t)>(ctx, l, b, unit_diagonal); });
   });
   m.def("gemv", [](Context& ctx, const py::array& a, const py::array& x, double alpha, bool transpose) {
-    if (holds<float>(a)) return matvec<float>(ctx, a, x, alpha, transpose);
-    if (holds<double>(a)) return matvec<double>(ctx, a, x, alpha, transpose);
-    throw py::type_error("gemv: dtype " + dtype_name(a) + " is not float32 or float64");
+    return by_real_dtype("gemv", a, [&](auto t) { return matvec<decltype(t)>(ctx, a, x, alpha, transpose); });
   });
   m.def("matmul",
         [](Context& ctx, const py::array& a, const py::array& b, const py::object& out, double alpha, double beta) {
-          if (holds<float>(a)) return matmul<float>(ctx, a, b, out, alpha, beta);
-          if (holds<double>(a)) return matmul<double>(ctx, a, b, out, alpha, beta);
-          throw py::type_error("matmul: dtype " + dtype_name(a) + " is not float32 or float64");
+          return by_real_dtype("matmul", a, [&](auto t) { return matmul<decltype(t)>(ctx, a, b, out, alpha, beta); });
         });
 }
 

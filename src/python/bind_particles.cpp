@@ -58,15 +58,14 @@ py::tuple lennard_jones_md(Context& ctx, const py::array& positions, const py::a
 }  // namespace
 
 void bind_particles(py::module_& m) {
-  m.def("md", [](Context& ctx, const py::array& positions, const py::array& velocities,
-                 std::tuple<float, float, float> box, std::size_t steps, double dt, double cutoff, double epsilon,
-                 double sigma, double mass, double skin) {
-    if (holds<float>(positions))
-      return lennard_jones_md<float>(ctx, positions, velocities, box, steps, dt, cutoff, epsilon, sigma, mass, skin);
-    if (holds<double>(positions))
-      return lennard_jones_md<double>(ctx, positions, velocities, box, steps, dt, cutoff, epsilon, sigma, mass, skin);
-    throw py::type_error("md: dtype " + dtype_name(positions) + " is not float32 or float64");
-  });
+  m.def("md",
+        [](Context& ctx, const py::array& positions, const py::array& velocities, std::tuple<float, float, float> box,
+           std::size_t steps, double dt, double cutoff, double epsilon, double sigma, double mass, double skin) {
+          return by_real_dtype("md", positions, [&](auto t) {
+            return lennard_jones_md<decltype(t)>(ctx, positions, velocities, box, steps, dt, cutoff, epsilon, sigma,
+                                                 mass, skin);
+          });
+        });
   m.def("nbody", [](Context& ctx, const py::array& bodies, const py::array& velocities, double dt, std::size_t steps,
                     double softening, double gravity) {
     const auto hb = bodies_array(bodies, "nbody: bodies"), hv = bodies_array(velocities, "nbody: velocities");

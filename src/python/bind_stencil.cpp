@@ -120,19 +120,14 @@ void bind_stencil(py::module_& m) {
   });
   m.def("stencil3d", [](Context& ctx, const py::array& u, const py::object& star, const py::object& points,
                         const std::string& boundary) {
-    if (holds<float>(u)) return stencil<float>(ctx, u, star, points, boundary);
-    if (holds<double>(u)) return stencil<double>(ctx, u, star, points, boundary);
-    throw py::type_error("stencil3d: dtype " + dtype_name(u) + " is not float32 or float64");
+    return by_real_dtype("stencil3d", u, [&](auto t) { return stencil<decltype(t)>(ctx, u, star, points, boundary); });
   });
   m.def("heat2d", [](Context& ctx, const py::array& u, std::size_t steps, double r, const py::object& sides) {
-    if (holds<float>(u)) return heat<float>(ctx, u, steps, r, sides);
-    if (holds<double>(u)) return heat<double>(ctx, u, steps, r, sides);
-    throw py::type_error("heat2d: dtype " + dtype_name(u) + " is not float32 or float64");
+    return by_real_dtype("heat2d", u, [&](auto t) { return heat<decltype(t)>(ctx, u, steps, r, sides); });
   });
   m.def("convolve2d", [](Context& ctx, const py::array& image, const py::array& mask, const std::string& boundary) {
-    if (holds<float>(image)) return convolve<float>(ctx, image, mask, boundary);
-    if (holds<double>(image)) return convolve<double>(ctx, image, mask, boundary);
-    throw py::type_error("convolve2d: dtype " + dtype_name(image) + " is not float32 or float64");
+    return by_real_dtype("convolve2d", image,
+                         [&](auto t) { return convolve<decltype(t)>(ctx, image, mask, boundary); });
   });
 }
 

@@ -73,12 +73,19 @@ endif()
 # prefix finds its library by itself (no LD_LIBRARY_PATH naming the prefix),
 # and reports the library's version.
 if(PYTHON)
-  execute_process(COMMAND ${clean_env} "PYTHONPATH=${moved}/${PYTHON_DIR}" "${PYTHON}" -c
-                          "import portacl; d = portacl.query(); print(portacl.__version__, len(d), d[0]['name'])"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(rc OR NOT out MATCHES "^${VERSION} [1-9]")
-    message(FATAL_ERROR "import portacl from the moved prefix failed (${rc}): ${out}${err}")
-  endif()
+  # Runs `code` with `import portacl` found under `path`; fails with `what`
+  # unless it exits 0 and prints what matches `expected`.
+  function(check_import path code expected what)
+    execute_process(COMMAND ${clean_env} "PYTHONPATH=${path}" "${PYTHON}" -c "import portacl; ${code}"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(rc OR NOT out MATCHES "${expected}")
+      message(FATAL_ERROR "${what} (${rc}): ${out}${err}")
+    endif()
+    set(out "${out}" PARENT_SCOPE)
+  endfunction()
+  string(REPLACE "." "\\." version_pattern "${VERSION}")
+  check_import("${moved}/${PYTHON_DIR}" "d = portacl.query(); print(portacl.__version__, len(d), d[0]['name'])"
+               "^${version_pattern} [1-9]" "import portacl from the moved prefix failed")
   message(STATUS "python3 from the moved prefix: ${out}")
   # The module built on its own against the moved prefix, as `pip install .`
   # builds it (pyproject.toml: src/python/CMakeLists.txt, find_package).
@@ -92,12 +99,8 @@ if(PYTHON)
   if(rc)
     message(FATAL_ERROR "the Python module does not build on its own against the moved prefix (${rc}): ${out}${err}")
   endif()
-  execute_process(COMMAND ${clean_env} "PYTHONPATH=${WORK}/python-alone" "${PYTHON}" -c
-                          "import portacl; print(portacl.__version__, portacl.sum([1.0, 2.0, 3.5]))"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(rc OR NOT out STREQUAL "${VERSION} 6.5\n")
-    message(FATAL_ERROR "the module built on its own does not run (${rc}): ${out}${err}")
-  endif()
+  check_import("${WORK}/python-alone" "print(portacl.__version__, portacl.sum([1.0, 2.0, 3.5]))"
+               "^${version_pattern} 6\\.5\n$" "the module built on its own does not run")
 endif()
 
 set(extra "")

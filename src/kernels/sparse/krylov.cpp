@@ -101,10 +101,7 @@ struct Krylov {
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
       : ctx(c), a(m), o(opt), op(name), bicg(bicgstab) {
-    const KernelTraits traits = sparse_kernel_traits("krylov", element_of<T>::value, true);
-    LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
-    plan.work_groups = std::min<std::size_t>(plan.work_groups, 1024);  // the partials one group adds up
-    plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+    LaunchPlan plan = krylov_pass_plan(ctx, element_of<T>::value, n, o.plan);
     plan.macros["JACOBI"] = o.jacobi ? "1" : "0";
     plan.macros["MAX_NORM"] = o.criterion == SolverOptions::Criterion::max_residual ? "1" : "0";
     plan.macros["BICGSTAB"] = bicg ? "1" : "0";

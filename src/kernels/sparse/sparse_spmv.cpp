@@ -32,6 +32,14 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
   return t;
 }
 
+LaunchPlan krylov_pass_plan(Context& ctx, ElementType element, std::size_t n, const PlanOptions& options) {
+  LaunchPlan plan =
+      ctx.plan(sparse_kernel_traits("krylov", element, true), ProblemSize(std::max<std::size_t>(n, 1)), options);
+  plan.work_groups = std::min(plan.work_groups, kMaxKrylovGroups);
+  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  return plan;
+}
+
 bool spmv_keeps_preparation(const SpmvMethod& m) {
   return (m.format == SparseFormat::csr && (m.variant == CsrVariant::block || m.variant == CsrVariant::merge)) ||
          m.format == SparseFormat::ell || m.format == SparseFormat::ell_r || m.format == SparseFormat::dia;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/sparse/split_cg.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "portacl/error.hpp"
@@ -10,15 +9,6 @@
 #include "kernels/sparse/tunables.hpp"
 
 namespace portacl {
-
-namespace {
-
-// The passes share the Krylov solvers' tuning declaration: they are the
-// same kind of launch (streams of a few vectors ending in a work-group sum).
-// At most 1024 work-groups: the host reads and adds one sum a group.
-constexpr std::size_t kMaxGroups = 1024;
-
-}  // namespace
 
 template <class T>
 SplitCgBlock<T>::SplitCgBlock(Context& ctx, std::size_t rows, const std::vector<T>* diagonal, std::size_t first_row,
@@ -35,10 +25,9 @@ SplitCgBlock<T>::SplitCgBlock(Context& ctx, std::size_t rows, const std::vector<
     }
     inv_diag_ = device_arrays::copy_of(ctx, inverse, std::string(op) + " inverse diagonal");
   }
-  const KernelTraits traits = sparse_kernel_traits("krylov", element_of<T>::value, true);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(rows_), options);
-  plan.work_groups = std::min(plan.work_groups, kMaxGroups);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  // The single-device solver's passes' plan: the same kind of launch
+  // (streams of a few vectors ending in a work-group sum).
+  LaunchPlan plan = krylov_pass_plan(ctx, element_of<T>::value, rows_, options);
   plan.macros["JACOBI"] = jacobi_ ? "1" : "0";
   groups_ = plan.work_groups;
   update_ = ctx.prepare(KernelRef{"sparse_split_cg.cl", "split_cg_update", "", ""}, plan);
