@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 STEPS=${STEPS:-build tests bench}
@@ -19,6 +19,17 @@ if has tests; then
   PORTACL_TEST_DEVICE=gpu timeout ${TEST_TIMEOUT:-540} /tmp/build/tests/portacl_tests ${TESTS:-} > "$OUT/tests_gpu.log" 2>&1
   echo "gpu tests exit $?" >> "$OUT/tests_gpu.log"
   tail -n 30 "$OUT/tests_gpu.log"
+fi
+if has suite; then
+  # The whole suite on the GPU, every case in its own process, SUITE_JOBS at a time, longest first by
+  # the committed durations of the last run (tests/gpu-durations.tsv); the new durations and every
+  # case's log come back in $OUT. The last lines are the summary (counts and time).
+  cp tests/gpu-durations.tsv "$OUT/gpu-durations.tsv" 2>/dev/null || : > "$OUT/gpu-durations.tsv"
+  PORTACL_TEST_DEVICE=gpu timeout ${TEST_TIMEOUT:-540} python3 tools/run-suite-parallel.py /tmp/build/tests/portacl_tests \
+    --jobs ${SUITE_JOBS:-16} --durations "$OUT/gpu-durations.tsv" --log /tmp/suite --timeout 300 > "$OUT/suite_gpu.log" 2>&1
+  echo "gpu suite exit $?" >> "$OUT/suite_gpu.log"
+  tar czf "$OUT/suite_cases.tgz" -C /tmp/suite . 2>/dev/null
+  tail -c 9000 "$OUT/suite_gpu.log"
 fi
 if has pocl; then
   (cd /tmp/build && timeout 300 ctest -j8 --output-on-failure) > "$OUT/ctest_pocl.log" 2>&1

@@ -2,6 +2,7 @@
 #include "test_support.hpp"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -32,8 +33,9 @@ portacl::DeviceInfo load_fixture(const std::string& file) {
 
 std::string scratch_dir(const std::string& name) {
   static int counter = 0;
+  // The process id too: parallel test processes share one seed (tools/run-suite-parallel.py).
   std::string dir = std::string(PORTACL_TEST_TMP) + "/" + name + "-" + std::to_string(seed() % 100000) + "-" +
-                    std::to_string(++counter);
+                    std::to_string(::getpid()) + "-" + std::to_string(++counter);
   std::string cmd = "rm -rf '" + dir + "' && mkdir -p '" + dir + "'";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot create " + dir);
   return dir;
