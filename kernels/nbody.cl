@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // All-pairs N-body gravity with softening (seed 003 chapter 14). Every
 // body i sums over every j, itself included: its own term has d = 0 and so
-// adds no acceleration (eps > 0), and its potential term m_i / eps is taken
-// off at the end. Two ways, by the host's rule (src/rules/nbody_rules.cpp):
+// adds no acceleration (eps > 0). Its potential term is left out where it
+// arises (by index, in the one tile or vector of bodies that holds i: bodies
+// at the same place still see each other), never added and taken off
+// again: m_i / eps is large where eps is small, and the sum would carry its
+// rounding (phi of two unit masses 1 apart with eps 1e-4 came out
+// -1.00098). Two ways, by the host's rule (src/rules/nbody_rules.cpp):
 //   nbody_tiles  GPUs: bodies as float4 (x, y, z, m), one per work-item; a
 //                work-group stages WG_SIZE bodies at a time in local memory
 //                and every work-item reads them from there (a broadcast);
@@ -26,10 +30,19 @@
 #define BODIES 1
 #endif
 
-inline float4 finish(float3 acc, float phi, float4 me, float eps2, float g) {
-  // The self term of the potential: m_i / eps.
-  return (float4)(g * acc, POTENTIAL ? -g * (phi - me.w * rsqrt(eps2)) : 0.0f);
-}
+inline float4 finish(float3 acc, float phi, float g) { return (float4)(g * acc, POTENTIAL ? -g * phi : 0.0f); }
+
+// One body j's terms (position and mass J, its mass in the potential
+// J_MASS) added to each of the work-item's targets b.
+#define PAIR_TERMS(J, J_MASS)                                                 \
+  for (uint b = 0; b < BODIES; ++b) {                                         \
+    const float3 d = (J).xyz - me[b].xyz;                                     \
+    const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2)));      \
+    const float inv = rsqrt(r2);                                              \
+    const float s = (J).w * inv * inv * inv;                                  \
+    acc[b] = fma(d, (float3)(s), acc[b]);                                     \
+    if (POTENTIAL) phi[b] = fma((J_MASS), inv, phi[b]);                       \
+  }
 
 // The targets are bodies first .. first + count - 1 of the n (all of them
 // on one device; a device group member's slice), each summed over all n in
@@ -50,29 +63,31 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(
     acc[b] = (float3)(0.0f);
     phi[b] = 0.0f;
   }
-  for (uint first = 0; first < n; first += WG_SIZE) {
-    const uint j = first + lid;
+  for (uint tile0 = 0; tile0 < n; tile0 += WG_SIZE) {
+    const uint j = tile0 + lid;
     tile[lid] = j < n ? bodies[j] : (float4)(0.0f);
     barrier(CLK_LOCAL_MEM_FENCE);
+    // Does this tile hold one of the work-item's own bodies (index first +
+    // i among all n)? Then that body's own potential term is left out.
+    bool self_here = false;
+    for (uint b = 0; b < BODIES; ++b) self_here |= POTENTIAL && first + first_i + b * WG_SIZE - tile0 < WG_SIZE;
+    if (self_here) {
+      for (uint k = 0; k < WG_SIZE; ++k) {
+        const float4 other = tile[k];
+        PAIR_TERMS(other, first + first_i + b * WG_SIZE == tile0 + k ? 0.0f : other.w)
+      }
+    } else {
 #pragma unroll UNROLL
-    for (uint k = 0; k < WG_SIZE; ++k) {
-      const float4 other = tile[k];
-      for (uint b = 0; b < BODIES; ++b) {
-        const float3 d = other.xyz - me[b].xyz;
-        const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2)));
-        const float inv = rsqrt(r2);
-        const float s = other.w * inv * inv * inv;
-        acc[b] = fma(d, (float3)(s), acc[b]);
-#if POTENTIAL
-        phi[b] = fma(other.w, inv, phi[b]);
-#endif
+      for (uint k = 0; k < WG_SIZE; ++k) {
+        const float4 other = tile[k];
+        PAIR_TERMS(other, other.w)
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   for (uint b = 0; b < BODIES; ++b) {
     const uint i = first_i + b * WG_SIZE;
-    if (i < count) accelerations[i] = finish(acc[b], phi[b], me[b], eps2, g);
+    if (i < count) accelerations[i] = finish(acc[b], phi[b], g);
   }
 }
 
@@ -152,13 +167,23 @@ __kernel void nbody_soa(const uint first, const uint count, const uint padded, c
       ay[b] = fma(dy, s, ay[b]);
       az[b] = fma(dz, s, az[b]);
 #if POTENTIAL
-      ph[b] = fma(m, inv, ph[b]);
+      // Target b's own term lies in this vector of bodies: its lane's mass
+      // left out of the potential.
+      const uint self = first + first_i + b - j;
+      if (self < VW) {
+        float lane[VW];
+        VSTORE(m, 0, lane);
+        lane[self] = 0.0f;
+        ph[b] = fma(VLOAD(0, lane), inv, ph[b]);
+      } else {
+        ph[b] = fma(m, inv, ph[b]);
+      }
 #endif
     }
   }
   for (uint b = 0; b < BODIES && first_i + b < count; ++b)
     accelerations[first_i + b] =
-        finish((float3)(lane_sum(ax[b]), lane_sum(ay[b]), lane_sum(az[b])), lane_sum(ph[b]), me[b], eps2, g);
+        finish((float3)(lane_sum(ax[b]), lane_sum(ay[b]), lane_sum(az[b])), lane_sum(ph[b]), g);
 }
 
 // v += a dt/2, then x += v dt (the mass, w, kept), for bodies first ..

@@ -98,6 +98,18 @@ __kernel void nlist_cells(const uint n, const float4 box4, const int4 cells4, co
   finish_particle(i, count, capacity, counts, fullest);
 }
 
+// *first_bad: the smallest i whose coordinates are not finite or lie more
+// than two box lengths outside the box (outside [-2 box, 3 box)), where the
+// minimum image of a float difference would lose the digits that place a
+// particle (the host sets it to 0xffffffff first).
+__kernel void check_positions(const uint n, const float4 box4, __global const float4* positions,
+                              __global uint* first_bad) {
+  const uint i = get_global_id(0);
+  if (i >= n) return;
+  const float3 p = positions[i].xyz, box = box4.xyz;
+  if (!all(isfinite(p)) || any(p < -2 * box) || any(p >= 3 * box)) atomic_min(first_bad, i);
+}
+
 // *moved = 1 when a particle is more than sqrt(limit2) from where it was
 // at the build (by the minimum image).
 __kernel void moved_beyond(const uint n, const float4 box4, const float limit2, __global const float4* positions,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "kernels/aliasing.hpp"
 #include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/split_cg.hpp"
@@ -107,6 +108,9 @@ void DistributedMatrix<T>::multiply(const Buffer<T>& x, Buffer<T>& y) const {
   if (x.size() != s.count || y.size() != s.count)
     throw Error(rank_prefix(s.comm) + "multiply: x has " + std::to_string(x.size()) + " and y " +
                 std::to_string(y.size()) + " elements; this rank holds " + std::to_string(s.count) + " rows");
+  const std::string op = rank_prefix(s.comm) + "multiply";
+  aliasing::refuse_overlap(op.c_str(), aliasing::whole(y), "y", aliasing::whole(x), "x",
+                           "every y element reads many of x");
   if (s.halo_written()) check_cl(s.halo_written.wait(), rank_prefix(s.comm) + "waiting for the last halo write");
   std::vector<MPI_Request> requests;
   for (int from = 0; from < s.size; ++from) {
@@ -167,6 +171,8 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, B
   if (b.size() != m || x.size() != m)
     throw Error(where + ": b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
                 " elements; this rank holds " + std::to_string(m) + " rows");
+  aliasing::refuse_overlap(where.c_str(), aliasing::whole(x), "x", aliasing::whole(b), "b",
+                           "the solver reads b while it writes x");
   if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
     throw Error(where + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
   if (o.criterion != SolverOptions::Criterion::relative_residual)

@@ -28,9 +28,11 @@ inline NbodyExact nbody_body(const std::vector<float>& bodies, std::size_t i, do
       e.a[c] += g * m * d[c] / (r * r * r);
       e.a_magnitude += std::fabs(g * m * d[c] / (r * r * r));
     }
-    // A body's own term is not in phi but the device adds and takes it
-    // off again, so its rounding counts in the magnitude.
-    if (j != i) e.phi -= g * m / r;
+    // A body's own term is not in phi, nor in its rounding: the device
+    // leaves it out (it once added m_i / eps and took it off again, and
+    // this magnitude, counting that term, hid the lost digits).
+    if (j == i) continue;
+    e.phi -= g * m / r;
     e.phi_magnitude += std::fabs(g * m / r);
   }
   return e;

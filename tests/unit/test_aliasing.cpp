@@ -12,6 +12,8 @@
 #include "portacl/kernels/stencil/convolution.hpp"
 #include "portacl/kernels/gemm.hpp"
 #include "portacl/kernels/gemv.hpp"
+#include "portacl/kernels/ml/small_cnn.hpp"
+#include "portacl/kernels/particles/molecular_dynamics.hpp"
 #include "portacl/kernels/sparse/krylov.hpp"
 #include "portacl/kernels/scan.hpp"
 #include "portacl/kernels/sparse/matrix.hpp"
@@ -181,4 +183,31 @@ TEST_CASE("Element-wise operations run in place and refuse a shifted overlap", "
   CHECK_THROWS_WITH(map(ctx, "x + (T)1", shifted, x), Catch::Contains("map: y and x overlap at different offsets"));
   CHECK_THROWS_WITH(inclusive_scan(ctx, x, shifted),
                     Catch::Contains("inclusive_scan: y and x overlap at different offsets"));
+}
+
+TEST_CASE("Molecular dynamics and the small network refuse operands in the same memory", "[aliasing]") {
+  // LennardJonesMd once ran a nonsense trajectory with one buffer as
+  // positions and velocities (kinetic energy 1445 after 10 steps from rest).
+  Context& ctx = test::cpu_context();
+  LennardJones lj;
+  lj.cutoff = 2.5f;
+  MdOptions o;
+  o.dt = 0.005f;
+  const PeriodicBox box{8, 8, 8};
+  Buffer<float> both(ctx, std::vector<float>{1, 1, 1, 0, 3, 3, 3, 0});
+  CHECK_THROWS_WITH(LennardJonesMd(ctx, both, both, box, lj, o),
+                    Catch::Contains("LennardJonesMd: velocities and positions share the same memory"));
+  Buffer<float> handle = Buffer<float>::wrap(ctx, both.cl_buffer()(), 8);
+  CHECK_THROWS_WITH(LennardJonesMd(ctx, both, handle, box, lj, o),
+                    Catch::Contains("LennardJonesMd: velocities and positions share the same memory"));
+  Parent parent(ctx);
+  Buffer<float> p = parent.part(ctx, 0, 2), v = parent.part(ctx, 1, 2);
+  CHECK_THROWS_WITH(LennardJonesMd(ctx, p, v, box, lj, o), Catch::Contains("share overlapping memory"));
+  SmallCnnShape shape;
+  SmallCnn net(ctx, shape, 7);
+  Buffer<float> images(ctx, test::random_vector<float>(2 * 64)), logits(ctx, 2 * 4);
+  CHECK_THROWS_WITH(net.forward(images, 2, images), Catch::Contains("SmallCnn::forward: logits and images share"));
+  CHECK_THROWS_WITH(net.forward(images, 2, net.parameters()),
+                    Catch::Contains("SmallCnn::forward: logits and the network's parameters share"));
+  net.forward(images, 2, logits);  // distinct buffers pass
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "test_support.hpp"
 #include "tuning/lj_liquid.hpp"
@@ -40,6 +41,32 @@ LennardJones two_types() {
   return lj;
 }
 
+// "" when every force component and the total energy of `got` (4 a
+// particle: force, energy) lie within `bound` of `want`; else the first
+// that does not, with its error and bound.
+template <class T>
+std::string lj_violations(const std::vector<T>& got, const reference::LjExact& want,
+                          const reference::LjBounds& bound) {
+  std::ostringstream out;
+  out.precision(4);
+  double energy = 0;
+  for (std::size_t i = 0; i < got.size() / 4; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const double error = std::fabs(got[4 * i + c] - want.force[3 * i + c]);
+      if (!(error <= bound.force[3 * i + c])) {
+        out << "particle " << i << " component " << c << ": got " << got[4 * i + c] << ", want "
+            << want.force[3 * i + c] << ", |error| " << error << " against a bound of " << bound.force[3 * i + c];
+        return out.str();
+      }
+    }
+    energy += got[4 * i + 3];
+  }
+  if (!(std::fabs(energy - want.energy) <= bound.energy))
+    out << "energy " << energy << ", want " << want.energy << ", |error| " << std::fabs(energy - want.energy)
+        << " against a bound of " << bound.energy;
+  return out.str();
+}
+
 // Forces and energies from a list of `half` kind, against the double sums;
 // T the precision of the positions, forces and arithmetic.
 template <class T>
@@ -47,12 +74,6 @@ std::vector<T> check_forces(Context& ctx, const std::vector<T>& p, const Periodi
                             bool half, const PlanOptions& plan = {}) {
   INFO((half ? "half" : "full") << " list, " << p.size() / 4 << " particles, shift " << lj.shift << ", "
                                 << (sizeof(T) == 4 ? "float" : "double"));
-  // Relative to the sum of the terms' magnitudes. In float a pair across
-  // the boundary carries the box length's rounding (ulp(6.5) = 4.8e-7) in
-  // its wrapped difference, which the force's r^-13 amplifies about 13
-  // times at r = 0.9: up to 1.2e-5 was seen (seed 2942782011655252729);
-  // a sign or index error is of order 1.
-  const double tolerance = sizeof(T) == 4 ? 4e-5 : 1e-12;
   Buffer<T> positions(ctx, p), forces(ctx, std::vector<T>(p.size(), T(std::nan(""))));
   NeighbourOptions o;
   o.cutoff = lj.cutoff;
@@ -65,18 +86,11 @@ std::vector<T> check_forces(Context& ctx, const std::vector<T>& p, const Periodi
   CHECK(used.decision("scatter")->value == (half ? "atomic shares" : "own sums"));
   const std::vector<T> got = forces.download();
   const double lengths[3] = {box.x, box.y, box.z};
+  // Each component within the rounding lennard_jones.cl's arithmetic can
+  // make (reference::lennard_jones_bounds says how it is counted).
   const reference::LjExact want = reference::lennard_jones(p, lengths, lj);
-  const std::size_t n = p.size() / 4;
-  double energy = 0, energy_scale = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    for (int c = 0; c < 3; ++c) {
-      INFO("particle " << i << " component " << c);
-      CHECK(std::fabs(got[4 * i + c] - want.force[3 * i + c]) <= tolerance * (want.magnitude[3 * i + c] + 1e-3));
-    }
-    energy += got[4 * i + 3];
-    energy_scale += std::fabs(got[4 * i + 3]);
-  }
-  CHECK(std::fabs(energy - want.energy) <= tolerance * (energy_scale + 0.1));
+  const reference::LjBounds bound = reference::lennard_jones_bounds<T>(p, lengths, lj);
+  CHECK(lj_violations(got, want, bound) == "");
   return got;
 }
 
@@ -151,6 +165,49 @@ TEST_CASE("Lennard-Jones on awkward particle counts: none, one, two, primes", "[
       if (n == 1)  // alone: its nearest image is a box length away, past the cutoff
         CHECK(f == std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f});
     }
+  }
+}
+
+TEST_CASE("the derived Lennard-Jones bound fails a list that drops one pair and forces scaled by 1 + 1e-4", "[lj]") {
+  // The bound check_forces uses must still see a real mistake: the
+  // device's forces with one pair taken out (each pair inside the cutoff
+  // in turn), or every force 1e-4 too large, fail it.
+  Context& ctx = test::cpu_context();
+  const LennardJones lj = two_types();
+  PeriodicBox lattice_box;
+  const std::vector<float> lattice = jittered_lattice(6, 2, lattice_box);
+  const PeriodicBox gas_box{6.5f, 6.5f, 6.5f};
+  const std::vector<float> gas = reference::dilute_gas(13, 6.5f, 0.9, 2, test::rng());
+  for (const auto& [p, box] : {std::make_pair(gas, gas_box), std::make_pair(lattice, lattice_box)}) {
+    const std::size_t n = p.size() / 4;
+    INFO(n << " particles");
+    const std::vector<float> got = check_forces(ctx, p, box, lj, false);
+    const double lengths[3] = {box.x, box.y, box.z};
+    const reference::LjExact want = reference::lennard_jones(p, lengths, lj);
+    const reference::LjBounds bound = reference::lennard_jones_bounds<float>(p, lengths, lj);
+    REQUIRE(lj_violations(got, want, bound) == "");
+    std::vector<float> scaled = got;
+    for (std::size_t i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) scaled[4 * i + c] = float(double(got[4 * i + c]) * (1 + 1e-4));
+    CHECK(lj_violations(scaled, want, bound) != "");
+    std::size_t dropped = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) {
+        const reference::LjPair q = reference::lj_pair(p, i, j, lengths, lj);
+        const double r = std::sqrt(q.d[0] * q.d[0] + q.d[1] * q.d[1] + q.d[2] * q.d[2]);
+        if (!q.within || r > lj.cutoff - 1e-3) continue;  // at the cutoff itself either answer is right
+        std::vector<float> missing = got;
+        for (int c = 0; c < 3; ++c) {
+          missing[4 * i + c] = float(double(got[4 * i + c]) - q.f_over_r * q.d[c]);
+          missing[4 * j + c] = float(double(got[4 * j + c]) + q.f_over_r * q.d[c]);
+        }
+        missing[4 * i + 3] = float(double(got[4 * i + 3]) - 0.5 * q.energy);
+        missing[4 * j + 3] = float(double(got[4 * j + 3]) - 0.5 * q.energy);
+        INFO("pair " << i << ", " << j << " at r = " << r);
+        CHECK(lj_violations(missing, want, bound) != "");
+        ++dropped;
+      }
+    CHECK(dropped > 0);
   }
 }
 

@@ -51,6 +51,43 @@ TEST_CASE("nbody accelerations and potentials match the double all-pairs sum at 
   CHECK(p.macros.at("POTENTIAL") == "0");
 }
 
+TEST_CASE("nbody potentials keep their digits at small softening: two bodies, a lone body, coincident bodies",
+          "[nbody]") {
+  // phi of two unit masses 1 apart is -1 / sqrt(1 + eps^2), whatever eps;
+  // a lone body's is exactly 0. Two bodies at one place see each other's
+  // m / eps (only a body's own term is left out). The bound, relative:
+  // eps^2 and r^2 rounded (u each, halved by the square root), rsqrt's 2
+  // ulp (4u; Newton's three steps end within 3u), m inv and G phi (u
+  // each): 7u; 8u allowed.
+  Context& ctx = test::cpu_context();
+  const double u = std::ldexp(1.0, -24);
+  for (const auto& [fixture, plan] : test::rules_and_class_plans(ElementType::f32)) {
+    INFO(fixture);
+    for (float eps : {1e-2f, 1e-4f, 1e-5f}) {
+      INFO("eps " << eps);
+      NbodyOptions o = options(eps);
+      o.plan = plan;
+      Buffer<float> two(ctx, std::vector<float>{0, 0, 0, 1, 1, 0, 0, 1}), a(ctx, poisoned(8));
+      nbody_accelerations(ctx, two, a, o);
+      std::vector<float> got = a.download();
+      const double want = -1 / std::sqrt(1 + double(eps) * eps);
+      CHECK(std::fabs(got[3] - want) <= 8 * u);
+      CHECK(std::fabs(got[7] - want) <= 8 * u);
+      Buffer<float> lone(ctx, std::vector<float>{0.25f, -3, 7, 2}), b(ctx, poisoned(4));
+      nbody_accelerations(ctx, lone, b, o);
+      got = b.download();
+      CHECK(got == std::vector<float>{0, 0, 0, 0});
+      Buffer<float> same(ctx, std::vector<float>{0.5f, 0.5f, 0.5f, 1, 0.5f, 0.5f, 0.5f, 3}), c(ctx, poisoned(8));
+      nbody_accelerations(ctx, same, c, o);
+      got = c.download();
+      // phi_0 = -3 / eps, phi_1 = -1 / eps: one term each, a few roundings.
+      CHECK(std::fabs(got[3] + 3 / double(eps)) <= 8 * u * 3 / double(eps));
+      CHECK(std::fabs(got[7] + 1 / double(eps)) <= 8 * u / double(eps));
+      CHECK(got[0] == 0.0f);
+    }
+  }
+}
+
 TEST_CASE("nbody runs right under every device class's plan, each layout where its class takes it", "[nbody]") {
   Context& ctx = test::cpu_context();
   for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {

@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
+#include "portacl/kernels/particles/rdf.hpp"
 #include "test_support.hpp"
 #include "tuning/neighbour_reference.hpp"
 
@@ -16,7 +18,7 @@ std::vector<float> random_positions(std::size_t n, const PeriodicBox& box) {
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   std::uniform_int_distribution<int> shift(-2, 2);
   std::vector<float> p(4 * n);
-  const float len[3] = {box.x, box.y, box.z};
+  const float len[3] = {float(box.x), float(box.y), float(box.z)};
   for (std::size_t i = 0; i < n; ++i) {
     for (int c = 0; c < 3; ++c)
       p[4 * i + c] = len[c] * (u(test::rng()) + (i % 4 == 0 ? float(shift(test::rng())) : 0.0f));
@@ -138,4 +140,60 @@ TEST_CASE("neighbour lists refuse what they cannot search, naming the problem", 
   CHECK_THROWS_WITH(list.build(p, {4.0f, 0.0f, 9.0f}), Catch::Contains("box length 0"));
   CHECK_THROWS_WITH(list.build(odd, {9.0f, 9.0f, 9.0f}), Catch::Contains("not 4 a particle"));
   CHECK_THROWS_WITH(list.needs_rebuild(p), Catch::Contains("never built"));
+}
+
+TEST_CASE("neighbour lists and the RDF refuse positions far outside the box or not finite, naming the first",
+          "[neighbours]") {
+  // A particle at x = 3e7 in a box of 10 lost 36-68 real neighbours and
+  // gained 66-80 false ones; NaN positions silently had no neighbours.
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{10.0, 10.0, 10.0};
+  const float bad_values[] = {3e7f, -1e30f, 1e30f, 30.0f, -20.5f, std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::infinity()};
+  for (NeighbourSearch search : {NeighbourSearch::cells, NeighbourSearch::all_pairs}) {
+    for (float bad : bad_values) {
+      INFO("x = " << bad << (search == NeighbourSearch::cells ? ", cells" : ", all pairs"));
+      std::vector<float> p = random_positions(200, box);
+      p[4 * 57 + 0] = bad;
+      p[4 * 123 + 2] = bad;
+      Buffer<float> positions(ctx, p);
+      NeighbourOptions o = options(2.0f, 0.3f, false);
+      o.search = search;
+      NeighbourList list(ctx, o);
+      CHECK_THROWS_WITH(list.build(positions, box), Catch::Contains("NeighbourList::build: particle 57 at (") &&
+                                                         (std::isfinite(bad) ? Catch::Contains("[-2L, 3L)")
+                                                                             : Catch::Contains("is not finite")));
+      CHECK_THROWS_WITH(list.neighbours(), Catch::Contains("never built"));  // nothing half built is left
+      RdfOptions r;
+      r.r_max = 4.0f;
+      CHECK_THROWS_WITH(radial_distribution(ctx, positions, box, r),
+                        Catch::Contains("radial_distribution: particle 57 at ("));
+      std::vector<double> wide(p.begin(), p.end());
+      wide[4 * 57] = std::isfinite(bad) ? double(bad) : 1e300;  // beyond float: narrowed to infinity
+      Buffer<double> positions64(ctx, wide);
+      CHECK_THROWS_WITH(list.build(positions64, box), Catch::Contains("NeighbourList::build: particle 57 at ("));
+    }
+  }
+  // Two box lengths out either way still pass, and their images count.
+  std::vector<float> p = random_positions(200, box);
+  p[4 * 5] = -19.99f;
+  p[4 * 6 + 1] = 29.99f;
+  Buffer<float> positions(ctx, p);
+  NeighbourList list(ctx, options(2.0f, 0.3f, false));
+  list.build(positions, box);
+  CHECK(list.particles() == 200);
+}
+
+TEST_CASE("a neighbour list of no particles is built: no counts, an empty list", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  for (bool half : {false, true}) {
+    NeighbourList list(ctx, options(1.0f, 0.3f, half));
+    Buffer<float> none(ctx, std::size_t{0});
+    list.build(none, {4.0, 4.0, 4.0});
+    CHECK(list.particles() == 0);
+    CHECK(list.counts().size() == 0);
+    CHECK(list.neighbours().size() == 0);
+    CHECK(list.pairs().empty());
+    CHECK_FALSE(list.needs_rebuild(none));
+  }
 }

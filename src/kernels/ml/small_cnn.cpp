@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/ml/conv_layer.hpp"
@@ -219,12 +220,21 @@ void SmallCnn::forward(const Buffer<float>& images, std::size_t batch, Buffer<fl
   State& st = *state_;
   st.check_images("SmallCnn::forward", images, batch);
   kernel_call::same_context(st.ctx, logits, "SmallCnn::forward", "logits");
+  aliasing::refuse_overlap("SmallCnn::forward", aliasing::whole(logits), "logits", aliasing::whole(images), "images",
+                           "the images are read while the logits are written");
+  aliasing::refuse_overlap("SmallCnn::forward", aliasing::whole(logits), "logits", aliasing::whole(*st.parameters),
+                           "the network's parameters", "the parameters are read while the logits are written");
   st.forward(images, batch, logits);
 }
 
 void SmallCnn::predict(const Buffer<float>& images, std::size_t batch, Buffer<int>& classes) {
   State& st = *state_;
   st.check_images("SmallCnn::predict", images, batch);
+  kernel_call::same_context(st.ctx, classes, "SmallCnn::predict", "classes");
+  aliasing::refuse_overlap("SmallCnn::predict", aliasing::whole(classes), "classes", aliasing::whole(images), "images",
+                           "the images are read while the classes are written");
+  aliasing::refuse_overlap("SmallCnn::predict", aliasing::whole(classes), "classes", aliasing::whole(*st.parameters),
+                           "the network's parameters", "the parameters are read while the classes are written");
   st.forward(images, batch, *st.logits);
   predict_classes(st.ctx, batch, st.shape.classes, *st.logits, classes, st.plan);
 }

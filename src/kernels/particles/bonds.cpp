@@ -89,7 +89,7 @@ LaunchPlan Bonds::add_forces(const Buffer<float>& positions, const PeriodicBox& 
   kernel_call::same_context(ctx, forces, op, "forces");
   kernel_call::same_length(op, "positions", positions.size(), "4 x atoms", 4 * s.atoms);
   kernel_call::same_length(op, "forces", forces.size(), "4 x atoms", 4 * s.atoms);
-  for (float length : {box.x, box.y, box.z})
+  for (double length : {box.x, box.y, box.z})
     if (!(length > 0) || !std::isfinite(length))
       throw Error(std::string(op) + ": box length " + std::to_string(length) + " must be finite and above 0");
   aliasing::refuse_overlap(op, aliasing::whole(forces), "forces", aliasing::whole(positions), "positions",
@@ -103,7 +103,7 @@ LaunchPlan Bonds::add_forces(const Buffer<float>& positions, const PeriodicBox& 
   per_bond.global = {{per_bond.work_groups * plan.local[0], 1, 1}};
   plan.work_groups = kernel_call::ceil_div(s.atoms, plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
+  const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"bonds.cl", "bond_forces", ""}, per_bond),
                       static_cast<cl_uint>(s.bonds), box4, positions, *s.pairs, *s.types, *s.params, *s.slots);
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"bonds.cl", "bond_gather", ""}, plan), static_cast<cl_uint>(s.atoms),

@@ -36,7 +36,7 @@ std::vector<T> pair_table(const LennardJones& lj) {
   std::vector<T> table(4 * t * t);
   for (std::size_t a = 0; a < t; ++a)
     for (std::size_t b = 0; b < t; ++b) {
-      const float eps = lj.epsilon[a * t + b], sigma = lj.sigma[a * t + b];
+      const double eps = lj.epsilon[a * t + b], sigma = lj.sigma[a * t + b];
       const std::string at = "(" + std::to_string(a) + ", " + std::to_string(b) + ")";
       if (eps != lj.epsilon[b * t + a] || sigma != lj.sigma[b * t + a])
         throw Error(std::string(op) + ": epsilon and sigma must be symmetric; " + at + " differs from its mirror");
@@ -45,7 +45,7 @@ std::vector<T> pair_table(const LennardJones& lj) {
       if (!(eps >= 0) || !std::isfinite(eps))
         throw Error(std::string(op) + ": epsilon" + at + " " + std::to_string(eps) + " must be finite, not negative");
       const double s6 = std::pow(double(sigma), 6), c12 = 4.0 * eps * s6 * s6, c6 = 4.0 * eps * s6;
-      const double rc6 = std::pow(double(lj.cutoff), 6);
+      const double rc6 = std::pow(lj.cutoff, 6);
       const double shift = lj.shift ? c12 / (rc6 * rc6) - c6 / rc6 : 0.0;
       const std::size_t at_pair = 4 * (a * t + b);
       table[at_pair] = T(c12);

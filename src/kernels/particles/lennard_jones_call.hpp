@@ -17,7 +17,7 @@ namespace portacl {
 template <class T>
 auto box_argument(const PeriodicBox& b) {
   if constexpr (std::is_same<T, float>::value)
-    return cl_float4{{b.x, b.y, b.z, 0.0f}};
+    return cl_float4{{float(b.x), float(b.y), float(b.z), 0.0f}};
   else
     return cl_double4{{b.x, b.y, b.z, 0.0}};
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "../aliasing.hpp"
 #include "../kernel_call.hpp"
 #include "lennard_jones_call.hpp"
 #include "particle_traits.hpp"
@@ -96,13 +97,15 @@ BasicLennardJonesMd<T>::BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, 
   const char* op = "LennardJonesMd";
   kernel_call::same_context(ctx, positions, op, "positions");
   kernel_call::same_context(ctx, velocities, op, "velocities");
+  aliasing::refuse_overlap(op, aliasing::whole(velocities), "velocities", aliasing::whole(positions), "positions",
+                           "each step writes both, the positions from the velocities");
   if (!(o.dt > 0) || !std::isfinite(o.dt))
     throw Error(std::string(op) + ": time step " + std::to_string(o.dt) + " must be finite and above 0");
   if (o.masses.size() != lj.types)
     throw Error(std::string(op) + ": " + std::to_string(o.masses.size()) + " masses for " + std::to_string(lj.types) +
                 " types; one a type");
   std::vector<T> inverse;
-  for (float m : o.masses) {
+  for (double m : o.masses) {
     if (!(m > 0) || !std::isfinite(m))
       throw Error(std::string(op) + ": mass " + std::to_string(m) + " must be finite and above 0");
     inverse.push_back(T(1) / T(m));

@@ -11,6 +11,7 @@
 
 #include "../kernel_call.hpp"
 #include "particle_traits.hpp"
+#include "position_check.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/sort.hpp"
 #include "rules/neighbour_rules.hpp"
@@ -70,8 +71,9 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   if (positions.size() % 4)
     throw Error(std::string(op) + ": positions has " + std::to_string(positions.size()) +
                 " floats, not 4 a particle (x, y, z, w)");
-  const std::array<float, 3> lengths{{box.x, box.y, box.z}};
-  const float reach = s.options.cutoff + s.options.skin;
+  // The search is in float: the box and the reach rounded once.
+  const std::array<float, 3> lengths{{float(box.x), float(box.y), float(box.z)}};
+  const float reach = float(s.options.cutoff + s.options.skin);
   for (float length : lengths)
     if (!(length > 0) || !std::isfinite(length))
       throw Error(std::string(op) + ": box length " + std::to_string(length) + " must be finite and above 0");
@@ -81,6 +83,7 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
                   std::to_string(length) + "; the minimum image would miss pairs");
   const std::size_t n = positions.size() / 4;
   if (n > 0x7fffffffull) throw Error(std::string(op) + ": " + std::to_string(n) + " particles; at most 2^31 - 1");
+  refuse_positions_outside(ctx, positions, box, s.options.plan, op);
   s.box = box;
   s.plan =
       ctx.plan(particle_pass_traits("neighbour_list", 16), ProblemSize(std::max<std::size_t>(n, 1)), s.options.plan);
@@ -92,12 +95,15 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
     s.n = n;
     s.capacity =
         s.options.capacity ? s.options.capacity : first_list_capacity(s.plan, n, lengths, reach, s.options.half);
-    s.counts.emplace(ctx, std::max<std::size_t>(n, 1));
+    s.counts.emplace(ctx, n);
     s.list.reset();
     s.built_at.emplace(ctx, std::max<std::size_t>(4 * n, 4));
     s.flag.emplace(ctx, 1);
   }
-  if (n == 0) return;
+  if (n == 0) {  // built: no particles, no counts, an empty list
+    s.list.emplace(ctx, std::size_t{0});
+    return;
+  }
   check_cl(ctx.queue().enqueueCopyBuffer(positions.cl_buffer(), s.built_at->cl_buffer(), 0, 0, 16 * n),
            "clEnqueueCopyBuffer(neighbour positions)");
   LaunchPlan& plan = s.plan;
@@ -107,7 +113,7 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.items_per_work_item = 1;
   const cl_uint count = static_cast<cl_uint>(n);
-  const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
+  const cl_float4 box4{{lengths[0], lengths[1], lengths[2], 0.0f}};
   const cl_float reach2 = reach * reach;
   const cl_int4 grid{{s.shape.grid[0], s.shape.grid[1], s.shape.grid[2], 0}};
   if (s.shape.cells) {
@@ -173,8 +179,8 @@ bool NeighbourList::needs_rebuild(const Buffer<float>& positions) const {
   kernel_call::same_length("NeighbourList::needs_rebuild", "positions", positions.size() / 4, "the built list", s.n);
   if (s.n == 0) return false;
   check_cl(s.ctx.queue().enqueueFillBuffer(s.flag->cl_buffer(), cl_uint{0}, 0, 4), "clEnqueueFillBuffer(moved)");
-  const float half_skin = 0.5f * s.options.skin;
-  const cl_float4 box4{{s.box.x, s.box.y, s.box.z, 0.0f}};
+  const float half_skin = float(0.5 * s.options.skin);
+  const cl_float4 box4{{float(s.box.x), float(s.box.y), float(s.box.z), 0.0f}};
   kernel_call::launch(s.ctx, s.ctx.prepare(KernelRef{"neighbours.cl", "moved_beyond", ""}, s.plan),
                       static_cast<cl_uint>(s.n), box4, cl_float{half_skin * half_skin}, positions, *s.built_at,
                       *s.flag);
@@ -190,7 +196,7 @@ std::size_t NeighbourList::particles() const { return s_->n; }
 std::size_t NeighbourList::capacity() const { return s_->capacity; }
 std::size_t NeighbourList::retries() const { return s_->retries; }
 bool NeighbourList::half() const { return s_->options.half; }
-float NeighbourList::cutoff() const { return s_->options.cutoff; }
+double NeighbourList::cutoff() const { return s_->options.cutoff; }
 const PeriodicBox& NeighbourList::box() const { return s_->box; }
 const LaunchPlan& NeighbourList::plan() const { return s_->plan; }
 

@@ -9,6 +9,7 @@
 
 #include "../kernel_call.hpp"
 #include "particle_traits.hpp"
+#include "position_check.hpp"
 #include "portacl/error.hpp"
 #include "rules/histogram_rules.hpp"
 
@@ -25,7 +26,7 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
   if (positions.size() % 4)
     throw Error(std::string(op) + ": positions has " + std::to_string(positions.size()) +
                 " floats, not 4 a particle (x, y, z, w)");
-  for (float length : {box.x, box.y, box.z})
+  for (double length : {box.x, box.y, box.z})
     if (!(length > 0) || !std::isfinite(length))
       throw Error(std::string(op) + ": box length " + std::to_string(length) + " must be finite and above 0");
   const std::size_t n = positions.size() / 4;
@@ -44,9 +45,10 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
       plan, ctx.info(), static_cast<std::size_t>(std::min<std::uint64_t>(pairs, ~std::size_t{0})), o.shells);
   out.plan = plan;
   if (n < 2) return out;
+  refuse_positions_outside(ctx, positions, box, o.plan, op);
   Buffer<std::uint32_t> counts(ctx, o.shells);
   const cl_uint count = static_cast<cl_uint>(n);
-  const cl_float4 box4{{box.x, box.y, box.z, 0.0f}};
+  const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   const cl_float r_max = o.r_max, shell = static_cast<cl_float>(width);
   if (choice.variant == HistogramVariant::rows) {
     const std::size_t rows = std::min(choice.rows, n), chunk = kernel_call::ceil_div(n, rows);

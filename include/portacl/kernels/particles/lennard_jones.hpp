@@ -31,11 +31,14 @@
 
 namespace portacl {
 
+/// The parameters are double: a double run takes them whole, a float run
+/// rounds its table (4 eps sigma^12, 4 eps sigma^6, the shift, each made
+/// in double) and the cutoff to float once.
 struct LennardJones {
   std::size_t types = 1;
-  std::vector<float> epsilon{1.0f};  ///< types x types, row-major, symmetric
-  std::vector<float> sigma{1.0f};    ///< types x types, row-major, symmetric
-  float cutoff = 2.5f;
+  std::vector<double> epsilon{1.0};  ///< types x types, row-major, symmetric
+  std::vector<double> sigma{1.0};    ///< types x types, row-major, symmetric
+  double cutoff = 2.5;
   bool shift = true;
 };
 

@@ -29,10 +29,12 @@
 
 namespace portacl {
 
+/// Double, as the box and the Lennard-Jones tables are: a double run
+/// steps with dt and the masses whole, a float run rounds them once.
 struct MdOptions {
-  float dt = 0.005f;
-  std::vector<float> masses{1.0f};  ///< one a type
-  float skin = 0.3f;
+  double dt = 0.005;
+  std::vector<double> masses{1.0};  ///< one a type
+  double skin = 0.3;
   /// Half lists with atomic shares (true) or full lists (false); unset,
   /// the device class decides (rule particles.md-list): half on CPUs, where
   /// the shares rarely collide, full on GPUs, where they contend. Double

@@ -3,7 +3,13 @@
 /// Neighbour lists in a periodic box: for every particle, the particles
 /// within cutoff + skin of it by the minimum image. Positions are 4 floats
 /// a particle, (x, y, z, w) (w is not read: a type or a mass); a particle
-/// may lie anywhere, its image in the box counts.
+/// may lie outside the box, its image in the box counts, but no further
+/// than two box lengths: each coordinate in [-2L, 3L). Further out, the
+/// float difference of two coordinates loses the digits that place a
+/// particle; such positions, and ones that are not finite, are refused
+/// (checked on the device, one small read), naming the first. Wrap
+/// positions into the box first (x - L floor(x / L)); LennardJonesMd does
+/// at every rebuild.
 ///
 /// The search is one of two, by the plan (NeighbourList::plan() says which
 /// and why): cells of at least cutoff + skin, particles sorted by cell with
@@ -21,7 +27,9 @@
 /// Errors, before any launch: a cutoff that is not above 0, a negative
 /// skin, a box length that is not above 0 or not finite, cutoff + skin
 /// above half the shortest box length (the minimum image would miss pairs),
-/// positions that are not 4 floats a particle, buffers of another context.
+/// positions that are not 4 floats a particle, buffers of another context;
+/// on the device, before the search: a position that is not finite or lies
+/// outside [-2L, 3L).
 #pragma once
 
 #include <cstddef>
@@ -37,16 +45,18 @@
 
 namespace portacl {
 
-/// A periodic box [0, x) x [0, y) x [0, z).
+/// A periodic box [0, x) x [0, y) x [0, z). Lengths are double: a double
+/// run (LennardJonesMdDouble, lennard_jones in double) takes them whole; a
+/// float run and the neighbour search round them to float once.
 struct PeriodicBox {
-  float x = 0, y = 0, z = 0;
+  double x = 0, y = 0, z = 0;
 };
 
 enum class NeighbourSearch { automatic, cells, all_pairs };
 
 struct NeighbourOptions {
-  float cutoff = 0;          ///< the interaction's range, > 0
-  float skin = 0.3f;         ///< extra range, so the list serves several steps
+  double cutoff = 0;         ///< the interaction's range, > 0
+  double skin = 0.3;         ///< extra range, so the list serves several steps
   bool half = false;         ///< each pair once (j > i) instead of both ways
   std::size_t capacity = 0;  ///< first capacity a particle; 0: from the density
   NeighbourSearch search = NeighbourSearch::automatic;
@@ -79,7 +89,7 @@ class NeighbourList {
   std::size_t capacity() const;  ///< neighbours a particle the storage holds
   std::size_t retries() const;   ///< builds repeated for a larger capacity, over the list's life
   bool half() const;
-  float cutoff() const;
+  double cutoff() const;
   const PeriodicBox& box() const;
   /// counts[i]: particle i's neighbours.
   const Buffer<std::uint32_t>& counts() const;

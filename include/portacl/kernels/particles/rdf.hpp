@@ -11,7 +11,9 @@
 ///
 /// Errors, before any launch: r_max not above 0 or not finite, no shells
 /// or more than 2^20, more than 92681 particles (pair counts are 32-bit),
-/// positions that are not 4 floats a particle, a box length not above 0.
+/// positions that are not 4 floats a particle, a box length not above 0;
+/// on the device, before the count: a position that is not finite or lies
+/// outside [-2L, 3L) (neighbours.hpp says why).
 #pragma once
 
 #include <cstddef>
