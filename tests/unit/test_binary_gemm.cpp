@@ -140,4 +140,10 @@ TEST_CASE("binary GEMM refuses what it cannot compute, naming the problem", "[bi
   binary_gemm(ctx, 0, 2, 32, a, b, untouched, 2);
   binary_gemm(ctx, 2, 0, 32, a, b, untouched, 2);
   CHECK(untouched.download() == std::vector<int>(4, kPoison));
+  // k = 0: C = A B is the m x n zero matrix (the empty sum), as the header
+  // says; the packed operands hold no words and are not read.
+  Buffer<int> zeros(ctx, std::vector<int>(6, kPoison));
+  Buffer<std::uint32_t> none(ctx, std::size_t{0});
+  binary_gemm(ctx, 2, 3, 0, none, none, zeros, 3);
+  CHECK(zeros.download() == std::vector<int>(6, 0));
 }

@@ -6,6 +6,7 @@
 
 #include "test_support.hpp"
 #include "tuning/lj_liquid.hpp"
+#include "tuning/lj_reference.hpp"
 
 using namespace portacl;
 
@@ -224,4 +225,61 @@ TEST_CASE("molecular dynamics refuses what it cannot run, naming the problem", "
   CHECK_THROWS_WITH(LennardJonesMd(ctx, positions, short_v, box, lj, o), Catch::Contains("4 floats a particle"));
   lj.cutoff = 3.0f;  // 3.3 is more than half of this 5.04 box
   CHECK_THROWS_WITH(LennardJonesMd(ctx, positions, velocities, box, lj, o), Catch::Contains("half the box"));
+}
+
+TEST_CASE("a double run takes the box, the LJ tables, dt and the masses whole, not rounded to float", "[md]") {
+  // A box of 7.3, sigma 0.9 and 0.85, dt 0.001 and masses 1.3 and 0.7: none
+  // a float. Double positions on a jittered 6^3 lattice, at rest. The
+  // forces match the double reference in that box within the double bound
+  // (a float box would move every pair across the boundary by 2e-7, a
+  // relative force error near 1e-6), and one step matches the host's
+  // velocity-Verlet step in double.
+  Context& ctx = test::cpu_context();
+  const double length = 7.3, spacing = length / 6, dt = 0.001;
+  const PeriodicBox box{length, length, length};
+  std::uniform_real_distribution<double> jitter(-0.1, 0.1);
+  std::vector<double> p;
+  for (int z = 0; z < 6; ++z)
+    for (int y = 0; y < 6; ++y)
+      for (int x = 0; x < 6; ++x) {
+        for (int c : {x, y, z}) p.push_back(spacing * (c + 0.5) + jitter(test::rng()));
+        p.push_back(double((x + y + z) % 2));
+      }
+  LennardJones lj;
+  lj.types = 2;
+  lj.epsilon = {1.0, 0.7, 0.7, 0.5};
+  lj.sigma = {1.0, 0.9, 0.9, 0.85};
+  lj.cutoff = 2.5;
+  MdOptions o;
+  o.dt = dt;
+  o.masses = {1.3, 0.7};
+  Buffer<double> positions(ctx, p), velocities(ctx, std::vector<double>(p.size(), 0.0));
+  LennardJonesMdDouble md(ctx, positions, velocities, box, lj, o);
+  const double lengths[3] = {length, length, length};
+  const reference::LjExact f0 = reference::lennard_jones(p, lengths, lj);
+  const reference::LjBounds b0 = reference::lennard_jones_bounds<double>(p, lengths, lj);
+  const std::vector<double> got_f = md.forces().download();
+  for (std::size_t i = 0; i < p.size() / 4; ++i)
+    for (int c = 0; c < 3; ++c) {
+      INFO("particle " << i << " component " << c);
+      CHECK(std::fabs(got_f[4 * i + c] - f0.force[3 * i + c]) <= b0.force[3 * i + c]);
+    }
+  md.run(1);
+  REQUIRE(md.rebuilds() == 1);  // no rebuild, so no wrap: x1 = x0 + dt v_half
+  const std::vector<double> x1 = positions.download();
+  const double u = std::ldexp(1.0, -53);
+  for (std::size_t i = 0; i < p.size() / 4; ++i) {
+    const double inverse_mass = 1 / o.masses[std::size_t(p[4 * i + 3])];
+    for (int c = 0; c < 3; ++c) {
+      // v_half = 0.5 dt (1/m) F: the inverse, two products, F's own error;
+      // x1 = x0 + dt v_half: a product and a sum.
+      const double force = f0.force[3 * i + c], v_half = 0.5 * dt * inverse_mass * force;
+      const double want = p[4 * i + c] + dt * v_half;
+      const double v_error = 4 * u * std::fabs(v_half) + 0.5 * dt * inverse_mass * b0.force[3 * i + c];
+      const double bound = u * std::fabs(want) + 2 * u * std::fabs(dt * v_half) + dt * v_error;
+      INFO("particle " << i << " component " << c << ": moved " << x1[4 * i + c] - p[4 * i + c] << ", want "
+                       << want - p[4 * i + c]);
+      CHECK(std::fabs(x1[4 * i + c] - want) <= bound);
+    }
+  }
 }

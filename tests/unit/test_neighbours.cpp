@@ -197,3 +197,19 @@ TEST_CASE("a neighbour list of no particles is built: no counts, an empty list",
     CHECK_FALSE(list.needs_rebuild(none));
   }
 }
+
+TEST_CASE("a pair exactly at cutoff + skin is not listed, one just inside is", "[neighbours]") {
+  Context& ctx = test::cpu_context();
+  // cutoff 2.25 + skin 0.25 = 2.5: distances 2.5 (exactly) and 2.4999998
+  // (the float below), along x and across the boundary.
+  const float inside = std::nextafter(2.5f, 0.0f);
+  for (NeighbourSearch search : {NeighbourSearch::cells, NeighbourSearch::all_pairs}) {
+    Buffer<float> p(ctx, std::vector<float>{1.0f, 1, 1, 0, 3.5f, 1, 1, 0,                 // 2.5 apart
+                                            1.0f, 5, 5, 0, 1.0f + inside, 5, 5, 0,       // just inside
+                                            0.5f, 9, 9, 0, 8.0f, 9, 9, 0});              // 2.5 across x = 0
+    NeighbourList list(ctx, options(2.25f, 0.25f, true, search));
+    list.build(p, {10.0, 10.0, 10.0});
+    const auto pairs = list.pairs();
+    CHECK(pairs == std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 3}});
+  }
+}

@@ -13,9 +13,13 @@
 /// are +1). The last word of a row is padded with +1 signs in both
 /// operands, whose agreements the product takes off again.
 ///
-/// Errors, before any launch: zero or mismatched dimensions, buffers too
-/// small for the shapes, K past 2^31 - 1 (C is int), buffers of another
-/// context or sharing memory.
+/// Zero dimensions, as BLAS takes them: m = 0 or n = 0 is nothing to
+/// compute (no launch, C untouched); k = 0 makes C the m x n zero matrix
+/// (the empty sum; A and B hold no words and are not read).
+///
+/// Errors, before any launch: buffers too small for the shapes, ldc below
+/// n, K past 2^31 - 1 (C is int), buffers of another context or sharing
+/// memory.
 #pragma once
 
 #include <cstddef>

@@ -48,7 +48,10 @@ struct PoolOptions {
 
 /// output = pool(input). For the maximum, `argmax` (as many ints as the
 /// output, or null) gets each picked element's place in its channel's
-/// plane, y W + x.
+/// plane, y W + x. `argmax` is laid out as the output is (NCHW or NHWC, by
+/// options.layout), while its values count y W + x in the input's plane in
+/// either layout: in NHWC the picked input element is at ((n H + y) W + x)
+/// C + c. pool_backward reads it the same way.
 LaunchPlan pool_forward(Context& ctx, const PoolShape& shape, const Buffer<float>& input, Buffer<float>& output,
                         Buffer<int>* argmax, const PoolOptions& options = {});
 

@@ -59,7 +59,10 @@ class SmallCnn {
   /// Every parameter, flat: the convolution's filters (F x C x 3 x 3) and
   /// bias (F), the dense layer's weights (classes x F (H/2) (W/2)) and
   /// bias (classes), each segment starting on the device's sub-buffer
-  /// alignment (the gaps hold zeros).
+  /// alignment (the gaps hold zeros). The dense layer reads an image's
+  /// pooled maps flattened in NCHW order: input f (H/2)(W/2) + y (W/2) + x
+  /// is filter f's pooled value at row y, column x (H/2 and W/2 rounded
+  /// down), so weight [k][that index] joins it to class k.
   Buffer<float>& parameters();
   const Buffer<float>& gradients() const;
   Buffer<float>& gradients();  ///< for a caller that sums replicas' gradients in place

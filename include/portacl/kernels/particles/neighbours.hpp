@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Neighbour lists in a periodic box: for every particle, the particles
-/// within cutoff + skin of it by the minimum image. Positions are 4 floats
+/// within cutoff + skin of it by the minimum image: a pair is listed when
+/// the float square of its distance is below the float square of cutoff +
+/// skin (a pair exactly at cutoff + skin is not listed). Positions are 4 floats
 /// a particle, (x, y, z, w) (w is not read: a type or a mass); a particle
 /// may lie outside the box, its image in the box counts, but no further
 /// than two box lengths: each coordinate in [-2L, 3L). Further out, the
