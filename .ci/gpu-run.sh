@@ -163,9 +163,12 @@ print(f'{r["device"]} | {r["platform"]} | driver {r["driver"]} | {r["started"]}'
 print(f'copy {c["copy_gbs"]:.1f} GB/s  fma {c["fma_gflops"]:.0f} GFLOP/s')
 for k in r["kernels"]:
     b = k.get("baseline")
-    t = k["time"]
-    line = f'{k["kernel"]:16s} {k["n"]:>10.0f} {t["median_ms"]:9.4f} ({t["min_ms"]:.4f}-{t["max_ms"]:.4f}) {k["gbs"]:8.1f} GB/s {100*k["fraction_of_copy"]:5.1f}%'
-    if b: line += f' | {b["routine"]:6s} {b["wall"]["median_ms"]:9.4f} wall {b["gbs"]:8.1f} GB/s {b["speedup"]:5.2f}x {b["check"]}'
+    t = k.get("time")
+    if not t:  # skipped (does not fit the device) or failed: no times
+        print(f'{k["kernel"]:16s} {k["n"]:>10.0f}  {k["check"]}')
+        continue
+    line = f'{k["kernel"]:16s} {k["n"]:>10.0f} {t["median_ms"]:9.4f} ({t["min_ms"]:.4f}-{t["max_ms"]:.4f}) {k["gbs"]:8.1f} GB/s {100*k["fraction_of_copy"]:5.1f}% {k.get("memory", ""):6s}'
+    if b and b.get("wall"): line += f' | {b["routine"]:6s} {b["wall"]["median_ms"]:9.4f} wall {b["gbs"]:8.1f} GB/s {b["speedup"]:5.2f}x {b["check"]}'
     print(line + f'  {k["check"]}  [{k["plan"]}]')
 for t in r["transfers"]:
     print(f'{t["path"]:30s} {t["n"]:>10.0f} {t["wall"]["median_ms"]:9.2f} ms {t["gbs"]:6.2f} GB/s {t["check"]}')

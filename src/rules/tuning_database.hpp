@@ -51,6 +51,7 @@ std::string to_string(MatchTier t);
 struct TimingSummary {
   double min_ms = 0, median_ms = 0, max_ms = 0;
   unsigned repetitions = 0;
+  std::vector<double> times_ms;  ///< every repetition, in the order taken (the bench's JSON writes them)
   double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0; }
 };
 

@@ -92,6 +92,7 @@ LjExact lennard_jones(const std::vector<P>& p, const double box[3], const Lennar
 /// model with 2^-53), which matters only when the device computes in double.
 struct LjBounds {
   std::vector<double> force;  ///< 3 a particle
+  std::vector<double> sums;   ///< 3 a particle: the part of `force` from adding the pair terms up
   double energy = 0;          ///< the total energy (the sum over particles)
 };
 namespace detail {
@@ -145,8 +146,11 @@ void add_lj_bounds(const std::vector<P>& p, const double box[3], const LennardJo
       }
     }
   for (std::size_t a = 0; a < n; ++a) {
-    for (int c = 0; c < 3; ++c)
-      out.force[3 * a + c] += pair_err[3 * a + c] + double(count[a] + 1) * u * terms[3 * a + c];
+    for (int c = 0; c < 3; ++c) {
+      const double sum_err = double(count[a] + 1) * u * terms[3 * a + c];
+      out.force[3 * a + c] += pair_err[3 * a + c] + sum_err;
+      out.sums[3 * a + c] += sum_err;
+    }
     energy_err += double(count[a] + 1) * u * energy_terms[a];
   }
   out.energy += energy_err;
@@ -158,6 +162,7 @@ template <class D, class P>
 LjBounds lennard_jones_bounds(const std::vector<P>& p, const double box[3], const LennardJones& lj) {
   LjBounds b;
   b.force.assign(3 * (p.size() / 4), 0.0);
+  b.sums.assign(3 * (p.size() / 4), 0.0);
   const bool single = sizeof(D) == 4;
   detail::add_lj_bounds(p, box, lj, single ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53), single ? 5.0 : 1.0, b);
   detail::add_lj_bounds(p, box, lj, std::ldexp(1.0, -53), 1.0, b);  // the reference's own rounding

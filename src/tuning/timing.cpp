@@ -16,6 +16,7 @@ TimingSummary measure(int warmup, int reps, const std::function<double()>& once)
 TimingSummary summarize(std::vector<double> t) {
   TimingSummary s;
   s.repetitions = static_cast<unsigned>(t.size());
+  s.times_ms = t;
   if (t.empty()) return s;
   std::sort(t.begin(), t.end());
   s.min_ms = t.front();

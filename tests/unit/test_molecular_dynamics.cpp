@@ -245,11 +245,7 @@ TEST_CASE("a double run takes the box, the LJ tables, dt and the masses whole, n
         for (int c : {x, y, z}) p.push_back(spacing * (c + 0.5) + jitter(test::rng()));
         p.push_back(double((x + y + z) % 2));
       }
-  LennardJones lj;
-  lj.types = 2;
-  lj.epsilon = {1.0, 0.7, 0.7, 0.5};
-  lj.sigma = {1.0, 0.9, 0.9, 0.85};
-  lj.cutoff = 2.5;
+  const LennardJones lj = test::two_type_lj();
   MdOptions o;
   o.dt = dt;
   o.masses = {1.3, 0.7};

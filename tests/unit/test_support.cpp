@@ -145,8 +145,8 @@ portacl::TuningRecord record_for(const portacl::DeviceInfo& d, const std::string
   r.bucket = bucket;
   r.n = std::size_t{1} << bucket;
   r.configuration = std::move(c);
-  r.tuned = {1, 1, 1, 3};
-  r.rules = {2, 2, 2, 3};
+  r.tuned = {1, 1, 1, 3, {}};
+  r.rules = {2, 2, 2, 3, {}};
   return r;
 }
 
@@ -174,6 +174,15 @@ portacl::Context& whole_cpu_context() {
   if (!env || !*env) return cpu_context();
   static portacl::Context whole(portacl::select_device("cpu"));
   return whole;
+}
+
+portacl::LennardJones two_type_lj() {
+  portacl::LennardJones lj;
+  lj.types = 2;
+  lj.epsilon = {1.0, 0.7, 0.7, 0.5};
+  lj.sigma = {1.0, 0.9, 0.9, 0.85};
+  lj.cutoff = 2.5;
+  return lj;
 }
 
 std::vector<float> random_bodies(std::size_t n) {

@@ -92,6 +92,10 @@ portacl::DeviceGroup& cpu_halves();
 // run a group's results are compared with.
 portacl::Context& whole_cpu_context();
 
+// Lennard-Jones of two types: epsilon 1, 0.7 (mixed), 0.5; sigma 1, 0.9,
+// 0.85 (doubles, none a float); cutoff 2.5, shifted.
+portacl::LennardJones two_type_lj();
+
 // n bodies (x, y, z, m) uniform in a cube of side 2, masses in [0.5,
 // 1.5) / n: the N-body tests' systems.
 std::vector<float> random_bodies(std::size_t n);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -419,4 +420,13 @@ TEST_CASE("tuning lookups fall back by tier: exact, same device under another dr
   ::unlink(path.c_str());
   ::unlink((path + ".lock").c_str());
   ::rmdir(dir);
+}
+
+TEST_CASE("every operation the tools list has a name of its own", "[tuning]") {
+  std::set<std::string> names;
+  for (const Operation& op : operations()) {
+    INFO(op.name);
+    CHECK(names.insert(op.name).second);
+  }
+  CHECK(names.size() == operations().size());
 }

@@ -23,6 +23,24 @@ struct Ceilings {
 };
 
 Ceilings measure_ceilings(portacl::Context& ctx, std::size_t copy_elements, int warmup, int reps);
+
+/// The caches a working set must leave to be judged against memory: the
+/// device's reported global cache, but at least 64 MiB (NVIDIA's OpenCL
+/// reports its L1s, 1-2 MB, and not the L2 of 40-50 MB; CPUs' last levels
+/// reach hundreds of MB).
+double cache_bytes(const portacl::DeviceInfo& info);
+/// Floats the copy ceiling moves: half cache_bytes (the copy's 8 bytes an
+/// element then move 4x the caches), within the device's largest buffer
+/// and a quarter of its memory for the two buffers. Beyond the caches the
+/// rate no longer depends on the size, so the ceiling does not follow
+/// --sizes.
+std::size_t out_of_cache_elements(const portacl::DeviceInfo& info);
+/// "cache" when `bytes` moved fit in twice the caches (such a row may run
+/// faster than the out-of-cache copy ceiling), "memory" otherwise, "" when
+/// no bytes are counted (an operation judged by its flops).
+inline const char* regime(double bytes, double cache) {
+  return bytes <= 0 ? "" : bytes < 2 * cache ? "cache" : "memory";
+}
 // The FMA peak alone: chains of dependent FMAs in `element`; the flops of
 // one launch in `flops`.
 Stats measure_fma(portacl::Context& ctx, portacl::ElementType element, int warmup, int reps, double& flops);

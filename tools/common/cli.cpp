@@ -7,6 +7,7 @@
 #include <cmath>
 #include <ctime>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -131,6 +132,15 @@ std::string Arguments::value() {
   }
   if (i_ + 1 >= argc_) throw std::invalid_argument(arg_ + " needs a value");
   return argv_[++i_];
+}
+
+std::string skip_reason(const std::exception& e) {
+  const std::string what = e.what();
+  for (const char* limit : {"CL_DEVICE_MAX_MEM_ALLOC_SIZE", "CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES",
+                            "CL_OUT_OF_HOST_MEMORY", "CL_INVALID_BUFFER_SIZE", "std::bad_alloc"})
+    if (what.find(limit) != std::string::npos) return "skipped: does not fit the device: " + what;
+  if (dynamic_cast<const std::bad_alloc*>(&e)) return "skipped: out of host memory";
+  return "";
 }
 
 }  // namespace cli

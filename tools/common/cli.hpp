@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -65,5 +66,11 @@ bool help_or_version(const Arguments& args, const char* tool, const char* usage)
   "                     (case-insensitive substrings), ext=EXTENSION, or a bare word\n"     \
   "                     matched against the device, platform and vendor names\n"            \
   "                     (e.g. H100, pocl, gpu,name=H100, cpu,fp64)\n"
+
+/// "skipped: does not fit the device: ..." when `e` says a buffer or
+/// launch is past the device's limits (allocation size, memory,
+/// resources, host memory), else "": the bench and the tuner report such a
+/// case as skipped and go on.
+std::string skip_reason(const std::exception& e);
 
 }  // namespace cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "case_runner.hpp"
 
+#include "../common/cli.hpp"
+
 namespace bench {
 
 using namespace portacl;
@@ -96,7 +98,8 @@ std::vector<CaseRow> run_case(Context& ctx, const BenchCase& c, const CaseTiming
         }
         if (k == 0 && t.baseline && c.baseline) run_baseline(ctx, c, v, t, row);
       } catch (const std::exception& e) {
-        row.check = std::string("failed: ") + e.what();
+        row.check = cli::skip_reason(e);  // a case the device cannot hold is skipped, and the run goes on
+        if (row.check.empty()) row.check = std::string("failed: ") + e.what();
       }
     rows.push_back(std::move(row));
   }
@@ -107,11 +110,25 @@ std::vector<CaseRow> run_family(Context& ctx, const std::string& family, const s
                                 unsigned long long seed, const CaseTiming& t,
                                 const std::function<void(BenchCase&)>& attach) {
   std::vector<CaseRow> rows;
-  for (const std::string& text : specs)
-    for (BenchCase& c : bench_cases(family, ctx, parse_case(case_forms(family), text), seed)) {
+  for (const std::string& text : specs) {
+    std::vector<BenchCase> cases;
+    try {
+      cases = bench_cases(family, ctx, parse_case(case_forms(family), text), seed);  // the case's buffers made here
+    } catch (const std::exception& e) {
+      const std::string skipped = cli::skip_reason(e);
+      if (skipped.empty()) throw;
+      CaseRow row;
+      row.family = family;
+      row.label = text;
+      row.check = skipped;
+      rows.push_back(std::move(row));
+      continue;
+    }
+    for (BenchCase& c : cases) {
       if (attach) attach(c);
       for (CaseRow& row : run_case(ctx, c, t)) rows.push_back(std::move(row));
     }
+  }
   return rows;
 }
 

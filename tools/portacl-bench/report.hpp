@@ -29,6 +29,8 @@ struct Row {
   double speedup = 0;   // CLBlast wall median / ours wall median
   std::string suspect;  // "" or why the baseline's figure is not believable
   std::string baseline_check;
+  std::string memory;  // "cache" where the bytes it moves fit twice in the caches (above copy is possible),
+                       // "memory" otherwise, "" for an operation that counts no bytes
 };
 
 struct TransferRow {
@@ -46,6 +48,7 @@ struct Report {
   unsigned long long seed = 0;
   int warmup = 0, reps = 0;
   Ceilings ceilings;
+  double cache_bytes = 0;  // bench::cache_bytes: what "in cache" is judged by
   std::vector<Row> rows;
   std::vector<TransferRow> transfers;
   std::vector<LatencyRow> latency;

@@ -84,7 +84,13 @@ Field separator_field() {
 
 const Json separator("|");
 
-Json stats_value(const Stats& s) { return portacl::to_json(s); }
+Json stats_value(const Stats& s) {
+  Json j = portacl::to_json(s);  // min, median, max, repetitions
+  Json times = Json::array();
+  for (double t : s.times_ms) times.push_back(t);
+  j["times_ms"] = std::move(times);  // every repetition in the order taken: any other statistic from these
+  return j;
+}
 
 void Table::add(std::vector<Json> row) {
   if (row.size() != fields.size())

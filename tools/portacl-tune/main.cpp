@@ -90,8 +90,13 @@ std::string fmt(double v, int digits = 4) {
 }
 
 void print_list(std::ostream& out) {
+  // Each operation once, its whole name quoted: "inclusive_scan" and
+  // "inclusive_scan int" are two operations, and --kernel inclusive_scan
+  // selects both (a name selects itself and the names it begins, by words).
+  out << "operations (" << operations().size() << "; --kernel NAME takes a whole name, or its first words for all "
+      << "that begin so):\n";
   for (const auto& op : operations()) {
-    out << op.name << "  (" << op.space->count() << " configurations)\n";
+    out << "\"" << op.name << "\"  (" << op.space->count() << " configurations)\n";
     for (const auto& t : op.space->tunables) {
       out << "    " << t.name << " {";
       for (std::size_t i = 0; i < t.values.size(); ++i) out << (i ? ", " : "") << t.values[i];
@@ -345,7 +350,16 @@ int main(int argc, char** argv) {
     bool failed = false;
     for (const Operation* op : todo) {
       if (interrupted) break;
-      TuningOutcome o = tune(ctx, *op, a.tuner);
+      TuningOutcome o;
+      try {
+        o = tune(ctx, *op, a.tuner);
+      } catch (const std::exception& e) {
+        // A size the device cannot hold: said, and the other operations go on.
+        const std::string skipped = cli::skip_reason(e);
+        if (skipped.empty()) throw;
+        std::cerr << "portacl-tune: " << op->name << " at n = " << a.tuner.n << ": " << skipped << "\n";
+        continue;
+      }
       if (progress.tty && !a.json) std::cerr << "\n";
       // Kernels shared by several operations (inclusive and exclusive
       // scans) are stored once: the later result replaces the earlier.
