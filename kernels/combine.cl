@@ -30,11 +30,19 @@
 #define LOAD_PARTIAL(p, u) (((volatile __global S*)(p))[u])
 #endif
 
-// Makes this work-item's global writes visible device-wide before its
-// ticket is taken.
+#ifndef NV_MEMBAR
+#define NV_MEMBAR 0
+#endif
+
+// Orders this work-item's global accesses device-wide: before its ticket is
+// taken or its status published (a writer), after it has seen another's
+// ticket or status (a reader). OpenCL 1.2's mem_fence orders them within the
+// work-group only, and NVIDIA's compiler makes it a work-group-scope
+// membar: NV_MEMBAR (1 where NVIDIA's own compiler builds the kernel, set
+// from the device that runs it, not from the plan's class) adds membar.gl.
 inline void publish_partial(void) {
   mem_fence(CLK_GLOBAL_MEM_FENCE);
-#if SUB_GROUPS == 2
+#if NV_MEMBAR
   __asm__ volatile("membar.gl;" ::: "memory");
 #endif
 }
@@ -67,20 +75,20 @@ inline S combine_lanes(SV v) {
 #error "warp shuffles need work-groups of whole warps"
 #endif
 // Warp shuffles through inline PTX, on 32-bit words: any S moves word by word.
-#define PORTACL_WARP_SHUFFLE(name, ptx)                                                 \
-  inline uint name##_word(uint v, uint arg) {                                           \
-    uint r;                                                                             \
-    __asm__ volatile(ptx : "=r"(r) : "r"(v), "r"(arg));                                 \
-    return r;                                                                           \
-  }                                                                                     \
-  inline S name(S v, uint arg) {                                                        \
-    union {                                                                             \
-      S s;                                                                              \
-      uint w[(sizeof(S) + 3) / 4];                                                      \
-    } in, out;                                                                          \
-    in.s = v;                                                                           \
+#define PORTACL_WARP_SHUFFLE(name, ptx)                                                  \
+  inline uint name##_word(uint v, uint arg) {                                            \
+    uint r;                                                                              \
+    __asm__ volatile(ptx : "=r"(r) : "r"(v), "r"(arg));                                  \
+    return r;                                                                            \
+  }                                                                                      \
+  inline S name(S v, uint arg) {                                                         \
+    union {                                                                              \
+      S s;                                                                               \
+      uint w[(sizeof(S) + 3) / 4];                                                       \
+    } in, out;                                                                           \
+    in.s = v;                                                                            \
     for (uint k = 0; k < (sizeof(S) + 3) / 4; ++k) out.w[k] = name##_word(in.w[k], arg); \
-    return out.s;                                                                       \
+    return out.s;                                                                        \
   }
 PORTACL_WARP_SHUFFLE(shuffle_xor, "shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;")
 PORTACL_WARP_SHUFFLE(shuffle_up, "shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;")

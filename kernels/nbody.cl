@@ -34,14 +34,14 @@ inline float4 finish(float3 acc, float phi, float g) { return (float4)(g * acc, 
 
 // One body j's terms (position and mass J, its mass in the potential
 // J_MASS) added to each of the work-item's targets b.
-#define PAIR_TERMS(J, J_MASS)                                                 \
-  for (uint b = 0; b < BODIES; ++b) {                                         \
-    const float3 d = (J).xyz - me[b].xyz;                                     \
-    const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2)));      \
-    const float inv = rsqrt(r2);                                              \
-    const float s = (J).w * inv * inv * inv;                                  \
-    acc[b] = fma(d, (float3)(s), acc[b]);                                     \
-    if (POTENTIAL) phi[b] = fma((J_MASS), inv, phi[b]);                       \
+#define PAIR_TERMS(J, J_MASS)                                           \
+  for (uint b = 0; b < BODIES; ++b) {                                   \
+    const float3 d = (J).xyz - me[b].xyz;                               \
+    const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2))); \
+    const float inv = rsqrt(r2);                                        \
+    const float s = (J).w * inv * inv * inv;                            \
+    acc[b] = fma(d, (float3)(s), acc[b]);                               \
+    if (POTENTIAL) phi[b] = fma((J_MASS), inv, phi[b]);                 \
   }
 
 // The targets are bodies first .. first + count - 1 of the n (all of them
@@ -49,9 +49,11 @@ inline float4 finish(float3 acc, float phi, float g) { return (float4)(g * acc, 
 // the same order whatever the slice, so a slice's sums are the whole run's.
 // Work-item lid of group g takes targets g * WG_SIZE * BODIES + lid + b *
 // WG_SIZE, b < BODIES: each body read from the tile serves BODIES targets.
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(
-    const uint n, const uint first, const uint count, const float eps2, const float g, __global const float4* bodies,
-    __global float4* accelerations) {
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(const uint n, const uint first,
+                                                                               const uint count, const float eps2,
+                                                                               const float g,
+                                                                               __global const float4* bodies,
+                                                                               __global float4* accelerations) {
   __local float4 tile[WG_SIZE];
   const uint lid = get_local_id(0), first_i = get_group_id(0) * WG_SIZE * BODIES + lid;
   float4 me[BODIES];

@@ -35,8 +35,8 @@ inline S combine_partials(const size_t units, __global const S* partials, __loca
 }
 #endif
 
-__kernel void reduce(const ulong n, INPUTS, __global S* partials, volatile __global uint* ticket,
-                     __global S* result, const uint single_pass) {
+__kernel void reduce(const ulong n, INPUTS, __global S* partials, volatile __global uint* ticket, __global S* result,
+                     const uint single_pass) {
   S acc = IDENTITY;
 #if VW > 1
   SV vacc = (SV)(IDENTITY);
@@ -53,7 +53,7 @@ __kernel void reduce(const ulong n, INPUTS, __global S* partials, volatile __glo
   if (single_pass) {
     publish_partial();
     if (atomic_inc(ticket) == units - 1) {
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      publish_partial();  // the others' partials are read after their tickets
       result[0] = combine_partials(units, partials);
       *ticket = 0;  // ready for the next launch
     }
@@ -70,8 +70,8 @@ __kernel void reduce(const ulong n, INPUTS, __global S* partials, volatile __glo
       is_last = atomic_inc(ticket) == units - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (is_last) {  // the same in the whole work-group
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+    if (is_last) {        // the same in the whole work-group
+      publish_partial();  // the others' partials are read after their tickets
       const S total = combine_partials(units, partials, scratch);
       if (get_local_id(0) == 0) {
         result[0] = total;

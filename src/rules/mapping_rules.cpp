@@ -300,6 +300,7 @@ DeviceLimits DeviceLimits::of(const DeviceInfo& d) {
   l.global_atomics = d.has_extension("cl_khr_global_int32_base_atomics") ||
                      d.opencl_c_version.find("OpenCL C 1.0") == std::string::npos;
   l.sub_group_ops = sub_group_ops_of(d);
+  l.nv_membar = (*l.sub_group_ops & warp_shuffle) != 0;  // NVIDIA's own compiler (inline PTX)
   l.source = d.name.empty() ? "device" : d.name;
   return l;
 }
@@ -328,6 +329,7 @@ DeviceLimits DeviceLimits::intersect(const DeviceLimits& o) const {
   l.sub_group_ops = !sub_group_ops     ? o.sub_group_ops
                     : !o.sub_group_ops ? sub_group_ops
                                        : std::optional<unsigned>(*sub_group_ops & *o.sub_group_ops);
+  l.nv_membar = o.nv_membar ? o.nv_membar : nv_membar;  // the device that runs the kernels (o, the live one)
   l.source = source + " and " + o.source;
   return l;
 }
@@ -570,6 +572,11 @@ void decide_combining(PlanDraft& s) {
     }
     p.passes = single ? 1 : 2;
     p.macros["SUB_GROUPS"] = str(sub_group_macro);
+    // Partials pass between work-groups: the fence that orders them is the
+    // running device's (combine.cl's publish_partial), whatever class's plan
+    // this is. A CPU plan's scan on an H100 with only mem_fence read stale
+    // partials when other processes shared the GPU.
+    p.macros["NV_MEMBAR"] = s.limits.nv_membar.value_or(false) ? "1" : "0";
   }
   if (s.t.dimensions == 1 && s.cpu_like()) {
     p.macros["CHUNKED"] = "1";

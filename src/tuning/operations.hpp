@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@
 #include "rules/tuning_space.hpp"
 
 namespace portacl {
+
+// Thrown by an operation's case that the operation cannot take at this
+// size (past a limit of the call it measures): the bench and the tuner
+// report the case as skipped, with this reason, and go on.
+struct CaseOutOfRange : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // The inputs of one problem size: fresh random floats in [-1, 1).
 struct Workload {

@@ -41,7 +41,7 @@ Molecule random_molecule(std::size_t atoms) {
   std::uniform_real_distribution<float> step(-0.8f, 0.8f), anywhere(0.0f, 1.0f);
   std::uniform_int_distribution<std::size_t> pick(0, atoms - 1);
   float x[3] = {anywhere(test::rng()) * float(kBox.x), anywhere(test::rng()) * float(kBox.y),
-               anywhere(test::rng()) * float(kBox.z)};
+                anywhere(test::rng()) * float(kBox.z)};
   std::vector<int> count(atoms, 0);
   for (std::size_t a = 0; a < atoms; ++a) {
     for (float& c : x) c += step(test::rng());

@@ -38,8 +38,7 @@ LennardJones two_types() { return test::two_type_lj(); }
 // particle: force, energy) lie within `bound` of `want`; else the first
 // that does not, with its error and bound.
 template <class T>
-std::string lj_violations(const std::vector<T>& got, const reference::LjExact& want,
-                          const reference::LjBounds& bound) {
+std::string lj_violations(const std::vector<T>& got, const reference::LjExact& want, const reference::LjBounds& bound) {
   std::ostringstream out;
   out.precision(4);
   double energy = 0;

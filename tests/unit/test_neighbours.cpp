@@ -148,7 +148,12 @@ TEST_CASE("neighbour lists and the RDF refuse positions far outside the box or n
   // gained 66-80 false ones; NaN positions silently had no neighbours.
   Context& ctx = test::cpu_context();
   const PeriodicBox box{10.0, 10.0, 10.0};
-  const float bad_values[] = {3e7f, -1e30f, 1e30f, 30.0f, -20.5f, std::numeric_limits<float>::quiet_NaN(),
+  const float bad_values[] = {3e7f,
+                              -1e30f,
+                              1e30f,
+                              30.0f,
+                              -20.5f,
+                              std::numeric_limits<float>::quiet_NaN(),
                               std::numeric_limits<float>::infinity()};
   for (NeighbourSearch search : {NeighbourSearch::cells, NeighbourSearch::all_pairs}) {
     for (float bad : bad_values) {
@@ -160,9 +165,9 @@ TEST_CASE("neighbour lists and the RDF refuse positions far outside the box or n
       NeighbourOptions o = options(2.0f, 0.3f, false);
       o.search = search;
       NeighbourList list(ctx, o);
-      CHECK_THROWS_WITH(list.build(positions, box), Catch::Contains("NeighbourList::build: particle 57 at (") &&
-                                                         (std::isfinite(bad) ? Catch::Contains("[-2L, 3L)")
-                                                                             : Catch::Contains("is not finite")));
+      CHECK_THROWS_WITH(list.build(positions, box),
+                        Catch::Contains("NeighbourList::build: particle 57 at (") &&
+                            (std::isfinite(bad) ? Catch::Contains("[-2L, 3L)") : Catch::Contains("is not finite")));
       CHECK_THROWS_WITH(list.neighbours(), Catch::Contains("never built"));  // nothing half built is left
       RdfOptions r;
       r.r_max = 4.0f;
@@ -204,9 +209,9 @@ TEST_CASE("a pair exactly at cutoff + skin is not listed, one just inside is", "
   // (the float below), along x and across the boundary.
   const float inside = std::nextafter(2.5f, 0.0f);
   for (NeighbourSearch search : {NeighbourSearch::cells, NeighbourSearch::all_pairs}) {
-    Buffer<float> p(ctx, std::vector<float>{1.0f, 1, 1, 0, 3.5f, 1, 1, 0,                 // 2.5 apart
-                                            1.0f, 5, 5, 0, 1.0f + inside, 5, 5, 0,       // just inside
-                                            0.5f, 9, 9, 0, 8.0f, 9, 9, 0});              // 2.5 across x = 0
+    Buffer<float> p(ctx, std::vector<float>{1.0f, 1, 1, 0, 3.5f,          1, 1, 0,    // 2.5 apart
+                                            1.0f, 5, 5, 0, 1.0f + inside, 5, 5, 0,    // just inside
+                                            0.5f, 9, 9, 0, 8.0f,          9, 9, 0});  // 2.5 across x = 0
     NeighbourList list(ctx, options(2.25f, 0.25f, true, search));
     list.build(p, {10.0, 10.0, 10.0});
     const auto pairs = list.pairs();

@@ -116,6 +116,25 @@ TEST_CASE("look-back scans stay correct over many launches and tiles", "[scan]")
   for (int launch = 0; launch < 5; ++launch) check_scans<int>(ctx, 300007 + 1000 * launch, opt);
 }
 
+TEST_CASE("scans and reductions fence their partials for the device that runs them, whatever class's plan", "[scan]") {
+  // A CPU class's plan of a double scan on an H100 fenced its partials with
+  // mem_fence alone (work-group scope there), and read stale prefixes when
+  // other processes shared the GPU (4 runs in 16). The device-wide fence
+  // follows the running device, not the plan's class.
+  Context& ctx = test::cpu_context();
+  const std::string want = (sub_group_ops_of(ctx.info()) & warp_shuffle) ? "1" : "0";
+  for (const auto& [fixture, opt] : test::rules_and_class_plans(ElementType::f64)) {
+    INFO(fixture);
+    for (int passes : {1, 2}) {
+      Buffer<double> x(ctx, 5000), y(ctx, 5000);
+      CHECK(inclusive_scan(ctx, x, y, test::with_passes(opt, passes)).macros.at("NV_MEMBAR") == want);
+      LaunchPlan used;
+      sum_async(ctx, x, test::with_passes(opt, passes), &used).get();
+      CHECK(used.macros.at("NV_MEMBAR") == want);
+    }
+  }
+}
+
 TEST_CASE("chunked single-pass scans stay correct over many chunks and launches", "[scan]") {
   // The CPU single pass with 4 KiB chunks: hundreds of chunks wait on each
   // other's published sums, and the status words are reused under new

@@ -64,9 +64,7 @@ Ceilings measure_ceilings(Context& ctx, std::size_t n, int warmup, int reps) {
   return c;
 }
 
-double cache_bytes(const DeviceInfo& info) {
-  return std::max(double(info.global_cache_size), 64.0 * 1024 * 1024);
-}
+double cache_bytes(const DeviceInfo& info) { return std::max(double(info.global_cache_size), 64.0 * 1024 * 1024); }
 
 std::size_t out_of_cache_elements(const DeviceInfo& info) {
   // The copy moves 8 n bytes: four times the caches at n = cache / 2.
@@ -75,6 +73,5 @@ std::size_t out_of_cache_elements(const DeviceInfo& info) {
   if (info.global_mem_size > 0) n = std::min<std::size_t>(n, info.global_mem_size / (8 * sizeof(float)));
   return std::max<std::size_t>(n, 1);
 }
-
 
 }  // namespace bench

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "portacl/util/checked.hpp"
+#include "tuning/operations.hpp"
 #include "portacl/version.hpp"
 
 namespace cli {
@@ -136,6 +137,7 @@ std::string Arguments::value() {
 
 std::string skip_reason(const std::exception& e) {
   const std::string what = e.what();
+  if (dynamic_cast<const portacl::CaseOutOfRange*>(&e)) return "skipped: " + what;
   for (const char* limit : {"CL_DEVICE_MAX_MEM_ALLOC_SIZE", "CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES",
                             "CL_OUT_OF_HOST_MEMORY", "CL_INVALID_BUFFER_SIZE", "std::bad_alloc"})
     if (what.find(limit) != std::string::npos) return "skipped: does not fit the device: " + what;

@@ -371,10 +371,8 @@ int main(int argc, char** argv) {
           w.reset_y();
           const portacl::LaunchPlan plan = op.run(w, {});
           row.plan = plan.summary() + (plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
-          row.ours =
-              bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { op.run(w, {}); }); });
-          row.ours_wall =
-              bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { op.run(w, {}); }); });
+          row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { op.run(w, {}); }); });
+          row.ours_wall = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { op.run(w, {}); }); });
         } catch (const std::exception& e) {
           row = bench::Row{};
           row.kernel = op.name;
@@ -403,8 +401,7 @@ int main(int argc, char** argv) {
             row.baseline_check = base.check(w);
             if (row.baseline_check.empty()) row.baseline_check = "ok";
             w.reset_y();
-            row.theirs =
-                bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { base.run(w); }); });
+            row.theirs = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { base.run(w); }); });
             row.baseline_gbs = op.bytes_per_element * n / (row.theirs.median_ms * 1e6);
             row.speedup = row.theirs.median_ms / row.ours_wall.median_ms;
             row.suspect = bench::suspect_baseline(row.baseline_gbs, r.ceilings.copy_gbs);

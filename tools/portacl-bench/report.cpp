@@ -236,8 +236,8 @@ void print_table(std::ostream& out, const Report& r) {
       << " timed runs each; baselines " << (r.baselines.empty() ? "none" : r.baselines) << "\n\n"
       << "ceilings (measured now):\n"
       << "  copy bandwidth  " << fmt("%.1f", c.copy_gbs) << " GB/s  (float4 copy of " << size_label(c.copy_elements)
-      << " floats, read+write, out of the caches; median " << fmt("%.4f", c.copy.median_ms) << " ms, "
-      << spread(c.copy) << ")\n"
+      << " floats, read+write, out of the caches; median " << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy)
+      << ")\n"
       << "  FP32 FMA peak   " << fmt("%.1f", c.fma_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma.median_ms)
       << " ms, " << spread(c.fma) << ")\n";
   if (c.fma64_gflops > 0)

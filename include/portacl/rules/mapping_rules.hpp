@@ -34,7 +34,12 @@ struct DeviceLimits {
   /// Capabilities a plan may rely on; unset: unknown, no restriction.
   std::optional<bool> global_atomics;     ///< 32-bit atomics on global memory
   std::optional<unsigned> sub_group_ops;  ///< SubGroupOps bits
-  std::string source;                     ///< whose limits these are, for explanations
+  /// The compiler that builds the kernels orders global writes across
+  /// work-groups only with an inline membar.gl (NVIDIA's own OpenCL, whose
+  /// mem_fence is work-group scope): a fact of the device that runs the
+  /// kernels, so a fixture's plan run there keeps the running device's value.
+  std::optional<bool> nv_membar;
+  std::string source;  ///< whose limits these are, for explanations
 
   static DeviceLimits of(const DeviceInfo& d);
   /// The tighter of two sets of limits (a fixture's plan run on a real device).

@@ -22,8 +22,8 @@ void refuse_positions_outside(Context& ctx, const Buffer<float>& positions, cons
   p.macros["HALF"] = "0";  // the file's search kernels need it defined; the check ignores it
   Buffer<std::uint32_t> first_bad(ctx, std::vector<std::uint32_t>{0xffffffffu});
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "check_positions", ""}, p),
-                      static_cast<cl_uint>(n), box4, positions, first_bad);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "check_positions", ""}, p), static_cast<cl_uint>(n),
+                      box4, positions, first_bad);
   const std::uint32_t i = first_bad.download()[0];
   if (i == 0xffffffffu) return;
   float at[4] = {0, 0, 0, 0};

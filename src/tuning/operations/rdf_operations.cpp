@@ -8,6 +8,7 @@
 // offers no histogram algorithm, so there is no baseline to set beside it.
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "../operations.hpp"
 #include "../rdf_reference.hpp"
@@ -19,10 +20,15 @@ namespace {
 
 constexpr std::size_t kShells = 1000;
 constexpr std::size_t kCheckedParticles = 2048;
+constexpr std::size_t kMostParticles = 92681;  // radial_distribution's limit
 
 struct RdfCase {
   explicit RdfCase(Workload& w) {
     const std::size_t n = 64 * static_cast<std::size_t>(std::sqrt(double(w.n)));
+    if (n > kMostParticles)
+      throw CaseOutOfRange("rdf 1000 shells: the workload asks " + std::to_string(n) +
+                           " particles; the RDF counts at most " + std::to_string(kMostParticles) +
+                           " (its pair counts are 32-bit): workloads up to 2^31");
     const float side = float(std::cbrt(double(n) / 0.8442));
     box = PeriodicBox{side, side, side};
     std::mt19937_64 draw(0x4dfull ^ w.n);
