@@ -29,12 +29,11 @@ Ceilings measure_ceilings(portacl::Context& ctx, std::size_t copy_elements, int 
 /// reports its L1s, 1-2 MB, and not the L2 of 40-50 MB; CPUs' last levels
 /// reach hundreds of MB).
 double cache_bytes(const portacl::DeviceInfo& info);
-/// Floats the copy ceiling moves: half cache_bytes (the copy's 8 bytes an
-/// element then move 4x the caches), within the device's largest buffer
-/// and a quarter of its memory for the two buffers. Beyond the caches the
-/// rate no longer depends on the size, so the ceiling does not follow
-/// --sizes.
-std::size_t out_of_cache_elements(const portacl::DeviceInfo& info);
+/// Floats the copy ceiling moves: at least half cache_bytes (the copy's 8
+/// bytes an element then move 4x the caches) whatever --sizes says, the
+/// largest size asked for where that is more (up to 2^28), within the
+/// device's largest buffer and a quarter of its memory for the two buffers.
+std::size_t out_of_cache_elements(const portacl::DeviceInfo& info, std::size_t largest);
 /// "cache" when `bytes` moved fit in twice the caches (such a row may run
 /// faster than the out-of-cache copy ceiling), "memory" otherwise, "" when
 /// no bytes are counted (an operation judged by its flops).

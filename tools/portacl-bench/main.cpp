@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
     const bool quiet = a.json || a.csv;
     // The copy ceiling at a size that leaves the caches, whatever --sizes
     // says (a ceiling taken in cache made axpy at 2^10 "4784% of copy").
-    const std::size_t ceiling_n = bench::out_of_cache_elements(ctx.info());
+    const std::size_t ceiling_n = bench::out_of_cache_elements(ctx.info(), largest);
     r.cache_bytes = bench::cache_bytes(ctx.info());
     if (!quiet) std::cerr << "measuring ceilings (copy of " << ceiling_n << " floats)...\n";
     r.ceilings = bench::measure_ceilings(ctx, ceiling_n, a.warmup, a.reps);
