@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "measure.hpp"
 
@@ -12,7 +13,8 @@ namespace bench {
 
 struct Ceilings {
   std::size_t copy_elements = 0;
-  Stats copy;
+  Stats copy;                ///< the faster of the two copies below
+  std::string copy_variant;  ///< "float4 copy" or "the rules' copy"
   double copy_gbs = 0;  // bytes read + written per second, 1e9
   Stats fma;
   double fma_gflops = 0;

@@ -30,7 +30,8 @@ namespace {
 const char* kUsage =
     "usage: portacl-bench [options]\n"
     "\n"
-    "Measures the device's copy bandwidth (float4 copy) and FP32/FP64 FMA peaks, then\n"
+    "Measures the device's copy bandwidth (the faster of a float4 copy and the library's own copy,\n"
+    "out of the caches) and FP32/FP64 FMA peaks, then\n"
     "every streaming, reduction and scan kernel, each beside the CLBlast routine\n"
     "with the same semantics, and SAXPY end to end from host memory.\n"
     "\n"
