@@ -55,8 +55,7 @@ Ceilings measure_ceilings(Context& ctx, std::size_t n, int warmup, int reps) {
     // The faster of the float4 copy and the rules' own copy: on the H100 the
     // float4 copy of 2^26 floats (0.2013 ms) ran 5% behind the rules' copy
     // (0.1917 ms), and every streaming row read above 100% of it.
-    const Stats float4_copy =
-        measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { copy(ctx, x, y, float4); }); });
+    const Stats float4_copy = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { copy(ctx, x, y, float4); }); });
     const Stats rules_copy = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { copy(ctx, x, y); }); });
     c.copy = rules_copy.median_ms < float4_copy.median_ms ? rules_copy : float4_copy;
     c.copy_variant = rules_copy.median_ms < float4_copy.median_ms ? "the rules' copy" : "float4 copy";
@@ -78,8 +77,8 @@ std::size_t out_of_cache_elements(const DeviceInfo& info, std::size_t largest) {
   // the largest size asked for where that is more (a launch's fixed cost
   // weighs less: on the H100 a copy of 2^25 floats ran 5% below one of
   // 2^26), up to 2^28 floats.
-  std::size_t n = std::max(static_cast<std::size_t>(cache_bytes(info) / 2),
-                           std::min<std::size_t>(largest, std::size_t{1} << 28));
+  std::size_t n =
+      std::max(static_cast<std::size_t>(cache_bytes(info) / 2), std::min<std::size_t>(largest, std::size_t{1} << 28));
   if (info.max_mem_alloc_size > 0) n = std::min<std::size_t>(n, info.max_mem_alloc_size / sizeof(float));
   if (info.global_mem_size > 0) n = std::min<std::size_t>(n, info.global_mem_size / (8 * sizeof(float)));
   return std::max<std::size_t>(n, 1);

@@ -15,7 +15,7 @@ struct Ceilings {
   std::size_t copy_elements = 0;
   Stats copy;                ///< the faster of the two copies below
   std::string copy_variant;  ///< "float4 copy" or "the rules' copy"
-  double copy_gbs = 0;  // bytes read + written per second, 1e9
+  double copy_gbs = 0;       // bytes read + written per second, 1e9
   Stats fma;
   double fma_gflops = 0;
   double fma_flops = 0;  // per launch

@@ -236,9 +236,8 @@ void print_table(std::ostream& out, const Report& r) {
       << " timed runs each; baselines " << (r.baselines.empty() ? "none" : r.baselines) << "\n\n"
       << "ceilings (measured now):\n"
       << "  copy bandwidth  " << fmt("%.1f", c.copy_gbs) << " GB/s  (" << c.copy_variant << " of "
-      << size_label(c.copy_elements)
-      << " floats, read+write, out of the caches; median " << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy)
-      << ")\n"
+      << size_label(c.copy_elements) << " floats, read+write, out of the caches; median "
+      << fmt("%.4f", c.copy.median_ms) << " ms, " << spread(c.copy) << ")\n"
       << "  FP32 FMA peak   " << fmt("%.1f", c.fma_gflops) << " GFLOP/s  (median " << fmt("%.4f", c.fma.median_ms)
       << " ms, " << spread(c.fma) << ")\n";
   if (c.fma64_gflops > 0)
@@ -273,7 +272,7 @@ void print_json(std::ostream& out, const Report& r) {
   c["copy_elements"] = static_cast<double>(r.ceilings.copy_elements);
   c["copy"] = stats_value(r.ceilings.copy);
   c["copy_variant"] = r.ceilings.copy_variant;  // the faster of the float4 copy and the rules' copy
-  c["cache_bytes"] = r.cache_bytes;  // rows whose bytes fit twice in these are marked "cache"
+  c["cache_bytes"] = r.cache_bytes;             // rows whose bytes fit twice in these are marked "cache"
   c["fma_gflops"] = r.ceilings.fma_gflops;
   c["fma"] = stats_value(r.ceilings.fma);
   if (r.ceilings.fma64_gflops > 0) {
