@@ -252,6 +252,21 @@ void check_refusals(Context& ctx) {
   }
   check(message.find("relative_residual") != std::string::npos,
         "another criterion is refused, not ignored: '" + message + "'");
+  // One buffer as both operands: refused on every rank before any message.
+  message.clear();
+  try {
+    mpi::distributed_cg(a, b, b, SolverOptions{});
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  check(message.find("x and b share the same memory") != std::string::npos, "b as x is refused: '" + message + "'");
+  message.clear();
+  try {
+    a.multiply(b, b);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  check(message.find("y and x share the same memory") != std::string::npos, "x as y is refused: '" + message + "'");
 }
 
 }  // namespace
