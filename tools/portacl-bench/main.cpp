@@ -375,10 +375,8 @@ int main(int argc, char** argv) {
           row.ours = bench::measure(a.warmup, a.reps, [&] { return bench::portacl_ms(ctx, [&] { op.run(w, {}); }); });
           row.ours_wall = bench::measure(a.warmup, a.reps, [&] { return bench::wall_ms(ctx, [&] { op.run(w, {}); }); });
         } catch (const std::exception& e) {
-          row = bench::Row{};
-          row.kernel = op.name;
-          row.n = n;
-          row.memory = bench::regime(op.bytes_per_element * double(n), r.cache_bytes);
+          row.plan.clear();  // nothing half measured is reported
+          row.ours = row.ours_wall = bench::Stats{};
           row.check = cli::skip_reason(e);
           if (row.check.empty()) row.check = std::string("failed: ") + e.what();
           if (row.check.rfind("skipped", 0) != 0) all_ok = false;
