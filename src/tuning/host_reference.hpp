@@ -18,6 +18,17 @@
 
 namespace portacl::reference {
 
+// Float's unit roundoff: a correctly rounded float operation errs by at most
+// this much of its result. Float bounds are counts of these times the
+// magnitudes involved.
+constexpr double kFloatU = double(std::numeric_limits<float>::epsilon()) / 2;
+constexpr double kDoubleU = std::numeric_limits<double>::epsilon() / 2;
+// OpenCL C's error allowance, in units of kFloatU, for single-precision
+// division (2.5 ulp), sqrt (3 ulp) and rsqrt (2 ulp), built without
+// -cl-fp32-correctly-rounded-divide-sqrt (OpenCL C 1.2, 7.4): an ulp of x is
+// at most 2 kFloatU |x|.
+constexpr double kDivisionU = 5, kSqrtU = 6, kRsqrtU = 4;
+
 // An exact (double) result and the sum of the magnitudes of its terms.
 struct Exact {
   double value = 0, magnitude = 0;

@@ -11,21 +11,64 @@ namespace {
 
 const PeriodicBox kBox{6.0f, 5.0f, 7.0f};
 
-// The double energy of every bond, by the minimum image.
-double bond_energy(const std::vector<float>& p, const std::vector<std::uint32_t>& pairs,
-                   const std::vector<std::uint32_t>& types, const BondTypes& bt) {
+// One bond in double, by the minimum image: the raw difference, its image,
+// the length, the stretch, the energy and the force on the second atom.
+struct BondTerm {
+  double raw[3], shift[3], d[3], r, stretch, energy, force[3];
+};
+
+std::vector<BondTerm> bond_terms(const std::vector<float>& p, const std::vector<std::uint32_t>& pairs,
+                                 const std::vector<std::uint32_t>& types, const BondTypes& bt) {
   const double box[3] = {kBox.x, kBox.y, kBox.z};
-  double e = 0;
+  std::vector<BondTerm> terms(types.size());
   for (std::size_t b = 0; b < types.size(); ++b) {
+    BondTerm& t = terms[b];
     double r2 = 0;
     for (int c = 0; c < 3; ++c) {
-      double d = double(p[4 * pairs[2 * b + 1] + c]) - double(p[4 * pairs[2 * b] + c]);
-      d -= box[c] * std::nearbyint(d / box[c]);
-      r2 += d * d;
+      t.raw[c] = double(p[4 * pairs[2 * b + 1] + c]) - double(p[4 * pairs[2 * b] + c]);
+      t.shift[c] = box[c] * std::nearbyint(t.raw[c] / box[c]);
+      t.d[c] = t.raw[c] - t.shift[c];
+      r2 += t.d[c] * t.d[c];
     }
-    const double stretch = std::sqrt(r2) - bt.r0[types[b]];
-    e += 0.5 * bt.k[types[b]] * stretch * stretch;
+    t.r = std::sqrt(r2);
+    const double k = bt.k[types[b]];
+    t.stretch = t.r - bt.r0[types[b]];
+    t.energy = 0.5 * k * t.stretch * t.stretch;
+    for (int c = 0; c < 3; ++c) t.force[c] = t.r > 0 ? k * t.stretch / t.r * t.d[c] : 0.0;
   }
+  return terms;
+}
+
+double bond_energy(const std::vector<float>& p, const std::vector<std::uint32_t>& pairs,
+                   const std::vector<std::uint32_t>& types, const BondTypes& bt) {
+  double e = 0;
+  for (const BondTerm& t : bond_terms(p, pairs, types, bt)) e += t.energy;
+  return e;
+}
+
+// How far the device's bond slot (force, energy) may stand from the
+// double one, to first order in kFloatU, following bond_forces: each image
+// component d rounded by the subtraction, the box multiple and the
+// image's subtraction; the length by the 3-term dot (3 roundings, half of
+// it in the root) and sqrt; the stretch once more; the energy 0.5 k s s by
+// two products; the force k s / r d by a product, a division and a product.
+struct SlotError {
+  double force[3], energy;
+};
+SlotError slot_error(const BondTerm& t, double k) {
+  SlotError e{};
+  if (!(t.r > 0)) return e;
+  double dd[3], dr = 0;
+  for (int c = 0; c < 3; ++c) {
+    dd[c] = test::kFloatU * (std::fabs(t.raw[c]) + std::fabs(t.shift[c]) + std::fabs(t.d[c]));
+    dr += std::fabs(t.d[c]) * dd[c] / t.r;
+  }
+  dr += (1.5 + test::kSqrtU) * test::kFloatU * t.r;
+  const double ds = dr + test::kFloatU * std::fabs(t.stretch);
+  e.energy = k * std::fabs(t.stretch) * ds + 2 * test::kFloatU * t.energy;
+  for (int c = 0; c < 3; ++c)
+    e.force[c] = k * (std::fabs(t.d[c]) * ds + std::fabs(t.stretch) * dd[c]) / t.r +
+                 std::fabs(t.force[c]) * (dr / t.r + (2 + test::kDivisionU) * test::kFloatU);
   return e;
 }
 
@@ -89,27 +132,59 @@ void check_bonds(Context& ctx, const Molecule& m, const PlanOptions& plan = {}) 
   Buffer<float> positions(ctx, m.p), forces(ctx, std::vector<float>(m.p.size(), 1.0f));
   bonds.add_forces(positions, kBox, forces, plan);
   const std::vector<float> f = forces.download();
-  double energy = 0, total[3] = {0, 0, 0}, scale = 0;
+  // Each atom's slots added in float (one rounding of the running sum's
+  // magnitude each) and then onto 1.0 (one rounding of the result): the
+  // margins below. A slot enters its two atoms with opposite signs, so the
+  // slots' own errors cancel in the total force but not in the energy.
+  const std::vector<BondTerm> terms = bond_terms(m.p, m.pairs, m.types, kTypes);
+  std::vector<std::vector<std::size_t>> of(atoms);
+  for (std::size_t b = 0; b < terms.size(); ++b) {
+    of[m.pairs[2 * b]].push_back(b);
+    of[m.pairs[2 * b + 1]].push_back(b);
+  }
+  double energy = 0, total[3] = {0, 0, 0}, energy_margin = 0, total_margin[3] = {0, 0, 0};
   for (std::size_t a = 0; a < atoms; ++a) {
     energy += f[4 * a + 3] - 1.0;
+    const double adds = double(of[a].size());
+    energy_margin += test::kFloatU * std::fabs(f[4 * a + 3]);
+    for (std::size_t b : of[a]) {
+      const SlotError se = slot_error(terms[b], kTypes.k[m.types[b]]);
+      energy_margin += 0.5 * se.energy + adds * test::kFloatU * 0.5 * terms[b].energy;
+      for (int c = 0; c < 3; ++c) total_margin[c] += adds * test::kFloatU * std::fabs(terms[b].force[c]);
+    }
     for (int c = 0; c < 3; ++c) {
       total[c] += f[4 * a + c] - 1.0;
-      scale += std::fabs(f[4 * a + c] - 1.0);
+      total_margin[c] += test::kFloatU * std::fabs(f[4 * a + c]);
     }
   }
   const double want = bond_energy(m.p, m.pairs, m.types, kTypes);
-  CHECK(std::fabs(energy - want) <= 1e-5 * want + 1e-5);
-  for (double t : total) CHECK(std::fabs(t) <= 1e-5 * scale + 1e-5);
+  CHECK(std::fabs(energy - want) <= energy_margin);
+  for (int c = 0; c < 3; ++c) CHECK(std::fabs(total[c]) <= total_margin[c]);
+  // The central difference of the double energy with step h errs by h^2 / 6
+  // times the third derivative along the axis, for a bond at most
+  // 3 k / r (1 + |s| / r) (r and |s| taken h nearer the worst case), plus
+  // the double energies' rounding over 2 h.
+  const double h = 1e-3;
   for (std::size_t a = 0; a < atoms; a += std::max<std::size_t>(1, atoms / 7))
     for (int c = 0; c < 3; ++c) {
       std::vector<float> plus = m.p, minus = m.p;
-      plus[4 * a + c] = float(double(m.p[4 * a + c]) + 1e-3);
-      minus[4 * a + c] = float(double(m.p[4 * a + c]) - 1e-3);
+      plus[4 * a + c] = float(double(m.p[4 * a + c]) + h);
+      minus[4 * a + c] = float(double(m.p[4 * a + c]) - h);
       const double gradient =
           (bond_energy(plus, m.pairs, m.types, kTypes) - bond_energy(minus, m.pairs, m.types, kTypes)) /
           (double(plus[4 * a + c]) - double(minus[4 * a + c]));
-      INFO("atom " << a << " component " << c);
-      CHECK(std::fabs((f[4 * a + c] - 1.0) + gradient) <= 1e-3 * (std::fabs(gradient) + 1.0));
+      // Float steps are not quite symmetric: (up - down) / 2 times the
+      // second derivative, at most k (1 + |s| / r) a bond, moves it too.
+      const double up = double(plus[4 * a + c]) - m.p[4 * a + c], down = m.p[4 * a + c] - double(minus[4 * a + c]);
+      double margin = test::kFloatU * std::fabs(f[4 * a + c]) + 4e-16 * (want + 1) / h;
+      for (std::size_t b : of[a]) {
+        const BondTerm& t = terms[b];
+        const double k = kTypes.k[m.types[b]], near = t.r - h, bend = (std::fabs(t.stretch) + h) / near;
+        margin += slot_error(t, k).force[c] + double(of[a].size()) * test::kFloatU * std::fabs(t.force[c]) +
+                  h * h / 6 * 3 * k / near * (1 + bend) + std::fabs(up - down) / 2 * k * (1 + bend);
+      }
+      INFO("atom " << a << " component " << c << ": force " << f[4 * a + c] - 1.0 << ", gradient " << gradient);
+      CHECK(std::fabs((f[4 * a + c] - 1.0) + gradient) <= margin);
     }
 }
 

@@ -42,7 +42,7 @@ void check_pool(Context& ctx, const PoolShape& s, const PoolOptions& o) {
   const std::vector<int> picks = argmax.download();
   std::string wrong;
   for (std::size_t i = 0; i < outputs && wrong.empty(); ++i)
-    if (!(std::fabs(got[i] - want.output[i]) <= 2.5e-7 * std::fabs(want.output[i])) ||
+    if (!(std::fabs(got[i] - want.output[i]) <= test::kDivisionU * test::kFloatU * std::fabs(want.output[i])) ||
         (o.kind == PoolKind::max && picks[i] != want.argmax[i]))
       wrong = "output " + std::to_string(i) + ": " + std::to_string(got[i]) + " at " + std::to_string(picks[i]) +
               ", want " + std::to_string(want.output[i]) + " at " + std::to_string(want.argmax[i]);
@@ -53,26 +53,40 @@ void check_pool(Context& ctx, const PoolShape& s, const PoolOptions& o) {
   Buffer<float> dgo(ctx, grad_out), dgi(ctx, std::vector<float>(inputs + 2, std::nanf("")));
   pool_backward(ctx, s, dgo, dgi, &argmax, o);
   const std::vector<double> want_in = reference::pool_backward(s, o, grad_out, picks);
+  // Each input's gradient adds the shares g / taps of the windows over it
+  // (at most `windows`), each share a division, then the adds: per input,
+  // the sum of the shares' magnitudes (the same scatter of |g|) times
+  // those roundings.
+  std::vector<float> magnitudes(outputs);
+  for (std::size_t i = 0; i < outputs; ++i) magnitudes[i] = std::fabs(grad_out[i]);
+  const std::vector<double> share_sum = reference::pool_backward(s, o, magnitudes, picks);
+  const double windows =
+      double(((s.window_h + s.stride_h - 1) / s.stride_h) * ((s.window_w + s.stride_w - 1) / s.stride_w));
+  const double roundings = (test::kDivisionU + windows) * test::kFloatU;
   const std::vector<float> got_in = dgi.download();
   for (std::size_t i = 0; i < inputs && wrong.empty(); ++i)
-    // A handful of shares g / taps, each rounded once in float (|g| <= 2).
-    if (!(std::fabs(got_in[i] - want_in[i]) <= 2e-6 * (std::fabs(want_in[i]) + 1)))
+    if (!(std::fabs(got_in[i] - want_in[i]) <= roundings * share_sum[i]))
       wrong = "input gradient " + std::to_string(i) + ": " + std::to_string(got_in[i]) + ", want " +
               std::to_string(want_in[i]);
   CHECK(wrong == "");
   CHECK(std::isnan(got_in[inputs]));
-  // The backward pass is the forward's adjoint: <pool(x), g> = <x, pool'(g)>.
-  // Each side's terms rounded once in float (the averages, the shares).
-  double left = 0, right = 0, magnitude = 0;
+  // The backward pass is the forward's adjoint: <pool(x), g> = <x, pool'(g)>,
+  // both sides added in double from the device's floats, each within the
+  // margins above.
+  // (The double sums' own rounding: a count of adds of the magnitudes.)
+  double left = 0, right = 0, margin = 0, magnitude = 0;
   for (std::size_t i = 0; i < outputs; ++i) {
     left += double(got[i]) * grad_out[i];
     magnitude += std::fabs(double(got[i]) * grad_out[i]);
+    margin += test::kDivisionU * test::kFloatU * std::fabs(double(got[i]) * grad_out[i]);
   }
   for (std::size_t i = 0; i < inputs; ++i) {
     right += double(input[i]) * got_in[i];
     magnitude += std::fabs(double(input[i]) * got_in[i]);
+    margin += roundings * std::fabs(double(input[i])) * share_sum[i];
   }
-  CHECK(std::fabs(left - right) <= 2.5e-7 * magnitude);
+  margin += double(outputs + inputs) * std::numeric_limits<double>::epsilon() * magnitude;
+  CHECK(std::fabs(left - right) <= margin);
 }
 
 const std::vector<PoolShape>& shapes() {

@@ -65,6 +65,12 @@ double sum_margin(const std::vector<T>& values) {
   return (std::ceil(std::log2(double(values.size()) + 1)) + 1) * double(std::numeric_limits<T>::epsilon()) * magnitude;
 }
 
+// The float bounds' units (tuning/host_reference.hpp).
+using portacl::reference::kDivisionU;
+using portacl::reference::kDoubleU;
+using portacl::reference::kFloatU;
+using portacl::reference::kSqrtU;
+
 // Random multiples of 1/denominator in [-limit, limit]: sums and products of
 // these are exact in float for the sizes the tests use, so results can be
 // compared bit for bit whatever order the device adds in.
