@@ -176,7 +176,7 @@ void check_bonds(Context& ctx, const Molecule& m, const PlanOptions& plan = {}) 
       // Float steps are not quite symmetric: (up - down) / 2 times the
       // second derivative, at most k (1 + |s| / r) a bond, moves it too.
       const double up = double(plus[4 * a + c]) - m.p[4 * a + c], down = m.p[4 * a + c] - double(minus[4 * a + c]);
-      double margin = test::kFloatU * std::fabs(f[4 * a + c]) + 4e-16 * (want + 1) / h;
+      double margin = test::kFloatU * std::fabs(f[4 * a + c]) + 8 * test::kDoubleU * double(terms.size()) * want / h;
       for (std::size_t b : of[a]) {
         const BondTerm& t = terms[b];
         const double k = kTypes.k[m.types[b]], near = t.r - h, bend = (std::fabs(t.stretch) + h) / near;

@@ -133,13 +133,21 @@ TEST_CASE(
       const std::vector<float> s = scores.download();
       CHECK(s[0] == s[1]);
       CHECK(s[1] == s[2]);
+      // The query's score with itself, from a dot product and norms of d
+      // terms (d roundings each, of their sum S = |x|^2): the cosine
+      // dot / (sqrt(s) sqrt(s)) within d + 2 (d / 2 + sqrt) + a product + a
+      // division roundings of 1; the distance s + s - 2 dot within 2 d
+      // roundings of each norm, d of the dot and one of the norms' sum, of S.
+      double squares = 0;
+      for (float x : query) squares += double(x) * x;
+      const double dd = double(d);
       if (similarity == Similarity::cosine) {
-        CHECK(s[0] == Approx(1.0f).margin(1e-6));
+        CHECK(std::fabs(s[0] - 1.0) <= (dd + 2 * (dd / 2 + test::kSqrtU) + 1 + test::kDivisionU) * test::kFloatU);
         for (float v : s) CHECK((v >= -1.0f && v <= 1.0f));
         knn_search(ctx, dt, train_count, ds, 1, d, k, indices, scores, o);
         CHECK(indices.download() == got);
       } else {
-        CHECK(s[0] == Approx(0.0f).margin(1e-5));
+        CHECK(std::fabs(s[0]) <= (2 * dd + 2 * dd + 2) * test::kFloatU * squares);
       }
     }
   // A zero vector has cosine 0 with everything: every score 0, indices in order.

@@ -20,6 +20,18 @@ std::string within(const char* what, const std::vector<G>& got, const std::vecto
   return "";
 }
 
+// "" when every got[i] lies within margins[i] of want[i].
+template <class G>
+std::string within_each(const char* what, const std::vector<G>& got, const std::vector<double>& want,
+                        const std::vector<double>& margins) {
+  if (got.size() < want.size()) return std::string(what) + ": too few values";
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (!(std::fabs(double(got[i]) - want[i]) <= margins[i]))
+      return std::string(what) + " " + std::to_string(i) + ": " + std::to_string(got[i]) + ", want " +
+             std::to_string(want[i]) + " (margin " + std::to_string(margins[i]) + ")";
+  return "";
+}
+
 std::vector<int> random_labels(std::size_t n, std::size_t classes) {
   std::vector<int> labels(n);
   for (int& l : labels) l = int(test::rng()() % classes);
@@ -81,14 +93,52 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
     const double loss = softmax_cross_entropy(ctx, batch, classes, dz, dl, &grad);
     const reference::SoftmaxLossReference want = reference::softmax_cross_entropy(batch, classes, z, labels);
     CHECK(std::isfinite(loss));
-    CHECK(loss == Approx(want.loss).epsilon(1e-5).margin(1e-6));
-    const std::vector<float> g = grad.download();
-    CHECK(within("gradient", g, want.grad, 1e-6) == "");
-    // Each row of the gradient sums to 0: softmax sums to 1, the one-hot too.
+    // The margins, following softmax_cross_entropy in softmax_loss.cl (a
+    // row's largest logit `top` is exact): each exp(z - top) rounds the
+    // difference (u of it, times the exp) and itself (exp, 3 ulp); the sum
+    // of the C exps rounds C - 1 times, so it stands within
+    // (C - 1 + 7) u of itself, and its log within that plus log's 3 ulp;
+    // the label's difference and the loss's subtraction round once each;
+    // the host adds the losses in double. A gradient entry
+    // exp * (1 / (sum B)) - 1/B carries the exp's and the sum's error, the
+    // reciprocal (a division and a product), its product and the
+    // subtraction.
+    double loss_margin = 0;
+    std::vector<double> grad_margin(batch * classes);
     for (std::size_t n = 0; n < batch; ++n) {
-      double row = 0;
-      for (std::size_t j = 0; j < classes; ++j) row += g[n * classes + j];
-      CHECK(std::fabs(row) < 1e-6);
+      const float* row = z.data() + n * classes;
+      const double top = *std::max_element(row, row + classes);
+      double sum = 0, exp_error = 0;
+      for (std::size_t j = 0; j < classes; ++j) {
+        const double e = std::exp(double(row[j]) - top);
+        sum += e;
+        exp_error += e * (std::fabs(double(row[j]) - top) + 6) * test::kFloatU;
+      }
+      const double sum_relative = (double(classes) - 1) * test::kFloatU + exp_error / sum;
+      const double label_gap = double(row[labels[n]]) - top, sample = std::log(sum) - label_gap;
+      loss_margin += (sum_relative + 6 * test::kFloatU * std::fabs(std::log(sum)) +
+                      test::kFloatU * (std::fabs(label_gap) + std::fabs(sample))) /
+                     double(batch);
+      for (std::size_t j = 0; j < classes; ++j) {
+        const double e = std::exp(double(row[j]) - top), share = e / (sum * double(batch));
+        grad_margin[n * classes + j] = share * ((std::fabs(double(row[j]) - top) + 6) * test::kFloatU + sum_relative +
+                                                (2 + test::kDivisionU + 1) * test::kFloatU) +
+                                       test::kFloatU * std::fabs(want.grad[n * classes + j]);
+      }
+    }
+    loss_margin += 2 * double(batch) * test::kDoubleU * want.loss;
+    CHECK(std::fabs(loss - want.loss) <= loss_margin);
+    const std::vector<float> g = grad.download();
+    CHECK(within_each("gradient", g, want.grad, grad_margin) == "");
+    // Each row of the gradient sums to 0: softmax sums to 1, the one-hot
+    // too; the float entries within their margins.
+    for (std::size_t n = 0; n < batch; ++n) {
+      double row = 0, margin = 0;
+      for (std::size_t j = 0; j < classes; ++j) {
+        row += g[n * classes + j];
+        margin += grad_margin[n * classes + j];
+      }
+      CHECK(std::fabs(row) <= margin);
     }
     for (const auto& [name, plan] : plans) {
       INFO(name);
@@ -125,12 +175,25 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps, every cla
     v.upload(std::vector<float>(n, 0.0f));
     o.plan = plan;
     std::vector<double> want_w(w0.begin(), w0.end()), want_v(n, 0.0), gd(g.begin(), g.end());
+    // Each float step's error bounds, carried to first order (sgd_momentum:
+    // decay w rounds, the fused step rounds, the fused velocity rounds,
+    // rate velocity and the subtraction round).
+    std::vector<double> dw(n, 0.0), dv(n, 0.0);
     for (int step = 0; step < 3; ++step) {
       sgd_step(ctx, w, dg, v, o);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double step_value = o.gradient_scale * gd[i] + o.weight_decay * want_w[i];
+        const double step_error =
+            o.weight_decay * (dw[i] + test::kFloatU * std::fabs(want_w[i])) + test::kFloatU * std::fabs(step_value);
+        const double velocity = o.momentum * want_v[i] + step_value;
+        dv[i] = o.momentum * dv[i] + step_error + test::kFloatU * std::fabs(velocity);
+        dw[i] += o.learning_rate * dv[i] + test::kFloatU * (o.learning_rate * std::fabs(velocity) +
+                                                            std::fabs(want_w[i] - o.learning_rate * velocity));
+      }
       reference::sgd_step(want_w, gd, want_v, o);
     }
-    CHECK(within("parameters", w.download(), want_w, 1e-5) == "");
-    CHECK(within("velocity", v.download(), want_v, 1e-5) == "");
+    CHECK(within_each("parameters", w.download(), want_w, dw) == "");
+    CHECK(within_each("velocity", v.download(), want_v, dv) == "");
   }
   o.plan = {};
   Buffer<float> short_g(ctx, n - 1);
