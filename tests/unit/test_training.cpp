@@ -102,7 +102,7 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
     // the host adds the losses in double. A gradient entry
     // exp * (1 / (sum B)) - 1/B carries the exp's and the sum's error, the
     // reciprocal (a division and a product), its product and the
-    // subtraction.
+    // subtraction; the label's entry the division 1 / B as well.
     double loss_margin = 0;
     std::vector<double> grad_margin(batch * classes);
     for (std::size_t n = 0; n < batch; ++n) {
@@ -123,7 +123,8 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
         const double e = std::exp(double(row[j]) - top), share = e / (sum * double(batch));
         grad_margin[n * classes + j] = share * ((std::fabs(double(row[j]) - top) + 6) * test::kFloatU + sum_relative +
                                                 (2 + test::kDivisionU + 1) * test::kFloatU) +
-                                       test::kFloatU * std::fabs(want.grad[n * classes + j]);
+                                       test::kFloatU * std::fabs(want.grad[n * classes + j]) +
+            (int(j) == labels[n] ? test::kDivisionU * test::kFloatU / double(batch) : 0.0);
       }
     }
     loss_margin += 2 * double(batch) * test::kDoubleU * want.loss;
