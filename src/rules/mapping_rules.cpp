@@ -572,12 +572,14 @@ void decide_combining(PlanDraft& s) {
     }
     p.passes = single ? 1 : 2;
     p.macros["SUB_GROUPS"] = str(sub_group_macro);
-    // Partials pass between work-groups: the fence that orders them is the
-    // running device's (combine.cl's publish_partial), whatever class's plan
-    // this is. A CPU plan's scan on an H100 with only mem_fence read stale
-    // partials when other processes shared the GPU.
-    p.macros["NV_MEMBAR"] = s.limits.nv_membar.value_or(false) ? "1" : "0";
   }
+  // Wherever partials pass between work-groups (combine.cl's
+  // publish_partial, the sparse kernels' and the Krylov sums'), the fence
+  // that orders them is the running device's, whatever class's plan this
+  // is: every plan carries it, so no family decides it again. A CPU plan's
+  // scan on an H100 with only mem_fence read stale partials when other
+  // processes shared the GPU.
+  p.macros["NV_MEMBAR"] = s.limits.nv_membar.value_or(false) ? "1" : "0";
   if (s.t.dimensions == 1 && s.cpu_like()) {
     p.macros["CHUNKED"] = "1";
     p.decide("work_item_order", "contiguous chunks", "cpu.contiguous-chunks",

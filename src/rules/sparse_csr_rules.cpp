@@ -147,8 +147,6 @@ void decide_merge_tiles(LaunchPlan& plan, std::size_t tiles, std::size_t items, 
                   (single_pass ? "finished by the last of their tiles to finish" : "finished by a second launch"));
 }
 
-bool publish_needs_nv_membar(const DeviceInfo& device) { return (sub_group_ops_of(device) & warp_shuffle) != 0; }
-
 std::size_t csr_chunks_vector_width(LaunchPlan& plan, std::size_t planned, double mean_row) {
   // Vectors pay only on rows of several vectors: a short row's head and
   // tail loops and its gathers cost more than they save (PoCL on 2 cores:

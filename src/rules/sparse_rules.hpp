@@ -108,12 +108,6 @@ std::size_t csr_merge_local_bytes(std::size_t work_group, std::size_t items, std
 /// Records csr-merge's tiles and how the rows cut between tiles are
 /// finished: by the last work-group (one pass) or a second launch.
 void decide_merge_tiles(LaunchPlan& plan, std::size_t tiles, std::size_t items, bool single_pass);
-/// Whether kernels that publish a partial result to other work-groups
-/// (a long row's piece, a solver's reduction) need NVIDIA's membar.gl before
-/// taking their count or ticket: on NVIDIA's own compiler (the platform test
-/// of rule nvidia.warp-shuffle), whose global fence stays within the
-/// work-group. `device` is the one the kernel runs on.
-bool publish_needs_nv_membar(const DeviceInfo& device);
 /// The CPU variant's vector width: the plan's (at most 8, the widths its
 /// gathers are written for), 1 where rows average fewer than 4 vectors
 /// (rule sparse.csr-cpu-chunks).

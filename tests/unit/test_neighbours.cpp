@@ -189,6 +189,32 @@ TEST_CASE("neighbour lists and the RDF refuse positions far outside the box or n
   CHECK(list.particles() == 200);
 }
 
+TEST_CASE("the position check names the lowest bad index under every device class's plan, at awkward counts",
+          "[neighbours]") {
+  // The check runs one work-item a particle and keeps the lowest bad index
+  // across work-groups: a plan's group size, a count that is not a multiple
+  // of it, and bad particles in the last partial group must not change the
+  // particle named.
+  Context& ctx = test::cpu_context();
+  const PeriodicBox box{10.0, 10.0, 10.0};
+  for (const test::ClassPlan& c : test::rules_and_class_plans(ElementType::f32))
+    for (std::size_t n : test::awkward_sizes) {
+      if (n == 0) continue;
+      std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+      const std::size_t first = pick(test::rng()), later = first + (n - 1 - first) / 2 + (first + 1 < n ? 1 : 0);
+      INFO(c.fixture << ", " << n << " particles, bad at " << first << " and " << later);
+      std::vector<float> p = random_positions(n, box);
+      p[4 * first + 1] = std::numeric_limits<float>::quiet_NaN();
+      if (later < n) p[4 * later] = -1e30f;
+      Buffer<float> positions(ctx, p);
+      NeighbourOptions o = options(2.0f, 0.3f, false);
+      o.plan = c.options;
+      NeighbourList list(ctx, o);
+      CHECK_THROWS_WITH(list.build(positions, box), Catch::Contains("particle " + std::to_string(first) + " at (") &&
+                                                        Catch::Contains("is not finite"));
+    }
+}
+
 TEST_CASE("a neighbour list of no particles is built: no counts, an empty list", "[neighbours]") {
   Context& ctx = test::cpu_context();
   for (bool half : {false, true}) {

@@ -133,6 +133,24 @@ TEST_CASE("scans and reductions fence their partials for the device that runs th
       CHECK(used.macros.at("NV_MEMBAR") == want);
     }
   }
+  // The sparse kernels and the Krylov sums publish partials too: they take
+  // the fence from the same plan (one decision, in the planner), never
+  // from a class's fixture.
+  HostCsr<double> csr;
+  csr.rows = csr.cols = 3;
+  csr.row_ptr = {0, 1, 2, 3};
+  csr.col = {0, 1, 2};
+  csr.value = {2.0, 2.0, 2.0};
+  const SparseMatrix<double> a(ctx, csr);
+  for (const auto& [fixture, opt] : test::rules_and_class_plans(ElementType::f64))
+    for (const SpmvMethod& method : spmv_methods()) {
+      // The rules' own plan and an NVIDIA class's (the fence must not come
+      // from the fixture): every method compiled twice, not for every class.
+      if (fixture != "rules" && fixture.find("h100") == std::string::npos) continue;
+      INFO(fixture << ", " << method.name());
+      Buffer<double> x(ctx, std::vector<double>{1, 2, 3}), y(ctx, 3);
+      CHECK(spmv(ctx, 1.0, a, x, 0.0, y, method, opt).macros.at("NV_MEMBAR") == want);
+    }
 }
 
 TEST_CASE("chunked single-pass scans stay correct over many chunks and launches", "[scan]") {

@@ -39,12 +39,8 @@ struct NeighbourList::State {
       narrowed.emplace(ctx, std::max<std::size_t>(positions.size(), 4));
     const std::size_t n = positions.size() / 4;
     if (n) {
-      LaunchPlan p =
-          ctx.plan(particle_pass_traits("neighbour_narrow", 48, ElementType::f64), ProblemSize(n), options.plan);
-      p.work_groups = kernel_call::ceil_div(n, p.local[0]);
-      p.global = {{p.work_groups * p.local[0], 1, 1}};
-      p.items_per_work_item = 1;
-      p.macros["HALF"] = "0";  // the file's search kernels need it defined; narrowing ignores it
+      const LaunchPlan p =
+          neighbours_cl_pass_plan(ctx, particle_pass_traits("neighbour_narrow", 48, ElementType::f64), n, options.plan);
       kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "narrow_positions", ""}, p),
                           static_cast<cl_uint>(n), positions, *narrowed);
     }

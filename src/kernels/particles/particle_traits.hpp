@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The traits of the particle kernels that take one particle per work-item
 // without local memory or vectors (neighbour searches, pair forces over a
-// list): only the work-group size is theirs to tune. Tuner plumbing, not
-// user API: never installed.
+// list): only the work-group size is theirs to tune; and the plan of such
+// a pass. Library internals, not user API: never installed.
 #pragma once
 
+#include <cstddef>
+
+#include "../kernel_call.hpp"
 #include "portacl/rules/kernel_traits.hpp"
+#include "portacl/runtime/context.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {
@@ -24,6 +28,26 @@ inline KernelTraits particle_pass_traits(const char* name, double bytes_per_item
   static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512})}, nullptr};
   t.tunables = &space;
   return t;
+}
+
+/// The plan of a pass over n > 0 particles, one a work-item: the rules'
+/// work-group size for `traits`, the grid rounded up to it.
+inline LaunchPlan particle_pass_plan(Context& ctx, const KernelTraits& traits, std::size_t n,
+                                     const PlanOptions& options) {
+  LaunchPlan p = ctx.plan(traits, ProblemSize(n), options);
+  p.work_groups = kernel_call::ceil_div(n, p.local[0]);
+  p.global = {{p.work_groups * p.local[0], 1, 1}};
+  p.items_per_work_item = 1;
+  return p;
+}
+
+/// The same for the helper kernels of neighbours.cl (its search kernels
+/// need HALF defined; these ignore it).
+inline LaunchPlan neighbours_cl_pass_plan(Context& ctx, const KernelTraits& traits, std::size_t n,
+                                          const PlanOptions& options) {
+  LaunchPlan p = particle_pass_plan(ctx, traits, n, options);
+  p.macros["HALF"] = "0";
+  return p;
 }
 
 }  // namespace portacl

@@ -15,17 +15,19 @@ void refuse_positions_outside(Context& ctx, const Buffer<float>& positions, cons
                               const PlanOptions& options, const char* op) {
   const std::size_t n = positions.size() / 4;
   if (n == 0) return;
-  LaunchPlan p = ctx.plan(particle_pass_traits("particle_position_check", 16), ProblemSize(n), options);
-  p.work_groups = kernel_call::ceil_div(n, p.local[0]);
-  p.global = {{p.work_groups * p.local[0], 1, 1}};
-  p.items_per_work_item = 1;
-  p.macros["HALF"] = "0";  // the file's search kernels need it defined; the check ignores it
-  Buffer<std::uint32_t> first_bad(ctx, std::vector<std::uint32_t>{0xffffffffu});
+  const LaunchPlan p = neighbours_cl_pass_plan(ctx, particle_pass_traits("particle_position_check", 16), n, options);
+  // The first bad index, in a scratch word set to "none" before the pass.
+  auto held = ctx.hold_scratch();
+  const cl::Buffer& first_bad = ctx.scratch("positions.first_bad", sizeof(cl_uint));
+  const cl_uint none = 0xffffffffu;
+  check_cl(ctx.queue().enqueueFillBuffer(first_bad, none, 0, sizeof(cl_uint)), std::string(op) + ": clearing a word");
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "check_positions", ""}, p), static_cast<cl_uint>(n),
                       box4, positions, first_bad);
-  const std::uint32_t i = first_bad.download()[0];
-  if (i == 0xffffffffu) return;
+  cl_uint i = none;
+  check_cl(ctx.queue().enqueueReadBuffer(first_bad, CL_TRUE, 0, sizeof(cl_uint), &i),
+           std::string(op) + ": reading the position check");
+  if (i == none) return;
   float at[4] = {0, 0, 0, 0};
   check_cl(ctx.queue().enqueueReadBuffer(positions.cl_buffer(), CL_TRUE, 16 * std::size_t(i), 16, at),
            std::string(op) + ": reading particle " + std::to_string(i));

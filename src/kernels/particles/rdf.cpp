@@ -30,9 +30,9 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
     if (!(length > 0) || !std::isfinite(length))
       throw Error(std::string(op) + ": box length " + std::to_string(length) + " must be finite and above 0");
   const std::size_t n = positions.size() / 4;
-  if (n > 92681)
-    throw Error(std::string(op) + ": " + std::to_string(n) +
-                " particles; at most 92681 (N (N - 1) / 2 pairs are counted in 32 bits)");
+  if (n > kRdfMostParticles)
+    throw Error(std::string(op) + ": " + std::to_string(n) + " particles; at most " +
+                std::to_string(kRdfMostParticles) + " (N (N - 1) / 2 pairs are counted in 32 bits)");
   RadialDistribution out;
   out.counts.assign(o.shells, 0);
   const double width = double(o.r_max) / double(o.shells);

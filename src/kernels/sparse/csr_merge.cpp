@@ -34,7 +34,6 @@ PreparedSpmv prepare_csr_merge(const SpmvCall<T>& c) {
   const bool single_pass = plan.passes == 1;
   decide_merge_tiles(plan, tiles.tiles, wg * items, single_pass);
   plan.macros["SINGLE_PASS"] = single_pass ? "1" : "0";
-  plan.macros["NV_MEMBAR"] = publish_needs_nv_membar(c.ctx.info()) ? "1" : "0";  // the device it runs on
   const sparse_kernels::Defines defines{{"ROW_T", sparse_kernels::row_type(c.a.wide_row_pointers())}};
   PreparedSpmv p;
   p.sizes = {wg * items, 0};

@@ -102,8 +102,7 @@ PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
   plan.global = {{plan.work_groups * wg, 1, 1}};
   const bool single_pass = plan.passes == 1;
   plan.macros["LONG_ROWS_SINGLE_PASS"] = single_pass ? "1" : "0";
-  plan.macros["NV_MEMBAR"] = publish_needs_nv_membar(c.ctx.info()) ? "1" : "0";  // the device it runs on
-  decide_csr_block_barriers(plan, c.ctx.info());                                 // the compiler it meets
+  decide_csr_block_barriers(plan, c.ctx.info());  // the compiler it meets
   PreparedSpmv p;
   p.sizes = {entries, piece};
   p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan));

@@ -105,7 +105,6 @@ struct Krylov {
     plan.macros["JACOBI"] = o.jacobi ? "1" : "0";
     plan.macros["MAX_NORM"] = o.criterion == SolverOptions::Criterion::max_residual ? "1" : "0";
     plan.macros["BICGSTAB"] = bicg ? "1" : "0";
-    plan.macros["NV_MEMBAR"] = publish_needs_nv_membar(ctx.info()) ? "1" : "0";
     groups = plan.work_groups;
     const KernelRef file{"sparse_krylov.cl", "", ""};
     auto kernel = [&](const char* entry, const LaunchPlan& p) {

@@ -20,14 +20,13 @@ namespace {
 
 constexpr std::size_t kShells = 1000;
 constexpr std::size_t kCheckedParticles = 2048;
-constexpr std::size_t kMostParticles = 92681;  // radial_distribution's limit
 
 struct RdfCase {
   explicit RdfCase(Workload& w) {
     const std::size_t n = 64 * static_cast<std::size_t>(std::sqrt(double(w.n)));
-    if (n > kMostParticles)
+    if (n > kRdfMostParticles)
       throw CaseOutOfRange("rdf 1000 shells: the workload asks " + std::to_string(n) +
-                           " particles; the RDF counts at most " + std::to_string(kMostParticles) +
+                           " particles; the RDF counts at most " + std::to_string(kRdfMostParticles) +
                            " (its pair counts are 32-bit): workloads up to 2^31");
     const float side = float(std::cbrt(double(n) / 0.8442));
     box = PeriodicBox{side, side, side};

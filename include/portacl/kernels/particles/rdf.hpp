@@ -24,6 +24,10 @@
 
 namespace portacl {
 
+/// The most particles radial_distribution takes: N (N - 1) / 2 pairs must
+/// count in 32 bits.
+constexpr std::size_t kRdfMostParticles = 92681;
+
 struct RdfOptions {
   float r_max = 0;
   std::size_t shells = 100;
