@@ -124,7 +124,7 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
         grad_margin[n * classes + j] = share * ((std::fabs(double(row[j]) - top) + 6) * test::kFloatU + sum_relative +
                                                 (2 + test::kDivisionU + 1) * test::kFloatU) +
                                        test::kFloatU * std::fabs(want.grad[n * classes + j]) +
-            (int(j) == labels[n] ? test::kDivisionU * test::kFloatU / double(batch) : 0.0);
+                                       (int(j) == labels[n] ? test::kDivisionU * test::kFloatU / double(batch) : 0.0);
       }
     }
     loss_margin += 2 * double(batch) * test::kDoubleU * want.loss;
