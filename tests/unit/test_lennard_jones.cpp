@@ -256,9 +256,38 @@ TEST_CASE("Lennard-Jones forces add up to zero and are minus the gradient of the
   for (std::size_t i : {0, 17, 200, 5, 61, 143, 250, 300})
     if (probes.size() < 3 && clear_of_cutoff(i)) probes.push_back(i);
   REQUIRE(probes.size() == 3);
+  const reference::LjBounds force_bound = reference::lennard_jones_bounds<float>(p, lengths, lj);
+  const double h = 1e-4;
+  // The central difference's own error along axis c at particle i: h^2 / 6
+  // times the energy's third derivative, for a pair potential phi(r) at
+  // most |phi'''| + 3 |phi''| / r + 3 |phi'| / r^2 (the chain rule along
+  // one axis), taken term by term at r - h; float steps not quite
+  // symmetric, (up - down) / 2 times the second derivative, at most
+  // |phi''| + |phi'| / r; the double energies' rounding over the step.
+  const auto difference_margin = [&](std::size_t i, double up, double down, double step) {
+    double third = 0, second = 0, energy = 0;
+    for (std::size_t j = 0; j < p.size() / 4; ++j) {
+      if (j == i) continue;
+      double r2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        double d = double(p[4 * j + k]) - double(p[4 * i + k]);
+        d -= lengths[k] * std::nearbyint(d / lengths[k]);
+        r2 += d * d;
+      }
+      if (r2 >= double(lj.cutoff) * lj.cutoff) continue;
+      const std::size_t t = static_cast<std::size_t>(p[4 * i + 3]) * lj.types + static_cast<std::size_t>(p[4 * j + 3]);
+      const double r = std::sqrt(r2) - h, e4 = 4 * lj.epsilon[t], s6 = std::pow(lj.sigma[t] / r, 6);
+      const double d1 = e4 * (12 * s6 * s6 + 6 * s6) / r, d2 = e4 * (156 * s6 * s6 + 42 * s6) / (r * r),
+                   d3 = e4 * (2184 * s6 * s6 + 336 * s6) / (r * r * r);
+      third += d3 + 3 * d2 / r + 3 * d1 / (r * r);
+      second += d2 + d1 / r;
+      energy += e4 * (s6 * s6 + s6);
+    }
+    return h * h / 6 * third + std::fabs(up - down) / 2 * second +
+           4 * double(p.size()) * test::kDoubleU * energy / step;
+  };
   for (std::size_t i : probes) {
     for (int c = 0; c < 3; ++c) {
-      const double h = 1e-4;
       std::vector<float> plus = p, minus = p;
       // Moved in double through the float positions: the step is the
       // difference the floats actually hold.
@@ -268,8 +297,11 @@ TEST_CASE("Lennard-Jones forces add up to zero and are minus the gradient of the
       const double gradient =
           (reference::lennard_jones(plus, lengths, lj).energy - reference::lennard_jones(minus, lengths, lj).energy) /
           step;
-      INFO("particle " << i << " component " << c << ": force " << got[4 * i + c] << ", -dE/dx " << -gradient);
-      CHECK(std::fabs(got[4 * i + c] + gradient) <= 2e-3 * (std::fabs(gradient) + 1.0));
+      const double up = double(plus[4 * i + c]) - p[4 * i + c], down = p[4 * i + c] - double(minus[4 * i + c]);
+      const double margin = force_bound.force[3 * i + c] + difference_margin(i, up, down, step);
+      INFO("particle " << i << " component " << c << ": force " << got[4 * i + c] << ", -dE/dx " << -gradient
+                       << ", margin " << margin);
+      CHECK(std::fabs(got[4 * i + c] + gradient) <= margin);
     }
   }
 }

@@ -34,9 +34,63 @@ std::vector<P> random_pixels(std::size_t n) {
   return v;
 }
 
-// The map in a NaN-poisoned buffer, compared with the host: 8-bit sums are
-// exact, so only the final rounding to float remains; float images carry
-// their sums' roundings too.
+// How far the device's coefficient at window (y, x) may stand from the
+// double reference's `want`, following ncc_coefficient and NCC_ROW_SUMS
+// under `plan` (REAL: double where the device has it, else float). 8-bit:
+// the sums are exact, so only the coefficient's arithmetic remains: in
+// float, three conversions (half of two of them in the roots), two roots,
+// a product and a division; in double, the roots, product and division
+// correctly rounded; then one rounding to float. Float images: each
+// window sum carries a rounding of its running value per add (the row's
+// tc adds, two per slide of the row sums over up to OUTPUTS_X - 1 earlier
+// columns, the tr rows, and the products for s_ii and s_it); the template,
+// less its mean, rounded to float once on the host; the variance's
+// product, division and subtraction; then the coefficient as above.
+template <class P>
+double ncc_margin(const std::vector<P>& image, std::size_t cols, const std::vector<P>& templ, std::size_t tr,
+                  std::size_t tc, std::size_t y, std::size_t x, double want, const LaunchPlan& plan) {
+  const bool wide = plan.macros.at("REAL") == "double";
+  const double u = wide ? test::kDoubleU : test::kFloatU;
+  const double root_u = wide ? 1 : test::kSqrtU, divide_u = wide ? 1 : test::kDivisionU;
+  const double c = std::fabs(want);
+  if constexpr (std::is_same<P, std::uint8_t>::value) {
+    return ((wide ? 0 : 2) + 2 * root_u + 1 + divide_u) * u * c + test::kFloatU * c;
+  } else {
+    const double n = double(tr * tc), slides = std::stod(plan.macros.at("OUTPUTS_X")) - 1;
+    double t_mean = 0;
+    for (P v : templ) t_mean += double(v);
+    t_mean /= n;
+    double t_var = 0;
+    for (P v : templ) t_var += (double(v) - t_mean) * (double(v) - t_mean);
+    double s_i = 0, s_ii = 0, span_i = 0, span_ii = 0, cross = 0;
+    const std::size_t first = x > std::size_t(slides) ? x - std::size_t(slides) : 0;
+    for (std::size_t i = 0; i < tr; ++i) {
+      for (std::size_t j = first; j < x + tc; ++j) {
+        const double v = double(image[(y + i) * cols + j]);
+        span_i += std::fabs(v);
+        span_ii += v * v;
+        if (j >= x) {
+          s_i += v;
+          s_ii += v * v;
+          cross += std::fabs(v) * std::fabs(double(templ[i * tc + j - x]) - t_mean);
+        }
+      }
+    }
+    const double var = s_ii - s_i * s_i / n;
+    if (!(var > 1e-12 * s_ii) || t_var == 0) return test::kFloatU * c;
+    const double adds = double(tc) + 2 * slides + double(tr);
+    const double d_i = adds * u * span_i, d_ii = (adds + 1) * u * span_ii;
+    const double d_it = (double(tc + tr) + 1) * u * cross + test::kFloatU * cross;
+    const double d_var = d_ii + 2 * std::fabs(s_i) * d_i / n + u * (2 * s_i * s_i / n + s_ii);
+    const double scale = std::sqrt(var * t_var);
+    return d_it / scale +
+           c * (d_var / (2 * var) + ((wide ? 0 : 0.5) + 0.5 + root_u + 1 + divide_u) * u + test::kFloatU) +
+           test::kFloatU * c;
+  }
+}
+
+// The map in a NaN-poisoned buffer, compared with the host within
+// ncc_margin at every offset.
 template <class P>
 void check_ncc(Context& ctx, const std::vector<P>& image, std::size_t rows, std::size_t cols,
                const std::vector<P>& templ, std::size_t tr, std::size_t tc, const NccOptions& o) {
@@ -49,10 +103,13 @@ void check_ncc(Context& ctx, const std::vector<P>& image, std::size_t rows, std:
             << (o.local_tile ? (*o.local_tile ? "on" : "off") : "rules") << "\n"
             << used.explain());
   const std::vector<float> got = map.download();
-  const double bound = std::is_same<P, float>::value ? 2e-5 : 1e-6;
+  const std::size_t mc = cols - tc + 1;
   std::size_t bad = 0, first = got.size();
   for (std::size_t k = 0; k < got.size(); ++k)
-    if (!(std::fabs(double(got[k]) - want[k]) <= bound) && bad++ == 0) first = k;
+    if (!(std::fabs(double(got[k]) - want[k]) <=
+          ncc_margin(image, cols, templ, tr, tc, k / mc, k % mc, want[k], used)) &&
+        bad++ == 0)
+      first = k;
   INFO("first bad offset " << first
                            << (first < got.size()
                                    ? ": " + std::to_string(got[first]) + " against " + std::to_string(want[first])
@@ -118,9 +175,10 @@ TEMPLATE_TEST_CASE("NCC: a template cut from the image matches itself with 1 and
       Buffer<float> map(ctx, std::vector<float>(mr * mc, std::numeric_limits<float>::quiet_NaN()));
       NccOptions o;
       o.local_tile = tile;
-      ncc(ctx, in, rows, cols, cut(image, cols, r0, c0, side, side), side, side, map, o);
+      const LaunchPlan used = ncc(ctx, in, rows, cols, cut(image, cols, r0, c0, side, side), side, side, map, o);
       const float at = map.download()[r0 * mc + c0];
-      CHECK(std::fabs(double(at) - 1.0) <= 1e-6);
+      CHECK(std::fabs(double(at) - 1.0) <=
+            ncc_margin(image, cols, cut(image, cols, r0, c0, side, side), side, side, r0, c0, 1.0, used));
       const NccMatch best = ncc_best_match(ctx, map, mr, mc);
       CHECK(best.row == r0);
       CHECK(best.col == c0);
@@ -160,8 +218,9 @@ TEST_CASE("NCC: an 8-bit template of 258^2 bright pixels, whose sums need 64 bit
   check_ncc<std::uint8_t>(ctx, image, rows, cols, templ, side, side, {});
   Buffer<std::uint8_t> in(ctx, image);
   Buffer<float> map(ctx, 6 * 9);
-  ncc(ctx, in, rows, cols, templ, side, side, map);
-  CHECK(std::fabs(double(map.download()[3 * 9 + 5]) - 1.0) <= 1e-6);
+  const LaunchPlan used = ncc(ctx, in, rows, cols, templ, side, side, map);
+  CHECK(std::fabs(double(map.download()[3 * 9 + 5]) - 1.0) <=
+        ncc_margin(image, cols, templ, side, side, 3, 5, 1.0, used));
 }
 
 TEMPLATE_TEST_CASE("NCC: a prepared template serves many images, as the one-call form does", "[ncc]", std::uint8_t,
