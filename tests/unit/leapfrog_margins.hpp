@@ -62,22 +62,24 @@ inline LeapfrogState leapfrog_state(const std::vector<float>& b, const std::vect
 
 // One step's float rounding from state (x, v) with accelerations `exact`,
 // to first order: it moves the energy by at most m |v| dv + m |a| dx a
-// coordinate and the momentum by m dv. Each kick v += (h / 2) a rounds the
+// coordinate and the momentum by m dv (unit: the type's roundoff). Each
+// kick v += (h / 2) a rounds the
 // product and the sum and carries the acceleration's margin; the drift
 // x += h v rounds the product and the sum.
 struct StepRounding {
   double energy = 0, momentum[3] = {0, 0, 0};
 };
 
-inline StepRounding step_rounding(const std::vector<float>& x, const std::vector<float>& v,
-                                  const std::vector<portacl::reference::NbodyExact>& exact, double h) {
+template <class T>
+StepRounding step_rounding(const std::vector<T>& x, const std::vector<T>& v,
+                           const std::vector<portacl::reference::NbodyExact>& exact, double h, double unit = kFloatU) {
   StepRounding r;
   for (std::size_t i = 0; i < exact.size(); ++i) {
     const double m = x[4 * i + 3];
     for (int c = 0; c < 3; ++c) {
       const double ac = std::fabs(exact[i].a[c]), vc = std::fabs(v[4 * i + c]) + h / 2 * ac;
-      const double dv = 2 * (kFloatU * (h / 2 * ac + vc) + h / 2 * exact[i].a_margin[c]);
-      const double dx = kFloatU * (h * vc + std::fabs(x[4 * i + c]) + h * vc);
+      const double dv = 2 * (unit * (h / 2 * ac + vc) + h / 2 * exact[i].a_margin[c]);
+      const double dx = unit * (h * vc + std::fabs(x[4 * i + c]) + h * vc);
       r.energy += m * (vc * dv + ac * dx);
       r.momentum[c] += m * dv;
     }
@@ -91,7 +93,8 @@ struct Momentum {
   double p[3] = {0, 0, 0}, magnitude[3] = {0, 0, 0};
 };
 
-inline Momentum momentum_of(const std::vector<float>& x, const std::vector<float>& v) {
+template <class T>
+Momentum momentum_of(const std::vector<T>& x, const std::vector<T>& v) {
   Momentum m;
   for (std::size_t i = 0; i < x.size() / 4; ++i)
     for (int c = 0; c < 3; ++c) {
