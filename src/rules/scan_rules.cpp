@@ -12,7 +12,7 @@ ScanTile choose_scan_tile(LaunchPlan& plan, const TuningSpace& space) {
   tile.bytes = static_cast<std::size_t>(space.value_in(plan, "SCAN_BYTES"));
   tile.keep = space.value_in(plan, "SCAN_KEEP") != 0;
   if (plan.device_class != DeviceClass::nvidia_gpu) return tile;
-  // Measured on the H100 (2^26 floats, .ci/scan_shapes.cpp): 2-element
+  // Measured on the H100 (2^26 floats, tools/gpu/scan_shapes.cpp): 2-element
   // vectors beat 4-element ones at every tile size (83% of copy against 71%
   // at 128 bytes, 80% against 77% at 64), and 128 bytes a work-item beat
   // 64 and 256; holding the tile and reading it twice differ by under 1%.

@@ -73,7 +73,7 @@ SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const De
   if (s.variant == SortVariant::work_group_tiles) {
     const auto tuned_sweep = space.chosen(plan, "ONE_SWEEP");
     const bool atomics = DeviceLimits::of(device).global_atomics.value_or(true);
-    // Measured on the H100 (2^26 keys, .ci/sort_shapes.cpp): one sweep
+    // Measured on the H100 (2^26 keys, tools/gpu/sort_shapes.cpp): one sweep
     // took 4.0-4.4 ms against 3.5 for count + scan + scatter. Each digit's
     // look-back walks back a tile at a time, and 43,690 tiles make long
     // walks (6-bit digits: 5.9 ms). Only a tuning record turns it on.

@@ -75,7 +75,7 @@ void decide_csr_block_barriers(LaunchPlan& plan, const DeviceInfo& device) {
 }
 
 void csr_block_work_group(LaunchPlan& plan) {
-  // Measured on the H100 (.ci/spmv_shapes.cpp, web-like graph, two draws):
+  // Measured on the H100 (tools/gpu/spmv_shapes.cpp, web-like graph, two draws):
   // 128 work-items 0.085-0.089 ms against 0.093-0.099 with 256; circuit-
   // and power-law matrices within 1-2% either way.
   if (plan.device_class != DeviceClass::nvidia_gpu || decided_by_tuning(plan, "work_group_size") ||

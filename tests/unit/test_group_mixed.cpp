@@ -103,7 +103,7 @@ TEST_CASE("a GPU + CPU group matches the GPU alone", "[group_mixed]") {
 
 TEST_CASE("a group of two GPUs matches the first alone", "[group_mixed]") {
   if (gpus() < 2) {
-    WARN("fewer than two GPUs here: the two-GPU group is tested on a two-GPU machine (.ci/two-gpu-run.sh)");
+    WARN("fewer than two GPUs here: the two-GPU group is tested on a two-GPU machine (tools/gpu/two-gpu-run.sh)");
     return;
   }
   DeviceGroup group("gpu:0,gpu:1");

@@ -50,7 +50,7 @@ const char* kUsage =
     "@SPARSE@"
     "  --matrix FILE      also the same on a Matrix Market file (repeatable)\n"
     "  --save-matrices DIR  write each generated matrix to DIR as SPEC.bin (binary CSR,\n"
-    "                     for .ci/cusparse_direct.cu and .ci/cusparse.py)\n"
+    "                     for tools/gpu/cusparse_direct.cu and tools/gpu/cusparse.py)\n"
     "  --stencils LIST    also stencils, every variant of each of these forms:\n"
     "@STENCILS@"
     "  --group SEL        also strong and weak scaling over the device group SEL\n"

@@ -24,8 +24,8 @@ struct MatrixFile {
 std::vector<MatrixFile> read_matrix_files(const std::vector<std::string>& paths);
 
 // Runs the cases; where `save_to` is not empty, first writes each matrix
-// there as SPEC.bin (':' as '_'), the binary CSR that .ci/cusparse_direct.cu
-// and .ci/cusparse.py read, so other libraries run on the very same matrix:
+// there as SPEC.bin (':' as '_'), the binary CSR that tools/gpu/cusparse_direct.cu
+// and tools/gpu/cusparse.py read, so other libraries run on the very same matrix:
 // int64 rows, cols, entries; int32 row pointers; int32 columns; float values.
 std::vector<CaseRow> run_sparse(portacl::Context& ctx, const std::vector<std::string>& specs,
                                 const std::vector<MatrixFile>& files, unsigned long long seed, const CaseTiming& t,

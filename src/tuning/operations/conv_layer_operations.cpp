@@ -6,7 +6,7 @@
 // included, as cuDNN's figures count them), so the GFLOP/s column is the
 // effective rate (Winograd does fewer). Checked on 64 outputs against the
 // double sum, within the algorithm's bound. cuDNN's
-// time for the layer comes from .ci/cudnn_conv.py.
+// time for the layer comes from tools/gpu/cudnn_conv.py.
 #include <cmath>
 #include <optional>
 

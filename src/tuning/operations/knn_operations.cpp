@@ -5,7 +5,7 @@
 // Counted: 2 d flops a pair (the dot product); the bytes are noise beside
 // the pairs. Checked on 64 queries spread over the set against the double
 // brute force, and their votes against the host vote of the same rows.
-// No OpenCL library has a KNN; .ci/torch_ml.py times PyTorch's.
+// No OpenCL library has a KNN; tools/gpu/torch_ml.py times PyTorch's.
 #include <cmath>
 #include <random>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the .ci diagnostics that build a .cl file themselves share (plain
+// What the GPU diagnostics (tools/gpu) that build a .cl file themselves share (plain
 // OpenCL, no portacl): a file's text, the first device of a type, and a
 // program's build log. Not part of the library.
 #pragma once

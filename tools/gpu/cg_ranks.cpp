@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where a distributed CG iteration's time goes on each rank (run by
-// .ci/two-gpu-run.sh, step "cg-ranks", under mpirun): CG on 2D Poisson
+// tools/gpu/two-gpu-run.sh, step "cg-ranks", under mpirun): CG on 2D Poisson
 // (double) of N^2 rows split over the ranks, every launch and halo
 // transfer of 20 iterations recorded by its profiling events. Each rank
 // prints its wall time and its device's span and busy time per iteration,

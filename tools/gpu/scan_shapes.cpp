@@ -5,9 +5,9 @@
 // rules' plan and portacl's copy, each as the mean of a batch of 20 calls
 // queued back to back (host enqueue cost hidden behind the kernels),
 // median of 7 batches. Each shape is first checked on integers against a
-// host running sum. A diagnostic for .ci/gpu-run.sh's scan-shapes step,
+// host running sum. A diagnostic for tools/gpu/gpu-run.sh's scan-shapes step,
 // not part of the library.
-// build: see .ci/gpu-run.sh      usage: scan_shapes [DEVICE]
+// build: see tools/gpu/gpu-run.sh      usage: scan_shapes [DEVICE]
 #include <algorithm>
 #include <cstdlib>
 #include <chrono>

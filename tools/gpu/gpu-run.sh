@@ -8,7 +8,7 @@
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 STEPS=${STEPS:-build tests bench}
-source .ci/gpu-env.sh
+source tools/gpu/gpu-env.sh
 export PORTACL_TUNING_DB="$OUT/tuning_h100.json"
 if has build; then
   build_portacl
@@ -52,7 +52,7 @@ if has sparse; then
   # on the very same matrices (SPARSE: the matrix list; SPARSE_SEEDS: one
   # run per seed, for matrices drawn at random).
   SPARSE=${SPARSE:-poisson2d:1024,poisson2d:2048,poisson3d27:128,powerlaw:2000000:8,web:1000000,circuit:1000000,permuted2d:1024,tall:1000000:200000:6,block3d:32}
-  nvcc -O3 -arch=sm_90 -o /tmp/cusparse_direct .ci/cusparse_direct.cu -lcusparse > "$OUT/cusparse_direct.txt" 2>&1
+  nvcc -O3 -arch=sm_90 -o /tmp/cusparse_direct tools/gpu/cusparse_direct.cu -lcusparse > "$OUT/cusparse_direct.txt" 2>&1
   : > "$OUT/sparse_h100.txt"
   : > "$OUT/cusparse_h100.txt"
   for seed in ${SPARSE_SEEDS:-1}; do
@@ -62,7 +62,7 @@ if has sparse; then
     echo "sparse bench seed $seed exit $?" >> "$OUT/sparse_h100.txt"
     echo "== seed $seed" >> "$OUT/cusparse_direct.txt"
     timeout 300 /tmp/cusparse_direct /tmp/mats/*.bin >> "$OUT/cusparse_direct.txt" 2>&1
-    [ -n "${SPARSE_CUPY:-1}" ] && timeout 300 python3 .ci/cusparse.py /tmp/mats/*.bin >> "$OUT/cusparse_h100.txt" 2>&1
+    [ -n "${SPARSE_CUPY:-1}" ] && timeout 300 python3 tools/gpu/cusparse.py /tmp/mats/*.bin >> "$OUT/cusparse_h100.txt" 2>&1
   done
   cat "$OUT/sparse_h100.txt" "$OUT/cusparse_direct.txt" "$OUT/cusparse_h100.txt"
 fi
@@ -72,42 +72,42 @@ if has transfers; then
   timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes 2^26 --kernels axpy --no-latency --reps 20 \
     > "$OUT/transfers_h100.txt" 2>&1
   # CUDA's cudaMemcpy called directly (the baseline), then PyTorch's copies (a second figure).
-  nvcc -O2 -o /tmp/cuda_copy .ci/cuda_copy.cu > "$OUT/cuda_copy_h100.txt" 2>&1 && /tmp/cuda_copy >> "$OUT/cuda_copy_h100.txt" 2>&1
-  timeout 120 python3 .ci/cuda_copy.py >> "$OUT/cuda_copy_h100.txt" 2>&1
+  nvcc -O2 -o /tmp/cuda_copy tools/gpu/cuda_copy.cu > "$OUT/cuda_copy_h100.txt" 2>&1 && /tmp/cuda_copy >> "$OUT/cuda_copy_h100.txt" 2>&1
+  timeout 120 python3 tools/gpu/cuda_copy.py >> "$OUT/cuda_copy_h100.txt" 2>&1
   grep -A20 "host memory and back" "$OUT/transfers_h100.txt"; cat "$OUT/cuda_copy_h100.txt"
 fi
 if has cg-launches; then
-  # Each launch of a CG iteration on the GPU, by its profiling events (.ci/cg_launches.cpp).
-  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/cg_launches.cpp -o /tmp/cg_launches \
+  # Each launch of a CG iteration on the GPU, by its profiling events (tools/gpu/cg_launches.cpp).
+  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include tools/gpu/cg_launches.cpp -o /tmp/cg_launches \
     -L$libdir -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/cg_launches.txt" 2>&1
   /tmp/cg_launches gpu >> "$OUT/cg_launches.txt" 2>&1
   cat "$OUT/cg_launches.txt"
 fi
 GEMM_SIZES=${GEMM_SIZES:-2048,4096,8192}
 if has gemm-shapes; then
-  # gemm_tiled's shapes timed alone on packed panels, with their registers (.ci/gemm_shapes.cpp);
+  # gemm_tiled's shapes timed alone on packed panels, with their registers (tools/gpu/gemm_shapes.cpp);
   # GEMM_SHAPES: WG_X:WG_Y:WPT_M:WPT_N:TS_K:VEC:UNROLL:PREFETCH each.
-  g++ -O2 -std=c++17 .ci/gemm_shapes.cpp -o /tmp/gemm_shapes -lOpenCL > "$OUT/gemm_shapes.txt" 2>&1
+  g++ -O2 -std=c++17 tools/gpu/gemm_shapes.cpp -o /tmp/gemm_shapes -lOpenCL > "$OUT/gemm_shapes.txt" 2>&1
   timeout 400 /tmp/gemm_shapes "$GEMM_SIZES" ${GEMM_SHAPES:-16:16:8:8:8:4:8:1} >> "$OUT/gemm_shapes.txt" 2>&1
   cat "$OUT/gemm_shapes.txt"
 fi
 if has cublas; then
   # cuBLAS SGEMM and DGEMM called directly (the baseline), then through PyTorch (a second figure).
-  nvcc -O2 -o /tmp/cublas_direct .ci/cublas_direct.cu -lcublas > "$OUT/cublas_h100.txt" 2>&1 &&
+  nvcc -O2 -o /tmp/cublas_direct tools/gpu/cublas_direct.cu -lcublas > "$OUT/cublas_h100.txt" 2>&1 &&
     timeout 200 /tmp/cublas_direct ${GEMM_SIZES//,/ } >> "$OUT/cublas_h100.txt" 2>&1
-  timeout 120 python3 .ci/cublas.py >> "$OUT/cublas_h100.txt" 2>&1
+  timeout 120 python3 tools/gpu/cublas.py >> "$OUT/cublas_h100.txt" 2>&1
   cat "$OUT/cublas_h100.txt"
 fi
 if has scan-shapes; then
-  # The single-pass scan's shapes on 2^26 floats beside copy (.ci/scan_shapes.cpp).
-  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/scan_shapes.cpp -o /tmp/scan_shapes \
+  # The single-pass scan's shapes on 2^26 floats beside copy (tools/gpu/scan_shapes.cpp).
+  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include tools/gpu/scan_shapes.cpp -o /tmp/scan_shapes \
     -L$libdir -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/scan_shapes.txt" 2>&1
   timeout 400 /tmp/scan_shapes gpu >> "$OUT/scan_shapes.txt" 2>&1
   cat "$OUT/scan_shapes.txt"
 fi
 if has spmv-shapes; then
-  # csr-merge's shapes beside csr-block on the irregular matrices (.ci/spmv_shapes.cpp).
-  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/spmv_shapes.cpp -o /tmp/spmv_shapes \
+  # csr-merge's shapes beside csr-block on the irregular matrices (tools/gpu/spmv_shapes.cpp).
+  g++ -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include tools/gpu/spmv_shapes.cpp -o /tmp/spmv_shapes \
     -L$libdir -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/spmv_shapes.txt" 2>&1
   timeout 400 /tmp/spmv_shapes gpu >> "$OUT/spmv_shapes.txt" 2>&1
   cat "$OUT/spmv_shapes.txt"
@@ -115,7 +115,7 @@ fi
 if has registers; then
   # Registers and spills of the star's plane queue (NVIDIA's -cl-nv-verbose), per case
   # WG_X:WG_Y:OUTPUTS_Y:PREFETCH_PLANES.
-  g++ -O1 -o /tmp/cl_build_log .ci/cl_build_log.cpp -lOpenCL
+  g++ -O1 -o /tmp/cl_build_log tools/gpu/cl_build_log.cpp -lOpenCL
   for case in ${REG_CASES:-32:8:1:1 32:8:2:1 32:8:4:1 32:8:8:1}; do
     IFS=: read -r wx wy oy pf <<< "$case"
     echo "== star_queue WG ${wx}x${wy} OUTPUTS_Y=$oy PREFETCH_PLANES=$pf" >> "$OUT/registers.txt"
@@ -131,7 +131,7 @@ if has stencil; then
     --reps 10 --stencils "$STENCILS" > "$OUT/stencil_h100.txt" 2> "$OUT/stencil_h100.err"
   echo "stencil bench exit $?" >> "$OUT/stencil_h100.txt"
   cat "$OUT/stencil_h100.txt"
-  timeout 120 python3 .ci/cudnn_conv.py > "$OUT/cudnn_h100.txt" 2>&1
+  timeout 120 python3 tools/gpu/cudnn_conv.py > "$OUT/cudnn_h100.txt" 2>&1
   cat "$OUT/cudnn_h100.txt"
 fi
 if has stencil-tuned; then
@@ -179,19 +179,19 @@ if has sort; then
   # The radix sort beside CUB called directly (the floor), Boost.Compute in
   # portacl-bench and in a program of its own (the second method), and
   # torch.sort (what a Python user gets).
-  nvcc -O3 -arch=sm_90 -o /tmp/cub_sort .ci/cub_sort.cu > "$OUT/sort_h100.txt" 2>&1 &&
+  nvcc -O3 -arch=sm_90 -o /tmp/cub_sort tools/gpu/cub_sort.cu > "$OUT/sort_h100.txt" 2>&1 &&
     timeout 120 /tmp/cub_sort ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
-  timeout 120 python3 .ci/torch_sort.py ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
+  timeout 120 python3 tools/gpu/torch_sort.py ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes ${SORT_SIZES:-2^24,2^26} \
     --kernels "copy,sort uint32,sort_by_key uint32" --no-transfers --no-latency >> "$OUT/sort_h100.txt" 2>&1
-  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/boost_compute_sort.cpp -L$libdir \
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include tools/gpu/boost_compute_sort.cpp -L$libdir \
     -lportacl -lOpenCL -Wl,-rpath,$libdir -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
     timeout 200 /tmp/bc_sort gpu ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   cat "$OUT/sort_h100.txt"
 fi
 if has sort-shapes; then
-  # The sort's tile shapes, in one sweep and as count + scan + scatter (.ci/sort_shapes.cpp).
-  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include .ci/sort_shapes.cpp -L$libdir -lportacl \
+  # The sort's tile shapes, in one sweep and as count + scan + scatter (tools/gpu/sort_shapes.cpp).
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include tools/gpu/sort_shapes.cpp -L$libdir -lportacl \
     -lOpenCL -Wl,-rpath,$libdir -o /tmp/sort_shapes > "$OUT/sort_shapes_h100.txt" 2>&1 &&
     timeout 300 /tmp/sort_shapes gpu >> "$OUT/sort_shapes_h100.txt" 2>&1
   cat "$OUT/sort_shapes_h100.txt"
@@ -209,7 +209,7 @@ if has ml; then
     timeout 200 /tmp/build/tools/portacl-tune --device gpu --kernel "$kernel" --size 2^24 --budget ${ML_BUDGET:-40} \
       --dry-run >> "$OUT/ml_h100.txt" 2>&1
   done
-  timeout 120 python3 .ci/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
+  timeout 120 python3 tools/gpu/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
   # cuDNN through its C API: the system's cuDNN (Debian/Ubuntu's multiarch paths), else the wheel's.
   cudnn_inc=/usr/include/x86_64-linux-gnu cudnn_lib=/usr/lib/x86_64-linux-gnu
   if [ ! -f "$cudnn_inc/cudnn.h" ]; then
@@ -217,7 +217,7 @@ if has ml; then
     cudnn_inc="$wheel/include" cudnn_lib="$wheel/lib"
   fi
   if [ -f "$cudnn_inc/cudnn.h" ]; then
-    nvcc -O3 -arch=sm_90 -I"$cudnn_inc" -o /tmp/cudnn_direct .ci/cudnn_direct.cu -L"$cudnn_lib" -l:libcudnn.so.9 \
+    nvcc -O3 -arch=sm_90 -I"$cudnn_inc" -o /tmp/cudnn_direct tools/gpu/cudnn_direct.cu -L"$cudnn_lib" -l:libcudnn.so.9 \
       -Xlinker -rpath="$cudnn_lib" >> "$OUT/ml_h100.txt" 2>&1 && timeout 120 /tmp/cudnn_direct >> "$OUT/ml_h100.txt" 2>&1
   else
     echo "cuDNN direct: no cudnn.h found" >> "$OUT/ml_h100.txt"

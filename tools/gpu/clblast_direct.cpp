@@ -3,7 +3,7 @@
 // CI): CLBlast called straight from plain OpenCL, no portacl in the
 // process, timed by wall clock around the call and clFinish after three
 // warm-up calls; median of 20. Prints one line per routine.
-//   g++ -O2 .ci/clblast_direct.cpp -lclblast -lOpenCL
+//   g++ -O2 tools/gpu/clblast_direct.cpp -lclblast -lOpenCL
 //   ./a.out          the first GPU, every routine at the H100 bench's sizes
 //   ./a.out cpu      the first CPU device (PoCL): GEMV both ways at 4096^2,
 //                    the PoCL bench's size, and nothing slower
@@ -27,7 +27,10 @@ static double median_ms(const std::function<CLBlastStatusCode(cl_event*)>& call)
     clFinish(queue);
     auto t0 = std::chrono::steady_clock::now();
     cl_event e = nullptr;
-    if (call(&e) != CLBlastSuccess) { std::puts("CLBlast call failed"); return -1; }
+    if (call(&e) != CLBlastSuccess) {
+      std::puts("CLBlast call failed");
+      return -1;
+    }
     clFinish(queue);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (e) clReleaseEvent(e);
@@ -63,7 +66,10 @@ int main(int argc, char** argv) {
   for (cl_uint p = 0; p < np && !dev; ++p)
     if (clGetDeviceIDs(platforms[p], cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS)
       dev = nullptr;
-  if (!dev) { std::puts(cpu ? "no CPU device" : "no GPU"); return 1; }
+  if (!dev) {
+    std::puts(cpu ? "no CPU device" : "no GPU");
+    return 1;
+  }
   char name[256];
   clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr);
   ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, nullptr);
@@ -92,7 +98,8 @@ int main(int argc, char** argv) {
   size_t sp = 11584;
   cl_mem zp = buffer(sp);
   ms = median_ms([&](cl_event* e) {
-    return CLBlastSspmv(CLBlastLayoutRowMajor, CLBlastTriangleLower, sp, 1.0f, x, 0, y, 0, 1, 0.0f, zp, 0, 1, &queue, e);
+    return CLBlastSspmv(CLBlastLayoutRowMajor, CLBlastTriangleLower, sp, 1.0f, x, 0, y, 0, 1, 0.0f, zp, 0, 1, &queue,
+                        e);
   });
   std::printf("Sspmv %zu %.4f ms %.0f GB/s (packed matrix bytes)\n", sp, ms, 4.0 * sp * (sp + 1) / 2 / (ms * 1e6));
   // A diagonally dominant lower triangle, so the solve stays finite.
@@ -102,8 +109,8 @@ int main(int argc, char** argv) {
       for (size_t j = 0; j <= i; ++j) h[i * m + j] = i == j ? 2.0f : 0.5f / float(m);
     cl_mem l = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.size() * 4, h.data(), nullptr);
     ms = median_ms([&](cl_event* e) {
-      return CLBlastStrsv(CLBlastLayoutRowMajor, CLBlastTriangleLower, CLBlastTransposeNo, CLBlastDiagonalNonUnit, m,
-                          l, 0, m, z, 0, 1, &queue, e);
+      return CLBlastStrsv(CLBlastLayoutRowMajor, CLBlastTriangleLower, CLBlastTransposeNo, CLBlastDiagonalNonUnit, m, l,
+                          0, m, z, 0, 1, &queue, e);
     });
     std::printf("Strsv 8192 %.4f ms %.0f GB/s (half the square)\n", ms, 2.0 * m * m / (ms * 1e6));
     clReleaseMemObject(l);
@@ -115,16 +122,20 @@ int main(int argc, char** argv) {
                           k, 0.0f, c, 0, k, &queue, e);
     });
     std::printf("Sgemm %zu %.4f ms %.1f TFLOP/s\n", k, ms, 2.0 * k * k * k / (ms * 1e9));
-    clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
   }
   for (size_t k : {1024, 2048, 4096}) {
     cl_mem a = buffer(2 * k * k), b = buffer(2 * k * k), c = buffer(2 * k * k);  // doubles
     ms = median_ms([&](cl_event* e) {
-      return CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, k, k, k, 1.0, a, 0, k, b, 0,
-                          k, 0.0, c, 0, k, &queue, e);
+      return CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, k, k, k, 1.0, a, 0, k, b, 0, k,
+                          0.0, c, 0, k, &queue, e);
     });
     std::printf("Dgemm %zu %.4f ms %.2f TFLOP/s\n", k, ms, 2.0 * k * k * k / (ms * 1e9));
-    clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
   }
   return 0;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The .ci comparison programs' clock and size list: one call and its wait
+// The clock and size list of the comparison programs in tools/gpu: one call and its wait
 // by wall clock, median of 10 after 2 warm-ups (what a user of either
 // library sees), and "20,22,24" read as the sizes 2^20, 2^22, 2^24. Not
 // part of the library.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# cuDNN reference for portacl-bench's stencil table (run by .ci/gpu-run.sh,
+# cuDNN reference for portacl-bench's stencil table (run by tools/gpu/gpu-run.sh,
 # step "stencil"): single-channel float convolutions through PyTorch
 # (torch.nn.functional.conv2d/conv1d, which call cuDNN), zero padding so the
 # output has the input's size, as portacl's `zero` boundary. Timed as its

@@ -5,7 +5,7 @@
 // cudaEvents around each call, median of 15 after 3 warm-ups; the host's
 // steady clock around the call and a device synchronize as a second clock.
 // A few entries of C are checked against a double-precision host sum.
-// portacl-bench's GEMM section reports the same products; .ci/cublas.py
+// portacl-bench's GEMM section reports the same products; tools/gpu/cublas.py
 // gives PyTorch's matmul as a second figure.
 // build: nvcc -O2 -o cublas_direct cublas_direct.cu -lcublas   usage: cublas_direct [N...]
 #include <cublas_v2.h>

@@ -4,10 +4,10 @@
 // pass or two) under a grid of shapes beside the rules' choice, on the irregular
 // matrices of portacl-bench (web-like, circuit-like, power-law; seeds 1
 // and 2) and a renumbered 2D Laplacian (shapes from BLOCK_SHAPES
-// "wg:per-item:units,..." and MERGE_SHAPES "wg:items:passes,..."), each by .ci/batch_timing.hpp's clock. Each
+// "wg:per-item:units,..." and MERGE_SHAPES "wg:items:passes,..."), each by tools/gpu/batch_timing.hpp's clock. Each
 // shape's product is first compared with csr-block's. A diagnostic for
-// .ci/gpu-run.sh's spmv-shapes step, not part of the library.
-// build: see .ci/gpu-run.sh      usage: spmv_shapes [DEVICE]
+// tools/gpu/gpu-run.sh's spmv-shapes step, not part of the library.
+// build: see tools/gpu/gpu-run.sh      usage: spmv_shapes [DEVICE]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -8,7 +8,7 @@
 // bc::sort takes merge_sort_on_cpu on CPU devices and its radix sort on
 // GPUs; its radix sort is also timed directly (boost::compute::detail::
 // radix_sort), so the figures separate the algorithm from the dispatch.
-// build: g++ -O2 -std=c++17 -I include -I build/generated/include .ci/boost_compute_sort.cpp \
+// build: g++ -O2 -std=c++17 -I include -I build/generated/include tools/gpu/boost_compute_sort.cpp \
 //          -Lbuild/lib/x86_64-linux-gnu -lportacl -lOpenCL -Wl,-rpath,$PWD/build/lib/x86_64-linux-gnu
 // usage: boost_compute_sort [DEVICE] [LOG2_SIZES, default 20,22,24]
 #define CL_TARGET_OPENCL_VERSION 120

@@ -11,7 +11,7 @@
 # STEPS (default "build query tests correct group mpi pocl-mpi"; also mpi-one, cg-ranks) picks what runs.
 set -u
 STEPS=${STEPS:-build query tests correct group mpi pocl-mpi}
-source .ci/gpu-env.sh
+source tools/gpu/gpu-env.sh
 export PORTACL_TUNING_DB="$OUT/tuning_two_gpu.json"
 mpirun="mpirun --allow-run-as-root"
 # Issue 30's cases: CG on 2D Poisson at 4M and 16M rows, heat 2D at 8192^2 and
@@ -67,8 +67,8 @@ if has mpi-one; then
   grep -E "^\|" "$OUT/mpi_one_gpu.txt"
 fi
 if has cg-ranks; then
-  # Each rank's queue during distributed CG on 16M rows (.ci/cg_ranks.cpp): launches, halo transfers, gaps.
-  mpicxx -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include .ci/cg_ranks.cpp -o /tmp/cg_ranks \
+  # Each rank's queue during distributed CG on 16M rows (tools/gpu/cg_ranks.cpp): launches, halo transfers, gaps.
+  mpicxx -O2 -std=c++17 -I include -I src -I /tmp/build/generated/include tools/gpu/cg_ranks.cpp -o /tmp/cg_ranks \
     -L$libdir -lportacl_mpi -lportacl -lOpenCL -Wl,-rpath,$libdir > "$OUT/cg_ranks.txt" 2>&1
   PORTACL_DEVICE='gpu:{local_rank}' timeout 200 $mpirun -np 2 $rank_env /tmp/cg_ranks ${CG_RANKS_N:-4096} \
     >> "$OUT/cg_ranks.txt" 2>&1

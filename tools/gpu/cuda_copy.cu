@@ -5,7 +5,7 @@
 // (new[]), each direction alone, the allocations outside the timing; the
 // host's steady clock around the copy and a device synchronize, median of
 // 20 after 3 warm-ups. portacl-bench's transfer section reports the same
-// paths; .ci/cuda_copy.py gives PyTorch's copies as a second figure.
+// paths; tools/gpu/cuda_copy.py gives PyTorch's copies as a second figure.
 // build: nvcc -O2 -o cuda_copy cuda_copy.cu      usage: cuda_copy [N]
 #include <cuda_runtime.h>
 

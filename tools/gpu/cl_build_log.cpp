@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Builds one .cl file on the first GPU with the given options and prints the
 // compiler's log: on NVIDIA, with -cl-nv-verbose, the registers and spills
-// of each kernel. A diagnostic for .ci/gpu-run.sh, not part of the library.
+// of each kernel. A diagnostic for tools/gpu/gpu-run.sh, not part of the library.
 // usage: cl_build_log FILE "OPTIONS"
 #include <cstdio>
 #include <string>

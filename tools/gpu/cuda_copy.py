@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # CUDA's copies of N floats (default 2^26) between host and device through
-# PyTorch: the second figure beside .ci/cuda_copy.cu (cudaMemcpy called
+# PyTorch: the second figure beside tools/gpu/cuda_copy.cu (cudaMemcpy called
 # directly, the baseline), from pinned (page-locked) and pageable
 # host memory, each direction alone, timed as users see them: wall clock
 # around the copy and a device synchronize, median of 20 after 3 warm-ups.
 # The same figures portacl-bench's transfer section reports, in the same run.
-# usage: python3 .ci/cuda_copy.py [N]
+# usage: python3 tools/gpu/cuda_copy.py [N]
 import statistics, sys, time
 try:
     import torch

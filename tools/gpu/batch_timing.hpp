@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The .ci shape sweeps' clock: a batch of 20 calls queued back to back (the
+// The clock of the shape sweeps in tools/gpu: a batch of 20 calls queued back to back (the
 // host's enqueue cost hidden behind the kernels), its mean per call, median
 // of 7 batches. Not part of the library.
 #pragma once

@@ -8,7 +8,7 @@
 # Logs in $OUT.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-STEPS="${GPU_STEPS:-build tests}" bash .ci/gpu-run.sh
+STEPS="${GPU_STEPS:-build tests}" bash tools/gpu/gpu-run.sh
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu OCL_ICD_VENDORS=/tmp/icd PORTACL_CACHE_DIR=/tmp/portacl-cache
 SIZES=${PACK_SIZES:-64,96,128,192,256,320,384,512,768,1024}
 bench() { timeout 200 /tmp/build/tools/portacl-bench --device gpu --kernels copy --sizes 2^20 --reps 21 --no-transfers "$@"; }

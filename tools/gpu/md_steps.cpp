@@ -4,7 +4,7 @@
 // of 4 k^3 atoms run for STEPS steps after 20 warm-up steps, wall clock
 // around the whole run and a wait, so every list check and rebuild is in
 // it; prints atom-steps per second, the rebuilds and the energy drift.
-// build: g++ -O2 -std=c++17 -I include -I build/generated/include -I src .ci/md_steps.cpp \
+// build: g++ -O2 -std=c++17 -I include -I build/generated/include -I src tools/gpu/md_steps.cpp \
 //          -Lbuild/lib/x86_64-linux-gnu -lportacl -lOpenCL -Wl,-rpath,$PWD/build/lib/x86_64-linux-gnu
 // usage: md_steps [DEVICE] [K, default 64] [STEPS, default 200] [half | double]
 #define CL_TARGET_OPENCL_VERSION 120
@@ -40,10 +40,11 @@ int run(portacl::Context& ctx, int k, std::size_t steps, bool half) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double e1 = md.energy().total();
   const double atoms = double(p.size() / 4);
-  std::printf("%s: %.0f atoms, %zu steps in %.4f s (%s, %s lists): %.4f ms a step, %.3g atom-steps/s, %zu rebuilds, "
-              "energy %.6g -> %.6g (%.3g an atom)\n",
-              ctx.info().name.c_str(), atoms, steps, s, sizeof(T) == 4 ? "float" : "double", half ? "half" : "full",
-              1e3 * s / double(steps), atoms * double(steps) / s, md.rebuilds() - rebuilt, e0, e1, (e1 - e0) / atoms);
+  std::printf(
+      "%s: %.0f atoms, %zu steps in %.4f s (%s, %s lists): %.4f ms a step, %.3g atom-steps/s, %zu rebuilds, "
+      "energy %.6g -> %.6g (%.3g an atom)\n",
+      ctx.info().name.c_str(), atoms, steps, s, sizeof(T) == 4 ? "float" : "double", half ? "half" : "full",
+      1e3 * s / double(steps), atoms * double(steps) / s, md.rebuilds() - rebuilt, e0, e1, (e1 - e0) / atoms);
   return 0;
 }
 

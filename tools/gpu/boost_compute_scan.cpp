@@ -6,7 +6,7 @@
 // the same inputs (small integers, so int and float sums are exact up to
 // 2^24), every output compared element by element. The CPU-scan baseline of
 // issue 26 until portacl-bench carries Boost.Compute itself.
-// build: g++ -O2 -std=c++17 -I include -I build/generated/include .ci/boost_compute_scan.cpp \
+// build: g++ -O2 -std=c++17 -I include -I build/generated/include tools/gpu/boost_compute_scan.cpp \
 //          -Lbuild/lib/x86_64-linux-gnu -lportacl -lOpenCL -Wl,-rpath,$PWD/build/lib/x86_64-linux-gnu
 // usage: boost_compute_scan [DEVICE] [LOG2_SIZES, default 20,22,24]
 #define CL_TARGET_OPENCL_VERSION 120

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where a CG iteration's time goes on a device (run by .ci/gpu-run.sh, step
+// Where a CG iteration's time goes on a device (run by tools/gpu/gpu-run.sh, step
 // "cg-launches"): 40 iterations of CG on the randomly renumbered 2D
 // Laplacian of 1M rows (portacl-bench's permuted2d:1024), every launch
 // recorded by its profiling events; prints the span and busy time per
@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
   SolverOptions o;
   o.tolerance = 0;
   o.max_iterations = iterations;
-  std::printf("CG on %s, %zu rows, %zu iterations, SpMV method %s\n", ctx.info().name.c_str(), host.rows,
-              iterations, spmv_choice(ctx, a).method.name().c_str());
+  std::printf("CG on %s, %zu rows, %zu iterations, SpMV method %s\n", ctx.info().name.c_str(), host.rows, iterations,
+              spmv_choice(ctx, a).method.name().c_str());
   for (int rep = 0; rep < 3; ++rep) {  // the first run compiles
     fill(ctx, x, 0.0f);
     ctx.finish();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The main of the .ci programs that set portacl beside Boost.Compute: a
+// The main of the tools/gpu programs that set portacl beside Boost.Compute: a
 // portacl Context on the device named by argv[1] (default cpu), a
 // Boost.Compute context and queue of their own on the same device, and
 // `compare(ctx, queue, n)` at each size of argv[2] (exponents, default

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# cuBLAS SGEMM/DGEMM reference for portacl-bench's GEMM table (run by .ci/gpu-blas.sh).
+# cuBLAS SGEMM/DGEMM reference for portacl-bench's GEMM table (run by tools/gpu/gpu-blas.sh).
 # cuBLAS SGEMM/DGEMM through PyTorch (TF32 off), medians of CUDA-event timings.
 import statistics, sys
 try:

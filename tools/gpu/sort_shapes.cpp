@@ -5,10 +5,10 @@
 // count + scan + scatter. A call is the keys (and values) restored from a
 // pristine copy, then the sort; the restoring copies are timed alone and
 // taken off. Each is the mean of a batch of 20 calls queued back to back,
-// median of 7 batches (.ci/batch_timing.hpp); every shape is first checked
-// against std::sort. A diagnostic for .ci/gpu-run.sh's sort step, not part
+// median of 7 batches (tools/gpu/batch_timing.hpp); every shape is first checked
+// against std::sort. A diagnostic for tools/gpu/gpu-run.sh's sort step, not part
 // of the library.
-// build: see .ci/gpu-run.sh      usage: sort_shapes [DEVICE]
+// build: see tools/gpu/gpu-run.sh      usage: sort_shapes [DEVICE]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # cuSPARSE through CuPy, the second figure beside cuSPARSE called directly
-# (.ci/cusparse_direct.cu, the baseline): CSR SpMV y = A x in float by
+# (tools/gpu/cusparse_direct.cu, the baseline): CSR SpMV y = A x in float by
 # CuPy's `A @ x` (which queries the buffer size, allocates and builds
 # descriptors on every call) and CuPy's CG, a Python-driven solve (the CUDA
 # toolkit has no C-level CG), on the very matrices portacl-bench measured
@@ -8,7 +8,7 @@
 # clock around the call and a device synchronize, median of 20 after 3
 # warm-ups; CUDA events as the second method. Effective GB/s counts values,
 # column indices, row pointers, x and y once.
-# usage: python3 .ci/cusparse.py FILE.bin...
+# usage: python3 tools/gpu/cusparse.py FILE.bin...
 import statistics, sys, time
 try:
     import cupy as cp

@@ -4,7 +4,7 @@
 // double buffering), on packed panels, with the compiler's register count
 // (NVIDIA's -cl-nv-verbose). Each shape is first checked on an odd-sized
 // product against a double-precision host sum. A diagnostic for
-// .ci/gpu-run.sh's gemm-shapes step (how the GPU rule's shape was found),
+// tools/gpu/gpu-run.sh's gemm-shapes step (how the GPU rule's shape was found),
 // not part of the library.
 // usage: gemm_shapes SIZES SHAPE...   SIZES: 2048,4096  SHAPE: WG_X:WG_Y:WPT_M:WPT_N:TS_K:VEC:UNROLL:PREFETCH
 #include <algorithm>

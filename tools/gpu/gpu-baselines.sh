@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Device machine (not CI): build and test on the GPU (gpu-run.sh), time
-# CLBlast by a second, independent method (.ci/clblast_direct.cpp), then
+# CLBlast by a second, independent method (tools/gpu/clblast_direct.cpp), then
 # ahead-of-time compilation cold and warm, then portacl-bench with every baseline timed by wall clock, GEMM and latency
 # included, with the shipped tuning results. Logs in $OUT.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-STEPS="${GPU_STEPS:-build tests}" bash .ci/gpu-run.sh
+STEPS="${GPU_STEPS:-build tests}" bash tools/gpu/gpu-run.sh
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu OCL_ICD_VENDORS=/tmp/icd PORTACL_CACHE_DIR=/tmp/portacl-cache
-g++ -O2 -std=c++17 -I/tmp/deps/usr/include .ci/clblast_direct.cpp -L/tmp/deps/usr/lib/x86_64-linux-gnu -lclblast \
+g++ -O2 -std=c++17 -I/tmp/deps/usr/include tools/gpu/clblast_direct.cpp -L/tmp/deps/usr/lib/x86_64-linux-gnu -lclblast \
   -lOpenCL -o /tmp/clblast_direct && timeout 120 /tmp/clblast_direct > "$OUT/clblast_direct.txt" 2>&1
 cat "$OUT/clblast_direct.txt"
 # Ahead-of-time compilation: a cold process (empty binary cache, NVIDIA's own
