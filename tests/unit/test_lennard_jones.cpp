@@ -13,6 +13,17 @@ using namespace portacl;
 
 namespace {
 
+// The minimum-image distance of particles i and j, in double.
+double image_distance(const std::vector<float>& p, std::size_t i, std::size_t j, const double lengths[3]) {
+  double r2 = 0;
+  for (int c = 0; c < 3; ++c) {
+    double d = double(p[4 * j + c]) - double(p[4 * i + c]);
+    d -= lengths[c] * std::nearbyint(d / lengths[c]);
+    r2 += d * d;
+  }
+  return std::sqrt(r2);
+}
+
 // A simple cubic lattice of side `per_side` and spacing 1.12 sigma, each
 // site moved by up to 0.12 in each direction (no pair closer than 0.88),
 // types alternating over `types`, in the box the lattice fills.
@@ -242,13 +253,7 @@ TEST_CASE("Lennard-Jones forces add up to zero and are minus the gradient of the
   const auto clear_of_cutoff = [&](std::size_t i) {
     for (std::size_t j = 0; j < p.size() / 4; ++j) {
       if (j == i) continue;
-      double r2 = 0;
-      for (int c = 0; c < 3; ++c) {
-        double d = double(p[4 * j + c]) - double(p[4 * i + c]);
-        d -= lengths[c] * std::nearbyint(d / lengths[c]);
-        r2 += d * d;
-      }
-      if (std::fabs(std::sqrt(r2) - lj.cutoff) < 1e-3) return false;
+      if (std::fabs(image_distance(p, i, j, lengths) - lj.cutoff) < 1e-3) return false;
     }
     return true;
   };
@@ -268,15 +273,10 @@ TEST_CASE("Lennard-Jones forces add up to zero and are minus the gradient of the
     double third = 0, second = 0, energy = 0;
     for (std::size_t j = 0; j < p.size() / 4; ++j) {
       if (j == i) continue;
-      double r2 = 0;
-      for (int k = 0; k < 3; ++k) {
-        double d = double(p[4 * j + k]) - double(p[4 * i + k]);
-        d -= lengths[k] * std::nearbyint(d / lengths[k]);
-        r2 += d * d;
-      }
-      if (r2 >= double(lj.cutoff) * lj.cutoff) continue;
+      const double distance = image_distance(p, i, j, lengths);
+      if (distance >= lj.cutoff) continue;
       const std::size_t t = static_cast<std::size_t>(p[4 * i + 3]) * lj.types + static_cast<std::size_t>(p[4 * j + 3]);
-      const double r = std::sqrt(r2) - h, e4 = 4 * lj.epsilon[t], s6 = std::pow(lj.sigma[t] / r, 6);
+      const double r = distance - h, e4 = 4 * lj.epsilon[t], s6 = std::pow(lj.sigma[t] / r, 6);
       const double d1 = e4 * (12 * s6 * s6 + 6 * s6) / r, d2 = e4 * (156 * s6 * s6 + 42 * s6) / (r * r),
                    d3 = e4 * (2184 * s6 * s6 + 336 * s6) / (r * r * r);
       third += d3 + 3 * d2 / r + 3 * d1 / (r * r);
