@@ -51,7 +51,6 @@ KnnLaunch plan_knn(const Planner& planner, std::size_t queries, std::size_t trai
 
 namespace {
 
-const char* kOp = "knn";
 constexpr std::size_t kMaxIndex = 0x7fffffffull;  // indices are ints
 
 KernelRef kernel(const char* entry) { return KernelRef{"knn.cl", entry, ""}; }
