@@ -91,9 +91,9 @@ void check_search(const char* op, Context& ctx, const Buffer<float>& train, std:
                            "both are written");
 }
 
-// The search itself, the checks done.
+// The search itself, the checks done (k is the plan's K).
 void search(Context& ctx, const KnnLaunch& l, const Buffer<float>& train, std::size_t train_count,
-            const Buffer<float>& queries, std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices,
+            const Buffer<float>& queries, std::size_t query_count, std::size_t d, Buffer<int>& indices,
             Buffer<float>& scores, const KnnOptions& o) {
   const cl::Buffer& query_norms = ctx.scratch("knn.query_norms", query_count * sizeof(float));
   const cl::Buffer& train_norms = ctx.scratch("knn.train_norms", train_count * sizeof(float));
@@ -139,7 +139,7 @@ LaunchPlan knn_search(Context& ctx, const Buffer<float>& train, std::size_t trai
   const KnnLaunch l = plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity);
   if (query_count == 0) return l.select;
   auto held = ctx.hold_scratch();
-  search(ctx, l, train, train_count, queries, query_count, d, k, indices, scores, o);
+  search(ctx, l, train, train_count, queries, query_count, d, indices, scores, o);
   return l.select;
 }
 
@@ -165,7 +165,7 @@ LaunchPlan knn_classify(Context& ctx, const Buffer<float>& train, const Buffer<i
   const KnnLaunch l = plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity);
   if (query_count == 0) return l.select;
   auto held = ctx.hold_scratch();
-  search(ctx, l, train, train_count, queries, query_count, d, k, indices, scores, o);
+  search(ctx, l, train, train_count, queries, query_count, d, indices, scores, o);
   kernel_call::launch(ctx, ctx.prepare(kernel("knn_vote"), l.helper(query_count)), static_cast<cl_uint>(query_count),
                       indices, train_labels, predicted);
   return l.select;
