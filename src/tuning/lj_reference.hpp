@@ -15,6 +15,7 @@ namespace portacl::reference {
 struct LjExact {
   double energy = 0;
   std::vector<double> force, magnitude;  ///< 3 a particle; magnitude: the sums of |pair terms|
+  std::vector<std::size_t> pairs;        ///< a particle: its pairs within the cutoff
 };
 
 // The pair (i, j): its separation by the minimum image, and, within the
@@ -50,10 +51,13 @@ LjExact lennard_jones(const std::vector<P>& p, const double box[3], const Lennar
   LjExact e;
   e.force.assign(3 * n, 0.0);
   e.magnitude.assign(3 * n, 0.0);
+  e.pairs.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
       const LjPair q = lj_pair(p, i, j, box, lj);
       if (!q.within) continue;
+      ++e.pairs[i];
+      ++e.pairs[j];
       e.energy += q.energy;
       for (int c = 0; c < 3; ++c) {
         e.force[3 * i + c] += q.f_over_r * q.d[c];

@@ -24,28 +24,16 @@ template <class T>
 std::array<double, 3> momentum_rounding(const std::vector<T>& x, const std::vector<T>& v, const PeriodicBox& box,
                                         const LennardJones& lj, double dt) {
   const double lengths[3] = {box.x, box.y, box.z}, unit = sizeof(T) == 4 ? test::kFloatU : test::kDoubleU;
+  const reference::LjExact f = reference::lennard_jones(x, lengths, lj);
   const std::size_t n = x.size() / 4;
   std::vector<reference::NbodyExact> exact(n);
-  std::vector<double> magnitude(3 * n, 0.0);
-  std::vector<std::size_t> pairs(n, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) {
-      const reference::LjPair q = reference::lj_pair(x, i, j, lengths, lj);
-      if (!q.within) continue;
-      ++pairs[i];
-      ++pairs[j];
-      for (int c = 0; c < 3; ++c) {
-        const double term = q.f_over_r * q.d[c];
-        exact[i].a[c] += term;
-        exact[j].a[c] -= term;
-        magnitude[3 * i + c] += std::fabs(term);
-        magnitude[3 * j + c] += std::fabs(term);
-      }
-    }
   std::vector<T> unit_masses = x;
   for (std::size_t i = 0; i < n; ++i) {
     unit_masses[4 * i + 3] = 1;
-    for (int c = 0; c < 3; ++c) exact[i].a_margin[c] = double(pairs[i] + 1) * unit * magnitude[3 * i + c];
+    for (int c = 0; c < 3; ++c) {
+      exact[i].a[c] = f.force[3 * i + c];
+      exact[i].a_margin[c] = double(f.pairs[i] + 1) * unit * f.magnitude[3 * i + c];
+    }
   }
   const test::StepRounding r = test::step_rounding(unit_masses, v, exact, dt, unit);
   return {r.momentum[0], r.momentum[1], r.momentum[2]};
