@@ -12,6 +12,15 @@ using namespace portacl;
 
 namespace {
 
+// One coordinate of a particle moved by `shift` whole box lengths, u in
+// [0, 1). Float rounding of len * (u + 2) reaches 3 len when u is within an
+// ulp of 1, and 3 len is outside the positions the library accepts
+// ([-2L, 3L)): such a draw takes the largest float below 3 len.
+float shifted_coordinate(float len, float u, int shift) {
+  const float x = len * (u + float(shift));
+  return x < 3.0f * len ? x : std::nextafter(3.0f * len, 0.0f);
+}
+
 // n particles uniform over the box, a quarter of them moved by whole box
 // lengths (their images are what counts).
 std::vector<float> random_positions(std::size_t n, const PeriodicBox& box) {
@@ -21,7 +30,7 @@ std::vector<float> random_positions(std::size_t n, const PeriodicBox& box) {
   const float len[3] = {float(box.x), float(box.y), float(box.z)};
   for (std::size_t i = 0; i < n; ++i) {
     for (int c = 0; c < 3; ++c)
-      p[4 * i + c] = len[c] * (u(test::rng()) + (i % 4 == 0 ? float(shift(test::rng())) : 0.0f));
+      p[4 * i + c] = shifted_coordinate(len[c], u(test::rng()), i % 4 == 0 ? shift(test::rng()) : 0);
     p[4 * i + 3] = float(i % 3);
   }
   return p;
@@ -51,6 +60,20 @@ NeighbourOptions options(float cutoff, float skin, bool half, NeighbourSearch se
 }
 
 }  // namespace
+
+TEST_CASE("the tests' particle generator stays inside the accepted range at the ends of its draws", "[neighbours]") {
+  // u just below 1 with two box lengths added rounds to 3L in float: the
+  // position check refuses it, rightly, so the generator must not make it.
+  const float below_one = std::nextafter(1.0f, 0.0f);
+  for (float len : {10.0f, 6.0f, 4.0f, 1.7f, 3.0f})
+    for (int shift : {-2, -1, 0, 1, 2})
+      for (float u : {0.0f, 0.5f, below_one}) {
+        INFO("box length " << len << ", shift " << shift << ", u " << u);
+        const float x = shifted_coordinate(len, u, shift);
+        CHECK(x >= -2.0f * len);
+        CHECK(x < 3.0f * len);
+      }
+}
 
 TEST_CASE("neighbour lists hold every pair within reach across periodic boundaries, both searches, full and half",
           "[neighbours]") {
