@@ -6,23 +6,6 @@
 
 namespace portacl {
 
-KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops) {
-  KernelTraits t;
-  t.name = kernel;
-  t.element = element;
-  t.dimensions = 1;
-  t.bytes_per_item = arrays * static_cast<double>(size_of(element));
-  t.flops_per_item = flops;
-  t.tunables = &stream_tunables();
-  return t;
-}
-
-const TuningSpace& stream_tunables() {
-  static const TuningSpace space{{knobs::work_group_size(), knobs::vector_width(), knobs::groups_per_compute_unit()},
-                                 nullptr};
-  return space;
-}
-
 KernelRef stream_kernel(const std::string& entry) { return KernelRef{"stream.cl", entry, ""}; }
 
 KernelRef map_kernel(const std::string& expression, ElementType element) {

@@ -11,8 +11,6 @@ namespace portacl {
 // AXPY is a member of the streaming family (stream.cl): read x, read y, write y.
 const KernelRef axpy_kernel = stream_kernel("axpy");
 
-KernelTraits axpy_traits(ElementType element) { return stream_traits("axpy", element, 3, 2); }
-
 namespace {
 
 template <class T>

@@ -89,12 +89,42 @@ inline void sgd_step(std::vector<double>& w, const std::vector<double>& g, std::
   }
 }
 
+// The small network's convolution (3 x 3, padding 1, ReLU) and pooling
+// (max 2 x 2) for `batch` images.
+inline ConvLayerShape small_cnn_conv(const SmallCnnShape& sh, std::size_t batch) {
+  ConvLayerShape conv;
+  conv.images = batch;
+  conv.channels = sh.channels;
+  conv.height = sh.height;
+  conv.width = sh.width;
+  conv.filters = sh.filters;
+  conv.filter_height = conv.filter_width = 3;
+  conv.pad_h = conv.pad_w = 1;
+  return conv;
+}
+inline PoolShape small_cnn_pool(const SmallCnnShape& sh, std::size_t batch) {
+  PoolShape pool;
+  pool.images = batch;
+  pool.channels = sh.filters;
+  pool.height = sh.height;
+  pool.width = sh.width;
+  return pool;
+}
+
 // The small network's mean loss and the gradient of every parameter
 // (placed as in its flat buffer, gaps 0), from its parameters `p` (flat,
 // as parameters() holds them), `batch` NCHW images and their labels.
 struct NetworkGradients {
   double loss = 0;
   std::vector<double> gradients;
+  // The steps between, for the tests' rounding margins: the convolution's
+  // output (float: its inputs' bits are what the tests make exact), the
+  // pooled features and the picks, the logits, their gradient and the
+  // pooled features' gradient (rounded to float, as the pooling reference
+  // reads it).
+  std::vector<float> conv_out, pooled_grad;
+  PoolReference pooled;
+  std::vector<double> logits, logit_grad;
 };
 inline NetworkGradients small_cnn_gradients(const SmallCnn& net, const std::vector<float>& p,
                                             const std::vector<float>& images, const std::vector<int>& labels,
@@ -105,20 +135,9 @@ inline NetworkGradients small_cnn_gradients(const SmallCnn& net, const std::vect
   };
   const std::vector<float> cw = slice(net.conv_filters()), cb = slice(net.conv_bias()), dw = slice(net.dense_weights()),
                            db = slice(net.dense_bias());
-  ConvLayerShape conv;
-  conv.images = batch;
-  conv.channels = sh.channels;
-  conv.height = sh.height;
-  conv.width = sh.width;
-  conv.filters = sh.filters;
-  conv.filter_height = conv.filter_width = 3;
-  conv.pad_h = conv.pad_w = 1;
+  const ConvLayerShape conv = small_cnn_conv(sh, batch);
   const ConvReference a1 = conv_layer(conv, TensorLayout::nchw, images, cw, &cb, true);
-  PoolShape pool;
-  pool.images = batch;
-  pool.channels = sh.filters;
-  pool.height = sh.height;
-  pool.width = sh.width;
+  const PoolShape pool = small_cnn_pool(sh, batch);
   const std::vector<float> a1f(a1.value.begin(), a1.value.end());  // the pooling reference reads floats
   const PoolReference a2 = pool_forward(pool, PoolOptions{}, a1f);
   const DenseShape dense{batch, sh.filters * pool.out_height() * pool.out_width(), sh.classes};
@@ -131,6 +150,11 @@ inline NetworkGradients small_cnn_gradients(const SmallCnn& net, const std::vect
   const ConvGradients cg = conv_layer_gradients(conv, TensorLayout::nchw, images, cw, grad_a1f, &a1f);
   NetworkGradients r;
   r.loss = loss.loss;
+  r.conv_out = a1f;
+  r.pooled_grad = grad_pooled;
+  r.pooled = a2;
+  r.logits = logits;
+  r.logit_grad = loss.grad;
   r.gradients.assign(p.size(), 0.0);
   const auto place = [&](ParameterSegment s, const std::vector<double>& g) {
     std::copy(g.begin(), g.end(), r.gradients.begin() + std::ptrdiff_t(s.offset));

@@ -12,8 +12,10 @@ shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(json clinfo device_json tuning_db program_cache includes matrix_market)
 build=$root/build-fuzz
-PORTACL_EXTRA_PACKAGES="clang libclang-rt-14-dev" CC=clang CXX=clang++ "$root/tools/setup.sh" "$build" \
-  -DPORTACL_FUZZ=ON -DPORTACL_BUILD_TESTS=OFF -DPORTACL_BUILD_TOOLS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# Only the harnesses and their library (tests/fuzz/core.cmake), not libportacl.
+PORTACL_BUILD_TARGETS="${harnesses[*]/#/fuzz_}" PORTACL_EXTRA_PACKAGES="clang libclang-rt-14-dev" CC=clang \
+  CXX=clang++ "$root/tools/setup.sh" "$build" -DPORTACL_FUZZ=ON -DPORTACL_BUILD_TESTS=OFF -DPORTACL_BUILD_TOOLS=OFF \
+  -DPORTACL_WITH_MPI=OFF -DPORTACL_WITH_PYTHON=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 fixtures=$root/tests/fixtures/devices
 seed() {  # the seed corpus of harness $1 in directory $2

@@ -3,6 +3,7 @@
 
 #include "portacl/kernels/ml/softmax_loss.hpp"
 #include "test_support.hpp"
+#include "training_margins.hpp"
 #include "tuning/training_reference.hpp"
 
 using namespace portacl;
@@ -17,18 +18,6 @@ std::string within(const char* what, const std::vector<G>& got, const std::vecto
     if (!(std::fabs(double(got[i]) - want[i]) <= margin * (1.0 + std::fabs(want[i]))))
       return std::string(what) + " " + std::to_string(i) + ": " + std::to_string(got[i]) + ", want " +
              std::to_string(want[i]);
-  return "";
-}
-
-// "" when every got[i] lies within margins[i] of want[i].
-template <class G>
-std::string within_each(const char* what, const std::vector<G>& got, const std::vector<double>& want,
-                        const std::vector<double>& margins) {
-  if (got.size() < want.size()) return std::string(what) + ": too few values";
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (!(std::fabs(double(got[i]) - want[i]) <= margins[i]))
-      return std::string(what) + " " + std::to_string(i) + ": " + std::to_string(got[i]) + ", want " +
-             std::to_string(want[i]) + " (margin " + std::to_string(margins[i]) + ")";
   return "";
 }
 
@@ -93,44 +82,13 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
     const double loss = softmax_cross_entropy(ctx, batch, classes, dz, dl, &grad);
     const reference::SoftmaxLossReference want = reference::softmax_cross_entropy(batch, classes, z, labels);
     CHECK(std::isfinite(loss));
-    // The margins, following softmax_cross_entropy in softmax_loss.cl (a
-    // row's largest logit `top` is exact): each exp(z - top) rounds the
-    // difference (u of it, times the exp) and itself (exp, 3 ulp); the sum
-    // of the C exps rounds C - 1 times, so it stands within
-    // (C - 1 + 7) u of itself, and its log within that plus log's 3 ulp;
-    // the label's difference and the loss's subtraction round once each;
-    // the host adds the losses in double. A gradient entry
-    // exp * (1 / (sum B)) - 1/B carries the exp's and the sum's error, the
-    // reciprocal (a division and a product), its product and the
-    // subtraction; the label's entry the division 1 / B as well.
-    double loss_margin = 0;
-    std::vector<double> grad_margin(batch * classes);
-    for (std::size_t n = 0; n < batch; ++n) {
-      const float* row = z.data() + n * classes;
-      const double top = *std::max_element(row, row + classes);
-      double sum = 0, exp_error = 0;
-      for (std::size_t j = 0; j < classes; ++j) {
-        const double e = std::exp(double(row[j]) - top);
-        sum += e;
-        exp_error += e * (std::fabs(double(row[j]) - top) + 6) * test::kFloatU;
-      }
-      const double sum_relative = (double(classes) - 1) * test::kFloatU + exp_error / sum;
-      const double label_gap = double(row[labels[n]]) - top, sample = std::log(sum) - label_gap;
-      loss_margin += (sum_relative + 6 * test::kFloatU * std::fabs(std::log(sum)) +
-                      test::kFloatU * (std::fabs(label_gap) + std::fabs(sample))) /
-                     double(batch);
-      for (std::size_t j = 0; j < classes; ++j) {
-        const double e = std::exp(double(row[j]) - top), share = e / (sum * double(batch));
-        grad_margin[n * classes + j] = share * ((std::fabs(double(row[j]) - top) + 6) * test::kFloatU + sum_relative +
-                                                (2 + test::kDivisionU + 1) * test::kFloatU) +
-                                       test::kFloatU * std::fabs(want.grad[n * classes + j]) +
-                                       (int(j) == labels[n] ? test::kDivisionU * test::kFloatU / double(batch) : 0.0);
-      }
-    }
-    loss_margin += 2 * double(batch) * test::kDoubleU * want.loss;
+    // The margins count softmax_loss.cl's roundings (training_margins.hpp).
+    const test::SoftmaxMargins margins = test::softmax_margins(batch, classes, z, labels, want.grad, want.loss);
+    const double loss_margin = margins.loss;
+    const std::vector<double>& grad_margin = margins.grad;
     CHECK(std::fabs(loss - want.loss) <= loss_margin);
     const std::vector<float> g = grad.download();
-    CHECK(within_each("gradient", g, want.grad, grad_margin) == "");
+    CHECK(test::within_each("gradient", g, want.grad, grad_margin) == "");
     // Each row of the gradient sums to 0: softmax sums to 1, the one-hot
     // too; the float entries within their margins.
     for (std::size_t n = 0; n < batch; ++n) {
@@ -193,8 +151,8 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps, every cla
       }
       reference::sgd_step(want_w, gd, want_v, o);
     }
-    CHECK(within_each("parameters", w.download(), want_w, dw) == "");
-    CHECK(within_each("velocity", v.download(), want_v, dv) == "");
+    CHECK(test::within_each("parameters", w.download(), want_w, dw) == "");
+    CHECK(test::within_each("velocity", v.download(), want_v, dv) == "");
   }
   o.plan = {};
   Buffer<float> short_g(ctx, n - 1);
@@ -251,8 +209,21 @@ TEST_CASE("the small network's gradients equal the double reference, under every
     const double loss = net.compute_gradients(di, dl, batch);
     const reference::NetworkGradients want =
         reference::small_cnn_gradients(net, net.parameters().download(), images, labels, batch);
-    CHECK(loss == Approx(want.loss).epsilon(1e-5));
-    CHECK(within("gradient", net.gradients().download(), want.gradients, 1e-5) == "");
+    const std::vector<float> p = net.parameters().download();
+    REQUIRE(test::conv_exact(net, p, images, batch));
+    const test::NetworkMargins margin = test::small_cnn_margins(net, p, images, labels, batch, want);
+    CHECK(std::fabs(loss - want.loss) <= margin.loss);
+    const std::vector<float> got = net.gradients().download();
+    CHECK(test::within_each("gradient", got, want.gradients, margin.gradients) == "");
+    // The margin is tight enough to see a planted error: the largest
+    // gradient off by one part in 10^4.
+    std::vector<float> planted = got;
+    const std::size_t largest =
+        std::size_t(std::max_element(want.gradients.begin(), want.gradients.end(),
+                                     [](double a, double b) { return std::fabs(a) < std::fabs(b); }) -
+                    want.gradients.begin());
+    planted[largest] = float(want.gradients[largest] * (1 + 1e-4));
+    CHECK(test::within_each("gradient", planted, want.gradients, margin.gradients) != "");
   }
   SmallCnn net(ctx, SmallCnnShape{}, 1);
   Buffer<float> images(ctx, 64 * 2);
