@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Data-parallel training over a device group of PoCL halves: two steps on
-// replicas equal two single-device steps on the whole batch within float
-// rounding (parameters and losses), under even, uneven and empty splits;
+// replicas and two single-device steps on the whole batch each stand within
+// their counted rounding margins of the double reference (parameters and
+// losses), under even, uneven and empty splits;
 // the replicas stay equal bit for bit; sync_parameters copies member 0's;
 // bad input is refused by name.
 #include <catch2/catch.hpp>
@@ -11,10 +12,74 @@
 
 #include "portacl/kernels/ml/group_small_cnn.hpp"
 #include "test_support.hpp"
+#include "training_margins.hpp"
 
 using namespace portacl;
 
+namespace {
+
+// A network's flat values (parameters, gradients, margins) in packed
+// order: its segments one after another, as packed_parameters() gives them.
+template <class V>
+std::vector<double> packed(const SmallCnn& net, const std::vector<V>& flat) {
+  std::vector<double> p;
+  for (ParameterSegment s : {net.conv_filters(), net.conv_bias(), net.dense_weights(), net.dense_bias()})
+    p.insert(p.end(), flat.begin() + std::ptrdiff_t(s.offset), flat.begin() + std::ptrdiff_t(s.offset + s.count));
+  return p;
+}
+
+// A step's reference (packed): the whole batch's loss and gradient in
+// double, and how far a float result may stand from them.
+struct StepReference {
+  double loss = 0, loss_margin = 0;
+  std::vector<double> gradient, gradient_margin;
+};
+
+StepReference one_device(SmallCnn& net, const std::vector<float>& images, const std::vector<int>& labels,
+                         std::size_t batch) {
+  const std::vector<float> p = net.parameters().download();
+  const reference::NetworkGradients want = reference::small_cnn_gradients(net, p, images, labels, batch);
+  const test::NetworkMargins margin = test::small_cnn_margins(net, p, images, labels, batch, want);
+  return {want.loss, margin.loss, packed(net, want.gradients), packed(net, margin.gradients)};
+}
+
+// The group's margins: each member's, for its share of the batch, weighted
+// by that share (the members' references average to the whole batch's up
+// to the double roundings each reference counts, and the whole batch's own,
+// which its float margin bounds 2 kDoubleU / kFloatU times over); the host
+// averages in double and rounds the average to float once.
+StepReference group_margins(GroupSmallCnn& group, const StepReference& whole, const std::vector<float>& images,
+                            const std::vector<int>& labels, std::size_t batch) {
+  StepReference r = whole;
+  r.loss_margin = 4 * test::kDoubleU * std::fabs(whole.loss) + 2 * test::kDoubleU / test::kFloatU * whole.loss_margin;
+  for (std::size_t i = 0; i < r.gradient.size(); ++i)
+    r.gradient_margin[i] = (test::kFloatU + 4 * test::kDoubleU) * std::fabs(whole.gradient[i]) +
+                           2 * test::kDoubleU / test::kFloatU * whole.gradient_margin[i];
+  const std::vector<std::size_t> split = test::cpu_halves().split(batch);
+  const std::size_t per_image = images.size() / batch;
+  for (std::size_t m = 0; m + 1 < split.size(); ++m) {
+    const std::size_t first = split[m], count = split[m + 1] - first;
+    if (!count) continue;
+    const std::vector<float> share_images(images.begin() + std::ptrdiff_t(first * per_image),
+                                          images.begin() + std::ptrdiff_t((first + count) * per_image));
+    const std::vector<int> share_labels(labels.begin() + std::ptrdiff_t(first),
+                                        labels.begin() + std::ptrdiff_t(first + count));
+    const StepReference member = one_device(group.replica(m), share_images, share_labels, count);
+    const double share = double(count) / double(batch);
+    r.loss_margin += share * member.loss_margin;
+    for (std::size_t i = 0; i < r.gradient.size(); ++i) r.gradient_margin[i] += share * member.gradient_margin[i];
+  }
+  return r;
+}
+
+}  // namespace
+
 TEST_CASE("replicas on a device group train as one device does on the whole batch", "[group_training]") {
+  // Each step starts from dyadic parameters (so the convolution is exact
+  // and the ReLU masks and pooling picks are the reference's; the velocity
+  // carries over) on dyadic images; the one device and the group each
+  // stand within their counted margins of the double reference
+  // (training_margins.hpp), and so within the sum of both of each other.
   const SmallCnnShape shape{2, 6, 10, 4, 3};
   SgdOptions sgd;
   sgd.learning_rate = 0.05f;
@@ -26,26 +91,36 @@ TEST_CASE("replicas on a device group train as one device does on the whole batc
       Context& ctx = test::whole_cpu_context();
       SmallCnn single(ctx, shape, 42);
       GroupSmallCnn group(test::cpu_halves(), shape, 42);
+      const std::size_t count = single.packed_parameters().size();
+      std::vector<double> want_v(count, 0.0), dv_single(count, 0.0), dv_group(count, 0.0);
       for (int step = 0; step < 2; ++step) {
-        const std::vector<float> images = test::random_vector<float>(batch * 2 * 6 * 10, -1.0, 1.0);
+        INFO("step " << step);
+        const std::vector<float> p = test::random_dyadic<float>(count, 4, 16);
+        single.set_packed_parameters(p);
+        for (std::size_t m = 0; m < 2; ++m) group.replica(m).set_packed_parameters(p);
+        const std::vector<float> images = test::random_dyadic<float>(batch * 2 * 6 * 10, 4, 8);
         std::vector<int> labels(batch);
         for (int& l : labels) l = int(test::rng()() % 3);
+        REQUIRE(test::conv_exact(single, single.parameters().download(), images, batch));
+        const StepReference whole = one_device(single, images, labels, batch);
+        const StepReference grouped = group_margins(group, whole, images, labels, batch);
         Buffer<float> di(ctx, images);
         Buffer<int> dl(ctx, labels);
-        const double want = single.train_step(di, dl, batch, sgd);
-        const double got = group.train_step(images, labels, batch, sgd);
+        const double single_loss = single.train_step(di, dl, batch, sgd);
+        const double group_loss = group.train_step(images, labels, batch, sgd);
         INFO(group.describe());
-        CHECK(std::fabs(got - want) <= 1e-5 * std::fabs(want));
+        CHECK(std::fabs(single_loss - whole.loss) <= whole.loss_margin);
+        CHECK(std::fabs(group_loss - whole.loss) <= grouped.loss_margin);
+        // The step from the same parameters and velocity, in double.
+        std::vector<double> want_w(p.begin(), p.end()), dw_single(count, 0.0), dw_group(count, 0.0);
+        const std::vector<double> v_before = want_v;
+        test::sgd_margins(want_w, whole.gradient, v_before, sgd, whole.gradient_margin, dw_single, dv_single);
+        test::sgd_margins(want_w, whole.gradient, v_before, sgd, grouped.gradient_margin, dw_group, dv_group);
+        reference::sgd_step(want_w, whole.gradient, want_v, sgd);
+        CHECK(test::within_each("one device's parameters", single.packed_parameters(), want_w, dw_single) == "");
+        CHECK(test::within_each("the group's parameters", group.parameters(), want_w, dw_group) == "");
+        CHECK(test::first_difference(group.replica(1).packed_parameters(), group.parameters()) == "equal");
       }
-      const std::vector<float> want = single.packed_parameters(), got = group.parameters();
-      REQUIRE(got.size() == want.size());
-      double largest = 1, worst = 0;
-      for (std::size_t i = 0; i < want.size(); ++i) {
-        largest = std::max(largest, double(std::fabs(want[i])));
-        worst = std::max(worst, double(std::fabs(got[i] - want[i])));
-      }
-      CHECK(worst <= 1e-5 * largest);
-      CHECK(test::first_difference(group.replica(1).packed_parameters(), got) == "equal");
     }
   test::cpu_halves().set_weights({1, 1});
 }

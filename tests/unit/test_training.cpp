@@ -134,21 +134,13 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps, every cla
     v.upload(std::vector<float>(n, 0.0f));
     o.plan = plan;
     std::vector<double> want_w(w0.begin(), w0.end()), want_v(n, 0.0), gd(g.begin(), g.end());
-    // Each float step's error bounds, carried to first order (sgd_momentum:
-    // decay w rounds, the fused step rounds, the fused velocity rounds,
-    // rate velocity and the subtraction round).
+    // Each float step's error bounds (training_margins.hpp); the gradient
+    // is given exactly.
     std::vector<double> dw(n, 0.0), dv(n, 0.0);
+    const std::vector<double> exact(n, 0.0);
     for (int step = 0; step < 3; ++step) {
       sgd_step(ctx, w, dg, v, o);
-      for (std::size_t i = 0; i < n; ++i) {
-        const double step_value = o.gradient_scale * gd[i] + o.weight_decay * want_w[i];
-        const double step_error =
-            o.weight_decay * (dw[i] + test::kFloatU * std::fabs(want_w[i])) + test::kFloatU * std::fabs(step_value);
-        const double velocity = o.momentum * want_v[i] + step_value;
-        dv[i] = o.momentum * dv[i] + step_error + test::kFloatU * std::fabs(velocity);
-        dw[i] += o.learning_rate * dv[i] + test::kFloatU * (o.learning_rate * std::fabs(velocity) +
-                                                            std::fabs(want_w[i] - o.learning_rate * velocity));
-      }
+      test::sgd_margins(want_w, gd, want_v, o, exact, dw, dv);
       reference::sgd_step(want_w, gd, want_v, o);
     }
     CHECK(test::within_each("parameters", w.download(), want_w, dw) == "");
@@ -164,8 +156,10 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps, every cla
 
 namespace {
 
-// Dyadic parameters (every convolution and dense sum exact in float), so
-// the device's ReLU masks and pooling picks are the reference's.
+// Dyadic parameters: with dyadic images every convolution sum is exact in
+// float (test::conv_exact), so the device's ReLU masks and pooling picks
+// are the reference's; the dense layer's sums are counted
+// (training_margins.hpp).
 void make_dyadic(SmallCnn& net) {
   std::vector<float> p = net.parameters().download();
   for (ParameterSegment s : {net.conv_filters(), net.conv_bias(), net.dense_weights(), net.dense_bias()}) {

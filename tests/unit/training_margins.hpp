@@ -88,6 +88,26 @@ SoftmaxMargins softmax_margins(std::size_t batch, std::size_t classes, const std
   return m;
 }
 
+// One SGD step's margins (sgd_momentum in sgd.cl), carried to first order:
+// decay w rounds, the fused step rounds, the fused velocity rounds, rate
+// velocity and the subtraction round; the gradient comes in within
+// `g_margin`, the parameters within `dw` and the velocity within `dv`
+// (both updated here). `w`, `g` and `v` are the reference's values before
+// the step.
+inline void sgd_margins(const std::vector<double>& w, const std::vector<double>& g, const std::vector<double>& v,
+                        const portacl::SgdOptions& o, const std::vector<double>& g_margin, std::vector<double>& dw,
+                        std::vector<double>& dv) {
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double step_value = o.gradient_scale * g[i] + o.weight_decay * w[i];
+    const double step_error = o.gradient_scale * g_margin[i] + o.weight_decay * (dw[i] + kFloatU * std::fabs(w[i])) +
+                              kFloatU * std::fabs(step_value);
+    const double velocity = o.momentum * v[i] + step_value;
+    dv[i] = o.momentum * dv[i] + step_error + kFloatU * std::fabs(velocity);
+    dw[i] += o.learning_rate * dv[i] +
+             kFloatU * (o.learning_rate * std::fabs(velocity) + std::fabs(w[i] - o.learning_rate * velocity));
+  }
+}
+
 struct NetworkMargins {
   double loss = 0;
   std::vector<double> gradients;  // placed as the parameters are
