@@ -13,6 +13,7 @@
 #include "kernels/sparse/generators.hpp"
 #include "portacl/portacl.hpp"
 #include "test_support.hpp"
+#include "training_margins.hpp"
 
 using namespace portacl;
 
@@ -97,15 +98,6 @@ double worst_difference(const std::vector<float>& got, const std::vector<float>&
   return worst;
 }
 
-double worst_relative(const std::vector<float>& got, const std::vector<float>& want) {
-  double worst = 0, largest = 1e-30;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    largest = std::max(largest, double(std::fabs(want[i])));
-    worst = std::max(worst, double(std::fabs(got[i] - want[i])));
-  }
-  return worst / largest;
-}
-
 // CG, heat 2D (bit for bit), N-body and a training step over `group`
 // against `gpu` alone.
 void check_against_one_gpu(DeviceGroup& group, Context& gpu) {
@@ -151,18 +143,35 @@ void check_against_one_gpu(DeviceGroup& group, Context& gpu) {
   INFO("position error bound " << error.position << ", acceleration error bound " << error.acceleration);
   CHECK(worst_difference(many.bodies(), db.download()) <= 2 * error.position);
   CHECK(worst_difference(many.accelerations(), da.download()) <= 2 * error.acceleration);
-  // Training: one step on 24 images.
+  // Training: one step on 24 images from dyadic parameters and images (the
+  // convolution exact, so the masks and picks are the reference's); the
+  // GPU alone and the group each within their counted margins of the
+  // double reference (training_margins.hpp).
   const SmallCnnShape shape{1, 8, 8, 4, 3};
-  const std::vector<float> images = test::random_vector<float>(24 * 64, -1.0, 1.0);
-  std::vector<int> labels(24);
+  const std::size_t batch = 24;
+  const std::vector<float> images = test::random_dyadic<float>(batch * 64, 4, 8);
+  std::vector<int> labels(batch);
   for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = int(i % 3);
   SmallCnn one(gpu, shape, 5);
   GroupSmallCnn replicas(group, shape, 5);
+  const std::vector<float> p = test::random_dyadic<float>(one.packed_parameters().size(), 4, 16);
+  one.set_packed_parameters(p);
+  for (std::size_t m = 0; m < group.size(); ++m) replicas.replica(m).set_packed_parameters(p);
+  REQUIRE(test::conv_exact(one, one.parameters().download(), images, batch));
+  const test::StepReference whole = test::one_device(one, images, labels, batch);
+  const test::StepReference shared = test::group_margins(replicas, group.split(batch), whole, images, labels, batch);
   Buffer<float> di(gpu, images);
   Buffer<int> dl(gpu, labels);
-  const double want = one.train_step(di, dl, 24, SgdOptions{});
-  CHECK(std::fabs(replicas.train_step(images, labels, 24, SgdOptions{}) - want) <= 1e-4 * want);
-  CHECK(worst_relative(replicas.parameters(), one.packed_parameters()) < 1e-4);
+  const SgdOptions sgd;
+  CHECK(std::fabs(one.train_step(di, dl, batch, sgd) - whole.loss) <= whole.loss_margin);
+  CHECK(std::fabs(replicas.train_step(images, labels, batch, sgd) - whole.loss) <= shared.loss_margin);
+  std::vector<double> want_w(p.begin(), p.end()), v(p.size(), 0.0), dw_one(p.size(), 0.0), dv_one(p.size(), 0.0);
+  std::vector<double> dw_group(p.size(), 0.0), dv_group(p.size(), 0.0);
+  test::sgd_margins(want_w, whole.gradient, v, sgd, whole.gradient_margin, dw_one, dv_one);
+  test::sgd_margins(want_w, whole.gradient, v, sgd, shared.gradient_margin, dw_group, dv_group);
+  reference::sgd_step(want_w, whole.gradient, v, sgd);
+  CHECK(test::within_each("the GPU's parameters", one.packed_parameters(), want_w, dw_one) == "");
+  CHECK(test::within_each("the group's parameters", replicas.parameters(), want_w, dw_group) == "");
 }
 
 }  // namespace

@@ -16,64 +16,6 @@
 
 using namespace portacl;
 
-namespace {
-
-// A network's flat values (parameters, gradients, margins) in packed
-// order: its segments one after another, as packed_parameters() gives them.
-template <class V>
-std::vector<double> packed(const SmallCnn& net, const std::vector<V>& flat) {
-  std::vector<double> p;
-  for (ParameterSegment s : {net.conv_filters(), net.conv_bias(), net.dense_weights(), net.dense_bias()})
-    p.insert(p.end(), flat.begin() + std::ptrdiff_t(s.offset), flat.begin() + std::ptrdiff_t(s.offset + s.count));
-  return p;
-}
-
-// A step's reference (packed): the whole batch's loss and gradient in
-// double, and how far a float result may stand from them.
-struct StepReference {
-  double loss = 0, loss_margin = 0;
-  std::vector<double> gradient, gradient_margin;
-};
-
-StepReference one_device(SmallCnn& net, const std::vector<float>& images, const std::vector<int>& labels,
-                         std::size_t batch) {
-  const std::vector<float> p = net.parameters().download();
-  const reference::NetworkGradients want = reference::small_cnn_gradients(net, p, images, labels, batch);
-  const test::NetworkMargins margin = test::small_cnn_margins(net, p, images, labels, batch, want);
-  return {want.loss, margin.loss, packed(net, want.gradients), packed(net, margin.gradients)};
-}
-
-// The group's margins: each member's, for its share of the batch, weighted
-// by that share (the members' references average to the whole batch's up
-// to the double roundings each reference counts, and the whole batch's own,
-// which its float margin bounds 2 kDoubleU / kFloatU times over); the host
-// averages in double and rounds the average to float once.
-StepReference group_margins(GroupSmallCnn& group, const StepReference& whole, const std::vector<float>& images,
-                            const std::vector<int>& labels, std::size_t batch) {
-  StepReference r = whole;
-  r.loss_margin = 4 * test::kDoubleU * std::fabs(whole.loss) + 2 * test::kDoubleU / test::kFloatU * whole.loss_margin;
-  for (std::size_t i = 0; i < r.gradient.size(); ++i)
-    r.gradient_margin[i] = (test::kFloatU + 4 * test::kDoubleU) * std::fabs(whole.gradient[i]) +
-                           2 * test::kDoubleU / test::kFloatU * whole.gradient_margin[i];
-  const std::vector<std::size_t> split = test::cpu_halves().split(batch);
-  const std::size_t per_image = images.size() / batch;
-  for (std::size_t m = 0; m + 1 < split.size(); ++m) {
-    const std::size_t first = split[m], count = split[m + 1] - first;
-    if (!count) continue;
-    const std::vector<float> share_images(images.begin() + std::ptrdiff_t(first * per_image),
-                                          images.begin() + std::ptrdiff_t((first + count) * per_image));
-    const std::vector<int> share_labels(labels.begin() + std::ptrdiff_t(first),
-                                        labels.begin() + std::ptrdiff_t(first + count));
-    const StepReference member = one_device(group.replica(m), share_images, share_labels, count);
-    const double share = double(count) / double(batch);
-    r.loss_margin += share * member.loss_margin;
-    for (std::size_t i = 0; i < r.gradient.size(); ++i) r.gradient_margin[i] += share * member.gradient_margin[i];
-  }
-  return r;
-}
-
-}  // namespace
-
 TEST_CASE("replicas on a device group train as one device does on the whole batch", "[group_training]") {
   // Each step starts from dyadic parameters (so the convolution is exact
   // and the ReLU masks and pooling picks are the reference's; the velocity
@@ -102,8 +44,9 @@ TEST_CASE("replicas on a device group train as one device does on the whole batc
         std::vector<int> labels(batch);
         for (int& l : labels) l = int(test::rng()() % 3);
         REQUIRE(test::conv_exact(single, single.parameters().download(), images, batch));
-        const StepReference whole = one_device(single, images, labels, batch);
-        const StepReference grouped = group_margins(group, whole, images, labels, batch);
+        const test::StepReference whole = test::one_device(single, images, labels, batch);
+        const test::StepReference grouped =
+            test::group_margins(group, test::cpu_halves().split(batch), whole, images, labels, batch);
         Buffer<float> di(ctx, images);
         Buffer<int> dl(ctx, labels);
         const double single_loss = single.train_step(di, dl, batch, sgd);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "portacl/kernels/ml/group_small_cnn.hpp"
 #include "portacl/kernels/ml/small_cnn.hpp"
 #include "test_support.hpp"
 #include "tuning/training_reference.hpp"
@@ -251,6 +252,62 @@ inline NetworkMargins small_cnn_margins(const portacl::SmallCnn& net, const std:
   place(net.dense_weights(), dense_w);
   place(net.dense_bias(), dense_b);
   return m;
+}
+
+// A network's flat values (parameters, gradients, margins) in packed
+// order: its segments one after another, as packed_parameters() gives them.
+template <class V>
+std::vector<double> packed(const portacl::SmallCnn& net, const std::vector<V>& flat) {
+  std::vector<double> p;
+  for (portacl::ParameterSegment s : {net.conv_filters(), net.conv_bias(), net.dense_weights(), net.dense_bias()})
+    p.insert(p.end(), flat.begin() + std::ptrdiff_t(s.offset), flat.begin() + std::ptrdiff_t(s.offset + s.count));
+  return p;
+}
+
+// A step's reference (packed): the whole batch's loss and gradient in
+// double, and how far a float result may stand from them.
+struct StepReference {
+  double loss = 0, loss_margin = 0;
+  std::vector<double> gradient, gradient_margin;
+};
+
+inline StepReference one_device(portacl::SmallCnn& net, const std::vector<float>& images,
+                                const std::vector<int>& labels, std::size_t batch) {
+  const std::vector<float> p = net.parameters().download();
+  const portacl::reference::NetworkGradients want =
+      portacl::reference::small_cnn_gradients(net, p, images, labels, batch);
+  const NetworkMargins margin = small_cnn_margins(net, p, images, labels, batch, want);
+  return {want.loss, margin.loss, packed(net, want.gradients), packed(net, margin.gradients)};
+}
+
+// The group's margins: each member's, for its share of the batch, weighted
+// by that share (the members' references average to the whole batch's up
+// to the double roundings each reference counts, and the whole batch's own,
+// which its float margin bounds 2 kDoubleU / kFloatU times over); the host
+// averages in double and rounds the average to float once. `split` is
+// the group's split of the batch (DeviceGroup::split).
+inline StepReference group_margins(portacl::GroupSmallCnn& group, const std::vector<std::size_t>& split,
+                                   const StepReference& whole, const std::vector<float>& images,
+                                   const std::vector<int>& labels, std::size_t batch) {
+  StepReference r = whole;
+  r.loss_margin = 4 * kDoubleU * std::fabs(whole.loss) + 2 * kDoubleU / kFloatU * whole.loss_margin;
+  for (std::size_t i = 0; i < r.gradient.size(); ++i)
+    r.gradient_margin[i] =
+        (kFloatU + 4 * kDoubleU) * std::fabs(whole.gradient[i]) + 2 * kDoubleU / kFloatU * whole.gradient_margin[i];
+  const std::size_t per_image = images.size() / batch;
+  for (std::size_t m = 0; m + 1 < split.size(); ++m) {
+    const std::size_t first = split[m], count = split[m + 1] - first;
+    if (!count) continue;
+    const std::vector<float> share_images(images.begin() + std::ptrdiff_t(first * per_image),
+                                          images.begin() + std::ptrdiff_t((first + count) * per_image));
+    const std::vector<int> share_labels(labels.begin() + std::ptrdiff_t(first),
+                                        labels.begin() + std::ptrdiff_t(first + count));
+    const StepReference member = one_device(group.replica(m), share_images, share_labels, count);
+    const double share = double(count) / double(batch);
+    r.loss_margin += share * member.loss_margin;
+    for (std::size_t i = 0; i < r.gradient.size(); ++i) r.gradient_margin[i] += share * member.gradient_margin[i];
+  }
+  return r;
 }
 
 }  // namespace test
