@@ -14,6 +14,7 @@
 #include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/split_cg.hpp"
+#include "kernels/sparse/verified_solve.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
@@ -154,42 +155,14 @@ std::array<double, N> global_sums(const std::array<double, N>& local, MPI_Comm c
   return total;
 }
 
-}  // namespace
-
-// CG in the single-reduction form (Chronopoulos and Gear): with u = M^-1 r
-// and w = A u, an iteration's sums r . u, w . u and r . r are taken
-// together, so each iteration has one all-reduce and one wait for the
-// device; p . A p follows from them (delta - beta gamma / alpha). The
-// vector work is one pass before the product and one after
-// (SplitCgBlock); the product is of u, whose halo travels while the
-// interior multiplies.
+// One solve from the current x (verified_solve.hpp starts it again from x
+// where the true residual misses the tolerance).
 template <class T>
-SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
+SolverResult solve_once(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o,
+                        SplitCgBlock<T>& block_ref) {
   Context& ctx = a.context();
   const std::size_t m = a.local_rows();
-  const std::string where = rank_prefix(a.comm()) + "distributed_cg";
-  if (b.size() != m || x.size() != m)
-    throw Error(where + ": b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
-                " elements; this rank holds " + std::to_string(m) + " rows");
-  aliasing::refuse_overlap(where.c_str(), aliasing::whole(x), "x", aliasing::whole(b), "b",
-                           "the solver reads b while it writes x");
-  if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
-    throw Error(where + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
-  if (o.criterion != SolverOptions::Criterion::relative_residual)
-    throw Error(where + ": only the relative_residual criterion is built across ranks");
-  // A zero diagonal under Jacobi is refused on the rank that holds it; the
-  // others learn of it from the all-reduce below and refuse too.
-  std::unique_ptr<SplitCgBlock<T>> block;
-  std::string refused;
-  try {
-    block = std::make_unique<SplitCgBlock<T>>(ctx, m, o.jacobi ? &a.state().diagonal : nullptr, a.first_row(), o.plan,
-                                              where.c_str());
-  } catch (const Error& e) {
-    refused = e.what();
-  }
-  if (global_sums<1>({{refused.empty() ? 0.0 : 1.0}}, a.comm())[0] > 0)
-    throw Error(refused.empty() ? where + ": another rank refused the solve (Jacobi needs a non-zero diagonal)"
-                                : refused);
+  SplitCgBlock<T>* block = &block_ref;
   SolverResult result;
   result.check_every = 1;
   const double b_norm = std::sqrt(global_sums<1>({{m ? double(dot(ctx, b, b)) : 0.0}}, a.comm())[0]);
@@ -247,6 +220,63 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, B
     result.stop_reason = "converged";
   }
   return result;
+}
+
+// ||b - A x|| / ||b|| over every rank, in the working precision.
+template <class T>
+double true_residual(const DistributedMatrix<T>& a, const Buffer<T>& b, const Buffer<T>& x) {
+  Context& ctx = a.context();
+  const std::size_t m = a.local_rows();
+  Buffer<T> r(ctx, m), ax(ctx, m);
+  a.multiply(x, ax);
+  if (m) {
+    copy(ctx, b, r);
+    axpy(ctx, T(-1), ax, r);
+  }
+  const auto [b_b, r_r] =
+      global_sums<2>({{m ? double(dot(ctx, b, b)) : 0.0, m ? double(dot(ctx, r, r)) : 0.0}}, a.comm());
+  return b_b == 0 ? std::sqrt(r_r) : std::sqrt(r_r / b_b);
+}
+
+}  // namespace
+
+// CG in the single-reduction form (Chronopoulos and Gear): with u = M^-1 r
+// and w = A u, an iteration's sums r . u, w . u and r . r are taken
+// together, so each iteration has one all-reduce and one wait for the
+// device; p . A p follows from them (delta - beta gamma / alpha). The
+// vector work is one pass before the product and one after
+// (SplitCgBlock); the product is of u, whose halo travels while the
+// interior multiplies.
+template <class T>
+SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
+  Context& ctx = a.context();
+  const std::size_t m = a.local_rows();
+  const std::string where = rank_prefix(a.comm()) + "distributed_cg";
+  if (b.size() != m || x.size() != m)
+    throw Error(where + ": b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
+                " elements; this rank holds " + std::to_string(m) + " rows");
+  aliasing::refuse_overlap(where.c_str(), aliasing::whole(x), "x", aliasing::whole(b), "b",
+                           "the solver reads b while it writes x");
+  if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
+    throw Error(where + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
+  if (o.criterion != SolverOptions::Criterion::relative_residual)
+    throw Error(where + ": only the relative_residual criterion is built across ranks");
+  // A zero diagonal under Jacobi is refused on the rank that holds it; the
+  // others learn of it from the all-reduce below and refuse too.
+  std::unique_ptr<SplitCgBlock<T>> block;
+  std::string refused;
+  try {
+    block = std::make_unique<SplitCgBlock<T>>(ctx, m, o.jacobi ? &a.state().diagonal : nullptr, a.first_row(), o.plan,
+                                              where.c_str());
+  } catch (const Error& e) {
+    refused = e.what();
+  }
+  if (global_sums<1>({{refused.empty() ? 0.0 : 1.0}}, a.comm())[0] > 0)
+    throw Error(refused.empty() ? where + ": another rank refused the solve (Jacobi needs a non-zero diagonal)"
+                                : refused);
+  return verified_solve(
+      o, [&](const SolverOptions& run) { return solve_once(a, b, x, run, *block); },
+      [&] { return true_residual(a, b, x); });
 }
 
 template class DistributedMatrix<float>;

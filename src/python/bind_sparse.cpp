@@ -71,6 +71,8 @@ py::tuple solve(Context& ctx, const std::string& method, const py::object& a, co
   info["converged"] = r.converged;
   info["iterations"] = r.iterations;
   info["residual"] = r.residual;
+  info["true_residual"] = r.true_residual;
+  info["restarts"] = r.restarts;
   info["history"] = r.history;
   info["stop_reason"] = r.stop_reason;
   info["warning"] = r.warning;

@@ -44,6 +44,60 @@ double relative_residual(const HostCsr<T>& a, const std::vector<V>& b, const std
   return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
 }
 
+// How far ||b - A x|| / ||b|| (relative_residual) may stand from a solver's
+// own measure of it, `measured`, taken in the working precision of unit u
+// (kFloatU or kDoubleU): each entry of fl(b - A x) within (k_i + 2) u of
+// |b_i| plus its row's magnitude (k_i products and sums, the scaling, b);
+// each norm, a sum of n squares and a square root, within n/2 + kSqrtU
+// units u of itself; the division in double; relative_residual's own
+// roundings (the same deviation in units of kDoubleU). Returns the largest value relative_residual can take.
+template <class T, class V>
+double true_residual_bound(const HostCsr<T>& a, const std::vector<V>& b, const std::vector<V>& x, double measured,
+                           double u) {
+  const std::vector<Exact> ax = csr_product(a, x);
+  double deviation = 0, bb = 0;
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    const double k = double(a.row_ptr[i + 1] - a.row_ptr[i]) + 2;
+    const double e = k * u / (1 - k * u) * (std::fabs(double(b[i])) + ax[i].magnitude);
+    deviation += e * e;
+    bb += double(b[i]) * double(b[i]);
+  }
+  const double n = double(a.rows), norm = (n / 2 + kSqrtU) * u / (1 - (n / 2 + kSqrtU) * u);
+  const double scale = bb > 0 ? std::sqrt(bb) : 1.0;
+  // relative_residual's own b - A x in double deviates as the device's does, in units kDoubleU.
+  return measured * (1 + norm) / (1 - norm) * (1 + kDoubleU) + (1 + kDoubleU / u) * std::sqrt(deviation) / scale;
+}
+
+// The most iterations CG from x = 0 can need to bring ||r|| / ||b|| below
+// tol on a matrix of condition number kappa: ||r_k|| / ||r_0|| <=
+// sqrt(kappa) ||e_k||_A / ||e_0||_A <= 2 sqrt(kappa) rho^k with
+// rho = (sqrt(kappa) - 1) / (sqrt(kappa) + 1) (the Chebyshev bound). In
+// finite precision CG behaves as exact CG on a matrix whose eigenvalues lie
+// within about n u ||A|| of A's (Greenbaum, 1989): pass kappa widened by
+// that (widened_condition).
+inline std::size_t cg_iteration_bound(double kappa, double tol) {
+  const double root = std::sqrt(kappa), rho = (root - 1) / (root + 1);
+  return std::size_t(std::ceil(std::log(2 * root / tol) / -std::log(rho)));
+}
+// kappa of a matrix with extreme eigenvalues lambda_min and lambda_max,
+// each moved by n u ||A|| (||A|| <= lambda_max for a symmetric matrix).
+inline double widened_condition(double lambda_min, double lambda_max, std::size_t n, double u) {
+  const double shift = double(n) * u * lambda_max;
+  return (lambda_max + shift) / (lambda_min - shift);
+}
+// The extreme eigenvalues of poisson2d(n) (generators.hpp) are
+// 4 - 4 cos(pi / (n + 1)) and 4 + 4 cos(pi / (n + 1)).
+inline double poisson2d_lambda_min(std::size_t n) {
+  const double s = std::sin(3.14159265358979323846 / (2.0 * double(n + 1)));
+  return 8 * s * s;
+}
+inline double poisson2d_lambda_max(std::size_t n) { return 8 - poisson2d_lambda_min(n); }
+// cg_iteration_bound for poisson2d(n) (or any symmetric permutation of it)
+// in a precision of unit u.
+inline std::size_t poisson2d_cg_bound(std::size_t n, double tol, double u) {
+  return cg_iteration_bound(widened_condition(poisson2d_lambda_min(n), poisson2d_lambda_max(n), n * n, u), tol);
+}
+
 // Conjugate gradients in double from x = 0 until ||r|| / ||b|| < tol:
 // the iterations it took (max_iterations + 1 when it did not get there).
 template <class T, class V>

@@ -23,6 +23,7 @@
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
+#include "verified_solve.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "rules/replay_rules.hpp"
 #include "rules/sparse_rules.hpp"
@@ -372,17 +373,42 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   return result;
 }
 
+// The criterion's measure of b - A x, in the working precision.
+template <class T>
+double true_residual(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, const Buffer<T>& x,
+                     const SolverOptions& o) {
+  const std::size_t n = a.rows();
+  if (n == 0) return 0;
+  Buffer<T> r(ctx, n);
+  copy(ctx, b, r, o.plan);
+  if (o.method)
+    spmv(ctx, T(-1), a, x, T(1), r, *o.method, o.plan);
+  else
+    spmv(ctx, T(-1), a, x, T(1), r, o.plan);
+  if (o.criterion == SolverOptions::Criterion::max_residual) return double(iamax(ctx, r, o.plan).value);
+  const double b_norm = double(nrm2(ctx, b, o.plan));
+  return b_norm == 0 ? double(nrm2(ctx, r, o.plan)) : double(nrm2(ctx, r, o.plan)) / b_norm;
+}
+
+template <class T>
+SolverResult verified(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o,
+                      bool bicg) {
+  return verified_solve(
+      o, [&](const SolverOptions& run) { return solve(ctx, a, b, x, run, bicg); },
+      [&] { return true_residual(ctx, a, b, x, o); });
+}
+
 }  // namespace
 
 template <class T, class>
 SolverResult cg(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
-  return solve(ctx, a, b, x, o, false);
+  return verified(ctx, a, b, x, o, false);
 }
 
 template <class T, class>
 SolverResult bicgstab(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
                       const SolverOptions& o) {
-  return solve(ctx, a, b, x, o, true);
+  return verified(ctx, a, b, x, o, true);
 }
 
 template SolverResult cg<float>(Context&, const SparseMatrix<float>&, const Buffer<float>&, Buffer<float>&,

@@ -163,8 +163,9 @@ def spmv(a, x, context=None, return_plan=False):
 def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
     """Conjugate gradients on a symmetric positive definite CSR matrix A,
     from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
-    with info's converged, iterations, residual (||r|| / ||b||), history,
-    stop_reason and warning."""
+    with info's converged (b - A x meets tol), iterations, residual (the
+    recurrence's ||r|| / ||b||), true_residual (||b - A x|| / ||b||),
+    restarts, history, stop_reason and warning."""
     return _portacl.cg(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
 
 

@@ -43,10 +43,21 @@ struct SolverOptions {
 };
 
 struct SolverResult {
+  /// The true residual b - A x of the x returned meets the tolerance (not
+  /// only the recurrence's residual, which drifts from it in finite
+  /// precision: where that one met the tolerance and the true one did not,
+  /// the solver started again from x, see `restarts`).
   bool converged = false;
-  std::size_t iterations = 0;  ///< iterations done until the stop
-  /// The criterion's measure at the stop: ||r|| / ||b|| or max |r_i|.
+  std::size_t iterations = 0;  ///< iterations done until the stop, restarts included
+  /// The criterion's measure of the recurrence's residual r at the stop:
+  /// ||r|| / ||b|| or max |r_i|.
   double residual = 0;
+  /// The same measure of b - A x, recomputed from the x returned in the
+  /// working precision.
+  double true_residual = 0;
+  /// Starts again from x (r = b - A x) after the recurrence met the
+  /// tolerance and the true residual did not; at most 4.
+  std::size_t restarts = 0;
   std::vector<double> history;  ///< the measure after each iteration
   /// "converged", "iteration limit", or which breakdown ended it.
   std::string stop_reason;
