@@ -4,6 +4,7 @@
 // gradients (the iteration count a device CG should come close to).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -77,7 +78,8 @@ double true_residual_bound(const HostCsr<T>& a, const std::vector<V>& b, const s
 // that (widened_condition).
 inline std::size_t cg_iteration_bound(double kappa, double tol) {
   const double root = std::sqrt(kappa), rho = (root - 1) / (root + 1);
-  return std::size_t(std::ceil(std::log(2 * root / tol) / -std::log(rho)));
+  // At least one iteration from x = 0 (kappa = 1 takes exactly one).
+  return std::max<std::size_t>(1, std::size_t(std::ceil(std::log(2 * root / tol) / -std::log(rho))));
 }
 // kappa of a matrix with extreme eigenvalues lambda_min and lambda_max,
 // each moved by n u ||A|| (||A|| <= lambda_max for a symmetric matrix).
