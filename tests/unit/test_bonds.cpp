@@ -228,15 +228,27 @@ TEST_CASE("a stretched bond pulls its atoms together and a compressed one pushes
     bond.add_forces(positions, kBox, forces);
     const std::vector<float> f = forces.download();
     INFO("r0 " << r0);
+    // The margins: the separation r = 0.5 carries the inputs' rounding
+    // (0.2f and 5.7f, u of each), the difference's and the image's (u of
+    // 5.5 each) and the length's (the square, its root: 2 + kSqrtU units
+    // of r); the force k (r - r0) d / r carries k times that, and
+    // k |r - r0| times the direction's relative error (twice r's, over r)
+    // and the subtraction, division and two products; the energy
+    // k (r - r0)^2 / 2 carries k |r - r0| times r's error and three
+    // roundings of itself.
+    const double u = test::kFloatU, stretch = std::fabs(0.5 - double(r0));
+    const double dr = u * (5.7 + 0.2 + 2 * 5.5) + (2 + test::kSqrtU) * u * 0.5;
+    const double force_margin = 10 * dr + 10 * stretch * (2 * dr / 0.5 + (3 + test::kDivisionU) * u);
+    const double energy = 0.5 * 10 * stretch * stretch, energy_margin = 10 * stretch * dr + 3 * u * energy;
     if (r0 < 0.5f) {  // stretched: atom 0 pulled towards -x, atom 1 towards +x (through the boundary)
-      CHECK(f[0] == Approx(-10.0f * 0.2f));
-      CHECK(f[4] == Approx(10.0f * 0.2f));
+      CHECK(std::fabs(f[0] - -10.0 * stretch) <= force_margin);
+      CHECK(std::fabs(f[4] - 10.0 * stretch) <= force_margin);
     } else {  // compressed: pushed apart
-      CHECK(f[0] == Approx(10.0f * 0.5f));
-      CHECK(f[4] == Approx(-10.0f * 0.5f));
+      CHECK(std::fabs(f[0] - 10.0 * stretch) <= force_margin);
+      CHECK(std::fabs(f[4] - -10.0 * stretch) <= force_margin);
     }
     CHECK(f[1] == 0.0f);
-    CHECK(f[3] + f[7] == Approx(0.5 * 10.0 * (0.5 - r0) * (0.5 - r0)));
+    CHECK(std::fabs(double(f[3]) + double(f[7]) - energy) <= energy_margin + u * energy);
   }
 }
 
