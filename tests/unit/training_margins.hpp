@@ -286,9 +286,11 @@ inline StepReference one_device(portacl::SmallCnn& net, const std::vector<float>
 // which its float margin bounds 2 kDoubleU / kFloatU times over); the host
 // averages in double and rounds the average to float once. `split` is
 // the group's split of the batch (DeviceGroup::split).
-inline StepReference group_margins(portacl::GroupSmallCnn& group, const std::vector<std::size_t>& split,
-                                   const StepReference& whole, const std::vector<float>& images,
-                                   const std::vector<int>& labels, std::size_t batch) {
+// `replica(m)` is member m's network (a device group's, or the one every
+// MPI rank holds).
+template <class Replica>
+StepReference replica_margins(Replica&& replica, const std::vector<std::size_t>& split, const StepReference& whole,
+                              const std::vector<float>& images, const std::vector<int>& labels, std::size_t batch) {
   StepReference r = whole;
   r.loss_margin = 4 * kDoubleU * std::fabs(whole.loss) + 2 * kDoubleU / kFloatU * whole.loss_margin;
   for (std::size_t i = 0; i < r.gradient.size(); ++i)
@@ -302,12 +304,18 @@ inline StepReference group_margins(portacl::GroupSmallCnn& group, const std::vec
                                           images.begin() + std::ptrdiff_t((first + count) * per_image));
     const std::vector<int> share_labels(labels.begin() + std::ptrdiff_t(first),
                                         labels.begin() + std::ptrdiff_t(first + count));
-    const StepReference member = one_device(group.replica(m), share_images, share_labels, count);
+    const StepReference member = one_device(replica(m), share_images, share_labels, count);
     const double share = double(count) / double(batch);
     r.loss_margin += share * member.loss_margin;
     for (std::size_t i = 0; i < r.gradient.size(); ++i) r.gradient_margin[i] += share * member.gradient_margin[i];
   }
   return r;
+}
+inline StepReference group_margins(portacl::GroupSmallCnn& group, const std::vector<std::size_t>& split,
+                                   const StepReference& whole, const std::vector<float>& images,
+                                   const std::vector<int>& labels, std::size_t batch) {
+  return replica_margins([&](std::size_t m) -> portacl::SmallCnn& { return group.replica(m); }, split, whole, images,
+                         labels, batch);
 }
 
 }  // namespace test
