@@ -16,9 +16,16 @@ unsigned bodies_per_item(LaunchPlan& plan, const TuningSpace& space, unsigned pl
   return planned;
 }
 
-}  // namespace
+// The shape as nbody.cl's macros.
+NbodyShape carried(LaunchPlan& plan, const NbodyShape& s) {
+  plan.macros["NBODY_SPLIT"] = s.layout == NbodyLayout::split_vectors ? "1" : "0";
+  plan.macros["UNROLL"] = std::to_string(s.unroll);
+  plan.macros["BODIES"] = std::to_string(s.bodies);
+  plan.macros["NEWTON_RSQRT"] = s.newton_rsqrt ? "1" : "0";
+  return s;
+}
 
-NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
+NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
   NbodyShape s;
   if (plan.barrier_free_variant || !plan.use_local_memory) {
     s.layout = NbodyLayout::split_vectors;
@@ -62,6 +69,12 @@ NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t 
                 "the inner loop over a tile unrolled 4 times: the textbook's best for shared-memory tiles (+18%)");
   }
   return s;
+}
+
+}  // namespace
+
+NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
+  return carried(plan, shape_of(plan, space, n));
 }
 
 }  // namespace portacl

@@ -31,7 +31,10 @@ struct NbodyShape {
 /// particles.nbody-layout and particles.nbody-unroll); 1 body i per
 /// work-item unless BODIES is tuned (rule particles.nbody-bodies-per-item);
 /// the split layout takes 1/sqrt by Newton steps unless NEWTON_RSQRT is
-/// tuned (rule particles.nbody-rsqrt).
+/// tuned (rule particles.nbody-rsqrt). The plan carries the choice as
+/// nbody.cl's macros: UNROLL, BODIES, NEWTON_RSQRT and NBODY_SPLIT (1 for
+/// the split layout: the host references read it, the kernel entry
+/// follows it).
 NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
 
 }  // namespace portacl

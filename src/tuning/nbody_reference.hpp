@@ -102,9 +102,8 @@ inline std::string compare_nbody_body(const std::vector<float>& got, std::size_t
 // The running sums nbody_body's margins assume for a plan of
 // nbody_accelerations: the split layout's vector lanes, else one.
 inline std::size_t nbody_chains(const LaunchPlan& plan) {
-  const Decision* layout = plan.decision("layout");
-  const bool split = layout && layout->value.rfind("split", 0) == 0;
-  return split ? std::max<std::size_t>(plan.vector_width, 1) : 1;
+  const auto split = plan.macros.find("NBODY_SPLIT");
+  return split != plan.macros.end() && split->second == "1" ? std::max<std::size_t>(plan.vector_width, 1) : 1;
 }
 
 }  // namespace portacl::reference

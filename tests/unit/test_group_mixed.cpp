@@ -12,6 +12,7 @@
 #include "../../src/tuning/sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "portacl/portacl.hpp"
+#include "leapfrog_margins.hpp"
 #include "solver_checks.hpp"
 #include "test_support.hpp"
 #include "training_margins.hpp"
@@ -24,70 +25,6 @@ std::size_t gpus() {
   std::size_t count = 0;
   for (const Device& d : all_devices()) count += d.info().type == DeviceType::gpu;
   return count;
-}
-
-// How far a float leapfrog of `steps` steps from `bodies` (at rest) may
-// stand from the exact one, to first order: the host integrates in double
-// and carries, per step, each acceleration's margin (the worst of the
-// running sums a plan may keep) plus its change with the positions' error
-// (|da_i / dx| <= sum_j 4 m_j / s_ij^3 over both bodies), and each kick's
-// and drift's two roundings. Returns the largest position error and the
-// largest final acceleration error over all bodies and components.
-struct LeapfrogError {
-  double position = 0, acceleration = 0;
-};
-LeapfrogError leapfrog_error(std::vector<float> bodies, double eps, double h, int steps) {
-  const std::size_t n = bodies.size() / 4;
-  std::vector<double> x(bodies.begin(), bodies.end()), v(4 * n, 0.0);
-  const auto state = [&](std::vector<double>& a, double& margin, double& lipschitz) {
-    std::vector<float> here(x.begin(), x.end());  // the reference reads floats: within u of x
-    a.assign(3 * n, 0.0);
-    margin = lipschitz = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      double worst = 0;
-      for (std::size_t chains : {1, 2, 4, 8, 16}) {
-        const reference::NbodyExact e = reference::nbody_body(here, i, eps, 1.0, chains);
-        for (int c = 0; c < 3; ++c) {
-          a[3 * i + c] = e.a[c];
-          worst = std::max(worst, e.a_margin[c]);
-        }
-      }
-      double tidal = 0;
-      for (std::size_t j = 0; j < n; ++j) {
-        double s2 = eps * eps;
-        for (int c = 0; c < 3; ++c) s2 += (x[4 * j + c] - x[4 * i + c]) * (x[4 * j + c] - x[4 * i + c]);
-        tidal += 4 * x[4 * j + 3] / (s2 * std::sqrt(s2));
-      }
-      margin = std::max(margin, worst);
-      lipschitz = std::max(lipschitz, 2 * tidal);
-    }
-  };
-  std::vector<double> a;
-  double margin = 0, lipschitz = 0, dx = 0, dv = 0, da = 0, largest_x = 0, largest_v = 0, largest_a = 0;
-  state(a, margin, lipschitz);
-  da = margin;
-  for (int s = 0; s < steps; ++s) {
-    for (double e : a) largest_a = std::max(largest_a, std::fabs(e));
-    for (std::size_t i = 0; i < n; ++i)
-      for (int c = 0; c < 3; ++c) {
-        v[4 * i + c] += h / 2 * a[3 * i + c];
-        x[4 * i + c] += h * v[4 * i + c];
-        largest_v = std::max(largest_v, std::fabs(v[4 * i + c]));
-        largest_x = std::max(largest_x, std::fabs(x[4 * i + c]));
-      }
-    dv += h / 2 * da + test::kFloatU * (largest_v + h / 2 * largest_a);
-    dx += h * dv + test::kFloatU * (largest_x + h * largest_v) + test::kFloatU * largest_x;
-    state(a, margin, lipschitz);
-    da = margin + lipschitz * dx;
-    for (double e : a) largest_a = std::max(largest_a, std::fabs(e));
-    for (std::size_t i = 0; i < n; ++i)
-      for (int c = 0; c < 3; ++c) {
-        v[4 * i + c] += h / 2 * a[3 * i + c];
-        largest_v = std::max(largest_v, std::fabs(v[4 * i + c]));
-      }
-    dv += h / 2 * da + test::kFloatU * (largest_v + h / 2 * largest_a);
-  }
-  return {dx, da};
 }
 
 // The largest |got - want| over the x, y and z of each body (its fourth
@@ -140,7 +77,7 @@ void check_against_one_gpu(DeviceGroup& group, Context& gpu) {
     many.step(0.01f);
   }
   // Both runs within the float leapfrog's error of the exact one.
-  const LeapfrogError error = leapfrog_error(bodies, nb.softening, 0.01f, 3);
+  const test::LeapfrogError error = test::leapfrog_error(bodies, nb.softening, 0.01f, 3);
   INFO("position error bound " << error.position << ", acceleration error bound " << error.acceleration);
   CHECK(worst_difference(many.bodies(), db.download()) <= 2 * error.position);
   CHECK(worst_difference(many.accelerations(), da.download()) <= 2 * error.acceleration);

@@ -23,6 +23,15 @@ LaunchPlan check_nbody(Context& ctx, const std::vector<float>& bodies, const Nbo
   INFO("n = " << n << ", eps " << o.softening << ", G " << o.gravity);
   Buffer<float> b(ctx, bodies), a(ctx, poisoned(bodies.size()));
   const LaunchPlan p = nbody_accelerations(ctx, b, a, o);
+  // The margins' running sums follow the plan's layout (its macro, which
+  // the decision explains).
+  if (n > 0) {
+    const Decision* layout = p.decision("layout");
+    REQUIRE(layout);
+    const bool split = layout->value.rfind("split", 0) == 0;
+    CHECK(p.macros.at("NBODY_SPLIT") == (split ? "1" : "0"));
+    CHECK(reference::nbody_chains(p) == (split ? std::max<std::size_t>(p.vector_width, 1) : 1));
+  }
   const std::vector<float> got = a.download();
   for (std::size_t i = 0; i < n; ++i) {
     const auto want = reference::nbody_body(bodies, i, o.softening, o.gravity, reference::nbody_chains(p));

@@ -100,9 +100,6 @@ LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, 
   if (n > 0xffffffffull) throw Error("nbody: " + std::to_string(n) + " bodies; at most 2^32 - 1");
   const NbodyShape shape = choose_nbody(plan, nbody_tunables(), n);
   plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
-  plan.macros["UNROLL"] = std::to_string(shape.unroll);
-  plan.macros["BODIES"] = std::to_string(shape.bodies);
-  plan.macros["NEWTON_RSQRT"] = shape.newton_rsqrt ? "1" : "0";
   plan.work_groups = kernel_call::ceil_div(kernel_call::ceil_div(count, shape.bodies), plan.local[0]);
   plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
   plan.items_per_work_item = shape.bodies;
