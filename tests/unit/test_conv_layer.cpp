@@ -72,9 +72,23 @@ LaunchPlan check_layer(Context& ctx, const ConvLayerShape& s, TensorLayout layou
   CHECK(std::isnan(got[outputs]));  // nothing past the output
   got.resize(outputs);
   if (algorithm != ConvAlgorithm::automatic) CHECK(ran_winograd(p) == (algorithm == ConvAlgorithm::winograd));
-  CHECK(reference::compare_conv(got,
-                                reference::conv_layer(s, layout, input, filters, with_bias ? &bias : nullptr, relu),
-                                ran_winograd(p)) == "");
+  const reference::ConvReference want =
+      reference::conv_layer(s, layout, input, filters, with_bias ? &bias : nullptr, relu);
+  CHECK(reference::compare_conv(got, want, ran_winograd(p)) == "");
+  // The margins see the largest output off by one part in 10^4 (direct,
+  // im2col); Winograd's documented bound, 81 (C + 16) eps times the
+  // tile's scale, is a few parts in 10^4 at least: one part in 10^2 there.
+  if (outputs > 0) {
+    const std::size_t largest =
+        std::size_t(std::max_element(want.value.begin(), want.value.end(),
+                                     [](double a, double b) { return std::fabs(a) < std::fabs(b); }) -
+                    want.value.begin());
+    if (want.value[largest] != 0) {
+      std::vector<float> planted = got;
+      planted[largest] = float(want.value[largest] * (1 + (ran_winograd(p) ? 1e-2 : 1e-4)));
+      CHECK(reference::compare_conv(planted, want, ran_winograd(p)) != "");
+    }
+  }
   return p;
 }
 

@@ -115,6 +115,11 @@ void check_ncc(Context& ctx, const std::vector<P>& image, std::size_t rows, std:
                                    ? ": " + std::to_string(got[first]) + " against " + std::to_string(want[first])
                                    : std::string()));
   CHECK(bad == 0);
+  // The margin sees an offset's coefficient off by 10^-4 (of the range
+  // [-1, 1]).
+  if (!got.empty())
+    CHECK_FALSE(std::fabs(double(got[0]) + 1e-4 - want[0]) <=
+                ncc_margin(image, cols, templ, tr, tc, 0, 0, want[0], used));
 }
 
 template <class P>

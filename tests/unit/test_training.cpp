@@ -89,6 +89,12 @@ TEST_CASE("softmax cross-entropy equals the double reference, stays finite on la
     CHECK(std::fabs(loss - want.loss) <= loss_margin);
     const std::vector<float> g = grad.download();
     CHECK(test::within_each("gradient", g, want.grad, grad_margin) == "");
+    // The margins see a planted error: the loss, and the first gradient
+    // entry, off by one part in 10^4.
+    if (want.loss != 0) CHECK_FALSE(std::fabs(loss * (1 + 1e-4) - want.loss) <= loss_margin);
+    std::vector<float> planted = g;
+    planted[0] = float(want.grad[0] + 1e-4 * std::fabs(want.grad[0]) + 1e-4 / double(batch));
+    CHECK(test::within_each("gradient", planted, want.grad, grad_margin) != "");
     // Each row of the gradient sums to 0: softmax sums to 1, the one-hot
     // too; the float entries within their margins.
     for (std::size_t n = 0; n < batch; ++n) {
@@ -143,8 +149,13 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps, every cla
       test::sgd_margins(want_w, gd, want_v, o, exact, dw, dv);
       reference::sgd_step(want_w, gd, want_v, o);
     }
-    CHECK(test::within_each("parameters", w.download(), want_w, dw) == "");
+    const std::vector<float> got_w = w.download();
+    CHECK(test::within_each("parameters", got_w, want_w, dw) == "");
     CHECK(test::within_each("velocity", v.download(), want_v, dv) == "");
+    // The margins see one parameter off by one part in 10^4.
+    std::vector<float> planted = got_w;
+    planted[n / 2] = float(want_w[n / 2] * (1 + 1e-4));
+    CHECK(test::within_each("parameters", planted, want_w, dw) != "");
   }
   o.plan = {};
   Buffer<float> short_g(ctx, n - 1);
