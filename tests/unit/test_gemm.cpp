@@ -60,8 +60,8 @@ void check_gemm(Context& ctx, Layout layout, Transpose ta, Transpose tb, Shape s
   CHECK(wrong == "");
 }
 
-const std::vector<Shape> odd_shapes = {{1, 1, 1},     {3, 3, 3},    {17, 17, 17}, {33, 65, 17},
-                                       {65, 33, 127}, {127, 1, 65}, {1, 127, 3},  {17, 3, 1}};
+const std::vector<Shape> gemm_odd_shapes = {{1, 1, 1},     {3, 3, 3},    {17, 17, 17}, {33, 65, 17},
+                                            {65, 33, 127}, {127, 1, 65}, {1, 127, 3},  {17, 3, 1}};
 
 // Forces the strided (0) or the packed (1) kernel, whatever the size.
 PlanOptions variant(long pack) {
@@ -80,7 +80,7 @@ TEMPLATE_TEST_CASE("gemm matches the host for every layout, transpose, alpha and
   for (Layout layout : {Layout::row_major, Layout::column_major})
     for (Transpose ta : {Transpose::no, Transpose::yes})
       for (Transpose tb : {Transpose::no, Transpose::yes})
-        for (const Shape& s : odd_shapes)
+        for (const Shape& s : gemm_odd_shapes)
           for (long pack : {0, 1}) {
             check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(1), TestType(0), variant(pack));
             check_gemm<TestType>(ctx, layout, ta, tb, s, TestType(-0.75), TestType(1.5), variant(pack));
