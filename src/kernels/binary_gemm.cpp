@@ -12,6 +12,7 @@
 #include "matrix_checks.hpp"
 #include "kernels/binary_gemm_tunables.hpp"
 #include "portacl/error.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -67,9 +68,7 @@ constexpr std::size_t kMaxK = static_cast<std::size_t>(std::numeric_limits<int>:
 // A plan of one work-item per element (packing, unpacking).
 LaunchPlan element_plan(Context& ctx, std::size_t items, const PlanOptions& o) {
   LaunchPlan plan = ctx.plan(sign_packing_traits(), ProblemSize(std::max<std::size_t>(items, 1)), o);
-  plan.work_groups = ceil_div(std::max<std::size_t>(items, 1), plan.local[0]);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  plan.items_per_work_item = 1;
+  cover_items(plan, std::max<std::size_t>(items, 1), 1, "elements");
   return plan;
 }
 

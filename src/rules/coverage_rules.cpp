@@ -26,4 +26,16 @@ void decide_single_pass_scan(LaunchPlan& plan, std::size_t per_work_item, std::s
               std::to_string(per_work_item) + " elements per work-item, tiles of " + std::to_string(tile));
 }
 
+void cover_items(LaunchPlan& plan, std::size_t items, std::size_t per_work_item, const std::string& what) {
+  const std::size_t per = per_work_item ? per_work_item : 1, local = plan.local[0] ? plan.local[0] : 1;
+  const std::size_t work_items = (items + per - 1) / per;
+  plan.items_per_work_item = per;
+  plan.work_groups = (work_items + local - 1) / local;
+  plan.global = {{plan.work_groups * local, 1, 1}};
+  plan.decide("grid", std::to_string(plan.work_groups) + " work-groups of " + std::to_string(local),
+              "general.cover-problem",
+              std::to_string(items) + " " + what + ", " + std::to_string(per) +
+                  " a work-item: just enough work-groups to cover each once");
+}
+
 }  // namespace portacl

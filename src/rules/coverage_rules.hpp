@@ -4,10 +4,12 @@
 /// GEMV's chunks of columns and packed SYMV's blocks (rule
 /// general.grid-stride), TRSV's launches (general.cover-problem) and the
 /// single-pass scan (general.single-pass-combine). The kernels compute
-/// the geometry; these say which rule it follows and why.
+/// the geometry; these say which rule it follows and why. cover_items
+/// makes the grid itself.
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "portacl/rules/launch_plan.hpp"
 
@@ -17,5 +19,10 @@ void decide_gemv_chunks(LaunchPlan& plan, std::size_t chunks, std::size_t column
 void decide_packed_symv_blocks(LaunchPlan& plan, std::size_t blocks, std::size_t block);
 void decide_trsv_launches(LaunchPlan& plan, std::size_t launches, std::size_t block);
 void decide_single_pass_scan(LaunchPlan& plan, std::size_t per_work_item, std::size_t tile);
+/// The grid of a pass that gives each work-item `per_work_item` of `items`
+/// (`what`: "particles", "bonds", ...): just enough work-groups of the
+/// plan's size to cover every one once (rule general.cover-problem).
+/// Sets work_groups, global and items_per_work_item.
+void cover_items(LaunchPlan& plan, std::size_t items, std::size_t per_work_item, const std::string& what);
 
 }  // namespace portacl

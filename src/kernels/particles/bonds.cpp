@@ -10,6 +10,7 @@
 #include "../kernel_call.hpp"
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -99,10 +100,8 @@ LaunchPlan Bonds::add_forces(const Buffer<float>& positions, const PeriodicBox& 
   plan.macros["MAX_BONDS"] = std::to_string(s.max_per_atom);
   if (s.bonds == 0 || s.atoms == 0) return plan;
   LaunchPlan per_bond = plan;
-  per_bond.work_groups = kernel_call::ceil_div(s.bonds, plan.local[0]);
-  per_bond.global = {{per_bond.work_groups * plan.local[0], 1, 1}};
-  plan.work_groups = kernel_call::ceil_div(s.atoms, plan.local[0]);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  cover_items(per_bond, s.bonds, 1, "bonds");
+  cover_items(plan, s.atoms, 1, "atoms");
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"bonds.cl", "bond_forces", ""}, per_bond),
                       static_cast<cl_uint>(s.bonds), box4, positions, *s.pairs, *s.types, *s.params, *s.slots);

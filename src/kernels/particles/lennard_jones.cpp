@@ -15,6 +15,7 @@
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
 #include "rules/neighbour_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -93,9 +94,7 @@ LennardJonesCall<T> prepare_lennard_jones(Context& ctx, const Buffer<T>& positio
   LaunchPlan& plan = call.plan;
   plan.macros["TYPES"] = std::to_string(lj.types);
   plan.macros["SLOTS_BY_K"] = list.slots_by_neighbour() ? "1" : "0";
-  plan.work_groups = kernel_call::ceil_div(n, plan.local[0]);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  plan.items_per_work_item = 1;
+  cover_items(plan, n, 1, "particles");
   call.atomic_shares = decide_pair_scatter(plan, list.half());
   plan.macros["HALF_LIST"] = call.atomic_shares ? "1" : "0";
   call.check_types = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_check_types", ""}, plan);

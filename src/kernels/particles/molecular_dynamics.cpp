@@ -16,6 +16,7 @@
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
 #include "rules/neighbour_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -37,8 +38,7 @@ MdPlanned md_planned(Context& ctx, std::size_t n, const LennardJones& lj, const 
   p.list.cutoff = lj.cutoff;
   p.list.skin = o.skin;
   p.list.plan = o.plan;
-  p.plan.work_groups = kernel_call::ceil_div(std::max<std::size_t>(n, 1), p.plan.local[0]);
-  p.plan.global = {{p.plan.work_groups * p.plan.local[0], 1, 1}};
+  cover_items(p.plan, std::max<std::size_t>(n, 1), 1, "particles");
   return p;
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/particles/nbody_tunables.hpp"
 #include "portacl/error.hpp"
 #include "rules/nbody_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -83,8 +84,7 @@ void check_pair(Context& ctx, const char* op, const Buffer<float>& bodies, const
 // body per work-item.
 LaunchPlan half_step_plan(Context& ctx, std::size_t count, const NbodyOptions& o) {
   LaunchPlan half = ctx.plan(nbody_traits(), ProblemSize(count), o.plan);
-  half.work_groups = kernel_call::ceil_div(count, half.local[0]);
-  half.global = {{half.work_groups * half.local[0], 1, 1}};
+  cover_items(half, count, 1, "bodies");
   half.macros["POTENTIAL"] = o.potential ? "1" : "0";
   return half;
 }
@@ -100,9 +100,7 @@ LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, 
   if (n > 0xffffffffull) throw Error("nbody: " + std::to_string(n) + " bodies; at most 2^32 - 1");
   const NbodyShape shape = choose_nbody(plan, nbody_tunables(), n);
   plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
-  plan.work_groups = kernel_call::ceil_div(kernel_call::ceil_div(count, shape.bodies), plan.local[0]);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  plan.items_per_work_item = shape.bodies;
+  cover_items(plan, count, shape.bodies, "bodies");
   const cl_uint all = static_cast<cl_uint>(n), from = static_cast<cl_uint>(first), slice = static_cast<cl_uint>(count);
   const cl_float eps2 = o.softening * o.softening, g = o.gravity;
   if (shape.layout == NbodyLayout::float4_tiles) {

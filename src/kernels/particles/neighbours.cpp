@@ -15,6 +15,7 @@
 #include "portacl/error.hpp"
 #include "portacl/kernels/sort.hpp"
 #include "rules/neighbour_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -105,9 +106,7 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   LaunchPlan& plan = s.plan;
   plan.macros["HALF"] = s.options.half ? "1" : "0";
   plan.macros["SLOTS_BY_K"] = s.shape.slots_by_k ? "1" : "0";
-  plan.work_groups = kernel_call::ceil_div(n, plan.local[0]);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  plan.items_per_work_item = 1;
+  cover_items(plan, n, 1, "particles");
   const cl_uint count = static_cast<cl_uint>(n);
   const cl_float4 box4{{lengths[0], lengths[1], lengths[2], 0.0f}};
   const cl_float reach2 = reach * reach;

@@ -11,6 +11,7 @@
 #include "portacl/rules/kernel_traits.hpp"
 #include "portacl/runtime/context.hpp"
 #include "rules/tuning_space.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -35,9 +36,7 @@ inline KernelTraits particle_pass_traits(const char* name, double bytes_per_item
 inline LaunchPlan particle_pass_plan(Context& ctx, const KernelTraits& traits, std::size_t n,
                                      const PlanOptions& options) {
   LaunchPlan p = ctx.plan(traits, ProblemSize(n), options);
-  p.work_groups = kernel_call::ceil_div(n, p.local[0]);
-  p.global = {{p.work_groups * p.local[0], 1, 1}};
-  p.items_per_work_item = 1;
+  cover_items(p, n, 1, "particles");
   return p;
 }
 
