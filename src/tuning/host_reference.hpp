@@ -28,6 +28,10 @@ constexpr double kDoubleU = std::numeric_limits<double>::epsilon() / 2;
 // -cl-fp32-correctly-rounded-divide-sqrt (OpenCL C 1.2, 7.4): an ulp of x is
 // at most 2 kFloatU |x|.
 constexpr double kDivisionU = 5, kSqrtU = 6, kRsqrtU = 4;
+// What an underflow may lose besides: a float result below 2^-126 may be
+// flushed to zero (OpenCL allows it), so each float operation may also
+// stand this far off in absolute terms.
+constexpr double kFloatTiny = double(std::numeric_limits<float>::min());  // 2^-126
 
 // An exact (double) result and the sum of the magnitudes of its terms.
 struct Exact {

@@ -87,6 +87,19 @@ inline double widened_condition(double lambda_min, double lambda_max, std::size_
   const double shift = double(n) * u * lambda_max;
   return (lambda_max + shift) / (lambda_min - shift);
 }
+// How many iterations CG in precision u may lag (or lead) the same CG in
+// exact arithmetic, here the double reference that took `iterations`. Each
+// step's product and two updates round (row_entries + 2 terms) relative to
+// ||A|| ||x|| <= kappa ||b||, so after k steps the recurrence's residual may
+// differ from the exact one by g = k (row_entries + 2) u kappa relative to
+// ||b||; a relative gap g around the stopping level tol moves the stop by
+// at most log(1 + g / tol) / -log(rho) iterations at the Chebyshev rate rho.
+inline std::size_t cg_rounding_delay(double kappa, std::size_t iterations, std::size_t row_entries, double u,
+                                     double tol) {
+  const double root = std::sqrt(kappa), rho = (root - 1) / (root + 1);
+  const double gap = double(iterations) * double(row_entries + 2) * u * kappa;
+  return std::size_t(std::ceil(std::log1p(gap / tol) / -std::log(rho)));
+}
 // The extreme eigenvalues of poisson2d(n) (generators.hpp) are
 // 4 - 4 cos(pi / (n + 1)) and 4 + 4 cos(pi / (n + 1)).
 inline double poisson2d_lambda_min(std::size_t n) {
@@ -98,6 +111,11 @@ inline double poisson2d_lambda_max(std::size_t n) { return 8 - poisson2d_lambda_
 // in a precision of unit u.
 inline std::size_t poisson2d_cg_bound(std::size_t n, double tol, double u) {
   return cg_iteration_bound(widened_condition(poisson2d_lambda_min(n), poisson2d_lambda_max(n), n * n, u), tol);
+}
+// cg_rounding_delay for poisson2d(n) (5 entries a row) or a permutation of it.
+inline std::size_t poisson2d_cg_delay(std::size_t n, std::size_t iterations, double u, double tol) {
+  return cg_rounding_delay(widened_condition(poisson2d_lambda_min(n), poisson2d_lambda_max(n), n * n, u), iterations, 5,
+                           u, tol);
 }
 
 // Conjugate gradients in double from x = 0 until ||r|| / ||b|| < tol:

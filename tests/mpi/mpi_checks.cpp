@@ -95,6 +95,14 @@ std::size_t check_cg(Context& ctx, const HostCsr<double>& csr, std::size_t grid,
   check(got.iterations <= most && single.iterations <= most,
         what + ": " + std::to_string(got.iterations) + " and " + std::to_string(single.iterations) +
             " iterations (distributed, one device) against the bound " + std::to_string(most));
+  // Both are the same iteration in exact arithmetic: each within the
+  // rounding delay of it, so within twice that of each other.
+  const std::size_t delay = reference::cg_rounding_delay(kappa, std::max(got.iterations, single.iterations), 5,
+                                                         reference::kDoubleU, o.tolerance);
+  check(got.iterations <= single.iterations + 2 * delay && single.iterations <= got.iterations + 2 * delay,
+        what + ": " + std::to_string(got.iterations) + " and " + std::to_string(single.iterations) +
+            " iterations (distributed, one device) differ by more than twice the rounding delay " +
+            std::to_string(delay));
   // This rank's part against cg()'s, and its rows of the true residual in double.
   const std::vector<double> mine = xl.download(), whole = x1.download();
   double difference = 0, residual = 0, b_norm = 0;

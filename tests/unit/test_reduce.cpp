@@ -22,6 +22,17 @@ void check_all_reductions(Context& ctx, std::size_t n, const PlanOptions& opt, b
   INFO("n = " << n);
   const std::vector<T> x = test::random_dyadic<T>(n, 2, 8), y = test::random_dyadic<T>(n, 2, 4);
   Buffer<T> dx(ctx, x), dy(ctx, y);
+  // Exact in T only while every partial sum fits T's significand: x is a
+  // multiple of 2^-3, x^2 of 2^-6, x y of 2^-5; partial sums are at most
+  // the sums of magnitudes.
+  double abs_x = 0, squares = 0, abs_xy = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    abs_x += std::fabs(double(x[i])), squares += double(x[i]) * double(x[i]),
+        abs_xy += std::fabs(double(x[i]) * double(y[i]));
+  const double significand = std::ldexp(1.0, std::numeric_limits<T>::digits);
+  REQUIRE(abs_x * 8 <= significand);
+  REQUIRE(squares * 64 <= significand);
+  REQUIRE(abs_xy * 32 <= significand);
   const double s = reference::sum(x).value, d = reference::dot(x, y).value, norm = reference::nrm2(x).value;
   const std::size_t above = reference::count_if(x, [](T v) { return v > T(0.5); });
   CHECK(double(sum(ctx, dx, opt)) == s);

@@ -37,11 +37,9 @@ std::string within_each(const char* what, const std::vector<G>& got, const std::
 
 // gamma_m = m u / (1 - m u): m roundings of a sum or product, in any order.
 inline double gamma(double m) { return m * kFloatU / (1 - m * kFloatU); }
-// What an underflow may lose besides: a float result below 2^-126 may be
-// flushed to zero (OpenCL allows it), so each operation may also stand
-// this far off in absolute terms (an exp of a very negative difference, a
-// product of two small gradients).
-constexpr double kFloatTiny = 1.1754943508222875e-38;  // 2^-126
+// An underflow's absolute loss (an exp of a very negative difference, a
+// product of two small gradients): reference::kFloatTiny.
+using portacl::reference::kFloatTiny;
 
 struct SoftmaxMargins {
   double loss = 0;
