@@ -14,7 +14,7 @@
 #include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/split_cg.hpp"
-#include "kernels/sparse/verified_solve.hpp"
+#include "kernels/sparse/split_cg_loop.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
 #include "portacl/kernels/reduce.hpp"
@@ -155,98 +155,80 @@ std::array<double, N> global_sums(const std::array<double, N>& local, MPI_Comm c
   return total;
 }
 
-// One solve from the current x (verified_solve.hpp starts it again from x
-// where the true residual misses the tolerance).
+// This rank's rows (split_cg_loop.hpp's Rows): its block of every vector,
+// the sums added over the ranks in one MPI_Allreduce.
 template <class T>
-SolverResult solve_once(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o,
-                        SplitCgBlock<T>& block_ref) {
-  Context& ctx = a.context();
-  const std::size_t m = a.local_rows();
-  SplitCgBlock<T>* block = &block_ref;
-  SolverResult result;
-  result.check_every = 1;
-  const double b_norm = std::sqrt(global_sums<1>({{m ? double(dot(ctx, b, b)) : 0.0}}, a.comm())[0]);
-  if (b_norm == 0) {  // x = 0 solves it exactly
-    if (m) fill(ctx, x, T(0));
-    result.converged = true;
-    result.stop_reason = "converged";
-    return result;
+class RankRows {
+ public:
+  RankRows(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o,
+           SplitCgBlock<T>& block)
+      : a_(a),
+        b_(b),
+        x_(x),
+        ctx_(a.context()),
+        m_(a.local_rows()),
+        block_(block),
+        r_(ctx_, m_),
+        w_(ctx_, m_),
+        p_(ctx_, m_),
+        s_(ctx_, m_) {
+    if (o.jacobi) u_owned_.emplace(ctx_, m_);
+    b_norm_ = std::sqrt(global_sums<1>({{m_ ? double(dot(ctx_, b, b)) : 0.0}}, a.comm())[0]);
   }
-  Buffer<T> r(ctx, m), w(ctx, m), p(ctx, m), s(ctx, m);
-  std::optional<Buffer<T>> u_owned;
-  if (o.jacobi) u_owned.emplace(ctx, m);
-  Buffer<T>& u = o.jacobi ? *u_owned : r;
-  a.multiply(x, w);
-  if (m) {
-    copy(ctx, b, r);
-    axpy(ctx, T(-1), w, r);  // r = b - A x
-    fill(ctx, p, T(0));      // the first update takes p = u and s = w (beta = 0)
-    fill(ctx, s, T(0));
+
+  double b_norm() const { return b_norm_; }
+  void zero_x() {
+    if (m_) fill(ctx_, x_, T(0));
+  }
+  void begin() {
+    residual_into_r();
+    if (m_) {
+      fill(ctx_, p_, T(0));  // the first update takes p = u and s = w (beta = 0)
+      fill(ctx_, s_, T(0));
+    }
+    block_.start(r_, u());
   }
   // w = A u, then the sums over every rank.
-  const auto product_and_sums = [&] {
-    a.multiply(u, w);
-    block->close(w, u);
-    return global_sums<3>(block->sums(), a.comm());
-  };
-  block->start(r, u);
-  auto [gamma, delta, r_r] = product_and_sums();
-  double alpha = 0, beta = 0;
-  result.residual = std::sqrt(r_r) / b_norm;
-  result.stop_reason = "iteration limit (" + std::to_string(o.max_iterations) + ")";
-  for (std::size_t it = 0; result.residual >= o.tolerance && result.residual > 0 && it < o.max_iterations; ++it) {
-    // p . A p for this iteration's direction p = u + beta p.
-    const double pq = it == 0 ? delta : delta - beta * gamma / alpha;
-    if (!(pq > 0) || !std::isfinite(pq)) {
-      result.stop_reason = "breakdown: p . A p = " + std::to_string(pq) + ": A may not be positive definite";
-      break;
-    }
-    alpha = gamma / pq;
-    block->update(T(alpha), T(beta), x, r, u, p, s, w);
-    const auto [next, w_u, next_r_r] = product_and_sums();
-    beta = next / gamma;
-    gamma = next;
-    delta = w_u;
-    result.residual = std::sqrt(next_r_r) / b_norm;
-    result.history.push_back(result.residual);
-    result.iterations = it + 1;
-    if (!std::isfinite(result.residual)) {
-      result.stop_reason = "breakdown: the residual is not finite";
-      break;
-    }
+  std::array<double, 3> sums() {
+    a_.multiply(u(), w_);
+    block_.close(w_, u());
+    return global_sums<3>(block_.sums(), a_.comm());
   }
-  if (result.residual < o.tolerance || result.residual == 0) {
-    result.converged = true;
-    result.stop_reason = "converged";
+  void update(double alpha, double beta) { block_.update(T(alpha), T(beta), x_, r_, u(), p_, s_, w_); }
+  // ||b - A x|| over every rank in the working precision, computed into r
+  // (begin() recomputes it).
+  double residual_norm() {
+    residual_into_r();
+    return std::sqrt(global_sums<1>({{m_ ? double(dot(ctx_, r_, r_)) : 0.0}}, a_.comm())[0]);
   }
-  return result;
-}
 
-// ||b - A x|| / ||b|| over every rank, in the working precision.
-template <class T>
-double true_residual(const DistributedMatrix<T>& a, const Buffer<T>& b, const Buffer<T>& x) {
-  Context& ctx = a.context();
-  const std::size_t m = a.local_rows();
-  Buffer<T> r(ctx, m), ax(ctx, m);
-  a.multiply(x, ax);
-  if (m) {
-    copy(ctx, b, r);
-    axpy(ctx, T(-1), ax, r);
+ private:
+  Buffer<T>& u() { return u_owned_ ? *u_owned_ : r_; }
+  void residual_into_r() {
+    a_.multiply(x_, w_);
+    if (m_) {
+      copy(ctx_, b_, r_);
+      axpy(ctx_, T(-1), w_, r_);  // r = b - A x
+    }
   }
-  const auto [b_b, r_r] =
-      global_sums<2>({{m ? double(dot(ctx, b, b)) : 0.0, m ? double(dot(ctx, r, r)) : 0.0}}, a.comm());
-  return b_b == 0 ? std::sqrt(r_r) : std::sqrt(r_r / b_b);
-}
+
+  const DistributedMatrix<T>& a_;
+  const Buffer<T>& b_;
+  Buffer<T>& x_;
+  Context& ctx_;
+  std::size_t m_;
+  SplitCgBlock<T>& block_;
+  Buffer<T> r_, w_, p_, s_;
+  std::optional<Buffer<T>> u_owned_;
+  double b_norm_ = 0;
+};
 
 }  // namespace
 
-// CG in the single-reduction form (Chronopoulos and Gear): with u = M^-1 r
-// and w = A u, an iteration's sums r . u, w . u and r . r are taken
-// together, so each iteration has one all-reduce and one wait for the
-// device; p . A p follows from them (delta - beta gamma / alpha). The
-// vector work is one pass before the product and one after
-// (SplitCgBlock); the product is of u, whose halo travels while the
-// interior multiplies.
+// CG: split_cg_loop.hpp's loop over this rank's rows, so each iteration
+// has one all-reduce and one wait for the device. The vector work is one
+// pass before the product and one after (SplitCgBlock); the product is of
+// u, whose halo travels while the interior multiplies.
 template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
   Context& ctx = a.context();
@@ -274,9 +256,8 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, B
   if (global_sums<1>({{refused.empty() ? 0.0 : 1.0}}, a.comm())[0] > 0)
     throw Error(refused.empty() ? where + ": another rank refused the solve (Jacobi needs a non-zero diagonal)"
                                 : refused);
-  return verified_solve(
-      o, [&](const SolverOptions& run) { return solve_once(a, b, x, run, *block); },
-      [&] { return true_residual(a, b, x); });
+  RankRows<T> rows(a, b, x, o, *block);
+  return verified_cg(rows, o);
 }
 
 template class DistributedMatrix<float>;
