@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "portacl/mpi/distributed_cg.hpp"
+#include "portacl/mpi.hpp"
 #include "portacl/portacl.hpp"
 
 using namespace portacl;

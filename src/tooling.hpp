@@ -10,7 +10,7 @@
 #include "portacl/portacl.hpp"
 #include "kernels/reference_calls.hpp"
 #include "kernels/reference_shapes.hpp"
-#include "portacl/programs/program_cache.hpp"
+#include "portacl/programs.hpp"
 #include "rules/tuning_database.hpp"
 #include "rules/quirks.hpp"
 #include "rules/tuning_space.hpp"

@@ -5,6 +5,7 @@
 /// user never has to look up a bare integer.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -37,5 +38,18 @@ std::string cl_error_name(int status);
 /// Throws Error("<call> failed: <name> (<status>)") unless status is CL_SUCCESS.
 void check_cl(int status, const char* call);
 void check_cl(int status, const std::string& call);
+
+/// Size arithmetic that refuses to wrap: every byte count the library
+/// allocates is formed here, so a size near 2^64 / sizeof(T) gives an error
+/// naming the operand instead of a small buffer that receives n elements.
+/// a * b, or portacl::Error "<what>: a x b overflows the address space".
+std::size_t checked_product(std::size_t a, std::size_t b, const std::string& what);
+/// a + b, likewise.
+std::size_t checked_sum(std::size_t a, std::size_t b, const std::string& what);
+/// The bytes of n elements of T (what: "Buffer<float>", "gemm packing panel").
+template <class T>
+std::size_t bytes_of(std::size_t n, const char* what) {
+  return checked_product(n, sizeof(T), what);
+}
 
 }  // namespace portacl

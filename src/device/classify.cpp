@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/device/device_class.hpp"
+#include "portacl/device.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 #include "portacl/error.hpp"
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 #include "../util/text.hpp"
 
 namespace portacl {

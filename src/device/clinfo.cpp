@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/device/clinfo.hpp"
+#include "portacl/device.hpp"
 
 #include "clinfo_json.hpp"
 
@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "portacl/error.hpp"
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 #include "../util/files.hpp"
 #include "../util/text.hpp"
 

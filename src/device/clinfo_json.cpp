@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "portacl/error.hpp"
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 
 namespace portacl {
 namespace {

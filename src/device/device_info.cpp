@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/device/device_info.hpp"
+#include "portacl/device.hpp"
 
 #include <algorithm>
 #include <limits>

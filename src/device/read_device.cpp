@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/device/read_device.hpp"
+#include "portacl/device.hpp"
 
 #include <CL/cl_ext.h>
 

@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-#include "portacl/runtime/buffer.hpp"
+#include "portacl/buffer.hpp"
 
 namespace portacl {
 namespace aliasing {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Binary matrix products (kernels/binary_gemm.cl): validate, plan (rules/
 // binary_gemm_rules), launch; and the sign packing both operands take.
-#include "portacl/kernels/binary_gemm.hpp"
+#include "portacl/blas.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -7,8 +7,8 @@
 #include <cstddef>
 
 #include "planner.hpp"
-#include "portacl/kernels/binary_gemm.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/blas.hpp"
+#include "portacl/plan.hpp"
 #include "rules/binary_gemm_rules.hpp"
 #include "rules/tuning_space.hpp"
 

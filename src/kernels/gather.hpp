@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "portacl/runtime/buffer.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 #include "gemm_clblast.hpp"
 #include "rules/gemm_rules.hpp"

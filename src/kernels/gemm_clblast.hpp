@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 namespace clblast_backend {

@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "planner.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 #include "rules/gemm_rules.hpp"
 
 namespace portacl {

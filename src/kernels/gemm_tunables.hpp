@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "portacl/programs/kernel_library.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/programs.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/group_calibration.hpp"
+#include "portacl/group.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 
-#include "portacl/kernels/particles/nbody.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/particles.hpp"
+#include "portacl/vectors.hpp"
 #include "portacl/version.hpp"
 #include "rules/tuning_database.hpp"
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Group vectors: a part a member, the parts' calls enqueued on every member
 // before any result is read, the partial results added in member order.
-#include "portacl/kernels/group_vector.hpp"
+#include "portacl/group.hpp"
 
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/reduce.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The histogram (kernels/histogram.cl): validate, plan (plan_histogram, the
 // same function portacl-query runs offline), prepare, launch.
-#include "portacl/kernels/histogram.hpp"
+#include "portacl/vectors.hpp"
 
 #include <string>
 

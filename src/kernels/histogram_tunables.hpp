@@ -7,8 +7,8 @@
 #include <cstddef>
 
 #include "planner.hpp"
-#include "portacl/kernels/histogram.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/plan.hpp"
 #include "rules/histogram_rules.hpp"
 #include "rules/tuning_space.hpp"
 

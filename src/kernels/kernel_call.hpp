@@ -7,9 +7,9 @@
 #include <type_traits>
 
 #include "portacl/error.hpp"
-#include "portacl/util/checked.hpp"
-#include "portacl/runtime/buffer.hpp"
-#include "portacl/runtime/context.hpp"
+#include "util/checked.hpp"
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
 #include "aliasing.hpp"
 
 namespace portacl {

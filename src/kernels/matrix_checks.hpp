@@ -9,8 +9,8 @@
 
 #include "portacl/cl.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/matrix.hpp"
-#include "portacl/util/checked.hpp"
+#include "portacl/blas.hpp"
+#include "util/checked.hpp"
 #include "aliasing.hpp"
 
 namespace portacl {

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/packed_symv.hpp"
+#include "portacl/blas.hpp"
 
 #include <algorithm>
 
-#include "portacl/kernels/gemv.hpp"
 #include "rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"

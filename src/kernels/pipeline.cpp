@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/pipeline.hpp"
+#include "portacl/vectors.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,9 +10,6 @@
 
 #include "kernel_call.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/stream.hpp"
-#include "portacl/kernels/element.hpp"
-#include "portacl/kernels/stream.hpp"
 #include "kernels/stream_tunables.hpp"
 
 namespace portacl {

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <functional>
 
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/reduce.hpp"
+#include "portacl/vectors.hpp"
 
 #include <cmath>
 #include <type_traits>

@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "portacl/programs/kernel_library.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/programs.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
-#include "portacl/kernels/reduce.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 

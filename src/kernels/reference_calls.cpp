@@ -13,8 +13,8 @@
 #include "kernels/sparse/generators.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "planner.hpp"
-#include "portacl/device/device_class.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
+#include "portacl/device.hpp"
+#include "portacl/sparse.hpp"
 #include "stencil/plans.hpp"
 
 namespace portacl {

@@ -11,9 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "portacl/device/device_info.hpp"
-#include "portacl/rules/launch_plan.hpp"
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
 
 namespace portacl {
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/reference_shapes.hpp"
 
-#include "portacl/kernels/stream.hpp"
-#include "portacl/kernels/gemm.hpp"
-#include "portacl/kernels/reduce.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/blas.hpp"
 #include "kernels/stream_tunables.hpp"
 #include "kernels/reduce_tunables.hpp"
 #include "kernels/gemm_tunables.hpp"

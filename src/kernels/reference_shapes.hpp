@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/plan.hpp"
 #include "kernels/stream_tunables.hpp"
 
 namespace portacl {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/scan.hpp"
+#include "portacl/vectors.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,6 @@
 #include "rules/coverage_rules.hpp"
 #include "rules/scan_rules.hpp"
 #include "kernel_call.hpp"
-#include "portacl/kernels/reduce.hpp"
 #include "kernels/scan_tunables.hpp"
 #include "kernels/reduce_tunables.hpp"
 

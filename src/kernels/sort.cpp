@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The radix sort (kernels/radix_sort.cl): validate, plan (rules/sort_rules),
+// The radix sort (kernels/sort_radix.cl): validate, plan (rules/sort_rules),
 // then per digit a count, an exclusive scan of the counts (the scan
 // family's) and a scatter between the caller's buffers and a scratch pair;
 // or, in one sweep, every pass's digit counts at once and a single launch
@@ -12,7 +12,7 @@
 #include "kernel_call.hpp"
 #include "kernels/sort_tunables.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/scan.hpp"
+#include "portacl/vectors.hpp"
 #include "rules/sort_rules.hpp"
 
 namespace portacl {
@@ -120,13 +120,13 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
     LaunchPlan count_plan = plan;
     count_plan.work_groups = shape.histogram_groups;
     count_plan.global = {{shape.histogram_groups * plan.local[0], 1, 1}};
-    PreparedKernel histograms_k = ctx.prepare(KernelRef{"radix_sort.cl", "sort_histograms", ""}, count_plan);
+    PreparedKernel histograms_k = ctx.prepare(KernelRef{"sort_radix.cl", "sort_histograms", ""}, count_plan);
     kernel_call::launch(ctx, histograms_k, static_cast<cl_ulong>(n), *src_keys, histograms);
     const cl::Buffer& status =
         ctx.scratch("sort.status",
                     bytes_of<cl_ulong>(checked_product(digits, shape.units, "sort status words"), "sort status"), true);
     const cl::Buffer& ticket = ctx.scratch("sort.ticket", sizeof(cl_uint), true);
-    PreparedKernel sweep_k = ctx.prepare(KernelRef{"radix_sort.cl", "sort_onesweep", ""}, plan);
+    PreparedKernel sweep_k = ctx.prepare(KernelRef{"sort_radix.cl", "sort_onesweep", ""}, plan);
     for (unsigned pass = 0; pass < shape.passes; ++pass) {
       const cl_uint epoch = ctx.scratch_epoch("sort.status", kStatusEpochs);
       kernel_call::launch(ctx, sweep_k, static_cast<cl_ulong>(n), static_cast<cl_uint>(pass * shape.digit_bits),
@@ -143,7 +143,7 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
     // and the live limits, not the sort's own override.
     PlanOptions scan_options = o.plan;
     scan_options.override_values.reset();
-    const KernelRef count_ref{"radix_sort.cl", "sort_count", ""}, scatter_ref{"radix_sort.cl", "sort_scatter", ""};
+    const KernelRef count_ref{"sort_radix.cl", "sort_count", ""}, scatter_ref{"sort_radix.cl", "sort_scatter", ""};
     PreparedKernel count_k = ctx.prepare(count_ref, plan), scatter_k = ctx.prepare(scatter_ref, plan);
     for (unsigned pass = 0; pass < shape.passes; ++pass) {
       const cl_uint shift = pass * shape.digit_bits;

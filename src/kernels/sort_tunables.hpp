@@ -4,8 +4,8 @@
 // may change). Tuner plumbing, not user API: never installed.
 #pragma once
 
-#include "portacl/kernels/sort.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

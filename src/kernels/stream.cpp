@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 
 #include "kernel_call.hpp"
 #include "kernels/stream_tunables.hpp"

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 
 #include "kernel_call.hpp"
-#include "portacl/kernels/element.hpp"
-#include "portacl/kernels/stream.hpp"
 #include "kernels/stream_tunables.hpp"
 
 namespace portacl {

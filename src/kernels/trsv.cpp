@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/trsv.hpp"
+#include "portacl/blas.hpp"
 
 #include <algorithm>
 

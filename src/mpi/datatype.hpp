@@ -10,7 +10,7 @@
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/mpi/rank.hpp"
+#include "portacl/mpi.hpp"
 
 namespace portacl::mpi {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Rank-named errors, the ranks' split and a device a rank (see the header).
-#include "portacl/mpi/rank.hpp"
+#include "portacl/mpi.hpp"
 
 #include <cstdlib>
 

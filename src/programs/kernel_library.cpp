@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/programs/kernel_library.hpp"
+#include "portacl/programs.hpp"
 
 #include <algorithm>
 #include <cctype>

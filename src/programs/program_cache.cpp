@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/programs/program_cache.hpp"
+#include "portacl/programs.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

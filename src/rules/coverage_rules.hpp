@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string>
 
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/plan.hpp"
 
 namespace portacl {
 

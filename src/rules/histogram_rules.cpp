@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "portacl/device/device_class.hpp"
+#include "portacl/device.hpp"
 
 namespace portacl {
 

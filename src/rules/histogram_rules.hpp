@@ -6,8 +6,8 @@
 
 #include <cstddef>
 
-#include "portacl/device/device_info.hpp"
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
 
 namespace portacl {
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/plan.hpp"
 
 #include <sstream>
-
-#include "portacl/rules/rule_book.hpp"
 
 namespace portacl {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/plan.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <mutex>
 
-#include "portacl/device/device_class.hpp"
+#include "portacl/device.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/quirks.hpp"
 
-#include "portacl/device/device_class.hpp"
+#include "portacl/device.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "portacl/device/device_info.hpp"
+#include "portacl/device.hpp"
 
 namespace portacl {
 

@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <string>
 
-#include "portacl/device/device_info.hpp"
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
 
 namespace portacl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/rules/rule_book.hpp"
+#include "portacl/plan.hpp"
 
 #include "portacl/error.hpp"
 

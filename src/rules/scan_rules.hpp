@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

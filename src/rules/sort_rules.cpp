@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/sort_rules.hpp"
 
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/plan.hpp"
 
 #include <algorithm>
 #include <string>

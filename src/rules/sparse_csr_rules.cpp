@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/plan.hpp"
 #include "rules/sparse_rules.hpp"
 #include "rules/quirks.hpp"
 #include "rules/tuning_space.hpp"

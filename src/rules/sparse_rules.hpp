@@ -11,10 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "portacl/device/device_class.hpp"
-#include "portacl/device/device_info.hpp"
-#include "portacl/rules/launch_plan.hpp"
-#include "portacl/rules/sparse_method.hpp"
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
 #include "rules/row_team.hpp"
 #include "rules/tuning_space.hpp"
 

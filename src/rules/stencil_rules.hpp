@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
-#include "portacl/device/device_info.hpp"
-#include "portacl/rules/launch_plan.hpp"
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

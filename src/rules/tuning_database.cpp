@@ -19,10 +19,10 @@
 
 #include "../util/files.hpp"
 #include "../util/install_paths.hpp"
-#include "portacl/device/device_class.hpp"
+#include "portacl/device.hpp"
 #include "portacl/error.hpp"
-#include "portacl/rules/mapping_rules.hpp"
-#include "portacl/util/checked.hpp"
+#include "portacl/plan.hpp"
+#include "util/checked.hpp"
 
 namespace portacl {
 

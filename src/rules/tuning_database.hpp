@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "portacl/device/device_info.hpp"
+#include "portacl/device.hpp"
 #include "rules/tuning_space.hpp"
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 
 namespace portacl {
 

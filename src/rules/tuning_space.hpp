@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "portacl/device/device_info.hpp"
-#include "portacl/rules/kernel_traits.hpp"
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
 
 namespace portacl {
 

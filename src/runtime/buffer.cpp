@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/runtime/buffer.hpp"
+#include "portacl/buffer.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 
 #include "portacl/error.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 #include "rules/tuning_database.hpp"
 
 #include <algorithm>

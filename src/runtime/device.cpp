@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/runtime/device.hpp"
+#include "portacl/device.hpp"
 
-#include "portacl/device/read_device.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device groups: the selector parsed into devices (sub-devices made where
 // asked), each given a Context of its own.
-#include "portacl/runtime/device_group.hpp"
+#include "portacl/context.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/buffer.hpp"
 
 #include <cstdio>
 #include <utility>
 
 #include "portacl/error.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -10,8 +10,8 @@
 #include <functional>
 
 #include "portacl/error.hpp"
-#include "portacl/runtime/device.hpp"
-#include "portacl/util/checked.hpp"
+#include "portacl/device.hpp"
+#include "util/checked.hpp"
 #include "../util/text.hpp"
 
 namespace portacl {

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/runtime/buffer.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

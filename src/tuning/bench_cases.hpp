@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "case_specs.hpp"
-#include "portacl/rules/launch_plan.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/plan.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

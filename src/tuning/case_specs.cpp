@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 
 namespace portacl {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "portacl/runtime/buffer.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

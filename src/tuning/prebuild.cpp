@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/tuning/prebuild.hpp"
+#include "portacl/tuning.hpp"
 
 #include <chrono>
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench_cases.hpp"
-#include "portacl/kernels/sparse/host_csr.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "portacl/kernels/sparse/host_csr.hpp"
+#include "portacl/sparse.hpp"
 #include "host_reference.hpp"
 
 namespace portacl::reference {

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "portacl/kernels/stencil/boundary.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl::reference {
 

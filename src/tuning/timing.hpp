@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 #include "rules/tuning_database.hpp"
 
 namespace portacl {

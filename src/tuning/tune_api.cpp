@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tune() for programs (portacl/tuning/tune.hpp): the tuner's search and the
 // database's merge, as portacl-tune runs them.
-#include "portacl/tuning/tune.hpp"
+#include "portacl/tuning.hpp"
 
 #include "portacl/error.hpp"
 #include "portacl/version.hpp"

@@ -15,7 +15,7 @@
 
 #include "operations.hpp"
 #include "portacl/error.hpp"
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/plan.hpp"
 
 namespace portacl {
 namespace {

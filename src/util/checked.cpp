@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/util/element_type.hpp"
+#include "portacl/element_type.hpp"
 
 namespace portacl {
 

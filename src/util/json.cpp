@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 
 #include <cmath>
 #include <cstdio>

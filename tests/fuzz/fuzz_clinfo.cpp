@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "portacl/device/clinfo.hpp"
-#include "portacl/device/device_class.hpp"
+#include "portacl/device.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/stream.hpp"
-#include "portacl/rules/mapping_rules.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/plan.hpp"
 #include "kernels/stream_tunables.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

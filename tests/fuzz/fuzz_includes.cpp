@@ -7,7 +7,7 @@
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/programs/kernel_library.hpp"
+#include "portacl/programs.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const portacl::KernelLibrary library({}, true);  // embedded kernels only: no files

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/matrix_market.hpp"
+#include "portacl/sparse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -18,14 +18,11 @@
 
 #include "kernels/sparse/generators.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/krylov.hpp"
-#include "portacl/mpi/distributed_cg.hpp"
-#include "portacl/mpi/distributed_heat2d.hpp"
-#include "portacl/mpi/distributed_nbody.hpp"
-#include "portacl/mpi/distributed_training.hpp"
+#include "portacl/sparse.hpp"
+#include "portacl/mpi.hpp"
 #include "tuning/sparse_reference.hpp"
-#include "../unit/leapfrog_margins.hpp"
-#include "../unit/training_margins.hpp"
+#include "../unit/particles_leapfrog_margins.hpp"
+#include "../unit/ml_training_margins.hpp"
 
 using namespace portacl;
 
@@ -179,7 +176,7 @@ void check_nbody(Context& ctx, std::size_t n, bool potential) {
   const std::size_t chains = reference::nbody_chains(nbody_accelerations(ctx, b, a, o));
   mpi::DistributedNbody ring(ctx, comm, bodies, velocities, o);
   // Momentum: pairwise forces cancel, so the total moves only by each
-  // step's float rounding (tests/unit/leapfrog_margins.hpp), summed over
+  // step's float rounding (tests/unit/particles_leapfrog_margins.hpp), summed over
   // the steps of the one-device run the ring matches bit for bit.
   std::vector<float> x = bodies, u = velocities;
   double moved[3] = {0, 0, 0};
@@ -204,7 +201,7 @@ void check_nbody(Context& ctx, std::size_t n, bool potential) {
   }
 }
 
-// Multiples of 1 / denominator in [-limit, limit] (training_margins.hpp
+// Multiples of 1 / denominator in [-limit, limit] (ml_training_margins.hpp
 // counts on dyadic parameters and images: the convolution is exact).
 std::vector<float> dyadic(std::size_t n, int limit, int denominator) {
   std::uniform_int_distribution<int> k(-limit * denominator, limit * denominator);
@@ -216,7 +213,7 @@ std::vector<float> dyadic(std::size_t n, int limit, int denominator) {
 // Two steps, each from dyadic parameters (the velocity carried over): one
 // device on the whole batch and the ranks on their shares each within
 // their counted margins of the double reference
-// (tests/unit/training_margins.hpp).
+// (tests/unit/ml_training_margins.hpp).
 void check_training(Context& ctx, std::size_t batch) {
   const SmallCnnShape shape{2, 6, 10, 4, 3};
   SgdOptions sgd;

@@ -124,6 +124,12 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK}/consumer" RESULT_VAR
 if(rc)
   message(FATAL_ERROR "building the consumer failed (${rc})")
 endif()
+# The 0.1 header paths, deprecated forwards for one release, still build and run.
+execute_process(COMMAND ${clean_env} "${WORK}/consumer/consumer_old_paths" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(rc OR NOT out MATCHES "old header paths ok: 200")
+  message(FATAL_ERROR "the consumer of the deprecated header paths failed (${rc}): ${out}${err}")
+endif()
 
 # pkg-config consumer: README's command as written, run by bash in a folder
 # holding app.cpp, with PKG_CONFIG_PATH on the moved prefix (its path has a

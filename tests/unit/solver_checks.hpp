@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../../src/tuning/sparse_reference.hpp"
-#include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/sparse.hpp"
 #include "test_support.hpp"
 
 namespace test {

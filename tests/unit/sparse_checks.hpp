@@ -11,8 +11,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
+#include "portacl/sparse.hpp"
 #include "test_support.hpp"
 
 namespace test {

@@ -8,19 +8,12 @@
 
 #include <vector>
 
-#include "portacl/kernels/stream.hpp"
-#include "portacl/kernels/stencil/convolution.hpp"
-#include "portacl/kernels/gemm.hpp"
-#include "portacl/kernels/gemv.hpp"
-#include "portacl/kernels/ml/small_cnn.hpp"
-#include "portacl/kernels/particles/molecular_dynamics.hpp"
-#include "portacl/kernels/sparse/krylov.hpp"
-#include "portacl/kernels/scan.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/kernels/packed_symv.hpp"
-#include "portacl/kernels/stencil/stencil3d.hpp"
-#include "portacl/kernels/stream.hpp"
-#include "portacl/kernels/trsv.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/stencil.hpp"
+#include "portacl/blas.hpp"
+#include "portacl/ml.hpp"
+#include "portacl/particles.hpp"
+#include "portacl/sparse.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;

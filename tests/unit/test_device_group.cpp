@@ -7,10 +7,9 @@
 #include <limits>
 #include <numeric>
 
-#include "portacl/kernels/group_calibration.hpp"
-#include "portacl/kernels/group_vector.hpp"
-#include "portacl/kernels/reduce.hpp"
-#include "portacl/runtime/device_group.hpp"
+#include "portacl/group.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/context.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;

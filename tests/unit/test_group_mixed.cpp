@@ -8,14 +8,14 @@
 
 #include <cmath>
 
-#include "../../src/tuning/nbody_reference.hpp"
+#include "../../src/tuning/particles_nbody_reference.hpp"
 #include "../../src/tuning/sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "portacl/portacl.hpp"
-#include "leapfrog_margins.hpp"
+#include "particles_leapfrog_margins.hpp"
 #include "solver_checks.hpp"
 #include "test_support.hpp"
-#include "training_margins.hpp"
+#include "ml_training_margins.hpp"
 
 using namespace portacl;
 
@@ -84,7 +84,7 @@ void check_against_one_gpu(DeviceGroup& group, Context& gpu) {
   // Training: one step on 24 images from dyadic parameters and images (the
   // convolution exact, so the masks and picks are the reference's); the
   // GPU alone and the group each within their counted margins of the
-  // double reference (training_margins.hpp).
+  // double reference (ml_training_margins.hpp).
   const SmallCnnShape shape{1, 8, 8, 4, 3};
   const std::size_t batch = 24;
   const std::vector<float> images = test::random_dyadic<float>(batch * 64, 4, 8);

@@ -17,7 +17,7 @@
 #include "kernels/sparse/halo_send.hpp"
 #include "runtime/sub_buffer.hpp"
 #include "kernels/sparse/row_partition.hpp"
-#include "portacl/kernels/sparse/group_sparse.hpp"
+#include "portacl/sparse.hpp"
 #include "sparse_checks.hpp"
 #include "solver_checks.hpp"
 #include "test_support.hpp"

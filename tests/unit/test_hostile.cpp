@@ -12,6 +12,7 @@
 #include "kernels/clblast_status.hpp"
 #include "test_support.hpp"
 #include "kernels/reduce_tunables.hpp"
+#include "util/checked.hpp"
 
 using namespace portacl;
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "portacl/error.hpp"
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 
 using portacl::Json;
 

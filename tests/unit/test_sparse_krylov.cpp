@@ -11,9 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/sparse.hpp"
 #include "kernels/sparse/generators.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
 #include "../../src/tuning/sparse_reference.hpp"
 #include "kernels/sparse/verified_solve.hpp"
 #include "rules/replay_rules.hpp"

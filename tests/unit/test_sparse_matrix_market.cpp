@@ -10,8 +10,7 @@
 #include <utility>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/host_csr.hpp"
-#include "portacl/kernels/sparse/matrix_market.hpp"
+#include "portacl/sparse.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;

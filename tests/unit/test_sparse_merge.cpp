@@ -6,8 +6,7 @@
 
 #include <cstring>
 
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
+#include "portacl/sparse.hpp"
 #include "sparse_checks.hpp"
 #include "test_support.hpp"
 

@@ -10,9 +10,8 @@
 #include <limits>
 #include <optional>
 
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
-#include "portacl/rules/rule_book.hpp"
+#include "portacl/sparse.hpp"
+#include "portacl/plan.hpp"
 #include "kernels/sparse/spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "rules/sparse_rules.hpp"

@@ -12,7 +12,7 @@
 #include <limits>
 #include <optional>
 
-#include "portacl/kernels/stencil/stencil3d.hpp"
+#include "portacl/stencil.hpp"
 #include "../../src/tuning/stencil_reference.hpp"
 #include "test_support.hpp"
 

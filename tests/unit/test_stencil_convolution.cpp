@@ -11,7 +11,7 @@
 #include <limits>
 #include <optional>
 
-#include "portacl/kernels/stencil/convolution.hpp"
+#include "portacl/stencil.hpp"
 #include "../../src/tuning/stencil_reference.hpp"
 #include "test_support.hpp"
 

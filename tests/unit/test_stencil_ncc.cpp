@@ -13,7 +13,7 @@
 #include <limits>
 #include <optional>
 
-#include "portacl/kernels/stencil/ncc.hpp"
+#include "portacl/stencil.hpp"
 #include "../../src/tuning/stencil_reference.hpp"
 #include "test_support.hpp"
 

@@ -12,8 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "portacl/kernels/stencil/heat2d.hpp"
-#include "portacl/kernels/stencil/stencil3d.hpp"
+#include "portacl/stencil.hpp"
 #include "test_support.hpp"
 #include "tuning/tuner.hpp"
 #include "kernels/stencil/tunables.hpp"

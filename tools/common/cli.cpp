@@ -11,7 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 #include "tuning/operations.hpp"
 #include "portacl/version.hpp"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernels/sparse/generators.hpp"
-#include "portacl/mpi/distributed_cg.hpp"
+#include "portacl/mpi.hpp"
 #include "portacl/portacl.hpp"
 
 using namespace portacl;

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "portacl/portacl.hpp"
-#include "tuning/lj_liquid.hpp"
+#include "tuning/particles_lj_liquid.hpp"
 
 // The run in T (float: full or half lists; double: full lists).
 template <class T>

@@ -17,10 +17,7 @@
 #include "../common/cli.hpp"
 #include "../common/scaling_cases.hpp"
 #include "kernels/sparse/generators.hpp"
-#include "portacl/mpi/distributed_cg.hpp"
-#include "portacl/mpi/distributed_heat2d.hpp"
-#include "portacl/mpi/distributed_nbody.hpp"
-#include "portacl/mpi/distributed_training.hpp"
+#include "portacl/mpi.hpp"
 #include "portacl/version.hpp"
 #include "tuning/timing.hpp"
 

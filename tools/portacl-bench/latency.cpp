@@ -4,7 +4,7 @@
 #include <random>
 
 #include "kernels/sparse/generators.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 #include "tuning/clblast_call.hpp"
 
 namespace bench {

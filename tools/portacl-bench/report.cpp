@@ -6,7 +6,7 @@
 #include <functional>
 #include <sstream>
 
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 #include "portacl/version.hpp"
 #include "report_table.hpp"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "../common/measure.hpp"
-#include "portacl/util/json.hpp"
+#include "portacl/json.hpp"
 
 namespace bench {
 

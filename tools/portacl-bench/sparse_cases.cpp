@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/matrix_market.hpp"
+#include "portacl/sparse.hpp"
 #include "util/files.hpp"
 #include "tuning/sparse_cases.hpp"
 #include "viennacl_baseline.hpp"

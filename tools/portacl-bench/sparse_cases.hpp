@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "case_runner.hpp"
-#include "portacl/kernels/sparse/host_csr.hpp"
+#include "portacl/sparse.hpp"
 
 namespace bench {
 

@@ -7,7 +7,7 @@
 
 #include <iosfwd>
 
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 
 namespace tour {
 

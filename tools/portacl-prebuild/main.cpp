@@ -8,7 +8,7 @@
 #include "../common/cli.hpp"
 #include "portacl/portacl.hpp"
 #include "tooling.hpp"
-#include "portacl/tuning/prebuild.hpp"
+#include "portacl/tuning.hpp"
 
 using namespace portacl;
 

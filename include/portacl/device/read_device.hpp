@@ -1,13 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// \file
-/// A DeviceInfo read from a live OpenCL device.
+// Deprecated: moved to portacl/device.hpp in 0.2.0; this forward is removed in 0.3.0.
 #pragma once
-
-#include "portacl/cl.hpp"
-#include "portacl/device/device_info.hpp"
-
-namespace portacl {
-
-DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& device);
-
-}  // namespace portacl
+#pragma message("portacl/device/read_device.hpp is deprecated: include portacl/device.hpp")
+#include "portacl/device.hpp"

@@ -1,12 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// \file
-/// The sparse family: CSR matrices from host data or Matrix Market files,
-/// y = alpha A x + beta y by the method the rules (or a tuning record) pick,
-/// structure statistics, and the CG and BiCGStab solvers.
+// Deprecated: moved to portacl/sparse.hpp in 0.2.0; this forward is removed in 0.3.0.
 #pragma once
-
-#include "portacl/kernels/sparse/host_csr.hpp"
-#include "portacl/kernels/sparse/krylov.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/kernels/sparse/matrix_market.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
+#pragma message("portacl/kernels/sparse.hpp is deprecated: include portacl/sparse.hpp")
+#include "portacl/sparse.hpp"

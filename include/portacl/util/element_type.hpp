@@ -1,18 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// \file
-/// The element types kernels compute in, with their OpenCL C names and
-/// sizes: the lowest layer, so that device descriptions, traits, plans and
-/// buffers all speak of the same types.
+// Deprecated: moved to portacl/element_type.hpp in 0.2.0; this forward is removed in 0.3.0.
 #pragma once
-
-#include <cstddef>
-#include <string>
-
-namespace portacl {
-
-enum class ElementType { i8, i16, i32, i64, f16, f32, f64 };
-std::string to_string(ElementType t);
-std::string cl_type_name(ElementType t);  ///< "float", "double", ...
-std::size_t size_of(ElementType t);
-
-}  // namespace portacl
+#pragma message("portacl/util/element_type.hpp is deprecated: include portacl/element_type.hpp")
+#include "portacl/element_type.hpp"

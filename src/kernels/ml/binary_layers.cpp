@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Binarised layers (kernels/binary_layers.cl): the signs packed by
+// Binarised layers (kernels/ml_binary_layers.cl): the signs packed by
 // pack_signs, the products by binary_gemm, then scaled into floats; the
 // dense layer's bias and ReLU by its own kernel, the convolution's (and
 // its layout) by the convolution's epilogue.
-#include "portacl/kernels/ml/binary_layers.hpp"
+#include "portacl/ml.hpp"
 
 #include <algorithm>
 #include <string>
@@ -14,7 +14,7 @@
 #include "kernels/ml/layer_kernels.hpp"
 #include "kernels/ml/tensor_strides.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/binary_gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 
@@ -46,8 +46,8 @@ void scale_products(Context& ctx, const LaunchPlan& like, std::size_t rows, std:
   LaunchPlan plan = kernel_call::one_per_item(like, rows * cols);
   plan.macros["HAS_SCALE"] = scales ? "1" : "0";
   const BufferStorage& scale_or_unused = scales ? static_cast<const BufferStorage&>(*scales) : out;
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"binary_layers.cl", "binary_scale", ""}, plan), u32(rows), u32(cols),
-                      u32(cols), u32(scale_offset), c, scale_or_unused, out);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "binary_scale", ""}, plan), u32(rows),
+                      u32(cols), u32(cols), u32(scale_offset), c, scale_or_unused, out);
 }
 
 }  // namespace
@@ -66,7 +66,7 @@ LaunchPlan binarise_weights(Context& ctx, const Buffer<float>& weights, std::siz
   if (k > 0xffffffffull || rows > 0xffffffffull) throw Error("binarise_weights: past 2^32 - 1 rows or weights a row");
   const LaunchPlan means = ctx.plan(binary_layer_traits(), ProblemSize(std::max<std::size_t>(rows, 1)), options);
   kernel_call::launch(
-      ctx, ctx.prepare(KernelRef{"binary_layers.cl", "row_mean_abs", ""}, kernel_call::one_per_item(means, rows)),
+      ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "row_mean_abs", ""}, kernel_call::one_per_item(means, rows)),
       u32(rows), u32(k), weights, *scales);
   return plan;
 }
@@ -103,7 +103,7 @@ LaunchPlan binary_dense_forward(Context& ctx, const DenseShape& s, const Buffer<
   scale_products(ctx, plan, s.batch, s.outputs, product, scales, 0, y);
   if (bias || o.relu)
     kernel_call::launch(ctx,
-                        ctx.prepare(KernelRef{"dense_layer.cl", "dense_bias", ""},
+                        ctx.prepare(KernelRef{"ml_dense_layer.cl", "dense_bias", ""},
                                     kernel_call::one_per_item(plan, s.batch * s.outputs)),
                         u32(s.batch), u32(s.outputs), bias ? static_cast<const BufferStorage&>(*bias) : y, y);
   return plan;
@@ -157,7 +157,7 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& s, const Buff
       const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
       kernel_call::launch(
           ctx,
-          ctx.prepare(KernelRef{"conv_layer.cl", "conv_im2col", ""}, kernel_call::one_per_item(l.plan, rows * taps)),
+          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_im2col", ""}, kernel_call::one_per_item(l.plan, rows * taps)),
           u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(s.out_height()), u32(s.out_width()), in.n,
           in.c, in.y, in.x, input, cols);
       pack_signs(ctx, cols, rows, taps, signs, pack);
@@ -165,7 +165,7 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& s, const Buff
       scale_products(ctx, l.plan, rows, fg, product, scales, g * fg, scaled);
       kernel_call::launch(
           ctx,
-          ctx.prepare(KernelRef{"conv_layer.cl", "conv_epilogue", ""}, kernel_call::one_per_item(l.plan, rows * fg)),
+          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_epilogue", ""}, kernel_call::one_per_item(l.plan, rows * fg)),
           u32(first), u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), out.n, out.c, out.y, out.x, scaled,
           bias_or_unused, output);
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Convolution layers (kernels/conv_layer.cl, conv_winograd.cl): validate,
+// Convolution layers (kernels/ml_conv_layer.cl, ml_conv_winograd.cl): validate,
 // plan (rules/conv_rules), then either the direct kernel, or per chunk of
 // images and per group the taps unrolled, portacl's GEMM and an epilogue
 // into the output's layout, or Winograd's transforms around 16 GEMMs.
@@ -15,7 +15,7 @@
 #include "kernels/ml/tensor_strides.hpp"
 #include "kernels/ml/conv_layer_tunables.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 
@@ -129,8 +129,8 @@ namespace {
 
 constexpr std::size_t kMaxExtent = 0xffffffffull;  // strides and counts are 32-bit in the kernels
 
-KernelRef kernel(const char* entry) { return KernelRef{"conv_layer.cl", entry, ""}; }
-KernelRef winograd(const char* entry) { return KernelRef{"conv_winograd.cl", entry, ""}; }
+KernelRef kernel(const char* entry) { return KernelRef{"ml_conv_layer.cl", entry, ""}; }
+KernelRef winograd(const char* entry) { return KernelRef{"ml_conv_winograd.cl", entry, ""}; }
 
 void check_layer(const char* op, Context& ctx, const ConvLayerShape& s, const Buffer<float>& input,
                  const Buffer<float>& filters, const Buffer<float>* bias, const Buffer<float>& output,
@@ -384,7 +384,8 @@ LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t c
   const TensorStrides a = tensor_strides(from, channels, height, width),
                       b = tensor_strides(to, channels, height, width);
   kernel_call::launch(
-      ctx, ctx.prepare(KernelRef{"tensor_relayout.cl", "tensor_relayout", ""}, kernel_call::one_per_item(plan, total)),
+      ctx,
+      ctx.prepare(KernelRef{"ml_tensor_relayout.cl", "tensor_relayout", ""}, kernel_call::one_per_item(plan, total)),
       static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),
       static_cast<cl_uint>(width), a.n, a.c, a.y, a.x, b.n, b.c, b.y, b.x, in, out);
   return plan;

@@ -7,9 +7,9 @@
 #include <cstddef>
 
 #include "kernels/planner.hpp"
-#include "portacl/kernels/ml/conv_layer.hpp"
-#include "portacl/rules/kernel_traits.hpp"
-#include "rules/conv_rules.hpp"
+#include "portacl/ml.hpp"
+#include "portacl/plan.hpp"
+#include "rules/ml_conv_rules.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fully connected layers (kernels/dense_layer.cl): validate, then the
+// Fully connected layers (kernels/ml_dense_layer.cl): validate, then the
 // products by portacl's GEMM and the bias, mask and column sums by the
 // layer's own kernels, a work-item an element.
-#include "portacl/kernels/ml/dense_layer.hpp"
+#include "portacl/ml.hpp"
 
 #include <algorithm>
 #include <string>
@@ -11,7 +11,7 @@
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/layer_kernels.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 
@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::size_t kMaxExtent = 0xffffffffull;  // counts are 32-bit in the kernels
 
-KernelRef kernel(const char* entry) { return KernelRef{"dense_layer.cl", entry, ""}; }
+KernelRef kernel(const char* entry) { return KernelRef{"ml_dense_layer.cl", entry, ""}; }
 
 // The shape's sizes, the operands' contexts and lengths.
 void check_dense(const char* op, Context& ctx, const DenseShape& s, const Buffer<float>& x,

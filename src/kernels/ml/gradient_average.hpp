@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "portacl/kernels/ml/small_cnn.hpp"
+#include "portacl/ml.hpp"
 
 namespace portacl {
 

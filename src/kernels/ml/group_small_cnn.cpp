@@ -2,7 +2,7 @@
 // SmallCnn replicas over a device group: shards computed at once (a host
 // thread a member: compute_gradients returns the loss, so one thread would
 // run the members one after another), gradients averaged on the host.
-#include "portacl/kernels/ml/group_small_cnn.hpp"
+#include "portacl/ml.hpp"
 
 #include <chrono>
 #include <future>
@@ -11,7 +11,7 @@
 
 #include "kernels/ml/gradient_average.hpp"
 #include "portacl/error.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/buffer.hpp"
 
 namespace portacl {
 

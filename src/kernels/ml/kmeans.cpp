@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Lloyd's k-means (kernels/kmeans.cl): validate, plan (rules/kmeans_rules),
+// Lloyd's k-means (kernels/ml_kmeans.cl): validate, plan (rules/kmeans_rules),
 // seed the centroids, then assign and update until a stopping test holds.
 // The host reads two numbers a work-group each iteration (the changed
 // labels and the inertia) and adds them in double.
@@ -63,7 +63,7 @@ namespace {
 const char* kOp = "kmeans";
 constexpr std::size_t kMaxIndex = 0xffffffffull;  // the kernels index points and coordinates in 32 bits
 
-KernelRef kernel(const char* entry) { return KernelRef{"kmeans.cl", entry, ""}; }
+KernelRef kernel(const char* entry) { return KernelRef{"ml_kmeans.cl", entry, ""}; }
 
 // A uniform double in [0, 1) from 53 bits of a draw: the same on every
 // standard library, unlike std::uniform_real_distribution.

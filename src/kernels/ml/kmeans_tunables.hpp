@@ -8,9 +8,9 @@
 #include <cstddef>
 
 #include "kernels/planner.hpp"
-#include "portacl/kernels/ml/kmeans.hpp"
-#include "portacl/rules/kernel_traits.hpp"
-#include "rules/kmeans_rules.hpp"
+#include "portacl/ml.hpp"
+#include "portacl/plan.hpp"
+#include "rules/ml_kmeans_rules.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

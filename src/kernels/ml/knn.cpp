@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// k-nearest neighbours (kernels/knn.cl): validate, plan (rules/knn_rules),
+// k-nearest neighbours (kernels/ml_knn.cl): validate, plan (rules/knn_rules),
 // then either a sorted list a query, or dot products by portacl's GEMM and
 // a radix select a query; classification adds a vote.
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/knn_tunables.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 
@@ -53,7 +53,7 @@ namespace {
 
 constexpr std::size_t kMaxIndex = 0x7fffffffull;  // indices are ints
 
-KernelRef kernel(const char* entry) { return KernelRef{"knn.cl", entry, ""}; }
+KernelRef kernel(const char* entry) { return KernelRef{"ml_knn.cl", entry, ""}; }
 
 void check_search(const char* op, Context& ctx, const Buffer<float>& train, std::size_t train_count,
                   const Buffer<float>& queries, std::size_t query_count, std::size_t d, std::size_t k,

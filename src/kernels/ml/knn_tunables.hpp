@@ -7,9 +7,9 @@
 #include <cstddef>
 
 #include "kernels/planner.hpp"
-#include "portacl/kernels/ml/knn.hpp"
-#include "portacl/rules/kernel_traits.hpp"
-#include "rules/knn_rules.hpp"
+#include "portacl/ml.hpp"
+#include "portacl/plan.hpp"
+#include "rules/ml_knn_rules.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

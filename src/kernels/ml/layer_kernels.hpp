@@ -5,7 +5,7 @@
 // runtime, the tuner and the tests. Tuner plumbing, not user API.
 #pragma once
 
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

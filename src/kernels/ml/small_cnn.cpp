@@ -5,7 +5,7 @@
 // gradients are two flat buffers; each layer sees its segment through a
 // sub-buffer, so the layers need no offsets and a replica's gradients are
 // one buffer to sum.
-#include "portacl/kernels/ml/small_cnn.hpp"
+#include "portacl/ml.hpp"
 
 #include <cmath>
 #include <optional>
@@ -15,10 +15,6 @@
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/ml/conv_layer.hpp"
-#include "portacl/kernels/ml/dense_layer.hpp"
-#include "portacl/kernels/ml/pooling.hpp"
-#include "portacl/kernels/ml/softmax_loss.hpp"
 #include "runtime/sub_buffer.hpp"
 
 namespace portacl {

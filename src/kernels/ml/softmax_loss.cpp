@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Softmax cross-entropy (kernels/softmax_loss.cl): a work-item a sample;
+// Softmax cross-entropy (kernels/ml_softmax_loss.cl): a work-item a sample;
 // the per-sample losses come back and are summed in double on the host,
 // where a bad label is named.
-#include "portacl/kernels/ml/softmax_loss.hpp"
+#include "portacl/ml.hpp"
 
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::size_t kMaxExtent = 0xffffffffull;
 
-KernelRef kernel(const char* entry) { return KernelRef{"softmax_loss.cl", entry, ""}; }
+KernelRef kernel(const char* entry) { return KernelRef{"ml_softmax_loss.cl", entry, ""}; }
 
 void check_rows(const char* op, Context& ctx, std::size_t batch, std::size_t classes, const Buffer<float>& logits) {
   const std::string o(op);

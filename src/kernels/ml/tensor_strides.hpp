@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "portacl/cl.hpp"
-#include "portacl/kernels/ml/conv_layer.hpp"
+#include "portacl/ml.hpp"
 
 namespace portacl {
 

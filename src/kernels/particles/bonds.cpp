@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Harmonic bonds (kernels/bonds.cl): validate and find each atom's bonds
+// Harmonic bonds (kernels/particles_bonds.cl): validate and find each atom's bonds
 // once, then per call a force slot per bond and a gather per atom.
-#include "portacl/kernels/particles/bonds.hpp"
+#include "portacl/particles.hpp"
 
 #include <cmath>
 #include <string>
@@ -103,10 +103,10 @@ LaunchPlan Bonds::add_forces(const Buffer<float>& positions, const PeriodicBox& 
   cover_items(per_bond, s.bonds, 1, "bonds");
   cover_items(plan, s.atoms, 1, "atoms");
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"bonds.cl", "bond_forces", ""}, per_bond),
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_bonds.cl", "bond_forces", ""}, per_bond),
                       static_cast<cl_uint>(s.bonds), box4, positions, *s.pairs, *s.types, *s.params, *s.slots);
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"bonds.cl", "bond_gather", ""}, plan), static_cast<cl_uint>(s.atoms),
-                      *s.counts, *s.atom_bonds, *s.slots, forces);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_bonds.cl", "bond_gather", ""}, plan),
+                      static_cast<cl_uint>(s.atoms), *s.counts, *s.atom_bonds, *s.slots, forces);
   return plan;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // N-body over a device group: slices stepped by their members, positions
 // shared through pinned host memory between the drift and the force sum.
-#include "portacl/kernels/particles/group_nbody.hpp"
+#include "portacl/particles.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,7 +10,7 @@
 
 #include "kernels/particles/nbody_slice.hpp"
 #include "portacl/error.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/buffer.hpp"
 
 namespace portacl {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Lennard-Jones forces (kernels/lennard_jones.cl): validate, tabulate the
+// Lennard-Jones forces (kernels/particles_lennard_jones.cl): validate, tabulate the
 // type pairs, check the types on the device, launch over a full list (own
 // sums) or a half list (atomic shares); in parts (lennard_jones_call.hpp) for
 // drivers that do the first two once.
-#include "portacl/kernels/particles/lennard_jones.hpp"
+#include "portacl/particles.hpp"
 
 #include <cmath>
 #include <string>
@@ -14,7 +14,7 @@
 #include "lennard_jones_call.hpp"
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
-#include "rules/neighbour_rules.hpp"
+#include "rules/particles_neighbour_rules.hpp"
 #include "rules/coverage_rules.hpp"
 
 namespace portacl {
@@ -97,8 +97,8 @@ LennardJonesCall<T> prepare_lennard_jones(Context& ctx, const Buffer<T>& positio
   cover_items(plan, n, 1, "particles");
   call.atomic_shares = decide_pair_scatter(plan, list.half());
   plan.macros["HALF_LIST"] = call.atomic_shares ? "1" : "0";
-  call.check_types = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_check_types", ""}, plan);
-  call.forces = ctx.prepare(KernelRef{"lennard_jones.cl", "lj_forces", ""}, plan);
+  call.check_types = ctx.prepare(KernelRef{"particles_lennard_jones.cl", "lj_check_types", ""}, plan);
+  call.forces = ctx.prepare(KernelRef{"particles_lennard_jones.cl", "lj_forces", ""}, plan);
   call.pairs.emplace(ctx, table);
   return call;
 }

@@ -9,7 +9,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "portacl/kernels/particles/lennard_jones.hpp"
+#include "portacl/particles.hpp"
 
 namespace portacl {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// A Lennard-Jones NVE run (kernels/molecular_dynamics.cl): the neighbour
+// A Lennard-Jones NVE run (kernels/particles_molecular_dynamics.cl): the neighbour
 // list, the forces and the velocity-Verlet halves, the list rebuilt on
 // demand. A step reads one flag back (the move check, done by the drift);
 // the types are checked once a run() and the pair table made once.
-#include "portacl/kernels/particles/molecular_dynamics.hpp"
+#include "portacl/particles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@
 #include "lennard_jones_call.hpp"
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
-#include "rules/neighbour_rules.hpp"
+#include "rules/particles_neighbour_rules.hpp"
 #include "rules/coverage_rules.hpp"
 
 namespace portacl {
@@ -62,7 +62,9 @@ struct BasicLennardJonesMd<T>::State {
   LennardJonesCall<T> forces_call;             ///< prepared once: the types are checked once a run
   std::size_t n = 0, steps = 0, rebuilds = 0;
 
-  PreparedKernel kernel(const char* entry) { return ctx.prepare(KernelRef{"molecular_dynamics.cl", entry, ""}, plan); }
+  PreparedKernel kernel(const char* entry) {
+    return ctx.prepare(KernelRef{"particles_molecular_dynamics.cl", entry, ""}, plan);
+  }
 
   void rebuild() {
     kernel_call::launch(ctx, kernel("md_wrap"), static_cast<cl_uint>(n), box_argument<T>(box), positions);

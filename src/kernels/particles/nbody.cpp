@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// All-pairs N-body (kernels/nbody.cl): validate, plan (rules/nbody_rules),
+// All-pairs N-body (kernels/particles_nbody.cl): validate, plan (rules/nbody_rules),
 // launch the force sum in the plan's layout, and the leapfrog's halves.
-#include "portacl/kernels/particles/nbody.hpp"
+#include "portacl/particles.hpp"
 
 #include <cmath>
 #include <string>
@@ -11,7 +11,7 @@
 #include "kernels/particles/nbody_slice.hpp"
 #include "kernels/particles/nbody_tunables.hpp"
 #include "portacl/error.hpp"
-#include "rules/nbody_rules.hpp"
+#include "rules/particles_nbody_rules.hpp"
 #include "rules/coverage_rules.hpp"
 
 namespace portacl {
@@ -104,8 +104,8 @@ LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, 
   const cl_uint all = static_cast<cl_uint>(n), from = static_cast<cl_uint>(first), slice = static_cast<cl_uint>(count);
   const cl_float eps2 = o.softening * o.softening, g = o.gravity;
   if (shape.layout == NbodyLayout::float4_tiles) {
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_tiles", ""}, plan), all, from, slice, eps2, g,
-                        bodies, accelerations);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_nbody.cl", "nbody_tiles", ""}, plan), all, from, slice,
+                        eps2, g, bodies, accelerations);
     return plan;
   }
   auto held = ctx.hold_scratch();
@@ -115,10 +115,10 @@ LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, 
   const cl::Buffer& zs = ctx.scratch("nbody.z", bytes);
   const cl::Buffer& ms = ctx.scratch("nbody.m", bytes);
   const cl_uint padded = static_cast<cl_uint>(shape.padded);
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_split", ""}, plan), all, padded, bodies, xs, ys, zs,
-                      ms);
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_soa", ""}, plan), from, slice, padded, eps2, g,
-                      bodies, xs, ys, zs, ms, accelerations);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_nbody.cl", "nbody_split", ""}, plan), all, padded, bodies,
+                      xs, ys, zs, ms);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_nbody.cl", "nbody_soa", ""}, plan), from, slice, padded,
+                      eps2, g, bodies, xs, ys, zs, ms, accelerations);
   return plan;
 }
 
@@ -126,15 +126,16 @@ void nbody_slice_kick_drift(Context& ctx, Buffer<float>& bodies, std::size_t fir
                             Buffer<float>& velocities, const Buffer<float>& accelerations, float dt,
                             const NbodyOptions& o) {
   if (count == 0) return;
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick_drift", ""}, half_step_plan(ctx, count, o)),
-                      static_cast<cl_uint>(first), static_cast<cl_uint>(count), cl_float(dt), bodies, velocities,
-                      accelerations);
+  kernel_call::launch(
+      ctx, ctx.prepare(KernelRef{"particles_nbody.cl", "nbody_kick_drift", ""}, half_step_plan(ctx, count, o)),
+      static_cast<cl_uint>(first), static_cast<cl_uint>(count), cl_float(dt), bodies, velocities, accelerations);
 }
 
 void nbody_slice_kick(Context& ctx, std::size_t count, Buffer<float>& velocities, const Buffer<float>& accelerations,
                       float dt, const NbodyOptions& o) {
   if (count == 0) return;
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"nbody.cl", "nbody_kick", ""}, half_step_plan(ctx, count, o)),
+  kernel_call::launch(ctx,
+                      ctx.prepare(KernelRef{"particles_nbody.cl", "nbody_kick", ""}, half_step_plan(ctx, count, o)),
                       static_cast<cl_uint>(count), cl_float(dt), velocities, accelerations);
 }
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "portacl/kernels/particles/nbody.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/particles.hpp"
+#include "portacl/buffer.hpp"
 
 namespace portacl {
 

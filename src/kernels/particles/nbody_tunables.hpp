@@ -4,8 +4,8 @@
 // the tuner may change). Tuner plumbing, not user API: never installed.
 #pragma once
 
-#include "portacl/kernels/particles/nbody.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/particles.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Neighbour lists (kernels/neighbours.cl): validate, plan
+// Neighbour lists (kernels/particles_neighbours.cl): validate, plan
 // (rules/neighbour_rules), search by cells (cell_of, the radix sort,
 // cell_bounds, nlist_cells) or every pair, and build again with a larger
 // capacity while a particle overflows it.
-#include "portacl/kernels/particles/neighbours.hpp"
+#include "portacl/particles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,8 @@
 #include "particle_traits.hpp"
 #include "position_check.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/sort.hpp"
-#include "rules/neighbour_rules.hpp"
+#include "portacl/vectors.hpp"
+#include "rules/particles_neighbour_rules.hpp"
 #include "rules/coverage_rules.hpp"
 
 namespace portacl {
@@ -42,7 +42,7 @@ struct NeighbourList::State {
     if (n) {
       const LaunchPlan p =
           neighbours_cl_pass_plan(ctx, particle_pass_traits("neighbour_narrow", 48, ElementType::f64), n, options.plan);
-      kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "narrow_positions", ""}, p),
+      kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_neighbours.cl", "narrow_positions", ""}, p),
                           static_cast<cl_uint>(n), positions, *narrowed);
     }
     return *narrowed;
@@ -121,8 +121,8 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
       s.start.emplace(ctx, cells);
       s.end.emplace(ctx, cells);
     }
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "cell_of", ""}, plan), count, box4, grid, positions,
-                        *s.cell, *s.index);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_neighbours.cl", "cell_of", ""}, plan), count, box4, grid,
+                        positions, *s.cell, *s.index);
     SortOptions sorting;
     unsigned bits = 1;
     while ((std::size_t{1} << bits) < cells) ++bits;
@@ -133,8 +133,8 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
     check_cl(ctx.queue().enqueueFillBuffer(s.start->cl_buffer(), cl_uint{0}, 0, cells * 4),
              "clEnqueueFillBuffer(cells)");
     check_cl(ctx.queue().enqueueFillBuffer(s.end->cl_buffer(), cl_uint{0}, 0, cells * 4), "clEnqueueFillBuffer(cells)");
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "cell_bounds", ""}, plan), count, *s.cell, *s.start,
-                        *s.end);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_neighbours.cl", "cell_bounds", ""}, plan), count, *s.cell,
+                        *s.start, *s.end);
   }
   for (;;) {
     if (!s.list || s.list->size() != n * s.capacity)
@@ -142,11 +142,11 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
     check_cl(ctx.queue().enqueueFillBuffer(s.flag->cl_buffer(), cl_uint{0}, 0, 4), "clEnqueueFillBuffer(fullest)");
     const cl_uint capacity = static_cast<cl_uint>(s.capacity);
     if (s.shape.cells)
-      kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "nlist_cells", ""}, plan), count, box4, grid,
-                          reach2, capacity, positions, *s.index, *s.start, *s.end, *s.counts, *s.list, *s.flag);
+      kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_neighbours.cl", "nlist_cells", ""}, plan), count, box4,
+                          grid, reach2, capacity, positions, *s.index, *s.start, *s.end, *s.counts, *s.list, *s.flag);
     else
-      kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "nlist_all_pairs", ""}, plan), count, box4,
-                          reach2, capacity, positions, *s.counts, *s.list, *s.flag);
+      kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_neighbours.cl", "nlist_all_pairs", ""}, plan), count,
+                          box4, reach2, capacity, positions, *s.counts, *s.list, *s.flag);
     const std::uint32_t fullest = s.flag->download()[0];
     if (fullest <= s.capacity) break;
     s.capacity = grown_list_capacity(plan, fullest);
@@ -176,7 +176,7 @@ bool NeighbourList::needs_rebuild(const Buffer<float>& positions) const {
   check_cl(s.ctx.queue().enqueueFillBuffer(s.flag->cl_buffer(), cl_uint{0}, 0, 4), "clEnqueueFillBuffer(moved)");
   const float half_skin = float(0.5 * s.options.skin);
   const cl_float4 box4{{float(s.box.x), float(s.box.y), float(s.box.z), 0.0f}};
-  kernel_call::launch(s.ctx, s.ctx.prepare(KernelRef{"neighbours.cl", "moved_beyond", ""}, s.plan),
+  kernel_call::launch(s.ctx, s.ctx.prepare(KernelRef{"particles_neighbours.cl", "moved_beyond", ""}, s.plan),
                       static_cast<cl_uint>(s.n), box4, cl_float{half_skin * half_skin}, positions, *s.built_at,
                       *s.flag);
   return s.flag->download()[0] != 0;

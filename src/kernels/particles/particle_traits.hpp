@@ -8,8 +8,8 @@
 #include <cstddef>
 
 #include "../kernel_call.hpp"
-#include "portacl/rules/kernel_traits.hpp"
-#include "portacl/runtime/context.hpp"
+#include "portacl/plan.hpp"
+#include "portacl/context.hpp"
 #include "rules/tuning_space.hpp"
 #include "rules/coverage_rules.hpp"
 
@@ -40,7 +40,7 @@ inline LaunchPlan particle_pass_plan(Context& ctx, const KernelTraits& traits, s
   return p;
 }
 
-/// The same for the helper kernels of neighbours.cl (its search kernels
+/// The same for the helper kernels of particles_neighbours.cl (its search kernels
 /// need HALF defined; these ignore it).
 inline LaunchPlan neighbours_cl_pass_plan(Context& ctx, const KernelTraits& traits, std::size_t n,
                                           const PlanOptions& options) {

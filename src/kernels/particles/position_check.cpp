@@ -22,8 +22,8 @@ void refuse_positions_outside(Context& ctx, const Buffer<float>& positions, cons
   const cl_uint none = 0xffffffffu;
   check_cl(ctx.queue().enqueueFillBuffer(first_bad, none, 0, sizeof(cl_uint)), std::string(op) + ": clearing a word");
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"neighbours.cl", "check_positions", ""}, p), static_cast<cl_uint>(n),
-                      box4, positions, first_bad);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_neighbours.cl", "check_positions", ""}, p),
+                      static_cast<cl_uint>(n), box4, positions, first_bad);
   cl_uint i = none;
   check_cl(ctx.queue().enqueueReadBuffer(first_bad, CL_TRUE, 0, sizeof(cl_uint), &i),
            std::string(op) + ": reading the position check");

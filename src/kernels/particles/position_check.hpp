@@ -7,7 +7,7 @@
 // on the device, one small read.
 #pragma once
 
-#include "portacl/kernels/particles/neighbours.hpp"
+#include "portacl/particles.hpp"
 
 namespace portacl {
 

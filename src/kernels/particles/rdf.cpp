@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The radial distribution function (kernels/rdf.cl): validate, count the
+// The radial distribution function (kernels/particles_rdf.cl): validate, count the
 // pair distances into shells the way the histogram's rules say
 // (rules/histogram_rules), normalise on the host.
-#include "portacl/kernels/particles/rdf.hpp"
+#include "portacl/particles.hpp"
 
 #include <cmath>
 #include <string>
@@ -56,13 +56,13 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
     plan.work_groups = plan.global[0] / plan.local[0];
     auto held = ctx.hold_scratch();
     const cl::Buffer& partial = ctx.scratch("rdf.rows", checked_product(rows, o.shells * 4, "rdf rows"));
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"rdf.cl", "rdf_rows", ""}, plan), count, box4, r_max, shell,
-                        static_cast<cl_uint>(rows), static_cast<cl_uint>(chunk), positions, partial);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", "rdf_rows", ""}, plan), count, box4, r_max,
+                        shell, static_cast<cl_uint>(rows), static_cast<cl_uint>(chunk), positions, partial);
     LaunchPlan merge = plan;
     merge.global = {{kernel_call::round_up(o.shells, plan.local[0]), 1, 1}};
     merge.work_groups = merge.global[0] / merge.local[0];
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"rdf.cl", "rdf_merge", ""}, merge), static_cast<cl_uint>(rows),
-                        partial, counts);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", "rdf_merge", ""}, merge),
+                        static_cast<cl_uint>(rows), partial, counts);
   } else {
     check_cl(ctx.queue().enqueueFillBuffer(counts.cl_buffer(), cl_uint{0}, 0, o.shells * 4),
              "clEnqueueFillBuffer(rdf)");
@@ -70,8 +70,8 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
     if (local) plan.macros["LOCAL_BINS"] = "1";
     plan.work_groups = std::min(plan.work_groups, kernel_call::ceil_div(n, plan.local[0]));
     plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"rdf.cl", local ? "rdf_local" : "rdf_global", ""}, plan), count,
-                        box4, r_max, shell, positions, counts);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", local ? "rdf_local" : "rdf_global", ""}, plan),
+                        count, box4, r_max, shell, positions, counts);
   }
   out.plan = plan;
   out.counts = counts.download();

@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "portacl/error.hpp"
-#include "portacl/rules/rule_book.hpp"
+#include "portacl/plan.hpp"
 #include "../kernel_call.hpp"
 #include "sparse_kernels.hpp"
 #include "sparse_storage.hpp"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "portacl/error.hpp"
-#include "portacl/runtime/context.hpp"
-#include "portacl/util/checked.hpp"
+#include "portacl/context.hpp"
+#include "util/checked.hpp"
 
 namespace portacl {
 namespace device_arrays {

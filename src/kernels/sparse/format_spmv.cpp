@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 #include "../kernel_call.hpp"
 #include "sparse_kernels.hpp"
 #include "sparse_storage.hpp"

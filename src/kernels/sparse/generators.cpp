@@ -6,7 +6,7 @@
 #include <random>
 
 #include "portacl/error.hpp"
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 
 namespace portacl {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "portacl/kernels/sparse/host_csr.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

@@ -13,7 +13,7 @@
 #include "kernels/sparse/split_cg.hpp"
 #include "kernels/sparse/split_cg_loop.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 

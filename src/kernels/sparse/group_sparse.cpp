@@ -6,7 +6,7 @@
 #include "kernels/sparse/group_sparse_state.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

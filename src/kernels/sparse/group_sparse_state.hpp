@@ -9,8 +9,7 @@
 
 #include "kernels/sparse/halo_exchange.hpp"
 #include "kernels/sparse/halo_product.hpp"
-#include "portacl/kernels/sparse/group_sparse.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

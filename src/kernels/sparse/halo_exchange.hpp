@@ -21,9 +21,8 @@
 
 #include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/row_partition.hpp"
-#include "portacl/runtime/buffer.hpp"
-#include "portacl/runtime/device_group.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -12,8 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "portacl/kernels/sparse/host_csr.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

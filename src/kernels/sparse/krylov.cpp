@@ -6,7 +6,7 @@
 // draining the queue. The device counts the iterations, so the launches of
 // one iteration are the same as the next: the single-reduction form may be
 // recorded once and replayed (rule solver.replay-iteration).
-#include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/sparse.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +15,8 @@
 #include <thread>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/reduce.hpp"
-#include "portacl/kernels/stream.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/vectors.hpp"
+#include "portacl/buffer.hpp"
 #include "../kernel_call.hpp"
 #include "runtime/recorded_commands.hpp"
 #include "device_arrays.hpp"

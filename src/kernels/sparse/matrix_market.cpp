@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/sparse/matrix_market.hpp"
+#include "portacl/sparse.hpp"
 
 #include <sys/stat.h>
 
@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "portacl/error.hpp"
-#include "portacl/util/checked.hpp"
+#include "util/checked.hpp"
 #include "../../util/files.hpp"
 #include "../../util/text.hpp"
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "portacl/kernels/sparse/host_csr.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

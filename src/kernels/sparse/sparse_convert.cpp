@@ -6,7 +6,7 @@
 
 #include "portacl/error.hpp"
 
-#include "portacl/kernels/sparse/sparsity.hpp"
+#include "portacl/sparse.hpp"
 #include "../kernel_call.hpp"
 #include "device_arrays.hpp"
 #include "sparse_kernels.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "portacl/runtime/context.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 namespace sparse_kernels {

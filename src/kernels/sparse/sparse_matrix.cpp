@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 
 #include <limits>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/sparsity.hpp"
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
 #include "rules/sparse_rules.hpp"

@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/sparse.hpp"
+#include "portacl/vectors.hpp"
 #include "../kernel_call.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"

@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "portacl/kernels/sparse/matrix.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/sparse.hpp"
+#include "portacl/buffer.hpp"
 
 namespace portacl {
 

@@ -16,9 +16,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "portacl/runtime/buffer.hpp"
-#include "portacl/runtime/context.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
 
 namespace portacl {
 

@@ -23,7 +23,7 @@
 #include <string>
 
 #include "kernels/sparse/verified_solve.hpp"
-#include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

@@ -3,7 +3,7 @@
 // alpha != 0 and the matrix not empty.
 #pragma once
 
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 #include "rules/row_team.hpp"
 #include "sparse_storage.hpp"
 

@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "portacl/programs/kernel_library.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/programs.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 #include "../planner.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

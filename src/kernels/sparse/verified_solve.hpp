@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "portacl/kernels/sparse/krylov.hpp"
+#include "portacl/sparse.hpp"
 
 namespace portacl {
 

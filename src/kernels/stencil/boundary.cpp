@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stencil/boundary.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl {
 

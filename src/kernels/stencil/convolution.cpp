@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stencil/convolution.hpp"
+#include "portacl/stencil.hpp"
 
 #include "portacl/error.hpp"
 #include "rules/stencil_rules.hpp"

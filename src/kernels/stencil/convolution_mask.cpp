@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/stencil/convolution.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Heat 2D over a device group: slabs with ghost rows, bands stepped first
 // so that their edge rows travel while the slab steps (see the header).
-#include "portacl/kernels/stencil/group_heat2d.hpp"
+#include "portacl/stencil.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stencil/heat2d.hpp"
+#include "portacl/stencil.hpp"
 
 #include <cmath>
 #include <utility>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 #include "rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "portacl/kernels/stencil/heat2d.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl {
 

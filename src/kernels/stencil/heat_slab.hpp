@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "portacl/kernels/stencil/heat2d.hpp"
-#include "portacl/runtime/host_buffer.hpp"
+#include "portacl/stencil.hpp"
+#include "portacl/buffer.hpp"
 
 namespace portacl {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stencil/ncc.hpp"
+#include "portacl/stencil.hpp"
 
 #include <cmath>
 #include <type_traits>
 
 #include "portacl/error.hpp"
-#include "portacl/kernels/reduce.hpp"
+#include "portacl/vectors.hpp"
 #include "rules/stencil_rules.hpp"
 #include "../kernel_call.hpp"
 #include "stencil_traits.hpp"

@@ -10,10 +10,7 @@
 #include <string>
 
 #include "../planner.hpp"
-#include "portacl/kernels/stencil/convolution.hpp"
-#include "portacl/kernels/stencil/heat2d.hpp"
-#include "portacl/kernels/stencil/ncc.hpp"
-#include "portacl/kernels/stencil/stencil3d.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "portacl/kernels/stencil/stencil3d.hpp"
+#include "portacl/stencil.hpp"
 
 #include <cmath>
 #include <cstdlib>

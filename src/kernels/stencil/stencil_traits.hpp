@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {

@@ -6,13 +6,10 @@
 
 #include <string>
 
-#include "portacl/programs/kernel_library.hpp"
-#include "portacl/rules/kernel_traits.hpp"
+#include "portacl/programs.hpp"
+#include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
-#include "portacl/kernels/stencil/convolution.hpp"
-#include "portacl/kernels/stencil/heat2d.hpp"
-#include "portacl/kernels/stencil/ncc.hpp"
-#include "portacl/kernels/stencil/stencil3d.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl {
 

@@ -11,7 +11,7 @@
 #include "../binary_gemm_reference.hpp"
 #include "../operations.hpp"
 #include "kernels/binary_gemm_tunables.hpp"
-#include "portacl/kernels/binary_gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 namespace {

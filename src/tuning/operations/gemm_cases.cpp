@@ -12,7 +12,7 @@
 #include "../bench_cases.hpp"
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 
 namespace portacl {
 namespace {

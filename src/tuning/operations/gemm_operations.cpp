@@ -5,7 +5,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/gemm.hpp"
+#include "portacl/blas.hpp"
 #include "kernels/gemm_tunables.hpp"
 
 namespace portacl {

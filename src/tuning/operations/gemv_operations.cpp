@@ -4,7 +4,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/gemv.hpp"
+#include "portacl/blas.hpp"
 #include "kernels/gemv_tunables.hpp"
 
 namespace portacl {

@@ -12,7 +12,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "kernels/histogram_tunables.hpp"
-#include "portacl/kernels/histogram.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 namespace {

@@ -5,7 +5,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/packed_symv.hpp"
+#include "portacl/blas.hpp"
 #include "kernels/packed_symv_tunables.hpp"
 
 namespace portacl {

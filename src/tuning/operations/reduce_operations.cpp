@@ -8,7 +8,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/reduce.hpp"
+#include "portacl/vectors.hpp"
 #include "kernels/reduce_tunables.hpp"
 
 namespace portacl {

@@ -5,7 +5,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "../scan_cases.hpp"
-#include "portacl/kernels/scan.hpp"
+#include "portacl/vectors.hpp"
 #include "kernels/scan_tunables.hpp"
 
 namespace portacl {

@@ -11,7 +11,7 @@
 #include "../sort_reference.hpp"
 #include "kernels/sort_tunables.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/sort.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 

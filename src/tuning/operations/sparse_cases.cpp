@@ -13,8 +13,8 @@
 #include "../sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "portacl/error.hpp"
-#include "portacl/kernels/sparse/krylov.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/sparse.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 namespace {

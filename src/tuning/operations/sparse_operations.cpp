@@ -12,7 +12,7 @@
 #include "../operations.hpp"
 #include "../sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
-#include "portacl/kernels/sparse/matrix.hpp"
+#include "portacl/sparse.hpp"
 #include "rules/sparse_rules.hpp"
 
 namespace portacl {

@@ -14,7 +14,7 @@
 
 #include "../bench_cases.hpp"
 #include "../stencil_reference.hpp"
-#include "portacl/kernels/stencil.hpp"
+#include "portacl/stencil.hpp"
 
 namespace portacl {
 namespace {

@@ -13,10 +13,7 @@
 #include "../host_reference.hpp"
 #include "../operations.hpp"
 #include "../stencil_reference.hpp"
-#include "portacl/kernels/stencil/convolution.hpp"
-#include "portacl/kernels/stencil/heat2d.hpp"
-#include "portacl/kernels/stencil/ncc.hpp"
-#include "portacl/kernels/stencil/stencil3d.hpp"
+#include "portacl/stencil.hpp"
 #include "kernels/stencil/tunables.hpp"
 
 namespace portacl {

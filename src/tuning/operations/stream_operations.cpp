@@ -4,8 +4,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/stream.hpp"
-#include "portacl/kernels/stream.hpp"
+#include "portacl/vectors.hpp"
 #include "kernels/stream_tunables.hpp"
 
 namespace portacl {

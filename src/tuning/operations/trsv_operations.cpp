@@ -5,7 +5,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../operations.hpp"
-#include "portacl/kernels/trsv.hpp"
+#include "portacl/blas.hpp"
 #include "kernels/trsv_tunables.hpp"
 
 namespace portacl {

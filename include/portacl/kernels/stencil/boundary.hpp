@@ -1,20 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// \file
-/// What a stencil or a convolution reads beyond the edge of its input.
+// Deprecated: moved to portacl/stencil.hpp in 0.2.0; this forward is removed in 0.3.0.
 #pragma once
-
-#include <string>
-
-namespace portacl {
-
-/// - `valid`: nothing beyond the edge is read. The input carries its own
-///   halo (a pre-padded grid, or a textbook "valid" convolution), so the
-///   output is smaller than the input by the halo on each side.
-/// - `zero`: cells beyond the edge read as 0; the output has the input's size.
-/// - `clamp`: cells beyond the edge read as the nearest edge cell; the
-///   output has the input's size.
-enum class Boundary { valid, zero, clamp };
-
-std::string to_string(Boundary b);
-
-}  // namespace portacl
+#pragma message("portacl/kernels/stencil/boundary.hpp is deprecated: include portacl/stencil.hpp")
+#include "portacl/stencil.hpp"

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rules/ml_conv_rules.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace portacl {
+
+namespace {
+
+constexpr std::size_t kMinTaps = 32, kMinFilters = 16, kChunkFloats = std::size_t{1} << 26;
+
+constexpr std::size_t kWinogradMinChannels = 16, kWinogradPoints = 16;
+
+const char* name(ConvMethod m) {
+  return m == ConvMethod::direct ? "direct" : m == ConvMethod::im2col ? "im2col + GEMM" : "Winograd F(2x2, 3x3)";
+}
+
+ConvMethod method_of(int algorithm) {
+  return algorithm == 0 ? ConvMethod::direct : algorithm == 1 ? ConvMethod::im2col : ConvMethod::winograd;
+}
+
+}  // namespace
+
+bool prefers_channels_first(DeviceClass device_class) { return gpu_class(device_class); }
+
+ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeometry& g, const ConvMethod* asked) {
+  ConvChoice c;
+  const std::string sizes =
+      std::to_string(g.taps) + " taps and " + std::to_string(g.filters_per_group) + " filters a group";
+  if (asked) {
+    c.method = *asked;
+    plan.decide("algorithm", name(c.method), "caller.choice", "ConvLayerOptions::algorithm");
+  } else if (const auto tuned = space.chosen(plan, "ALGORITHM");
+             tuned && (method_of(*tuned) != ConvMethod::winograd || g.winograd_tiles)) {
+    c.method = method_of(*tuned);
+    plan.decide("algorithm", name(c.method), "tuning.override", plan.provenance);
+  } else if (g.winograd_tiles && g.channels_per_group >= kWinogradMinChannels &&
+             g.filters_per_group >= kWinogradMinChannels) {
+    c.method = ConvMethod::winograd;
+    plan.decide("algorithm", name(c.method), "conv.algorithm",
+                "3 x 3, stride 1, dilation 1, " + std::to_string(g.channels_per_group) + " channels and " +
+                    std::to_string(g.filters_per_group) +
+                    " filters a group: 16 products over the channels a 2 x 2 output tile, 2.25 times fewer "
+                    "multiplications than the taps, each a GEMM deep and wide enough for its tiles");
+  } else if (g.taps >= kMinTaps && g.filters_per_group >= kMinFilters) {
+    c.method = ConvMethod::im2col;
+    plan.decide("algorithm", name(c.method), "conv.algorithm",
+                sizes +
+                    ": a product deep and wide enough for the GEMM's tiles, whose tuned kernel outruns a "
+                    "direct sum");
+  } else {
+    c.method = ConvMethod::direct;
+    plan.decide("algorithm", name(c.method), "conv.algorithm",
+                sizes + ": too small a product for the GEMM's tiles; the sums stay in registers");
+  }
+  if (c.method == ConvMethod::direct) {
+    // The book's layer (128 x 384 x 13 x 13 by 256 x 384 x 3 x 3,
+    // portacl-tune): H100, 4 images x 8 filters 2.50 ms against 3.82 with
+    // 2 x 4; PoCL (2 images), 1 x 8 16-17 ms against 25.
+    const bool gpu = gpu_class(plan.device_class);
+    const auto tuned_images = space.chosen(plan, "IB"), tuned_filters = space.chosen(plan, "FB");
+    c.images = std::min<std::size_t>(tuned_images ? std::size_t(*tuned_images) : (gpu ? 4 : 1), g.images);
+    c.filters = std::min<std::size_t>(tuned_filters ? std::size_t(*tuned_filters) : 8, g.filters_per_group);
+    plan.macros["IB"] = std::to_string(c.images);
+    plan.macros["FB"] = std::to_string(c.filters);
+    plan.decide("block", std::to_string(c.images) + " images x " + std::to_string(c.filters) + " filters",
+                "conv.direct-block",
+                "a work-item sums one output position for " + std::to_string(c.images * c.filters) +
+                    " image-filter pairs in registers: each input value serves " + std::to_string(c.filters) +
+                    " filters, each tap " + std::to_string(c.images) + " images");
+    return c;
+  }
+  plan.macros["IB"] = "1";
+  plan.macros["FB"] = "1";
+  const std::size_t per_image =
+      c.method == ConvMethod::winograd
+          ? kWinogradPoints * g.winograd_tiles * std::max(g.channels_per_group, g.filters_per_group)
+          : g.positions * std::max(g.taps, g.filters_per_group);
+  c.chunk = std::clamp<std::size_t>(kChunkFloats / std::max<std::size_t>(per_image, 1), 1, g.images);
+  plan.decide("chunk", std::to_string(c.chunk) + " images", "conv.im2col-chunk",
+              std::string(c.method == ConvMethod::winograd ? "the tiles" : "the taps") + " of " +
+                  std::to_string(c.chunk) + " images transformed at a time: at most 2^26 floats of matrix");
+  return c;
+}
+
+bool reduce_filter_gradient(LaunchPlan& plan, std::size_t filters_per_group, std::size_t taps, std::size_t groups,
+                            std::size_t compute_units) {
+  constexpr std::size_t kTile = 64;
+  const std::size_t tiles = (filters_per_group + kTile - 1) / kTile * ((taps + kTile - 1) / kTile) * groups;
+  const bool reduce = tiles < std::max<std::size_t>(compute_units, 1);
+  plan.decide("filter_gradient", reduce ? "a work-group a weight" : "GEMM", "conv.filter-gradient",
+              std::to_string(tiles) + " output tiles of 64 x 64 for " + std::to_string(compute_units) +
+                  " compute units: " +
+                  (reduce ? "too few for the GEMM to fill the device; each weight's sum over the images and "
+                            "positions is shared by a work-group"
+                          : "enough for the GEMM to fill the device"));
+  return reduce;
+}
+
+}  // namespace portacl

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rules/particles_nbody_rules.hpp"
+
+#include <string>
+
+#include "portacl/device.hpp"
+
+namespace portacl {
+
+namespace {
+
+// Rule particles.nbody-bodies-per-item: `planned` unless tuned.
+unsigned bodies_per_item(LaunchPlan& plan, const TuningSpace& space, unsigned planned, const std::string& why) {
+  if (const auto tuned = space.chosen(plan, "BODIES")) return static_cast<unsigned>(*tuned);
+  plan.decide("BODIES", std::to_string(planned), "particles.nbody-bodies-per-item", why);
+  return planned;
+}
+
+// The shape as particles_nbody.cl's macros.
+NbodyShape carried(LaunchPlan& plan, const NbodyShape& s) {
+  plan.macros["NBODY_SPLIT"] = s.layout == NbodyLayout::split_vectors ? "1" : "0";
+  plan.macros["UNROLL"] = std::to_string(s.unroll);
+  plan.macros["BODIES"] = std::to_string(s.bodies);
+  plan.macros["NEWTON_RSQRT"] = s.newton_rsqrt ? "1" : "0";
+  return s;
+}
+
+NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
+  NbodyShape s;
+  if (plan.barrier_free_variant || !plan.use_local_memory) {
+    s.layout = NbodyLayout::split_vectors;
+    const std::size_t vw = plan.vector_width;
+    s.padded = (n + vw - 1) / vw * vw;
+    plan.decide("layout", "split x, y, z, m arrays", "particles.nbody-layout",
+                "vectors of " + std::to_string(vw) + " bodies j at a time, one body i per work-item: SIMD lanes " +
+                    "over j need each coordinate in its own array");
+    // PoCL, 2^14 bodies, AVX-512 (portacl-tune): 4 bodies 129.5 ms, 1 body
+    // 131.7: the sum is bound by its arithmetic, not by the loads.
+    s.bodies = bodies_per_item(plan, space, 1, "1 body i a work-item: the pairs' arithmetic, not the loads, bounds it");
+    if (const auto tuned = space.chosen(plan, "NEWTON_RSQRT")) {
+      s.newton_rsqrt = *tuned != 0;
+    } else {
+      // PoCL (AVX-512, 2 cores) compiles rsqrt as a square root and a
+      // division, both on the divider: 92-93 GFLOP/s at 2^14 and 2^16
+      // bodies; a bit-level first guess and three Newton steps on the FMA
+      // units, 115-118 (2^16 and 2^20 workloads, same run's build).
+      s.newton_rsqrt = true;
+      plan.decide("NEWTON_RSQRT", "1", "particles.nbody-rsqrt",
+                  "1/sqrt(r^2) from a first guess and three Newton steps: FMAs instead of the divider");
+    }
+    return s;
+  }
+  s.layout = NbodyLayout::float4_tiles;
+  plan.decide("layout", "float4 tiles", "particles.nbody-layout",
+              "each body one 16-byte load; tiles of " + std::to_string(plan.local[0]) +
+                  " bodies staged in local memory, read by every work-item of the group");
+  s.bodies = bodies_per_item(plan, space, 1, "1 body i a work-item: the tile's broadcast reads cost little");
+  if (const auto tuned = space.chosen(plan, "UNROLL")) {
+    s.unroll = static_cast<unsigned>(*tuned);
+  } else if (plan.device_class == DeviceClass::nvidia_gpu) {
+    // H100, 2^16 bodies (portacl-tune): unrolled 16 times 3.06 ms, 8 times
+    // 3.09, 4 times 3.18.
+    s.unroll = 16;
+    plan.decide("UNROLL", "16", "particles.nbody-unroll",
+                "the inner loop over a tile unrolled 16 times: more independent pairs in flight per warp");
+  } else {
+    s.unroll = 4;
+    plan.decide("UNROLL", "4", "particles.nbody-unroll",
+                "the inner loop over a tile unrolled 4 times: the textbook's best for shared-memory tiles (+18%)");
+  }
+  return s;
+}
+
+}  // namespace
+
+NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
+  return carried(plan, shape_of(plan, space, n));
+}
+
+}  // namespace portacl

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// How the all-pairs N-body sum is laid out on a device
+// (src/kernels/particles/nbody.cpp carries it out). Each choice records its
+// decision and rule in the plan.
+#pragma once
+
+#include <cstddef>
+
+#include "portacl/plan.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+enum class NbodyLayout {
+  float4_tiles,   ///< (x, y, z, m) as float4, tiles of bodies in local memory
+  split_vectors,  ///< separate x, y, z, m arrays, j in vectors
+};
+
+struct NbodyShape {
+  NbodyLayout layout = NbodyLayout::float4_tiles;
+  unsigned unroll = 1;        ///< tiles: the inner loop's unroll
+  unsigned bodies = 1;        ///< bodies i per work-item, sharing every body j it reads
+  std::size_t padded = 0;     ///< split vectors: the arrays' length, a multiple of the vector width
+  bool newton_rsqrt = false;  ///< split vectors: 1/sqrt by Newton steps, not the built-in rsqrt
+};
+
+/// The layout for `n` bodies under `plan` (tuned knobs from `space`): on
+/// barrier-free plans (CPUs, Xeon Phi) split arrays walked in the plan's
+/// vectors; elsewhere float4 bodies in local-memory tiles of a work-group,
+/// the inner loop unrolled 4 times unless UNROLL is tuned (rules
+/// particles.nbody-layout and particles.nbody-unroll); 1 body i per
+/// work-item unless BODIES is tuned (rule particles.nbody-bodies-per-item);
+/// the split layout takes 1/sqrt by Newton steps unless NEWTON_RSQRT is
+/// tuned (rule particles.nbody-rsqrt). The plan carries the choice as
+/// particles_nbody.cl's macros: UNROLL, BODIES, NEWTON_RSQRT and NBODY_SPLIT (1 for
+/// the split layout: the host references read it, the kernel entry
+/// follows it).
+NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
+
+}  // namespace portacl
