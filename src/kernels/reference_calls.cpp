@@ -7,6 +7,7 @@
 #include "gemm_plans.hpp"
 #include "binary_gemm_tunables.hpp"
 #include "histogram_tunables.hpp"
+#include "sort_tunables.hpp"
 #include "ml/conv_layer_tunables.hpp"
 #include "ml/kmeans_tunables.hpp"
 #include "ml/knn_tunables.hpp"
@@ -14,6 +15,7 @@
 #include "kernels/sparse/tunables.hpp"
 #include "planner.hpp"
 #include "portacl/device.hpp"
+#include "portacl/error.hpp"
 #include "portacl/sparse.hpp"
 #include "stencil/plans.hpp"
 
@@ -99,6 +101,21 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
       c.launches.push_back({l.count_entry, l.count});
       if (l.choice.variant == HistogramVariant::rows) c.launches.push_back({l.finish_entry, l.finish});
     }));
+  for (bool pairs : {false, true})
+    calls.push_back(
+        call("sort", std::string(pairs ? "sort_by_key" : "sort") + " uint32, 2^24 keys", [&](ReferenceCall& c) {
+          const SortLaunches l = plan_sort(planner, std::size_t{1} << 24, 32, 0, pairs);
+          if (l.shape.digit_bits == 0)
+            throw Error("a tile of " + std::to_string(l.passes.local[0]) + " x " + std::to_string(l.shape.items) +
+                        " keys does not fit local memory");
+          if (l.shape.one_sweep) {
+            c.launches.push_back({"sort_histograms", l.histograms});
+            c.launches.push_back({"sort_onesweep (a pass)", l.passes});
+          } else {
+            c.launches.push_back({"sort_count (a pass)", l.passes});
+            c.launches.push_back({"sort_scatter (a pass)", l.passes});
+          }
+        }));
   calls.push_back(call("binary_gemm", "binary_gemm, 4096^3 signs", [&](ReferenceCall& c) {
     const BinaryGemmLaunch l = plan_binary_gemm(planner, 4096, 4096);
     c.launches.push_back({l.entry, l.plan});

@@ -10,6 +10,7 @@
 
 #include "aliasing.hpp"
 #include "kernel_call.hpp"
+#include "kernels/planner.hpp"
 #include "kernels/sort_tunables.hpp"
 #include "portacl/error.hpp"
 #include "portacl/vectors.hpp"
@@ -61,6 +62,20 @@ constexpr int key_kind() {
   return std::is_same<T, int>::value ? 1 : std::is_same<T, float>::value ? 2 : 0;
 }
 
+}  // namespace
+
+SortLaunches plan_sort(const Planner& planner, std::size_t n, unsigned key_bits, int key_kind, bool with_values) {
+  LaunchPlan plan = planner.plan(sort_traits(with_values), ProblemSize(std::max<std::size_t>(n, 1)));
+  if (n < 2) {
+    SortLaunches l;
+    l.passes = l.histograms = plan;
+    return l;
+  }
+  return plan_radix_sort(std::move(plan), sort_tunables(), planner.device, n, key_bits, key_kind, with_values);
+}
+
+namespace {
+
 template <class K>
 LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const BufferStorage* values,
                       const SortOptions& o) {
@@ -79,25 +94,14 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
                 " applies to unsigned keys only; int and float keys are ordered by all 32 bits");
   if (n > 0xffffffffull)
     throw Error(std::string(op) + ": " + std::to_string(n) + " keys; places are 32-bit, at most 2^32 - 1 keys");
-  const KernelTraits traits = sort_traits(values != nullptr);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
-  if (n < 2) return plan;
-  const SortShape shape = choose_radix_sort(plan, sort_tunables(), ctx.info(), n, o.key_bits, values ? 8 : 4);
+  const SortLaunches l = plan_sort(live_planner(ctx, o.plan), n, o.key_bits, key_kind<K>(), values != nullptr);
+  if (n < 2) return l.passes;
+  const SortShape& shape = l.shape;
+  const LaunchPlan& plan = l.passes;
   if (shape.digit_bits == 0)
     throw Error(std::string(op) + ": a tile of " + std::to_string(plan.local[0]) + " x " + std::to_string(shape.items) +
                 " keys needs " + std::to_string(shape.local_bytes) + " bytes of local memory; '" + ctx.info().name +
                 "' has " + std::to_string(ctx.info().local_mem_size));
-  const bool tiles = shape.variant == SortVariant::work_group_tiles;
-  plan.macros["RADIX_BITS"] = std::to_string(shape.digit_bits);
-  plan.macros["KEY_KIND"] = std::to_string(key_kind<K>());
-  plan.macros["HAS_VALUES"] = values ? "1" : "0";
-  plan.macros["SORT_TILES"] = tiles ? "1" : "0";
-  if (tiles) plan.macros["ITEMS"] = std::to_string(shape.items);
-  plan.macros["ONE_SWEEP"] = shape.one_sweep ? "1" : "0";
-  if (shape.one_sweep) plan.macros["PASSES"] = std::to_string(shape.passes);
-  plan.work_groups = tiles ? shape.units : kernel_call::ceil_div(shape.units, plan.local[0]);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  plan.items_per_work_item = tiles ? shape.items : shape.chunk;
 
   auto held = ctx.hold_scratch();
   const std::size_t digits = std::size_t{1} << shape.digit_bits;
@@ -117,10 +121,7 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
                     bytes_of<cl_uint>(checked_product(digits, shape.passes, "sort histograms"), "sort histograms"));
     check_cl(ctx.queue().enqueueFillBuffer(histograms, cl_uint{0}, 0, digits * shape.passes * 4),
              "clEnqueueFillBuffer(sort histograms)");
-    LaunchPlan count_plan = plan;
-    count_plan.work_groups = shape.histogram_groups;
-    count_plan.global = {{shape.histogram_groups * plan.local[0], 1, 1}};
-    PreparedKernel histograms_k = ctx.prepare(KernelRef{"sort_radix.cl", "sort_histograms", ""}, count_plan);
+    PreparedKernel histograms_k = ctx.prepare(KernelRef{"sort_radix.cl", "sort_histograms", ""}, l.histograms);
     kernel_call::launch(ctx, histograms_k, static_cast<cl_ulong>(n), *src_keys, histograms);
     const cl::Buffer& status =
         ctx.scratch("sort.status",

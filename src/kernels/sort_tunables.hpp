@@ -6,6 +6,7 @@
 
 #include "portacl/vectors.hpp"
 #include "portacl/plan.hpp"
+#include "rules/sort_rules.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {
@@ -18,5 +19,11 @@ KernelTraits sort_traits(bool with_values);
 /// RADIX_BITS (bits a pass sorts; unset, rules sort.work-item-chunks and
 /// sort.work-group-tiles decide) and ITEMS (a tile's keys per work-item).
 const TuningSpace& sort_tunables();
+
+struct Planner;
+/// The sort of `n` keys (key_bits of them sorted; key_kind 0 unsigned, 1
+/// int, 2 float), with values or without, planned whole by the rules
+/// (plan_radix_sort); n < 2 gets the plan alone, no shape.
+SortLaunches plan_sort(const Planner& planner, std::size_t n, unsigned key_bits, int key_kind, bool with_values);
 
 }  // namespace portacl

@@ -96,4 +96,34 @@ SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const De
   return s;
 }
 
+SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
+                             unsigned key_bits, int key_kind, bool with_values) {
+  SortLaunches l;
+  l.shape = choose_radix_sort(plan, space, device, n, key_bits, with_values ? 8 : 4);
+  const SortShape& s = l.shape;
+  if (s.digit_bits == 0) {
+    l.passes = l.histograms = plan;
+    return l;
+  }
+  const bool tiles = s.variant == SortVariant::work_group_tiles;
+  plan.macros["RADIX_BITS"] = std::to_string(s.digit_bits);
+  plan.macros["KEY_KIND"] = std::to_string(key_kind);
+  plan.macros["HAS_VALUES"] = with_values ? "1" : "0";
+  plan.macros["SORT_TILES"] = tiles ? "1" : "0";
+  if (tiles) plan.macros["ITEMS"] = std::to_string(s.items);
+  plan.macros["ONE_SWEEP"] = s.one_sweep ? "1" : "0";
+  if (s.one_sweep) plan.macros["PASSES"] = std::to_string(s.passes);
+  const std::size_t wg = plan.local[0];
+  plan.work_groups = tiles ? s.units : (s.units + wg - 1) / wg;
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  plan.items_per_work_item = tiles ? s.items : s.chunk;
+  l.passes = plan;
+  l.histograms = plan;
+  if (s.one_sweep) {
+    l.histograms.work_groups = s.histogram_groups;
+    l.histograms.global = {{s.histogram_groups * wg, 1, 1}};
+  }
+  return l;
+}
+
 }  // namespace portacl

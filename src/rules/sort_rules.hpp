@@ -54,4 +54,22 @@ std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, uns
 SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
                             unsigned key_bits, std::size_t moved_bytes);
 
+/// A sort's launches, whole: `passes` runs sort_count and sort_scatter (or
+/// sort_onesweep) each pass; `histograms` the one sweep's all-passes count.
+struct SortLaunches {
+  SortShape shape;
+  LaunchPlan passes;
+  LaunchPlan histograms;
+};
+
+/// choose_radix_sort, then the plans made whole: the shape's macros
+/// (RADIX_BITS, SORT_TILES, ITEMS, ONE_SWEEP, PASSES) and the call's
+/// (KEY_KIND: 0 unsigned, 1 int, 2 float; HAS_VALUES), a work-group a tile
+/// or a work-item a chunk, the keys each work-item takes; the one sweep's
+/// count over `shape.histogram_groups` work-groups. n >= 2; where
+/// shape.digit_bits is 0 (a tuned tile that does not fit) the plans are
+/// left as planned.
+SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
+                             unsigned key_bits, int key_kind, bool with_values);
+
 }  // namespace portacl

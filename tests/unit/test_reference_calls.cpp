@@ -4,8 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <random>
 #include <set>
 
+#include "kernels/planner.hpp"
+#include "kernels/sort_tunables.hpp"
 #include "test_support.hpp"
 
 using namespace portacl;
@@ -33,9 +37,9 @@ TEST_CASE("every family's reference call plans on every device class from its de
         CHECK(!plan.decisions.empty());
       }
     }
-    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "binary_gemm", "kmeans", "knn",
+    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "sort", "binary_gemm", "kmeans", "knn",
                                             "conv_layer", "gemm"});
-    CHECK(calls.size() == 15);
+    CHECK(calls.size() == 17);
     // The SpMV calls name their method's rule; a banded matrix is stored by
     // diagonals wherever the rules allow it.
     REQUIRE(calls[0].decisions.size() >= 1);
@@ -59,4 +63,23 @@ TEST_CASE("a family's reference call is the call's own plan: heat2d offline and 
   const LaunchPlan live = heat2d(ctx, u, 4096, 4096, o);
   CHECK(live.summary() == heat->launches.front().second.summary());
   CHECK(live.build_options() == heat->launches.front().second.build_options());
+}
+
+TEST_CASE("sort's reference plan is the call's own: offline and live agree", "[rules]") {
+  // plan_sort on the device's description (what portacl-query --explain
+  // shows) and the plan the sort itself ran under, keys alone and with values.
+  Context& ctx = test::cpu_context();
+  const std::size_t n = 100003;
+  std::vector<std::uint32_t> data(n);
+  std::uniform_int_distribution<std::uint32_t> key;
+  for (std::uint32_t& k : data) k = key(test::rng());
+  for (bool pairs : {false, true}) {
+    INFO((pairs ? "sort_by_key" : "sort"));
+    const SortLaunches offline = plan_sort(offline_planner(ctx.info(), {}), n, 32, 0, pairs);
+    Buffer<std::uint32_t> keys(ctx, data), values(ctx, data);
+    const LaunchPlan live = pairs ? sort_by_key(ctx, keys, values) : sort(ctx, keys);
+    CHECK(live.summary() == offline.passes.summary());
+    CHECK(live.build_options() == offline.passes.build_options());
+    CHECK(live.decisions.size() == offline.passes.decisions.size());
+  }
 }
