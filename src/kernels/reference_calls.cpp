@@ -7,6 +7,7 @@
 #include "gemm_plans.hpp"
 #include "binary_gemm_tunables.hpp"
 #include "histogram_tunables.hpp"
+#include "scan_tunables.hpp"
 #include "sort_tunables.hpp"
 #include "ml/conv_layer_tunables.hpp"
 #include "ml/kmeans_tunables.hpp"
@@ -101,6 +102,15 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
       c.launches.push_back({l.count_entry, l.count});
       if (l.choice.variant == HistogramVariant::rows) c.launches.push_back({l.finish_entry, l.finish});
     }));
+  calls.push_back(call("scan", "inclusive_scan float, 2^24", [&](ReferenceCall& c) {
+    const ScanLaunch l = plan_scan(planner, "prefix_sum", ElementType::f32, 4, std::size_t{1} << 24, 4);
+    if (l.variant == ScanVariant::lookback) c.launches.push_back({"scan_lookback", l.plan});
+    if (l.variant == ScanVariant::chunks) c.launches.push_back({"scan_chunks", l.plan});
+    if (l.variant == ScanVariant::reduce_then_scan) {
+      c.launches.push_back({"scan_totals", l.plan});
+      c.launches.push_back({"scan_blocks", l.plan});
+    }
+  }));
   for (bool pairs : {false, true})
     calls.push_back(
         call("sort", std::string(pairs ? "sort_by_key" : "sort") + " uint32, 2^24 keys", [&](ReferenceCall& c) {

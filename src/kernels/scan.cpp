@@ -7,6 +7,7 @@
 #include "rules/coverage_rules.hpp"
 #include "rules/scan_rules.hpp"
 #include "kernel_call.hpp"
+#include "kernels/planner.hpp"
 #include "kernels/scan_tunables.hpp"
 #include "kernels/reduce_tunables.hpp"
 
@@ -63,6 +64,17 @@ const TuningSpace& scan_tunables() {
   return space;
 }
 
+ScanLaunch plan_scan(const Planner& planner, const std::string& kernel, ElementType element, std::size_t element_bytes,
+                     std::size_t n, std::size_t sum_bytes) {
+  LaunchPlan plan = planner.plan(scan_traits(kernel, element, sum_bytes), ProblemSize(n));
+  if (n == 0) {
+    ScanLaunch l;
+    l.plan = std::move(plan);
+    return l;
+  }
+  return plan_scan_launch(std::move(plan), scan_tunables(), n, element_bytes, sum_bytes);
+}
+
 namespace {
 
 // One scan-shaped job: what scan.cl sums and writes (see its header).
@@ -72,8 +84,6 @@ struct ScanJob {
   std::size_t sum_bytes;
   std::string compiler_flags = "";
 };
-
-using kernel_call::ceil_div;
 
 // Tile status words carry the launch's epoch above two state bits.
 constexpr std::uint32_t lookback_epochs = 1u << 30;
@@ -97,94 +107,42 @@ LookbackScratch lookback_scratch(Context& ctx, std::size_t tiles, std::size_t su
   return {status, epoch, aggregates, prefixes, ticket};
 }
 
-template <class T>
-void launch_lookback(Context& ctx, const ScanJob& job, const std::string& source, LaunchPlan plan, const Buffer<T>& x,
-                     Buffer<T>& y, bool inclusive, const cl::Buffer& count, LaunchPlan* used) {
-  const std::size_t n = x.size(), wg = plan.work_group_size();
-  const std::size_t bytes = choose_scan_tile(plan, scan_tunables()).bytes;
-  const std::size_t vectors = std::max<std::size_t>(1, bytes / (plan.vector_width * sizeof(T)));
-  const std::size_t tiles = ceil_div(n, wg * vectors * plan.vector_width);
-  plan.work_groups = tiles;
-  plan.global[0] = tiles * wg;
-  plan.items_per_work_item = vectors;
-  plan.macros["SCAN_VECTORS"] = std::to_string(vectors);
-  plan.macros["STATUS_PACKED"] = job.sum_bytes == 4 ? "1" : "0";
-  decide_single_pass_scan(plan, vectors * plan.vector_width, wg * vectors * plan.vector_width);
-  PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_lookback", source, job.compiler_flags}, plan);
-  const LookbackScratch s = lookback_scratch(ctx, tiles, job.sum_bytes);
-  kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), x, y, static_cast<cl_uint>(inclusive), count, s.status,
-                      s.aggregates, s.prefixes, s.ticket, s.epoch);
-  if (used) *used = plan;
-}
-
-// The CPU single pass: chunks of one work-item, summed from memory and
-// scanned from the cache (kernels/scan.cl, scan_chunks).
-template <class T>
-void launch_chunks(Context& ctx, const ScanJob& job, const std::string& source, LaunchPlan plan, const Buffer<T>& x,
-                   Buffer<T>& y, bool inclusive, const cl::Buffer& count, LaunchPlan* used) {
-  const std::size_t n = x.size();
-  limit_per_item_scan_vectors(plan);
-  const std::size_t chunk = choose_scan_chunk(plan, scan_tunables(), n, sizeof(T));
-  const std::size_t chunks = ceil_div(n, chunk);
-  plan.work_groups = chunks;
-  plan.global[0] = chunks;
-  plan.items_per_work_item = chunk;
-  plan.macros["STATUS_PACKED"] = job.sum_bytes == 4 ? "1" : "0";
-  PreparedKernel k = ctx.prepare(KernelRef{job.name + ".cl", "scan_chunks", source, job.compiler_flags}, plan);
-  const LookbackScratch s = lookback_scratch(ctx, chunks, job.sum_bytes);
-  kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), static_cast<cl_ulong>(chunk), x, y,
-                      static_cast<cl_uint>(inclusive), count, s.status, s.aggregates, s.prefixes, s.ticket, s.epoch);
-  if (used) *used = plan;
-}
-
-template <class T>
-void launch_reduce_then_scan(Context& ctx, const ScanJob& job, const std::string& source, LaunchPlan plan,
-                             const Buffer<T>& x, Buffer<T>& y, bool inclusive, const cl::Buffer& count,
-                             LaunchPlan* used) {
-  const std::size_t n = x.size();
-  const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
-  if (per_item) limit_per_item_scan_vectors(plan);
-  const std::size_t wg = plan.work_group_size();
-  // Blocks: contiguous, whole tiles, at most one per unit the plan offers.
-  const std::size_t unit_limit = per_item ? plan.global[0] : plan.work_groups;
-  const std::size_t granule = per_item ? 1 : wg * plan.vector_width;
-  const std::size_t block = ceil_div(ceil_div(n, unit_limit), granule) * granule;
-  const std::size_t units = ceil_div(n, block);
-  plan.work_groups = per_item ? ceil_div(units, wg) : units;
-  plan.global[0] = plan.work_groups * wg;
-  plan.items_per_work_item = per_item ? block : ceil_div(block, wg);
-  PreparedKernel totals_k = ctx.prepare(KernelRef{job.name + ".cl", "scan_totals", source, job.compiler_flags}, plan);
-  PreparedKernel blocks_k = ctx.prepare(KernelRef{job.name + ".cl", "scan_blocks", source, job.compiler_flags}, plan);
-  const cl::Buffer& totals = ctx.scratch("scan.totals", units * job.sum_bytes);
-  kernel_call::launch(ctx, totals_k, static_cast<cl_ulong>(n), static_cast<cl_ulong>(block), x, totals);
-  kernel_call::launch(ctx, blocks_k, static_cast<cl_ulong>(n), static_cast<cl_ulong>(block), x, totals, y,
-                      static_cast<cl_uint>(inclusive), count);
-  if (used) *used = plan;
-}
-
-// Runs the scan the plan asks for; returns the total (what compaction
-// keeps) when `want_total`, which costs a blocking read.
-// Enqueues the scan the plan asks for; the total (what compaction keeps,
+// Enqueues the scan planned (plan_scan); the total (what compaction keeps,
 // job.sum_bytes wide) lands in `count`. The caller holds the scratch memory.
 template <class T>
 void enqueue(Context& ctx, const ScanJob& job, const Buffer<T>& x, Buffer<T>& y, bool inclusive,
              const cl::Buffer& count, const PlanOptions& options, LaunchPlan* used) {
   const std::size_t n = x.size();
-  KernelTraits traits = scan_traits(job.name, element_of<T>::value, job.sum_bytes);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(n), options);
-  if (n == 0) {
-    if (used) *used = plan;
+  const ScanLaunch l =
+      plan_scan(live_planner(ctx, options), job.name, element_of<T>::value, sizeof(T), n, job.sum_bytes);
+  if (used) *used = l.plan;
+  if (l.variant == ScanVariant::none) {
     check_cl(ctx.queue().enqueueFillBuffer(count, cl_uchar{0}, 0, job.sum_bytes), "clEnqueueFillBuffer(empty count)");
     return;
   }
   const std::string source = "#include \"portacl_common.cl\"\n" + job.definitions + "#include \"scan.cl\"\n";
-  const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
-  if (!per_item && plan.passes == 1)
-    launch_lookback(ctx, job, source, plan, x, y, inclusive, count, used);
-  else if (per_item && plan.passes == 1)
-    launch_chunks(ctx, job, source, plan, x, y, inclusive, count, used);
-  else
-    launch_reduce_then_scan(ctx, job, source, plan, x, y, inclusive, count, used);
+  const auto kernel = [&](const char* entry) {
+    return ctx.prepare(KernelRef{job.name + ".cl", entry, source, job.compiler_flags}, l.plan);
+  };
+  const cl_ulong size = n, span = l.span;
+  const cl_uint inclusive_flag = inclusive;
+  if (l.variant == ScanVariant::reduce_then_scan) {
+    PreparedKernel totals_k = kernel("scan_totals"), blocks_k = kernel("scan_blocks");
+    const cl::Buffer& totals = ctx.scratch("scan.totals", l.units * job.sum_bytes);
+    kernel_call::launch(ctx, totals_k, size, span, x, totals);
+    kernel_call::launch(ctx, blocks_k, size, span, x, totals, y, inclusive_flag, count);
+    return;
+  }
+  const LookbackScratch s = lookback_scratch(ctx, l.units, job.sum_bytes);
+  if (l.variant == ScanVariant::lookback) {
+    PreparedKernel k = kernel("scan_lookback");
+    kernel_call::launch(ctx, k, size, x, y, inclusive_flag, count, s.status, s.aggregates, s.prefixes, s.ticket,
+                        s.epoch);
+  } else {
+    PreparedKernel k = kernel("scan_chunks");
+    kernel_call::launch(ctx, k, size, span, x, y, inclusive_flag, count, s.status, s.aggregates, s.prefixes, s.ticket,
+                        s.epoch);
+  }
 }
 
 template <class T>

@@ -8,6 +8,7 @@
 
 #include "portacl/programs.hpp"
 #include "portacl/plan.hpp"
+#include "rules/scan_rules.hpp"
 #include "rules/tuning_space.hpp"
 #include "portacl/vectors.hpp"
 
@@ -19,5 +20,12 @@ KernelTraits scan_traits(const std::string& kernel, ElementType element, std::si
 /// What the tuner may change in the scans and compaction; SCAN_BYTES and
 /// SCAN_KEEP shape the single-pass (look-back) variant only.
 const TuningSpace& scan_tunables();
+
+struct Planner;
+/// The scan `kernel` ("prefix_sum", "compact") of n elements of `element`
+/// (`element_bytes` each), sums `sum_bytes` wide, planned whole by the
+/// rules (plan_scan_launch); n = 0 gets the plan alone.
+ScanLaunch plan_scan(const Planner& planner, const std::string& kernel, ElementType element, std::size_t element_bytes,
+                     std::size_t n, std::size_t sum_bytes);
 
 }  // namespace portacl

@@ -2,6 +2,8 @@
 // The single-pass scan's tile (src/rules/scan_rules.hpp).
 #include "rules/scan_rules.hpp"
 
+#include "rules/coverage_rules.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -68,6 +70,51 @@ void limit_per_item_scan_vectors(LaunchPlan& plan) {
   plan.macros["VW"] = "8";
   plan.decide("vector_width", "8", "general.per-item-scan-vectors",
               "8-lane vectors: wider ones' in-register prefix sums cost more in shuffles than they save");
+}
+
+ScanLaunch plan_scan_launch(LaunchPlan plan, const TuningSpace& tunables, std::size_t n, std::size_t element_bytes,
+                            std::size_t sum_bytes) {
+  const auto ceil_div = [](std::size_t a, std::size_t b) { return (a + b - 1) / b; };
+  ScanLaunch l;
+  const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
+  const std::string packed = sum_bytes == 4 ? "1" : "0";
+  if (!per_item && plan.passes == 1) {
+    l.variant = ScanVariant::lookback;
+    const std::size_t wg = plan.work_group_size();
+    const std::size_t bytes = choose_scan_tile(plan, tunables).bytes;
+    const std::size_t vectors = std::max<std::size_t>(1, bytes / (plan.vector_width * element_bytes));
+    l.span = wg * vectors * plan.vector_width;
+    l.units = ceil_div(n, l.span);
+    plan.work_groups = l.units;
+    plan.global[0] = l.units * wg;
+    plan.items_per_work_item = vectors;
+    plan.macros["SCAN_VECTORS"] = std::to_string(vectors);
+    plan.macros["STATUS_PACKED"] = packed;
+    decide_single_pass_scan(plan, vectors * plan.vector_width, l.span);
+  } else if (per_item && plan.passes == 1) {
+    l.variant = ScanVariant::chunks;
+    limit_per_item_scan_vectors(plan);
+    l.span = choose_scan_chunk(plan, tunables, n, element_bytes);
+    l.units = ceil_div(n, l.span);
+    plan.work_groups = l.units;
+    plan.global[0] = l.units;
+    plan.items_per_work_item = l.span;
+    plan.macros["STATUS_PACKED"] = packed;
+  } else {
+    l.variant = ScanVariant::reduce_then_scan;
+    if (per_item) limit_per_item_scan_vectors(plan);
+    const std::size_t wg = plan.work_group_size();
+    // Blocks: contiguous, whole tiles, at most one per unit the plan offers.
+    const std::size_t unit_limit = per_item ? plan.global[0] : plan.work_groups;
+    const std::size_t granule = per_item ? 1 : wg * plan.vector_width;
+    l.span = ceil_div(ceil_div(n, unit_limit), granule) * granule;
+    l.units = ceil_div(n, l.span);
+    plan.work_groups = per_item ? ceil_div(l.units, wg) : l.units;
+    plan.global[0] = plan.work_groups * wg;
+    plan.items_per_work_item = per_item ? l.span : ceil_div(l.span, wg);
+  }
+  l.plan = std::move(plan);
+  return l;
 }
 
 }  // namespace portacl

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "kernels/planner.hpp"
+#include "kernels/scan_tunables.hpp"
 #include "kernels/sort_tunables.hpp"
 #include "test_support.hpp"
 
@@ -37,9 +38,9 @@ TEST_CASE("every family's reference call plans on every device class from its de
         CHECK(!plan.decisions.empty());
       }
     }
-    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "sort", "binary_gemm", "kmeans", "knn",
-                                            "conv_layer", "gemm"});
-    CHECK(calls.size() == 17);
+    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "scan", "sort", "binary_gemm", "kmeans",
+                                            "knn", "conv_layer", "gemm"});
+    CHECK(calls.size() == 18);
     // The SpMV calls name their method's rule; a banded matrix is stored by
     // diagonals wherever the rules allow it.
     REQUIRE(calls[0].decisions.size() >= 1);
@@ -81,5 +82,19 @@ TEST_CASE("sort's reference plan is the call's own: offline and live agree", "[r
     CHECK(live.summary() == offline.passes.summary());
     CHECK(live.build_options() == offline.passes.build_options());
     CHECK(live.decisions.size() == offline.passes.decisions.size());
+  }
+}
+
+TEST_CASE("the scan's reference plan is the call's own: offline and live agree", "[rules]") {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{100003}}) {
+    INFO("n = " << n);
+    const ScanLaunch offline = plan_scan(offline_planner(ctx.info(), {}), "prefix_sum", ElementType::f32, 4, n, 4);
+    CHECK((offline.variant == ScanVariant::none) == (n == 0));
+    Buffer<float> x(ctx, test::random_vector<float>(n)), y(ctx, n);
+    const LaunchPlan live = inclusive_scan(ctx, x, y);
+    CHECK(live.summary() == offline.plan.summary());
+    CHECK(live.build_options() == offline.plan.build_options());
+    CHECK(live.decisions.size() == offline.plan.decisions.size());
   }
 }
