@@ -3,17 +3,14 @@
 
 #include <algorithm>
 
-#include "rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
-#include "rules/row_team.hpp"
-#include "matrix_checks.hpp"
 #include "kernels/gemv_tunables.hpp"
+#include "kernels/planner.hpp"
+#include "matrix_checks.hpp"
 
 namespace portacl {
 
 using namespace matrix_checks;
-using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 KernelTraits gemv_traits(ElementType element, GemvPath path) {
   KernelTraits t;
@@ -69,60 +66,44 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
   // op(A)(i, j) is stored (i, j), or (j, i) when transposed.
   const cl_ulong a_i = t ? s_c : s_r, a_j = t ? s_r : s_c;
   const GemvPath path = a_j == 1 ? GemvPath::rows : GemvPath::columns;
-  const KernelTraits traits = gemv_traits(element_of<T>::value, path);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, m) * std::max<std::size_t>(1, n)), options);
-  if (m == 0) return plan;
-  const std::size_t wg = plan.local[0];
-
+  const GemvLaunches l = plan_gemv(live_planner(ctx, options), element_of<T>::value, path, m, n, options);
+  if (m == 0) return l.product;
   if (path == GemvPath::rows) {
-    std::size_t team = 0;
-    if (auto v = gemv_tunables().chosen(plan, "TEAM")) {
-      team = static_cast<std::size_t>(*v);
-    } else {
-      const RuleChoice rule = row_team(plan, options.plan_as ? *options.plan_as : ctx.info());
-      team = std::min(rule.value, wg);
-      plan.decide("TEAM", std::to_string(team), rule.rule, rule.why);
-    }
-    kernel_call::check_row_team("gemv", "TEAM", team, wg);
-    plan.macros["TEAM"] = std::to_string(team);
-    const std::size_t blocks = ceil_div(m, wg / team);
-    plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
-    plan.global = {{plan.work_groups * wg, 1, 1}};
-    PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_dot", ""}, plan);
+    PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_dot", ""}, l.product);
     kernel_call::launch(ctx, k, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), alpha, beta, a.buffer,
                         static_cast<cl_ulong>(a.offset), a_i, x.buffer, static_cast<cl_ulong>(x.offset),
                         static_cast<cl_ulong>(x.inc), y, static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy));
     return k.plan;
   }
-
-  // As many chunks of columns as it takes to reach the plan's work-group
-  // count, each chunk at least 64 columns long.
-  const std::size_t row_groups = ceil_div(m, wg * plan.vector_width);
-  const std::size_t chunks = std::max<std::size_t>(
-      1, std::min(ceil_div(plan.work_groups, row_groups), ceil_div(std::max<std::size_t>(n, 1), 64)));
-  const std::size_t chunk = std::max<std::size_t>(1, ceil_div(n, chunks));
-  const std::size_t used = n == 0 ? 1 : ceil_div(n, chunk);
-  plan.work_groups = row_groups * used;
-  plan.global = {{plan.work_groups * wg, 1, 1}};
-  decide_gemv_chunks(plan, used, chunk, row_groups);
   auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
   const cl::Buffer& part = ctx.scratch(
-      "gemv.partial", bytes_of<T>(used > 1 ? checked_product(used, m, "gemv: partial sums") : 1, "gemv: partial sums"));
-  PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_axpy", ""}, plan);
+      "gemv.partial",
+      bytes_of<T>(l.chunks > 1 ? checked_product(l.chunks, m, "gemv: partial sums") : 1, "gemv: partial sums"));
+  PreparedKernel k = ctx.prepare(KernelRef{"gemv.cl", "gemv_axpy", ""}, l.product);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(m), static_cast<cl_ulong>(n), alpha, beta, a.buffer,
                       static_cast<cl_ulong>(a.offset), a_j, x.buffer, static_cast<cl_ulong>(x.offset),
                       static_cast<cl_ulong>(x.inc), y, static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy),
-                      static_cast<cl_ulong>(row_groups),
-                      static_cast<cl_ulong>(used > 1 ? chunk : std::max<std::size_t>(n, 1)), part);
-  if (used > 1) {
-    LaunchPlan combine = plan;
-    combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, row_groups));
-    combine.global = {{combine.work_groups * wg, 1, 1}};
-    PreparedKernel c = ctx.prepare(KernelRef{"gemv.cl", "gemv_combine", ""}, combine);
-    kernel_call::launch(ctx, c, static_cast<cl_ulong>(m), static_cast<cl_ulong>(used), alpha, beta, part, y,
+                      static_cast<cl_ulong>(l.row_groups), static_cast<cl_ulong>(l.chunk), part);
+  if (l.chunks > 1) {
+    PreparedKernel c = ctx.prepare(KernelRef{"gemv.cl", "gemv_combine", ""}, l.combine);
+    kernel_call::launch(ctx, c, static_cast<cl_ulong>(m), static_cast<cl_ulong>(l.chunks), alpha, beta, part, y,
                         static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy));
   }
   return k.plan;
+}
+
+GemvLaunches plan_gemv(const Planner& planner, ElementType element, GemvPath path, std::size_t m, std::size_t n,
+                       const PlanOptions& options) {
+  LaunchPlan plan =
+      planner.plan(gemv_traits(element, path), ProblemSize(std::max<std::size_t>(1, m) * std::max<std::size_t>(1, n)));
+  if (m == 0) {
+    GemvLaunches l;
+    l.path = path;
+    l.product = std::move(plan);
+    return l;
+  }
+  return plan_gemv_launches(std::move(plan), path, gemv_tunables(), options.plan_as ? *options.plan_as : planner.device,
+                            m, n);
 }
 
 #define PORTACL_GEMV_INSTANTIATE(T)                                                                                    \

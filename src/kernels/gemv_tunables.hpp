@@ -8,21 +8,25 @@
 
 #include "portacl/programs.hpp"
 #include "portacl/plan.hpp"
+#include "rules/gemv_rules.hpp"
 #include "rules/tuning_space.hpp"
 #include "portacl/blas.hpp"
 
 namespace portacl {
 
-/// Two kernels, by which index of op(A) is contiguous in memory (each its
-/// own tuning key): rows (a team of work-items per row, combined in local
-/// memory) or columns (VW rows of y per work-item, chunks of columns spread
-/// over work-groups and added up by a second kernel).
-enum class GemvPath { rows, columns };
+/// The traits of the path's kernel (GemvPath: src/rules/gemv_rules.hpp).
 KernelTraits gemv_traits(ElementType element, GemvPath path);
 /// work-group size, vector width (rows path: along a row; columns path: rows
 /// of y per work-item), groups per compute unit
 /// (columns path: how many chunks), TEAM: work-items per row (rows path;
 /// the rules take the sub-group width on GPUs, 1 on CPUs).
 const TuningSpace& gemv_tunables();
+
+struct Planner;
+/// The m x n product by `path`, planned whole by the rules
+/// (plan_gemv_launches) on options.plan_as where given, else the planner's
+/// device; m = 0 gets the product's plan alone.
+GemvLaunches plan_gemv(const Planner& planner, ElementType element, GemvPath path, std::size_t m, std::size_t n,
+                       const PlanOptions& options);
 
 }  // namespace portacl

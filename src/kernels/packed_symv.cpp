@@ -3,16 +3,14 @@
 
 #include <algorithm>
 
-#include "rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
-#include "matrix_checks.hpp"
 #include "kernels/packed_symv_tunables.hpp"
+#include "kernels/planner.hpp"
+#include "matrix_checks.hpp"
 
 namespace portacl {
 
 using namespace matrix_checks;
-using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 KernelTraits packed_symv_traits(ElementType element) {
   KernelTraits t;
@@ -64,37 +62,32 @@ LaunchPlan packed_symv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap
     return gemv(ctx, Layout::row_major, Transpose::no, n, 0, alpha, MatrixRef<T>{ap, offap, 1}, x, beta, y, offy, incy,
                 options);
 
-  const KernelTraits traits = packed_symv_traits(element_of<T>::value);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, packed)), options);
-  if (n == 0) return plan;
-  const std::size_t wg = plan.local[0];
-  std::size_t block = static_cast<std::size_t>(packed_symv_tunables().value_in(plan, "BLOCK"));
-  // Each work-item owns one column of the block: BLOCK divides the group.
-  while (block > 1 && wg % block) block /= 2;
-  plan.macros["BLOCK"] = std::to_string(block);
-  const std::size_t local_bytes = (block * (block + 1) + 2 * block + 2 * wg) * sizeof(T);
-  if (ctx.info().local_mem_size && local_bytes > ctx.info().local_mem_size)
-    throw Error("packed_symv: blocks of " + std::to_string(block) + " need " + std::to_string(local_bytes) +
-                " bytes of local memory; '" + ctx.info().name + "' has " + std::to_string(ctx.info().local_mem_size));
-  const std::size_t nb = ceil_div(n, block), blocks = nb * (nb + 1) / 2;
-  plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
-  plan.global = {{plan.work_groups * wg, 1, 1}};
-  decide_packed_symv_blocks(plan, blocks, block);
+  const PackedSymvLaunches l = plan_packed_symv(live_planner(ctx, options), element_of<T>::value, n);
+  if (n == 0) return l.blocks;
   auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
-  const cl::Buffer& part = ctx.scratch(
-      "packed_symv.partial", bytes_of<T>(checked_product(checked_product(nb, nb, "packed_symv: partial sums"), block,
-                                                         "packed_symv: partial sums"),
-                                         "packed_symv: partial sums"));
-  PreparedKernel k = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_blocks", ""}, plan);
+  const cl::Buffer& part =
+      ctx.scratch("packed_symv.partial",
+                  bytes_of<T>(checked_product(checked_product(l.block_rows, l.block_rows, "packed_symv: partial sums"),
+                                              l.block, "packed_symv: partial sums"),
+                              "packed_symv: partial sums"));
+  PreparedKernel k = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_blocks", ""}, l.blocks);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), ap, static_cast<cl_ulong>(offap), x.buffer,
                       static_cast<cl_ulong>(x.offset), static_cast<cl_ulong>(x.inc), part);
-  LaunchPlan combine = plan;
-  combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, ceil_div(n, wg)));
-  combine.global = {{combine.work_groups * wg, 1, 1}};
-  PreparedKernel c = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_combine", ""}, combine);
+  PreparedKernel c = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_combine", ""}, l.combine);
   kernel_call::launch(ctx, c, static_cast<cl_ulong>(n), alpha, beta, part, y, static_cast<cl_ulong>(offy),
                       static_cast<cl_ulong>(incy));
   return k.plan;
+}
+
+PackedSymvLaunches plan_packed_symv(const Planner& planner, ElementType element, std::size_t n) {
+  const std::size_t packed = n * (n + 1) / 2;
+  LaunchPlan plan = planner.plan(packed_symv_traits(element), ProblemSize(std::max<std::size_t>(1, packed)));
+  if (n == 0) {
+    PackedSymvLaunches l;
+    l.blocks = l.combine = std::move(plan);
+    return l;
+  }
+  return plan_packed_symv_launches(std::move(plan), packed_symv_tunables(), planner.device, n, size_of(element));
 }
 
 template LaunchPlan packed_symv<float>(Context&, std::size_t, float, const Buffer<float>&, std::size_t,

@@ -8,6 +8,7 @@
 
 #include "portacl/programs.hpp"
 #include "portacl/plan.hpp"
+#include "rules/blas_rules.hpp"
 #include "rules/tuning_space.hpp"
 #include "portacl/blas.hpp"
 
@@ -17,5 +18,10 @@ KernelTraits packed_symv_traits(ElementType element);
 /// work-group size, groups per compute unit, BLOCK: the side of the square
 /// blocks staged in local memory.
 const TuningSpace& packed_symv_tunables();
+
+struct Planner;
+/// The product of order n, planned whole by the rules
+/// (plan_packed_symv_launches); n = 0 gets the plan alone.
+PackedSymvLaunches plan_packed_symv(const Planner& planner, ElementType element, std::size_t n);
 
 }  // namespace portacl

@@ -6,7 +6,10 @@
 
 #include "gemm_plans.hpp"
 #include "binary_gemm_tunables.hpp"
+#include "gemv_tunables.hpp"
 #include "histogram_tunables.hpp"
+#include "packed_symv_tunables.hpp"
+#include "trsv_tunables.hpp"
 #include "scan_tunables.hpp"
 #include "sort_tunables.hpp"
 #include "ml/conv_layer_tunables.hpp"
@@ -102,6 +105,29 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
       c.launches.push_back({l.count_entry, l.count});
       if (l.choice.variant == HistogramVariant::rows) c.launches.push_back({l.finish_entry, l.finish});
     }));
+  for (GemvPath path : {GemvPath::rows, GemvPath::columns})
+    calls.push_back(call("gemv",
+                         std::string("gemv float, 4096 x 4096, ") +
+                             (path == GemvPath::rows ? "op(A)'s rows contiguous" : "op(A)'s columns contiguous"),
+                         [&](ReferenceCall& c) {
+                           const GemvLaunches l = plan_gemv(planner, ElementType::f32, path, 4096, 4096, options);
+                           if (path == GemvPath::rows) {
+                             c.launches.push_back({"gemv_dot", l.product});
+                           } else {
+                             c.launches.push_back({"gemv_axpy", l.product});
+                             if (l.chunks > 1) c.launches.push_back({"gemv_combine", l.combine});
+                           }
+                         }));
+  calls.push_back(call("trsv", "trsv float, order 4096, row-major", [&](ReferenceCall& c) {
+    const TrsvLaunches l = plan_trsv(planner, ElementType::f32, 4096, 4096, options);
+    c.launches.push_back({"trsv_block (a block)", l.solve});
+    c.launches.push_back({"trsv_update (the widest)", l.update});
+  }));
+  calls.push_back(call("packed_symv", "packed_symv float, order 4096", [&](ReferenceCall& c) {
+    const PackedSymvLaunches l = plan_packed_symv(planner, ElementType::f32, 4096);
+    c.launches.push_back({"packed_symv_blocks", l.blocks});
+    c.launches.push_back({"packed_symv_combine", l.combine});
+  }));
   calls.push_back(call("scan", "inclusive_scan float, 2^24", [&](ReferenceCall& c) {
     const ScanLaunch l = plan_scan(planner, "prefix_sum", ElementType::f32, 4, std::size_t{1} << 24, 4);
     if (l.variant == ScanVariant::lookback) c.launches.push_back({"scan_lookback", l.plan});

@@ -3,17 +3,14 @@
 
 #include <algorithm>
 
-#include "rules/coverage_rules.hpp"
 #include "kernel_call.hpp"
-#include "rules/row_team.hpp"
-#include "matrix_checks.hpp"
+#include "kernels/planner.hpp"
 #include "kernels/trsv_tunables.hpp"
+#include "matrix_checks.hpp"
 
 namespace portacl {
 
 using namespace matrix_checks;
-using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 KernelTraits trsv_traits(ElementType element) {
   KernelTraits t;
@@ -57,59 +54,36 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
                            touched(l.buffer, sizeof(T), stored(layout, n, n), l.offset, l.ld), "L",
                            "each x_i is solved from a row of L while x is overwritten");
 
-  const KernelTraits traits = trsv_traits(element_of<T>::value);
-  LaunchPlan plan = ctx.plan(traits, ProblemSize(std::max<std::size_t>(1, n * (n + 1) / 2)), options);
-  if (n == 0) return plan;
-  const DeviceInfo& device = options.plan_as ? *options.plan_as : ctx.info();
-  const TuningSpace& space = trsv_tunables();
-  const std::size_t wg = plan.local[0];
-  std::size_t block = 0, tpr = 0;
-  if (auto v = space.chosen(plan, "BLOCK")) {
-    block = static_cast<std::size_t>(*v);
-  } else {
-    const RuleChoice rule = sub_group_width(plan, device);
-    block = rule.value;
-    plan.decide("BLOCK", std::to_string(block), rule.rule, rule.why);
-  }
-  // The block's work-group must fit this device, and its tile local memory.
-  const std::size_t max_wg = ctx.info().max_work_group_size ? ctx.info().max_work_group_size : block;
-  while (block > 1 && (block > max_wg ||
-                       (ctx.info().local_mem_size && (block * (block + 2)) * sizeof(T) > ctx.info().local_mem_size)))
-    block /= 2;
   cl_ulong l_r, l_c;
   strides(layout, l.ld, l_r, l_c);
-  if (auto v = space.chosen(plan, "TPR")) {
-    tpr = static_cast<std::size_t>(*v);
-  } else {
-    const RuleChoice rule = update_row_team(plan, l_r, wg);
-    tpr = rule.value;
-    plan.decide("TPR", std::to_string(tpr), rule.rule, rule.why);
-  }
-  kernel_call::check_row_team("trsv", "TPR", tpr, wg);
-  plan.macros["BLOCK"] = std::to_string(block);
-  plan.macros["TPR"] = std::to_string(tpr);
-
-  LaunchPlan solve_plan = plan;
-  solve_plan.local = {{block, 1, 1}};
-  solve_plan.global = {{block, 1, 1}};
-  solve_plan.work_groups = 1;
-  PreparedKernel solve = ctx.prepare(KernelRef{"trsv.cl", "trsv_block", ""}, solve_plan);
-  PreparedKernel update = ctx.prepare(KernelRef{"trsv.cl", "trsv_update", ""}, plan);
-  const std::size_t groups_cap = plan.work_groups, per_group = wg / tpr;
-  for (std::size_t k0 = 0; k0 < n; k0 += block) {
-    const std::size_t kb = std::min(block, n - k0);
+  const TrsvLaunches p = plan_trsv(live_planner(ctx, options), element_of<T>::value, n, l_r, options);
+  if (n == 0) return p.update;
+  PreparedKernel solve = ctx.prepare(KernelRef{"trsv.cl", "trsv_block", ""}, p.solve);
+  PreparedKernel update = ctx.prepare(KernelRef{"trsv.cl", "trsv_update", ""}, p.update);
+  for (std::size_t k0 = 0; k0 < n; k0 += p.block) {
+    const std::size_t kb = std::min(p.block, n - k0);
     kernel_call::launch(ctx, solve, static_cast<cl_ulong>(n), static_cast<cl_ulong>(k0), l.buffer,
                         static_cast<cl_ulong>(l.offset), l_r, l_c, x, static_cast<cl_ulong>(offx),
                         static_cast<cl_ulong>(incx), static_cast<cl_uint>(diagonal == Diagonal::unit));
     if (k0 + kb >= n) break;
-    update.plan.work_groups = std::max<std::size_t>(1, std::min(groups_cap, ceil_div(n - k0 - kb, per_group)));
-    update.plan.global = {{update.plan.work_groups * wg, 1, 1}};
+    update.plan = trsv_update_grid(p, n - k0 - kb);
     kernel_call::launch(ctx, update, static_cast<cl_ulong>(n), static_cast<cl_ulong>(k0), static_cast<cl_ulong>(kb),
                         l.buffer, static_cast<cl_ulong>(l.offset), l_r, l_c, x, static_cast<cl_ulong>(offx),
                         static_cast<cl_ulong>(incx));
   }
-  decide_trsv_launches(plan, 2 * ceil_div(n, block) - 1, block);
-  return plan;
+  return p.update;
+}
+
+TrsvLaunches plan_trsv(const Planner& planner, ElementType element, std::size_t n, std::size_t row_stride,
+                       const PlanOptions& options) {
+  LaunchPlan plan = planner.plan(trsv_traits(element), ProblemSize(std::max<std::size_t>(1, n * (n + 1) / 2)));
+  if (n == 0) {
+    TrsvLaunches l;
+    l.update = l.solve = std::move(plan);
+    return l;
+  }
+  return plan_trsv_launches(std::move(plan), trsv_tunables(), options.plan_as ? *options.plan_as : planner.device,
+                            planner.device, n, size_of(element), row_stride);
 }
 
 template LaunchPlan trsv<float>(Context&, Layout, std::size_t, MatrixRef<float>, Buffer<float>&, std::size_t,

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "kernels/planner.hpp"
+#include "kernels/gemv_tunables.hpp"
 #include "kernels/scan_tunables.hpp"
 #include "kernels/sort_tunables.hpp"
 #include "test_support.hpp"
@@ -38,9 +39,9 @@ TEST_CASE("every family's reference call plans on every device class from its de
         CHECK(!plan.decisions.empty());
       }
     }
-    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "scan", "sort", "binary_gemm", "kmeans",
-                                            "knn", "conv_layer", "gemm"});
-    CHECK(calls.size() == 18);
+    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "gemv", "trsv", "packed_symv", "scan",
+                                            "sort", "binary_gemm", "kmeans", "knn", "conv_layer", "gemm"});
+    CHECK(calls.size() == 22);
     // The SpMV calls name their method's rule; a banded matrix is stored by
     // diagonals wherever the rules allow it.
     REQUIRE(calls[0].decisions.size() >= 1);
@@ -96,5 +97,24 @@ TEST_CASE("the scan's reference plan is the call's own: offline and live agree",
     CHECK(live.summary() == offline.plan.summary());
     CHECK(live.build_options() == offline.plan.build_options());
     CHECK(live.decisions.size() == offline.plan.decisions.size());
+  }
+}
+
+TEST_CASE("GEMV's reference plans are the call's own: offline and live agree on both paths", "[rules]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t m = 301, n = 257;
+  Buffer<float> a(ctx, test::random_vector<float>(m * n)), x(ctx, test::random_vector<float>(std::max(m, n))),
+      y(ctx, std::max(m, n));
+  for (Transpose t : {Transpose::no, Transpose::yes}) {
+    // Row-major A: op(A)'s rows are contiguous untransposed.
+    const GemvPath path = t == Transpose::no ? GemvPath::rows : GemvPath::columns;
+    INFO((path == GemvPath::rows ? "rows" : "columns"));
+    const std::size_t rows = t == Transpose::no ? m : n, cols = t == Transpose::no ? n : m;
+    const GemvLaunches offline = plan_gemv(offline_planner(ctx.info(), {}), ElementType::f32, path, rows, cols, {});
+    const LaunchPlan live = gemv(ctx, Layout::row_major, t, rows, cols, 1.0f, MatrixRef<float>{a, 0, n},
+                                 VectorRef<float>{x}, 0.0f, y, 0, 1);
+    CHECK(live.summary() == offline.product.summary());
+    CHECK(live.build_options() == offline.product.build_options());
+    CHECK(live.decisions.size() == offline.product.decisions.size());
   }
 }

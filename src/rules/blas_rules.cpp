@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// TRSV's and packed SYMV's launches (src/rules/blas_rules.hpp).
+#include "rules/blas_rules.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "portacl/error.hpp"
+#include "rules/coverage_rules.hpp"
+#include "rules/row_team.hpp"
+
+namespace portacl {
+
+namespace {
+
+std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& rules_device,
+                                const DeviceInfo& limits_device, std::size_t n, std::size_t element_bytes,
+                                std::size_t row_stride) {
+  TrsvLaunches l;
+  const std::size_t wg = plan.local[0];
+  if (auto v = space.chosen(plan, "BLOCK")) {
+    l.block = static_cast<std::size_t>(*v);
+  } else {
+    const RuleChoice rule = sub_group_width(plan, rules_device);
+    l.block = rule.value;
+    plan.decide("BLOCK", std::to_string(l.block), rule.rule, rule.why);
+  }
+  // The block's work-group must fit this device, and its tile local memory.
+  const std::size_t max_wg = limits_device.max_work_group_size ? limits_device.max_work_group_size : l.block;
+  while (l.block > 1 &&
+         (l.block > max_wg ||
+          (limits_device.local_mem_size && (l.block * (l.block + 2)) * element_bytes > limits_device.local_mem_size)))
+    l.block /= 2;
+  if (auto v = space.chosen(plan, "TPR")) {
+    l.tpr = static_cast<std::size_t>(*v);
+  } else {
+    const RuleChoice rule = update_row_team(plan, row_stride, wg);
+    l.tpr = rule.value;
+    plan.decide("TPR", std::to_string(l.tpr), rule.rule, rule.why);
+  }
+  if (l.tpr == 0 || l.tpr > wg || wg % l.tpr || (l.tpr & (l.tpr - 1)))
+    throw Error("trsv: TPR " + std::to_string(l.tpr) + " must be a power of two dividing the work-group size " +
+                std::to_string(wg));
+  plan.macros["BLOCK"] = std::to_string(l.block);
+  plan.macros["TPR"] = std::to_string(l.tpr);
+  l.solve = plan;
+  l.solve.local = {{l.block, 1, 1}};
+  l.solve.global = {{l.block, 1, 1}};
+  l.solve.work_groups = 1;
+  decide_trsv_launches(plan, 2 * ceil_div(n, l.block) - 1, l.block);
+  l.update = std::move(plan);
+  return l;
+}
+
+LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left) {
+  LaunchPlan p = l.update;
+  const std::size_t wg = p.local[0], per_group = wg / l.tpr;
+  p.work_groups = std::max<std::size_t>(1, std::min(l.update.work_groups, ceil_div(rows_left, per_group)));
+  p.global = {{p.work_groups * wg, 1, 1}};
+  return p;
+}
+
+PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
+                                             std::size_t n, std::size_t element_bytes) {
+  PackedSymvLaunches l;
+  const std::size_t wg = plan.local[0];
+  l.block = static_cast<std::size_t>(space.value_in(plan, "BLOCK"));
+  // Each work-item owns one column of the block: BLOCK divides the group.
+  while (l.block > 1 && wg % l.block) l.block /= 2;
+  plan.macros["BLOCK"] = std::to_string(l.block);
+  const std::size_t local_bytes = (l.block * (l.block + 1) + 2 * l.block + 2 * wg) * element_bytes;
+  if (device.local_mem_size && local_bytes > device.local_mem_size)
+    throw Error("packed_symv: blocks of " + std::to_string(l.block) + " need " + std::to_string(local_bytes) +
+                " bytes of local memory; '" + device.name + "' has " + std::to_string(device.local_mem_size));
+  l.block_rows = ceil_div(n, l.block);
+  const std::size_t blocks = l.block_rows * (l.block_rows + 1) / 2;
+  plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
+  plan.global = {{plan.work_groups * wg, 1, 1}};
+  decide_packed_symv_blocks(plan, blocks, l.block);
+  l.combine = plan;
+  l.combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, ceil_div(n, wg)));
+  l.combine.global = {{l.combine.work_groups * wg, 1, 1}};
+  l.blocks = std::move(plan);
+  return l;
+}
+
+}  // namespace portacl

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// How the triangular solve and the packed symmetric product are laid out on
+// a device (src/kernels/trsv.cpp and packed_symv.cpp carry them out). Each
+// choice records its decision and rule in the plan.
+#pragma once
+
+#include <cstddef>
+
+#include "portacl/device.hpp"
+#include "portacl/plan.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// TRSV's launches, whole: a block of BLOCK unknowns solved by one
+/// work-group (`solve`), then the rows below it updated by teams of TPR
+/// work-items a row (`update`, at most `update.work_groups` groups:
+/// trsv_update_grid gives each launch's).
+struct TrsvLaunches {
+  LaunchPlan solve;
+  LaunchPlan update;
+  std::size_t block = 0;
+  std::size_t tpr = 0;
+};
+
+/// The solve of order n > 0 under `plan` (tuned knobs from `space`): BLOCK
+/// tuned, else the sub-group width of `rules_device` (rule
+/// sub_group_width), halved until its work-group fits `limits_device` and
+/// its tile (block (block + 2) elements of `element_bytes`) its local
+/// memory; TPR tuned, else rule update_row_team for rows `row_stride`
+/// elements apart. A tuned TPR that is not a power of two dividing the
+/// work-group is refused.
+TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& rules_device,
+                                const DeviceInfo& limits_device, std::size_t n, std::size_t element_bytes,
+                                std::size_t row_stride);
+
+/// The update after a block, `rows_left` rows below it: just enough of
+/// `l.update`'s work-groups to give each row its team.
+LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left);
+
+/// The packed symmetric product's launches, whole: blocks of the stored
+/// triangle (`blocks`) and the combination of their partial sums
+/// (`combine`).
+struct PackedSymvLaunches {
+  LaunchPlan blocks;
+  LaunchPlan combine;
+  std::size_t block = 0;
+  std::size_t block_rows = 0;  ///< ceil(n / block)
+};
+
+/// The product of order n > 0 under `plan`: BLOCK (tuned or its fallback)
+/// halved until it divides the work-group; at most a work-group a block of
+/// the triangle (rule general.grid-stride); the combination over the rows.
+/// Blocks whose tiles exceed `device`'s local memory are refused.
+PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
+                                             std::size_t n, std::size_t element_bytes);
+
+}  // namespace portacl
