@@ -12,9 +12,6 @@
 
 namespace portacl {
 
-using kernel_call::ceil_div;
-using kernel_call::round_up;
-
 KernelTraits histogram_traits() {
   KernelTraits t;
   t.name = "histogram";
@@ -43,36 +40,10 @@ constexpr std::size_t kMaxBins = std::size_t{1} << 28;
 
 HistogramLaunches plan_histogram(const Planner& planner, std::size_t keys, std::size_t bins,
                                  const HistogramOptions& o) {
-  HistogramLaunches l;
-  LaunchPlan plan = planner.plan(histogram_traits(), ProblemSize(std::max<std::size_t>(keys, 1)));
-  plan.macros["BINS"] = std::to_string(bins);
-  plan.macros["SHIFT"] = std::to_string(o.shift);
-  if (o.wrap) plan.macros["WRAP"] = "1";
-  l.choice = choose_histogram(plan, planner.device, keys, bins);
-  switch (l.choice.variant) {
-    case HistogramVariant::rows:
-      plan.use_local_memory = false;
-      plan.global = {{round_up(l.choice.rows, plan.local[0]), 1, 1}};
-      plan.work_groups = plan.global[0] / plan.local[0];
-      plan.items_per_work_item = std::max<std::size_t>(l.choice.chunk, 1);
-      l.count_entry = "hist_rows";
-      l.count = plan;
-      l.finish = kernel_call::one_per_item(plan, bins);
-      l.finish_entry = "hist_merge";
-      return l;
-    case HistogramVariant::local_bins:
-      plan.macros["LOCAL_BINS"] = "1";
-      fit_histogram_group(plan, planner.compiled_limit(KernelRef{"histogram.cl", "hist_local", ""}, plan));
-      l.count_entry = "hist_local";
-      break;
-    case HistogramVariant::global_atomics: l.count_entry = "hist_global"; break;
-  }
-  // The atomic variants: a grid of the plan's work-groups striding over the keys.
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-  l.count = plan;
-  l.finish = kernel_call::one_per_item(plan, bins);
-  l.finish_entry = "hist_zero";
-  return l;
+  return plan_histogram_launches(planner.plan(histogram_traits(), ProblemSize(std::max<std::size_t>(keys, 1))),
+                                 planner.device, keys, bins, o.shift, o.wrap, [&](const LaunchPlan& plan) {
+                                   return planner.compiled_limit(KernelRef{"histogram.cl", "hist_local", ""}, plan);
+                                 });
 }
 
 LaunchPlan histogram(Context& ctx, const Buffer<std::uint32_t>& keys, Buffer<std::uint32_t>& counts,

@@ -19,13 +19,8 @@ KernelTraits histogram_traits();
 /// the row variant's rows).
 const TuningSpace& histogram_tunables();
 
-/// A histogram call's launches: the counting kernel and, for the row
-/// variant, the merge; for the atomic variants, the clearing of the counts.
-struct HistogramLaunches {
-  HistogramChoice choice;
-  LaunchPlan count, finish;  ///< finish: hist_merge (rows) or hist_zero (atomics), launched first
-  std::string count_entry, finish_entry;
-};
+/// A histogram call's launches (HistogramLaunches: src/rules/histogram_rules.hpp),
+/// planned whole by the rules (plan_histogram_launches).
 HistogramLaunches plan_histogram(const Planner& planner, std::size_t keys, std::size_t bins,
                                  const HistogramOptions& options);
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "portacl/error.hpp"
+#include "rules/coverage_rules.hpp"
 #include "util/checked.hpp"
 #include "portacl/buffer.hpp"
 #include "portacl/context.hpp"
@@ -41,11 +42,7 @@ inline void need_elements(const char* op, const char* name, std::size_t have, st
 // `like` (its macros, so the same program) as a plan of one work-item an
 // item: the helper kernels of a family (clearing, gathering, voting).
 inline LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items) {
-  LaunchPlan p = like;
-  p.global = {{round_up(items == 0 ? 1 : items, p.local[0]), 1, 1}};
-  p.work_groups = p.global[0] / p.local[0];
-  p.items_per_work_item = 1;
-  return p;
+  return ::portacl::one_per_item(like, items);
 }
 
 inline void same_context(const Context& ctx, const BufferStorage& b, const char* op, const char* name) {

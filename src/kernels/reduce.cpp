@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernel_call.hpp"
+#include "rules/reduce_rules.hpp"
 #include "kernels/reduce_tunables.hpp"
 
 namespace portacl {
@@ -86,9 +87,8 @@ cl::Event enqueue(Context& ctx, const ReduceOp& op, ElementType element, std::si
   }
   PreparedKernel k = ctx.prepare(ref, traits, ProblemSize(n), options);
   const LaunchPlan& plan = k.plan;
-  const bool per_item = plan.barrier_free_variant || !plan.use_local_memory;
   const bool single_pass = plan.passes == 1;
-  const std::size_t units = per_item ? plan.global[0] : plan.work_groups;
+  const std::size_t units = reduce_partials(plan);
 
   const cl::Buffer& partials = ctx.scratch("reduce.partials", bytes_of<S>(units, "reduction partials"));
   const cl::Buffer& ticket = ctx.scratch("reduce.ticket", sizeof(cl_uint), true);
@@ -102,12 +102,8 @@ cl::Event enqueue(Context& ctx, const ReduceOp& op, ElementType element, std::si
   cl::Event last = ctx.launch(k);
 
   if (!single_pass) {
-    LaunchPlan second = plan;
-    std::size_t threads = per_item ? 1 : plan.work_group_size();
-    second.local = {{threads, 1, 1}};
-    second.global = {{threads, 1, 1}};
-    second.work_groups = 1;
-    PreparedKernel combine = ctx.prepare(KernelRef{ref.file, "reduce_partials", source, op.compiler_flags}, second);
+    PreparedKernel combine =
+        ctx.prepare(KernelRef{ref.file, "reduce_partials", source, op.compiler_flags}, reduce_combine_plan(plan));
     unsigned a = 0;
     kernel_call::set(combine, a++, static_cast<cl_ulong>(units));
     kernel_call::set(combine, a++, partials);
@@ -248,10 +244,7 @@ DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o
   else
     squares = run_async<T>(ctx, op, element_of<T>::value, x.size(), {&x}, o, &plan).buffer();
   // One work-item takes the root on the device, after the sum (in order).
-  LaunchPlan root = plan;
-  root.local = {{1, 1, 1}};
-  root.global = {{1, 1, 1}};
-  root.work_groups = 1;
+  const LaunchPlan root = single_work_item(plan);
   const std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
   PreparedKernel k = ctx.prepare(KernelRef{op.name + ".cl", "reduce_sqrt", source, op.compiler_flags}, root);
   cl_int err = CL_SUCCESS;

@@ -9,6 +9,8 @@
 #include "gemv_tunables.hpp"
 #include "histogram_tunables.hpp"
 #include "packed_symv_tunables.hpp"
+#include "reduce_tunables.hpp"
+#include "rules/reduce_rules.hpp"
 #include "trsv_tunables.hpp"
 #include "scan_tunables.hpp"
 #include "sort_tunables.hpp"
@@ -127,6 +129,13 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     const PackedSymvLaunches l = plan_packed_symv(planner, ElementType::f32, 4096);
     c.launches.push_back({"packed_symv_blocks", l.blocks});
     c.launches.push_back({"packed_symv_combine", l.combine});
+  }));
+  calls.push_back(call("reduce", "sum float, 2^24", [&](ReferenceCall& c) {
+    // The sum's kernel as reduce.cpp builds it: one input, float partials.
+    const LaunchPlan first =
+        planner.plan(reduce_traits("sum", ElementType::f32, 1, 4, true, 1), ProblemSize(std::size_t{1} << 24));
+    c.launches.push_back({"reduce", first});
+    if (first.passes != 1) c.launches.push_back({"reduce_partials", reduce_combine_plan(first)});
   }));
   calls.push_back(call("scan", "inclusive_scan float, 2^24", [&](ReferenceCall& c) {
     const ScanLaunch l = plan_scan(planner, "prefix_sum", ElementType::f32, 4, std::size_t{1} << 24, 4);

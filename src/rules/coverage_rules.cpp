@@ -38,4 +38,13 @@ void cover_items(LaunchPlan& plan, std::size_t items, std::size_t per_work_item,
                   " a work-item: just enough work-groups to cover each once");
 }
 
+LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items) {
+  LaunchPlan p = like;
+  const std::size_t local = p.local[0] ? p.local[0] : 1;
+  p.work_groups = ((items == 0 ? 1 : items) + local - 1) / local;
+  p.global = {{p.work_groups * local, 1, 1}};
+  p.items_per_work_item = 1;
+  return p;
+}
+
 }  // namespace portacl

@@ -24,5 +24,8 @@ void decide_single_pass_scan(LaunchPlan& plan, std::size_t per_work_item, std::s
 /// plan's size to cover every one once (rule general.cover-problem).
 /// Sets work_groups, global and items_per_work_item.
 void cover_items(LaunchPlan& plan, std::size_t items, std::size_t per_work_item, const std::string& what);
+/// An elementwise pass's plan: `like`'s work-group size and build, a
+/// work-item per item (at least one work-group), no decision of its own.
+LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items);
 
 }  // namespace portacl

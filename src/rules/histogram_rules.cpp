@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/histogram_rules.hpp"
 
+#include "rules/coverage_rules.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -73,6 +75,40 @@ void fit_histogram_group(LaunchPlan& plan, std::size_t compiled_limit) {
   plan.decide("work_group_size", std::to_string(fitted), "limits.kernel-work-group-size",
               "the compiled kernel takes at most " + std::to_string(compiled_limit) + " work-items, not " +
                   std::to_string(planned));
+}
+
+HistogramLaunches plan_histogram_launches(LaunchPlan plan, const DeviceInfo& device, std::size_t keys, std::size_t bins,
+                                          unsigned shift, bool wrap,
+                                          const std::function<std::size_t(const LaunchPlan&)>& local_bins_limit) {
+  HistogramLaunches l;
+  plan.macros["BINS"] = std::to_string(bins);
+  plan.macros["SHIFT"] = std::to_string(shift);
+  if (wrap) plan.macros["WRAP"] = "1";
+  l.choice = choose_histogram(plan, device, keys, bins);
+  switch (l.choice.variant) {
+    case HistogramVariant::rows:
+      plan.use_local_memory = false;
+      plan.work_groups = (l.choice.rows + plan.local[0] - 1) / plan.local[0];
+      plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+      plan.items_per_work_item = std::max<std::size_t>(l.choice.chunk, 1);
+      l.count_entry = "hist_rows";
+      l.count = plan;
+      l.finish = one_per_item(plan, bins);
+      l.finish_entry = "hist_merge";
+      return l;
+    case HistogramVariant::local_bins:
+      plan.macros["LOCAL_BINS"] = "1";
+      fit_histogram_group(plan, local_bins_limit(plan));
+      l.count_entry = "hist_local";
+      break;
+    case HistogramVariant::global_atomics: l.count_entry = "hist_global"; break;
+  }
+  // The atomic variants: a grid of the plan's work-groups striding over the keys.
+  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  l.count = plan;
+  l.finish = one_per_item(plan, bins);
+  l.finish_entry = "hist_zero";
+  return l;
 }
 
 }  // namespace portacl

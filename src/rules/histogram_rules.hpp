@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <string>
 
 #include "portacl/device.hpp"
 #include "portacl/plan.hpp"
@@ -35,5 +37,24 @@ HistogramChoice choose_histogram(LaunchPlan& plan, const DeviceInfo& device, std
 /// size, or the largest power of two within the limit (rule
 /// limits.kernel-work-group-size).
 void fit_histogram_group(LaunchPlan& plan, std::size_t compiled_limit);
+
+/// A histogram call's launches: the counting kernel and, for the row
+/// variant, the merge; for the atomic variants, the clearing of the counts.
+struct HistogramLaunches {
+  HistogramChoice choice;
+  LaunchPlan count, finish;  ///< finish: hist_merge (rows) or hist_zero (atomics), launched first
+  std::string count_entry, finish_entry;
+};
+
+/// The launches of `keys` keys into `bins` bins (keys shifted right by
+/// `shift`, wrapped modulo bins where `wrap`) under `plan` (the counting
+/// kernel's): choose_histogram's variant made whole, BINS, SHIFT, WRAP and
+/// LOCAL_BINS set, the rows' grid or the atomic variants' grid-stride over
+/// the plan's work-groups, the local-bins work-group fitted to
+/// `local_bins_limit(plan)` (the compiled kernel's limit, 0 unknown), and
+/// the finishing pass a work-item a bin.
+HistogramLaunches plan_histogram_launches(LaunchPlan plan, const DeviceInfo& device, std::size_t keys, std::size_t bins,
+                                          unsigned shift, bool wrap,
+                                          const std::function<std::size_t(const LaunchPlan&)>& local_bins_limit);
 
 }  // namespace portacl

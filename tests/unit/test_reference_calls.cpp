@@ -39,9 +39,9 @@ TEST_CASE("every family's reference call plans on every device class from its de
         CHECK(!plan.decisions.empty());
       }
     }
-    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "gemv", "trsv", "packed_symv", "scan",
-                                            "sort", "binary_gemm", "kmeans", "knn", "conv_layer", "gemm"});
-    CHECK(calls.size() == 22);
+    CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "gemv", "trsv", "packed_symv", "reduce",
+                                            "scan", "sort", "binary_gemm", "kmeans", "knn", "conv_layer", "gemm"});
+    CHECK(calls.size() == 23);
     // The SpMV calls name their method's rule; a banded matrix is stored by
     // diagonals wherever the rules allow it.
     REQUIRE(calls[0].decisions.size() >= 1);
@@ -117,4 +117,19 @@ TEST_CASE("GEMV's reference plans are the call's own: offline and live agree on 
     CHECK(live.build_options() == offline.product.build_options());
     CHECK(live.decisions.size() == offline.product.decisions.size());
   }
+}
+
+TEST_CASE("the sum's reference plan is the call's own: offline and live agree", "[rules]") {
+  Context& ctx = test::cpu_context();
+  const std::size_t n = std::size_t{1} << 24;
+  const std::vector<ReferenceCall> offline = reference_calls(ctx.info(), {});
+  const auto sum_call = std::find_if(offline.begin(), offline.end(),
+                                     [](const ReferenceCall& c) { return c.label.rfind("sum float", 0) == 0; });
+  REQUIRE(sum_call != offline.end());
+  REQUIRE(sum_call->error == "");
+  Buffer<float> x(ctx, std::vector<float>(n, 0.5f));
+  LaunchPlan live;
+  CHECK(sum(ctx, x, {}, &live) == 0.5f * float(n));
+  CHECK(live.summary() == sum_call->launches.front().second.summary());
+  CHECK(live.build_options() == sum_call->launches.front().second.build_options());
 }
