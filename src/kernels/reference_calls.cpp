@@ -9,6 +9,7 @@
 #include "gemv_tunables.hpp"
 #include "histogram_tunables.hpp"
 #include "packed_symv_tunables.hpp"
+#include "particles/nbody_tunables.hpp"
 #include "reduce_tunables.hpp"
 #include "rules/reduce_rules.hpp"
 #include "trsv_tunables.hpp"
@@ -136,6 +137,19 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
         planner.plan(reduce_traits("sum", ElementType::f32, 1, 4, true, 1), ProblemSize(std::size_t{1} << 24));
     c.launches.push_back({"reduce", first});
     if (first.passes != 1) c.launches.push_back({"reduce_partials", reduce_combine_plan(first)});
+  }));
+  calls.push_back(call("particles", "nbody, 65536 bodies, a force sum and a leapfrog half", [&](ReferenceCall& c) {
+    NbodyOptions o;
+    o.plan = options;
+    const std::size_t n = 65536;
+    const NbodyLaunches l = plan_nbody(planner, n, n, o);
+    if (l.shape.layout == NbodyLayout::float4_tiles) {
+      c.launches.push_back({"nbody_tiles", l.forces});
+    } else {
+      c.launches.push_back({"nbody_split", l.forces});
+      c.launches.push_back({"nbody_soa", l.forces});
+    }
+    c.launches.push_back({"nbody_kick_drift", plan_nbody_half_step(planner, n, o)});
   }));
   calls.push_back(call("scan", "inclusive_scan float, 2^24", [&](ReferenceCall& c) {
     const ScanLaunch l = plan_scan(planner, "prefix_sum", ElementType::f32, 4, std::size_t{1} << 24, 4);

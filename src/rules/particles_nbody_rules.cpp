@@ -4,6 +4,7 @@
 #include <string>
 
 #include "portacl/device.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -75,6 +76,22 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
 
 NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
   return carried(plan, shape_of(plan, space, n));
+}
+
+NbodyLaunches plan_nbody_launches(LaunchPlan plan, const TuningSpace& space, std::size_t n, std::size_t count,
+                                  bool potential) {
+  NbodyLaunches l;
+  l.shape = choose_nbody(plan, space, n);
+  plan.macros["POTENTIAL"] = potential ? "1" : "0";
+  cover_items(plan, count, l.shape.bodies, "bodies");
+  l.forces = std::move(plan);
+  return l;
+}
+
+LaunchPlan nbody_half_step(LaunchPlan plan, std::size_t count, bool potential) {
+  cover_items(plan, count, 1, "bodies");
+  plan.macros["POTENTIAL"] = potential ? "1" : "0";
+  return plan;
 }
 
 }  // namespace portacl

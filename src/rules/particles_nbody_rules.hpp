@@ -37,4 +37,18 @@ struct NbodyShape {
 /// follows it).
 NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
 
+/// The force sum over `n` bodies for a slice of `count` of them (count > 0)
+/// under `plan`, whole: choose_nbody's shape, POTENTIAL, and a grid that
+/// gives each work-item its bodies of the slice (rule general.cover-problem).
+struct NbodyLaunches {
+  NbodyShape shape;
+  LaunchPlan forces;
+};
+NbodyLaunches plan_nbody_launches(LaunchPlan plan, const TuningSpace& space, std::size_t n, std::size_t count,
+                                  bool potential);
+
+/// The leapfrog's halves over `count` bodies: streaming updates under the
+/// force sum's plan, one body a work-item.
+LaunchPlan nbody_half_step(LaunchPlan plan, std::size_t count, bool potential);
+
 }  // namespace portacl

@@ -10,9 +10,9 @@
 #include "../kernel_call.hpp"
 #include "kernels/particles/nbody_slice.hpp"
 #include "kernels/particles/nbody_tunables.hpp"
+#include "kernels/planner.hpp"
 #include "portacl/error.hpp"
 #include "rules/particles_nbody_rules.hpp"
-#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -80,27 +80,30 @@ void check_pair(Context& ctx, const char* op, const Buffer<float>& bodies, const
                            "every body's position is read while accelerations are written");
 }
 
-// The leapfrog's halves: streaming updates under the force sum's plan, one
-// body per work-item.
 LaunchPlan half_step_plan(Context& ctx, std::size_t count, const NbodyOptions& o) {
-  LaunchPlan half = ctx.plan(nbody_traits(), ProblemSize(count), o.plan);
-  cover_items(half, count, 1, "bodies");
-  half.macros["POTENTIAL"] = o.potential ? "1" : "0";
-  return half;
+  return plan_nbody_half_step(live_planner(ctx, o.plan), count, o);
 }
 
 }  // namespace
 
+NbodyLaunches plan_nbody(const Planner& planner, std::size_t n, std::size_t count, const NbodyOptions& o) {
+  return plan_nbody_launches(planner.plan(nbody_traits(), ProblemSize(std::max<std::size_t>(n, 1))), nbody_tunables(),
+                             n, count, o.potential);
+}
+
+LaunchPlan plan_nbody_half_step(const Planner& planner, std::size_t count, const NbodyOptions& o) {
+  return nbody_half_step(planner.plan(nbody_traits(), ProblemSize(count)), count, o.potential);
+}
+
 LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, std::size_t first, std::size_t count,
                                      Buffer<float>& accelerations, const NbodyOptions& o) {
   const std::size_t n = bodies.size() / 4;
-  // Planned for all n (the sum's length and order), launched for the slice.
-  LaunchPlan plan = ctx.plan(nbody_traits(), ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
-  if (count == 0) return plan;
+  if (count == 0) return ctx.plan(nbody_traits(), ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
   if (n > 0xffffffffull) throw Error("nbody: " + std::to_string(n) + " bodies; at most 2^32 - 1");
-  const NbodyShape shape = choose_nbody(plan, nbody_tunables(), n);
-  plan.macros["POTENTIAL"] = o.potential ? "1" : "0";
-  cover_items(plan, count, shape.bodies, "bodies");
+  // Planned for all n (the sum's length and order), launched for the slice.
+  const NbodyLaunches l = plan_nbody(live_planner(ctx, o.plan), n, count, o);
+  const NbodyShape& shape = l.shape;
+  const LaunchPlan& plan = l.forces;
   const cl_uint all = static_cast<cl_uint>(n), from = static_cast<cl_uint>(first), slice = static_cast<cl_uint>(count);
   const cl_float eps2 = o.softening * o.softening, g = o.gravity;
   if (shape.layout == NbodyLayout::float4_tiles) {

@@ -6,6 +6,7 @@
 
 #include "portacl/particles.hpp"
 #include "portacl/plan.hpp"
+#include "rules/particles_nbody_rules.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {
@@ -17,5 +18,13 @@ KernelTraits nbody_traits();
 /// rule particles.nbody-unroll) and BODIES (bodies i per work-item; unset,
 /// rule particles.nbody-bodies-per-item).
 const TuningSpace& nbody_tunables();
+
+struct Planner;
+/// The force sum over `n` bodies for a slice of `count` (count > 0),
+/// planned whole by the rules (plan_nbody_launches); planned for all n
+/// (the sum's length and order).
+NbodyLaunches plan_nbody(const Planner& planner, std::size_t n, std::size_t count, const NbodyOptions& options);
+/// A leapfrog half over `count` bodies (nbody_half_step).
+LaunchPlan plan_nbody_half_step(const Planner& planner, std::size_t count, const NbodyOptions& options);
 
 }  // namespace portacl
