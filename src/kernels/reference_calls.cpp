@@ -11,11 +11,13 @@
 #include "packed_symv_tunables.hpp"
 #include "particles/nbody_tunables.hpp"
 #include "reduce_tunables.hpp"
+#include "rules/coverage_rules.hpp"
 #include "rules/reduce_rules.hpp"
 #include "trsv_tunables.hpp"
 #include "scan_tunables.hpp"
 #include "sort_tunables.hpp"
 #include "ml/conv_layer_tunables.hpp"
+#include "ml/layer_kernels.hpp"
 #include "ml/kmeans_tunables.hpp"
 #include "ml/knn_tunables.hpp"
 #include "kernels/sparse/generators.hpp"
@@ -150,6 +152,19 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
       c.launches.push_back({"nbody_soa", l.forces});
     }
     c.launches.push_back({"nbody_kick_drift", plan_nbody_half_step(planner, n, o)});
+  }));
+  calls.push_back(call("pooling", "max pooling 3 x 3, stride 2, 128x64x56x56 forward", [&](ReferenceCall& c) {
+    PoolShape s;
+    s.images = 128;
+    s.channels = 64;
+    s.height = s.width = 56;
+    s.window_h = s.window_w = 3;
+    s.stride_h = s.stride_w = 2;
+    s.pad_h = s.pad_w = 1;
+    PoolOptions o;
+    o.plan = options;
+    const std::size_t outputs = s.images * s.channels * s.out_height() * s.out_width();
+    c.launches.push_back({"pool_forward", one_per_item(plan_pooling(planner, s, o, outputs), outputs)});
   }));
   calls.push_back(call("scan", "inclusive_scan float, 2^24", [&](ReferenceCall& c) {
     const ScanLaunch l = plan_scan(planner, "prefix_sum", ElementType::f32, 4, std::size_t{1} << 24, 4);

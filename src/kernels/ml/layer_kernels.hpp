@@ -6,6 +6,8 @@
 #pragma once
 
 #include "portacl/plan.hpp"
+#include "portacl/ml.hpp"
+#include "rules/ml_layer_rules.hpp"
 #include "rules/tuning_space.hpp"
 
 namespace portacl {
@@ -21,5 +23,11 @@ KernelTraits binary_layer_traits();
 /// The convolution's weight gradients, a work-group a weight whose
 /// work-items add in a tree through local memory (barriers).
 KernelTraits conv_weight_grad_traits();
+
+struct Planner;
+/// Pooling's plan for a pass over `items` elements (the forward pass's
+/// outputs, the backward pass's inputs), built for the shape's window
+/// (pooling_plan); each pass launches it a work-item an element.
+LaunchPlan plan_pooling(const Planner& planner, const PoolShape& shape, const PoolOptions& options, std::size_t items);
 
 }  // namespace portacl

@@ -10,6 +10,7 @@
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/layer_kernels.hpp"
+#include "kernels/planner.hpp"
 #include "kernels/ml/tensor_strides.hpp"
 #include "portacl/error.hpp"
 #include "portacl/plan.hpp"
@@ -69,15 +70,7 @@ PoolCounts check_tensors(const char* op, Context& ctx, const PoolShape& s, const
 // The plan and the launch both passes share: the element counts, the two
 // sides' strides, the kernel's macros.
 void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptions& o, std::size_t items,
-            const BufferStorage& from, const BufferStorage& to, const BufferStorage& argmax, LaunchPlan& plan) {
-  plan.macros["MAX"] = o.kind == PoolKind::max ? "1" : "0";
-  plan.macros["COUNT_PADDING"] = o.count_padding ? "1" : "0";
-  plan.macros["R"] = std::to_string(s.window_h);
-  plan.macros["S"] = std::to_string(s.window_w);
-  plan.macros["STRIDE_H"] = std::to_string(s.stride_h);
-  plan.macros["STRIDE_W"] = std::to_string(s.stride_w);
-  plan.macros["PAD_H"] = std::to_string(s.pad_h);
-  plan.macros["PAD_W"] = std::to_string(s.pad_w);
+            const BufferStorage& from, const BufferStorage& to, const BufferStorage& argmax, const LaunchPlan& plan) {
   const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
   const TensorStrides out = tensor_strides(o.layout, s.channels, s.out_height(), s.out_width());
   const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
@@ -87,6 +80,19 @@ void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptio
 }
 
 }  // namespace
+
+LaunchPlan plan_pooling(const Planner& planner, const PoolShape& s, const PoolOptions& o, std::size_t items) {
+  PoolWindow w;
+  w.max = o.kind == PoolKind::max;
+  w.count_padding = o.count_padding;
+  w.height = s.window_h;
+  w.width = s.window_w;
+  w.stride_h = s.stride_h;
+  w.stride_w = s.stride_w;
+  w.pad_h = s.pad_h;
+  w.pad_w = s.pad_w;
+  return pooling_plan(planner.plan(pooling_traits(), ProblemSize(std::max<std::size_t>(items, 1))), w);
+}
 
 LaunchPlan pool_forward(Context& ctx, const PoolShape& s, const Buffer<float>& input, Buffer<float>& output,
                         Buffer<int>* argmax, const PoolOptions& o) {
@@ -104,7 +110,7 @@ LaunchPlan pool_forward(Context& ctx, const PoolShape& s, const Buffer<float>& i
     aliasing::refuse_overlap(op, aliasing::whole(*argmax), "argmax", aliasing::whole(output), "output",
                              "both are written");
   }
-  LaunchPlan plan = ctx.plan(pooling_traits(), ProblemSize(std::max<std::size_t>(outputs, 1)), o.plan);
+  const LaunchPlan plan = plan_pooling(live_planner(ctx, o.plan), s, o, outputs);
   auto held = ctx.hold_scratch();
   // Where the maximum's picks go: the caller's argmax, else scratch; the
   // average writes none (the argument is then unused).
@@ -130,7 +136,7 @@ LaunchPlan pool_backward(Context& ctx, const PoolShape& s, const Buffer<float>& 
     aliasing::refuse_overlap(op, aliasing::whole(grad_input), "grad_input", aliasing::whole(*argmax), "argmax",
                              "the input's gradient is written while the picks are read");
   }
-  LaunchPlan plan = ctx.plan(pooling_traits(), ProblemSize(std::max<std::size_t>(inputs, 1)), o.plan);
+  const LaunchPlan plan = plan_pooling(live_planner(ctx, o.plan), s, o, inputs);
   const BufferStorage& picks = argmax ? static_cast<const BufferStorage&>(*argmax) : grad_output;  // MAX 0: unread
   launch(ctx, "pool_backward", s, o, inputs, grad_output, grad_input, picks, plan);
   return plan;
