@@ -82,15 +82,8 @@ void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptio
 }  // namespace
 
 LaunchPlan plan_pooling(const Planner& planner, const PoolShape& s, const PoolOptions& o, std::size_t items) {
-  PoolWindow w;
-  w.max = o.kind == PoolKind::max;
-  w.count_padding = o.count_padding;
-  w.height = s.window_h;
-  w.width = s.window_w;
-  w.stride_h = s.stride_h;
-  w.stride_w = s.stride_w;
-  w.pad_h = s.pad_h;
-  w.pad_w = s.pad_w;
+  const PoolWindow w{
+      o.kind == PoolKind::max, o.count_padding, s.window_h, s.window_w, s.stride_h, s.stride_w, s.pad_h, s.pad_w};
   return pooling_plan(planner.plan(pooling_traits(), ProblemSize(std::max<std::size_t>(items, 1))), w);
 }
 
