@@ -6,7 +6,8 @@
 # earlier tree's sources (e.g. `git archive COMMIT | tar -x -C DIR`, carried
 # in a git-ignored folder). The /tmp/build of this tree must have
 # portacl-bench (gpu-run.sh's build step with BUILD_TARGETS naming it).
-# Writes $OUT/bench_{before,after}_R.json, one per round.
+# Writes $OUT/bench_{before,after}_R.json, one per round (TIMEOUT seconds
+# each at most, default 300).
 set -u
 source tools/gpu/gpu-env.sh
 BEFORE=${BEFORE:?BEFORE must name the earlier tree}
@@ -23,7 +24,7 @@ for r in $(seq 1 "$ROUNDS"); do
     bench=/tmp/build/tools/portacl-bench
     [ "$which" = before ] && bench=/tmp/build-before/tools/portacl-bench
     # Each tree reads its own kernels and keeps its own program cache.
-    PORTACL_CACHE_DIR=/tmp/portacl-cache-$which timeout 300 "$bench" --device gpu --seed "$r" --kernels "$KERNELS" \
+    PORTACL_CACHE_DIR=/tmp/portacl-cache-$which timeout "${TIMEOUT:-300}" "$bench" --device gpu --seed "$r" --kernels "$KERNELS" \
       $ARGS --json > "$OUT/bench_${which}_$r.json" 2> "$OUT/bench_${which}_$r.err"
     echo "$which round $r exit $?"
   done
