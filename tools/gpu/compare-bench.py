@@ -19,9 +19,13 @@ def rows(path):
         for r in d.get(section) or []:
             if not isinstance(r, dict) or not isinstance(r.get("time"), dict):
                 continue
-            name = " ".join(str(r[k]) for k in ("kernel", "label", "variant", "element", "method") if r.get(k))
-            size = r.get("n") or r.get("size") or r.get("order") or ""
-            out[f"{section}: {name} {size}".strip()] = r["time"]["median_ms"]
+            variant = str(r.get("variant", ""))
+            if section == "gemm":  # its variant is the plan's summary: the case names it
+                variant = ""
+            name = " ".join(str(r[k]) for k in ("kernel", "case", "label", "element") if r.get(k))
+            size = r.get("n") if section == "kernels" else ""
+            key = f"{section}: {name} {size} {variant}".split()
+            out[" ".join(key)] = r["time"]["median_ms"]
     return d.get("device", "?"), out
 
 
@@ -39,7 +43,7 @@ def main(folder):
     if len(runs) != 2:
         sys.exit("need bench_before_*.json and bench_after_*.json")
     print(f"device: {device}; rounds: {len(runs['before'])} before, {len(runs['after'])} after")
-    print(f"{'case':60} {'before ms (rounds)':>28} {'after ms (rounds)':>28} {'after/before':>12}")
+    print(f"{'case':90} {'before ms (rounds)':>22} {'after ms (rounds)':>22} {'after/before':>12}")
     for key in runs["before"][0]:
         b = [r[key] for r in runs["before"] if key in r]
         a = [r[key] for r in runs["after"] if key in r]
@@ -47,7 +51,7 @@ def main(folder):
             continue
         fmt = lambda v: " ".join(f"{x:.4g}" for x in v)
         ratio = statistics.median(a) / statistics.median(b) if statistics.median(b) else float("nan")
-        print(f"{key[:60]:60} {fmt(b):>28} {fmt(a):>28} {ratio:12.3f}")
+        print(f"{key[:90]:90} {fmt(b):>22} {fmt(a):>22} {ratio:12.3f}")
 
 
 if __name__ == "__main__":
