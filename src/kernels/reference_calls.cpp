@@ -10,6 +10,7 @@
 #include "histogram_tunables.hpp"
 #include "packed_symv_tunables.hpp"
 #include "particles/nbody_tunables.hpp"
+#include "particles/particle_traits.hpp"
 #include "reduce_tunables.hpp"
 #include "rules/coverage_rules.hpp"
 #include "rules/reduce_rules.hpp"
@@ -165,6 +166,11 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     o.plan = options;
     const std::size_t outputs = s.images * s.channels * s.out_height() * s.out_width();
     c.launches.push_back({"pool_forward", one_per_item(plan_pooling(planner, s, o, outputs), outputs)});
+  }));
+  calls.push_back(call("particles", "radial distribution, 32768 particles, 1000 shells", [&](ReferenceCall& c) {
+    const RdfLaunches l = plan_rdf(planner, 32768, 1000);
+    c.launches.push_back({l.count_entry, l.count});
+    if (l.choice.variant == HistogramVariant::rows) c.launches.push_back({"rdf_merge", l.merge});
   }));
   calls.push_back(call("scan", "inclusive_scan float, 2^24", [&](ReferenceCall& c) {
     const ScanLaunch l = plan_scan(planner, "prefix_sum", ElementType::f32, 4, std::size_t{1} << 24, 4);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/histogram_rules.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "rules/coverage_rules.hpp"
 
 #include <algorithm>
@@ -108,6 +111,31 @@ HistogramLaunches plan_histogram_launches(LaunchPlan plan, const DeviceInfo& dev
   l.count = plan;
   l.finish = one_per_item(plan, bins);
   l.finish_entry = "hist_zero";
+  return l;
+}
+
+RdfLaunches plan_rdf_launches(LaunchPlan plan, const DeviceInfo& device, std::size_t n, std::size_t shells) {
+  RdfLaunches l;
+  const std::uint64_t pairs = std::uint64_t(n) * (n ? n - 1 : 0) / 2;
+  plan.macros["SHELLS"] = std::to_string(shells);
+  l.choice =
+      choose_histogram(plan, device, static_cast<std::size_t>(std::min<std::uint64_t>(pairs, ~std::size_t{0})), shells);
+  const std::size_t local = plan.local[0];
+  if (n >= 2 && l.choice.variant == HistogramVariant::rows) {
+    l.rows = std::min(l.choice.rows, n);
+    l.chunk = (n + l.rows - 1) / l.rows;
+    plan.work_groups = (l.rows + local - 1) / local;
+    plan.global = {{plan.work_groups * local, 1, 1}};
+    l.count_entry = "rdf_rows";
+    l.merge = one_per_item(plan, shells);
+  } else if (n >= 2) {
+    const bool local_bins = l.choice.variant == HistogramVariant::local_bins;
+    if (local_bins) plan.macros["LOCAL_BINS"] = "1";
+    plan.work_groups = std::min(plan.work_groups, (n + local - 1) / local);
+    plan.global = {{plan.work_groups * local, 1, 1}};
+    l.count_entry = local_bins ? "rdf_local" : "rdf_global";
+  }
+  l.count = std::move(plan);
   return l;
 }
 

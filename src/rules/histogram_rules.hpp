@@ -57,4 +57,19 @@ HistogramLaunches plan_histogram_launches(LaunchPlan plan, const DeviceInfo& dev
                                           unsigned shift, bool wrap,
                                           const std::function<std::size_t(const LaunchPlan&)>& local_bins_limit);
 
+/// The radial distribution's pair counts, a histogram of N (N - 1) / 2
+/// distances into `shells`: choose_histogram's variant for that many keys,
+/// SHELLS, and the variant's launches made whole (rows: rdf_rows over at
+/// most n rows and the merge a work-item a shell; atomics: rdf_local with
+/// LOCAL_BINS or rdf_global, at most a work-group per work-group of
+/// particles). n < 2 gets the counting plan alone, nothing to launch.
+struct RdfLaunches {
+  HistogramChoice choice;
+  LaunchPlan count, merge;
+  std::string count_entry;  ///< rdf_rows, rdf_local or rdf_global
+  std::size_t rows = 0;     ///< rows: the rows of partial counts
+  std::size_t chunk = 0;    ///< rows: particles a row
+};
+RdfLaunches plan_rdf_launches(LaunchPlan plan, const DeviceInfo& device, std::size_t n, std::size_t shells);
+
 }  // namespace portacl

@@ -9,6 +9,7 @@
 
 #include "../kernel_call.hpp"
 #include "portacl/plan.hpp"
+#include "rules/histogram_rules.hpp"
 #include "portacl/context.hpp"
 #include "rules/tuning_space.hpp"
 #include "rules/coverage_rules.hpp"
@@ -48,5 +49,10 @@ inline LaunchPlan neighbours_cl_pass_plan(Context& ctx, const KernelTraits& trai
   p.macros["HALF"] = "0";
   return p;
 }
+
+struct Planner;
+/// The radial distribution's counting of n particles' pair distances into
+/// `shells`, planned whole by the rules (plan_rdf_launches).
+RdfLaunches plan_rdf(const Planner& planner, std::size_t n, std::size_t shells);
 
 }  // namespace portacl

@@ -8,12 +8,18 @@
 #include <string>
 
 #include "../kernel_call.hpp"
+#include "kernels/planner.hpp"
 #include "particle_traits.hpp"
 #include "position_check.hpp"
 #include "portacl/error.hpp"
 #include "rules/histogram_rules.hpp"
 
 namespace portacl {
+
+RdfLaunches plan_rdf(const Planner& planner, std::size_t n, std::size_t shells) {
+  return plan_rdf_launches(planner.plan(particle_pass_traits("rdf", 16), ProblemSize(std::max<std::size_t>(n, 1))),
+                           planner.device, n, shells);
+}
 
 RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positions, const PeriodicBox& box,
                                        const RdfOptions& o) {
@@ -39,41 +45,27 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
   for (std::size_t s = 0; s < o.shells; ++s) out.r.push_back((s + 0.5) * width);
   out.g.assign(o.shells, 0.0);
   const std::uint64_t pairs = std::uint64_t(n) * (n ? n - 1 : 0) / 2;
-  LaunchPlan plan = ctx.plan(particle_pass_traits("rdf", 16), ProblemSize(std::max<std::size_t>(n, 1)), o.plan);
-  plan.macros["SHELLS"] = std::to_string(o.shells);
-  const HistogramChoice choice = choose_histogram(
-      plan, ctx.info(), static_cast<std::size_t>(std::min<std::uint64_t>(pairs, ~std::size_t{0})), o.shells);
-  out.plan = plan;
+  const RdfLaunches l = plan_rdf(live_planner(ctx, o.plan), n, o.shells);
+  out.plan = l.count;
   if (n < 2) return out;
   refuse_positions_outside(ctx, positions, box, o.plan, op);
   Buffer<std::uint32_t> counts(ctx, o.shells);
   const cl_uint count = static_cast<cl_uint>(n);
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   const cl_float r_max = o.r_max, shell = static_cast<cl_float>(width);
-  if (choice.variant == HistogramVariant::rows) {
-    const std::size_t rows = std::min(choice.rows, n), chunk = kernel_call::ceil_div(n, rows);
-    plan.global = {{kernel_call::round_up(rows, plan.local[0]), 1, 1}};
-    plan.work_groups = plan.global[0] / plan.local[0];
+  const PreparedKernel count_k = ctx.prepare(KernelRef{"particles_rdf.cl", l.count_entry, ""}, l.count);
+  if (l.choice.variant == HistogramVariant::rows) {
     auto held = ctx.hold_scratch();
-    const cl::Buffer& partial = ctx.scratch("rdf.rows", checked_product(rows, o.shells * 4, "rdf rows"));
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", "rdf_rows", ""}, plan), count, box4, r_max,
-                        shell, static_cast<cl_uint>(rows), static_cast<cl_uint>(chunk), positions, partial);
-    LaunchPlan merge = plan;
-    merge.global = {{kernel_call::round_up(o.shells, plan.local[0]), 1, 1}};
-    merge.work_groups = merge.global[0] / merge.local[0];
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", "rdf_merge", ""}, merge),
-                        static_cast<cl_uint>(rows), partial, counts);
+    const cl::Buffer& partial = ctx.scratch("rdf.rows", checked_product(l.rows, o.shells * 4, "rdf rows"));
+    kernel_call::launch(ctx, count_k, count, box4, r_max, shell, static_cast<cl_uint>(l.rows),
+                        static_cast<cl_uint>(l.chunk), positions, partial);
+    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", "rdf_merge", ""}, l.merge),
+                        static_cast<cl_uint>(l.rows), partial, counts);
   } else {
     check_cl(ctx.queue().enqueueFillBuffer(counts.cl_buffer(), cl_uint{0}, 0, o.shells * 4),
              "clEnqueueFillBuffer(rdf)");
-    const bool local = choice.variant == HistogramVariant::local_bins;
-    if (local) plan.macros["LOCAL_BINS"] = "1";
-    plan.work_groups = std::min(plan.work_groups, kernel_call::ceil_div(n, plan.local[0]));
-    plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
-    kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_rdf.cl", local ? "rdf_local" : "rdf_global", ""}, plan),
-                        count, box4, r_max, shell, positions, counts);
+    kernel_call::launch(ctx, count_k, count, box4, r_max, shell, positions, counts);
   }
-  out.plan = plan;
   out.counts = counts.download();
   const double volume = double(box.x) * box.y * box.z, pi = std::acos(-1.0);
   for (std::size_t s = 0; s < o.shells; ++s) {
