@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "rules/coverage_rules.hpp"
+
 namespace portacl {
 
 LaunchPlan pooling_plan(LaunchPlan plan, const PoolWindow& w) {
@@ -15,6 +17,23 @@ LaunchPlan pooling_plan(LaunchPlan plan, const PoolWindow& w) {
   plan.macros["STRIDE_W"] = std::to_string(w.stride_w);
   plan.macros["PAD_H"] = std::to_string(w.pad_h);
   plan.macros["PAD_W"] = std::to_string(w.pad_w);
+  return plan;
+}
+
+LaunchPlan layer_output_plan(LaunchPlan plan, bool has_bias, bool relu) {
+  plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
+  plan.macros["RELU"] = relu ? "1" : "0";
+  return plan;
+}
+
+LaunchPlan softmax_loss_plan(LaunchPlan plan, bool write_grad) {
+  plan.macros["WRITE_GRAD"] = write_grad ? "1" : "0";
+  return plan;
+}
+
+LaunchPlan binary_scale_plan(const LaunchPlan& like, std::size_t items, bool has_scale) {
+  LaunchPlan plan = one_per_item(like, items);
+  plan.macros["HAS_SCALE"] = has_scale ? "1" : "0";
   return plan;
 }
 

@@ -22,4 +22,17 @@ struct PoolWindow {
 /// STRIDE_H, STRIDE_W, PAD_H and PAD_W; its grid is one_per_item's at launch.
 LaunchPlan pooling_plan(LaunchPlan plan, const PoolWindow& window);
 
+/// A layer's output pass built for what the call asks: HAS_BIAS (a bias a
+/// output is added) and RELU (max(0, y) applied), the dense and binarised
+/// dense layers' and the convolutions' epilogue.
+LaunchPlan layer_output_plan(LaunchPlan plan, bool has_bias, bool relu);
+
+/// Softmax cross-entropy's plan: WRITE_GRAD where the call wants the
+/// logits' gradient written.
+LaunchPlan softmax_loss_plan(LaunchPlan plan, bool write_grad);
+
+/// The binarised layers' scaling pass over `items` products, a work-item
+/// each (one_per_item of `like`): HAS_SCALE where per-row scales multiply them.
+LaunchPlan binary_scale_plan(const LaunchPlan& like, std::size_t items, bool has_scale);
+
 }  // namespace portacl

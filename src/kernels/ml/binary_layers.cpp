@@ -43,8 +43,7 @@ void check_packed(const char* op, Context& ctx, const Buffer<std::uint32_t>& pac
 // c (ints) times the scales from `scale_offset`, into `out` (floats).
 void scale_products(Context& ctx, const LaunchPlan& like, std::size_t rows, std::size_t cols, const Buffer<int>& c,
                     const Buffer<float>* scales, std::size_t scale_offset, Buffer<float>& out) {
-  LaunchPlan plan = kernel_call::one_per_item(like, rows * cols);
-  plan.macros["HAS_SCALE"] = scales ? "1" : "0";
+  const LaunchPlan plan = binary_scale_plan(like, rows * cols, scales != nullptr);
   const BufferStorage& scale_or_unused = scales ? static_cast<const BufferStorage&>(*scales) : out;
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "binary_scale", ""}, plan), u32(rows),
                       u32(cols), u32(cols), u32(scale_offset), c, scale_or_unused, out);
@@ -88,9 +87,8 @@ LaunchPlan binary_dense_forward(Context& ctx, const DenseShape& s, const Buffer<
   check_packed(op, ctx, packed_weights, s.outputs, s.inputs);
   check_per_output(op, ctx, scales, bias, s.outputs, y);
   aliasing::refuse_overlap(op, aliasing::whole(y), "y", aliasing::whole(x), "x", "y is written while x is read");
-  LaunchPlan plan = ctx.plan(binary_layer_traits(), ProblemSize(s.batch * s.outputs), o.plan);
-  plan.macros["HAS_BIAS"] = bias ? "1" : "0";
-  plan.macros["RELU"] = o.relu ? "1" : "0";
+  const LaunchPlan plan =
+      layer_output_plan(ctx.plan(binary_layer_traits(), ProblemSize(s.batch * s.outputs), o.plan), bias, o.relu);
   auto held = ctx.hold_scratch();
   const std::size_t words = packed_words(s.inputs);
   Buffer<std::uint32_t> packed_x(ctx, ctx.scratch("binary.signs", s.batch * words * 4), s.batch * words);

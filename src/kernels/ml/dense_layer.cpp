@@ -51,10 +51,7 @@ void check_written(const char* op, Context& ctx, const Buffer<float>& out, const
 }
 
 LaunchPlan plan_dense(Context& ctx, const DenseShape& s, const DenseOptions& o, bool has_bias) {
-  LaunchPlan plan = ctx.plan(dense_layer_traits(), ProblemSize(s.batch * s.outputs), o.plan);
-  plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
-  plan.macros["RELU"] = o.relu ? "1" : "0";
-  return plan;
+  return layer_output_plan(ctx.plan(dense_layer_traits(), ProblemSize(s.batch * s.outputs), o.plan), has_bias, o.relu);
 }
 
 GemmOptions products(const DenseOptions& o) {

@@ -46,8 +46,7 @@ double softmax_cross_entropy(Context& ctx, std::size_t batch, std::size_t classe
     aliasing::refuse_overlap(op, aliasing::whole(*grad), "grad_logits", aliasing::whole(logits), "logits",
                              "the gradient is written while the logits are read");
   }
-  LaunchPlan plan = ctx.plan(softmax_loss_traits(), ProblemSize(batch), options);
-  plan.macros["WRITE_GRAD"] = grad ? "1" : "0";
+  const LaunchPlan plan = softmax_loss_plan(ctx.plan(softmax_loss_traits(), ProblemSize(batch), options), grad);
   auto held = ctx.hold_scratch();
   Buffer<float> losses(ctx, ctx.scratch("softmax.losses", batch * sizeof(float)), batch);
   const BufferStorage& grad_or_unused = grad ? static_cast<const BufferStorage&>(*grad) : losses;  // WRITE_GRAD 0
