@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/particles_neighbour_rules.hpp"
 
+#include "rules/coverage_rules.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -91,6 +93,36 @@ bool decide_pair_scatter(LaunchPlan& plan, bool half_list) {
     plan.decide("scatter", "own sums", "particles.lj-scatter",
                 "a full list: each particle sums its own pairs, no atomics, every pair computed twice");
   return half_list;
+}
+
+LaunchPlan neighbour_search_plan(LaunchPlan plan, std::size_t n, bool half, bool slots_by_k) {
+  plan.macros["HALF"] = half ? "1" : "0";
+  plan.macros["SLOTS_BY_K"] = slots_by_k ? "1" : "0";
+  cover_items(plan, n, 1, "particles");
+  return plan;
+}
+
+LaunchPlan neighbour_helper_plan(LaunchPlan plan) {
+  plan.macros["HALF"] = "0";
+  return plan;
+}
+
+bool lj_forces_plan(LaunchPlan& plan, std::size_t n, std::size_t types, bool slots_by_k, bool half_list) {
+  plan.macros["TYPES"] = std::to_string(types);
+  plan.macros["SLOTS_BY_K"] = slots_by_k ? "1" : "0";
+  cover_items(plan, n, 1, "particles");
+  const bool atomic_shares = decide_pair_scatter(plan, half_list);
+  plan.macros["HALF_LIST"] = atomic_shares ? "1" : "0";
+  return atomic_shares;
+}
+
+LaunchPlan bond_plans(LaunchPlan& plan, std::size_t atoms, std::size_t bonds, std::size_t max_per_atom) {
+  plan.macros["MAX_BONDS"] = std::to_string(max_per_atom);
+  LaunchPlan per_bond = plan;
+  if (bonds == 0 || atoms == 0) return per_bond;
+  cover_items(per_bond, bonds, 1, "bonds");
+  cover_items(plan, atoms, 1, "atoms");
+  return per_bond;
 }
 
 }  // namespace portacl

@@ -48,4 +48,22 @@ bool choose_md_half_list(LaunchPlan& plan, std::optional<bool> asked, bool doubl
 /// particles.lj-scatter).
 bool decide_pair_scatter(LaunchPlan& plan, bool half_list);
 
+/// The neighbour search's plan over n particles, a work-item each (rule
+/// general.cover-problem): HALF (a half list) and SLOTS_BY_K (the list's
+/// layout) as built.
+LaunchPlan neighbour_search_plan(LaunchPlan plan, std::size_t n, bool half, bool slots_by_k);
+
+/// particles_neighbours.cl's helper kernels: they ignore HALF, which the
+/// search kernels need defined (0).
+LaunchPlan neighbour_helper_plan(LaunchPlan plan);
+
+/// The Lennard-Jones force pass over n particles, a work-item each: TYPES,
+/// SLOTS_BY_K, and how a half list's pair shares reach the partner
+/// (decide_pair_scatter; HALF_LIST). Returns whether shares are atomic.
+bool lj_forces_plan(LaunchPlan& plan, std::size_t n, std::size_t types, bool slots_by_k, bool half_list);
+
+/// The bonded forces: a pass a bond (`per_bond`) and the gather a work-item
+/// an atom (`plan`, returned in place), MAX_BONDS bonds an atom at most.
+LaunchPlan bond_plans(LaunchPlan& plan, std::size_t atoms, std::size_t bonds, std::size_t max_per_atom);
+
 }  // namespace portacl

@@ -11,6 +11,7 @@
 #include "particle_traits.hpp"
 #include "portacl/error.hpp"
 #include "rules/coverage_rules.hpp"
+#include "rules/particles_neighbour_rules.hpp"
 
 namespace portacl {
 
@@ -97,11 +98,8 @@ LaunchPlan Bonds::add_forces(const Buffer<float>& positions, const PeriodicBox& 
                            "positions are read while forces are written");
   LaunchPlan plan =
       ctx.plan(particle_pass_traits("bonds", 32), ProblemSize(std::max<std::size_t>(s.atoms, 1)), options);
-  plan.macros["MAX_BONDS"] = std::to_string(s.max_per_atom);
+  const LaunchPlan per_bond = bond_plans(plan, s.atoms, s.bonds, s.max_per_atom);
   if (s.bonds == 0 || s.atoms == 0) return plan;
-  LaunchPlan per_bond = plan;
-  cover_items(per_bond, s.bonds, 1, "bonds");
-  cover_items(plan, s.atoms, 1, "atoms");
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_bonds.cl", "bond_forces", ""}, per_bond),
                       static_cast<cl_uint>(s.bonds), box4, positions, *s.pairs, *s.types, *s.params, *s.slots);

@@ -92,11 +92,7 @@ LennardJonesCall<T> prepare_lennard_jones(Context& ctx, const Buffer<T>& positio
                        ProblemSize(std::max<std::size_t>(n, 1)), options);
   if (n == 0) return call;
   LaunchPlan& plan = call.plan;
-  plan.macros["TYPES"] = std::to_string(lj.types);
-  plan.macros["SLOTS_BY_K"] = list.slots_by_neighbour() ? "1" : "0";
-  cover_items(plan, n, 1, "particles");
-  call.atomic_shares = decide_pair_scatter(plan, list.half());
-  plan.macros["HALF_LIST"] = call.atomic_shares ? "1" : "0";
+  call.atomic_shares = lj_forces_plan(plan, n, lj.types, list.slots_by_neighbour(), list.half());
   call.check_types = ctx.prepare(KernelRef{"particles_lennard_jones.cl", "lj_check_types", ""}, plan);
   call.forces = ctx.prepare(KernelRef{"particles_lennard_jones.cl", "lj_forces", ""}, plan);
   call.pairs.emplace(ctx, table);

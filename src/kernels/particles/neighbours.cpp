@@ -103,10 +103,8 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   }
   check_cl(ctx.queue().enqueueCopyBuffer(positions.cl_buffer(), s.built_at->cl_buffer(), 0, 0, 16 * n),
            "clEnqueueCopyBuffer(neighbour positions)");
+  s.plan = neighbour_search_plan(std::move(s.plan), n, s.options.half, s.shape.slots_by_k);
   LaunchPlan& plan = s.plan;
-  plan.macros["HALF"] = s.options.half ? "1" : "0";
-  plan.macros["SLOTS_BY_K"] = s.shape.slots_by_k ? "1" : "0";
-  cover_items(plan, n, 1, "particles");
   const cl_uint count = static_cast<cl_uint>(n);
   const cl_float4 box4{{lengths[0], lengths[1], lengths[2], 0.0f}};
   const cl_float reach2 = reach * reach;

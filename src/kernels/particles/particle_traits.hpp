@@ -13,6 +13,7 @@
 #include "portacl/context.hpp"
 #include "rules/tuning_space.hpp"
 #include "rules/coverage_rules.hpp"
+#include "rules/particles_neighbour_rules.hpp"
 
 namespace portacl {
 
@@ -45,9 +46,7 @@ inline LaunchPlan particle_pass_plan(Context& ctx, const KernelTraits& traits, s
 /// need HALF defined; these ignore it).
 inline LaunchPlan neighbours_cl_pass_plan(Context& ctx, const KernelTraits& traits, std::size_t n,
                                           const PlanOptions& options) {
-  LaunchPlan p = particle_pass_plan(ctx, traits, n, options);
-  p.macros["HALF"] = "0";
-  return p;
+  return neighbour_helper_plan(particle_pass_plan(ctx, traits, n, options));
 }
 
 struct Planner;
