@@ -34,6 +34,26 @@ std::string within_each(const char* what, const std::vector<G>& got, const std::
   return "";
 }
 
+// A planted error that the margins must see: `got` with the value whose
+// margin is tightest against it (margin / |want| smallest) set to want
+// (1 + relative). Where even that margin is not below `relative` |want|,
+// the margins are too loose to see an error of that size: REQUIRE fails.
+template <class G>
+std::vector<G> plant_where_tightest(const std::vector<G>& got, const std::vector<double>& want,
+                                    const std::vector<double>& margins, double relative) {
+  std::size_t best = want.size();
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (want[i] != 0 &&
+        (best == want.size() || margins[i] * std::fabs(want[best]) < margins[best] * std::fabs(want[i])))
+      best = i;
+  REQUIRE(best < want.size());
+  INFO("tightest margin: value " << best << ", want " << want[best] << ", margin " << margins[best]);
+  REQUIRE(margins[best] < relative * std::fabs(want[best]));
+  std::vector<G> planted = got;
+  planted[best] = G(want[best] * (1 + relative));
+  return planted;
+}
+
 // gamma_m = m u / (1 - m u): m roundings of a sum or product, in any order.
 inline double gamma(double m) { return m * kFloatU / (1 - m * kFloatU); }
 // An underflow's absolute loss (an exp of a very negative difference, a
