@@ -36,8 +36,10 @@ std::string within_each(const char* what, const std::vector<G>& got, const std::
 
 // A planted error that the margins must see: `got` with the value whose
 // margin is tightest against it (margin / |want| smallest) set to want
-// (1 + relative). Where even that margin is not below `relative` |want|,
-// the margins are too loose to see an error of that size: REQUIRE fails.
+// (1 + relative). Empty where no value's margin is below `relative` |want|:
+// a draw whose values all come from sums that cancel (a saturated softmax,
+// ReLUs that pass nothing) has nothing an error of that size could be
+// seen against, and the caller says so.
 template <class G>
 std::vector<G> plant_where_tightest(const std::vector<G>& got, const std::vector<double>& want,
                                     const std::vector<double>& margins, double relative) {
@@ -46,9 +48,7 @@ std::vector<G> plant_where_tightest(const std::vector<G>& got, const std::vector
     if (want[i] != 0 &&
         (best == want.size() || margins[i] * std::fabs(want[best]) < margins[best] * std::fabs(want[i])))
       best = i;
-  REQUIRE(best < want.size());
-  INFO("tightest margin: value " << best << ", want " << want[best] << ", margin " << margins[best]);
-  REQUIRE(margins[best] < relative * std::fabs(want[best]));
+  if (best == want.size() || !(margins[best] < relative * std::fabs(want[best]))) return {};
   std::vector<G> planted = got;
   planted[best] = G(want[best] * (1 + relative));
   return planted;

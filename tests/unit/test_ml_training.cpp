@@ -154,6 +154,7 @@ TEST_CASE("SGD with momentum and weight decay equals the double steps, every cla
     CHECK(test::within_each("velocity", v.download(), want_v, dv) == "");
     // The margins see one parameter off by one part in 10^4.
     const std::vector<float> planted = test::plant_where_tightest(got_w, want_w, dw, 1e-4);
+    REQUIRE(!planted.empty());  // parameters are sums that do not cancel: some margin is that tight
     CHECK(test::within_each("parameters", planted, want_w, dw) != "");
   }
   o.plan = {};
@@ -223,7 +224,10 @@ TEST_CASE("the small network's gradients equal the double reference, under every
     // one part in 10^4 (the one whose margin is tightest; the largest
     // gradient may be a sum that cancels, its margin relatively wide).
     const std::vector<float> planted = test::plant_where_tightest(got, want.gradients, margin.gradients, 1e-4);
-    CHECK(test::within_each("gradient", planted, want.gradients, margin.gradients) != "");
+    if (!planted.empty())
+      CHECK(test::within_each("gradient", planted, want.gradients, margin.gradients) != "");
+    else
+      WARN("no gradient of this draw has a margin below 1e-4 of its value: every one cancels; nothing planted");
   }
   SmallCnn net(ctx, SmallCnnShape{}, 1);
   Buffer<float> images(ctx, 64 * 2);
