@@ -3,6 +3,7 @@
 
 #include "gemm_clblast.hpp"
 #include "rules/gemm_rules.hpp"
+#include "rules/coverage_rules.hpp"
 #include "rules/tuning_database.hpp"
 #include "kernel_call.hpp"
 #include "matrix_checks.hpp"
@@ -91,8 +92,6 @@ const TuningSpace& gemm_tunables() {
 namespace {
 
 using namespace matrix_checks;
-using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 void check_local_memory(const DeviceInfo& device, const LaunchPlan& plan, const GemmShape& g, std::size_t element) {
   const std::size_t pad = g.pack ? 0 : 2;
@@ -127,28 +126,7 @@ GemmPlans plan_gemm(const Planner& planner, ElementType element, std::size_t m, 
   l.g = choose_gemm_shape(plan, shape_device, gemm_tunables(), m, n, k);
   const GemmShape& g = l.g;
   check_local_memory(planner.device, plan, g, element_bytes);
-  plan.global = {{ceil_div(n, g.tile_n) * plan.local[0], ceil_div(m, g.tile_m) * plan.local[1], 1}};
-  plan.work_groups = ceil_div(n, g.tile_n) * ceil_div(m, g.tile_m);
-  plan.items_per_work_item = g.wpt_m * g.wpt_n;
-  decide_gemm_tiles(plan, g);
-  if (!g.pack) return l;
-  const GemmPackShape ps = gemm_pack_shape(planner.device, element_bytes);
-  const std::size_t pt = ps.tile;
-  plan.macros["PACK_TILE"] = std::to_string(pt);
-  plan.macros["PACK_ROWS"] = std::to_string(ps.rows);
-  l.m_pad = round_up(m, g.tile_m);
-  l.n_pad = round_up(n, g.tile_n);
-  l.k_pad = round_up(k, g.ts_k);
-  auto pack_over = [&](std::size_t rows_pad) {
-    LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
-    pack_plan.local = {{pt, ps.rows, 1}};
-    pack_plan.global = {{round_up(rows_pad, pt), round_up(l.k_pad, pt) / pt * ps.rows, 1}};
-    pack_plan.work_groups = (pack_plan.global[0] / pt) * (pack_plan.global[1] / ps.rows);
-    pack_plan.items_per_work_item = pt / ps.rows;
-    return pack_plan;
-  };
-  l.pack_a_plan = pack_over(l.m_pad);
-  l.pack_b_plan = pack_over(l.n_pad);
+  gemm_launches(l, planner.device, element_bytes, m, n, k);
   return l;
 }
 
@@ -198,10 +176,7 @@ template <class... Args>
 void launch_over_batch(Context& ctx, const PreparedKernel& prepared, std::size_t batch, const Args&... args) {
   if (batch == 1) return kernel_call::launch(ctx, prepared, args...);
   PreparedKernel k = prepared;
-  k.plan.dimensions = 3;
-  k.plan.global[2] = batch;
-  k.plan.local[2] = 1;
-  k.plan.work_groups *= batch;
+  over_batch(k.plan, batch);
   kernel_call::launch(ctx, k, args...);
 }
 

@@ -13,14 +13,6 @@
 
 namespace portacl {
 
-struct GemmPlans {
-  LaunchPlan plan;  ///< the multiply (strided gemm, or gemm_tiled over packed panels)
-  bool clblast = false;
-  GemmShape g{};
-  std::size_t m_pad = 0, n_pad = 0, k_pad = 0;  ///< the panels' extents (packed operands)
-  LaunchPlan pack_a_plan, pack_b_plan;          ///< packing op(A) and op(B) (packed operands)
-};
-
 GemmPlans plan_gemm(const Planner& planner, ElementType element, std::size_t m, std::size_t n, std::size_t k,
                     const GemmOptions& options);
 

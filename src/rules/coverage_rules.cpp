@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/coverage_rules.hpp"
 
+#include "portacl/error.hpp"
+
 #include <string>
 
 namespace portacl {
@@ -45,6 +47,29 @@ LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items) {
   p.global = {{p.work_groups * local, 1, 1}};
   p.items_per_work_item = 1;
   return p;
+}
+
+void cover_2d(LaunchPlan& plan, std::size_t x, std::size_t y) {
+  const std::size_t lx = plan.local[0] ? plan.local[0] : 1, ly = plan.local[1] ? plan.local[1] : 1;
+  plan.global = {
+      {checked_product((x + lx - 1) / lx, lx, "padding"), checked_product((y + ly - 1) / ly, ly, "padding"), 1}};
+  plan.work_groups = (plan.global[0] / lx) * (plan.global[1] / ly);
+}
+
+void grid_of_groups(LaunchPlan& plan, std::size_t groups) {
+  plan.work_groups = groups ? groups : 1;
+  plan.global = {{plan.work_groups * (plan.local[0] ? plan.local[0] : 1), 1, 1}};
+}
+
+void share_build(LaunchPlan& plan, const LaunchPlan& from) {
+  plan.macros.insert(from.macros.begin(), from.macros.end());
+}
+
+void over_batch(LaunchPlan& plan, std::size_t batch) {
+  plan.dimensions = 3;
+  plan.global[2] = batch;
+  plan.local[2] = 1;
+  plan.work_groups *= batch;
 }
 
 }  // namespace portacl

@@ -27,5 +27,17 @@ void cover_items(LaunchPlan& plan, std::size_t items, std::size_t per_work_item,
 /// An elementwise pass's plan: `like`'s work-group size and build, a
 /// work-item per item (at least one work-group), no decision of its own.
 LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items);
+/// A 2D launch of `x` x `y` work-items, each rounded up to the plan's
+/// work-group: sets global and work_groups (geometry, no decision).
+void cover_2d(LaunchPlan& plan, std::size_t x, std::size_t y);
+/// A 1D launch of `groups` work-groups (at least one) of the plan's
+/// work-group size: sets work_groups and global (geometry, no decision).
+void grid_of_groups(LaunchPlan& plan, std::size_t groups);
+/// A 2D launch repeated over `batch` problems: a third dimension of
+/// `batch` work-items, one per work-group.
+void over_batch(LaunchPlan& plan, std::size_t batch);
+/// A pass built with `from`'s macros too (the same compiled-in geometry),
+/// its own taking precedence.
+void share_build(LaunchPlan& plan, const LaunchPlan& from);
 
 }  // namespace portacl

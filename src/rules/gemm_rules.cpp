@@ -3,6 +3,7 @@
 // the register block, the slice depth, packing, the packed loads' width,
 // the packing square. gemm.cpp validates, asks these, prepares and launches.
 #include "rules/gemm_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 #include <algorithm>
 #include <string>
@@ -161,6 +162,35 @@ GemmPackShape gemm_pack_shape(const DeviceInfo& d, std::size_t element) {
       return {t, rows};
   }
   return {1, 1};
+}
+
+void gemm_launches(GemmPlans& l, const DeviceInfo& device, std::size_t element_bytes, std::size_t m, std::size_t n,
+                   std::size_t k) {
+  const GemmShape& g = l.g;
+  LaunchPlan& plan = l.plan;
+  const std::size_t tiles_n = (n + g.tile_n - 1) / g.tile_n, tiles_m = (m + g.tile_m - 1) / g.tile_m;
+  plan.global = {{tiles_n * plan.local[0], tiles_m * plan.local[1], 1}};
+  plan.work_groups = tiles_n * tiles_m;
+  plan.items_per_work_item = g.wpt_m * g.wpt_n;
+  decide_gemm_tiles(plan, g);
+  if (!g.pack) return;
+  const GemmPackShape ps = gemm_pack_shape(device, element_bytes);
+  const std::size_t pt = ps.tile;
+  plan.macros["PACK_TILE"] = std::to_string(pt);
+  plan.macros["PACK_ROWS"] = std::to_string(ps.rows);
+  auto round_up = [](std::size_t a, std::size_t b) { return checked_product((a + b - 1) / b, b, "padding"); };
+  l.m_pad = round_up(m, g.tile_m);
+  l.n_pad = round_up(n, g.tile_n);
+  l.k_pad = round_up(k, g.ts_k);
+  auto pack_over = [&](std::size_t rows_pad) {
+    LaunchPlan pack_plan = plan;  // same macros, so the same program as gemm_tiled
+    pack_plan.local = {{pt, ps.rows, 1}};
+    cover_2d(pack_plan, rows_pad, round_up(l.k_pad, pt) / pt * ps.rows);
+    pack_plan.items_per_work_item = pt / ps.rows;
+    return pack_plan;
+  };
+  l.pack_a_plan = pack_over(l.m_pad);
+  l.pack_b_plan = pack_over(l.n_pad);
 }
 
 }  // namespace portacl

@@ -57,4 +57,22 @@ struct GemmPackShape {
 /// both sides of the transpose.
 GemmPackShape gemm_pack_shape(const DeviceInfo& device, std::size_t element_bytes);
 
+/// A GEMM call's launches.
+struct GemmPlans {
+  LaunchPlan plan;  ///< the multiply (strided gemm, or gemm_tiled over packed panels)
+  bool clblast = false;
+  GemmShape g{};
+  std::size_t m_pad = 0, n_pad = 0, k_pad = 0;  ///< the panels' extents (packed operands)
+  LaunchPlan pack_a_plan, pack_b_plan;          ///< packing op(A) and op(B) (packed operands)
+};
+
+/// The launches of an m x n x k product in `l.g`'s shape made whole from
+/// the multiply's plan `l.plan`: a work-group per tile of C (recorded), and
+/// for packed operands the panels' padded extents and the packing
+/// launches (gemm_pack_shape's squares over each panel, PACK_TILE and
+/// PACK_ROWS in every plan, so the packing and the multiply share a
+/// program).
+void gemm_launches(GemmPlans& l, const DeviceInfo& device, std::size_t element_bytes, std::size_t m, std::size_t n,
+                   std::size_t k);
+
 }  // namespace portacl

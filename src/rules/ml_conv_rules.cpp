@@ -98,4 +98,10 @@ bool reduce_filter_gradient(LaunchPlan& plan, std::size_t filters_per_group, std
   return reduce;
 }
 
+void conv_layer_build(LaunchPlan& plan, const std::map<std::string, std::size_t>& geometry, bool has_bias, bool relu) {
+  for (const auto& [macro, value] : geometry) plan.macros[macro] = std::to_string(value);
+  plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
+  plan.macros["RELU"] = relu ? "1" : "0";
+}
+
 }  // namespace portacl

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <string>
 
 #include "portacl/device.hpp"
 #include "portacl/plan.hpp"
@@ -57,6 +59,11 @@ struct ConvChoice {
 /// each transformed matrix holds at most 2^26 floats (conv.im2col-chunk).
 /// Sets the plan's block macros; the grid and the geometry's macros are
 /// the caller's.
+/// A convolution layer's build: its geometry (filter R x S, CG channels
+/// and FG filters a group, GROUPS, strides SH SW, padding PH PW, dilation
+/// DH DW) compiled in, with the bias (HAS_BIAS) and ReLU (RELU) epilogue.
+void conv_layer_build(LaunchPlan& plan, const std::map<std::string, std::size_t>& geometry, bool has_bias, bool relu);
+
 ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeometry& g, const ConvMethod* asked);
 
 /// Whether the backward pass computes the filters' gradient (per group

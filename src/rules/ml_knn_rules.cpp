@@ -22,8 +22,9 @@ std::size_t local_budget(const DeviceInfo& device) {
 }  // namespace
 
 KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t queries,
-                    std::size_t train, std::size_t d, std::size_t k) {
+                    std::size_t train, std::size_t d, std::size_t k, bool cosine) {
   KnnShape s;
+  plan.macros["COSINE"] = cosine ? "1" : "0";
   const std::size_t budget = local_budget(device), wg = plan.local[0];
   const std::size_t fitting_tile = std::min(kMaxTile, budget / 2 / ((d + 1) * 4));
   const bool gpu = gpu_class(plan.device_class);

@@ -38,8 +38,10 @@ struct KnnShape {
 ///   in global memory (knn.select-list), the products in batches of at
 ///   most 2^26 (knn.select-list too); a query's keys in local memory where
 ///   they fit beside the list (knn.select-keys).
-/// Sets the plan's macros; the grid is the caller's (per batch).
+/// Sets the plan's macros (COSINE: scores are cosine similarities, else
+/// negated squared distances); the grid is a work-group per query of a
+/// batch (grid_of_groups).
 KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t queries,
-                    std::size_t train, std::size_t d, std::size_t k);
+                    std::size_t train, std::size_t d, std::size_t k, bool cosine);
 
 }  // namespace portacl

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rules/stencil_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 namespace portacl {
 
@@ -75,6 +76,31 @@ void decide_heat_tile(LaunchPlan& plan, const HeatTile& tile, std::size_t steps)
               "stencil.temporal-blocking",
               std::to_string(double(tile.cols * tile.rows) / double(out_x * out_y)).substr(0, 4) +
                   " cells read per cell written, once per " + std::to_string(steps) + " steps");
+}
+
+LaunchPlan heat_temporal_launch(LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t steps,
+                                const HeatTile& tile) {
+  const std::size_t wx = tile.cols, wy = tile.rows / tile.cells_y;
+  plan.local = {{wx, wy, 1}};
+  plan.macros["WG_X"] = std::to_string(wx);
+  plan.macros["WG_Y"] = std::to_string(wy);
+  plan.macros["WG_SIZE"] = std::to_string(wx * wy);
+  plan.macros["STEPS_PER_LAUNCH"] = std::to_string(steps);
+  plan.macros["CELLS_Y"] = std::to_string(tile.cells_y);
+  plan.use_local_memory = true;
+  const std::size_t out_x = wx - 2 * steps, out_y = tile.rows - 2 * steps;
+  cover_2d(plan, (cols + out_x - 1) / out_x * wx, (rows + out_y - 1) / out_y * wy);
+  decide_heat_tile(plan, tile, steps);
+  return plan;
+}
+
+bool heat_step_launch(LaunchPlan& plan, std::size_t rows, std::size_t cols, std::size_t cells_x, bool tiled) {
+  plan.use_local_memory = tiled;
+  const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
+  if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
+  plan.macros["CELLS_X"] = std::to_string(cells_x);
+  cover_2d(plan, (cols + cells_x - 1) / cells_x, rows);
+  return row_vectors;
 }
 
 }  // namespace portacl

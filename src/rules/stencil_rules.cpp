@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rules/stencil_rules.hpp"
+#include "rules/coverage_rules.hpp"
 
 #include <algorithm>
 #include <string>
@@ -67,17 +68,20 @@ bool stencil_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t
 bool stencil_walks_rows(const LaunchPlan& plan, bool tiled) { return !tiled && plan.device_class == DeviceClass::cpu; }
 
 bool mask_in_constant_memory(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t mask_bytes,
-                             std::optional<bool> forced) {
+                             std::optional<bool> forced, const std::string& space_macro) {
+  bool constant = false;
   if (forced) {
     plan.decide("mask_memory", *forced ? "constant" : "global", "caller.choice", "asked for by the caller");
-    return *forced;
+    constant = *forced;
+  } else {
+    const std::uint64_t limit = device.max_constant_buffer_size ? device.max_constant_buffer_size : 64 * 1024;
+    constant = mask_bytes <= limit;
+    plan.decide("mask_memory", constant ? "constant" : "global", "convolution.mask-in-constant",
+                std::to_string(mask_bytes) + " bytes of weights " + (constant ? "fit" : "exceed") + " the " +
+                    std::to_string(limit) + "-byte constant buffer");
   }
-  const std::uint64_t limit = device.max_constant_buffer_size ? device.max_constant_buffer_size : 64 * 1024;
-  const bool fits = mask_bytes <= limit;
-  plan.decide("mask_memory", fits ? "constant" : "global", "convolution.mask-in-constant",
-              std::to_string(mask_bytes) + " bytes of weights " + (fits ? "fit" : "exceed") + " the " +
-                  std::to_string(limit) + "-byte constant buffer");
-  return fits;
+  plan.macros[space_macro] = constant ? "__constant" : "__global";
+  return constant;
 }
 
 std::size_t convolution_outputs_per_work_item(LaunchPlan& plan, std::size_t element_bytes, std::optional<long> tuned) {
@@ -152,6 +156,12 @@ bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::s
                   " in two passes that move the image twice: two passes from " + std::to_string(least) +
                   " weights on " + (gpu ? "GPUs" : "CPUs and MIC"));
   return two;
+}
+
+void whole_rows_launch(LaunchPlan& rows, const LaunchPlan& plan, const std::string& variant) {
+  share_build(rows, plan);  // the 1D launch's own shape wins
+  rows.decisions = plan.decisions;
+  decide_whole_rows(rows, variant);
 }
 
 }  // namespace portacl

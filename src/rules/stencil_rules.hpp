@@ -12,6 +12,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <array>
+#include <vector>
 
 #include "portacl/device.hpp"
 #include "portacl/plan.hpp"
@@ -41,6 +43,10 @@ void decide_caller_boundary(LaunchPlan& plan, const std::string& boundary, const
 
 /// Rule cpu.large-grain, recorded in a 1D whole-rows plan ("variant").
 void decide_whole_rows(LaunchPlan& rows, const std::string& variant);
+/// The 1D whole-rows launch `rows` made whole from the 2D plan it replaces:
+/// the 2D plan's macros (boundary, mask, reach) where the 1D launch has
+/// none of its own, its decisions, and rule cpu.large-grain recorded.
+void whole_rows_launch(LaunchPlan& rows, const LaunchPlan& plan, const std::string& variant);
 
 /// Rule stencil.tile-beyond-cache: the local-memory tile only where the
 /// planner allows local memory (never on CPUs), not on NVIDIA GPUs, and
@@ -58,8 +64,9 @@ bool stencil_walks_rows(const LaunchPlan& plan, bool tiled);
 /// fit the device's constant buffer (64 KiB, the minimum OpenCL
 /// guarantees, when the device does not say), else in global memory.
 /// Records "mask_memory".
+/// Sets `space_macro` to the address space taken (__constant or __global).
 bool mask_in_constant_memory(LaunchPlan& plan, const DeviceInfo& device, std::uint64_t mask_bytes,
-                             std::optional<bool> forced);
+                             std::optional<bool> forced, const std::string& space_macro);
 
 /// Rule convolution.outputs-per-work-item: outputs of a row per work-item
 /// of a cache-reliant or tiled convolution (1 on CPUs, whose rows variant
@@ -91,6 +98,37 @@ bool ncc_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_
 /// 1D passes when that saves more arithmetic than the second pass's
 /// memory traffic costs. Records "passes".
 bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols);
+
+/// The work-group shape a tiled kernel builds with (WG_X, WG_Y: the plan's
+/// local size) where `tiled`; the other variants build without it, one
+/// binary for every shape.
+void tile_shape_macros(LaunchPlan& plan, bool tiled);
+
+/// A convolution's window: an MR x MC mask (MR, MC), anchored at its centre
+/// (AY, AX) unless `valid`, the input clamped at its edges where `clamp`
+/// (CLAMP) and the boundary recorded as the caller's choice.
+void convolution_window(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols, bool valid, bool clamp,
+                        const std::string& boundary);
+/// A 2D convolution's launch made whole: `outputs` of a row and
+/// `output_rows` rows per work-item (OUTPUTS_X, OUTPUTS_Y), the tile's
+/// shape, aligned vector reads (ROW_VECTORS, where the input's `cols` is a
+/// multiple of the outputs) and writes (OUT_VECTORS, where `out_cols` is)
+/// in the cache-reliant variant (neither `tiled` nor `by_rows`), and a
+/// grid covering every output.
+void convolution_launch(LaunchPlan& plan, std::size_t cols, std::size_t out_rows, std::size_t out_cols,
+                        std::size_t outputs, std::size_t output_rows, bool tiled, bool by_rows);
+/// Outputs of a row a CPU's work-item streams in the rows variant (CHUNK).
+constexpr std::size_t kConvolutionRowChunk = 2048;
+void convolution_rows_chunk(LaunchPlan& rows);
+
+/// Normalised cross-correlation's build: 8-bit pixels summed exactly
+/// (`exact`: PIX uchar, integer ACC, 64-bit where a window's squares
+/// overflow 32 bits) or float pixels, double arithmetic where the device
+/// has it (REAL, PORTACL_FP64), and the template's size (TR, TC).
+void ncc_build(LaunchPlan& plan, bool exact, bool fp64, std::size_t template_rows, std::size_t template_cols);
+/// Its launch made whole: `outputs` offsets of a map row per work-item
+/// (OUTPUTS_X), the tile's shape, and a grid covering the map.
+void ncc_launch(LaunchPlan& plan, std::size_t map_rows, std::size_t map_cols, std::size_t outputs, bool tiled);
 
 /// The 2D heat equation's device-dependent choices (heat2d). Rule
 /// stencil.cells-per-work-item: cells of a row per work-item of the
@@ -132,6 +170,19 @@ HeatTileChoice heat_temporal_tile(const DeviceInfo& device, std::size_t steps, s
                                   const std::function<std::size_t(const HeatTile&)>& compiled_limit);
 /// Records the chosen tile in `plan` ("temporal_tile", rule stencil.temporal-blocking).
 void decide_heat_tile(LaunchPlan& plan, const HeatTile& tile, std::size_t steps);
+/// The temporal-blocking launch of `tile` taking `steps` steps over a rows
+/// x cols grid, made whole from the step's `plan`: the tile's work-group
+/// (WG_X, WG_Y, WG_SIZE, CELLS_Y, STEPS_PER_LAUNCH), local memory, and a
+/// grid whose tiles' central (rows - 2 steps) x (cols - 2 steps) cells
+/// cover the grid once; the tile recorded.
+LaunchPlan heat_temporal_launch(LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t steps,
+                                const HeatTile& tile);
+/// The one-step launch of a rows x cols grid with `cells_x` cells of a row
+/// per work-item (CELLS_X; ROW_VECTORS where cells_x is a power of two
+/// above 1 dividing cols and the step is not `tiled`), local memory where
+/// `tiled`, its grid covering every cell. Returns whether the row-vector
+/// variant is taken.
+bool heat_step_launch(LaunchPlan& plan, std::size_t rows, std::size_t cols, std::size_t cells_x, bool tiled);
 
 /// The 3D stencils' device-dependent choices (star_stencil3d, stencil3d).
 /// Rule stencil3d.plane-queue: the star's plane queue wherever the plan
@@ -158,5 +209,23 @@ std::size_t star_z_chunk(const DeviceInfo& device, std::size_t nz, std::size_t g
                          std::optional<std::size_t> forced);
 /// Records the chunk with the work-groups it makes ("z_chunk").
 void decide_star_z_chunk(LaunchPlan& plan, const DeviceInfo& device, std::size_t z_chunk, bool forced);
+
+/// A 3D stencil's reach (REACH), its output offset into a pre-padded input
+/// (OFF, where `valid`), the clamped edges (CLAMP) and the boundary recorded.
+void stencil3d_reach(LaunchPlan& plan, std::size_t reach, bool valid, bool clamp, const std::string& boundary,
+                     const std::string& why);
+/// The terms a 3D stencil's kernel unrolls (POINTS): X(dx, dy, dz, k) per
+/// point, k the weight's index; and for the star its radius (R).
+void stencil3d_points(LaunchPlan& plan, const std::vector<std::array<int, 4>>& points);
+void star_radius(LaunchPlan& plan, std::size_t radius);
+/// The points kernel's 2D launch: a work-item per output, nx x (ny nz).
+void stencil3d_points_launch(LaunchPlan& plan, std::size_t nx, std::size_t ny_nz);
+/// The star's plane queue made whole: a wx x wy block (WG_X, WG_Y) of
+/// `outputs` rows each (OUTPUTS_Y), `in_flight` planes of loads ahead
+/// (PREFETCH_PLANES), 32-bit offsets within a plane where an input plane
+/// of `plane_cells` has fewer than 2^31 (PLANE_OFFSET), local memory, and
+/// a grid of x_groups x (y_blocks z_blocks) work-groups.
+void star_queue_launch(LaunchPlan& plan, std::size_t wx, std::size_t wy, std::size_t outputs, std::size_t in_flight,
+                       std::size_t plane_cells, std::size_t x_groups, std::size_t y_blocks, std::size_t z_blocks);
 
 }  // namespace portacl

@@ -69,21 +69,19 @@ ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, 
   const std::size_t cg = shape.channels / shape.groups, fg = shape.filters / shape.groups;
   l.plan = planner.plan(conv_layer_traits(),
                         ProblemSize(std::max<std::size_t>(shape.images * shape.filters * positions, 1)));
-  // The layer's geometry, compiled in.
-  const std::map<std::string, std::size_t> geometry{{"R", shape.filter_height},
-                                                    {"S", shape.filter_width},
-                                                    {"CG", cg},
-                                                    {"FG", fg},
-                                                    {"GROUPS", shape.groups},
-                                                    {"SH", shape.stride_h},
-                                                    {"SW", shape.stride_w},
-                                                    {"PH", shape.pad_h},
-                                                    {"PW", shape.pad_w},
-                                                    {"DH", shape.dilation_h},
-                                                    {"DW", shape.dilation_w}};
-  for (const auto& [macro, value] : geometry) l.plan.macros[macro] = std::to_string(value);
-  l.plan.macros["HAS_BIAS"] = has_bias ? "1" : "0";
-  l.plan.macros["RELU"] = options.relu ? "1" : "0";
+  conv_layer_build(l.plan,
+                   {{"R", shape.filter_height},
+                    {"S", shape.filter_width},
+                    {"CG", cg},
+                    {"FG", fg},
+                    {"GROUPS", shape.groups},
+                    {"SH", shape.stride_h},
+                    {"SW", shape.stride_w},
+                    {"PH", shape.pad_h},
+                    {"PW", shape.pad_w},
+                    {"DH", shape.dilation_h},
+                    {"DW", shape.dilation_w}},
+                   has_bias, options.relu);
   const ConvGeometry g{
       shape.images, cg * shape.filter_height * shape.filter_width,
       fg,           positions,
@@ -317,9 +315,8 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
     PlanOptions reduction = o.plan;
     reduction.override_values.reset();  // the layer's knobs are not the reduction's
     LaunchPlan p = ctx.plan(conv_weight_grad_traits(), ProblemSize(groups), reduction);
-    for (const auto& [macro, value] : l.plan.macros) p.macros.emplace(macro, value);
-    p.global = {{groups * p.local[0], 1, 1}};
-    p.work_groups = groups;
+    share_build(p, l.plan);
+    grid_of_groups(p, groups);
     const BufferStorage& filters_out = reduce_filters ? static_cast<const BufferStorage&>(*grads.filters) : input;
     const BufferStorage& bias_out = grads.bias ? static_cast<const BufferStorage&>(*grads.bias) : input;  // unwritten
     kernel_call::launch(ctx, ctx.prepare(kernel("conv_weight_grad"), p), u(s.images), u(s.height), u(s.width),

@@ -44,8 +44,8 @@ KnnLaunch plan_knn(const Planner& planner, std::size_t queries, std::size_t trai
                    Similarity similarity) {
   KnnLaunch l;
   l.select = planner.plan(knn_traits(), ProblemSize(std::max<std::size_t>(queries, 1)));
-  l.select.macros["COSINE"] = similarity == Similarity::cosine ? "1" : "0";
-  l.shape = choose_knn(l.select, knn_tunables(), planner.device, queries, train, d, k);
+  l.shape =
+      choose_knn(l.select, knn_tunables(), planner.device, queries, train, d, k, similarity == Similarity::cosine);
   return l;
 }
 
@@ -122,8 +122,7 @@ void search(Context& ctx, const KnnLaunch& l, const Buffer<float>& train, std::s
                 MatrixRef<float>{queries, first * d, d}, MatrixRef<float>{train, 0, d}, 0.0f, dots, 0, train_count,
                 products);
     LaunchPlan grid = l.select;
-    grid.work_groups = rows;
-    grid.global = {{rows * grid.local[0], 1, 1}};
+    grid_of_groups(grid, rows);
     kernel_call::launch(ctx, ctx.prepare(kernel("knn_select"), grid), static_cast<cl_uint>(train_count),
                         static_cast<cl_uint>(first), dots, query_norms, train_norms, lists, indices, scores,
                         kernel_call::LocalBytes{s.keys_local ? train_count * sizeof(cl_uint) : sizeof(cl_uint)});

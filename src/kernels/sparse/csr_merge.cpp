@@ -9,7 +9,7 @@
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
-#include "rules/sparse_rules.hpp"
+#include "rules/sparse_launch_rules.hpp"
 
 namespace portacl {
 
@@ -22,29 +22,19 @@ PreparedSpmv prepare_csr_merge(const SpmvCall<T>& c) {
   KernelTraits traits = sparse_kernel_traits("csr_merge", element_of<T>::value, true);
   traits.tunables = &csr_merge_tunables();
   traits.combines_partials = true;
-  LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows() + c.a.nnz()), c.options);
-  const std::size_t wg = plan.local[0];
-  const std::size_t items = csr_merge_items(plan, *traits.tunables, c.ctx.info(), sizeof(T));
-  if (items == 0)
-    throw Error("spmv csr-merge: " + std::to_string(wg) + " work-items need more local memory than '" +
-                c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
-  const MergeTiles& tiles = merge_tiles_of(c.a, c.a.storage(), wg * items);
-  plan.work_groups = std::max<std::size_t>(1, std::min(tiles.tiles, plan.work_groups * 8));
-  plan.global = {{plan.work_groups * wg, 1, 1}};
-  const bool single_pass = plan.passes == 1;
-  decide_merge_tiles(plan, tiles.tiles, wg * items, single_pass);
-  plan.macros["SINGLE_PASS"] = single_pass ? "1" : "0";
+  const CsrMergeLaunches l = csr_merge_launches(c.ctx.plan(traits, ProblemSize(c.a.rows() + c.a.nnz()), c.options),
+                                                *traits.tunables, c.ctx.info(), sizeof(T), [&](std::size_t tile_items) {
+                                                  const MergeTiles& tiles =
+                                                      merge_tiles_of(c.a, c.a.storage(), tile_items);
+                                                  return MergeCounts{tiles.tiles, tiles.runs};
+                                                });
   const sparse_kernels::Defines defines{{"ROW_T", sparse_kernels::row_type(c.a.wide_row_pointers())}};
   PreparedSpmv p;
-  p.sizes = {wg * items, 0};
-  p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_merge.cl", "csr_merge", defines), plan));
+  p.sizes = {l.tile_items, 0};
+  p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_merge.cl", "csr_merge", defines), l.merge));
   p.plan = p.kernels[0].plan;
-  if (!single_pass && tiles.runs) {
-    LaunchPlan second = p.plan;
-    second.work_groups = std::max<std::size_t>(1, kernel_call::ceil_div(tiles.runs, wg));
-    second.global = {{second.work_groups * wg, 1, 1}};
-    p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_merge.cl", "csr_merge_runs", defines), second));
-  }
+  if (l.second_pass)
+    p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_merge.cl", "csr_merge_runs", defines), l.runs));
   return p;
 }
 

@@ -10,7 +10,7 @@
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
-#include "rules/sparse_rules.hpp"
+#include "rules/sparse_launch_rules.hpp"
 
 namespace portacl {
 namespace {
@@ -46,14 +46,7 @@ LaunchPlan launch_team(const SpmvCall<T>& c, std::size_t rows, const cl::Buffer&
                        cl::Event* finished = nullptr) {
   const KernelTraits traits = sparse_kernel_traits("csr_team", element_of<T>::value, true);
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(rows), c.options);
-  const std::size_t wg = plan.local[0];
-  const CsrTeam chosen = team_for(plan, sub_group_width(plan, c.planned_for()).value);
-  const std::size_t team = chosen.team;
-  plan.macros["TEAM"] = std::to_string(team);
-  plan.macros["TEAM_SHUFFLE"] = chosen.shuffle ? "1" : "0";
-  const std::size_t teams = wg / team;
-  plan.work_groups = std::max<std::size_t>(1, std::min(ceil_div(rows, teams), plan.work_groups * team));
-  plan.global = {{plan.work_groups * wg, 1, 1}};
+  csr_team_launch(plan, team_for(plan, sub_group_width(plan, c.planned_for()).value), rows);
   PreparedKernel k =
       c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_team", csr_defines(c, row_list())), plan);
   return launch_rows(c, k, rows, row_list, queue, wait, finished);
@@ -83,37 +76,22 @@ PreparedSpmv prepare_csr_block(const SpmvCall<T>& c) {
   KernelTraits traits = sparse_kernel_traits("csr_block", element_of<T>::value, true);
   traits.tunables = &csr_block_tunables();
   traits.combines_partials = true;
-  LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options);
-  csr_block_work_group(plan);
-  const std::size_t wg = plan.local[0];
-  const std::size_t entries = csr_block_entries(plan, *traits.tunables, c.ctx.info(), sizeof(T));
-  if (entries == 0)
-    throw Error("spmv csr-block: " + std::to_string(wg) + " work-items need more local memory than '" +
-                c.ctx.info().name + "' has (" + std::to_string(c.ctx.info().local_mem_size) + " bytes)");
-  plan.macros["BLOCK_ENTRIES"] = std::to_string(entries);
-  const std::size_t piece = long_row_piece(
-      plan, *traits.tunables, entries, long_row_entries_of(c.a, c.a.storage(), entries), c.planned_for().compute_units);
-  plan.macros["SEGMENT_ENTRIES"] = std::to_string(piece);
-  const RowGroups& blocks = blocks_of(c.a, c.a.storage(), entries);
-  const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);
-  decide_long_row_segments(plan, long_rows.rows, long_rows.segments, entries, piece);
-  const std::size_t units = blocks.groups + long_rows.segments;
-  plan.work_groups = std::max<std::size_t>(1, std::min(units, plan.work_groups * 8));
-  plan.global = {{plan.work_groups * wg, 1, 1}};
-  const bool single_pass = plan.passes == 1;
-  plan.macros["LONG_ROWS_SINGLE_PASS"] = single_pass ? "1" : "0";
-  decide_csr_block_barriers(plan, c.ctx.info());  // the compiler it meets
+  const CsrBlockMatrix matrix{
+      [&](std::size_t entries) { return long_row_entries_of(c.a, c.a.storage(), entries); },
+      [&](std::size_t entries, std::size_t piece) {
+        const LongRowSegments& long_rows = long_rows_of(c.a, c.a.storage(), entries, piece);
+        return CsrBlockCounts{blocks_of(c.a, c.a.storage(), entries).groups, long_rows.rows, long_rows.segments};
+      }};
+  const CsrBlockLaunches l = csr_block_launches(c.ctx.plan(traits, ProblemSize(c.a.rows()), c.options),
+                                                *traits.tunables, c.ctx.info(), c.planned_for(), sizeof(T), matrix);
   PreparedSpmv p;
-  p.sizes = {entries, piece};
-  p.kernels.push_back(c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), plan));
+  p.sizes = {l.entries, l.piece};
+  p.kernels.push_back(
+      c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_block", csr_defines(c, false)), l.block));
   p.plan = p.kernels[0].plan;
-  if (long_rows.rows && !single_pass) {
-    LaunchPlan second = p.plan;
-    second.work_groups = ceil_div(long_rows.rows, wg);
-    second.global = {{second.work_groups * wg, 1, 1}};
+  if (l.second_pass)
     p.kernels.push_back(
-        c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_long_rows", csr_defines(c, false)), second));
-  }
+        c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_long_rows", csr_defines(c, false)), l.long_rows));
   return p;
 }
 
@@ -142,14 +120,8 @@ LaunchPlan run_chunks(const SpmvCall<T>& c) {
   KernelTraits traits = sparse_kernel_traits("csr_chunks", element_of<T>::value);
   traits.vectorizable = true;  // each row is walked in vectors
   LaunchPlan plan = c.ctx.plan(traits, ProblemSize(c.a.nnz()), c.options);
-  const std::size_t vw = csr_chunks_vector_width(plan, std::stoul(plan.macros.at("VW")), c.a.shape().mean_row);
-  plan.macros["VW"] = std::to_string(vw);
-  plan.vector_width = static_cast<unsigned>(vw);
-  const std::size_t wg = plan.local[0];
-  const RowGroups& chunks = chunks_of(c.a, c.a.storage(), plan.work_groups * wg);
-  plan.work_groups = std::max<std::size_t>(1, ceil_div(chunks.groups, wg));
-  plan.global = {{plan.work_groups * wg, 1, 1}};
-  decide_csr_chunks(plan, chunks.groups, c.a.nnz());
+  const RowGroups& chunks = chunks_of(c.a, c.a.storage(), csr_chunks_width(plan, c.a.shape().mean_row));
+  csr_chunks_launch(plan, chunks.groups, c.a.nnz());
   PreparedKernel k = c.ctx.prepare(sparse_kernels::kernel("sparse_csr.cl", "csr_chunks", csr_defines(c, false)), plan);
   launch_groups(c, k, chunks);
   return k.plan;

@@ -10,6 +10,7 @@
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_launch_rules.hpp"
 #include "rules/sparse_rules.hpp"
 
 namespace portacl {
@@ -55,16 +56,9 @@ void add_coo(const SpmvCall<T>& c, const CooArrays& coo, LaunchPlan& plan) {
   // Ranges of 8 entries per work-item, staged a work-group at a time: a
   // range's inner rows are written directly, only its two ends are
   // combined afterwards.
-  const std::size_t per = 8, used = ceil_div(coo.entries, per);
+  const std::size_t per = kCooPerWorkItem, used = ceil_div(coo.entries, per);
   LaunchPlan ranges_plan = c.ctx.plan(traits, ProblemSize(used), c.options);
-  const std::size_t wg = ranges_plan.local[0];
-  const std::size_t local = c.ctx.info().local_mem_size, stage = wg * per * (sizeof(T) + sizeof(cl_uint));
-  if (local && stage > local)
-    throw Error("spmv coo: " + std::to_string(wg) + " work-items stage " + std::to_string(stage) +
-                " bytes of local memory; '" + c.ctx.info().name + "' has " + std::to_string(local));
-  ranges_plan.macros["COO_PER"] = std::to_string(per);
-  ranges_plan.work_groups = std::max<std::size_t>(1, std::min(ranges_plan.work_groups, ceil_div(used, wg)));
-  ranges_plan.global = {{ranges_plan.work_groups * wg, 1, 1}};
+  coo_ranges_launch(ranges_plan, c.ctx.info(), used, sizeof(T));
   auto held = c.ctx.hold_scratch();
   const cl::Buffer& first = c.ctx.scratch("coo.first_row", bytes_of<cl_uint>(used, "COO ranges"));
   const cl::Buffer& last = c.ctx.scratch("coo.last_row", bytes_of<cl_uint>(used, "COO ranges"));

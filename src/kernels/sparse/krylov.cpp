@@ -25,6 +25,7 @@
 #include "verified_solve.hpp"
 #include "kernels/sparse/tunables.hpp"
 #include "rules/replay_rules.hpp"
+#include "rules/sparse_launch_rules.hpp"
 #include "rules/sparse_rules.hpp"
 
 namespace portacl {
@@ -101,10 +102,8 @@ struct Krylov {
 
   Krylov(Context& c, const SparseMatrix<T>& m, const SolverOptions& opt, const char* name, bool bicgstab)
       : ctx(c), a(m), o(opt), op(name), bicg(bicgstab) {
-    LaunchPlan plan = krylov_pass_plan(ctx, element_of<T>::value, n, o.plan);
-    plan.macros["JACOBI"] = o.jacobi ? "1" : "0";
-    plan.macros["MAX_NORM"] = o.criterion == SolverOptions::Criterion::max_residual ? "1" : "0";
-    plan.macros["BICGSTAB"] = bicg ? "1" : "0";
+    LaunchPlan plan = krylov_pass_plan(ctx, element_of<T>::value, n, o.plan, o.jacobi);
+    krylov_solver_build(plan, o.criterion == SolverOptions::Criterion::max_residual, bicg);
     groups = plan.work_groups;
     const KernelRef file{"sparse_krylov.cl", "", ""};
     auto kernel = [&](const char* entry, const LaunchPlan& p) {
@@ -149,9 +148,8 @@ struct Krylov {
   void prepare_fused(LaunchPlan plan) {
     if (!cg_fuses_product_dot(plan, method)) return;
     fused_arrays = row_format_arrays(a, method.format, device_class);
-    plan.macros["FUSED_DIA"] = method.format == SparseFormat::dia ? "1" : "0";
-    plan.macros["ELL_COLUMN_MAJOR"] = fused_arrays.column_major ? "1" : "0";
-    plan.macros["ELL_R"] = fused_arrays.row_lengths ? "1" : "0";
+    krylov_fused_product_build(plan, method.format == SparseFormat::dia, fused_arrays.column_major,
+                               fused_arrays.row_lengths);
     decide_row_format(plan, method.format, fused_arrays);
     product_dot = ctx.prepare(KernelRef{"sparse_krylov.cl", "krylov_product_dot", "", ""}, plan);
     for (const Decision& d : spmv_plan.decisions) product_dot.plan.decide(d.what, d.value, d.rule, d.why);

@@ -11,6 +11,7 @@
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
 #include "kernels/sparse/tunables.hpp"
+#include "rules/sparse_launch_rules.hpp"
 #include "rules/sparse_rules.hpp"
 #include "../planner.hpp"
 
@@ -32,11 +33,10 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
   return t;
 }
 
-LaunchPlan krylov_pass_plan(Context& ctx, ElementType element, std::size_t n, const PlanOptions& options) {
+LaunchPlan krylov_pass_plan(Context& ctx, ElementType element, std::size_t n, const PlanOptions& options, bool jacobi) {
   LaunchPlan plan =
       ctx.plan(sparse_kernel_traits("krylov", element, true), ProblemSize(std::max<std::size_t>(n, 1)), options);
-  plan.work_groups = std::min(plan.work_groups, kMaxKrylovGroups);
-  plan.global = {{plan.work_groups * plan.local[0], 1, 1}};
+  krylov_passes_launch(plan, jacobi);
   return plan;
 }
 

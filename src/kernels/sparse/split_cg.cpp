@@ -27,8 +27,7 @@ SplitCgBlock<T>::SplitCgBlock(Context& ctx, std::size_t rows, const std::vector<
   }
   // The single-device solver's passes' plan: the same kind of launch
   // (streams of a few vectors ending in a work-group sum).
-  LaunchPlan plan = krylov_pass_plan(ctx, element_of<T>::value, rows_, options);
-  plan.macros["JACOBI"] = jacobi_ ? "1" : "0";
+  const LaunchPlan plan = krylov_pass_plan(ctx, element_of<T>::value, rows_, options, jacobi_);
   groups_ = plan.work_groups;
   update_ = ctx.prepare(KernelRef{"sparse_split_cg.cl", "split_cg_update", "", ""}, plan);
   close_ = ctx.prepare(KernelRef{"sparse_split_cg.cl", "split_cg_close", "", ""}, plan);

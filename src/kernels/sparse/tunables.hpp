@@ -22,10 +22,8 @@ KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element
 KernelTraits csr_spmv_traits(ElementType element);
 /// The plan of the Krylov solvers' vector passes (one device's solver and a
 /// row block's split passes alike) over n elements: the "krylov" traits,
-/// at most kMaxKrylovGroups work-groups, since each leaves a partial sum
-/// that one work-group (or the host) adds up.
-constexpr std::size_t kMaxKrylovGroups = 1024;
-LaunchPlan krylov_pass_plan(Context& ctx, ElementType element, std::size_t n, const PlanOptions& options);
+/// made whole by krylov_passes_launch (rules/sparse_launch_rules.hpp).
+LaunchPlan krylov_pass_plan(Context& ctx, ElementType element, std::size_t n, const PlanOptions& options, bool jacobi);
 /// work-group size, groups per compute unit.
 const TuningSpace& csr_spmv_tunables();
 /// csr-block's: work-group size, groups per compute unit, BLOCK_PER_ITEM

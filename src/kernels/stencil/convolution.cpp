@@ -12,7 +12,6 @@
 namespace portacl {
 
 using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 KernelTraits convolution_traits(ElementType element) {
   // Each input read once, each output written once; a 5 x 5 mask (a call counts its own).
@@ -53,16 +52,8 @@ StencilLaunch plan_convolution(const Planner& planner, std::size_t rows, std::si
                                             : ProblemSize(std::max<std::size_t>(out_cols, 1), out_rows));
   if (out_rows * out_cols == 0) return l;
   const bool valid = o.boundary == Boundary::valid;
-  plan.macros["MR"] = std::to_string(mask_rows);
-  plan.macros["MC"] = std::to_string(mask_cols);
-  plan.macros["AY"] = std::to_string(valid ? 0 : (mask_rows - 1) / 2);
-  plan.macros["AX"] = std::to_string(valid ? 0 : (mask_cols - 1) / 2);
-  plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
-  decide_caller_boundary(plan, to_string(o.boundary),
-                         valid ? "outputs whose window lies inside the input" : "the output has the input's size");
-  const bool constant =
-      mask_in_constant_memory(plan, planner.device, mask_rows * mask_cols * sizeof(T), o.constant_mask);
-  plan.macros["MASK_SPACE"] = constant ? "__constant" : "__global";
+  convolution_window(plan, mask_rows, mask_cols, valid, o.boundary == Boundary::clamp, to_string(o.boundary));
+  mask_in_constant_memory(plan, planner.device, mask_rows * mask_cols * sizeof(T), o.constant_mask, "MASK_SPACE");
 
   const std::uint64_t bytes = (std::uint64_t(rows) * cols + std::uint64_t(out_rows) * out_cols) * sizeof(T);
   bool tiled = stencil_uses_tile(plan, planner.device, bytes, o.local_tile);
@@ -74,7 +65,6 @@ StencilLaunch plan_convolution(const Planner& planner, std::size_t rows, std::si
                                                      convolution_tunables(), "OUTPUTS_X", std::nullopt)
       : by_rows               ? 1
                 : convolution_outputs_per_work_item(plan, sizeof(T), convolution_tunables().chosen(plan, "OUTPUTS_X"));
-  plan.macros["OUTPUTS_X"] = std::to_string(outputs);
   // Output rows per work-item: the caller's, a tuned value, or rule
   // convolution.outputs-per-work-item (the cache-reliant variant only).
   std::size_t output_rows = 1;
@@ -87,34 +77,17 @@ StencilLaunch plan_convolution(const Planner& planner, std::size_t rows, std::si
           convolution_output_rows_per_work_item(plan, mask_rows, convolution_tunables().chosen(plan, "OUTPUTS_Y"));
     }
   }
-  plan.macros["OUTPUTS_Y"] = std::to_string(output_rows);
   if (tiled) {
     const std::size_t tile = (plan.local[1] + mask_rows - 1) * (plan.local[0] * outputs + mask_cols - 1) * sizeof(T);
     tiled = convolution_tile_fits(plan, planner.device, tile);
   }
-  plan.use_local_memory = tiled;
-  // The tile's shape; the other variants build without it (one binary for
-  // every work-group shape).
-  plan.macros.erase("WG_X");
-  plan.macros.erase("WG_Y");
-  if (tiled) {
-    plan.macros["WG_X"] = std::to_string(plan.local[0]);
-    plan.macros["WG_Y"] = std::to_string(plan.local[1]);
-  }
-  // Aligned vector reads and writes of the cache-reliant variant where the
-  // rows are multiples of a work-item's outputs.
-  const bool vector_width = outputs == 2 || outputs == 4 || outputs == 8;
-  if (!tiled && !by_rows && vector_width && cols % outputs == 0) plan.macros["ROW_VECTORS"] = "1";
-  if (!tiled && !by_rows && vector_width && out_cols % outputs == 0) plan.macros["OUT_VECTORS"] = "1";
-  plan.global = {{round_up(ceil_div(out_cols, outputs), plan.local[0]),
-                  round_up(ceil_div(out_rows, output_rows), plan.local[1]), 1}};
-  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  convolution_launch(plan, cols, out_rows, out_cols, outputs, output_rows, tiled, by_rows);
 
   if (by_rows) {
-    const std::size_t chunk = 2048;
+    const std::size_t chunk = kConvolutionRowChunk;
     l.plan = whole_rows_plan(planner, plan, "convolution_rows", out_rows * ceil_div(out_cols, chunk),
                              "chunks of " + std::to_string(chunk) + " outputs of a row per work-item");
-    l.plan.macros["CHUNK"] = std::to_string(chunk);
+    convolution_rows_chunk(l.plan);
     l.entry = "conv_rows";
   } else {
     l.entry = tiled ? "conv_tiled" : "conv_cached";

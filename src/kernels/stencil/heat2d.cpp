@@ -16,8 +16,6 @@
 
 namespace portacl {
 
-using kernel_call::round_up;
-
 KernelTraits heat2d_traits(ElementType element) {
   // Each cell read and written once per step; the tile and its halo: a little over one element per work-item.
   return stencil_family_traits("heat2d", element, 2.0 * static_cast<double>(size_of(element)), 6, 2 * size_of(element),
@@ -36,24 +34,6 @@ const TuningSpace& heat2d_tunables() {
 }
 
 namespace {
-
-// The temporal-blocking launch of `tile` taking k steps: the central
-// (rows - 2k) x (cols - 2k) cells of each tile are written.
-LaunchPlan temporal_plan(LaunchPlan plan, std::size_t rows, std::size_t cols, std::size_t k, const HeatTile& tile) {
-  const std::size_t wx = tile.cols, wy = tile.rows / tile.cells_y;
-  plan.local = {{wx, wy, 1}};
-  plan.macros["WG_X"] = std::to_string(wx);
-  plan.macros["WG_Y"] = std::to_string(wy);
-  plan.macros["WG_SIZE"] = std::to_string(wx * wy);
-  plan.macros["STEPS_PER_LAUNCH"] = std::to_string(k);
-  plan.macros["CELLS_Y"] = std::to_string(tile.cells_y);
-  plan.use_local_memory = true;
-  const std::size_t out_x = wx - 2 * k, out_y = tile.rows - 2 * k;
-  plan.global = {{kernel_call::ceil_div(cols, out_x) * wx, kernel_call::ceil_div(rows, out_y) * wy, 1}};
-  plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
-  decide_heat_tile(plan, tile, k);
-  return plan;
-}
 
 // The fixed sides' launch: one work-item per edge cell, a 1D plan of its
 // own (the rules' shape for `perimeter` units).
@@ -80,18 +60,13 @@ HeatLaunches plan_heat2d(const Planner& planner, std::size_t rows, std::size_t c
   // overflow the cache.
   const std::uint64_t bytes = 2ull * cells * sizeof(T);
   const bool tiled = stencil_uses_tile(plan, planner.device, bytes, o.local_tile);
-  plan.use_local_memory = tiled;
   // The cache-reliant step updates CELLS_X cells of a row per work-item:
   // the caller's, a tuned value, or rule stencil.cells-per-work-item.
   const std::size_t cells_x =
       tiled ? 1
             : caller_tuned_or_rule(plan, "cells_per_work_item", o.cells_x, heat2d_tunables(), "CELLS_X",
                                    heat_cells_per_work_item(plan.device_class, cols, sizeof(T)));
-  const bool row_vectors = !tiled && cells_x > 1 && (cells_x & (cells_x - 1)) == 0 && cols % cells_x == 0;
-  if (row_vectors) plan.macros["ROW_VECTORS"] = "1";
-  plan.macros["CELLS_X"] = std::to_string(cells_x);
-  plan.global = {{round_up(kernel_call::ceil_div(cols, cells_x), plan.local[0]), round_up(rows, plan.local[1]), 1}};
-  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  const bool row_vectors = heat_step_launch(plan, rows, cols, cells_x, tiled);
   // CPUs: whole rows per work-item (rule cpu.large-grain), a 1D launch.
   if (!o.local_tile && stencil_walks_rows(plan, tiled)) {
     l.step = whole_rows_plan(planner, plan, "heat2d_rows", rows, "whole rows per work-item");
@@ -121,12 +96,12 @@ HeatLaunches plan_heat2d(const Planner& planner, std::size_t rows, std::size_t c
     const KernelRef temporal{"stencil_heat2d.cl", "heat_temporal", ""};
     const HeatTileChoice choice =
         heat_temporal_tile(planner.device, l.per_launch, cells_y, sizeof(T), [&](const HeatTile& tile) {
-          return planner.compiled_limit(temporal, temporal_plan(plan, rows, cols, l.per_launch, tile));
+          return planner.compiled_limit(temporal, heat_temporal_launch(plan, rows, cols, l.per_launch, tile));
         });
     if (!choice.tile)
       throw Error("heat2d: no work-group shape fits " + std::to_string(l.per_launch) + " steps per launch on '" +
                   planner.device.name + "'" + (choice.refused.empty() ? "" : ": " + choice.refused));
-    l.temporal = temporal_plan(plan, rows, cols, l.per_launch, *choice.tile);
+    l.temporal = heat_temporal_launch(plan, rows, cols, l.per_launch, *choice.tile);
   }
   return l;
 }

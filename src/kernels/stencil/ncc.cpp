@@ -15,7 +15,6 @@
 namespace portacl {
 
 using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 KernelTraits ncc_traits(ElementType pixel) {
   // A pixel read, a coefficient written; a 16 x 16 template (a call counts its own).
@@ -92,20 +91,10 @@ StencilLaunch plan_ncc(const Planner& planner, std::size_t rows, std::size_t col
   LaunchPlan& plan = l.plan;
   plan = planner.plan(traits, ProblemSize(map_cols, map_rows));
   const bool fp64 = planner.device.fp64;
-  // 8-bit window sums fit 32 bits while n x 255^2 does.
-  const bool wide = n * 255u * 255u >= (std::uint64_t(1) << 32);
-  plan.macros["PIX"] = exact ? "uchar" : "float";
-  plan.macros["EXACT"] = exact ? "1" : "0";
-  plan.macros["REAL"] = fp64 ? "double" : "float";
-  plan.macros["ACC"] = exact ? (wide ? "ulong" : "uint") : (fp64 ? "double" : "float");
-  plan.macros["TSUM"] = exact ? "ulong" : (fp64 ? "double" : "float");
-  if (fp64) plan.macros["PORTACL_FP64"] = "1";
+  ncc_build(plan, exact, fp64, template_rows, template_cols);
   // Rule convolution.mask-in-constant: the template in constant memory
   // where it fits.
-  plan.macros["TEMPLATE_SPACE"] =
-      mask_in_constant_memory(plan, planner.device, n * sizeof(P), o.constant_template) ? "__constant" : "__global";
-  plan.macros["TR"] = std::to_string(template_rows);
-  plan.macros["TC"] = std::to_string(template_cols);
+  mask_in_constant_memory(plan, planner.device, n * sizeof(P), o.constant_template, "TEMPLATE_SPACE");
 
   // Rule ncc.outputs-per-work-item: 4 offsets of a row per work-item (one
   // when the row has fewer).
@@ -114,21 +103,12 @@ StencilLaunch plan_ncc(const Planner& planner, std::size_t rows, std::size_t col
                              caller_tuned_or_rule(plan, "outputs_per_work_item", o.outputs_per_work_item,
                                                   ncc_tunables(), "OUTPUTS_X", ncc_outputs_per_work_item()),
                              map_cols);
-  plan.macros["OUTPUTS_X"] = std::to_string(outputs);
   // Rule ncc.image-tile: the image block in local memory where the plan
   // takes local memory and the block fits.
   const std::size_t tile =
       (plan.local[1] + template_rows - 1) * (plan.local[0] * outputs + template_cols - 1) * sizeof(P);
   const bool tiled = ncc_uses_tile(plan, planner.device, tile, o.local_tile);
-  plan.use_local_memory = tiled;
-  plan.macros.erase("WG_X");
-  plan.macros.erase("WG_Y");
-  if (tiled) {
-    plan.macros["WG_X"] = std::to_string(plan.local[0]);
-    plan.macros["WG_Y"] = std::to_string(plan.local[1]);
-  }
-  plan.global = {{round_up(ceil_div(map_cols, outputs), plan.local[0]), round_up(map_rows, plan.local[1]), 1}};
-  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  ncc_launch(plan, map_rows, map_cols, outputs, tiled);
   l.entry = tiled ? "ncc_tiled" : "ncc_cached";
   return l;
 }

@@ -18,7 +18,6 @@
 namespace portacl {
 
 using kernel_call::ceil_div;
-using kernel_call::round_up;
 
 KernelTraits stencil3d_traits(ElementType element) {
   // x, then y and z together; each cell read and written once; the 25-point star (a call counts its own).
@@ -50,15 +49,6 @@ Extent3 stencil3d_output_extent(Extent3 in, std::size_t reach, Boundary boundary
 }
 
 namespace {
-
-// The POINTS macro: X(dx, dy, dz, k) per point.
-std::string points_macro(const std::vector<std::array<int, 4>>& points) {
-  std::string m;
-  for (const auto& p : points)
-    m += "X(" + std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]) + "," +
-         std::to_string(p[3]) + ")";
-  return m;
-}
 
 template <class T>
 void check_buffers(Context& ctx, const Buffer<T>& in, Extent3 extent, std::size_t reach, const Buffer<T>& out,
@@ -137,13 +127,12 @@ std::vector<T> weights_of(const std::vector<StencilPoint<T>>& points) {
 // through the caches): rows per work-item on CPUs, else one output per
 // work-item.
 StencilLaunch plan_points(const Planner& planner, LaunchPlan plan, Extent3 o3, bool by_rows) {
-  plan.macros.erase("WG_X");
-  plan.macros.erase("WG_Y");
-  if (by_rows)
+  if (by_rows) {
+    tile_shape_macros(plan, false);
     return {whole_rows_plan(planner, plan, "stencil3d_rows", o3.ny * o3.nz, "whole rows per work-item"),
             "stencil_rows"};
-  plan.global = {{round_up(o3.nx, plan.local[0]), round_up(o3.ny * o3.nz, plan.local[1]), 1}};
-  plan.work_groups = (plan.global[0] / plan.local[0]) * (plan.global[1] / plan.local[1]);
+  }
+  stencil3d_points_launch(plan, o3.nx, o3.ny * o3.nz);
   return {plan, "stencil_points"};
 }
 
@@ -171,14 +160,10 @@ LaunchPlan base_plan(const Planner& planner, Extent3 o3, std::size_t reach, std:
   traits.flops_per_item = flops;
   LaunchPlan plan =
       planner.plan(traits, ProblemSize(std::max<std::size_t>(o3.nx, 1), std::max<std::size_t>(o3.ny * o3.nz, 1)));
-  plan.macros["OFF"] = o.boundary == Boundary::valid ? std::to_string(reach) : "0";
-  plan.macros["CLAMP"] = o.boundary == Boundary::clamp ? "1" : "0";
-  plan.macros["REACH"] = std::to_string(reach);
-  decide_caller_boundary(plan, to_string(o.boundary),
-                         o.boundary == Boundary::valid ? "a pre-padded input: the interior is written"
-                                                       : "the output has the input's size");
-  const bool constant = mask_in_constant_memory(plan, planner.device, weights * sizeof(T), std::nullopt);
-  plan.macros["WEIGHT_SPACE"] = constant ? "__constant" : "__global";
+  stencil3d_reach(plan, reach, o.boundary == Boundary::valid, o.boundary == Boundary::clamp, to_string(o.boundary),
+                  o.boundary == Boundary::valid ? "a pre-padded input: the interior is written"
+                                                : "the output has the input's size");
+  mask_in_constant_memory(plan, planner.device, weights * sizeof(T), std::nullopt, "WEIGHT_SPACE");
   return plan;
 }
 
@@ -193,7 +178,7 @@ StencilLaunch plan_star3d(const Planner& planner, Extent3 extent, std::size_t ra
     l.plan = plan;
     return l;
   }
-  plan.macros["R"] = std::to_string(radius);
+  star_radius(plan, radius);
   std::vector<std::array<int, 4>> star{{0, 0, 0, 0}};
   for (int r = 1; r <= int(radius); ++r)
     for (int s : {-r, r}) {
@@ -201,7 +186,7 @@ StencilLaunch plan_star3d(const Planner& planner, Extent3 extent, std::size_t ra
       star.push_back({0, s, 0, r});
       star.push_back({0, 0, s, r});
     }
-  plan.macros["POINTS"] = points_macro(star);
+  stencil3d_points(plan, star);
 
   // Rule stencil3d.plane-queue: the plane in local memory and the z
   // neighbours in registers wherever the plan takes local memory.
@@ -226,24 +211,15 @@ StencilLaunch plan_star3d(const Planner& planner, Extent3 extent, std::size_t ra
     throw Error("star_stencil3d: a block " + std::to_string(wx) + " wide does not divide the work-group of " +
                 std::to_string(group));
   const std::size_t wy = group / wx;
-  plan.local = {{wx, wy, 1}};
   const std::size_t tile = (wy * outputs + 2 * radius) * (wx + 2 * radius) * sizeof(T);
   if (planner.device.local_mem_size && tile > planner.device.local_mem_size)
     throw Error("star_stencil3d: the plane tile takes " + std::to_string(tile) + " bytes of local memory; '" +
                 planner.device.name + "' has " + std::to_string(planner.device.local_mem_size) + " (fewer outputs_y)");
-  plan.use_local_memory = true;
-  plan.macros["WG_X"] = std::to_string(wx);
-  plan.macros["WG_Y"] = std::to_string(wy);
-  plan.macros["OUTPUTS_Y"] = std::to_string(outputs);
-  plan.macros["STAR_QUEUE"] = "1";
-  plan.macros["PREFETCH_PLANES"] = std::to_string(in_flight);
-  // 32-bit offsets within a plane where they fit: fewer instructions per read on GPUs.
-  plan.macros["PLANE_OFFSET"] = extent.nx * extent.ny < (std::size_t(1) << 31) ? "int" : "long";
   // The planes of z each work-group walks (rule stencil3d.plane-queue).
   const std::size_t x_groups = ceil_div(o3.nx, wx), y_blocks = ceil_div(o3.ny, wy * outputs);
   const std::size_t z_chunk = star_z_chunk(planner.device, o3.nz, x_groups * y_blocks, radius, o.z_chunk);
-  plan.global = {{x_groups * wx, y_blocks * ceil_div(o3.nz, z_chunk) * wy, 1}};
-  plan.work_groups = (plan.global[0] / wx) * (plan.global[1] / wy);
+  star_queue_launch(plan, wx, wy, outputs, in_flight, extent.nx * extent.ny, x_groups, y_blocks,
+                    ceil_div(o3.nz, z_chunk));
   decide_star_z_chunk(plan, planner.device, z_chunk, o.z_chunk.has_value());
   l.plan = plan;
   l.entry = "star_queue";
@@ -303,7 +279,7 @@ LaunchPlan stencil3d(Context& ctx, const Buffer<T>& in, Extent3 extent, const St
     const StencilPoint<T>& s = points.points()[p];
     terms.push_back({s.dx, s.dy, s.dz, int(p)});
   }
-  plan.macros["POINTS"] = points_macro(terms);
+  stencil3d_points(plan, terms);
   stencil3d_uses_plane_queue(plan, false, std::nullopt);
   return launch(ctx,
                 plan_points(live_planner(ctx, o.plan), plan, o3, !o.plane_queue && stencil_walks_rows(plan, false)), in,

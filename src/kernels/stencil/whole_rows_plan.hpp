@@ -18,9 +18,7 @@ inline LaunchPlan whole_rows_plan(const Planner& planner, const LaunchPlan& plan
   traits.dimensions = 1;
   traits.name = name;
   LaunchPlan rows = planner.plan(traits, ProblemSize(units));
-  rows.macros.insert(plan.macros.begin(), plan.macros.end());  // the 1D launch's own shape wins
-  rows.decisions = plan.decisions;
-  decide_whole_rows(rows, variant);
+  whole_rows_launch(rows, plan, variant);
   return rows;
 }
 
