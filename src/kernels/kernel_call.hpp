@@ -39,12 +39,6 @@ inline void need_elements(const char* op, const char* name, std::size_t have, st
                 std::to_string(need));
 }
 
-// `like` (its macros, so the same program) as a plan of one work-item an
-// item: the helper kernels of a family (clearing, gathering, voting).
-inline LaunchPlan one_per_item(const LaunchPlan& like, std::size_t items) {
-  return ::portacl::one_per_item(like, items);
-}
-
 inline void same_context(const Context& ctx, const BufferStorage& b, const char* op, const char* name) {
   if (&b.context() != &ctx) throw Error(std::string(op) + ": buffer " + name + " belongs to another context");
 }

@@ -65,7 +65,7 @@ LaunchPlan binarise_weights(Context& ctx, const Buffer<float>& weights, std::siz
   if (k > 0xffffffffull || rows > 0xffffffffull) throw Error("binarise_weights: past 2^32 - 1 rows or weights a row");
   const LaunchPlan means = ctx.plan(binary_layer_traits(), ProblemSize(std::max<std::size_t>(rows, 1)), options);
   kernel_call::launch(
-      ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "row_mean_abs", ""}, kernel_call::one_per_item(means, rows)),
+      ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "row_mean_abs", ""}, one_per_item(means, rows)),
       u32(rows), u32(k), weights, *scales);
   return plan;
 }
@@ -102,7 +102,7 @@ LaunchPlan binary_dense_forward(Context& ctx, const DenseShape& s, const Buffer<
   if (bias || o.relu)
     kernel_call::launch(ctx,
                         ctx.prepare(KernelRef{"ml_dense_layer.cl", "dense_bias", ""},
-                                    kernel_call::one_per_item(plan, s.batch * s.outputs)),
+                                    one_per_item(plan, s.batch * s.outputs)),
                         u32(s.batch), u32(s.outputs), bias ? static_cast<const BufferStorage&>(*bias) : y, y);
   return plan;
 }
@@ -155,7 +155,7 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& s, const Buff
       const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
       kernel_call::launch(
           ctx,
-          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_im2col", ""}, kernel_call::one_per_item(l.plan, rows * taps)),
+          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_im2col", ""}, one_per_item(l.plan, rows * taps)),
           u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(s.out_height()), u32(s.out_width()), in.n,
           in.c, in.y, in.x, input, cols);
       pack_signs(ctx, cols, rows, taps, signs, pack);
@@ -163,7 +163,7 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& s, const Buff
       scale_products(ctx, l.plan, rows, fg, product, scales, g * fg, scaled);
       kernel_call::launch(
           ctx,
-          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_epilogue", ""}, kernel_call::one_per_item(l.plan, rows * fg)),
+          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_epilogue", ""}, one_per_item(l.plan, rows * fg)),
           u32(first), u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), out.n, out.c, out.y, out.x, scaled,
           bias_or_unused, output);
     }

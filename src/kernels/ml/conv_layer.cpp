@@ -165,7 +165,7 @@ void run_direct(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, cons
   const std::size_t blocks = (fg + l.choice.filters - 1) / l.choice.filters * s.groups;
   const std::size_t items =
       s.out_height() * s.out_width() * blocks * ((s.images + l.choice.images - 1) / l.choice.images);
-  kernel_call::launch(ctx, ctx.prepare(kernel("conv_direct"), kernel_call::one_per_item(l.plan, items)),
+  kernel_call::launch(ctx, ctx.prepare(kernel("conv_direct"), one_per_item(l.plan, items)),
                       static_cast<cl_uint>(s.images), static_cast<cl_uint>(s.height), static_cast<cl_uint>(s.width),
                       static_cast<cl_uint>(s.out_height()), static_cast<cl_uint>(s.out_width()), in.n, in.c, in.y, in.x,
                       out.n, out.c, out.y, out.x, input, filters, bias, output);
@@ -185,13 +185,13 @@ void run_im2col(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, cons
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), kernel_call::one_per_item(l.plan, rows * taps)),
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), one_per_item(l.plan, rows * taps)),
                           u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n,
                           in.c, in.y, in.x, input, cols);
       gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::yes, rows, fg, taps, 1.0f,
                   MatrixRef<float>{cols, 0, taps}, MatrixRef<float>{filters, g * fg * taps, taps}, 0.0f, product, 0, fg,
                   gemm_options);
-      kernel_call::launch(ctx, ctx.prepare(kernel("conv_epilogue"), kernel_call::one_per_item(l.plan, rows * fg)),
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_epilogue"), one_per_item(l.plan, rows * fg)),
                           u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
                           product, bias, output);
     }
@@ -212,21 +212,21 @@ void run_winograd(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, co
   Buffer<float> v(ctx, ctx.scratch("conv.cols", points * cg * most_tiles * sizeof(float)), points * cg * most_tiles);
   Buffer<float> m(ctx, ctx.scratch("conv.product", points * fg * most_tiles * sizeof(float)), points * fg * most_tiles);
   const auto u32 = [](std::size_t x) { return static_cast<cl_uint>(x); };
-  kernel_call::launch(ctx, ctx.prepare(winograd("winograd_filters"), kernel_call::one_per_item(l.plan, s.filters * cg)),
+  kernel_call::launch(ctx, ctx.prepare(winograd("winograd_filters"), one_per_item(l.plan, s.filters * cg)),
                       u32(s.filters), filters, u);
   GemmOptions gemm_options(plan);
   gemm_options.plan.override_values.reset();  // the layer's knobs are not the GEMM's
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first), tiles = count * th * tw;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_inputs"), kernel_call::one_per_item(l.plan, tiles * cg)),
+      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_inputs"), one_per_item(l.plan, tiles * cg)),
                           u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(th), u32(tw), in.n, in.c,
                           in.y, in.x, input, v);
       // The 16 products in one batch: one of them alone leaves a large GPU half idle.
       gemm_strided_batched<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, fg, tiles, cg, 1.0f,
                                   MatrixRef<float>{u, g * points * fg * cg, cg}, fg * cg, MatrixRef<float>{v, 0, tiles},
                                   cg * tiles, 0.0f, m, 0, tiles, fg * tiles, points, gemm_options);
-      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_outputs"), kernel_call::one_per_item(l.plan, tiles * fg)),
+      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_outputs"), one_per_item(l.plan, tiles * fg)),
                           u32(first), u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), u32(th), u32(tw),
                           out.n, out.c, out.y, out.x, m, bias, output);
     }
@@ -335,11 +335,11 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      kernel_call::launch(ctx, ctx.prepare(kernel("conv_gather_grad"), kernel_call::one_per_item(l.plan, rows * fg)),
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_gather_grad"), one_per_item(l.plan, rows * fg)),
                           u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
                           grad_output, forward_output, product);
       if (gemm_filters) {
-        kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), kernel_call::one_per_item(l.plan, rows * taps)),
+        kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), one_per_item(l.plan, rows * taps)),
                             u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
                             in.n, in.c, in.y, in.x, input, cols);
         // dW_g += G^T cols: the first chunk overwrites, the later ones add.
@@ -353,7 +353,7 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
                     MatrixRef<float>{product, 0, fg}, MatrixRef<float>{filters, g * fg * taps, taps}, 0.0f, cols, 0,
                     taps, gemm_options);
         const std::size_t elements = count * (s.channels / s.groups) * s.height * s.width;
-        kernel_call::launch(ctx, ctx.prepare(kernel("conv_col2im"), kernel_call::one_per_item(l.plan, elements)),
+        kernel_call::launch(ctx, ctx.prepare(kernel("conv_col2im"), one_per_item(l.plan, elements)),
                             u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
                             in.n, in.c, in.y, in.x, cols, *grads.input);
       }
@@ -382,7 +382,7 @@ LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t c
                       b = tensor_strides(to, channels, height, width);
   kernel_call::launch(
       ctx,
-      ctx.prepare(KernelRef{"ml_tensor_relayout.cl", "tensor_relayout", ""}, kernel_call::one_per_item(plan, total)),
+      ctx.prepare(KernelRef{"ml_tensor_relayout.cl", "tensor_relayout", ""}, one_per_item(plan, total)),
       static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),
       static_cast<cl_uint>(width), a.n, a.c, a.y, a.x, b.n, b.c, b.y, b.x, in, out);
   return plan;

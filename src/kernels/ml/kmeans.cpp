@@ -49,7 +49,7 @@ const TuningSpace& kmeans_tunables() {
   return space;
 }
 
-LaunchPlan KmeansLaunch::helper(std::size_t items) const { return kernel_call::one_per_item(assign, items); }
+LaunchPlan KmeansLaunch::helper(std::size_t items) const { return one_per_item(assign, items); }
 
 KmeansLaunch plan_kmeans(const Planner& planner, std::size_t n, std::size_t d, std::size_t k) {
   KmeansLaunch l;

@@ -38,7 +38,7 @@ const TuningSpace& knn_tunables() {
   return space;
 }
 
-LaunchPlan KnnLaunch::helper(std::size_t items) const { return kernel_call::one_per_item(select, items); }
+LaunchPlan KnnLaunch::helper(std::size_t items) const { return one_per_item(select, items); }
 
 KnnLaunch plan_knn(const Planner& planner, std::size_t queries, std::size_t train, std::size_t d, std::size_t k,
                    Similarity similarity) {
