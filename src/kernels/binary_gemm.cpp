@@ -13,34 +13,21 @@
 #include "kernels/binary_gemm_tunables.hpp"
 #include "portacl/error.hpp"
 #include "rules/coverage_rules.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 using kernel_call::ceil_div;
 
 KernelTraits binary_gemm_traits() {
-  KernelTraits t;
-  t.name = "binary_gemm";
-  t.element = ElementType::i32;  // 32 signs a word
-  t.dimensions = 1;
-  t.vectorizable = true;  // the rows' words
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;
-  t.bytes_per_item = 8;  // a word of each operand, from the cache mostly
-  t.tunables = &binary_gemm_tunables();
-  return t;
+  // element: 32 signs a word
+  // vectorizable: the rows' words
+  // bytes_per_item: a word of each operand, from the cache mostly
+  return kernel_traits("binary_gemm", ElementType::i32, 1, traits::local_tiling | traits::barriers, {8, 0},
+                       &binary_gemm_tunables());
 }
 
-KernelTraits sign_packing_traits() {
-  KernelTraits t;
-  t.name = "pack_signs";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.bytes_per_item = 4;
-  return t;
-}
+KernelTraits sign_packing_traits() { return kernel_traits("pack_signs", ElementType::f32, 1, traits::scalar, {4, 0}); }
 
 const TuningSpace& binary_gemm_tunables() {
   static const TuningSpace space{

@@ -9,22 +9,14 @@
 #include "matrix_checks.hpp"
 #include "kernels/gemm_tunables.hpp"
 #include "gemm_plans.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits gemm_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "gemm";
-  t.element = element;
-  t.dimensions = 2;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the cache-only variant
-  t.vectorizable = false;
+  // has_barrier_free_variant: the cache-only variant
   // Per element of C: 2k flops over about (1/TS_M + 1/TS_N) k loads; the
   // planner only needs "compute-bound".
-  t.bytes_per_item = 2.0 * static_cast<double>(size_of(element));
-  t.flops_per_item = 64;
   // Slices of TS_K x (TS_M + TS_N + 2) values shared by WG_X x WG_Y
   // work-items: TS_K (WPT_M / WG_X + WPT_N / WG_Y) each. 16 is what 8-deep
   // double-buffered slices of 8 x 8 blocks take on a 16 x 16 group: enough
@@ -32,9 +24,8 @@ KernelTraits gemm_traits(ElementType element) {
   // depth to the device (general.gemm-register-tiles: 48 a work-item for
   // 16-deep slices of 8 x 16 float blocks) and the exact figure is checked
   // at launch.
-  t.local_bytes_per_work_item = 16 * size_of(element);
-  t.tunables = &gemm_tunables();
-  return t;
+  return kernel_traits("gemm", element, 2, traits::local_tiling | traits::barriers | traits::scalar,
+                       {2.0 * static_cast<double>(size_of(element)), 64, 16 * size_of(element)}, &gemm_tunables());
 }
 
 const TuningSpace& gemm_tunables() {

@@ -7,25 +7,19 @@
 #include "kernels/gemv_tunables.hpp"
 #include "kernels/planner.hpp"
 #include "matrix_checks.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 using namespace matrix_checks;
 
 KernelTraits gemv_traits(ElementType element, GemvPath path) {
-  KernelTraits t;
-  t.name = path == GemvPath::rows ? "gemv_rows" : "gemv_columns";
-  t.element = element;
-  t.dimensions = 1;
-  t.vectorizable = true;  // rows: along a row; columns: VW rows per work-item
-  t.scalar_on_simt = path == GemvPath::columns;
-  t.needs_barriers = path == GemvPath::rows;
-  t.benefits_from_local_tiling = path == GemvPath::rows;
-  t.bytes_per_item = static_cast<double>(size_of(element));  // each element of A is read once
-  t.flops_per_item = 2;
-  t.local_bytes_per_work_item = path == GemvPath::rows ? size_of(element) : 0;
-  t.tunables = &gemv_tunables();
-  return t;
+  // Vectors: rows: along a row; columns: VW rows per work-item. Each
+  // element of A is read once.
+  const bool rows = path == GemvPath::rows;
+  return kernel_traits(rows ? "gemv_rows" : "gemv_columns", element, 1,
+                       rows ? traits::local_tiling | traits::barriers : traits::scalar_on_simt,
+                       {static_cast<double>(size_of(element)), 2, rows ? size_of(element) : 0}, &gemv_tunables());
 }
 
 const TuningSpace& gemv_tunables() {

@@ -9,21 +9,16 @@
 #include "kernel_call.hpp"
 #include "kernels/histogram_tunables.hpp"
 #include "portacl/error.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits histogram_traits() {
-  KernelTraits t;
-  t.name = "histogram";
-  t.element = ElementType::i32;  // 32-bit keys
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.needs_barriers = true;  // the local-memory bins
-  t.has_barrier_free_variant = true;
-  t.bytes_per_item = 4;  // each key read once
-  t.flops_per_item = 0;
-  t.tunables = &histogram_tunables();
-  return t;
+  // element: 32-bit keys
+  // needs_barriers: the local-memory bins
+  // bytes_per_item: each key read once
+  return kernel_traits("histogram", ElementType::i32, 1, traits::barriers | traits::scalar, {4, 0},
+                       &histogram_tunables());
 }
 
 const TuningSpace& histogram_tunables() {

@@ -7,26 +7,19 @@
 #include "kernels/packed_symv_tunables.hpp"
 #include "kernels/planner.hpp"
 #include "matrix_checks.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 using namespace matrix_checks;
 
 KernelTraits packed_symv_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "packed_symv";
-  t.element = element;
-  t.dimensions = 1;
-  t.needs_barriers = true;
-  t.vectorizable = false;
-  t.benefits_from_local_tiling = true;
-  t.bytes_per_item = static_cast<double>(size_of(element));  // each stored element is read once
-  t.flops_per_item = 4;                                      // two products per off-diagonal element
+  // bytes_per_item: each stored element is read once
+  // flops_per_item: two products per off-diagonal element
   // The tile's local memory is per work-group, whatever its size: checked
   // at launch against the device, not per work-item.
-  t.local_bytes_per_work_item = 0;
-  t.tunables = &packed_symv_tunables();
-  return t;
+  return kernel_traits("packed_symv", element, 1, traits::local_tiling | traits::barriers | traits::scalar,
+                       {static_cast<double>(size_of(element)), 4}, &packed_symv_tunables());
 }
 
 const TuningSpace& packed_symv_tunables() {

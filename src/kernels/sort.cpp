@@ -15,22 +15,18 @@
 #include "portacl/error.hpp"
 #include "portacl/vectors.hpp"
 #include "rules/sort_rules.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits sort_traits(bool with_values) {
-  KernelTraits t;
-  t.name = with_values ? "radix_sort_pairs" : "radix_sort";
-  t.element = ElementType::i32;  // 32-bit words, whatever they mean
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.benefits_from_local_tiling = true;  // tiles ranked in local memory
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the chunks
+  // element: 32-bit words, whatever they mean
+  // benefits_from_local_tiling: tiles ranked in local memory
+  // has_barrier_free_variant: the chunks
   // Per pass, each word read twice (count, scatter) and written once.
-  t.bytes_per_item = (with_values ? 8.0 : 4.0) * 3;
-  t.tunables = &sort_tunables();
-  return t;
+  return kernel_traits(with_values ? "radix_sort_pairs" : "radix_sort", ElementType::i32, 1,
+                       traits::local_tiling | traits::barriers | traits::scalar, {(with_values ? 8.0 : 4.0) * 3, 0},
+                       &sort_tunables());
 }
 
 const TuningSpace& sort_tunables() {

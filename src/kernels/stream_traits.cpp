@@ -3,18 +3,13 @@
 // (bytes and flops an item, the knobs it tunes). No launch code here: the
 // rules and tools plan a stream kernel from this file alone.
 #include "kernels/stream_tunables.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits stream_traits(const std::string& kernel, ElementType element, unsigned arrays, double flops) {
-  KernelTraits t;
-  t.name = kernel;
-  t.element = element;
-  t.dimensions = 1;
-  t.bytes_per_item = arrays * static_cast<double>(size_of(element));
-  t.flops_per_item = flops;
-  t.tunables = &stream_tunables();
-  return t;
+  return kernel_traits(kernel, element, 1, 0u, {arrays * static_cast<double>(size_of(element)), flops},
+                       &stream_tunables());
 }
 
 const TuningSpace& stream_tunables() {

@@ -7,24 +7,17 @@
 #include "kernels/planner.hpp"
 #include "kernels/trsv_tunables.hpp"
 #include "matrix_checks.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 using namespace matrix_checks;
 
 KernelTraits trsv_traits(ElementType element) {
-  KernelTraits t;
-  t.name = "trsv";
-  t.element = element;
-  t.dimensions = 1;
-  t.needs_barriers = true;
-  t.vectorizable = false;
-  t.benefits_from_local_tiling = true;
-  t.bytes_per_item = static_cast<double>(size_of(element));  // each element of the triangle is read once
-  t.flops_per_item = 2;
-  t.local_bytes_per_work_item = size_of(element);  // the flow-down's partial sums
-  t.tunables = &trsv_tunables();
-  return t;
+  // bytes_per_item: each element of the triangle is read once
+  // local_bytes_per_work_item: the flow-down's partial sums
+  return kernel_traits("trsv", element, 1, traits::local_tiling | traits::barriers | traits::scalar,
+                       {static_cast<double>(size_of(element)), 2, size_of(element)}, &trsv_tunables());
 }
 
 const TuningSpace& trsv_tunables() {

@@ -16,6 +16,7 @@
 #include "kernels/ml/conv_layer_tunables.hpp"
 #include "portacl/error.hpp"
 #include "portacl/blas.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
@@ -38,15 +39,7 @@ std::size_t winograd_tile_rows(const ConvLayerShape& s) { return (s.out_height()
 std::size_t winograd_tile_columns(const ConvLayerShape& s) { return (s.out_width() + 1) / 2; }
 
 KernelTraits conv_layer_traits() {
-  KernelTraits t;
-  t.name = "conv_layer";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.needs_barriers = false;
-  t.bytes_per_item = 4;
-  t.tunables = &conv_layer_tunables();
-  return t;
+  return kernel_traits("conv_layer", ElementType::f32, 1, traits::scalar, {4, 0}, &conv_layer_tunables());
 }
 
 const TuningSpace& conv_layer_tunables() {
@@ -185,15 +178,15 @@ void run_im2col(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, cons
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), one_per_item(l.plan, rows * taps)),
-                          u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n,
-                          in.c, in.y, in.x, input, cols);
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), one_per_item(l.plan, rows * taps)), u(first),
+                          u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n, in.c,
+                          in.y, in.x, input, cols);
       gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::yes, rows, fg, taps, 1.0f,
                   MatrixRef<float>{cols, 0, taps}, MatrixRef<float>{filters, g * fg * taps, taps}, 0.0f, product, 0, fg,
                   gemm_options);
-      kernel_call::launch(ctx, ctx.prepare(kernel("conv_epilogue"), one_per_item(l.plan, rows * fg)),
-                          u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
-                          product, bias, output);
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_epilogue"), one_per_item(l.plan, rows * fg)), u(first),
+                          u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x, product,
+                          bias, output);
     }
   }
 }
@@ -219,16 +212,16 @@ void run_winograd(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, co
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first), tiles = count * th * tw;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_inputs"), one_per_item(l.plan, tiles * cg)),
-                          u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(th), u32(tw), in.n, in.c,
-                          in.y, in.x, input, v);
+      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_inputs"), one_per_item(l.plan, tiles * cg)), u32(first),
+                          u32(count), u32(g), u32(s.height), u32(s.width), u32(th), u32(tw), in.n, in.c, in.y, in.x,
+                          input, v);
       // The 16 products in one batch: one of them alone leaves a large GPU half idle.
       gemm_strided_batched<float>(ctx, Layout::row_major, Transpose::no, Transpose::no, fg, tiles, cg, 1.0f,
                                   MatrixRef<float>{u, g * points * fg * cg, cg}, fg * cg, MatrixRef<float>{v, 0, tiles},
                                   cg * tiles, 0.0f, m, 0, tiles, fg * tiles, points, gemm_options);
-      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_outputs"), one_per_item(l.plan, tiles * fg)),
-                          u32(first), u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), u32(th), u32(tw),
-                          out.n, out.c, out.y, out.x, m, bias, output);
+      kernel_call::launch(ctx, ctx.prepare(winograd("winograd_outputs"), one_per_item(l.plan, tiles * fg)), u32(first),
+                          u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), u32(th), u32(tw), out.n, out.c,
+                          out.y, out.x, m, bias, output);
     }
   }
 }
@@ -335,13 +328,13 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      kernel_call::launch(ctx, ctx.prepare(kernel("conv_gather_grad"), one_per_item(l.plan, rows * fg)),
-                          u(first), u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x,
-                          grad_output, forward_output, product);
+      kernel_call::launch(ctx, ctx.prepare(kernel("conv_gather_grad"), one_per_item(l.plan, rows * fg)), u(first),
+                          u(count), u(g), u(s.out_height()), u(s.out_width()), out.n, out.c, out.y, out.x, grad_output,
+                          forward_output, product);
       if (gemm_filters) {
-        kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), one_per_item(l.plan, rows * taps)),
-                            u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
-                            in.n, in.c, in.y, in.x, input, cols);
+        kernel_call::launch(ctx, ctx.prepare(kernel("conv_im2col"), one_per_item(l.plan, rows * taps)), u(first),
+                            u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n, in.c,
+                            in.y, in.x, input, cols);
         // dW_g += G^T cols: the first chunk overwrites, the later ones add.
         gemm<float>(ctx, Layout::row_major, Transpose::yes, Transpose::no, fg, taps, rows, 1.0f,
                     MatrixRef<float>{product, 0, fg}, MatrixRef<float>{cols, 0, taps}, first == 0 ? 0.0f : 1.0f,
@@ -353,9 +346,9 @@ LaunchPlan conv_layer_backward(Context& ctx, const ConvLayerShape& s, const Buff
                     MatrixRef<float>{product, 0, fg}, MatrixRef<float>{filters, g * fg * taps, taps}, 0.0f, cols, 0,
                     taps, gemm_options);
         const std::size_t elements = count * (s.channels / s.groups) * s.height * s.width;
-        kernel_call::launch(ctx, ctx.prepare(kernel("conv_col2im"), one_per_item(l.plan, elements)),
-                            u(first), u(count), u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()),
-                            in.n, in.c, in.y, in.x, cols, *grads.input);
+        kernel_call::launch(ctx, ctx.prepare(kernel("conv_col2im"), one_per_item(l.plan, elements)), u(first), u(count),
+                            u(g), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n, in.c, in.y, in.x,
+                            cols, *grads.input);
       }
     }
   }
@@ -380,11 +373,10 @@ LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t c
   if (total == 0) return plan;
   const TensorStrides a = tensor_strides(from, channels, height, width),
                       b = tensor_strides(to, channels, height, width);
-  kernel_call::launch(
-      ctx,
-      ctx.prepare(KernelRef{"ml_tensor_relayout.cl", "tensor_relayout", ""}, one_per_item(plan, total)),
-      static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),
-      static_cast<cl_uint>(width), a.n, a.c, a.y, a.x, b.n, b.c, b.y, b.x, in, out);
+  kernel_call::launch(ctx,
+                      ctx.prepare(KernelRef{"ml_tensor_relayout.cl", "tensor_relayout", ""}, one_per_item(plan, total)),
+                      static_cast<cl_uint>(images), static_cast<cl_uint>(channels), static_cast<cl_uint>(height),
+                      static_cast<cl_uint>(width), a.n, a.c, a.y, a.x, b.n, b.c, b.y, b.x, in, out);
   return plan;
 }
 

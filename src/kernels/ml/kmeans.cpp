@@ -13,25 +13,22 @@
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/kmeans_tunables.hpp"
 #include "portacl/error.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 using kernel_call::ceil_div;
 
 KernelTraits kmeans_traits() {
-  KernelTraits t;
-  t.name = "kmeans";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.benefits_from_local_tiling = true;  // the centroids, read by every point
-  t.needs_barriers = true;              // the chunk's labels
-  t.has_barrier_free_variant = false;   // every plan stages the labels
-  t.local_bytes_per_work_item = 12;     // a label, and a distance and a count to add up
-  t.bytes_per_item = 140;               // d = 35 floats of a point
-  t.flops_per_item = 1050;              // k = 10: a subtraction and an FMA per coordinate and centroid
-  t.tunables = &kmeans_tunables();
-  return t;
+  // benefits_from_local_tiling: the centroids, read by every point
+  // needs_barriers: the chunk's labels
+  // has_barrier_free_variant: every plan stages the labels
+  // local_bytes_per_work_item: a label, and a distance and a count to add up
+  // bytes_per_item: d = 35 floats of a point
+  // flops_per_item: k = 10: a subtraction and an FMA per coordinate and centroid
+  return kernel_traits("kmeans", ElementType::f32, 1,
+                       traits::local_tiling | traits::barriers | traits::barriers_only | traits::scalar,
+                       {140, 1050, 12}, &kmeans_tunables());
 }
 
 const TuningSpace& kmeans_tunables() {

@@ -10,21 +10,15 @@
 #include "kernels/ml/knn_tunables.hpp"
 #include "portacl/error.hpp"
 #include "portacl/blas.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits knn_traits() {
-  KernelTraits t;
-  t.name = "knn";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.benefits_from_local_tiling = true;  // the training tile, the selection's histogram and list
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = false;
-  t.bytes_per_item = 4;
-  t.tunables = &knn_tunables();
-  return t;
+  // benefits_from_local_tiling: the training tile, the selection's histogram and list
+  return kernel_traits("knn", ElementType::f32, 1,
+                       traits::local_tiling | traits::barriers | traits::barriers_only | traits::scalar, {4, 0},
+                       &knn_tunables());
 }
 
 const TuningSpace& knn_tunables() {

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/ml/layer_kernels.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 namespace {
 
 KernelTraits independent_items(const char* name, std::size_t bytes_per_item) {
-  KernelTraits t;
-  t.name = name;
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.vectorizable = false;
-  t.needs_barriers = false;
-  t.bytes_per_item = bytes_per_item;
-  t.tunables = &layer_kernel_tunables();
-  return t;
+  return kernel_traits(name, ElementType::f32, 1, traits::scalar, {bytes_per_item, 0}, &layer_kernel_tunables());
 }
 
 }  // namespace

@@ -13,23 +13,16 @@
 #include "kernels/planner.hpp"
 #include "portacl/error.hpp"
 #include "rules/particles_nbody_rules.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits nbody_traits() {
-  KernelTraits t;
-  t.name = "nbody";
-  t.element = ElementType::f32;
-  t.dimensions = 1;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;
-  t.vectorizable = true;
-  t.scalar_on_simt = true;  // GPU work-items are bodies i; vectors only serve the CPU layout
-  t.bytes_per_item = 32;    // a body read and its acceleration written
-  t.flops_per_item = 20;    // per pair, times n: the caller scales
-  t.tunables = &nbody_tunables();
-  return t;
+  // scalar_on_simt: GPU work-items are bodies i; vectors only serve the CPU layout
+  // bytes_per_item: a body read and its acceleration written
+  // flops_per_item: per pair, times n: the caller scales
+  return kernel_traits("nbody", ElementType::f32, 1, traits::local_tiling | traits::barriers | traits::scalar_on_simt,
+                       {32, 20}, &nbody_tunables());
 }
 
 const TuningSpace& nbody_tunables() {

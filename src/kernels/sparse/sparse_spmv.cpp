@@ -14,23 +14,16 @@
 #include "rules/sparse_launch_rules.hpp"
 #include "rules/sparse_rules.hpp"
 #include "../planner.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 KernelTraits sparse_kernel_traits(const std::string& kernel, ElementType element, bool barriers) {
-  KernelTraits t;
-  t.name = kernel;
-  t.element = element;
-  t.dimensions = 1;
-  t.vectorizable = false;  // rows of any length: one scalar walk per row
-  t.needs_barriers = barriers;
-  t.has_barrier_free_variant = !barriers;
-  // Per row, for a typical row of a few entries: its values and column
-  // indices, two row pointers, y; x is gathered.
-  t.bytes_per_item = 4.0 * static_cast<double>(size_of(element)) + 16.0;
-  t.flops_per_item = 8;
-  t.tunables = &csr_spmv_tunables();
-  return t;
+  // Rows of any length: one scalar walk per row. Per row, for a typical
+  // row of a few entries: its values and column indices, two row pointers,
+  // y; x is gathered.
+  return kernel_traits(kernel, element, 1, traits::scalar | (barriers ? traits::barriers | traits::barriers_only : 0u),
+                       {4.0 * static_cast<double>(size_of(element)) + 16.0, 8}, &csr_spmv_tunables());
 }
 
 LaunchPlan krylov_pass_plan(Context& ctx, ElementType element, std::size_t n, const PlanOptions& options, bool jacobi) {

@@ -8,26 +8,18 @@
 
 #include "portacl/plan.hpp"
 #include "rules/tuning_space.hpp"
+#include "kernels/kernel_traits.hpp"
 
 namespace portacl {
 
 inline KernelTraits stencil_family_traits(std::string name, ElementType element, double bytes_per_item,
                                           double flops_per_item, std::size_t local_bytes_per_work_item,
                                           const TuningSpace& tunables) {
-  KernelTraits t;
-  t.name = std::move(name);
-  t.element = element;
-  t.dimensions = 2;
-  t.benefits_from_local_tiling = true;
-  t.needs_barriers = true;
-  t.has_barrier_free_variant = true;  // the cache-reliant variant
-  t.vectorizable = false;
-  t.bytes_per_item = bytes_per_item;
-  t.flops_per_item = flops_per_item;
-  t.local_bytes_per_work_item = local_bytes_per_work_item;
-  t.tunables = &tunables;
+  // has_barrier_free_variant: the cache-reliant variant
   // Their best shapes depend on how many work-groups the grid makes (the
   // star's 256^3 record ran 22% slower than the rules at 512^3 on the H100).
+  KernelTraits t = kernel_traits(std::move(name), element, 2, traits::local_tiling | traits::barriers | traits::scalar,
+                                 {bytes_per_item, flops_per_item, local_bytes_per_work_item}, &tunables);
   t.tuned_size_reach = 1;
   return t;
 }
