@@ -56,21 +56,14 @@ class Context;
 /// from then on. An empty function checks nothing.
 using TunedPlanCheck = std::function<std::string(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&)>;
 
-/// The library's check, the one every Context uses unless its options name
-/// another. The runtime declares it and the tuning layer, the one layer
-/// that knows every operation's check, defines it
-/// (src/tuning/tuned_plan_check.cpp): the linker joins the two, nothing is
-/// installed at static initialisation.
-std::string library_tuned_plan_check(Context& ctx, const LaunchPlan& plan, const ProblemSize& size,
-                                     const PlanOptions& options);
-
 struct ContextOptions {
   /// Disk cache directory; unset: ProgramCache::default_directory(); "" disables.
   std::optional<std::string> cache_directory;
   /// Kernel sources; unset: KernelLibrary::standard().
   std::optional<KernelLibrary> kernels;
-  /// How this context checks a tuned plan at its first use; unset:
-  /// library_tuned_plan_check, once per device and record in the process. A
+  /// How this context checks a tuned plan at its first use; unset: the
+  /// library's check (it re-runs the operation the record tuned and compares
+  /// with its host reference), once per device and record in the process. A
   /// check given here runs once per record in this context.
   std::optional<TunedPlanCheck> tuned_plan_check;
   /// OpenCL C compiler options added to every program this context builds
@@ -144,7 +137,7 @@ class Context {
   template <class Prepared, class Make>
   std::shared_ptr<const Prepared> prepared_call(const std::string& key, Make make) {
     if (auto found = find_call(key)) return std::static_pointer_cast<const Prepared>(found);
-    const std::uint64_t generation = plan_generation();
+    const std::uint64_t generation = current_plan_generation();
     auto made = std::make_shared<const Prepared>(make());
     keep_call(key, made, generation);
     return made;
@@ -213,6 +206,8 @@ class Context {
                                   const PlanOptions& options);
   std::shared_ptr<const void> find_call(const std::string& key);
   void keep_call(const std::string& key, std::shared_ptr<const void> prepared, std::uint64_t generation);
+  /// What a prepared call is valid for: the plan inputs' generation now.
+  static std::uint64_t current_plan_generation();
 
   Device device_;
   cl::Context context_;
@@ -221,20 +216,16 @@ class Context {
   std::string extra_build_options_;  ///< ContextOptions::extra_build_options
   /// ContextOptions::tuned_plan_check; own_check_ says it was given there,
   /// so the records it has seen are this context's (checked_).
-  TunedPlanCheck tuned_check_ = library_tuned_plan_check;
+  TunedPlanCheck tuned_check_;
   bool own_check_ = false;
   std::set<std::string> checked_;
-  void use_check(std::optional<TunedPlanCheck> check) {
-    if (!check) return;
-    tuned_check_ = std::move(*check);
-    own_check_ = true;
-  }
+  void use_check(std::optional<TunedPlanCheck> check);
   friend std::string check_tuned_plan_once(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&);
   std::mutex cache_mutex_;                                        ///< guards sources_, kernel_objects_, shapes_, calls_
   std::map<std::string, KernelSource> sources_;                   ///< by file and source text
   std::unordered_map<std::string, KernelObject> kernel_objects_;  ///< by source, options, entry, thread
   /// Prepared kernels per call shape (kernel, traits, problem size, thread)
-  /// for calls with default options, valid while plan_generation() holds.
+  /// for calls with default options, valid while the plan inputs' generation holds.
   struct Shape {
     std::uint64_t generation = 0;
     PreparedKernel prepared;

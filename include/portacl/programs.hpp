@@ -36,10 +36,6 @@ struct KernelSource {
   std::string where(std::size_t expanded_line) const;
 };
 
-/// Rewrites "<kernel>:N" / "<source>:N" references to expanded lines in a
-/// compiler log into "file.cl:line".
-std::string map_log_lines(const std::string& log, const KernelSource& source);
-
 class KernelLibrary {
  public:
   /// An empty search path and no embedded copies finds nothing; tests use
@@ -68,8 +64,6 @@ class KernelLibrary {
   std::vector<std::string> path_;
   bool embedded_;
 };
-
-std::uint64_t fnv1a64(const std::string& data);
 
 }  // namespace portacl
 

@@ -11,6 +11,7 @@
 #include "../util/files.hpp"
 #include "../util/install_paths.hpp"
 #include "portacl/error.hpp"
+#include "programs/source_text.hpp"
 
 namespace portacl {
 namespace {

@@ -16,6 +16,7 @@
 #include "../util/files.hpp"
 #include "../util/stderr_capture.hpp"
 #include "rules/quirks.hpp"
+#include "programs/source_text.hpp"
 
 namespace portacl {
 namespace {

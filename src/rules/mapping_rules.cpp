@@ -7,6 +7,7 @@
 
 #include "portacl/device.hpp"
 #include "portacl/error.hpp"
+#include "rules/plan_provider.hpp"
 
 namespace portacl {
 namespace {

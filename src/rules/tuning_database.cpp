@@ -23,6 +23,7 @@
 #include "portacl/error.hpp"
 #include "portacl/plan.hpp"
 #include "util/checked.hpp"
+#include "rules/plan_provider.hpp"
 
 namespace portacl {
 

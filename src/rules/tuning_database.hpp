@@ -18,6 +18,7 @@
 #include "portacl/device.hpp"
 #include "rules/tuning_space.hpp"
 #include "portacl/json.hpp"
+#include "rules/plan_provider.hpp"
 
 namespace portacl {
 

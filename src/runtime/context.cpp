@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "portacl/context.hpp"
 #include "rules/tuning_database.hpp"
+#include "rules/plan_provider.hpp"
+#include "runtime/tuned_plan_check.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -73,6 +75,17 @@ Context::Context(const cl::Context& context, const cl::CommandQueue& queue, Cont
 
 Context::Context(::cl_context context, ::cl_command_queue queue, ContextOptions options)
     : Context(cl::Context(context, true), cl::CommandQueue(queue, true), std::move(options)) {}
+
+void Context::use_check(std::optional<TunedPlanCheck> check) {
+  if (!check) {
+    tuned_check_ = library_tuned_plan_check;
+    return;
+  }
+  tuned_check_ = std::move(*check);
+  own_check_ = true;
+}
+
+std::uint64_t Context::current_plan_generation() { return plan_generation(); }
 
 // The context's check's answer the first time it meets this stored result
 // (in the process for the library's check, in the context for its own);

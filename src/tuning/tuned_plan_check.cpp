@@ -16,6 +16,8 @@
 #include "operations.hpp"
 #include "portacl/error.hpp"
 #include "portacl/plan.hpp"
+#include "rules/plan_provider.hpp"
+#include "runtime/tuned_plan_check.hpp"
 
 namespace portacl {
 namespace {

@@ -9,6 +9,7 @@
 #include "rules/quirks.hpp"
 #include "test_support.hpp"
 #include "kernels/stream_tunables.hpp"
+#include "programs/source_text.hpp"
 
 using namespace portacl;
 

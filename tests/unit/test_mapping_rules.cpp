@@ -5,6 +5,7 @@
 #include "kernels/stream_tunables.hpp"
 #include "kernels/reduce_tunables.hpp"
 #include "kernels/gemm_tunables.hpp"
+#include "rules/plan_provider.hpp"
 
 using namespace portacl;
 

@@ -6,6 +6,7 @@
 
 #include "test_support.hpp"
 #include "kernels/stream_tunables.hpp"
+#include "programs/source_text.hpp"
 
 using namespace portacl;
 

@@ -18,6 +18,7 @@
 
 #include "test_support.hpp"
 #include "util/files.hpp"
+#include "runtime/tuned_plan_check.hpp"
 
 using namespace portacl;
 

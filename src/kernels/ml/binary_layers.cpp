@@ -64,9 +64,8 @@ LaunchPlan binarise_weights(Context& ctx, const Buffer<float>& weights, std::siz
                            "the scales are written while the weights are read");
   if (k > 0xffffffffull || rows > 0xffffffffull) throw Error("binarise_weights: past 2^32 - 1 rows or weights a row");
   const LaunchPlan means = ctx.plan(binary_layer_traits(), ProblemSize(std::max<std::size_t>(rows, 1)), options);
-  kernel_call::launch(
-      ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "row_mean_abs", ""}, one_per_item(means, rows)),
-      u32(rows), u32(k), weights, *scales);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_binary_layers.cl", "row_mean_abs", ""}, one_per_item(means, rows)),
+                      u32(rows), u32(k), weights, *scales);
   return plan;
 }
 
@@ -100,10 +99,9 @@ LaunchPlan binary_dense_forward(Context& ctx, const DenseShape& s, const Buffer<
   binary_gemm(ctx, s.batch, s.outputs, s.inputs, packed_x, packed_weights, product, s.outputs, pack.plan);
   scale_products(ctx, plan, s.batch, s.outputs, product, scales, 0, y);
   if (bias || o.relu)
-    kernel_call::launch(ctx,
-                        ctx.prepare(KernelRef{"ml_dense_layer.cl", "dense_bias", ""},
-                                    one_per_item(plan, s.batch * s.outputs)),
-                        u32(s.batch), u32(s.outputs), bias ? static_cast<const BufferStorage&>(*bias) : y, y);
+    kernel_call::launch(
+        ctx, ctx.prepare(KernelRef{"ml_dense_layer.cl", "dense_bias", ""}, one_per_item(plan, s.batch * s.outputs)),
+        u32(s.batch), u32(s.outputs), bias ? static_cast<const BufferStorage&>(*bias) : y, y);
   return plan;
 }
 
@@ -154,16 +152,14 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& s, const Buff
     for (std::size_t first = 0; first < s.images; first += chunk) {
       const std::size_t count = std::min(chunk, s.images - first), rows = count * positions;
       kernel_call::launch(
-          ctx,
-          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_im2col", ""}, one_per_item(l.plan, rows * taps)),
+          ctx, ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_im2col", ""}, one_per_item(l.plan, rows * taps)),
           u32(first), u32(count), u32(g), u32(s.height), u32(s.width), u32(s.out_height()), u32(s.out_width()), in.n,
           in.c, in.y, in.x, input, cols);
       pack_signs(ctx, cols, rows, taps, signs, pack);
       binary_gemm(ctx, rows, fg, taps, signs, *filters, product, fg, inner);
       scale_products(ctx, l.plan, rows, fg, product, scales, g * fg, scaled);
       kernel_call::launch(
-          ctx,
-          ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_epilogue", ""}, one_per_item(l.plan, rows * fg)),
+          ctx, ctx.prepare(KernelRef{"ml_conv_layer.cl", "conv_epilogue", ""}, one_per_item(l.plan, rows * fg)),
           u32(first), u32(count), u32(g), u32(s.out_height()), u32(s.out_width()), out.n, out.c, out.y, out.x, scaled,
           bias_or_unused, output);
     }

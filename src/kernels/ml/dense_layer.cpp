@@ -78,8 +78,8 @@ LaunchPlan dense_forward(Context& ctx, const DenseShape& s, const Buffer<float>&
               MatrixRef<float>{x, 0, s.inputs}, MatrixRef<float>{weights, 0, s.inputs}, 0.0f, y, 0, s.outputs,
               products(o));
   if (bias || o.relu)
-    kernel_call::launch(ctx, ctx.prepare(kernel("dense_bias"), one_per_item(plan, s.batch * s.outputs)),
-                        u32(s.batch), u32(s.outputs), bias ? static_cast<const BufferStorage&>(*bias) : weights, y);
+    kernel_call::launch(ctx, ctx.prepare(kernel("dense_bias"), one_per_item(plan, s.batch * s.outputs)), u32(s.batch),
+                        u32(s.outputs), bias ? static_cast<const BufferStorage&>(*bias) : weights, y);
   return plan;
 }
 
@@ -110,13 +110,13 @@ LaunchPlan dense_backward(Context& ctx, const DenseShape& s, const Buffer<float>
   std::optional<Buffer<float>> masked;
   if (o.relu) {
     masked.emplace(ctx, ctx.scratch("dense.masked", outs * sizeof(float)), outs);
-    kernel_call::launch(ctx, ctx.prepare(kernel("dense_relu_mask"), one_per_item(plan, outs)), u32(outs),
-                        *y, grad_y, *masked);
+    kernel_call::launch(ctx, ctx.prepare(kernel("dense_relu_mask"), one_per_item(plan, outs)), u32(outs), *y, grad_y,
+                        *masked);
   }
   const Buffer<float>& dy = masked ? *masked : grad_y;
   if (g.bias)
-    kernel_call::launch(ctx, ctx.prepare(kernel("dense_column_sums"), one_per_item(plan, s.outputs)),
-                        u32(s.batch), u32(s.outputs), dy, *g.bias);
+    kernel_call::launch(ctx, ctx.prepare(kernel("dense_column_sums"), one_per_item(plan, s.outputs)), u32(s.batch),
+                        u32(s.outputs), dy, *g.bias);
   if (g.weights)
     gemm<float>(ctx, Layout::row_major, Transpose::yes, Transpose::no, s.outputs, s.inputs, s.batch, 1.0f,
                 MatrixRef<float>{dy, 0, s.outputs}, MatrixRef<float>{x, 0, s.inputs}, 0.0f, *g.weights, 0, s.inputs,

@@ -74,9 +74,9 @@ void launch(Context& ctx, const char* entry, const PoolShape& s, const PoolOptio
   const TensorStrides in = tensor_strides(o.layout, s.channels, s.height, s.width);
   const TensorStrides out = tensor_strides(o.layout, s.channels, s.out_height(), s.out_width());
   const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
-  kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_pooling.cl", entry, ""}, one_per_item(plan, items)),
-                      u(s.images), u(s.channels), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n,
-                      in.c, in.y, in.x, out.n, out.c, out.y, out.x, from, to, argmax);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_pooling.cl", entry, ""}, one_per_item(plan, items)), u(s.images),
+                      u(s.channels), u(s.height), u(s.width), u(s.out_height()), u(s.out_width()), in.n, in.c, in.y,
+                      in.x, out.n, out.c, out.y, out.x, from, to, argmax);
 }
 
 }  // namespace

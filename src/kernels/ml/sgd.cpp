@@ -33,9 +33,9 @@ LaunchPlan sgd_step(Context& ctx, Buffer<float>& w, const Buffer<float>& g, Buff
   aliasing::refuse_overlap(op, aliasing::whole(v), "velocity", aliasing::whole(w), "parameters", "both are written");
   const LaunchPlan plan = ctx.plan(sgd_traits(), ProblemSize(std::max<std::size_t>(w.size(), 1)), o.plan);
   if (w.size() == 0) return plan;
-  kernel_call::launch(
-      ctx, ctx.prepare(KernelRef{"ml_sgd.cl", "sgd_momentum", ""}, one_per_item(plan, w.size())),
-      static_cast<cl_uint>(w.size()), o.learning_rate, o.momentum, o.weight_decay, o.gradient_scale, w, g, v);
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_sgd.cl", "sgd_momentum", ""}, one_per_item(plan, w.size())),
+                      static_cast<cl_uint>(w.size()), o.learning_rate, o.momentum, o.weight_decay, o.gradient_scale, w,
+                      g, v);
   return plan;
 }
 

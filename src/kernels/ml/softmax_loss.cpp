@@ -50,8 +50,8 @@ double softmax_cross_entropy(Context& ctx, std::size_t batch, std::size_t classe
   auto held = ctx.hold_scratch();
   Buffer<float> losses(ctx, ctx.scratch("softmax.losses", batch * sizeof(float)), batch);
   const BufferStorage& grad_or_unused = grad ? static_cast<const BufferStorage&>(*grad) : losses;  // WRITE_GRAD 0
-  kernel_call::launch(ctx, ctx.prepare(kernel("softmax_cross_entropy"), one_per_item(plan, batch)),
-                      u32(batch), u32(classes), logits, labels, losses, grad_or_unused);
+  kernel_call::launch(ctx, ctx.prepare(kernel("softmax_cross_entropy"), one_per_item(plan, batch)), u32(batch),
+                      u32(classes), logits, labels, losses, grad_or_unused);
   const std::vector<float> each = losses.download();
   double sum = 0;
   for (std::size_t i = 0; i < batch; ++i) {
@@ -74,8 +74,8 @@ LaunchPlan predict_classes(Context& ctx, std::size_t batch, std::size_t classes,
   aliasing::refuse_overlap(op, aliasing::whole(predicted), "predicted", aliasing::whole(logits), "logits",
                            "the classes are written while the logits are read");
   const LaunchPlan plan = ctx.plan(softmax_loss_traits(), ProblemSize(batch), options);
-  kernel_call::launch(ctx, ctx.prepare(kernel("row_argmax"), one_per_item(plan, batch)), u32(batch),
-                      u32(classes), logits, predicted);
+  kernel_call::launch(ctx, ctx.prepare(kernel("row_argmax"), one_per_item(plan, batch)), u32(batch), u32(classes),
+                      logits, predicted);
   return plan;
 }
 

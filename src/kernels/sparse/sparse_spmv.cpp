@@ -15,6 +15,7 @@
 #include "rules/sparse_rules.hpp"
 #include "../planner.hpp"
 #include "kernels/kernel_traits.hpp"
+#include "rules/plan_provider.hpp"
 
 namespace portacl {
 

@@ -14,6 +14,7 @@
 
 #include "portacl/sparse.hpp"
 #include "portacl/buffer.hpp"
+#include "rules/plan_provider.hpp"
 
 namespace portacl {
 
