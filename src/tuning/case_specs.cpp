@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "case_specs.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "util/checked.hpp"
@@ -26,6 +27,15 @@ std::string CaseForm::usage() const {
   return u;
 }
 
+std::string forms_text(const std::vector<CaseForm>& forms, std::size_t indent) {
+  std::size_t width = 0;
+  for (const CaseForm& f : forms) width = std::max(width, f.usage().size());
+  std::string text;
+  for (const CaseForm& f : forms)
+    text += std::string(indent, ' ') + f.usage() + std::string(width + 2 - f.usage().size(), ' ') + f.meaning + "\n";
+  return text;
+}
+
 CaseSpec parse_case(const CaseForms& forms, const std::string& text) {
   const std::string where = forms.option + " '" + text + "'";
   const std::vector<std::string> f = fields(text);
@@ -43,6 +53,7 @@ CaseSpec parse_case(const CaseForms& forms, const std::string& text) {
     const CaseParameter& p = form->parameters[k];
     const auto v = parse_unsigned(f[k + 1], false, UINT64_MAX);
     if (!v || *v == 0) throw std::invalid_argument(where + ": '" + f[k + 1] + "' is not a positive whole number");
+    if (*v < p.min) throw std::invalid_argument(where + ": " + p.name + " is at least " + std::to_string(p.min));
     if (p.max && *v > p.max)
       throw std::invalid_argument(
           where + ": " + (p.too_large.empty() ? p.name + " is at most " + std::to_string(p.max) : p.too_large));

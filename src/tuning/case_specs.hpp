@@ -16,6 +16,7 @@ struct CaseParameter {
   std::string name;            ///< "N", "STEPS"
   std::size_t max = 0;         ///< the largest value allowed; 0: any (every value is a positive whole number)
   std::string too_large = "";  ///< what the refusal of a larger value says ("the radius is 1 to 4")
+  std::size_t min = 1;         ///< the smallest value allowed
 };
 
 struct CaseForm {
@@ -24,6 +25,10 @@ struct CaseForm {
   std::string meaning;                    ///< "the 2D heat equation on N^2, float and double"
   std::string usage() const;              ///< "heat2d:N:STEPS"
 };
+
+/// The forms for a usage text: a line each, "<indent><usage> <meaning>",
+/// the meanings aligned.
+std::string forms_text(const std::vector<CaseForm>& forms, std::size_t indent);
 
 /// A family's case list: the command-line option that takes its specs and
 /// the forms a spec may have.

@@ -11,20 +11,33 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli.hpp"
 #include "kernels/sparse/generators.hpp"
+#include "tuning/case_specs.hpp"
 #include "tuning/timing.hpp"
 
 using namespace portacl;
 
 namespace bench {
 
-const char* kScalingCaseForms =
-    "                       cg:N      CG on 2D Poisson, an N x N grid (double), per iteration\n"
-    "                       spmv:N    its product alone (y = A x), per product\n"
-    "                       heat:N    heat 2D on an N x N grid (float), per step\n"
-    "                       nbody:N   N-body, N bodies, per leapfrog step\n"
-    "                       train:B   a SmallCnn training step on a batch of B 3x32x32 images\n";
+namespace {
+
+// Every case's size is at least 2.
+const std::vector<CaseForm>& scaling_forms() {
+  static const std::vector<CaseForm> forms{
+      {"cg", {{"N", 0, "", 2}}, "CG on 2D Poisson, an N x N grid (double), per iteration"},
+      {"spmv", {{"N", 0, "", 2}}, "its product alone (y = A x), per product"},
+      {"heat", {{"N", 0, "", 2}}, "heat 2D on an N x N grid (float), per step"},
+      {"nbody", {{"N", 0, "", 2}}, "N-body, N bodies, per leapfrog step"},
+      {"train", {{"B", 0, "", 2}}, "a SmallCnn training step on a batch of B 3x32x32 images"}};
+  return forms;
+}
+
+}  // namespace
+
+const std::string& scaling_forms_text() {
+  static const std::string text = forms_text(scaling_forms(), 23);
+  return text;
+}
 
 ScalingCase ScalingCase::grown(std::size_t p) const {
   ScalingCase g = *this;
@@ -33,15 +46,8 @@ ScalingCase ScalingCase::grown(std::size_t p) const {
 }
 
 ScalingCase parse_scaling_case(const std::string& spec, const std::string& option) {
-  const auto colon = spec.find(':');
-  ScalingCase c;
-  c.kind = spec.substr(0, colon);
-  if (colon == std::string::npos ||
-      (c.kind != "cg" && c.kind != "spmv" && c.kind != "heat" && c.kind != "nbody" && c.kind != "train"))
-    throw std::invalid_argument(option + ": '" + spec + "' is not cg:N, spmv:N, heat:N, nbody:N or train:B");
-  c.n = cli::parse_size(spec.substr(colon + 1), option.c_str());
-  if (c.n < 2) throw std::invalid_argument(option + ": '" + spec + "' needs N of at least 2");
-  return c;
+  const CaseSpec parsed = parse_case(CaseForms{option, scaling_forms()}, spec);
+  return ScalingCase{parsed.kind, parsed.values[0]};
 }
 
 std::size_t scaling_units(const ScalingCase& c) {

@@ -23,9 +23,10 @@ struct ScalingCase {
   ScalingCase grown(std::size_t p) const;
 };
 
-// The case forms, for usage texts.
-extern const char* kScalingCaseForms;
-// Throws std::invalid_argument naming `option` and a malformed case.
+// The case forms, for usage texts: a line each.
+const std::string& scaling_forms_text();
+// Parsed by the benches' one case parser (tuning/case_specs.hpp): throws
+// std::invalid_argument naming `option` and a malformed case.
 ScalingCase parse_scaling_case(const std::string& spec, const std::string& option);
 // Work units a timed run does: CG iterations, heat steps, N-body or training steps.
 std::size_t scaling_units(const ScalingCase& c);

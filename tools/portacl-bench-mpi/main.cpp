@@ -147,7 +147,7 @@ int run(int argc, char** argv) {
   std::string device;
   for (cli::Arguments args(argc, argv); args.next();) {
     char usage[2048];
-    std::snprintf(usage, sizeof usage, kUsage, kScalingCaseForms);
+    std::snprintf(usage, sizeof usage, kUsage, scaling_forms_text().c_str());
     if (cli::help_or_version(args, "portacl-bench-mpi", usage)) return 0;
     if (args.arg() == "--cases")
       specs = cli::split(args.value());

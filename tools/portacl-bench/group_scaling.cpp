@@ -20,8 +20,6 @@ using namespace portacl;
 
 namespace bench {
 
-const char* kGroupCaseForms = kScalingCaseForms;
-
 namespace {
 
 using Case = ScalingCase;

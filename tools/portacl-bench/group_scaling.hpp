@@ -19,8 +19,6 @@ struct GroupScalingArgs {
   int reps = 3;
 };
 
-// The case forms, for the usage text and the argument check.
-extern const char* kGroupCaseForms;
 // Throws std::invalid_argument naming a malformed case.
 void check_group_cases(const std::vector<std::string>& cases);
 // Runs the section and prints its two tables; false when a group result

@@ -15,6 +15,7 @@
 
 #include "../common/cli.hpp"
 #include "../common/progress.hpp"
+#include "../common/scaling_cases.hpp"
 #include "group_scaling.hpp"
 #include "report.hpp"
 #include "sparse_cases.hpp"
@@ -86,7 +87,7 @@ std::string usage() {
     for (const CaseForm& f : list.forms) lines += "                       " + f.usage() + ": " + f.meaning + "\n";
     return lines;
   };
-  text.replace(text.find("@GROUP@"), 7, bench::kGroupCaseForms);
+  text.replace(text.find("@GROUP@"), 7, bench::scaling_forms_text());
   for (const auto& [mark, family] :
        {std::pair<std::string, std::string>{"@SPARSE@", "sparse"}, {"@STENCILS@", "stencil"}})
     text.replace(text.find(mark), mark.size(), forms(case_forms(family)));
