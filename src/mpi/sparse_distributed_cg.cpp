@@ -177,10 +177,12 @@ class RankRows {
 
   double b_norm() const { return b_norm_; }
   void zero_x() {
+    r_is_residual_ = false;
     if (m_) fill(ctx_, x_, T(0));
   }
   void begin() {
-    residual_into_r();
+    if (!r_is_residual_) residual_into_r();  // a restart's r is the true residual residual_norm() left
+    r_is_residual_ = false;                  // the iterations move x and r apart from b - A x
     if (m_) {
       fill(ctx_, p_, T(0));  // the first update takes p = u and s = w (beta = 0)
       fill(ctx_, s_, T(0));
@@ -195,9 +197,10 @@ class RankRows {
   }
   void update(double alpha, double beta) { block_.update(T(alpha), T(beta), x_, r_, u(), p_, s_, w_); }
   // ||b - A x|| over every rank in the working precision, computed into r
-  // (begin() recomputes it).
+  // (a restart's begin() takes it from there).
   double residual_norm() {
     residual_into_r();
+    r_is_residual_ = true;
     return std::sqrt(global_sums<1>({{m_ ? double(dot(ctx_, r_, r_)) : 0.0}}, a_.comm())[0]);
   }
 
@@ -220,6 +223,7 @@ class RankRows {
   Buffer<T> r_, w_, p_, s_;
   std::optional<Buffer<T>> u_owned_;
   double b_norm_ = 0;
+  bool r_is_residual_ = false;  ///< r holds b - A x of the current x
 };
 
 }  // namespace

@@ -66,11 +66,13 @@ class GroupRows {
 
   double b_norm() const { return b_norm_; }
   void zero_x() {
+    r_is_residual_ = false;
     for (std::size_t m = 0; m < group_.size(); ++m)
       if (x_.part(m).size()) fill(group_.context(m), x_.part(m), T(0));
   }
   void begin() {
-    residual_into_r();
+    if (!r_is_residual_) residual_into_r();  // a restart's r is the true residual residual_norm() left
+    r_is_residual_ = false;                  // the iterations move x and r apart from b - A x
     for (std::size_t m = 0; m < group_.size(); ++m) {
       if (!r_.part(m).size()) continue;
       fill(group_.context(m), p_.part(m), T(0));  // the first update takes p = u and s = w (beta = 0)
@@ -97,6 +99,7 @@ class GroupRows {
   double residual_norm() {
     if (a_.rows() == 0) return 0;
     residual_into_r();
+    r_is_residual_ = true;
     return std::sqrt(group_dot(r_, r_));
   }
 
@@ -116,6 +119,7 @@ class GroupRows {
   std::unique_ptr<GroupVector<T>> u_owned_;
   std::vector<std::unique_ptr<SplitCgBlock<T>>> blocks_;
   double b_norm_ = 0;
+  bool r_is_residual_ = false;  ///< r holds b - A x of the current x
 };
 
 }  // namespace

@@ -9,7 +9,9 @@
 // A Rows policy carries out, on its vectors (made once, kept over restarts):
 //   double b_norm()                 ||b|| over every part (computed once)
 //   void zero_x()                   x = 0
-//   void begin()                    r = b - A x; p = s = 0; u = M^-1 r
+//   void begin()                    r = b - A x (kept where residual_norm()
+//                                   just computed it: a restart reads A once);
+//                                   p = s = 0; u = M^-1 r
 //   std::array<double, 3> sums()    w = A u, then r . u, w . u, r . r over
 //                                   every part (the exchange-and-reduce)
 //   void update(alpha, beta)        SplitCgBlock::update on every part
