@@ -8,6 +8,7 @@
 #include "kernel_call.hpp"
 #include "rules/reduce_rules.hpp"
 #include "kernels/reduce_tunables.hpp"
+#include "kernels/planner.hpp"
 
 namespace portacl {
 
@@ -22,6 +23,11 @@ struct ReduceOp {
   double flops;
   std::string compiler_flags = "";
 };
+
+// What the rules see for `op` accumulating `state_bytes` per partial.
+KernelTraits traits_of(const ReduceOp& op, ElementType element, std::size_t state_bytes) {
+  return reduce_traits(op.name, element, op.inputs, state_bytes, op.vectorizable, op.flops);
+}
 
 const char* one_input = "#define INPUTS __global const T* restrict x\n";
 const char* two_inputs = "#define INPUTS __global const T* restrict x, __global const T* restrict y\n";
@@ -74,7 +80,7 @@ template <class S>
 cl::Event enqueue(Context& ctx, const ReduceOp& op, ElementType element, std::size_t n,
                   const std::vector<const BufferStorage*>& inputs, const PlanOptions& options, LaunchPlan* used,
                   const cl::Buffer& result) {
-  KernelTraits traits = reduce_traits(op.name, element, op.inputs, sizeof(S), op.vectorizable, op.flops);
+  KernelTraits traits = traits_of(op, element, sizeof(S));
   std::string source = "#include \"portacl_common.cl\"\n" + op.definitions + "#include \"reduce.cl\"\n";
   KernelRef ref{op.name + ".cl", "reduce", source, op.compiler_flags};
   if (n == 0) {
@@ -161,6 +167,7 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
 }
 
 ReduceOp sum_op() { return additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1); }
+
 ReduceOp dot_op() { return additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2); }
 
 // nrm2 sums squares (in double where floats' squares could overflow a
@@ -336,5 +343,12 @@ DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o,
                                                         const PlanOptions&, LaunchPlan*);
 PORTACL_REDUCE_INSTANTIATE(float)
 PORTACL_REDUCE_INSTANTIATE(double)
+
+ReduceLaunches plan_sum(const Planner& planner, ElementType element, std::size_t n) {
+  ReduceLaunches l;
+  l.reduce = planner.plan(traits_of(sum_op(), element, size_of(element)), ProblemSize(n));
+  if (n && l.reduce.passes != 1) l.combine = reduce_combine_plan(l.reduce);
+  return l;
+}
 
 }  // namespace portacl

@@ -4,6 +4,7 @@
 // the tuner may change). Tuner plumbing, not user API: never installed.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "portacl/programs.hpp"
@@ -19,5 +20,15 @@ KernelTraits reduce_traits(const std::string& kernel, ElementType element, unsig
                            bool vectorizable, double flops_per_item);
 /// What the tuner may change in every reduction.
 const TuningSpace& reduce_tunables();
+
+struct Planner;
+/// A reduction's launches: the reduce kernel and, where its plan takes two
+/// passes, the combine of the work-groups' partials (reduce_combine_plan).
+struct ReduceLaunches {
+  LaunchPlan reduce;
+  std::optional<LaunchPlan> combine;
+};
+/// sum's launches over n elements, from the same traits sum() plans with.
+ReduceLaunches plan_sum(const Planner& planner, ElementType element, std::size_t n);
 
 }  // namespace portacl

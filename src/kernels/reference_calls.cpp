@@ -135,11 +135,9 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     c.launches.push_back({"packed_symv_combine", l.combine});
   }));
   calls.push_back(call("reduce", "sum float, 2^24", [&](ReferenceCall& c) {
-    // The sum's kernel as reduce.cpp builds it: one input, float partials.
-    const LaunchPlan first =
-        planner.plan(reduce_traits("sum", ElementType::f32, 1, 4, true, 1), ProblemSize(std::size_t{1} << 24));
-    c.launches.push_back({"reduce", first});
-    if (first.passes != 1) c.launches.push_back({"reduce_partials", reduce_combine_plan(first)});
+    const ReduceLaunches l = plan_sum(planner, ElementType::f32, std::size_t{1} << 24);
+    c.launches.push_back({"reduce", l.reduce});
+    if (l.combine) c.launches.push_back({"reduce_partials", *l.combine});
   }));
   calls.push_back(call("particles", "nbody, 65536 bodies, a force sum and a leapfrog half", [&](ReferenceCall& c) {
     NbodyOptions o;
