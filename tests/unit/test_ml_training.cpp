@@ -237,6 +237,39 @@ TEST_CASE("the small network's gradients equal the double reference, under every
   CHECK_THROWS_WITH(SmallCnn(ctx, SmallCnnShape{1, 1, 8, 4, 2}, 1), Catch::Contains("smaller than the 2 x 2"));
 }
 
+TEST_CASE("a planted gradient error is seen on a fixed draw that does not saturate, under every class plan",
+          "[training]") {
+  // The random draws above may saturate (every gradient a cancelling sum:
+  // nothing to plant against, and that check says so). This draw is fixed
+  // and mild, so an error of one part in 10^4 must be planted and seen on
+  // every run: pixels of -1 to 1 in steps of 1/8 from a fixed generator.
+  Context& ctx = test::cpu_context();
+  const SmallCnnShape shape{3, 7, 9, 5, 3};
+  const std::size_t batch = 6;
+  std::mt19937_64 fixed(20261128);
+  std::uniform_int_distribution<int> eighths(-8, 8);
+  std::vector<float> images(batch * 3 * 7 * 9);
+  for (float& v : images) v = float(eighths(fixed)) / 8.0f;
+  const std::vector<int> labels{0, 1, 2, 2, 1, 0};
+  for (const auto& [name, plan] : test::rules_and_class_plans(ElementType::f32)) {
+    INFO(name);
+    SmallCnn net(ctx, shape, 42, plan);
+    make_dyadic(net);
+    Buffer<float> di(ctx, images);
+    Buffer<int> dl(ctx, labels);
+    net.compute_gradients(di, dl, batch);
+    const std::vector<float> p = net.parameters().download();
+    const reference::NetworkGradients want = reference::small_cnn_gradients(net, p, images, labels, batch);
+    REQUIRE(test::conv_exact(net, p, images, batch));
+    const test::NetworkMargins margin = test::small_cnn_margins(net, p, images, labels, batch, want);
+    const std::vector<float> got = net.gradients().download();
+    CHECK(test::within_each("gradient", got, want.gradients, margin.gradients) == "");
+    const std::vector<float> planted = test::plant_where_tightest(got, want.gradients, margin.gradients, 1e-4);
+    REQUIRE(!planted.empty());
+    CHECK(test::within_each("gradient", planted, want.gradients, margin.gradients) != "");
+  }
+}
+
 TEST_CASE("the small network learns separable data: the loss falls, held-out accuracy, bit-identical repeats",
           "[training]") {
   Context& ctx = test::cpu_context();
