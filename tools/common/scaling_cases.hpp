@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,30 @@ void scaling_batch(std::size_t batch, std::uint64_t seed, std::vector<float>& im
 // its fused form; heat: heat2d; N-body: nbody_step; training:
 // SmallCnn::train_step), wall clock around the calls and clFinish, median.
 double alone_ms(portacl::Context& ctx, const ScalingCase& c, int reps, std::uint64_t seed);
+
+// A split run of a case (a device group's, or the MPI ranks'): the work one
+// timed run does, and the seconds its exchanges have taken so far.
+struct ScalingRun {
+  std::function<void()> run;
+  std::function<double()> exchanging;
+};
+// `work` on `object`, whose exchanges its exchange_seconds() counts.
+template <class Object, class Work>
+ScalingRun scaling_run(std::shared_ptr<Object> object, Work work) {
+  return {[object, work] { work(*object); }, [object] { return object->exchange_seconds(); }};
+}
+// k heat steps (scaling_heat_options), k leapfrog steps of 1e-4, k products
+// of a split matrix (`multiply(a, x, y)` is the setting's y = A x).
+template <class Heat>
+ScalingRun heat_run(std::shared_ptr<Heat> heat, std::size_t k) {
+  return scaling_run(heat, [k](Heat& h) { h.advance(scaling_heat_options(k)); });
+}
+template <class Nbody>
+ScalingRun nbody_run(std::shared_ptr<Nbody> nbody, std::size_t k) {
+  return scaling_run(nbody, [k](Nbody& n) {
+    for (std::size_t s = 0; s < k; ++s) n.step(1e-4f);
+  });
+}
 std::string fixed(double v, int digits);
 
 }  // namespace bench

@@ -46,42 +46,30 @@ struct Timing {
 // The ranks together on `c`: barrier, the run, clFinish, barrier; wall clock on every rank.
 Timing distributed_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_t seed) {
   const std::size_t k = scaling_units(c);
-  std::function<void()> run;
-  std::function<double()> exchanging;
+  ScalingRun r;
   if (c.kind == "cg") {
     auto a = std::make_shared<mpi::DistributedMatrix<double>>(ctx, comm, poisson2d<double>(c.n));
     auto b = std::make_shared<Buffer<double>>(ctx, std::vector<double>(a->local_rows(), 1.0));
     auto x = std::make_shared<Buffer<double>>(ctx, a->local_rows());
-    run = [&ctx, a, b, x, k] {
+    r = scaling_run(a, [&ctx, b, x, k](const mpi::DistributedMatrix<double>& m) {
       if (x->size()) fill(ctx, *x, 0.0);
-      const SolverOptions o = scaling_cg_options(k);
-      mpi::distributed_cg(*a, *b, *x, o);
-    };
-    exchanging = [a] { return a->exchange_seconds(); };
+      mpi::distributed_cg(m, *b, *x, scaling_cg_options(k));
+    });
   } else if (c.kind == "spmv") {
     auto a = std::make_shared<mpi::DistributedMatrix<double>>(ctx, comm, poisson2d<double>(c.n));
     auto x = std::make_shared<Buffer<double>>(ctx, std::vector<double>(a->local_rows(), 1.0));
     auto y = std::make_shared<Buffer<double>>(ctx, a->local_rows());
-    run = [a, x, y, k] {
-      for (std::size_t i = 0; i < k; ++i) a->multiply(*x, *y);
-    };
-    exchanging = [a] { return a->exchange_seconds(); };
+    r = scaling_run(a, [x, y, k](const mpi::DistributedMatrix<double>& m) {
+      for (std::size_t i = 0; i < k; ++i) m.multiply(*x, *y);
+    });
   } else if (c.kind == "heat") {
-    auto heat =
-        std::make_shared<mpi::DistributedHeat2d<float>>(ctx, comm, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n);
-    run = [heat, k] {
-      const HeatOptions<float> o = scaling_heat_options(k);
-      heat->advance(o);
-    };
-    exchanging = [heat] { return heat->exchange_seconds(); };
+    r = heat_run(
+        std::make_shared<mpi::DistributedHeat2d<float>>(ctx, comm, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n), k);
   } else if (c.kind == "nbody") {
     const NbodyOptions o = scaling_nbody_options();
-    auto nb = std::make_shared<mpi::DistributedNbody>(ctx, comm, scaling_bodies(c.n, seed),
-                                                      std::vector<float>(4 * c.n, 0.0f), o);
-    run = [nb, k] {
-      for (std::size_t s = 0; s < k; ++s) nb->step(1e-4f);
-    };
-    exchanging = [nb] { return nb->exchange_seconds(); };
+    r = nbody_run(std::make_shared<mpi::DistributedNbody>(ctx, comm, scaling_bodies(c.n, seed),
+                                                          std::vector<float>(4 * c.n, 0.0f), o),
+                  k);
   } else {
     std::vector<float> images;
     std::vector<int> labels;
@@ -99,13 +87,15 @@ Timing distributed_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_
       dl->upload(labels.data() + first, count);
     }
     auto seconds = std::make_shared<double>(0.0);
-    run = [net, di, dl, count, k, seconds] {
+    r.run = [net, di, dl, count, k, seconds] {
       const SgdOptions o = scaling_sgd_options();
       for (std::size_t s = 0; s < k; ++s)
         *seconds += mpi::distributed_train_step(*net, comm, *di, *dl, count, o).exchange_seconds;
     };
-    exchanging = [seconds] { return *seconds; };
+    r.exchanging = [seconds] { return *seconds; };
   }
+  const std::function<void()>& run = r.run;
+  const std::function<double()>& exchanging = r.exchanging;
   auto timed = [&] {
     MPI_Barrier(comm);
     const auto start = std::chrono::steady_clock::now();

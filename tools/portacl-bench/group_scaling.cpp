@@ -33,51 +33,36 @@ struct GroupTiming {
 // Milliseconds per unit over the group, median, and the exchange's share.
 GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
   const std::size_t k = scaling_units(c);
-  std::function<void()> run;
-  std::function<double()> exchanging;
+  ScalingRun r;
   if (c.kind == "cg") {
     auto a = std::make_shared<GroupSparseMatrix<double>>(group, poisson2d<double>(c.n));
     auto b = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 1.0));
     auto x = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 0.0));
-    run = [a, b, x, k] {
-      const SolverOptions o = scaling_cg_options(k);
-      group_cg(*a, *b, *x, o);
-    };
-    exchanging = [a] { return a->exchange_seconds(); };
+    r = scaling_run(a, [b, x, k](const GroupSparseMatrix<double>& m) { group_cg(m, *b, *x, scaling_cg_options(k)); });
   } else if (c.kind == "spmv") {
     auto a = std::make_shared<GroupSparseMatrix<double>>(group, poisson2d<double>(c.n));
     auto x = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 1.0));
     auto y = std::make_shared<GroupVector<double>>(group, std::vector<double>(c.n * c.n, 0.0));
-    run = [a, x, y, k] {
-      for (std::size_t i = 0; i < k; ++i) group_spmv(1.0, *a, *x, 0.0, *y);
-    };
-    exchanging = [a] { return a->exchange_seconds(); };
+    r = scaling_run(a, [x, y, k](const GroupSparseMatrix<double>& m) {
+      for (std::size_t i = 0; i < k; ++i) group_spmv(1.0, m, *x, 0.0, *y);
+    });
   } else if (c.kind == "heat") {
-    auto heat = std::make_shared<GroupHeat2d<float>>(group, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n);
-    run = [heat, k] {
-      const HeatOptions<float> o = scaling_heat_options(k);
-      heat->advance(o);
-    };
-    exchanging = [heat] { return heat->exchange_seconds(); };
+    r = heat_run(std::make_shared<GroupHeat2d<float>>(group, std::vector<float>(c.n * c.n, 1.0f), c.n, c.n), k);
   } else if (c.kind == "nbody") {
     const NbodyOptions o = scaling_nbody_options();
-    auto nb = std::make_shared<GroupNbody>(group, scaling_bodies(c.n, 7), std::vector<float>(4 * c.n, 0.0f), o);
-    run = [nb, k] {
-      for (std::size_t s = 0; s < k; ++s) nb->step(1e-4f);
-    };
-    exchanging = [nb] { return nb->exchange_seconds(); };
+    r = nbody_run(std::make_shared<GroupNbody>(group, scaling_bodies(c.n, 7), std::vector<float>(4 * c.n, 0.0f), o), k);
   } else {
     // The group takes the batch from host memory (each member uploads its share every step).
     auto images = std::make_shared<std::vector<float>>();
     auto labels = std::make_shared<std::vector<int>>();
     scaling_batch(c.n, 7, *images, *labels);
-    auto net = std::make_shared<GroupSmallCnn>(group, scaling_network(), 7);
-    run = [net, images, labels, c, k] {
-      const SgdOptions o = scaling_sgd_options();
-      for (std::size_t s = 0; s < k; ++s) net->train_step(*images, *labels, c.n, o);
-    };
-    exchanging = [net] { return net->exchange_seconds(); };
+    r = scaling_run(std::make_shared<GroupSmallCnn>(group, scaling_network(), 7),
+                    [images, labels, c, k](GroupSmallCnn& net) {
+                      for (std::size_t s = 0; s < k; ++s) net.train_step(*images, *labels, c.n, scaling_sgd_options());
+                    });
   }
+  const std::function<void()>& run = r.run;
+  const std::function<double()>& exchanging = r.exchanging;
   auto finish_all = [&] {
     for (std::size_t m = 0; m < group.size(); ++m) group.context(m).finish();
   };

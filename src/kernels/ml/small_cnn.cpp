@@ -79,6 +79,19 @@ struct SmallCnn::State {
                                    std::to_string(shape.height) + " x " + std::to_string(shape.width));
   }
 
+  // A forward pass's operands: the images, and `out` (named `name`),
+  // written while the images and the parameters are read.
+  void check_forward(const char* op, const Buffer<float>& images, std::size_t batch, const BufferStorage& out,
+                     const std::string& name) const {
+    check_images(op, images, batch);
+    kernel_call::same_context(ctx, out, op, name.c_str());
+    aliasing::refuse_overlap(op, aliasing::whole(out), name.c_str(), aliasing::whole(images), "images",
+                             ("the images are read while the " + name + " are written").c_str());
+    aliasing::refuse_overlap(op, aliasing::whole(out), name.c_str(), aliasing::whole(*parameters),
+                             "the network's parameters",
+                             ("the parameters are read while the " + name + " are written").c_str());
+  }
+
   // conv, ReLU, pooling and the dense layer for `batch` images, into
   // `out` (batch x classes).
   void forward(const Buffer<float>& images, std::size_t batch, Buffer<float>& out) {
@@ -214,23 +227,13 @@ double SmallCnn::train_step(const Buffer<float>& images, const Buffer<int>& labe
 
 void SmallCnn::forward(const Buffer<float>& images, std::size_t batch, Buffer<float>& logits) {
   State& st = *state_;
-  st.check_images("SmallCnn::forward", images, batch);
-  kernel_call::same_context(st.ctx, logits, "SmallCnn::forward", "logits");
-  aliasing::refuse_overlap("SmallCnn::forward", aliasing::whole(logits), "logits", aliasing::whole(images), "images",
-                           "the images are read while the logits are written");
-  aliasing::refuse_overlap("SmallCnn::forward", aliasing::whole(logits), "logits", aliasing::whole(*st.parameters),
-                           "the network's parameters", "the parameters are read while the logits are written");
+  st.check_forward("SmallCnn::forward", images, batch, logits, "logits");
   st.forward(images, batch, logits);
 }
 
 void SmallCnn::predict(const Buffer<float>& images, std::size_t batch, Buffer<int>& classes) {
   State& st = *state_;
-  st.check_images("SmallCnn::predict", images, batch);
-  kernel_call::same_context(st.ctx, classes, "SmallCnn::predict", "classes");
-  aliasing::refuse_overlap("SmallCnn::predict", aliasing::whole(classes), "classes", aliasing::whole(images), "images",
-                           "the images are read while the classes are written");
-  aliasing::refuse_overlap("SmallCnn::predict", aliasing::whole(classes), "classes", aliasing::whole(*st.parameters),
-                           "the network's parameters", "the parameters are read while the classes are written");
+  st.check_forward("SmallCnn::predict", images, batch, classes, "classes");
   st.forward(images, batch, *st.logits);
   predict_classes(st.ctx, batch, st.shape.classes, *st.logits, classes, st.plan);
 }
