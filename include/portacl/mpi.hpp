@@ -95,6 +95,14 @@ template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b_local, Buffer<T>& x_local,
                             const SolverOptions& options = {});
 
+/// BiCGStab (A need not be symmetric) with the same options, errors and
+/// result as distributed_cg, written over the same loop as group_bicgstab;
+/// Jacobi preconditions on the right. An iteration is two products and two
+/// MPI_Allreduce calls (of three sums, then two).
+template <class T>
+SolverResult distributed_bicgstab(const DistributedMatrix<T>& a, const Buffer<T>& b_local, Buffer<T>& x_local,
+                                  const SolverOptions& options = {});
+
 }  // namespace portacl::mpi
 
 // ---- distributed heat2d ------------------------------------------------------

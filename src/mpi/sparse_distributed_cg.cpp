@@ -14,7 +14,7 @@
 #include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/split_cg.hpp"
-#include "kernels/sparse/split_cg_loop.hpp"
+#include "kernels/sparse/split_krylov_loop.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
 #include "portacl/vectors.hpp"
@@ -154,7 +154,7 @@ std::array<double, N> global_sums(const std::array<double, N>& local, MPI_Comm c
   return total;
 }
 
-// This rank's rows (split_cg_loop.hpp's Rows): its block of every vector,
+// This rank's rows (split_krylov_loop.hpp's Rows): its block of every vector,
 // the sums added over the ranks in one MPI_Allreduce.
 template <class T>
 class RankRows {
@@ -180,9 +180,12 @@ class RankRows {
     r_is_residual_ = false;
     if (m_) fill(ctx_, x_, T(0));
   }
-  void begin() {
+  void begin_residual() {
     if (!r_is_residual_) residual_into_r();  // a restart's r is the true residual residual_norm() left
     r_is_residual_ = false;                  // the iterations move x and r apart from b - A x
+  }
+  void begin() {
+    begin_residual();
     if (m_) {
       fill(ctx_, p_, T(0));  // the first update takes p = u and s = w (beta = 0)
       fill(ctx_, s_, T(0));
@@ -196,6 +199,31 @@ class RankRows {
     return global_sums<3>(block_.sums(), a_.comm());
   }
   void update(double alpha, double beta) { block_.update(T(alpha), T(beta), x_, r_, u(), p_, s_, w_); }
+  // BiCGStab's exchange-and-reduce (split_krylov_loop.hpp).
+  using Vector = Buffer<T>;
+  Vector& r() { return r_; }
+  Vector& p() { return p_; }
+  Vector& w() { return w_; }
+  Vector& s() { return s_; }
+  Vector& x() { return x_; }
+  Vector vector() { return Vector(ctx_, m_); }
+  void multiply(const Vector& in, Vector& out) { a_.multiply(in, out); }
+  bool preconditioned() const { return u_owned_.has_value(); }
+  void precondition(Vector& in, Vector& out) { block_.start(in, out); }
+  template <std::size_t N>
+  std::array<double, N> dots(const std::array<std::pair<const Vector*, const Vector*>, N>& pairs) {
+    std::array<double, N> local{};
+    if (m_)
+      for (std::size_t k = 0; k < N; ++k) local[k] = double(dot(ctx_, *pairs[k].first, *pairs[k].second));
+    return global_sums<N>(local, a_.comm());
+  }
+  void axpby(double a, const Vector& v, double b, Vector& y) {
+    if (m_) portacl::axpby(ctx_, T(a), v, T(b), y);
+  }
+  void copy(const Vector& from, Vector& to) {
+    if (m_) portacl::copy(ctx_, from, to);
+  }
+
   // ||b - A x|| over every rank in the working precision, computed into r
   // (a restart's begin() takes it from there).
   double residual_norm() {
@@ -209,8 +237,8 @@ class RankRows {
   void residual_into_r() {
     a_.multiply(x_, w_);
     if (m_) {
-      copy(ctx_, b_, r_);
-      axpy(ctx_, T(-1), w_, r_);  // r = b - A x
+      portacl::copy(ctx_, b_, r_);
+      portacl::axpy(ctx_, T(-1), w_, r_);  // r = b - A x
     }
   }
 
@@ -228,15 +256,22 @@ class RankRows {
 
 }  // namespace
 
-// CG: split_cg_loop.hpp's loop over this rank's rows, so each iteration
+// CG: split_krylov_loop.hpp's loop over this rank's rows, so each iteration
 // has one all-reduce and one wait for the device. The vector work is one
 // pass before the product and one after (SplitCgBlock); the product is of
 // u, whose halo travels while the interior multiplies.
-template <class T>
-SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
+namespace {
+
+// A Krylov solve across the ranks: the input checked on every rank, the
+// vector passes made (a zero diagonal under Jacobi is refused on the rank
+// that holds it; the others learn of it from an all-reduce and refuse too),
+// then `loop` over this rank's rows.
+template <class T, class Loop>
+SolverResult distributed_solve(const char* op, const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
+                               const SolverOptions& o, Loop loop) {
   Context& ctx = a.context();
   const std::size_t m = a.local_rows();
-  const std::string where = rank_prefix(a.comm()) + "distributed_cg";
+  const std::string where = rank_prefix(a.comm()) + op;
   if (b.size() != m || x.size() != m)
     throw Error(where + ": b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
                 " elements; this rank holds " + std::to_string(m) + " rows");
@@ -246,8 +281,6 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, B
     throw Error(where + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
   if (o.criterion != SolverOptions::Criterion::relative_residual)
     throw Error(where + ": only the relative_residual criterion is built across ranks");
-  // A zero diagonal under Jacobi is refused on the rank that holds it; the
-  // others learn of it from the all-reduce below and refuse too.
   std::unique_ptr<SplitCgBlock<T>> block;
   std::string refused;
   try {
@@ -260,7 +293,21 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, B
     throw Error(refused.empty() ? where + ": another rank refused the solve (Jacobi needs a non-zero diagonal)"
                                 : refused);
   RankRows<T> rows(a, b, x, o, *block);
-  return verified_cg(rows, o);
+  return loop(rows);
+}
+
+}  // namespace
+
+template <class T>
+SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
+  return distributed_solve("distributed_cg", a, b, x, o, [&o](RankRows<T>& rows) { return verified_cg(rows, o); });
+}
+
+template <class T>
+SolverResult distributed_bicgstab(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
+                                  const SolverOptions& o) {
+  return distributed_solve("distributed_bicgstab", a, b, x, o,
+                           [&o](RankRows<T>& rows) { return verified_bicgstab(rows, o); });
 }
 
 template class DistributedMatrix<float>;
@@ -269,5 +316,9 @@ template SolverResult distributed_cg<float>(const DistributedMatrix<float>&, con
                                             const SolverOptions&);
 template SolverResult distributed_cg<double>(const DistributedMatrix<double>&, const Buffer<double>&, Buffer<double>&,
                                              const SolverOptions&);
+template SolverResult distributed_bicgstab<float>(const DistributedMatrix<float>&, const Buffer<float>&, Buffer<float>&,
+                                                  const SolverOptions&);
+template SolverResult distributed_bicgstab<double>(const DistributedMatrix<double>&, const Buffer<double>&,
+                                                   Buffer<double>&, const SolverOptions&);
 
 }  // namespace portacl::mpi

@@ -2,17 +2,20 @@
 // The MPI layer against single-process results, run under mpirun (2 and 3
 // ranks in ctest). Every rank also computes the single-device result on its
 // own device and compares: CG (plain and Jacobi) within tolerance of cg()
-// and of a double host residual; heat 2D and N-body bit for bit; two training steps within
-// float rounding of one replica on the whole batch. Awkward sizes include
-// fewer rows or bodies than ranks (a rank with nothing). The seed is
-// PORTACL_TEST_SEED or drawn by rank 0, printed, and shared. Exit status:
-// the number of failed checks on any rank.
+// and of a double host residual; BiCGStab (plain and Jacobi) on a
+// nonsymmetric matrix to the tolerance of a double host residual; heat 2D
+// and N-body bit for bit; two training steps within float rounding of one
+// replica on the whole batch. Awkward sizes include fewer rows or bodies
+// than ranks (a rank with nothing). The seed is PORTACL_TEST_SEED or drawn
+// by rank 0, printed, and shared. Exit status: the number of failed checks
+// on any rank.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -62,6 +65,48 @@ HostCsr<double> badly_scaled(std::size_t grid) {
   return csr;
 }
 
+// Every rank's part of a vector of n, gathered on every rank.
+std::vector<double> gathered(const std::vector<double>& mine, std::size_t n) {
+  std::vector<double> all(n);
+  std::vector<int> counts, at;
+  const std::vector<std::size_t> split = mpi::rank_split(n, comm);
+  for (std::size_t r = 0; r + 1 < split.size(); ++r)
+    counts.push_back(int(split[r + 1] - split[r])), at.push_back(int(split[r]));
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), at.data(), MPI_DOUBLE, comm);
+  return all;
+}
+
+// Converged means the true residual met the tolerance in the working
+// precision; in double it stands within that measure's rounding.
+void check_true_residual(const HostCsr<double>& csr, const std::vector<double>& b, const std::vector<double>& x_all,
+                         const SolverResult& got, double tolerance, const std::string& what) {
+  check(got.true_residual < tolerance, what + ": the solver's true residual " + std::to_string(got.true_residual));
+  if (csr.rows == 0) return;
+  const double in_double = reference::relative_residual(csr, b, x_all),
+               bound = reference::true_residual_bound(csr, b, x_all, got.true_residual, reference::kDoubleU);
+  check(in_double <= bound,
+        what + ": true residual " + std::to_string(in_double) + " above its bound " + std::to_string(bound));
+}
+
+// What `call` throws (portacl::Error's message), or "" where it returns.
+std::string refusal(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A solve's options on n rows: tolerance 1e-10, at most 4n + 10 iterations.
+SolverOptions tight_options(std::size_t n, bool jacobi) {
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.max_iterations = 4 * n + 10;
+  o.jacobi = jacobi;
+  return o;
+}
+
 // Distributed CG against cg() with the same options on this rank's device,
 // and against the true residual in double. `grid`: csr is poisson2d(grid),
 // permuted, or with its rows and columns scaled by factors of 1 to `spread`
@@ -71,10 +116,7 @@ HostCsr<double> badly_scaled(std::size_t grid) {
 std::size_t check_cg(Context& ctx, const HostCsr<double>& csr, std::size_t grid, double spread, bool jacobi) {
   const std::size_t n = csr.rows;
   const std::vector<double> b = uniform<double>(n, -1, 1);
-  SolverOptions o;
-  o.tolerance = 1e-10;
-  o.max_iterations = 4 * n + 10;
-  o.jacobi = jacobi;
+  const SolverOptions o = tight_options(n, jacobi);
   Buffer<double> b1(ctx, b), x1(ctx, std::vector<double>(n, 0.0));
   const SolverResult single = cg(ctx, SparseMatrix<double>(ctx, csr), b1, x1, o);
   const mpi::DistributedMatrix<double> a(ctx, comm, csr);
@@ -102,22 +144,11 @@ std::size_t check_cg(Context& ctx, const HostCsr<double>& csr, std::size_t grid,
             std::to_string(delay));
   // This rank's part against cg()'s, and its rows of the true residual in double.
   const std::vector<double> mine = xl.download(), whole = x1.download();
-  double difference = 0, residual = 0, b_norm = 0;
+  double difference = 0;
   for (std::size_t i = 0; i < m; ++i) {
     difference = std::max(difference, std::fabs(mine[i] - whole[first + i]));
   }
-  std::vector<double> x_all(n);
-  std::vector<int> counts, at;
-  const std::vector<std::size_t> split = mpi::rank_split(n, comm);
-  for (std::size_t r = 0; r + 1 < split.size(); ++r)
-    counts.push_back(int(split[r + 1] - split[r])), at.push_back(int(split[r]));
-  MPI_Allgatherv(mine.data(), int(m), MPI_DOUBLE, x_all.data(), counts.data(), at.data(), MPI_DOUBLE, comm);
-  for (std::size_t r = 0; r < n; ++r) {
-    double ax = 0;
-    for (std::size_t k = csr.row_ptr[r]; k < csr.row_ptr[r + 1]; ++k) ax += csr.value[k] * x_all[csr.col[k]];
-    residual += (b[r] - ax) * (b[r] - ax);
-    b_norm += b[r] * b[r];
-  }
+  const std::vector<double> x_all = gathered(mine, n);
   // A (x - x1) = (b - A x1) - (b - A x), so |x - x1| <= (||b - A x|| +
   // ||b - A x1||) / lambda_min, each residual bounded from its double value.
   const auto residual_norm = [&](const std::vector<double>& v) {
@@ -128,15 +159,26 @@ std::size_t check_cg(Context& ctx, const HostCsr<double>& csr, std::size_t grid,
   const double apart = (residual_norm(x_all) + residual_norm(whole)) * std::sqrt(b_size) / lambda_min;
   check(difference <= apart, what + ": differs from cg() by " + std::to_string(difference) + ", more than " +
                                  std::to_string(apart) + " (the residuals over lambda_min)");
-  // Converged means the true residual met the tolerance in the working
-  // precision; in double it stands within that measure's rounding.
-  check(got.true_residual < o.tolerance, what + ": the solver's true residual " + std::to_string(got.true_residual));
-  const double bound =
-      n == 0 ? 0.0 : reference::true_residual_bound(csr, b, x_all, got.true_residual, reference::kDoubleU);
-  check(n == 0 || std::sqrt(residual / b_norm) <= bound, what + ": true residual " +
-                                                             std::to_string(std::sqrt(residual / b_norm)) +
-                                                             " above its bound " + std::to_string(bound));
+  check_true_residual(csr, b, x_all, got, o.tolerance, what);
   return got.iterations;
+}
+
+// Distributed BiCGStab on a matrix that is not symmetric: converged, and
+// its x (gathered) meets the tolerance in a double host residual.
+void check_bicgstab(Context& ctx, const HostCsr<double>& csr, bool jacobi) {
+  const std::size_t n = csr.rows;
+  const std::vector<double> b = uniform<double>(n, -1, 1);
+  const SolverOptions o = tight_options(n, jacobi);
+  const mpi::DistributedMatrix<double> a(ctx, comm, csr);
+  const std::size_t first = a.first_row(), m = a.local_rows();
+  Buffer<double> bl(ctx, std::vector<double>(b.begin() + std::ptrdiff_t(first), b.begin() + std::ptrdiff_t(first + m)));
+  Buffer<double> xl(ctx, std::vector<double>(m, -3.0));  // a start that is not 0
+  const SolverResult got = mpi::distributed_bicgstab(a, bl, xl, o);
+  const std::string what =
+      std::string(jacobi ? "BiCGStab with Jacobi" : "BiCGStab") + " on " + std::to_string(n) + " rows";
+  check(got.converged, what + ": " + got.stop_reason);
+  check(got.history.size() == got.iterations, what + ": a residual per iteration");
+  check_true_residual(csr, b, gathered(xl.download(), n), got, o.tolerance, what);
 }
 
 // b = 0 gives x = 0 at once, whatever x held.
@@ -270,22 +312,15 @@ void check_training(Context& ctx, std::size_t batch) {
 
 void check_refusals(Context& ctx) {
   std::string message;
-  try {
-    mpi::DistributedHeat2d<float> heat(ctx, comm, std::vector<float>(10), 3, 4);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  message = refusal([&] { mpi::DistributedHeat2d<float> heat(ctx, comm, std::vector<float>(10), 3, 4); });
   check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("but the grid is 3 x 4") != std::string::npos,
         "a wrong field is refused naming the rank: '" + message + "'");
-  message.clear();
-  try {
+  message = refusal([&] {
     const HostCsr<double> csr = poisson2d<double>(3);
     const mpi::DistributedMatrix<double> a(ctx, comm, csr);
     Buffer<double> wrong(ctx, a.local_rows() + 1), x(ctx, a.local_rows());
     mpi::distributed_cg(a, wrong, x, SolverOptions{});
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  });
   check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("this rank holds") != std::string::npos,
         "a wrong b is refused naming the rank: '" + message + "'");
   // Jacobi on a matrix whose last row has no diagonal entry: every rank
@@ -296,40 +331,23 @@ void check_refusals(Context& ctx) {
   Buffer<double> b(ctx, std::vector<double>(a.local_rows(), 1.0)), x(ctx, a.local_rows());
   SolverOptions jacobi;
   jacobi.jacobi = true;
-  message.clear();
-  try {
-    mpi::distributed_cg(a, b, x, jacobi);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  message = refusal([&] { mpi::distributed_cg(a, b, x, jacobi); });
   const bool owner = a.first_row() + a.local_rows() == 16 && a.local_rows() > 0;
   check(owner ? message.find("row 15 has none") != std::string::npos
               : message.find("another rank refused") != std::string::npos,
         "Jacobi with a zero diagonal is refused on every rank: '" + message + "'");
   SolverOptions max_norm;
   max_norm.criterion = SolverOptions::Criterion::max_residual;
-  message.clear();
-  try {
-    mpi::distributed_cg(a, b, x, max_norm);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  message = refusal([&] { mpi::distributed_cg(a, b, x, max_norm); });
   check(message.find("relative_residual") != std::string::npos,
         "another criterion is refused, not ignored: '" + message + "'");
+  message = refusal([&] { mpi::distributed_bicgstab(a, b, x, max_norm); });
+  check(message.find("distributed_bicgstab: only the relative_residual") != std::string::npos,
+        "BiCGStab refuses another criterion by its own name: '" + message + "'");
   // One buffer as both operands: refused on every rank before any message.
-  message.clear();
-  try {
-    mpi::distributed_cg(a, b, b, SolverOptions{});
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  message = refusal([&] { mpi::distributed_cg(a, b, b, SolverOptions{}); });
   check(message.find("x and b share the same memory") != std::string::npos, "b as x is refused: '" + message + "'");
-  message.clear();
-  try {
-    a.multiply(b, b);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  message = refusal([&] { a.multiply(b, b); });
   check(message.find("y and x share the same memory") != std::string::npos, "x as y is refused: '" + message + "'");
 }
 
@@ -358,6 +376,9 @@ int main(int argc, char** argv) {
     check(preconditioned < plain, "Jacobi takes fewer iterations on a badly scaled matrix: " +
                                       std::to_string(preconditioned) + " against " + std::to_string(plain));
     check_cg_zero_rhs(ctx);
+    for (std::size_t grid : {1, 2, 7, 23})
+      for (bool jacobi : {false, true})
+        check_bicgstab(ctx, permuted_symmetric(convection_diffusion2d<double>(grid, 2.0), 5), jacobi);
     for (std::size_t rows : {1, 2, 5, 37})
       for (std::size_t cols : {1, 29}) {
         check_heat<float>(ctx, rows, cols, 7, std::nullopt);

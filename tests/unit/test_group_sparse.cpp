@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sparse products and CG over a device group of PoCL halves: the row
-// partition reassembles the matrix exactly; the group product matches the
-// double-precision host product under even and uneven splits and a member
-// with no rows; group CG reaches the tolerance (the true residual agrees)
-// in about the single-device CG's iterations, with and without Jacobi;
-// bad input is refused by name.
+// Sparse products, CG and BiCGStab over a device group of PoCL halves: the
+// row partition reassembles the matrix exactly; the group product matches
+// the double-precision host product under even and uneven splits and a
+// member with no rows; group CG reaches the tolerance (the true residual
+// agrees) in about the single-device CG's iterations, with and without
+// Jacobi; group BiCGStab solves nonsymmetric systems to the tolerance (the
+// true residual agrees); bad input is refused by name.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -47,6 +48,34 @@ SolverResult solve_and_check(DeviceGroup& group, const HostCsr<T>& csr, const st
   CHECK(r.history.size() == r.iterations);
   test::check_true_residual(csr, rhs, x.download(), r, tolerance);
   return r;
+}
+
+// `solve` (group_cg or group_bicgstab) under every device class's plan,
+// with and without Jacobi, from a start that is not 0, on a 2 : 1 split:
+// converged, and the true residual met the tolerance.
+template <class T, class Solve>
+void solve_under_class_plans(const HostCsr<T>& csr, Solve solve) {
+  DeviceGroup& group = test::cpu_halves();
+  group.set_weights({2, 1});
+  const double tolerance = sizeof(T) == 4 ? 1e-4 : 1e-9;
+  const std::vector<T> rhs = test::random_vector<T>(csr.rows);
+  const GroupSparseMatrix<T> a(group, csr);
+  const GroupVector<T> b(group, rhs);
+  for (const auto& [fixture, plan] : test::class_plans(element_of<T>::value)) {
+    for (bool jacobi : {false, true}) {
+      INFO(fixture << (jacobi ? ", Jacobi" : ""));
+      SolverOptions o;
+      o.tolerance = tolerance;
+      o.max_iterations = 5000;
+      o.jacobi = jacobi;
+      o.plan = plan;
+      GroupVector<T> x(group, std::vector<T>(csr.rows, T(-7)));  // a start that is not 0
+      const SolverResult r = solve(a, b, x, o);
+      CHECK(r.converged);
+      test::check_true_residual(csr, rhs, x.download(), r, tolerance);
+    }
+  }
+  group.set_weights({1, 1});
 }
 
 }  // namespace
@@ -277,29 +306,59 @@ TEMPLATE_TEST_CASE("group CG converges like single-device CG, with and without J
 
 TEMPLATE_TEST_CASE("group CG's vector passes run under every device class's plan", "[group_sparse]", float, double) {
   using T = TestType;
-  DeviceGroup& group = test::cpu_halves();
-  group.set_weights({2, 1});
-  const double tolerance = sizeof(T) == 4 ? 1e-4 : 1e-9;
   // 961 rows cut 2 : 1, blocks that are no multiple of a work-group or an unroll.
-  const HostCsr<T> csr = permuted_symmetric(poisson2d<T>(31), 3);
+  solve_under_class_plans(permuted_symmetric(poisson2d<T>(31), 3), [](auto&... args) { return group_cg(args...); });
+}
+
+TEMPLATE_TEST_CASE("group BiCGStab solves nonsymmetric systems under every split, with and without Jacobi",
+                   "[group_sparse]", float, double) {
+  using T = TestType;
+  DeviceGroup& group = test::cpu_halves();
+  const double tolerance = sizeof(T) == 4 ? 1e-4 : 1e-9;
+  // Convection-diffusion (not symmetric), permuted: every row block has a
+  // halo from everywhere; 23^2 = 529 rows, no multiple of a work-group.
+  const HostCsr<T> csr = permuted_symmetric(convection_diffusion2d<T>(23, 2.0), 7);
   const std::vector<T> rhs = test::random_vector<T>(csr.rows);
-  const GroupSparseMatrix<T> a(group, csr);
-  const GroupVector<T> b(group, rhs);
-  for (const auto& [fixture, plan] : test::class_plans(element_of<T>::value)) {
+  for (const std::vector<double>& weights : kWeights) {
+    group.set_weights(weights);
+    const GroupSparseMatrix<T> a(group, csr);
+    CHECK(!a.asymmetry().empty());  // the premise: CG would not do
+    const GroupVector<T> b(group, rhs);
     for (bool jacobi : {false, true}) {
-      INFO(fixture << (jacobi ? ", Jacobi" : ""));
+      INFO("weights " << weights[0] << ":" << weights[1] << (jacobi ? ", Jacobi" : ""));
       SolverOptions o;
       o.tolerance = tolerance;
-      o.max_iterations = 5000;
+      o.max_iterations = 2000;
       o.jacobi = jacobi;
-      o.plan = plan;
-      GroupVector<T> x(group, std::vector<T>(csr.rows, T(-7)));  // a start that is not 0
-      const SolverResult r = group_cg(a, b, x, o);
+      GroupVector<T> x(group, std::vector<T>(csr.rows, T(0)));
+      const SolverResult r = group_bicgstab(a, b, x, o);
+      INFO(r.stop_reason << " after " << r.iterations << ", residual " << r.residual);
       CHECK(r.converged);
+      CHECK(r.iterations > 1);
+      CHECK(r.history.size() == r.iterations);
       test::check_true_residual(csr, rhs, x.download(), r, tolerance);
     }
   }
+  // Stopped by the limit: not converged, and says why.
   group.set_weights({1, 1});
+  const GroupSparseMatrix<T> a(group, csr);
+  const GroupVector<T> b(group, rhs);
+  GroupVector<T> x(group, std::vector<T>(csr.rows, T(0)));
+  SolverOptions o;
+  o.tolerance = tolerance;
+  o.max_iterations = 3;
+  const SolverResult r = group_bicgstab(a, b, x, o);
+  CHECK(!r.converged);
+  CHECK(r.iterations == 3);
+  CHECK(r.stop_reason == "iteration limit (3)");
+  CHECK(r.residual > tolerance);
+}
+
+TEMPLATE_TEST_CASE("group BiCGStab runs under every device class's plan", "[group_sparse]", float, double) {
+  using T = TestType;
+  // 361 rows of convection-diffusion cut 2 : 1.
+  solve_under_class_plans(permuted_symmetric(convection_diffusion2d<T>(19, 1.0), 3),
+                          [](auto&... args) { return group_bicgstab(args...); });
 }
 
 TEST_CASE("group sparse calls refuse bad input by name", "[group_sparse]") {
@@ -320,22 +379,35 @@ TEST_CASE("group sparse calls refuse bad input by name", "[group_sparse]") {
   GroupVector<double> other_split(group, 25);
   CHECK_THROWS_WITH(group_spmv(1.0, a, x, 0.0, other_split), Catch::Contains("other weights"));
   group.set_weights({1, 1});
-  SolverOptions o;
-  o.criterion = SolverOptions::Criterion::max_residual;
-  CHECK_THROWS_WITH(group_cg(a, x, y, o), Catch::Contains("relative_residual"));
-  o = SolverOptions{};
-  o.tolerance = -1;
-  CHECK_THROWS_WITH(group_cg(a, x, y, o), Catch::Contains("tolerance"));
   HostCsr<double> no_diagonal = poisson2d<double>(5);
   no_diagonal.value[0] = 0;  // row 0's diagonal
   const GroupSparseMatrix<double> z(group, no_diagonal);
-  o = SolverOptions{};
-  o.jacobi = true;
-  CHECK_THROWS_WITH(group_cg(z, x, y, o), Catch::Contains("row 0 has none"));
-  // b = 0: x = 0 exactly, at once.
   GroupVector<double> zero(group, std::vector<double>(25, 0.0));
-  const SolverResult r = group_cg(a, zero, y, SolverOptions{});
-  CHECK(r.converged);
-  CHECK(r.iterations == 0);
-  for (double v : y.download()) CHECK(v == 0.0);
+  using Solver = SolverResult (*)(const GroupSparseMatrix<double>&, const GroupVector<double>&, GroupVector<double>&,
+                                  const SolverOptions&);
+  const std::pair<std::string, Solver> solvers[] = {{"group_cg", group_cg<double>},
+                                                    {"group_bicgstab", group_bicgstab<double>}};
+  for (const auto& [name, solve] : solvers) {
+    INFO(name);
+    SolverOptions o;
+    o.criterion = SolverOptions::Criterion::max_residual;
+    CHECK_THROWS_WITH(solve(a, x, y, o), Catch::Contains(name + ": only the relative_residual"));
+    o = SolverOptions{};
+    o.tolerance = -1;
+    CHECK_THROWS_WITH(solve(a, x, y, o), Catch::Contains(name + ": the tolerance"));
+    o.tolerance = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH(solve(a, x, y, o), Catch::Contains(name + ": the tolerance"));
+    CHECK_THROWS_WITH(solve(a, x, x, SolverOptions{}), Catch::Contains(name + ": b and x are the same"));
+    CHECK_THROWS_WITH(solve(a, x, short_y, SolverOptions{}),
+                      Catch::Contains(name + ": x has 24 elements but A has 25 rows"));
+    o = SolverOptions{};
+    o.jacobi = true;
+    CHECK_THROWS_WITH(solve(z, x, y, o), Catch::Contains("row 0 has none"));
+    // b = 0: x = 0 exactly, at once, whatever x held.
+    GroupVector<double> w(group, std::vector<double>(25, 5.0));
+    const SolverResult r = solve(a, zero, w, SolverOptions{});
+    CHECK(r.converged);
+    CHECK(r.iterations == 0);
+    for (double v : w.download()) CHECK(v == 0.0);
+  }
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Conjugate gradients over a device group: split_cg_loop.hpp's loop over
-// the members' rows. On every member at once, one pass of the vector
+// Conjugate gradients and BiCGStab over a device group: split_krylov_loop.hpp's
+// loops over the members' rows. On every member at once, one pass of the vector
 // updates (SplitCgBlock), the product (halos exchanged under the interior
 // product) and one pass for the last sum; the members' sums added in
 // member order.
@@ -11,7 +11,7 @@
 
 #include "kernels/sparse/group_sparse_state.hpp"
 #include "kernels/sparse/split_cg.hpp"
-#include "kernels/sparse/split_cg_loop.hpp"
+#include "kernels/sparse/split_krylov_loop.hpp"
 #include "portacl/error.hpp"
 #include "portacl/vectors.hpp"
 
@@ -20,31 +20,32 @@ namespace portacl {
 namespace {
 
 template <class T>
-void check_solver_inputs(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, const GroupVector<T>& x,
-                         const SolverOptions& o) {
+void check_solver_inputs(const char* op, const GroupSparseMatrix<T>& a, const GroupVector<T>& b,
+                         const GroupVector<T>& x, const SolverOptions& o) {
+  const std::string name_of_op(op);
   for (const GroupVector<T>* v : {&b, &x}) {
     const char* name = v == &b ? "b" : "x";
-    if (&v->group() != &a.group())
-      throw Error(std::string("group_cg: ") + name + " is spread over another device group");
+    if (&v->group() != &a.group()) throw Error(name_of_op + ": " + name + " is spread over another device group");
     if (v->size() != a.rows())
-      throw Error(std::string("group_cg: ") + name + " has " + std::to_string(v->size()) + " elements but A has " +
+      throw Error(name_of_op + ": " + name + " has " + std::to_string(v->size()) + " elements but A has " +
                   std::to_string(a.rows()) + " rows");
   }
-  if (&b == &x) throw Error("group_cg: b and x are the same vector; the solver reads b while it writes x");
+  if (&b == &x) throw Error(name_of_op + ": b and x are the same vector; the solver reads b while it writes x");
   if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
-    throw Error("group_cg: the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
+    throw Error(name_of_op + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
   if (o.criterion != SolverOptions::Criterion::relative_residual)
-    throw Error(
-        "group_cg: only the relative_residual criterion is built for device groups (the members' partial "
-        "dots give the 2-norm; max |r_i| would need another reduction an iteration)");
+    throw Error(name_of_op +
+                ": only the relative_residual criterion is built for device groups (the members' partial "
+                "dots give the 2-norm; max |r_i| would need another reduction an iteration)");
 }
 
 // The rows of a device group: every member's part, its sums added in
-// member order (split_cg_loop.hpp's Rows).
+// member order (split_krylov_loop.hpp's Rows).
 template <class T>
 class GroupRows {
  public:
-  GroupRows(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, GroupVector<T>& x, const SolverOptions& o)
+  GroupRows(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, GroupVector<T>& x, const SolverOptions& o,
+            const char* op)
       : a_(a),
         b_(b),
         x_(x),
@@ -59,7 +60,7 @@ class GroupRows {
     for (std::size_t m = 0; m < group_.size(); ++m)
       blocks_.push_back(std::make_unique<SplitCgBlock<T>>(group_.context(m), state.diagonal[m].size(),
                                                           o.jacobi ? &state.diagonal[m] : nullptr, state.offsets[m],
-                                                          o.plan, "group_cg"));
+                                                          o.plan, op));
     if (o.jacobi) u_owned_ = std::make_unique<GroupVector<T>>(group_, a.rows());
     b_norm_ = a.rows() ? std::sqrt(group_dot(b, b)) : 0.0;
   }
@@ -70,9 +71,12 @@ class GroupRows {
     for (std::size_t m = 0; m < group_.size(); ++m)
       if (x_.part(m).size()) fill(group_.context(m), x_.part(m), T(0));
   }
-  void begin() {
+  void begin_residual() {
     if (!r_is_residual_) residual_into_r();  // a restart's r is the true residual residual_norm() left
     r_is_residual_ = false;                  // the iterations move x and r apart from b - A x
+  }
+  void begin() {
+    begin_residual();
     for (std::size_t m = 0; m < group_.size(); ++m) {
       if (!r_.part(m).size()) continue;
       fill(group_.context(m), p_.part(m), T(0));  // the first update takes p = u and s = w (beta = 0)
@@ -95,6 +99,34 @@ class GroupRows {
     for (std::size_t m = 0; m < group_.size(); ++m)
       blocks_[m]->update(T(alpha), T(beta), x_.part(m), r_.part(m), u().part(m), p_.part(m), s_.part(m), w_.part(m));
   }
+  // BiCGStab's exchange-and-reduce (split_krylov_loop.hpp).
+  using Vector = GroupVector<T>;
+  Vector& r() { return r_; }
+  Vector& p() { return p_; }
+  Vector& w() { return w_; }
+  Vector& s() { return s_; }
+  Vector& x() { return x_; }
+  Vector vector() { return Vector(group_, a_.rows()); }
+  void multiply(const Vector& in, Vector& out) { group_spmv(T(1), a_, in, T(0), out); }
+  bool preconditioned() const { return u_owned_ != nullptr; }
+  void precondition(Vector& in, Vector& out) {
+    for (std::size_t m = 0; m < group_.size(); ++m) blocks_[m]->start(in.part(m), out.part(m));
+  }
+  template <std::size_t N>
+  std::array<double, N> dots(const std::array<std::pair<const Vector*, const Vector*>, N>& pairs) {
+    std::array<double, N> sums{};
+    for (std::size_t k = 0; k < N; ++k) sums[k] = group_dot(*pairs[k].first, *pairs[k].second);
+    return sums;
+  }
+  void axpby(double a, const Vector& v, double b, Vector& y) {
+    for (std::size_t m = 0; m < group_.size(); ++m)
+      if (y.part(m).size()) portacl::axpby(group_.context(m), T(a), v.part(m), T(b), y.part(m));
+  }
+  void copy(const Vector& from, Vector& to) {
+    for (std::size_t m = 0; m < group_.size(); ++m)
+      if (to.part(m).size()) portacl::copy(group_.context(m), from.part(m), to.part(m));
+  }
+
   // ||b - A x|| in the working precision, computed into r (begin() recomputes it).
   double residual_norm() {
     if (a_.rows() == 0) return 0;
@@ -107,7 +139,7 @@ class GroupRows {
   GroupVector<T>& u() { return u_owned_ ? *u_owned_ : r_; }
   void residual_into_r() {
     for (std::size_t m = 0; m < group_.size(); ++m)
-      if (r_.part(m).size()) copy(group_.context(m), b_.part(m), r_.part(m));
+      if (r_.part(m).size()) portacl::copy(group_.context(m), b_.part(m), r_.part(m));
     group_spmv(T(-1), a_, x_, T(1), r_);  // r = b - A x
   }
 
@@ -127,8 +159,8 @@ class GroupRows {
 template <class T, class>
 SolverResult group_cg(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, GroupVector<T>& x,
                       const SolverOptions& o) {
-  check_solver_inputs(a, b, x, o);
-  GroupRows<T> rows(a, b, x, o);
+  check_solver_inputs("group_cg", a, b, x, o);
+  GroupRows<T> rows(a, b, x, o, "group_cg");
   SolverResult result = verified_cg(rows, o);
   if (!a.asymmetry().empty()) {
     result.warning = "A is not symmetric: " + a.asymmetry() +
@@ -138,9 +170,22 @@ SolverResult group_cg(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, Gr
   return result;
 }
 
+template <class T, class>
+SolverResult group_bicgstab(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, GroupVector<T>& x,
+                            const SolverOptions& o) {
+  check_solver_inputs("group_bicgstab", a, b, x, o);
+  GroupRows<T> rows(a, b, x, o, "group_bicgstab");
+  return verified_bicgstab(rows, o);
+}
+
 template SolverResult group_cg<float>(const GroupSparseMatrix<float>&, const GroupVector<float>&, GroupVector<float>&,
                                       const SolverOptions&);
 template SolverResult group_cg<double>(const GroupSparseMatrix<double>&, const GroupVector<double>&,
                                        GroupVector<double>&, const SolverOptions&);
+
+template SolverResult group_bicgstab<float>(const GroupSparseMatrix<float>&, const GroupVector<float>&,
+                                            GroupVector<float>&, const SolverOptions&);
+template SolverResult group_bicgstab<double>(const GroupSparseMatrix<double>&, const GroupVector<double>&,
+                                             GroupVector<double>&, const SolverOptions&);
 
 }  // namespace portacl
