@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/reference_calls.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 
@@ -17,6 +18,7 @@
 #include "trsv_tunables.hpp"
 #include "scan_tunables.hpp"
 #include "sort_tunables.hpp"
+#include "stream_tunables.hpp"
 #include "ml/conv_layer_tunables.hpp"
 #include "ml/layer_kernels.hpp"
 #include "ml/kmeans_tunables.hpp"
@@ -235,6 +237,27 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
         c.launches.push_back({"gemm", g.plan});
       }
     }));
+  calls.push_back(call("stream", "axpy float, 2^24", [&](ReferenceCall& c) {
+    c.launches.push_back({"axpy", planner.plan(axpy_traits(ElementType::f32), ProblemSize(std::size_t{1} << 24))});
+  }));
+  // Molecular dynamics: 32768 atoms of a Lennard-Jones liquid (density
+  // 0.8442, cutoff 2.5, skin 0.3), the list's first build, then its forces.
+  calls.push_back(call("particles", "neighbour list and Lennard-Jones forces, 32768 atoms", [&](ReferenceCall& c) {
+    const std::size_t n = 32768;
+    const float side = float(std::cbrt(double(n) / 0.8442));
+    const NeighbourLaunch list = plan_neighbour_search(planner, n, {side, side, side}, 2.8f, 0, false, true);
+    c.launches.push_back({list.shape.cells ? "nlist_cells" : "nlist_all_pairs", list.plan});
+    c.launches.push_back({"lj_forces", plan_lj(planner, n, 1, list.shape.slots_by_k, false, ElementType::f32).plan});
+    const BondLaunches bonds = plan_bonds(planner, n, n - 1, 2);
+    c.launches.push_back({"bond_forces (a chain)", bonds.per_bond});
+    c.launches.push_back({"bond_gather", bonds.gather});
+  }));
+  calls.push_back(call("ml", "dense 256 x 4096 -> 1000, softmax loss, SGD on 4M parameters", [&](ReferenceCall& c) {
+    c.launches.push_back({"dense_bias", one_per_item(plan_dense(planner, 256, 1000, true, true), 256 * 1000)});
+    c.launches.push_back({"softmax_cross_entropy", one_per_item(plan_softmax_loss(planner, 256, true), 256)});
+    const std::size_t parameters = 4096 * 1000 + 1000;
+    c.launches.push_back({"sgd_momentum", one_per_item(plan_sgd(planner, parameters), parameters)});
+  }));
   return calls;
 }
 

@@ -10,10 +10,15 @@
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/layer_kernels.hpp"
+#include "kernels/planner.hpp"
 #include "portacl/error.hpp"
 #include "portacl/blas.hpp"
 
 namespace portacl {
+
+LaunchPlan plan_dense(const Planner& planner, std::size_t batch, std::size_t outputs, bool has_bias, bool relu) {
+  return layer_output_plan(planner.plan(dense_layer_traits(), ProblemSize(batch * outputs)), has_bias, relu);
+}
 
 namespace {
 
@@ -51,7 +56,7 @@ void check_written(const char* op, Context& ctx, const Buffer<float>& out, const
 }
 
 LaunchPlan plan_dense(Context& ctx, const DenseShape& s, const DenseOptions& o, bool has_bias) {
-  return layer_output_plan(ctx.plan(dense_layer_traits(), ProblemSize(s.batch * s.outputs), o.plan), has_bias, o.relu);
+  return plan_dense(live_planner(ctx, o.plan), s.batch, s.outputs, has_bias, o.relu);
 }
 
 GemmOptions products(const DenseOptions& o) {

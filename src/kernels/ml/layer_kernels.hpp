@@ -30,4 +30,13 @@ struct Planner;
 /// (pooling_plan); each pass launches it a work-item an element.
 LaunchPlan plan_pooling(const Planner& planner, const PoolShape& shape, const PoolOptions& options, std::size_t items);
 
+/// A dense layer's output pass over batch x outputs elements (bias, ReLU,
+/// its mask; the products are GEMMs), built by layer_output_plan.
+LaunchPlan plan_dense(const Planner& planner, std::size_t batch, std::size_t outputs, bool has_bias, bool relu);
+/// softmax_cross_entropy's pass over `batch` rows, writing the logits'
+/// gradient where `grad` (softmax_loss_plan), launched a work-item a row.
+LaunchPlan plan_softmax_loss(const Planner& planner, std::size_t batch, bool grad);
+/// SGD with momentum over n parameters, launched a work-item a parameter.
+LaunchPlan plan_sgd(const Planner& planner, std::size_t n);
+
 }  // namespace portacl

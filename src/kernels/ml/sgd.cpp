@@ -3,15 +3,21 @@
 // work-item a parameter.
 #include "portacl/ml.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/layer_kernels.hpp"
+#include "kernels/planner.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
+
+LaunchPlan plan_sgd(const Planner& planner, std::size_t n) {
+  return planner.plan(sgd_traits(), ProblemSize(std::max<std::size_t>(n, 1)));
+}
 
 LaunchPlan sgd_step(Context& ctx, Buffer<float>& w, const Buffer<float>& g, Buffer<float>& v, const SgdOptions& o) {
   const char* op = "sgd_step";
@@ -31,7 +37,7 @@ LaunchPlan sgd_step(Context& ctx, Buffer<float>& w, const Buffer<float>& g, Buff
   aliasing::refuse_overlap(op, aliasing::whole(v), "velocity", aliasing::whole(g), "gradients",
                            "the velocity is written while the gradients are read");
   aliasing::refuse_overlap(op, aliasing::whole(v), "velocity", aliasing::whole(w), "parameters", "both are written");
-  const LaunchPlan plan = ctx.plan(sgd_traits(), ProblemSize(std::max<std::size_t>(w.size(), 1)), o.plan);
+  const LaunchPlan plan = plan_sgd(live_planner(ctx, o.plan), w.size());
   if (w.size() == 0) return plan;
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"ml_sgd.cl", "sgd_momentum", ""}, one_per_item(plan, w.size())),
                       static_cast<cl_uint>(w.size()), o.learning_rate, o.momentum, o.weight_decay, o.gradient_scale, w,

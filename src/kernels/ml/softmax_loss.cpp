@@ -10,6 +10,7 @@
 #include "kernels/aliasing.hpp"
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/layer_kernels.hpp"
+#include "kernels/planner.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
@@ -34,6 +35,10 @@ cl_uint u32(std::size_t v) { return static_cast<cl_uint>(v); }
 
 }  // namespace
 
+LaunchPlan plan_softmax_loss(const Planner& planner, std::size_t batch, bool grad) {
+  return softmax_loss_plan(planner.plan(softmax_loss_traits(), ProblemSize(batch)), grad);
+}
+
 double softmax_cross_entropy(Context& ctx, std::size_t batch, std::size_t classes, const Buffer<float>& logits,
                              const Buffer<int>& labels, Buffer<float>* grad, const PlanOptions& options) {
   const char* op = "softmax_cross_entropy";
@@ -46,7 +51,7 @@ double softmax_cross_entropy(Context& ctx, std::size_t batch, std::size_t classe
     aliasing::refuse_overlap(op, aliasing::whole(*grad), "grad_logits", aliasing::whole(logits), "logits",
                              "the gradient is written while the logits are read");
   }
-  const LaunchPlan plan = softmax_loss_plan(ctx.plan(softmax_loss_traits(), ProblemSize(batch), options), grad);
+  const LaunchPlan plan = plan_softmax_loss(live_planner(ctx, options), batch, grad);
   auto held = ctx.hold_scratch();
   Buffer<float> losses(ctx, ctx.scratch("softmax.losses", batch * sizeof(float)), batch);
   const BufferStorage& grad_or_unused = grad ? static_cast<const BufferStorage&>(*grad) : losses;  // WRITE_GRAD 0

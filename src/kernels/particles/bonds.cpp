@@ -12,6 +12,7 @@
 #include "portacl/error.hpp"
 #include "rules/coverage_rules.hpp"
 #include "rules/particles_neighbour_rules.hpp"
+#include "kernels/planner.hpp"
 
 namespace portacl {
 
@@ -22,6 +23,13 @@ struct Bonds::State {
   std::optional<Buffer<std::uint32_t>> pairs, types, counts, atom_bonds;
   std::optional<Buffer<float>> params, slots;
 };
+
+BondLaunches plan_bonds(const Planner& planner, std::size_t atoms, std::size_t bonds, std::size_t max_per_atom) {
+  BondLaunches l;
+  l.gather = planner.plan(particle_pass_traits("bonds", 32), ProblemSize(std::max<std::size_t>(atoms, 1)));
+  l.per_bond = bond_plans(l.gather, atoms, bonds, max_per_atom);
+  return l;
+}
 
 Bonds::Bonds(Context& ctx, std::size_t atoms, const std::vector<std::uint32_t>& pairs,
              const std::vector<std::uint32_t>& types, const BondTypes& bond_types, std::size_t max_per_atom)
@@ -96,9 +104,8 @@ LaunchPlan Bonds::add_forces(const Buffer<float>& positions, const PeriodicBox& 
       throw Error(std::string(op) + ": box length " + std::to_string(length) + " must be finite and above 0");
   aliasing::refuse_overlap(op, aliasing::whole(forces), "forces", aliasing::whole(positions), "positions",
                            "positions are read while forces are written");
-  LaunchPlan plan =
-      ctx.plan(particle_pass_traits("bonds", 32), ProblemSize(std::max<std::size_t>(s.atoms, 1)), options);
-  const LaunchPlan per_bond = bond_plans(plan, s.atoms, s.bonds, s.max_per_atom);
+  const BondLaunches l = plan_bonds(live_planner(ctx, options), s.atoms, s.bonds, s.max_per_atom);
+  const LaunchPlan &plan = l.gather, &per_bond = l.per_bond;
   if (s.bonds == 0 || s.atoms == 0) return plan;
   const cl_float4 box4{{float(box.x), float(box.y), float(box.z), 0.0f}};
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"particles_bonds.cl", "bond_forces", ""}, per_bond),

@@ -16,8 +16,18 @@
 #include "portacl/error.hpp"
 #include "rules/particles_neighbour_rules.hpp"
 #include "rules/coverage_rules.hpp"
+#include "kernels/planner.hpp"
 
 namespace portacl {
+
+LjLaunch plan_lj(const Planner& planner, std::size_t n, std::size_t types, bool slots_by_neighbour, bool half,
+                 ElementType element) {
+  LjLaunch l;
+  l.plan = planner.plan(particle_pass_traits("lennard_jones", element == ElementType::f64 ? 64 : 32, element),
+                        ProblemSize(std::max<std::size_t>(n, 1)));
+  if (n > 0) l.atomic_shares = lj_forces_plan(l.plan, n, types, slots_by_neighbour, half);
+  return l;
+}
 
 namespace {
 
@@ -88,11 +98,12 @@ LennardJonesCall<T> prepare_lennard_jones(Context& ctx, const Buffer<T>& positio
   call.n = n;
   call.cutoff = T(lj.cutoff);
   call.types = lj.types;
-  call.plan = ctx.plan(particle_pass_traits("lennard_jones", wide ? 64 : 32, element_of<T>::value),
-                       ProblemSize(std::max<std::size_t>(n, 1)), options);
+  LjLaunch l =
+      plan_lj(live_planner(ctx, options), n, lj.types, list.slots_by_neighbour(), list.half(), element_of<T>::value);
+  call.plan = std::move(l.plan);
   if (n == 0) return call;
   LaunchPlan& plan = call.plan;
-  call.atomic_shares = lj_forces_plan(plan, n, lj.types, list.slots_by_neighbour(), list.half());
+  call.atomic_shares = l.atomic_shares;
   call.check_types = ctx.prepare(KernelRef{"particles_lennard_jones.cl", "lj_check_types", ""}, plan);
   call.forces = ctx.prepare(KernelRef{"particles_lennard_jones.cl", "lj_forces", ""}, plan);
   call.pairs.emplace(ctx, table);

@@ -16,6 +16,7 @@
 #include "portacl/vectors.hpp"
 #include "rules/particles_neighbour_rules.hpp"
 #include "rules/coverage_rules.hpp"
+#include "kernels/planner.hpp"
 
 namespace portacl {
 
@@ -60,6 +61,16 @@ NeighbourList::~NeighbourList() = default;
 NeighbourList::NeighbourList(NeighbourList&&) noexcept = default;
 NeighbourList& NeighbourList::operator=(NeighbourList&&) noexcept = default;
 
+NeighbourLaunch plan_neighbour_search(const Planner& planner, std::size_t n, const std::array<float, 3>& box,
+                                      float reach, int forced, bool half, bool first_build) {
+  NeighbourLaunch l;
+  l.plan = planner.plan(particle_pass_traits("neighbour_list", 16), ProblemSize(std::max<std::size_t>(n, 1)));
+  l.shape = choose_neighbour_search(l.plan, n, box, reach, forced);
+  if (first_build) l.capacity = first_list_capacity(l.plan, n, box, reach, half);
+  if (n > 0) l.plan = neighbour_search_plan(std::move(l.plan), n, half, l.shape.slots_by_k);
+  return l;
+}
+
 void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box) {
   State& s = *s_;
   Context& ctx = s.ctx;
@@ -82,16 +93,17 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   if (n > 0x7fffffffull) throw Error(std::string(op) + ": " + std::to_string(n) + " particles; at most 2^31 - 1");
   refuse_positions_outside(ctx, positions, box, s.options.plan, op);
   s.box = box;
-  s.plan =
-      ctx.plan(particle_pass_traits("neighbour_list", 16), ProblemSize(std::max<std::size_t>(n, 1)), s.options.plan);
   const int forced = s.options.search == NeighbourSearch::cells       ? 1
                      : s.options.search == NeighbourSearch::all_pairs ? 2
                                                                       : 0;
-  s.shape = choose_neighbour_search(s.plan, n, lengths, reach, forced);
-  if (s.n != n || !s.counts) {
+  const bool first_build = s.n != n || !s.counts;
+  NeighbourLaunch l = plan_neighbour_search(live_planner(ctx, s.options.plan), n, lengths, reach, forced,
+                                            s.options.half, first_build && !s.options.capacity);
+  s.plan = std::move(l.plan);
+  s.shape = l.shape;
+  if (first_build) {
     s.n = n;
-    s.capacity =
-        s.options.capacity ? s.options.capacity : first_list_capacity(s.plan, n, lengths, reach, s.options.half);
+    s.capacity = s.options.capacity ? s.options.capacity : l.capacity;
     s.counts.emplace(ctx, n);
     s.list.reset();
     s.built_at.emplace(ctx, std::max<std::size_t>(4 * n, 4));
@@ -103,7 +115,6 @@ void NeighbourList::build(const Buffer<float>& positions, const PeriodicBox& box
   }
   check_cl(ctx.queue().enqueueCopyBuffer(positions.cl_buffer(), s.built_at->cl_buffer(), 0, 0, 16 * n),
            "clEnqueueCopyBuffer(neighbour positions)");
-  s.plan = neighbour_search_plan(std::move(s.plan), n, s.options.half, s.shape.slots_by_k);
   LaunchPlan& plan = s.plan;
   const cl_uint count = static_cast<cl_uint>(n);
   const cl_float4 box4{{lengths[0], lengths[1], lengths[2], 0.0f}};

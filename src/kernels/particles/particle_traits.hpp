@@ -5,6 +5,7 @@
 // a pass. Library internals, not user API: never installed.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #include "../kernel_call.hpp"
@@ -53,5 +54,36 @@ struct Planner;
 /// The radial distribution's counting of n particles' pair distances into
 /// `shells`, planned whole by the rules (plan_rdf_launches).
 RdfLaunches plan_rdf(const Planner& planner, std::size_t n, std::size_t shells);
+
+/// The neighbour search over n > 0 particles in a box of `box` lengths,
+/// pairs within `reach`: the rules' search (choose_neighbour_search;
+/// `forced` as there), the first list's capacity where `first_build`
+/// (first_list_capacity), and the search's plan made whole
+/// (neighbour_search_plan, HALF where `half`).
+struct NeighbourLaunch {
+  LaunchPlan plan;
+  NeighbourShape shape;
+  std::size_t capacity = 0;  ///< first_build: the first capacity a particle
+};
+NeighbourLaunch plan_neighbour_search(const Planner& planner, std::size_t n, const std::array<float, 3>& box,
+                                      float reach, int forced, bool half, bool first_build);
+
+/// Lennard-Jones forces over a neighbour list of n particles of `types`
+/// types (`element`: float or double), the list's layout and halves as
+/// built; made whole by lj_forces_plan where n > 0. atomic_shares: forces
+/// reach both particles of a pair by atomic shares (a half list).
+struct LjLaunch {
+  LaunchPlan plan;
+  bool atomic_shares = false;
+};
+LjLaunch plan_lj(const Planner& planner, std::size_t n, std::size_t types, bool slots_by_neighbour, bool half,
+                 ElementType element);
+
+/// Bonded forces: a work-item a bond (per_bond), then a gather a work-item
+/// an atom (gather), by bond_plans.
+struct BondLaunches {
+  LaunchPlan gather, per_bond;
+};
+BondLaunches plan_bonds(const Planner& planner, std::size_t atoms, std::size_t bonds, std::size_t max_per_atom);
 
 }  // namespace portacl
