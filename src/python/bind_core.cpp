@@ -97,8 +97,22 @@ void bind_core(py::module_& m) {
       .def_property_readonly("dtype", &PyBuffer::dtype)
       .def("to_numpy", &to_numpy, "The buffer read back into a new array.")
       .def(
-          "__array__", [](const PyBuffer& b, const py::args&, const py::kwargs&) { return to_numpy(b); },
-          "numpy.asarray(buffer): the buffer read back into a new array.")
+          "__array__",
+          [](const PyBuffer& b, const py::object& dtype, const py::object& copy) {
+            // NumPy 2's protocol: copy=False asks for the buffer's own memory,
+            // which device memory cannot be without a copy (map() gives it
+            // where the buffer lives in host memory).
+            if (!copy.is_none() && !copy.cast<bool>())
+              throw py::value_error(
+                  "Buffer.__array__: copy=False, but a device buffer can only be read back as a copy; use "
+                  "Buffer.map() for the buffer's own memory where it lives in host memory");
+            py::array a = to_numpy(b);
+            if (dtype.is_none()) return a;
+            return py::array(a.attr("astype")(dtype, py::arg("copy") = false));
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none(),
+          "numpy.asarray(buffer): the buffer read back into a new array (cast to `dtype` where given); copy=False "
+          "raises ValueError: device memory cannot be viewed without a copy.")
       .def(
           "map", [](const PyBuffer& b) { return b.f32 ? mapped(b, *b.f32) : mapped(b, *b.f64); },
           "The buffer's memory as an array, read and written in place (no copy where the buffer lives in host "

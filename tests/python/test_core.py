@@ -25,6 +25,11 @@ def test_buffers_round_trip(ctx, rng, dtype, n):
     assert len(b) == n and b.dtype == np.dtype(dtype).name
     np.testing.assert_array_equal(b.to_numpy(), a)
     np.testing.assert_array_equal(np.asarray(b), a)  # the NumPy array protocol
+    np.testing.assert_array_equal(np.asarray(b, dtype=np.float64), a.astype(np.float64))
+    # NumPy 2 passes copy=: a device buffer cannot be had without a copy.
+    np.testing.assert_array_equal(b.__array__(copy=True), a)
+    with pytest.raises(ValueError, match="copy=False"):
+        b.__array__(copy=False)
 
 
 @pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float64, 1e-12)])
