@@ -97,8 +97,9 @@ SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b_lo
 
 /// BiCGStab (A need not be symmetric) with the same options, errors and
 /// result as distributed_cg, written over the same loop as group_bicgstab;
-/// Jacobi preconditions on the right. An iteration is two products and two
-/// MPI_Allreduce calls (of three sums, then two).
+/// Jacobi preconditions on the right. An iteration is two products and
+/// three MPI_Allreduce calls (of one sum, three, then two), each after this
+/// rank's dot products.
 template <class T>
 SolverResult distributed_bicgstab(const DistributedMatrix<T>& a, const Buffer<T>& b_local, Buffer<T>& x_local,
                                   const SolverOptions& options = {});

@@ -398,7 +398,8 @@ SolverResult group_cg(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, Gr
 /// BiCGStab over the group (A need not be symmetric), with the same
 /// options, errors and result as group_cg's, written over the same loop as
 /// mpi::distributed_bicgstab; Jacobi preconditions on the right. An
-/// iteration is two products and two rounds of the members' partial dots.
+/// iteration is two products and six dot products over the group (each
+/// one the members' partial dots, added on the host).
 template <class T, class = only_for<T, float, double>>
 SolverResult group_bicgstab(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, GroupVector<T>& x,
                             const SolverOptions& options = {});
