@@ -35,6 +35,15 @@ const std::vector<Quirk>& quirk_book() {
        "a device group builds each PoCL member's programs with a define of its own (-DPORTACL_GROUP_MEMBER=i, "
        "src/runtime/device_group.cpp), so no two members' kernels share an entry",
        is_pocl},
+      {"pocl.subdevice-freed-under-queue", "PoCL 3.1 (Debian 12) to 7, sub-devices",
+       "the last release of a command queue releases its context, which frees a sub-device nobody else holds, "
+       "and then reads the queue's device to free the queue: when that last release is PoCL's own (a worker thread "
+       "dropping a finished command's event after the program let go of a device group), it reads freed memory and "
+       "the process crashes later in that worker (POclReleaseEvent)",
+       "a PoCL device's sub-devices are made once for each split and kept for the life of the process "
+       "(src/runtime/device_group.cpp): a later group of the same split gets the same sub-devices, and none is "
+       "freed under a queue",
+       is_pocl},
       {"nvidia.shuffle-divergent", "NVIDIA GPUs",
        "shfl.sync in one arm of a branch the warp diverges on waits for lanes that never arrive: a deadlock",
        "combine.cl shuffles first and combines after (COMBINE may name an operand twice, and a ?: would diverge)",

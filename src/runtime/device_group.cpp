@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <set>
+#include <utility>
 
 #include "portacl/error.hpp"
 #include "rules/group_rules.hpp"
@@ -84,6 +87,29 @@ std::vector<Device> group_devices(const std::string& given) {
   return devices;
 }
 
+// The workaround of quirk pocl.subdevice-freed-under-queue: a PoCL device's
+// sub-devices are made once for each split and kept for the life of the
+// process (never released, not even at exit), so that none is freed while
+// PoCL still releases the queue of a group that has gone. Elsewhere each
+// split makes its own.
+cl_int sub_devices(const Device& device, const cl_device_partition_property* properties,
+                   std::vector<cl::Device>& subs) {
+  using Split = std::pair<cl_device_id, cl_device_partition_property>;
+  static std::mutex kept_mutex;
+  static auto* kept = new std::map<Split, std::vector<cl::Device>>;
+  const bool keep = quirk("pocl.subdevice-freed-under-queue").applies(device.info());
+  const Split split{device.cl_device()(), properties[1]};
+  std::lock_guard<std::mutex> held(kept_mutex);
+  if (keep && kept->count(split)) {
+    subs = kept->at(split);
+    return CL_SUCCESS;
+  }
+  cl::Device parent = device.cl_device();  // a handle: createSubDevices is not const
+  const cl_int err = parent.createSubDevices(properties, &subs);
+  if (err == CL_SUCCESS && keep) (*kept)[split] = subs;
+  return err;
+}
+
 }  // namespace
 
 std::vector<Device> split_device(const Device& device, std::size_t parts) {
@@ -95,8 +121,7 @@ std::vector<Device> split_device(const Device& device, std::size_t parts) {
   const cl_device_partition_property properties[] = {CL_DEVICE_PARTITION_EQUALLY,
                                                      static_cast<cl_device_partition_property>(units / parts), 0};
   std::vector<cl::Device> subs;
-  cl::Device parent = device.cl_device();  // a handle: createSubDevices is not const
-  const cl_int err = parent.createSubDevices(properties, &subs);
+  const cl_int err = sub_devices(device, properties, subs);
   if (err != CL_SUCCESS)
     throw Error(what + " into " + std::to_string(parts) + ": clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY) failed (" +
                 std::to_string(err) + "): the device may not support partitioning");
