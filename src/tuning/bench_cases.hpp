@@ -62,13 +62,6 @@ struct BenchCase {
 
 using BenchCaseMaker = std::vector<BenchCase> (*)(Context& ctx, const CaseSpec& spec, unsigned long long seed);
 
-/// A family's bench section joins through one of these, in the file that
-/// declares its cases: its case list (the forms its option takes) and the
-/// cases a spec makes.
-struct BenchFamily {
-  BenchFamily(const std::string& family, CaseForms (*forms)(), BenchCaseMaker make);
-};
-
 /// The case list of `family` ("stencil", "sparse", "gemm"); throws
 /// portacl::Error naming the known families.
 const CaseForms& case_forms(const std::string& family);

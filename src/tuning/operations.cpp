@@ -7,6 +7,7 @@
 #include <random>
 #include <utility>
 
+#include "family.hpp"
 #include "portacl/error.hpp"
 
 namespace portacl {
@@ -81,26 +82,12 @@ Operation make_operation(BufferOperation b) {
   return op;
 }
 
-namespace {
-
-// The registered families, in registration order (static initialisation
-// of the library), sorted by `order` when the list is first built.
-std::vector<std::pair<int, std::vector<Operation> (*)()>>& families() {
-  static std::vector<std::pair<int, std::vector<Operation> (*)()>> registered;
-  return registered;
-}
-
-}  // namespace
-
-OperationFamily::OperationFamily(int order, std::vector<Operation> (*make)()) { families().emplace_back(order, make); }
-
 const std::vector<Operation>& operations() {
   static const std::vector<Operation> ops = [] {
-    auto sorted = families();
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Operation> all;
-    for (const auto& family : sorted)
-      for (Operation& op : family.second()) all.push_back(std::move(op));
+    for (const Family& family : families())
+      if (family.operations)
+        for (Operation& op : family.operations()) all.push_back(std::move(op));
     return all;
   }();
   return ops;

@@ -102,6 +102,7 @@ struct Operation {
   std::optional<Baseline> baseline = std::nullopt;
 };
 
+// Every family's operations (family.hpp), by the families' order.
 const std::vector<Operation>& operations();
 
 // An operation whose result stays in the workload's buffers: `prepare`
@@ -123,12 +124,6 @@ struct BufferOperation {
 };
 Operation make_operation(BufferOperation b);
 
-// A family's operations join the list through one of these, defined at
-// namespace scope in its operations file; `order` sorts families in the
-// list (and so in portacl-bench's tables).
-struct OperationFamily {
-  OperationFamily(int order, std::vector<Operation> (*make)());
-};
 // The operation called `name`; throws portacl::Error listing the names.
 const Operation& operation(const std::string& name);
 

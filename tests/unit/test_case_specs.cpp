@@ -2,10 +2,13 @@
 // The families' bench case lists: one grammar, one parser, clear refusals.
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <stdexcept>
 
 #include "test_support.hpp"
+#include "kernels/reference_calls.hpp"
 #include "tuning/bench_cases.hpp"
+#include "tuning/family.hpp"
 
 using namespace portacl;
 
@@ -29,4 +32,35 @@ TEST_CASE("a family's bench cases parse by its declared forms, and bad specs are
   // Every form's usage is its kind and parameters, so --help and the
   // refusals quote the same text.
   for (const CaseForm& f : stencils.forms) CHECK(parse_case(stencils, f.kind + ":7:1").kind == f.kind);
+}
+
+TEST_CASE("one descriptor per family: the families --explain shows, each registered once, read by every list",
+          "[tuning]") {
+  std::set<std::string> described;
+  std::size_t operations_counted = 0, scaling_counted = 0;
+  for (const Family& f : families()) {
+    INFO(f.name);
+    CHECK(described.insert(f.name).second);  // once
+    CHECK(&family(f.name) == &f);
+    if (f.operations) operations_counted += f.operations().size();
+    if (f.cases) {
+      CHECK(f.make_cases);
+      CHECK(case_forms(f.name).option.rfind("--", 0) == 0);
+    }
+    scaling_counted += f.scaling.size();
+  }
+  // Every family whose calls portacl-query explains has its descriptor,
+  // and every descriptor is such a family.
+  std::set<std::string> explained;
+  for (const ReferenceCall& c : reference_calls(test::load_fixture("nvidia_h100.clinfo"), PlanOptions{}))
+    explained.insert(c.family);
+  CHECK(described == explained);
+  CHECK(described.size() == 18);
+  // The tuner's and the bench's operation list is the descriptors'
+  // operations, in the families' order; the bench sections are theirs.
+  CHECK(operations().size() == operations_counted);
+  CHECK(operations().front().name == family("stream").operations().front().name);
+  CHECK(scaling_counted == 5);  // nbody, train, cg, spmv, heat
+  for (const char* name : {"gemm", "sparse", "stencil"}) CHECK(family(name).cases != nullptr);
+  CHECK_THROWS_WITH(family("nonesuch"), Catch::Contains("known: stream, reduce"));
 }

@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "kernels/sparse/generators.hpp"
-#include "tuning/case_specs.hpp"
+#include "tuning/family.hpp"
 #include "tuning/timing.hpp"
 
 using namespace portacl;
@@ -21,14 +21,13 @@ namespace bench {
 
 namespace {
 
-// Every case's size is at least 2.
+// The families' scaling forms (family.hpp), by the families' order.
 const std::vector<CaseForm>& scaling_forms() {
-  static const std::vector<CaseForm> forms{
-      {"cg", {{"N", 0, "", 2}}, "CG on 2D Poisson, an N x N grid (double), per iteration"},
-      {"spmv", {{"N", 0, "", 2}}, "its product alone (y = A x), per product"},
-      {"heat", {{"N", 0, "", 2}}, "heat 2D on an N x N grid (float), per step"},
-      {"nbody", {{"N", 0, "", 2}}, "N-body, N bodies, per leapfrog step"},
-      {"train", {{"B", 0, "", 2}}, "a SmallCnn training step on a batch of B 3x32x32 images"}};
+  static const std::vector<CaseForm> forms = [] {
+    std::vector<CaseForm> all;
+    for (const Family& f : families()) all.insert(all.end(), f.scaling.begin(), f.scaling.end());
+    return all;
+  }();
   return forms;
 }
 

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "../binary_gemm_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "kernels/binary_gemm_tunables.hpp"
 #include "portacl/blas.hpp"
 
@@ -72,7 +72,7 @@ std::vector<Operation> binary_gemm_operations() {
   return {Operation{"binary_gemm", 0, 2 * kEdge * kEdge * kEdge, &binary_gemm_tunables(), run, check}};
 }
 
-const OperationFamily binary_gemms(41, binary_gemm_operations);
+const FamilyRegistration binary_gemms({"binary_gemm", 41, binary_gemm_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -9,7 +9,8 @@
 #include <limits>
 #include <random>
 
-#include "../bench_cases.hpp"
+#include "../family.hpp"
+#include "family_parts.hpp"
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "portacl/blas.hpp"
@@ -98,7 +99,7 @@ CaseForms gemm_cases() {
   return {"--gemm-sizes", {{"float", {{"N"}}, "SGEMM of order N"}, {"double", {{"N"}}, "DGEMM of order N"}}};
 }
 
-const BenchFamily gemm_bench("gemm", gemm_cases, gemm_bench_cases);
+const FamilyRegistration gemm_family({"gemm", 40, gemm_operations, gemm_cases, gemm_bench_cases});
 
 }  // namespace
 }  // namespace portacl

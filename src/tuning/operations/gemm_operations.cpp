@@ -4,7 +4,7 @@
 // in a section of its own (double as well); the tuner and tests use this.
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "family_parts.hpp"
 #include "portacl/blas.hpp"
 #include "kernels/gemm_tunables.hpp"
 
@@ -21,6 +21,8 @@ std::string verify_gemm(Workload& w) {
   const std::vector<float> c = w.z.download();
   return reference::compare_gemm_samples(w.hx, w.hy, c, n, w.n);
 }
+
+}  // namespace
 
 std::vector<Operation> gemm_operations() {
   Operation op =
@@ -43,7 +45,4 @@ std::vector<Operation> gemm_operations() {
   return {std::move(op)};
 }
 
-const OperationFamily gemms(40, gemm_operations);
-
-}  // namespace
 }  // namespace portacl

@@ -3,7 +3,7 @@
 // square row-major A, with CLBlast's Sgemv as baseline.
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "portacl/blas.hpp"
 #include "kernels/gemv_tunables.hpp"
 
@@ -46,7 +46,7 @@ Operation gemv_operation(bool transposed) {
 
 std::vector<Operation> gemv_operations() { return {gemv_operation(false), gemv_operation(true)}; }
 
-const OperationFamily gemvs(50, gemv_operations);
+const FamilyRegistration gemvs({"gemv", 50, gemv_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -10,7 +10,7 @@
 
 #include "../histogram_cases.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "kernels/histogram_tunables.hpp"
 #include "portacl/vectors.hpp"
 
@@ -43,7 +43,7 @@ Operation histogram_operation(std::size_t bins, unsigned shift) {
 
 std::vector<Operation> histogram_operations() { return {histogram_operation(256, 24), histogram_operation(65536, 16)}; }
 
-const OperationFamily histograms(35, histogram_operations);
+const FamilyRegistration histograms({"histogram", 35, histogram_operations});
 
 }  // namespace
 }  // namespace portacl

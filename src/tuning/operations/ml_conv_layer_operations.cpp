@@ -12,7 +12,7 @@
 
 #include "../ml_conv_layer_reference.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "kernels/ml/conv_layer_tunables.hpp"
 #include "portacl/ml.hpp"
 
@@ -141,7 +141,7 @@ std::vector<Operation> conv_layer_operations() {
           conv_operation("conv winograd", ConvAlgorithm::winograd), conv_backward_operation()};
 }
 
-const OperationFamily conv_layer_family(44, conv_layer_operations);
+const FamilyRegistration conv_layer_family({"conv_layer", 44, conv_layer_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "../ml_kmeans_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "kernels/ml/kmeans_tunables.hpp"
 #include "portacl/ml.hpp"
 
@@ -85,7 +85,7 @@ std::vector<Operation> kmeans_operations() {
                     &kmeans_tunables(), run, check}};
 }
 
-const OperationFamily kmeans_family(42, kmeans_operations);
+const FamilyRegistration kmeans_family({"kmeans", 42, kmeans_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "../ml_knn_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "kernels/ml/knn_tunables.hpp"
 #include "portacl/ml.hpp"
 
@@ -93,7 +93,7 @@ Operation knn_operation(std::size_t d) {
 
 std::vector<Operation> knn_operations() { return {knn_operation(3), knn_operation(64)}; }
 
-const OperationFamily knn_family(43, knn_operations);
+const FamilyRegistration knn_family({"knn", 43, knn_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -16,7 +16,7 @@
 #include <cmath>
 
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "../ml_pooling_reference.hpp"
 #include "../ml_training_reference.hpp"
 #include "kernels/ml/layer_kernels.hpp"
@@ -133,9 +133,18 @@ Operation train_step_operation() {
   return Operation{"train step", 0, flops_per_image / double(kElementsPerImage), &layer_kernel_tunables(), run, check};
 }
 
-std::vector<Operation> training_operations() { return {pool_operation(), train_step_operation()}; }
+std::vector<Operation> pooling_operations() { return {pool_operation()}; }
+std::vector<Operation> training_operations() { return {train_step_operation()}; }
 
-const OperationFamily training_family(45, training_operations);
+const FamilyRegistration pooling_family({"pooling", 45, pooling_operations});
+// The dense, softmax-loss and SGD passes, tuned and timed as the step.
+const FamilyRegistration training_family(
+    {"ml",
+     46,
+     training_operations,
+     nullptr,
+     nullptr,
+     {{"train", {{"B", 0, "", 2}}, "a SmallCnn training step on a batch of B 3x32x32 images"}}});
 
 }  // namespace
 }  // namespace portacl

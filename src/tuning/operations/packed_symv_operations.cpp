@@ -4,7 +4,7 @@
 // with CLBlast's Sspmv (the same layout) as baseline.
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "portacl/blas.hpp"
 #include "kernels/packed_symv_tunables.hpp"
 
@@ -44,7 +44,7 @@ std::vector<Operation> packed_symv_operations() {
        [](Workload& w) { w.zero_z(); }})};
 }
 
-const OperationFamily packed_symvs(60, packed_symv_operations);
+const FamilyRegistration packed_symvs({"packed_symv", 60, packed_symv_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -18,7 +18,7 @@
 #include "../particles_lj_liquid.hpp"
 #include "../particles_lj_reference.hpp"
 #include "../particles_neighbour_reference.hpp"
-#include "../operations.hpp"
+#include "family_parts.hpp"
 #include "kernels/particles/particle_traits.hpp"
 #include "portacl/particles.hpp"
 
@@ -138,6 +138,8 @@ std::string check_forces(Workload& w, const PlanOptions& o) {
   return reference::compare_sampled_forces(c.host, c.forces->download(), box, c.lj);
 }
 
+}  // namespace
+
 std::vector<Operation> md_operations() {
   return {
       Operation{"md step lj", 0, 0, particle_pass_traits("md_step", 64).tunables, run, check},
@@ -145,7 +147,4 @@ std::vector<Operation> md_operations() {
       Operation{"lj forces", 0, 0, particle_pass_traits("lennard_jones", 32).tunables, run_forces, check_forces}};
 }
 
-const OperationFamily md_family(38, md_operations);
-
-}  // namespace
 }  // namespace portacl

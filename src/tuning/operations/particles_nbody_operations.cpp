@@ -10,7 +10,8 @@
 #include <random>
 
 #include "../particles_nbody_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
+#include "family_parts.hpp"
 #include "kernels/particles/nbody_tunables.hpp"
 #include "portacl/particles.hpp"
 
@@ -71,7 +72,20 @@ std::vector<Operation> nbody_operations() {
   return {Operation{"nbody", 0, 20.0 * 1024, &nbody_tunables(), run, check}};
 }
 
-const OperationFamily nbody_family(37, nbody_operations);
+// The particle family: N-body, the MD passes and the RDF, in that order.
+std::vector<Operation> particles_operations() {
+  std::vector<Operation> all = nbody_operations();
+  for (std::vector<Operation> (*member)() : {md_operations, rdf_operations})
+    for (Operation& op : member()) all.push_back(std::move(op));
+  return all;
+}
+
+const FamilyRegistration particles_family({"particles",
+                                           37,
+                                           particles_operations,
+                                           nullptr,
+                                           nullptr,
+                                           {{"nbody", {{"N", 0, "", 2}}, "N-body, N bodies, per leapfrog step"}}});
 
 }  // namespace
 }  // namespace portacl

@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "../operations.hpp"
+#include "family_parts.hpp"
 #include "../particles_rdf_reference.hpp"
 #include "kernels/particles/particle_traits.hpp"
 #include "portacl/particles.hpp"
@@ -72,11 +72,10 @@ std::string check(Workload& w, const PlanOptions& o) {
   return reference::compare_rdf_counts(got.counts, reference::rdf_counts(first, box, r.r_max, r.shells));
 }
 
+}  // namespace
+
 std::vector<Operation> rdf_operations() {
   return {Operation{"rdf 1000 shells", 0, 0, particle_pass_traits("rdf", 16).tunables, run, check}};
 }
 
-const OperationFamily rdf_family(39, rdf_operations);
-
-}  // namespace
 }  // namespace portacl

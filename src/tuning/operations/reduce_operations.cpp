@@ -7,7 +7,7 @@
 
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "portacl/vectors.hpp"
 #include "kernels/reduce_tunables.hpp"
 
@@ -102,7 +102,7 @@ std::vector<Operation> reduce_operations() {
   return out;
 }
 
-const OperationFamily reductions(20, reduce_operations);
+const FamilyRegistration reductions({"reduce", 20, reduce_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -3,7 +3,7 @@
 // floats and of ints, and stream compaction. CLBlast has no scan;
 // portacl-bench sets Boost.Compute's scans beside them where it is built.
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "../scan_cases.hpp"
 #include "portacl/vectors.hpp"
 #include "kernels/scan_tunables.hpp"
@@ -78,7 +78,7 @@ std::vector<Operation> scan_operations() {
   return out;
 }
 
-const OperationFamily scans(30, scan_operations);
+const FamilyRegistration scans({"scan", 30, scan_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -6,7 +6,7 @@
 // no sort; portacl-bench adds Boost.Compute's.
 #include <random>
 
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "../sort_cases.hpp"
 #include "../sort_reference.hpp"
 #include "kernels/sort_tunables.hpp"
@@ -77,7 +77,7 @@ Operation sort_operation(bool with_values) {
 
 std::vector<Operation> sort_operations() { return {sort_operation(false), sort_operation(true)}; }
 
-const OperationFamily sorts(36, sort_operations);
+const FamilyRegistration sorts({"sort", 36, sort_operations});
 
 }  // namespace
 }  // namespace portacl

@@ -9,7 +9,9 @@
 #include <limits>
 #include <random>
 
+#include "../family.hpp"
 #include "../sparse_cases.hpp"
+#include "family_parts.hpp"
 #include "../sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "portacl/error.hpp"
@@ -234,7 +236,14 @@ CaseForms sparse_forms() {
            {"tall", {{"ROWS"}, {"COLS"}, {"PER_ROW"}}, "ROWS x COLS, PER_ROW random entries a row"}}};
 }
 
-const BenchFamily sparse_bench("sparse", sparse_forms, sparse_bench_cases);
+const FamilyRegistration sparse_family(
+    {"sparse",
+     70,
+     sparse_operations,
+     sparse_forms,
+     sparse_bench_cases,
+     {{"cg", {{"N", 0, "", 2}}, "CG on 2D Poisson, an N x N grid (double), per iteration"},
+      {"spmv", {{"N", 0, "", 2}}, "its product alone (y = A x), per product"}}});
 
 }  // namespace
 

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "family_parts.hpp"
 #include "../sparse_reference.hpp"
 #include "kernels/sparse/generators.hpp"
 #include "portacl/sparse.hpp"
@@ -62,6 +62,8 @@ std::string check_auto(Workload& w, Options o, bool banded) {
                                 std::numeric_limits<float>::epsilon());
 }
 
+}  // namespace
+
 std::vector<Operation> sparse_operations() {
   std::vector<Operation> out;
   for (bool banded : {true, false}) {
@@ -80,7 +82,4 @@ std::vector<Operation> sparse_operations() {
   return out;
 }
 
-const OperationFamily sparse_family(70, sparse_operations);
-
-}  // namespace
 }  // namespace portacl

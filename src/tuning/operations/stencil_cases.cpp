@@ -12,7 +12,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "../bench_cases.hpp"
+#include "../family.hpp"
+#include "family_parts.hpp"
 #include "../stencil_reference.hpp"
 #include "portacl/stencil.hpp"
 
@@ -489,7 +490,12 @@ CaseForms stencil_forms() {
            {"ncc", {{"N"}, {"TEMPLATE"}}, "an 8-bit N^2 image, a TEMPLATE x TEMPLATE template"}}};
 }
 
-const BenchFamily stencil_bench("stencil", stencil_forms, stencil_bench_cases);
+const FamilyRegistration stencil_family({"stencil",
+                                         80,
+                                         stencil_operations,
+                                         stencil_forms,
+                                         stencil_bench_cases,
+                                         {{"heat", {{"N", 0, "", 2}}, "heat 2D on an N x N grid (float), per step"}}});
 
 }  // namespace
 }  // namespace portacl

@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "family_parts.hpp"
 #include "../stencil_reference.hpp"
 #include "portacl/stencil.hpp"
 #include "kernels/stencil/tunables.hpp"
@@ -180,6 +180,8 @@ Operation stencil_operation(const char* name, double bytes, double flops, const 
   return op;
 }
 
+}  // namespace
+
 std::vector<Operation> stencil_operations() {
   return {stencil_operation("heat2d step", heat_steps * 8, heat_steps * 6, heat2d_tunables(), run_heat, check_heat),
           stencil_operation("conv2d 5x5", 8, 50, convolution_tunables(), run_conv, check_conv),
@@ -187,7 +189,4 @@ std::vector<Operation> stencil_operations() {
           stencil_operation("ncc 16x16", 5, 6 * 256, ncc_tunables(), run_ncc, check_ncc)};
 }
 
-const OperationFamily stencil_family(80, stencil_operations);
-
-}  // namespace
 }  // namespace portacl

@@ -3,7 +3,7 @@
 // with CLBlast's Scopy, Sscal and Saxpy as baselines.
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "portacl/vectors.hpp"
 #include "kernels/stream_tunables.hpp"
 
@@ -62,7 +62,7 @@ std::vector<Operation> stream_operations() {
   return out;
 }
 
-const OperationFamily streaming(10, stream_operations);
+const FamilyRegistration streaming({"stream", 10, stream_operations});
 
 }  // namespace
 }  // namespace portacl

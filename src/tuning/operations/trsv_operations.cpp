@@ -4,7 +4,7 @@
 // of hy, with CLBlast's Strsv as baseline.
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
-#include "../operations.hpp"
+#include "../family.hpp"
 #include "portacl/blas.hpp"
 #include "kernels/trsv_tunables.hpp"
 
@@ -56,7 +56,7 @@ std::vector<Operation> trsv_operations() {
                           }})};
 }
 
-const OperationFamily trsvs(70, trsv_operations);
+const FamilyRegistration trsvs({"trsv", 72, trsv_operations});
 
 }  // namespace
 }  // namespace portacl
