@@ -93,6 +93,9 @@ void bind_ml(py::module_& m) {
           if (std::size_t(hq.shape(1)) != d)
             throw py::value_error("knn: the training points have " + std::to_string(d) +
                                   " coordinates but the queries " + std::to_string(hq.shape(1)));
+          if (k > n)
+            throw py::value_error("knn: k " + std::to_string(k) + " is more than the " + std::to_string(n) +
+                                  " training points");
           KnnOptions o;
           if (measure == "cosine")
             o.similarity = Similarity::cosine;
@@ -115,6 +118,9 @@ void bind_ml(py::module_& m) {
                      std::size_t max_iterations, std::size_t changed_tolerance) {
     const auto hp = checked<float>(points, 2, "kmeans: points");
     const std::size_t n = std::size_t(hp.shape(0)), d = std::size_t(hp.shape(1));
+    if (k == 0 || k > n)
+      throw py::value_error("kmeans: k " + std::to_string(k) + " clusters for " + std::to_string(n) +
+                            " points; k must be 1 to the number of points");
     KmeansOptions o;
     o.seed = seed;
     o.max_iterations = max_iterations;

@@ -51,7 +51,11 @@ py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
 template <class T>
 py::tuple solve(Context& ctx, const std::string& method, const py::object& a, const py::array& b, double tol,
                 std::size_t max_iterations, bool jacobi) {
-  const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
+  const HostCsr<T> host = host_csr<T>(a);
+  if (host.rows != host.cols)
+    throw py::value_error(method + ": A is " + std::to_string(host.rows) + " x " + std::to_string(host.cols) +
+                          "; a square matrix is needed");
+  const SparseMatrix<T> matrix(ctx, host);
   const std::vector<T> hb = values(checked<T>(b, 1, method + ": b"));
   if (hb.size() != matrix.rows())
     throw py::value_error(method + ": b has " + std::to_string(hb.size()) + " elements but A has " +

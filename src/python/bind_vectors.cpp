@@ -9,10 +9,15 @@ namespace portacl::python {
 
 namespace {
 
+// x and y of one dtype and length: a TypeError or ValueError naming `op`
+// before any work.
 void same_dtype(const PyBuffer& x, const PyBuffer& y, const char* op) {
   x.check_unmapped(op);
   y.check_unmapped(op);
   if (x.dtype() != y.dtype()) throw py::type_error(std::string(op) + ": x is " + x.dtype() + " but y is " + y.dtype());
+  if (x.size() != y.size())
+    throw py::value_error(std::string(op) + ": x has " + std::to_string(x.size()) + " elements but y has " +
+                          std::to_string(y.size()));
 }
 
 // One reduction of a Buffer to a Python float, by name.

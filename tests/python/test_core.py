@@ -59,8 +59,19 @@ def test_wrong_input_is_refused_by_name(ctx):
     x64 = portacl.Buffer(ctx, np.ones(4))
     with pytest.raises(TypeError, match="x is float32 but y is float64"):
         portacl.dot(x32, x64)
-    with pytest.raises(portacl.Error, match="dot"):
+    with pytest.raises(ValueError, match="dot: x has 4 elements but y has 5"):
         portacl.dot(x64, portacl.Buffer(ctx, np.ones(5)))
+    # Arrays are refused by the call's name before anything is uploaded.
+    with pytest.raises(ValueError, match="dot: x has 4 elements but y has 5"):
+        portacl.dot(np.ones(4), np.ones(5), context=ctx)
+    with pytest.raises(ValueError, match="axpy: x has 3 elements but y has 2"):
+        portacl.axpy(1.0, np.ones(3), np.ones(2), context=ctx)
+    with pytest.raises(ValueError, match="dot: x has 4 elements but y has 5"):
+        portacl._portacl.dot_async(ctx, x64, portacl.Buffer(ctx, np.ones(5)))
+    with pytest.raises(TypeError, match="sum: dtype int64 is not float32 or float64"):
+        portacl.sum(np.arange(5), context=ctx)
+    with pytest.raises(ValueError, match="nrm2: a 1-D array is needed, not 2-D"):
+        portacl.nrm2(np.zeros((2, 2)), context=ctx)
     with pytest.raises(portacl.Error, match="no OpenCL device matches"):
         portacl.Context("no-such-device-xyz")
 

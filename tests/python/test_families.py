@@ -206,8 +206,18 @@ def test_knn_refusals(ctx):
         portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 2), np.float32), 1, context=ctx)
     with pytest.raises(ValueError, match="measure 'manhattan'"):
         portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 3), np.float32), 1, measure="manhattan", context=ctx)
-    with pytest.raises(portacl.Error, match="k 5 is more than the 4 training points"):
+    with pytest.raises(ValueError, match="knn: k 5 is more than the 4 training points"):
         portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 3), np.float32), 5, context=ctx)
+
+
+def test_kmeans_refusals(ctx):
+    points = np.ones((4, 2), np.float32)
+    with pytest.raises(ValueError, match="kmeans: k 5 clusters for 4 points"):
+        portacl.kmeans(points, 5, context=ctx)
+    with pytest.raises(ValueError, match="kmeans: k 0 clusters"):
+        portacl.kmeans(points, 0, context=ctx)
+    with pytest.raises(TypeError, match="kmeans: points: dtype float64"):
+        portacl.kmeans(np.ones((4, 2)), 2, context=ctx)
 
 
 def test_matmul_refuses_bad_shapes_and_dtypes(ctx):

@@ -75,3 +75,7 @@ def test_sparse_refusals(ctx):
         portacl.cg(sp.identity(3, format="csr"), np.ones(4))
     with pytest.raises(ValueError, match="bicgstab: b has 2 elements but A has 3 rows"):
         portacl.bicgstab(sp.identity(3, format="csr"), np.ones(2))
+    tall = sp.csr_matrix(np.ones((4, 3)))
+    for solve in (portacl.cg, portacl.bicgstab):
+        with pytest.raises(ValueError, match=f"{solve.__name__}: A is 4 x 3; a square matrix is needed"):
+            solve(tall, np.ones(4), context=ctx)

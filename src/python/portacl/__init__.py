@@ -40,8 +40,26 @@ def _context(context, *operands):
     return default_context()
 
 
-def _buffer(ctx, a):
-    return a if isinstance(a, Buffer) else Buffer(ctx, _np.asarray(a))
+def _buffer(ctx, a, call):
+    """a as a Buffer on ctx; an array of another dtype or shape is refused
+    naming `call`, before anything is uploaded."""
+    if isinstance(a, Buffer):
+        return a
+    arr = _np.asarray(a)
+    if arr.dtype not in (_np.float32, _np.float64):
+        raise TypeError(f"{call}: dtype {arr.dtype} is not float32 or float64")
+    if arr.ndim != 1:
+        raise ValueError(f"{call}: a 1-D array is needed, not {arr.ndim}-D")
+    return Buffer(ctx, arr)
+
+
+def _pair(ctx, x, y, call):
+    """x and y as Buffers of one length (a ValueError naming `call` before
+    anything is uploaded)."""
+    nx, ny = len(x) if isinstance(x, Buffer) else _np.size(x), len(y) if isinstance(y, Buffer) else _np.size(y)
+    if nx != ny:
+        raise ValueError(f"{call}: x has {nx} elements but y has {ny}")
+    return _buffer(ctx, x, call), _buffer(ctx, y, call)
 
 
 def _result(pair, return_plan):
@@ -50,7 +68,7 @@ def _result(pair, return_plan):
 
 def _reduce(name, x, context, return_plan):
     ctx = _context(context, x)
-    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x)), return_plan)
+    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name)), return_plan)
 
 
 def sum(x, context=None, return_plan=False, asynchronous=False):
@@ -59,7 +77,7 @@ def sum(x, context=None, return_plan=False, asynchronous=False):
     whose get() waits for it."""
     if asynchronous:
         ctx = _context(context, x)
-        return _portacl.sum_async(ctx, _buffer(ctx, x))
+        return _portacl.sum_async(ctx, _buffer(ctx, x, "sum"))
     return _reduce("sum", x, context, return_plan)
 
 
@@ -82,17 +100,18 @@ def dot(x, y, context=None, return_plan=False, asynchronous=False):
     """x . y, as a Python float; asynchronous=True returns at once with a
     DeviceValue whose get() waits for it."""
     ctx = _context(context, x, y)
+    bx, by = _pair(ctx, x, y, "dot")
     if asynchronous:
-        return _portacl.dot_async(ctx, _buffer(ctx, x), _buffer(ctx, y))
-    return _result(_portacl.dot(ctx, _buffer(ctx, x), _buffer(ctx, y)), return_plan)
+        return _portacl.dot_async(ctx, bx, by)
+    return _result(_portacl.dot(ctx, bx, by), return_plan)
 
 
 def axpy(a, x, y, context=None, return_plan=False):
     """y = a x + y. A Buffer y is updated in place and returned; an array y
     is left as it is and the result comes back as a new array."""
     ctx = _context(context, x, y)
-    by = _buffer(ctx, y)
-    plan = _portacl.axpy(ctx, a, _buffer(ctx, x), by)
+    bx, by = _pair(ctx, x, y, "axpy")
+    plan = _portacl.axpy(ctx, a, bx, by)
     out = by if isinstance(y, Buffer) else by.to_numpy()
     return (out, plan) if return_plan else out
 
