@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// SpMV, CG and BiCGStab on scipy.sparse CSR matrices (float32 stays float32).
+// SpMV, CG and BiCGStab on scipy.sparse CSR matrices (float32 stays float32),
+// and CsrMatrix, a matrix kept on the device: uploaded and analysed once,
+// its derived formats and plans kept for every later call.
 #include "bindings.hpp"
 
 namespace portacl::python {
@@ -30,6 +32,112 @@ HostCsr<T> host_csr(const py::object& a) {
   return csr;
 }
 
+// A matrix on the device, as Python's portacl.CsrMatrix.
+struct PyCsr {
+  std::shared_ptr<Context> ctx;  ///< kept alive while the matrix lives
+  std::shared_ptr<SparseMatrix<float>> f32;
+  std::shared_ptr<SparseMatrix<double>> f64;
+  std::size_t rows() const { return f32 ? f32->rows() : f64->rows(); }
+  std::size_t cols() const { return f32 ? f32->cols() : f64->cols(); }
+  std::size_t nnz() const { return f32 ? f32->nnz() : f64->nnz(); }
+  std::string dtype() const { return f32 ? "float32" : "float64"; }
+  std::string shape_text() const { return std::to_string(rows()) + " x " + std::to_string(cols()); }
+};
+
+PyCsr make_csr(const std::shared_ptr<Context>& ctx, const py::object& a) {
+  PyCsr m{ctx, nullptr, nullptr};
+  if (holds<float>(a)) {
+    const HostCsr<float> host = host_csr<float>(a);
+    py::gil_scoped_release release;  // the upload and the structure's analysis
+    m.f32 = std::make_shared<SparseMatrix<float>>(*ctx, host);
+  } else {
+    const HostCsr<double> host = host_csr<double>(a);
+    py::gil_scoped_release release;
+    m.f64 = std::make_shared<SparseMatrix<double>>(*ctx, host);
+  }
+  return m;
+}
+
+// A solver's matrix is square: a ValueError naming the solver otherwise.
+void check_square(const std::string& method, std::size_t rows, std::size_t cols) {
+  if (rows != cols)
+    throw py::value_error(method + ": A is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                          "; a square matrix is needed");
+}
+
+template <class T>
+const SparseMatrix<T>& matrix_of(const PyCsr& m);
+template <>
+const SparseMatrix<float>& matrix_of<float>(const PyCsr& m) {
+  return *m.f32;
+}
+template <>
+const SparseMatrix<double>& matrix_of<double>(const PyCsr& m) {
+  return *m.f64;
+}
+
+// y = A x on the device matrix; x a Buffer (y comes back as a Buffer,
+// nothing crosses to the host) or an array (y comes back as an array).
+template <class T>
+py::tuple device_product(const PyCsr& a, const py::object& x) {
+  const SparseMatrix<T>& matrix = matrix_of<T>(a);
+  Context& ctx = *a.ctx;
+  if (py::isinstance<PyBuffer>(x)) {
+    const PyBuffer& bx = x.cast<const PyBuffer&>();
+    bx.check_unmapped("spmv");
+    if (bx.dtype() != a.dtype()) throw py::type_error("spmv: x is " + bx.dtype() + " but A is " + a.dtype());
+    if (bx.size() != matrix.cols())
+      throw py::value_error("spmv: x has " + std::to_string(bx.size()) + " elements but A has " +
+                            std::to_string(matrix.cols()) + " columns");
+    if (bx.ctx.get() != a.ctx.get()) throw py::value_error("spmv: x and A belong to different contexts");
+    PyBuffer y;
+    y.ctx = a.ctx;
+    auto dy = std::make_shared<Buffer<T>>(ctx, matrix.rows());
+    LaunchPlan plan;
+    {
+      py::gil_scoped_release release;
+      if constexpr (std::is_same<T, float>::value)
+        plan = spmv(ctx, T(1), matrix, *bx.f32, T(0), *dy);
+      else
+        plan = spmv(ctx, T(1), matrix, *bx.f64, T(0), *dy);
+    }
+    if constexpr (std::is_same<T, float>::value)
+      y.f32 = dy;
+    else
+      y.f64 = dy;
+    return with_plan(y, plan);
+  }
+  const auto hx = checked<T>(py::array::ensure(x), 1, "spmv: x");
+  if (std::size_t(hx.size()) != matrix.cols())
+    throw py::value_error("spmv: x has " + std::to_string(hx.size()) + " elements but A has " +
+                          std::to_string(matrix.cols()) + " columns");
+  Buffer<T> dx(ctx, std::size_t(hx.size())), dy(ctx, matrix.rows());
+  LaunchPlan plan;
+  {
+    py::gil_scoped_release release;
+    dx.upload(hx.data(), std::size_t(hx.size()));  // straight from the array's memory
+    plan = spmv(ctx, T(1), matrix, dx, T(0), dy);
+  }
+  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+}
+
+// The matrix read back as a scipy.sparse.csr_matrix.
+template <class T>
+py::object to_scipy(const SparseMatrix<T>& matrix) {
+  HostCsr<T> h;
+  {
+    py::gil_scoped_release release;
+    h = matrix.download();
+  }
+  py::array_t<T> data(py::ssize_t(h.value.size()));
+  std::copy(h.value.begin(), h.value.end(), data.mutable_data());
+  py::array_t<std::int64_t> indices(py::ssize_t(h.col.size())), indptr(py::ssize_t(h.row_ptr.size()));
+  std::copy(h.col.begin(), h.col.end(), indices.mutable_data());
+  std::copy(h.row_ptr.begin(), h.row_ptr.end(), indptr.mutable_data());
+  return py::module_::import("scipy.sparse")
+      .attr("csr_matrix")(py::make_tuple(data, indices, indptr), py::make_tuple(h.rows, h.cols));
+}
+
 template <class T>
 py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
   const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
@@ -49,13 +157,9 @@ py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
 
 // CG or BiCGStab from x = 0; (x, info).
 template <class T>
-py::tuple solve(Context& ctx, const std::string& method, const py::object& a, const py::array& b, double tol,
+py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const py::array& b, double tol,
                 std::size_t max_iterations, bool jacobi) {
-  const HostCsr<T> host = host_csr<T>(a);
-  if (host.rows != host.cols)
-    throw py::value_error(method + ": A is " + std::to_string(host.rows) + " x " + std::to_string(host.cols) +
-                          "; a square matrix is needed");
-  const SparseMatrix<T> matrix(ctx, host);
+  check_square(method, matrix.rows(), matrix.cols());
   const std::vector<T> hb = values(checked<T>(b, 1, method + ": b"));
   if (hb.size() != matrix.rows())
     throw py::value_error(method + ": b has " + std::to_string(hb.size()) + " elements but A has " +
@@ -86,15 +190,44 @@ py::tuple solve(Context& ctx, const std::string& method, const py::object& a, co
 }  // namespace
 
 void bind_sparse(py::module_& m) {
+  py::class_<PyCsr>(m, "CsrMatrix",
+                    "A sparse matrix kept on the device: uploaded and analysed once, its derived formats and plans "
+                    "kept for every later product and solve.")
+      .def(py::init(&make_csr), py::arg("context"), py::arg("matrix"),
+           "A device copy of a scipy.sparse CSR matrix (float32 stays float32, anything else is float64).")
+      .def_property_readonly("shape", [](const PyCsr& a) { return py::make_tuple(a.rows(), a.cols()); })
+      .def_property_readonly("nnz", &PyCsr::nnz)
+      .def_property_readonly("dtype", &PyCsr::dtype)
+      .def_property_readonly("context", [](const PyCsr& a) { return a.ctx; })
+      .def(
+          "get", [](const PyCsr& a) { return a.f32 ? to_scipy(*a.f32) : to_scipy(*a.f64); },
+          "The matrix read back as a scipy.sparse.csr_matrix.")
+      .def("__repr__", [](const PyCsr& a) {
+        return "<portacl.CsrMatrix " + a.shape_text() + ", " + std::to_string(a.nnz()) + " entries, " + a.dtype() + ">";
+      });
+  m.def("spmv", [](const PyCsr& a, const py::object& x) {
+    return a.f32 ? device_product<float>(a, x) : device_product<double>(a, x);
+  });
   m.def("spmv", [](Context& ctx, const py::object& a, const py::array& x) {
     return holds<float>(a) ? product<float>(ctx, a, x) : product<double>(ctx, a, x);
   });
-  for (const char* method : {"cg", "bicgstab"})
+  for (const char* method : {"cg", "bicgstab"}) {
+    m.def(method, [name = std::string(method)](const PyCsr& a, const py::array& b, double tol,
+                                               std::size_t max_iterations, bool jacobi) {
+      return a.f32 ? solve<float>(*a.ctx, name, *a.f32, b, tol, max_iterations, jacobi)
+                   : solve<double>(*a.ctx, name, *a.f64, b, tol, max_iterations, jacobi);
+    });
     m.def(method, [name = std::string(method)](Context& ctx, const py::object& a, const py::array& b, double tol,
                                                std::size_t max_iterations, bool jacobi) {
-      return holds<float>(a) ? solve<float>(ctx, name, a, b, tol, max_iterations, jacobi)
-                             : solve<double>(ctx, name, a, b, tol, max_iterations, jacobi);
+      // The shape is checked before anything is uploaded.
+      auto upload = [&](auto host) {
+        check_square(name, host.rows, host.cols);
+        using T = typename decltype(host.value)::value_type;
+        return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), b, tol, max_iterations, jacobi);
+      };
+      return holds<float>(a) ? upload(host_csr<float>(a)) : upload(host_csr<double>(a));
     });
+  }
 }
 
 }  // namespace portacl::python

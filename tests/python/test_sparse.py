@@ -79,3 +79,77 @@ def test_sparse_refusals(ctx):
     for solve in (portacl.cg, portacl.bicgstab):
         with pytest.raises(ValueError, match=f"{solve.__name__}: A is 4 x 3; a square matrix is needed"):
             solve(tall, np.ones(4), context=ctx)
+
+
+def _row_bound(a, x, dtype):
+    """The rounding bound of a product's rows: (entries in the row + 1)
+    roundings of the row's sum of |a_ij x_j|."""
+    a64 = abs(a).astype(np.float64)
+    k = np.diff(a.indptr).max(initial=0) + 1
+    return k * np.finfo(dtype).eps * (a64 @ np.abs(x).astype(np.float64))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (101, 257), (1000, 999)])
+def test_device_csr_matrix_products_stay_on_the_device(ctx, rng, dtype, shape):
+    a = sp.random(*shape, density=0.05, format="csr", random_state=rng, dtype=np.float64).astype(dtype)
+    m = portacl.sparse.csr_matrix(a, context=ctx)
+    assert m.shape == shape and m.nnz == a.nnz and m.dtype == np.dtype(dtype).name
+    assert f"{shape[0]} x {shape[1]}" in repr(m) and m.context is ctx
+    back = m.get()  # the device copy is the matrix, exactly
+    assert back.shape == a.shape and (back != a).nnz == 0 and back.dtype == dtype
+    x = rng.uniform(-1, 1, shape[1]).astype(dtype)
+    want = a.astype(np.float64) @ x.astype(np.float64)
+    for _ in range(2):  # the second call reuses the upload, the analysis and the plan
+        got = portacl.spmv(m, x)
+        assert got.dtype == dtype and got.shape == (shape[0],)
+        assert np.all(np.abs(got - want) <= _row_bound(a, x, dtype))
+    # A Buffer in, a Buffer out: nothing read back until asked.
+    bx = portacl.Buffer(ctx, x)
+    y, plan = portacl.spmv(m, bx, return_plan=True)
+    assert isinstance(y, portacl.Buffer) and len(y) == shape[0] and y.dtype == m.dtype and plan.kernel
+    assert np.all(np.abs(y.to_numpy() - want) <= _row_bound(a, x, dtype))
+    assert np.all(np.abs((m @ x) - want) <= _row_bound(a, x, dtype))
+
+
+def test_device_csr_matrix_chains_products_and_solves(ctx, rng):
+    a = poisson2d(31)
+    m = portacl.sparse.csr_matrix(a, context=ctx)
+    x = rng.uniform(-1, 1, a.shape[0])
+    # A (A x) on the device, against the double reference of the same chain.
+    twice = (m @ (m @ portacl.Buffer(ctx, x))).to_numpy()
+    want = a @ (a @ x)
+    bound = 2 * 6 * np.finfo(np.float64).eps * (abs(a) @ (abs(a) @ np.abs(x)))
+    assert np.all(np.abs(twice - want) <= bound)
+    b = rng.uniform(-1, 1, a.shape[0])
+    for solve in (portacl.cg, portacl.bicgstab):
+        x_dev, info = solve(m, b, tol=1e-10)
+        x_host, info_host = solve(a, b, tol=1e-10, context=ctx)
+        assert info["converged"], info["stop_reason"]
+        assert np.linalg.norm(b - a @ x_dev) <= 1e-9 * np.linalg.norm(b)
+        assert info["iterations"] == info_host["iterations"]  # the same solve, the matrix uploaded once
+    # csr_matrix takes any scipy format (converted to CSR once).
+    assert (portacl.sparse.csr_matrix(a.tocsc(), context=ctx).get() != a).nnz == 0
+
+
+def test_device_csr_matrix_refusals(ctx, rng):
+    m = portacl.sparse.csr_matrix(sp.identity(3, format="csr"), context=ctx)
+    with pytest.raises(ValueError, match="spmv: x has 2 elements but A has 3 columns"):
+        portacl.spmv(m, np.ones(2))
+    with pytest.raises(ValueError, match="spmv: x has 4 elements but A has 3 columns"):
+        portacl.spmv(m, portacl.Buffer(ctx, np.ones(4)))
+    with pytest.raises(TypeError, match="spmv: x is float32 but A is float64"):
+        portacl.spmv(m, portacl.Buffer(ctx, np.ones(3, np.float32)))
+    with pytest.raises(TypeError, match="spmv: x: dtype float32 where float64 is needed"):
+        portacl.spmv(m, np.ones(3, np.float32))
+    other = portacl.Context()
+    with pytest.raises(ValueError, match="spmv: x and A belong to different contexts"):
+        portacl.spmv(m, portacl.Buffer(other, np.ones(3)))
+    with pytest.raises(ValueError, match="spmv: the CsrMatrix belongs to another context"):
+        portacl.spmv(m, np.ones(3), context=other)
+    tall = portacl.sparse.csr_matrix(sp.csr_matrix(np.ones((4, 3))), context=ctx)
+    for solve in (portacl.cg, portacl.bicgstab):
+        with pytest.raises(ValueError, match=f"{solve.__name__}: A is 4 x 3; a square matrix is needed"):
+            solve(tall, np.ones(4))
+    with pytest.raises(TypeError, match="no indptr"):
+        portacl.sparse.csr_matrix(np.eye(3), context=ctx)

@@ -12,12 +12,13 @@ what the runtime chose for the launch and the rule behind each choice."""
 import numpy as _np
 
 from . import _portacl
-from ._portacl import BuildError, Buffer, Context, DeviceValue, Error, Plan, __version__, query, tunable_operations
+from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Error, Plan, __version__, query,
+                       tunable_operations)
 
-__all__ = ["BuildError", "Buffer", "Context", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
+__all__ = ["BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
            "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
            "convolve2d", "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "md",
-           "min", "nbody", "ncc", "nrm2", "query", "sort", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
+           "min", "nbody", "ncc", "nrm2", "query", "sort", "sparse", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
            "tunable_operations", "tune"]
 
 _default = None
@@ -175,8 +176,23 @@ def trsv(l, b, unit_diagonal=False, context=None, return_plan=False):
 
 
 def spmv(a, x, context=None, return_plan=False):
-    """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's dtype)."""
+    """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's
+    dtype), uploaded for this call, or a CsrMatrix already on the device
+    (portacl.sparse.csr_matrix), whose upload, analysis and plan are kept:
+    there x may be a Buffer, and then A @ x comes back as a Buffer."""
+    if isinstance(a, CsrMatrix):
+        if context is not None and context is not a.context:
+            raise ValueError("spmv: the CsrMatrix belongs to another context than `context`")
+        return _result(_portacl.spmv(a, x if isinstance(x, Buffer) else _np.asarray(x)), return_plan)
     return _result(_portacl.spmv(_context(context), a, _np.asarray(x)), return_plan)
+
+
+def _solve(method, a, b, tol, max_iterations, jacobi, context):
+    if isinstance(a, CsrMatrix):
+        if context is not None and context is not a.context:
+            raise ValueError(f"{method}: the CsrMatrix belongs to another context than `context`")
+        return getattr(_portacl, method)(a, _np.asarray(b), tol, max_iterations, jacobi)
+    return getattr(_portacl, method)(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
 
 
 def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
@@ -184,14 +200,15 @@ def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
     from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
     with info's converged (b - A x meets tol), iterations, residual (the
     recurrence's ||r|| / ||b||), true_residual (||b - A x|| / ||b||),
-    restarts, history, stop_reason and warning."""
-    return _portacl.cg(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
+    restarts, history, stop_reason and warning. A may be a CsrMatrix on the
+    device (portacl.sparse.csr_matrix): then it is not uploaded again."""
+    return _solve("cg", a, b, tol, max_iterations, jacobi, context)
 
 
 def bicgstab(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
     """BiCGStab on a square (not necessarily symmetric) CSR matrix A, from
     x = 0; (x, info) as cg."""
-    return _portacl.bicgstab(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
+    return _solve("bicgstab", a, b, tol, max_iterations, jacobi, context)
 
 
 def heat2d(u, steps=1, r=0.25, sides=None, context=None, return_plan=False):
@@ -369,3 +386,9 @@ def tune(kernel, size=1 << 22, budget=48, seconds=0.0, database=None, dry_run=Fa
     if progress is not None:
         sys.stderr.write("\n")
     return report
+
+
+CsrMatrix.__matmul__ = lambda self, x: spmv(self, x)
+CsrMatrix.__matmul__.__doc__ = "A @ x on the device matrix, as spmv(A, x)."
+
+from . import sparse  # noqa: E402  (portacl.sparse.csr_matrix; it uses the helpers above)
