@@ -73,6 +73,17 @@ std::vector<T> values(const py::array_t<T, py::array::c_style>& a) {
   return std::vector<T>(a.data(), a.data() + a.size());
 }
 
+/// A device copy of a checked array, uploaded straight from the array's
+/// memory (no host copy in between; the GIL released while it travels).
+template <class T>
+Buffer<T> uploaded(Context& ctx, const py::array_t<T, py::array::c_style>& a) {
+  Buffer<T> b(ctx, std::size_t(a.size()));
+  const T* from = a.data();
+  py::gil_scoped_release release;
+  b.upload(from, b.size());
+  return b;
+}
+
 /// A device buffer read into a new array of `shape` (the GIL released while it waits).
 template <class T>
 py::array_t<T> download(const Buffer<T>& b, std::vector<py::ssize_t> shape) {

@@ -25,9 +25,9 @@ PyBuffer make_buffer(const std::shared_ptr<Context>& owner, const py::array& a) 
   PyBuffer b;
   b.ctx = owner;
   if (holds<float>(a)) {
-    b.f32 = std::make_shared<Buffer<float>>(ctx, values(checked<float>(a, 1, "Buffer")));
+    b.f32 = std::make_shared<Buffer<float>>(uploaded(ctx, checked<float>(a, 1, "Buffer")));
   } else if (holds<double>(a)) {
-    b.f64 = std::make_shared<Buffer<double>>(ctx, values(checked<double>(a, 1, "Buffer")));
+    b.f64 = std::make_shared<Buffer<double>>(uploaded(ctx, checked<double>(a, 1, "Buffer")));
   } else {
     throw py::type_error("Buffer: dtype " + dtype_name(a) + " is not float32 or float64");
   }

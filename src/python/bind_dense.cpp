@@ -25,7 +25,7 @@ py::tuple matmul(Context& ctx, const py::array& a, const py::array& b, const py:
   } else if (beta != 0) {
     throw py::value_error("matmul: beta is " + std::to_string(beta) + " but no out matrix was given to scale");
   }
-  const Buffer<T> da(ctx, values(ha)), db(ctx, values(hb));
+  const Buffer<T> da = uploaded(ctx, ha), db = uploaded(ctx, hb);
   Buffer<T> dc(ctx, hc);
   LaunchPlan plan;
   {
@@ -51,7 +51,7 @@ py::tuple matvec(Context& ctx, const py::array& a, const py::array& x, double al
   if (std::size_t(hx.shape(0)) != in)
     throw py::value_error("gemv: x has " + std::to_string(hx.shape(0)) + " elements but " + (transpose ? "a.T" : "a") +
                           " has " + std::to_string(in) + " columns");
-  const Buffer<T> da(ctx, values(ha)), dx(ctx, values(hx));
+  const Buffer<T> da = uploaded(ctx, ha), dx = uploaded(ctx, hx);
   Buffer<T> dy(ctx, std::vector<T>(out, T(0)));
   LaunchPlan plan;
   {
@@ -73,8 +73,8 @@ py::tuple lower_solve(Context& ctx, const py::array& l, const py::array& b, bool
   if (std::size_t(hb.shape(0)) != n)
     throw py::value_error("trsv: b has " + std::to_string(hb.shape(0)) + " elements but l has " + std::to_string(n) +
                           " rows");
-  const Buffer<T> dl(ctx, values(hl));
-  Buffer<T> dx(ctx, values(hb));
+  const Buffer<T> dl = uploaded(ctx, hl);
+  Buffer<T> dx = uploaded(ctx, hb);
   LaunchPlan plan;
   {
     py::gil_scoped_release release;

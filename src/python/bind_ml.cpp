@@ -24,7 +24,7 @@ Buffer<float> batch_of(const PySmallCnn& n, const py::array& images, const char*
                           " (C x H x W) but the network takes " + std::to_string(s.channels) + " x " +
                           std::to_string(s.height) + " x " + std::to_string(s.width));
   batch = std::size_t(hi.shape(0));
-  return Buffer<float>(*n.ctx, values(hi));
+  return uploaded(*n.ctx, hi);
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ void bind_ml(py::module_& m) {
              if (std::size_t(hl.shape(0)) != batch)
                throw py::value_error("train_step: " + std::to_string(hl.shape(0)) + " labels for " +
                                      std::to_string(batch) + " images");
-             const Buffer<int> dl(*n.ctx, values(hl));
+             const Buffer<int> dl = uploaded(*n.ctx, hl);
              SgdOptions o;
              o.learning_rate = learning_rate;
              o.momentum = momentum;
@@ -103,7 +103,7 @@ void bind_ml(py::module_& m) {
             o.similarity = Similarity::squared_distance;
           else
             throw py::value_error("knn: measure '" + measure + "' is not 'cosine' or 'squared_distance'");
-          const Buffer<float> dt(ctx, values(ht)), dq(ctx, values(hq));
+          const Buffer<float> dt = uploaded(ctx, ht), dq = uploaded(ctx, hq);
           Buffer<int> indices(ctx, q * k);
           Buffer<float> scores(ctx, q * k);
           LaunchPlan plan;
@@ -125,7 +125,7 @@ void bind_ml(py::module_& m) {
     o.seed = seed;
     o.max_iterations = max_iterations;
     o.changed_tolerance = changed_tolerance;
-    const Buffer<float> p(ctx, values(hp));
+    const Buffer<float> p = uploaded(ctx, hp);
     Buffer<float> centroids(ctx, k * d);
     Buffer<int> labels(ctx, n);
     KmeansResult r;

@@ -29,7 +29,7 @@ py::tuple lennard_jones_md(Context& ctx, const py::array& positions, const py::a
                           std::to_string(hp.shape(0)) + ", " + std::to_string(hp.shape(1)) + ") and (" +
                           std::to_string(hv.shape(0)) + ", " + std::to_string(hv.shape(1)) + ")");
   const py::ssize_t n = hp.shape(0);
-  Buffer<T> p(ctx, values(hp)), v(ctx, values(hv));
+  Buffer<T> p = uploaded(ctx, hp), v = uploaded(ctx, hv);
   LennardJones lj;
   lj.epsilon = {float(epsilon)};
   lj.sigma = {float(sigma)};
@@ -76,7 +76,7 @@ void bind_particles(py::module_& m) {
     NbodyOptions o;
     o.softening = float(softening);
     o.gravity = float(gravity);
-    Buffer<float> b(ctx, values(hb)), v(ctx, values(hv)), a(ctx, std::size_t(4 * n));
+    Buffer<float> b = uploaded(ctx, hb), v = uploaded(ctx, hv), a(ctx, std::size_t(4 * n));
     LaunchPlan plan;
     {
       py::gil_scoped_release release;

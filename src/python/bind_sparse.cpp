@@ -111,11 +111,11 @@ py::tuple device_product(const PyCsr& a, const py::object& x) {
   if (std::size_t(hx.size()) != matrix.cols())
     throw py::value_error("spmv: x has " + std::to_string(hx.size()) + " elements but A has " +
                           std::to_string(matrix.cols()) + " columns");
-  Buffer<T> dx(ctx, std::size_t(hx.size())), dy(ctx, matrix.rows());
+  const Buffer<T> dx = uploaded(ctx, hx);
+  Buffer<T> dy(ctx, matrix.rows());
   LaunchPlan plan;
   {
     py::gil_scoped_release release;
-    dx.upload(hx.data(), std::size_t(hx.size()));  // straight from the array's memory
     plan = spmv(ctx, T(1), matrix, dx, T(0), dy);
   }
   return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
@@ -141,11 +141,11 @@ py::object to_scipy(const SparseMatrix<T>& matrix) {
 template <class T>
 py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
   const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
-  const std::vector<T> hx = values(checked<T>(x, 1, "spmv: x"));
-  if (hx.size() != matrix.cols())
+  const auto hx = checked<T>(x, 1, "spmv: x");
+  if (std::size_t(hx.size()) != matrix.cols())
     throw py::value_error("spmv: x has " + std::to_string(hx.size()) + " elements but A has " +
                           std::to_string(matrix.cols()) + " columns");
-  const Buffer<T> dx(ctx, hx);
+  const Buffer<T> dx = uploaded(ctx, hx);
   Buffer<T> dy(ctx, matrix.rows());
   LaunchPlan plan;
   {
@@ -160,11 +160,11 @@ template <class T>
 py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const py::array& b, double tol,
                 std::size_t max_iterations, bool jacobi) {
   check_square(method, matrix.rows(), matrix.cols());
-  const std::vector<T> hb = values(checked<T>(b, 1, method + ": b"));
-  if (hb.size() != matrix.rows())
+  const auto hb = checked<T>(b, 1, method + ": b");
+  if (std::size_t(hb.size()) != matrix.rows())
     throw py::value_error(method + ": b has " + std::to_string(hb.size()) + " elements but A has " +
                           std::to_string(matrix.rows()) + " rows");
-  const Buffer<T> db(ctx, hb);
+  const Buffer<T> db = uploaded(ctx, hb);
   Buffer<T> dx(ctx, std::vector<T>(matrix.rows(), T(0)));
   SolverOptions o;
   o.tolerance = tol;

@@ -21,7 +21,7 @@ py::tuple heat(Context& ctx, const py::array& u, std::size_t steps, double r, co
     const auto s = sides.cast<std::tuple<double, double, double, double>>();
     o.sides = HeatSides<T>{T(std::get<0>(s)), T(std::get<1>(s)), T(std::get<2>(s)), T(std::get<3>(s))};
   }
-  Buffer<T> field(ctx, values(hu));
+  Buffer<T> field = uploaded(ctx, hu);
   LaunchPlan plan;
   {
     py::gil_scoped_release release;
@@ -44,7 +44,7 @@ py::tuple convolve(Context& ctx, const py::array& image, const py::array& mask, 
   const Boundary b = boundary_of(boundary, "convolve2d");
   const ConvolutionMask<T> weights(ctx, values(hm), std::size_t(hm.shape(0)), std::size_t(hm.shape(1)), true);
   const auto [out_rows, out_cols] = convolution_output_size(rows, cols, weights.rows(), weights.cols(), b);
-  const Buffer<T> in(ctx, values(hi));
+  const Buffer<T> in = uploaded(ctx, hi);
   Buffer<T> out(ctx, out_rows * out_cols);
   ConvolutionOptions o;
   o.boundary = b;
@@ -66,7 +66,7 @@ py::tuple stencil(Context& ctx, const py::array& u, const py::object& star, cons
   const Extent3 extent{std::size_t(hu.shape(2)), std::size_t(hu.shape(1)), std::size_t(hu.shape(0))};
   Stencil3dOptions o;
   o.boundary = boundary_of(boundary, "stencil3d");
-  const Buffer<T> in(ctx, values(hu));
+  const Buffer<T> in = uploaded(ctx, hu);
   std::optional<StarWeights<T>> weights;
   std::optional<StencilPoints<T>> general;
   if (points.is_none()) {
@@ -97,7 +97,7 @@ py::tuple correlation_map(Context& ctx, const py::array& image, const py::array&
   const std::size_t rows = std::size_t(hi.shape(0)), cols = std::size_t(hi.shape(1));
   const NccTemplate<P> t(ctx, values(ht), std::size_t(ht.shape(0)), std::size_t(ht.shape(1)));
   const auto [map_rows, map_cols] = ncc_map_size(rows, cols, t.rows(), t.cols());
-  const Buffer<P> in(ctx, values(hi));
+  const Buffer<P> in = uploaded(ctx, hi);
   Buffer<float> map(ctx, map_rows * map_cols);
   LaunchPlan plan;
   NccMatch best;

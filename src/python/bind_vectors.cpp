@@ -35,7 +35,7 @@ py::tuple reduction(Context& ctx, const PyBuffer& x, const char* op, Reduce&& re
 
 template <class T>
 py::tuple scan(Context& ctx, const py::array& x, bool exclusive) {
-  const Buffer<T> dx(ctx, values(checked<T>(x, 1, exclusive ? "cumsum (exclusive)" : "cumsum")));
+  const Buffer<T> dx = uploaded(ctx, checked<T>(x, 1, exclusive ? "cumsum (exclusive)" : "cumsum"));
   Buffer<T> dy(ctx, dx.size());
   LaunchPlan plan;
   {
@@ -48,7 +48,7 @@ py::tuple scan(Context& ctx, const py::array& x, bool exclusive) {
 // The elements of x for which an OpenCL C predicate on `x` holds, in order.
 template <class T>
 py::tuple compacted(Context& ctx, const py::array& x, const std::string& predicate) {
-  const Buffer<T> dx(ctx, values(checked<T>(x, 1, "compact: x")));
+  const Buffer<T> dx = uploaded(ctx, checked<T>(x, 1, "compact: x"));
   Buffer<T> dy(ctx, dx.size());
   LaunchPlan plan;
   std::size_t kept = 0;
@@ -62,7 +62,7 @@ py::tuple compacted(Context& ctx, const py::array& x, const std::string& predica
 
 template <class K>
 py::tuple sorted(Context& ctx, const py::array& x, bool indices) {
-  Buffer<K> keys(ctx, values(checked<K>(x, 1, indices ? "argsort" : "sort")));
+  Buffer<K> keys = uploaded(ctx, checked<K>(x, 1, indices ? "argsort" : "sort"));
   LaunchPlan plan;
   if (!indices) {
     {
@@ -160,8 +160,7 @@ void bind_vectors(py::module_& m) {
     throw py::type_error("cumsum: dtype " + dtype_name(x) + " is not float32, float64 or int32");
   });
   m.def("histogram", [](Context& ctx, const py::array& keys, std::size_t bins, unsigned shift, bool wrap) {
-    const std::vector<std::uint32_t> hk = values(checked<std::uint32_t>(keys, 1, "bincount: keys"));
-    const Buffer<std::uint32_t> dk(ctx, hk);
+    const Buffer<std::uint32_t> dk = uploaded(ctx, checked<std::uint32_t>(keys, 1, "bincount: keys"));
     Buffer<std::uint32_t> counts(ctx, bins);
     HistogramOptions o;
     o.shift = shift;
