@@ -4,6 +4,8 @@
 // its derived formats and plans kept for every later call.
 #include "bindings.hpp"
 
+#include <optional>
+
 namespace portacl::python {
 
 namespace {
@@ -155,17 +157,24 @@ py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
   return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
 }
 
-// CG or BiCGStab from x = 0; (x, info).
+// CG or BiCGStab from x0 (None: x = 0); (x, info).
 template <class T>
-py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const py::array& b, double tol,
-                std::size_t max_iterations, bool jacobi) {
+py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const py::array& b,
+                const py::object& x0, double tol, std::size_t max_iterations, bool jacobi) {
   check_square(method, matrix.rows(), matrix.cols());
   const auto hb = checked<T>(b, 1, method + ": b");
   if (std::size_t(hb.size()) != matrix.rows())
     throw py::value_error(method + ": b has " + std::to_string(hb.size()) + " elements but A has " +
                           std::to_string(matrix.rows()) + " rows");
+  std::optional<py::array_t<T, py::array::c_style>> hx0;
+  if (!x0.is_none()) {
+    hx0 = checked<T>(py::array::ensure(x0), 1, method + ": x0");
+    if (std::size_t(hx0->size()) != matrix.cols())
+      throw py::value_error(method + ": x0 has " + std::to_string(hx0->size()) + " elements but A has " +
+                            std::to_string(matrix.cols()) + " columns");
+  }
   const Buffer<T> db = uploaded(ctx, hb);
-  Buffer<T> dx(ctx, std::vector<T>(matrix.rows(), T(0)));
+  Buffer<T> dx = hx0 ? uploaded(ctx, *hx0) : Buffer<T>(ctx, std::vector<T>(matrix.rows(), T(0)));
   SolverOptions o;
   o.tolerance = tol;
   o.jacobi = jacobi;
@@ -212,21 +221,22 @@ void bind_sparse(py::module_& m) {
     return holds<float>(a) ? product<float>(ctx, a, x) : product<double>(ctx, a, x);
   });
   for (const char* method : {"cg", "bicgstab"}) {
-    m.def(method, [name = std::string(method)](const PyCsr& a, const py::array& b, double tol,
+    m.def(method, [name = std::string(method)](const PyCsr& a, const py::array& b, const py::object& x0, double tol,
                                                std::size_t max_iterations, bool jacobi) {
-      return a.f32 ? solve<float>(*a.ctx, name, *a.f32, b, tol, max_iterations, jacobi)
-                   : solve<double>(*a.ctx, name, *a.f64, b, tol, max_iterations, jacobi);
+      return a.f32 ? solve<float>(*a.ctx, name, *a.f32, b, x0, tol, max_iterations, jacobi)
+                   : solve<double>(*a.ctx, name, *a.f64, b, x0, tol, max_iterations, jacobi);
     });
-    m.def(method, [name = std::string(method)](Context& ctx, const py::object& a, const py::array& b, double tol,
-                                               std::size_t max_iterations, bool jacobi) {
-      // The shape is checked before anything is uploaded.
-      auto upload = [&](auto host) {
-        check_square(name, host.rows, host.cols);
-        using T = typename decltype(host.value)::value_type;
-        return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), b, tol, max_iterations, jacobi);
-      };
-      return holds<float>(a) ? upload(host_csr<float>(a)) : upload(host_csr<double>(a));
-    });
+    m.def(method,
+          [name = std::string(method)](Context& ctx, const py::object& a, const py::array& b, const py::object& x0,
+                                       double tol, std::size_t max_iterations, bool jacobi) {
+            // The shape is checked before anything is uploaded.
+            auto upload = [&](auto host) {
+              check_square(name, host.rows, host.cols);
+              using T = typename decltype(host.value)::value_type;
+              return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), b, x0, tol, max_iterations, jacobi);
+            };
+            return holds<float>(a) ? upload(host_csr<float>(a)) : upload(host_csr<double>(a));
+          });
   }
 }
 

@@ -153,3 +153,67 @@ def test_device_csr_matrix_refusals(ctx, rng):
             solve(tall, np.ones(4))
     with pytest.raises(TypeError, match="no indptr"):
         portacl.sparse.csr_matrix(np.eye(3), context=ctx)
+
+
+def _nonsymmetric(n):
+    """Convection-diffusion on n^2 cells: the Laplacian plus an upwind first difference."""
+    t = sp.diags([-1.4, 2.4, -1], [-1, 0, 1], shape=(n, n))
+    return (sp.kron(sp.identity(n), t) + sp.kron(t, sp.identity(n))).tocsr()
+
+
+@pytest.mark.parametrize("on_device", [False, True])
+def test_scipy_signatures_solve_as_scipy_does(ctx, rng, on_device):
+    import scipy.sparse.linalg as spla
+
+    for method, a in (("cg", poisson2d(29)), ("bicgstab", _nonsymmetric(23))):
+        ours, theirs = getattr(portacl.sparse, method), getattr(spla, method)
+        A = portacl.sparse.csr_matrix(a, context=ctx) if on_device else a
+        b = rng.uniform(-1, 1, a.shape[0])
+        b_norm = np.linalg.norm(b)
+        cond = np.linalg.cond(a.toarray())
+        for M in (None, "jacobi"):
+            x, info = ours(A, b, rtol=1e-8, M=M)
+            try:
+                x_s, info_s = theirs(a, b, rtol=1e-8)
+            except TypeError:  # SciPy before 1.12 (Debian 12's 1.10) calls rtol tol
+                x_s, info_s = theirs(a, b, tol=1e-8, atol=0.0)
+            assert info == 0 and info_s == 0, method
+            assert np.linalg.norm(b - a @ x) <= 1e-8 * b_norm * (1 + 1e-9), method
+            # Both within rtol of b: they differ by at most 2 cond(A) rtol.
+            assert np.linalg.norm(x - x_s) <= 2 * cond * 1e-8 * (1 + 1e-6) * np.linalg.norm(x_s), method
+        # atol: stops as soon as ||b - A x|| <= atol, here at x0 = 0 at once.
+        x, info = ours(A, b, atol=2 * b_norm)
+        assert info == 0 and not x.any()
+        # x0: from the solution itself, nothing to do; from near it, fewer
+        # iterations than from 0.
+        x_star, _ = ours(A, b, rtol=1e-12)
+        x, info = ours(A, b, x0=x_star, rtol=1e-8)
+        assert info == 0 and np.array_equal(x, x_star)
+        near = x_star + 1e-6 * rng.uniform(-1, 1, len(b))
+        _, from_zero = getattr(portacl, method)(A, b, tol=1e-10, context=ctx)
+        _, from_near = getattr(portacl, method)(A, b, tol=1e-10, context=ctx, x0=near)
+        assert from_zero["converged"] and from_near["converged"]
+        assert from_near["iterations"] < from_zero["iterations"]
+        # Not converged within maxiter: info is the iterations done.
+        x, info = ours(A, b, rtol=1e-14, maxiter=2)
+        assert info == 2
+
+
+def test_scipy_signature_refusals(ctx):
+    a = poisson2d(4)
+    b = np.ones(16)
+    for solve in (portacl.sparse.cg, portacl.sparse.bicgstab):
+        name = solve.__name__
+        with pytest.raises(ValueError, match=f"{name}: callback is not supported"):
+            solve(a, b, callback=print)
+        with pytest.raises(TypeError, match=f"{name}: M must be None or 'jacobi'"):
+            solve(a, b, M=sp.identity(16))
+        with pytest.raises(ValueError, match=f"{name}: rtol and atol must be finite and non-negative"):
+            solve(a, b, rtol=-1)
+        with pytest.raises(ValueError, match=f"{name}: maxiter must be at least 1"):
+            solve(a, b, maxiter=0)
+        with pytest.raises(ValueError, match=f"{name}: x0 has 3 elements but A has 16 columns"):
+            solve(a, b, x0=np.ones(3))
+    # b = 0: x = 0 at once, as SciPy.
+    x, info = portacl.sparse.cg(a, np.zeros(16))
+    assert info == 0 and not x.any()

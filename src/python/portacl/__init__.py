@@ -187,28 +187,31 @@ def spmv(a, x, context=None, return_plan=False):
     return _result(_portacl.spmv(_context(context), a, _np.asarray(x)), return_plan)
 
 
-def _solve(method, a, b, tol, max_iterations, jacobi, context):
+def _solve(method, a, b, tol, max_iterations, jacobi, context, x0=None):
+    x0 = None if x0 is None else _np.asarray(x0)
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError(f"{method}: the CsrMatrix belongs to another context than `context`")
-        return getattr(_portacl, method)(a, _np.asarray(b), tol, max_iterations, jacobi)
-    return getattr(_portacl, method)(_context(context), a, _np.asarray(b), tol, max_iterations, jacobi)
+        return getattr(_portacl, method)(a, _np.asarray(b), x0, tol, max_iterations, jacobi)
+    return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi)
 
 
-def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
+def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None, x0=None):
     """Conjugate gradients on a symmetric positive definite CSR matrix A,
     from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
     with info's converged (b - A x meets tol), iterations, residual (the
     recurrence's ||r|| / ||b||), true_residual (||b - A x|| / ||b||),
     restarts, history, stop_reason and warning. A may be a CsrMatrix on the
-    device (portacl.sparse.csr_matrix): then it is not uploaded again."""
-    return _solve("cg", a, b, tol, max_iterations, jacobi, context)
+    device (portacl.sparse.csr_matrix): then it is not uploaded again. x0:
+    the starting guess (default 0). portacl.sparse.cg takes SciPy's
+    signature instead."""
+    return _solve("cg", a, b, tol, max_iterations, jacobi, context, x0)
 
 
-def bicgstab(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None):
+def bicgstab(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None, x0=None):
     """BiCGStab on a square (not necessarily symmetric) CSR matrix A, from
-    x = 0; (x, info) as cg."""
-    return _solve("bicgstab", a, b, tol, max_iterations, jacobi, context)
+    x0 (default 0); (x, info) as cg."""
+    return _solve("bicgstab", a, b, tol, max_iterations, jacobi, context, x0)
 
 
 def heat2d(u, steps=1, r=0.25, sides=None, context=None, return_plan=False):

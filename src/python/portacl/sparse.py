@@ -5,11 +5,16 @@ csr_matrix(A) uploads a scipy.sparse matrix once; the result, a
 portacl.CsrMatrix, keeps its device copy, the structure's analysis, the
 formats the products convert it to and their plans, so that every later
 portacl.spmv(M, x), M @ x, portacl.cg(M, b) or portacl.bicgstab(M, b) skips
-them. With x a portacl.Buffer, M @ x stays on the device as a Buffer."""
-from . import _context
+them. With x a portacl.Buffer, M @ x stays on the device as a Buffer.
+
+cg and bicgstab here take scipy.sparse.linalg's signatures and return its
+(x, info): a program written for SciPy changes its import."""
+import numpy as _np
+
+from . import _context, _solve
 from ._portacl import CsrMatrix
 
-__all__ = ["CsrMatrix", "csr_matrix"]
+__all__ = ["CsrMatrix", "bicgstab", "cg", "csr_matrix"]
 
 
 def csr_matrix(a, context=None):
@@ -19,3 +24,52 @@ def csr_matrix(a, context=None):
     if hasattr(a, "tocsr") and getattr(a, "format", "csr") != "csr":
         a = a.tocsr()
     return CsrMatrix(_context(context), a)
+
+
+def _scipy_solve(method, A, b, x0, rtol, atol, maxiter, M, callback):
+    if callback is not None:
+        raise ValueError(f"{method}: callback is not supported: the iterations run on the device, and the host "
+                         f"sees x only at the end (portacl.{method} returns the residual history instead)")
+    jacobi = False
+    if M is not None:
+        if isinstance(M, str) and M == "jacobi":
+            jacobi = True
+        else:
+            raise TypeError(f"{method}: M must be None or 'jacobi' (A's diagonal, applied on the device), not "
+                            f"{type(M).__name__}")
+    if rtol < 0 or atol < 0 or not _np.isfinite(rtol) or not _np.isfinite(atol):
+        raise ValueError(f"{method}: rtol and atol must be finite and non-negative, not {rtol} and {atol}")
+    n = A.shape[0]
+    if maxiter is None:
+        maxiter = 10 * n  # SciPy's default
+    if maxiter < 1:
+        raise ValueError(f"{method}: maxiter must be at least 1, not {maxiter}")
+    # SciPy stops at ||b - A x|| <= max(rtol ||b||, atol); portacl's solvers
+    # at ||b - A x|| / ||b|| below their tolerance.
+    b = _np.asarray(b)
+    b_norm = float(_np.linalg.norm(b.astype(_np.float64)))
+    tol = max(rtol, atol / b_norm) if b_norm > 0 else rtol
+    context = A.context if isinstance(A, CsrMatrix) else None
+    x, info = _solve(method, A, b, tol, maxiter, jacobi, context, x0)
+    if info["converged"]:
+        return x, 0
+    if info["stop_reason"].startswith("iteration limit"):
+        return x, info["iterations"]  # SciPy: not converged within maxiter
+    return x, -1  # a breakdown (SciPy: illegal input or breakdown)
+
+
+def cg(A, b, x0=None, *, rtol=1e-05, atol=0.0, maxiter=None, M=None, callback=None):
+    """scipy.sparse.linalg.cg on the device: A a symmetric positive definite
+    scipy.sparse matrix or CsrMatrix, b (and x0) arrays of A's dtype;
+    stops at ||b - A x|| <= max(rtol ||b||, atol) or after maxiter
+    iterations (default 10 n). M=None or M='jacobi' (A's diagonal).
+    Returns (x, info): info 0 converged, > 0 the iterations done without
+    converging, < 0 a breakdown. callback is refused (the host sees x only
+    at the end)."""
+    return _scipy_solve("cg", A, b, x0, rtol, atol, maxiter, M, callback)
+
+
+def bicgstab(A, b, x0=None, *, rtol=1e-05, atol=0.0, maxiter=None, M=None, callback=None):
+    """scipy.sparse.linalg.bicgstab on the device: A any non-singular square
+    matrix; the rest as cg."""
+    return _scipy_solve("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback)
