@@ -36,6 +36,27 @@ struct PyBuffer {
   }
 };
 
+/// A buffer's memory mapped for an array or a DLPack tensor, and what the
+/// mapping keeps alive: the context and the buffer (so that the mapping, let
+/// go first, unmaps from a live buffer), and the buffer's count of live maps.
+template <class T>
+struct MapHolder {
+  MapHolder(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b) : ctx(owner.ctx), buffer(b), maps(owner.maps) {
+    {
+      py::gil_scoped_release release;
+      view = std::make_shared<Mapped<T>>(b->map());
+    }
+    ++*maps;
+  }
+  MapHolder(const MapHolder&) = delete;
+  MapHolder& operator=(const MapHolder&) = delete;
+  ~MapHolder() { --*maps; }
+  std::shared_ptr<Context> ctx;
+  std::shared_ptr<Buffer<T>> buffer;
+  std::shared_ptr<int> maps;
+  std::shared_ptr<Mapped<T>> view;
+};
+
 /// The dtype's name, for errors.
 inline std::string dtype_name(const py::array& a) { return a.dtype().attr("name").cast<std::string>(); }
 

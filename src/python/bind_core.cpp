@@ -3,6 +3,7 @@
 // C++ side's own JSON (DeviceInfo::to_json, LaunchPlan::to_json), so
 // Python sees every field C++ has, under the same names.
 #include "bindings.hpp"
+#include "dlpack_export.hpp"
 
 namespace portacl::python {
 
@@ -38,19 +39,10 @@ PyBuffer make_buffer(const std::shared_ptr<Context>& owner, const py::array& a) 
 // memory (CPU devices, whose plans map): the array holds the mapping and
 // unmaps when it is freed.
 template <class T>
-py::array mapped(const PyBuffer& owner, Buffer<T>& b) {
-  auto view = std::make_shared<Mapped<T>>([&] {
-    py::gil_scoped_release release;
-    return b.map();
-  }());
-  ++*owner.maps;
-  auto* holder = new std::pair<std::shared_ptr<Mapped<T>>, std::shared_ptr<int>>(view, owner.maps);
-  py::capsule keep(holder, [](void* p) {
-    auto* h = static_cast<std::pair<std::shared_ptr<Mapped<T>>, std::shared_ptr<int>>*>(p);
-    --*h->second;
-    delete h;
-  });
-  return py::array_t<T>({py::ssize_t(view->size())}, {py::ssize_t(sizeof(T))}, view->data(), keep);
+py::array mapped(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b) {
+  auto* holder = new MapHolder<T>(owner, b);
+  py::capsule keep(holder, [](void* p) { delete static_cast<MapHolder<T>*>(p); });
+  return py::array_t<T>({py::ssize_t(holder->view->size())}, {py::ssize_t(sizeof(T))}, holder->view->data(), keep);
 }
 
 py::array to_numpy(const PyBuffer& b) {
@@ -114,9 +106,14 @@ void bind_core(py::module_& m) {
           "numpy.asarray(buffer): the buffer read back into a new array (cast to `dtype` where given); copy=False "
           "raises ValueError: device memory cannot be viewed without a copy.")
       .def(
-          "map", [](const PyBuffer& b) { return b.f32 ? mapped(b, *b.f32) : mapped(b, *b.f64); },
+          "map", [](const PyBuffer& b) { return b.f32 ? mapped(b, b.f32) : mapped(b, b.f64); },
           "The buffer's memory as an array, read and written in place (no copy where the buffer lives in host "
           "memory, as on CPU devices); calls refuse the buffer until the array is freed.")
+      .def("__dlpack__", &dlpack_capsule, py::arg("stream") = py::none(),
+           "DLPack's export (numpy.from_dlpack, torch.from_dlpack): the buffer's own memory, no copy, where it "
+           "lives in host memory (CPU devices); calls refuse the buffer until the consumer lets it go. Device "
+           "memory raises BufferError.")
+      .def("__dlpack_device__", &dlpack_device, "(1, 0), DLPack's CPU, where the buffer lives in host memory.")
       .def_property_readonly(
           "strategy", [](const PyBuffer& b) { return to_string(b.f32 ? b.f32->strategy() : b.f64->strategy()); });
 }

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The portacl module against NumPy on random data (the seed is printed; set
 PORTACL_TEST_SEED to repeat it), awkward sizes, wrong dtypes and shapes."""
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -102,6 +104,49 @@ def test_map_reads_and_writes_the_buffer_in_place(ctx, rng, dtype):
     del view
     np.testing.assert_array_equal(b.to_numpy(), 2 * x)
     assert abs(portacl.sum(b) - 2 * x.astype(np.float64).sum()) <= 1e-4 * np.abs(x).sum()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dlpack_hands_host_memory_over_without_a_copy(ctx, rng, dtype):
+    x = rng.uniform(-1, 1, 1031).astype(dtype)
+    b = portacl.Buffer(ctx, x)
+    if b.strategy != "map":  # device memory: the protocol's refusal, by name
+        with pytest.raises(BufferError, match="lives in device memory"):
+            b.__dlpack_device__()
+        with pytest.raises(BufferError, match="lives in device memory"):
+            np.from_dlpack(b)
+        return
+    assert b.__dlpack_device__() == (1, 0)
+    view = np.from_dlpack(b)
+    assert view.dtype == dtype and view.shape == x.shape
+    np.testing.assert_array_equal(view, x)
+    # Written in place, through the buffer's own memory (NumPy before 2.1
+    # marks DLPack imports read-only, so the bytes go in by address).
+    source = -3 * x
+    ctypes.memmove(view.ctypes.data, source.ctypes.data, x.nbytes)
+    with pytest.raises(portacl.Error, match="sum: the buffer is mapped"):
+        portacl.sum(b)
+    with pytest.raises(BufferError, match="mapped already"):
+        np.from_dlpack(b)
+    with pytest.raises(BufferError, match="stream must be None"):
+        b.__dlpack__(stream=1)
+    del view
+    np.testing.assert_array_equal(b.to_numpy(), -3 * x)
+    # A capsule never consumed lets the buffer go too.
+    capsule = b.__dlpack__()
+    del capsule
+    # n roundings of the sum and one of each -3 x_i, u = eps / 2 each, of magnitude 3 sum |x|.
+    bound = len(x) * np.finfo(dtype).eps * 3 * np.abs(x).astype(np.float64).sum()
+    assert abs(portacl.sum(b) + 3 * x.astype(np.float64).sum()) <= bound
+
+
+def test_a_mapping_keeps_its_buffer_alive(ctx, rng):
+    x = rng.uniform(-1, 1, 257)
+    b = portacl.Buffer(ctx, x)
+    view = b.map()
+    del b  # the array still holds the buffer: reading it is safe
+    np.testing.assert_array_equal(view, x)
+    del view
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
