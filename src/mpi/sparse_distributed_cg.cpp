@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "kernels/aliasing.hpp"
 #include "kernels/sparse/halo_product.hpp"
@@ -213,8 +214,11 @@ class RankRows {
   template <std::size_t N>
   std::array<double, N> dots(const std::array<std::pair<const Vector*, const Vector*>, N>& pairs) {
     std::array<double, N> local{};
-    if (m_)
-      for (std::size_t k = 0; k < N; ++k) local[k] = double(dot(ctx_, *pairs[k].first, *pairs[k].second));
+    if (m_) {  // every dot enqueued before the first is read: one wait for all N
+      std::vector<DeviceValue<T>> values;
+      for (std::size_t k = 0; k < N; ++k) values.push_back(dot_async(ctx_, *pairs[k].first, *pairs[k].second));
+      for (std::size_t k = 0; k < N; ++k) local[k] = double(values[k].get());
+    }
     return global_sums<N>(local, a_.comm());
   }
   void axpby(double a, const Vector& v, double b, Vector& y) {

@@ -78,6 +78,30 @@ const SparseMatrix<double>& matrix_of<double>(const PyCsr& m) {
   return *m.f64;
 }
 
+// x for a product by a matrix of `cols` columns: a TypeError or ValueError
+// naming spmv otherwise.
+template <class T>
+py::array_t<T, py::array::c_style> checked_x(const py::array& x, std::size_t cols) {
+  auto hx = checked<T>(x, 1, "spmv: x");
+  if (std::size_t(hx.size()) != cols)
+    throw py::value_error("spmv: x has " + std::to_string(hx.size()) + " elements but A has " + std::to_string(cols) +
+                          " columns");
+  return hx;
+}
+
+// y = A x for a checked array x: uploaded from its memory, y read back.
+template <class T>
+py::tuple array_product(Context& ctx, const SparseMatrix<T>& matrix, const py::array_t<T, py::array::c_style>& hx) {
+  const Buffer<T> dx = uploaded(ctx, hx);
+  Buffer<T> dy(ctx, matrix.rows());
+  LaunchPlan plan;
+  {
+    py::gil_scoped_release release;
+    plan = spmv(ctx, T(1), matrix, dx, T(0), dy);
+  }
+  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+}
+
 // y = A x on the device matrix; x a Buffer (y comes back as a Buffer,
 // nothing crosses to the host) or an array (y comes back as an array).
 template <class T>
@@ -109,18 +133,7 @@ py::tuple device_product(const PyCsr& a, const py::object& x) {
       y.f64 = dy;
     return with_plan(y, plan);
   }
-  const auto hx = checked<T>(py::array::ensure(x), 1, "spmv: x");
-  if (std::size_t(hx.size()) != matrix.cols())
-    throw py::value_error("spmv: x has " + std::to_string(hx.size()) + " elements but A has " +
-                          std::to_string(matrix.cols()) + " columns");
-  const Buffer<T> dx = uploaded(ctx, hx);
-  Buffer<T> dy(ctx, matrix.rows());
-  LaunchPlan plan;
-  {
-    py::gil_scoped_release release;
-    plan = spmv(ctx, T(1), matrix, dx, T(0), dy);
-  }
-  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+  return array_product(ctx, matrix, checked_x<T>(py::array::ensure(x), matrix.cols()));
 }
 
 // The matrix read back as a scipy.sparse.csr_matrix.
@@ -140,21 +153,12 @@ py::object to_scipy(const SparseMatrix<T>& matrix) {
       .attr("csr_matrix")(py::make_tuple(data, indices, indptr), py::make_tuple(h.rows, h.cols));
 }
 
+// y = A x for a SciPy matrix, uploaded for the call once x is checked.
 template <class T>
 py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
-  const SparseMatrix<T> matrix(ctx, host_csr<T>(a));
-  const auto hx = checked<T>(x, 1, "spmv: x");
-  if (std::size_t(hx.size()) != matrix.cols())
-    throw py::value_error("spmv: x has " + std::to_string(hx.size()) + " elements but A has " +
-                          std::to_string(matrix.cols()) + " columns");
-  const Buffer<T> dx = uploaded(ctx, hx);
-  Buffer<T> dy(ctx, matrix.rows());
-  LaunchPlan plan;
-  {
-    py::gil_scoped_release release;
-    plan = spmv(ctx, T(1), matrix, dx, T(0), dy);
-  }
-  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+  const HostCsr<T> host = host_csr<T>(a);
+  const auto hx = checked_x<T>(x, host.cols);
+  return array_product(ctx, SparseMatrix<T>(ctx, host), hx);
 }
 
 // CG or BiCGStab from x0 (None: x = 0); (x, info).

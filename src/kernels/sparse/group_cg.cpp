@@ -112,10 +112,20 @@ class GroupRows {
   void precondition(Vector& in, Vector& out) {
     for (std::size_t m = 0; m < group_.size(); ++m) blocks_[m]->start(in.part(m), out.part(m));
   }
+  // Every pair's partials enqueued on every member before the first is
+  // read (one wait for all N), added in member order as group_dot adds them.
   template <std::size_t N>
   std::array<double, N> dots(const std::array<std::pair<const Vector*, const Vector*>, N>& pairs) {
+    std::vector<DeviceValue<T>> partials;
+    for (std::size_t k = 0; k < N; ++k)
+      for (std::size_t m = 0; m < group_.size(); ++m)
+        if (pairs[k].first->part(m).size())
+          partials.push_back(dot_async(group_.context(m), pairs[k].first->part(m), pairs[k].second->part(m)));
     std::array<double, N> sums{};
-    for (std::size_t k = 0; k < N; ++k) sums[k] = group_dot(*pairs[k].first, *pairs[k].second);
+    std::size_t next = 0;
+    for (std::size_t k = 0; k < N; ++k)
+      for (std::size_t m = 0; m < group_.size(); ++m)
+        if (pairs[k].first->part(m).size()) sums[k] += double(partials[next++].get());
     return sums;
   }
   void axpby(double a, const Vector& v, double b, Vector& y) {

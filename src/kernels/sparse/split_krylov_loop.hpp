@@ -34,7 +34,8 @@
 //   bool preconditioned()
 //   void precondition(Vector& in, Vector& out)             out = M^-1 in
 //   std::array<double, N> dots(pairs)   the pairs' dot products over every
-//                                   part, one exchange for all N
+//                                   part, all enqueued before any is read:
+//                                   one wait (and on MPI one exchange) for all N
 //   void axpby(double a, const Vector& v, double b, Vector& y)   y = a v + b y
 //   void copy(const Vector& from, Vector& to)
 // An iteration: two products, two exchanges of sums (t . s, t . t with
