@@ -45,6 +45,49 @@ py::array mapped(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b) {
   return py::array_t<T>({py::ssize_t(holder->view->size())}, {py::ssize_t(sizeof(T))}, holder->view->data(), keep);
 }
 
+// Elements [from, from + n) read back (the GIL released while it waits).
+template <class T>
+py::array_t<T> read_range(const PyBuffer& owner, const Buffer<T>& b, std::size_t from, std::size_t n) {
+  py::array_t<T> out(py::ssize_t{static_cast<py::ssize_t>(n)});
+  if (n == 0) return out;
+  T* into = out.mutable_data();
+  py::gil_scoped_release release;
+  check_cl(owner.ctx->queue().enqueueReadBuffer(b.cl_buffer(), CL_TRUE, from * sizeof(T), n * sizeof(T), into),
+           "clEnqueueReadBuffer(Buffer[...])");
+  return out;
+}
+
+// buffer[i] (a Python float; negative i counts from the end) or
+// buffer[start:stop:step] (a new array): only the elements asked for are read.
+py::object item(const PyBuffer& b, const py::object& key) {
+  b.check_unmapped("Buffer[...]");
+  const std::size_t n = b.size();
+  auto range = [&](std::size_t from, std::size_t count) -> py::array {
+    if (b.f32) return read_range(b, *b.f32, from, count);
+    return read_range(b, *b.f64, from, count);
+  };
+  if (py::isinstance<py::slice>(key)) {
+    py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+    if (!key.cast<py::slice>().compute(py::ssize_t(n), &start, &stop, &step, &length)) throw py::error_already_set();
+    if (length == 0) return range(0, 0);
+    const py::ssize_t low = step > 0 ? start : start + (length - 1) * step;
+    const py::ssize_t span = (length - 1) * (step > 0 ? step : -step) + 1;
+    py::array contiguous = range(std::size_t(low), std::size_t(span));
+    if (step == 1) return contiguous;
+    // [::step] of the span picks exactly the `length` elements, in order.
+    const py::object every = py::module_::import("builtins").attr("slice")(py::none(), py::none(), step);
+    return contiguous.attr("__getitem__")(every).attr("copy")();
+  }
+  if (!py::isinstance<py::int_>(key))
+    throw py::type_error("Buffer indices are integers or slices, not " + std::string(py::str(key.get_type())));
+  py::ssize_t i = key.cast<py::ssize_t>();
+  if (i < 0) i += py::ssize_t(n);
+  if (i < 0 || std::size_t(i) >= n)
+    throw py::index_error("Buffer index " + std::string(py::str(key)) + " is out of range for " + std::to_string(n) +
+                          " elements");
+  return range(std::size_t(i), 1)[py::int_(0)].attr("item")();
+}
+
 py::array to_numpy(const PyBuffer& b) {
   const py::ssize_t n = py::ssize_t(b.size());
   if (b.f32) return download(*b.f32, {n});
@@ -86,6 +129,17 @@ void bind_core(py::module_& m) {
            py::arg("context"), py::arg("array"), "A device copy of a 1-D float32 or float64 array.")
       .def_property_readonly("context", [](const PyBuffer& b) { return b.ctx; })
       .def("__len__", &PyBuffer::size)
+      .def_property_readonly("shape", [](const PyBuffer& b) { return py::make_tuple(b.size()); })
+      .def_property_readonly("ndim", [](const PyBuffer&) { return 1; })
+      .def_property_readonly("nbytes", [](const PyBuffer& b) { return b.size() * (b.f32 ? 4 : 8); })
+      .def("__getitem__", &item,
+           "buffer[i] (a Python float) or buffer[start:stop:step] (a new array): only the elements asked for are read "
+           "back.")
+      .def("__repr__",
+           [](const PyBuffer& b) {
+             return "<portacl.Buffer of " + std::to_string(b.size()) + " " + b.dtype() + " on " +
+                    b.ctx->device().info().name + ">";
+           })
       .def_property_readonly("dtype", &PyBuffer::dtype)
       .def("to_numpy", &to_numpy, "The buffer read back into a new array.")
       .def(

@@ -161,3 +161,30 @@ def test_async_forms_return_device_values(ctx, rng, dtype):
     assert abs(s.get() - x.astype(np.float64).sum()) <= bound * np.abs(x).sum()
     assert abs(float(d) - x.astype(np.float64) @ y) <= bound * (np.abs(x) @ np.abs(y))
     assert d.get() == portacl.dot(bx, by)  # the same kernel and order as the blocking form
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_buffer_indexing_reads_only_what_is_asked(ctx, rng, dtype):
+    x = rng.uniform(-1, 1, 1031).astype(dtype)
+    b = portacl.Buffer(ctx, x)
+    assert b.shape == (1031,) and b.ndim == 1 and b.nbytes == x.nbytes and len(b) == 1031
+    assert f"1031 {np.dtype(dtype).name}" in repr(b)
+    for i in (0, 1, 500, 1030, -1, -1031):
+        assert b[i] == x[i] and isinstance(b[i], float)
+    for s in (slice(None), slice(3, 17), slice(None, None, 7), slice(1030, 0, -3), slice(None, None, -1),
+              slice(-5, None), slice(10, 3), slice(2000, 3000), slice(5, 6, 100)):
+        got = b[s]
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, x[s])
+    with pytest.raises(IndexError, match="Buffer index 1031 is out of range for 1031 elements"):
+        b[1031]
+    with pytest.raises(IndexError, match="Buffer index -1032"):
+        b[-1032]
+    with pytest.raises(TypeError, match="integers or slices"):
+        b[1.5]
+    view = b.map()
+    with pytest.raises(portacl.Error, match="Buffer\\[...\\]: the buffer is mapped"):
+        b[0]
+    del view
+    empty = portacl.Buffer(ctx, np.zeros(0, dtype))
+    assert empty[:].shape == (0,)
