@@ -165,9 +165,8 @@ void bind_core(py::module_& m) {
           "memory, as on CPU devices); calls refuse the buffer until the array is freed.")
       .def("__dlpack__", &dlpack_capsule, py::arg("stream") = py::none(),
            "DLPack's export (numpy.from_dlpack and other consumers of CPU memory): the buffer's own memory, no copy, "
-           "where it "
-           "lives in host memory (CPU devices); calls refuse the buffer until the consumer lets it go. Device "
-           "memory raises BufferError.")
+           "where it lives in host memory (CPU devices); calls refuse the buffer until the consumer lets it go. "
+           "Device memory raises BufferError.")
       .def("__dlpack_device__", &dlpack_device, "(1, 0), DLPack's CPU, where the buffer lives in host memory.")
       .def_property_readonly(
           "strategy", [](const PyBuffer& b) { return to_string(b.f32 ? b.f32->strategy() : b.f64->strategy()); });
