@@ -41,6 +41,7 @@ const char* kUsage =
     "                     first device)\n" PORTACL_CLI_DEVICE_SELECTORS
     "  --sizes LIST       element counts, e.g. 2^20,2^24,1000003 (default 2^20,2^24,2^26)\n"
     "  --kernels LIST     only these kernels (names as in the table; default all)\n"
+    "  --skip-kernels LIST  all but these kernels (names or first words: rdf, conv)\n"
     "  --gemm-sizes LIST  also GEMM on square matrices of these orders, beside\n"
     "                     CLBlast's Sgemm/Dgemm (default none)\n"
     "  --gemm-types LIST  float, double or both (default float; double needs fp64)\n"
@@ -97,7 +98,7 @@ std::string usage() {
 struct Args {
   std::string device;
   std::vector<std::size_t> sizes;
-  std::vector<std::string> kernels;
+  std::vector<std::string> kernels, skipped;
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
   std::vector<std::string> sparse, matrices, stencils;
@@ -110,6 +111,8 @@ struct Args {
 };
 
 bool wanted(const Args& a, const std::string& name) {
+  for (const auto& k : a.skipped)
+    if (cli::selects(k, name)) return false;
   if (a.kernels.empty()) return true;
   for (const auto& k : a.kernels)
     if (cli::selects(k, name)) return true;
@@ -245,6 +248,8 @@ int main(int argc, char** argv) {
         for (const auto& s : cli::split(args.value())) a.sizes.push_back(cli::parse_size(s, "--sizes"));
       } else if (arg == "--kernels")
         a.kernels = cli::split(args.value());
+      else if (arg == "--skip-kernels")
+        a.skipped = cli::split(args.value());
       else if (arg == "--reps")
         a.reps = std::max(1, cli::non_negative(args.value(), "--reps"));
       else if (arg == "--warmup")
@@ -297,6 +302,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     for (const auto& op : operations()) names.push_back(op.name);
     cli::check_names(a.kernels, names, "--kernels");
+    cli::check_names(a.skipped, names, "--skip-kernels");
   } catch (const std::invalid_argument& e) {
     std::cerr << "portacl-bench: " << e.what() << "\n(try --help)\n";
     return 2;

@@ -7,7 +7,8 @@ namespace portacl {
 namespace {
 
 KernelTraits independent_items(const char* name, std::size_t bytes_per_item) {
-  return kernel_traits(name, ElementType::f32, 1, traits::scalar, {bytes_per_item, 0}, &layer_kernel_tunables());
+  return kernel_traits(name, ElementType::f32, 1, traits::scalar, {double(bytes_per_item), 0},
+                       &layer_kernel_tunables());
 }
 
 }  // namespace
