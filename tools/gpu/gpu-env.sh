@@ -24,6 +24,10 @@ if ls .debs/mpi/*.deb > /dev/null 2>&1; then
   # The host's own PMIx plugins are another version: quiet their complaint.
   export PMIX_MCA_pcompress_base_silence_warning=1 OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
 fi
+# The image's CXX (/opt/gcc/bin/g++) has no shared libstdc++ (its libstdc++.so
+# links to nothing), which CMake refuses (src/cxx_runtime.cmake): the
+# system's GCC, the same version, instead.
+export CXX=/usr/bin/g++ CC=/usr/bin/gcc
 export PORTACL_CACHE_DIR=/tmp/portacl-cache
 # The build tree's library directory: the multiarch one on Debian and Ubuntu.
 libdir=/tmp/build/lib/$(gcc -print-multiarch 2>/dev/null)
