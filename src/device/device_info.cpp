@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "portacl/error.hpp"
 #include "../util/files.hpp"
@@ -102,214 +104,186 @@ bool DeviceInfo::operator==(const DeviceInfo& o) const {
 
 namespace {
 
-Json widths_to_json(const VectorWidths& w) {
-  Json j = Json::object();
-  j["char"] = w.char_;
-  j["short"] = w.short_;
-  j["int"] = w.int_;
-  j["long"] = w.long_;
-  j["half"] = w.half;
-  j["float"] = w.float_;
-  j["double"] = w.double_;
-  return j;
-}
+// A device description's fields, listed once: the writer (to_json) and the
+// reader (from_json) walk the same lists, in the order the JSON shows them.
+auto width_fields = [](auto& f, auto& w) {
+  f("char", w.char_);
+  f("short", w.short_);
+  f("int", w.int_);
+  f("long", w.long_);
+  f("half", w.half);
+  f("float", w.float_);
+  f("double", w.double_);
+};
+auto platform_fields = [](auto& f, auto& d) {
+  f("name", d.platform_name);
+  f("vendor", d.platform_vendor);
+  f("version", d.platform_version);
+};
+auto nvidia_fields = [](auto& f, auto& a) {
+  f("compute_capability_major", a.compute_capability_major);
+  f("compute_capability_minor", a.compute_capability_minor);
+  f("warp_size", a.warp_size);
+  f("registers_per_block", a.registers_per_block);
+  f("integrated_memory", a.integrated_memory);
+};
+auto amd_fields = [](auto& f, auto& a) {
+  f("board_name", a.board_name);
+  f("wavefront_width", a.wavefront_width);
+  f("simd_per_compute_unit", a.simd_per_compute_unit);
+  f("simd_width", a.simd_width);
+  f("simd_instruction_width", a.simd_instruction_width);
+  f("gfxip_major", a.gfxip_major);
+  f("gfxip_minor", a.gfxip_minor);
+};
+auto command_buffer_fields = [](auto& f, auto& c) {
+  f("version", c.version);
+  f("capabilities", c.capabilities);
+  f("required_queue_properties", c.required_queue_properties);
+};
+auto device_fields = [](auto& f, auto& d) {
+  f.object("platform", d, platform_fields);
+  f("name", d.name);
+  f("vendor", d.vendor);
+  f("vendor_id", d.vendor_id);
+  f("version", d.version);
+  f("driver_version", d.driver_version);
+  f("opencl_c_version", d.opencl_c_version);
+  f("type", d.type);
+  f("compute_units", d.compute_units);
+  f("clock_mhz", d.clock_mhz);
+  f("max_work_group_size", d.max_work_group_size);
+  f.list("max_work_item_sizes", d.max_work_item_sizes);
+  f("preferred_work_group_multiple", d.preferred_work_group_multiple);
+  f("local_mem_type", d.local_mem_type);
+  f("local_mem_size", d.local_mem_size);
+  f("global_mem_size", d.global_mem_size);
+  f("max_mem_alloc_size", d.max_mem_alloc_size);
+  f("global_cache_size", d.global_cache_size);
+  f("global_cache_line_size", d.global_cache_line_size);
+  f("max_constant_buffer_size", d.max_constant_buffer_size);
+  f("host_unified_memory", d.host_unified_memory);
+  f.object("preferred_vector_width", d.preferred_vector_width, width_fields);
+  f.object("native_vector_width", d.native_vector_width, width_fields);
+  f("fp64", d.fp64);
+  f("fp16", d.fp16);
+  f.list("extensions", d.extensions);
+  f.optional("nvidia", d.nvidia, nvidia_fields);
+  f.optional("amd", d.amd, amd_fields);
+  f.list("intel_sub_group_sizes", d.intel_sub_group_sizes, /*omitted when empty*/ true);
+  f.optional("command_buffer", d.command_buffer, command_buffer_fields);
+  f("source", d.source);
+};
 
-// Field readers: absent means "unknown" (keep the default); present with the
-// wrong type is an error naming the field.
+struct Writer {
+  Json& j;
+
+  void operator()(const char* k, DeviceType t) { j[k] = to_string(t); }
+  void operator()(const char* k, LocalMemType t) { j[k] = to_string(t); }
+  template <class U>
+  void operator()(const char* k, const U& v) {
+    j[k] = v;
+  }
+  template <class U>
+  void list(const char* k, const std::vector<U>& v, bool omit_empty = false) {
+    if (omit_empty && v.empty()) return;
+    Json a = Json::array();
+    for (const auto& x : v) a.push_back(x);
+    j[k] = a;
+  }
+  template <class T, class Walk>
+  void object(const char* k, const T& x, Walk walk) {
+    Json& o = j[k];
+    o = Json::object();
+    Writer w{o};
+    walk(w, x);
+  }
+  template <class T, class Walk>
+  void optional(const char* k, const std::optional<T>& x, Walk walk) {
+    if (x) object(k, *x, walk);
+  }
+};
+
+// Absent means "unknown" (the default stays); present with the wrong type,
+// or out of the field's range, is an error naming the field.
 struct Reader {
   const Json& j;
   std::string where;
 
   std::string field(const std::string& k) const { return where + "." + k; }
 
-  void str(const char* k, std::string& out) const {
+  void operator()(const char* k, std::string& out) const {
     if (const Json* v = j.find(k)) out = v->as_string(field(k).c_str());
   }
-  template <class U>
-  void num(const char* k, U& out) const {
-    if (const Json* v = j.find(k)) {
-      std::uint64_t x = v->as_u64(field(k).c_str());
-      if (x > std::numeric_limits<U>::max()) throw Error("JSON: " + field(k) + " is out of range");
-      out = static_cast<U>(x);
-    }
-  }
-  void flag(const char* k, bool& out) const {
+  void operator()(const char* k, bool& out) const {
     if (const Json* v = j.find(k)) out = v->as_bool(field(k).c_str());
   }
-  const Json* obj(const char* k) const {
+  void operator()(const char* k, DeviceType& out) const {
+    if (const Json* v = j.find(k)) out = device_type_from_string(v->as_string(field(k).c_str()));
+  }
+  void operator()(const char* k, LocalMemType& out) const {
+    if (const Json* v = j.find(k)) out = local_mem_type_from_string(v->as_string(field(k).c_str()));
+  }
+  template <class U>
+  void operator()(const char* k, U& out) const {
+    if (const Json* v = j.find(k)) out = number<U>(*v, field(k));
+  }
+  template <class U>
+  void list(const char* k, std::vector<U>& out, bool = false) const {
     const Json* v = j.find(k);
-    if (v) v->as_object(field(k).c_str());
-    return v;
+    if (!v) return;
+    const std::string item = field(k) + "[]";
+    for (const auto& x : v->as_array(field(k).c_str())) {
+      if constexpr (std::is_same_v<U, std::string>)
+        out.push_back(x.as_string(item.c_str()));
+      else
+        out.push_back(number<U>(x, item));
+    }
+  }
+  template <class T, class Walk>
+  bool object(const char* k, T& x, Walk walk) const {
+    const Json* v = j.find(k);
+    if (!v) return false;
+    v->as_object(field(k).c_str());
+    Reader r{*v, field(k)};
+    walk(r, x);
+    return true;
+  }
+  template <class T, class Walk>
+  void optional(const char* k, std::optional<T>& x, Walk walk) const {
+    T value;
+    if (object(k, value, walk)) x = value;
+  }
+
+  template <class U>
+  static U number(const Json& v, const std::string& name) {
+    const std::uint64_t x = v.as_u64(name.c_str());
+    if (x > std::numeric_limits<U>::max()) throw Error("JSON: " + name + " is out of range");
+    return static_cast<U>(x);
   }
 };
-
-VectorWidths widths_from_json(const Json& j, const std::string& where) {
-  VectorWidths w;
-  Reader r{j, where};
-  r.num("char", w.char_);
-  r.num("short", w.short_);
-  r.num("int", w.int_);
-  r.num("long", w.long_);
-  r.num("half", w.half);
-  r.num("float", w.float_);
-  r.num("double", w.double_);
-  return w;
-}
 
 }  // namespace
 
 Json DeviceInfo::to_json() const {
   Json j = Json::object();
   j["format"] = "portacl-device-1";
-  Json& p = j["platform"];
-  p["name"] = platform_name;
-  p["vendor"] = platform_vendor;
-  p["version"] = platform_version;
-  j["name"] = name;
-  j["vendor"] = vendor;
-  j["vendor_id"] = vendor_id;
-  j["version"] = version;
-  j["driver_version"] = driver_version;
-  j["opencl_c_version"] = opencl_c_version;
-  j["type"] = to_string(type);
-  j["compute_units"] = compute_units;
-  j["clock_mhz"] = clock_mhz;
-  j["max_work_group_size"] = max_work_group_size;
-  Json sizes = Json::array();
-  for (auto s : max_work_item_sizes) sizes.push_back(s);
-  j["max_work_item_sizes"] = sizes;
-  j["preferred_work_group_multiple"] = preferred_work_group_multiple;
-  j["local_mem_type"] = to_string(local_mem_type);
-  j["local_mem_size"] = local_mem_size;
-  j["global_mem_size"] = global_mem_size;
-  j["max_mem_alloc_size"] = max_mem_alloc_size;
-  j["global_cache_size"] = global_cache_size;
-  j["global_cache_line_size"] = global_cache_line_size;
-  j["max_constant_buffer_size"] = max_constant_buffer_size;
-  j["host_unified_memory"] = host_unified_memory;
-  j["preferred_vector_width"] = widths_to_json(preferred_vector_width);
-  j["native_vector_width"] = widths_to_json(native_vector_width);
-  j["fp64"] = fp64;
-  j["fp16"] = fp16;
-  Json ext = Json::array();
-  for (const auto& e : extensions) ext.push_back(e);
-  j["extensions"] = ext;
-  if (nvidia) {
-    Json& n = j["nvidia"];
-    n["compute_capability_major"] = nvidia->compute_capability_major;
-    n["compute_capability_minor"] = nvidia->compute_capability_minor;
-    n["warp_size"] = nvidia->warp_size;
-    n["registers_per_block"] = nvidia->registers_per_block;
-    n["integrated_memory"] = nvidia->integrated_memory;
-  }
-  if (amd) {
-    Json& a = j["amd"];
-    a["board_name"] = amd->board_name;
-    a["wavefront_width"] = amd->wavefront_width;
-    a["simd_per_compute_unit"] = amd->simd_per_compute_unit;
-    a["simd_width"] = amd->simd_width;
-    a["simd_instruction_width"] = amd->simd_instruction_width;
-    a["gfxip_major"] = amd->gfxip_major;
-    a["gfxip_minor"] = amd->gfxip_minor;
-  }
-  if (!intel_sub_group_sizes.empty()) {
-    Json sg = Json::array();
-    for (auto s : intel_sub_group_sizes) sg.push_back(s);
-    j["intel_sub_group_sizes"] = sg;
-  }
-  if (command_buffer) {
-    Json& c = j["command_buffer"];
-    c["version"] = command_buffer->version;
-    c["capabilities"] = command_buffer->capabilities;
-    c["required_queue_properties"] = command_buffer->required_queue_properties;
-  }
-  j["source"] = source;
+  Writer w{j};
+  device_fields(w, *this);
   return j;
 }
 
 DeviceInfo DeviceInfo::from_json(const Json& j) {
   j.as_object("device description");
-  DeviceInfo d;
-  Reader r{j, "device"};
   if (const Json* f = j.find("format")) {
     if (f->as_string("device.format") != "portacl-device-1")
       throw Error("JSON: device.format is '" + f->as_string() + "', this library reads 'portacl-device-1'");
   }
   if (!j.contains("name")) throw Error("JSON: device description has no 'name'");
   if (!j.contains("type")) throw Error("JSON: device description has no 'type'");
-  if (const Json* p = r.obj("platform")) {
-    Reader pr{*p, "device.platform"};
-    pr.str("name", d.platform_name);
-    pr.str("vendor", d.platform_vendor);
-    pr.str("version", d.platform_version);
-  }
-  r.str("name", d.name);
-  r.str("vendor", d.vendor);
-  r.num("vendor_id", d.vendor_id);
-  r.str("version", d.version);
-  r.str("driver_version", d.driver_version);
-  r.str("opencl_c_version", d.opencl_c_version);
-  d.type = device_type_from_string(j.find("type")->as_string("device.type"));
-  r.num("compute_units", d.compute_units);
-  r.num("clock_mhz", d.clock_mhz);
-  r.num("max_work_group_size", d.max_work_group_size);
-  if (const Json* s = j.find("max_work_item_sizes"))
-    for (const auto& v : s->as_array("device.max_work_item_sizes"))
-      d.max_work_item_sizes.push_back(v.as_u64("device.max_work_item_sizes[]"));
-  r.num("preferred_work_group_multiple", d.preferred_work_group_multiple);
-  if (const Json* t = j.find("local_mem_type"))
-    d.local_mem_type = local_mem_type_from_string(t->as_string("device.local_mem_type"));
-  r.num("local_mem_size", d.local_mem_size);
-  r.num("global_mem_size", d.global_mem_size);
-  r.num("max_mem_alloc_size", d.max_mem_alloc_size);
-  r.num("global_cache_size", d.global_cache_size);
-  r.num("global_cache_line_size", d.global_cache_line_size);
-  r.num("max_constant_buffer_size", d.max_constant_buffer_size);
-  r.flag("host_unified_memory", d.host_unified_memory);
-  if (const Json* w = r.obj("preferred_vector_width"))
-    d.preferred_vector_width = widths_from_json(*w, "device.preferred_vector_width");
-  if (const Json* w = r.obj("native_vector_width"))
-    d.native_vector_width = widths_from_json(*w, "device.native_vector_width");
-  r.flag("fp64", d.fp64);
-  r.flag("fp16", d.fp16);
-  if (const Json* e = j.find("extensions"))
-    for (const auto& v : e->as_array("device.extensions")) d.extensions.push_back(v.as_string("device.extensions[]"));
-  if (const Json* n = r.obj("nvidia")) {
-    NvidiaAttributes a;
-    Reader nr{*n, "device.nvidia"};
-    nr.num("compute_capability_major", a.compute_capability_major);
-    nr.num("compute_capability_minor", a.compute_capability_minor);
-    nr.num("warp_size", a.warp_size);
-    nr.num("registers_per_block", a.registers_per_block);
-    nr.flag("integrated_memory", a.integrated_memory);
-    d.nvidia = a;
-  }
-  if (const Json* m = r.obj("amd")) {
-    AmdAttributes a;
-    Reader ar{*m, "device.amd"};
-    ar.str("board_name", a.board_name);
-    ar.num("wavefront_width", a.wavefront_width);
-    ar.num("simd_per_compute_unit", a.simd_per_compute_unit);
-    ar.num("simd_width", a.simd_width);
-    ar.num("simd_instruction_width", a.simd_instruction_width);
-    ar.num("gfxip_major", a.gfxip_major);
-    ar.num("gfxip_minor", a.gfxip_minor);
-    d.amd = a;
-  }
-  if (const Json* s = j.find("intel_sub_group_sizes"))
-    for (const auto& v : s->as_array("device.intel_sub_group_sizes")) {
-      auto x = v.as_u64("device.intel_sub_group_sizes[]");
-      d.intel_sub_group_sizes.push_back(static_cast<std::uint32_t>(x));
-    }
-  if (const Json* c = r.obj("command_buffer")) {
-    CommandBufferSupport cb;
-    Reader cr{*c, "device.command_buffer"};
-    cr.num("version", cb.version);
-    cr.num("capabilities", cb.capabilities);
-    cr.num("required_queue_properties", cb.required_queue_properties);
-    d.command_buffer = cb;
-  }
-  r.str("source", d.source);
+  DeviceInfo d;
+  Reader r{j, "device"};
+  device_fields(r, d);
   return d;
 }
 
