@@ -542,6 +542,11 @@ class GroupSmallCnn {
   /// and member), the SGD options' own.
   double train_step(const std::vector<float>& images, const std::vector<int>& labels, std::size_t batch,
                     const SgdOptions& options);
+  /// The last step's split of the batch, and why.
+  std::string describe() const;
+  /// Seconds in the gradient exchange: from the moment every replica had
+  /// its gradients to the moment every replica holds the average, summed.
+  double exchange_seconds() const;
   /// Member `replica`'s network (its parameters, predictions).
   SmallCnn& replica(std::size_t member);
   /// The parameters in SmallCnn's segments, from member 0: filters, conv
@@ -549,11 +554,6 @@ class GroupSmallCnn {
   std::vector<float> parameters() const;
   /// Member 0's parameters to every other member.
   void sync_parameters();
-  /// The last step's split of the batch, and why.
-  std::string describe() const;
-  /// Seconds in the gradient exchange: from the moment every replica had
-  /// its gradients to the moment every replica holds the average, summed.
-  double exchange_seconds() const;
 
  private:
   struct State;

@@ -393,15 +393,15 @@ class GroupNbody {
 
   /// One leapfrog step of dt (a finite number), as nbody_step.
   void step(float dt);
+  /// Seconds in the position exchange: from the moment every slice had
+  /// drifted to the moment every member holds every position, summed.
+  double exchange_seconds() const;
+  /// A line a member (its slice), and the split's reason.
+  std::string describe() const;
   /// The current state, read back from every member, 4 floats a body.
   std::vector<float> bodies() const;
   std::vector<float> velocities() const;
   std::vector<float> accelerations() const;
-  /// A line a member (its slice), and the split's reason.
-  std::string describe() const;
-  /// Seconds in the position exchange: from the moment every slice had
-  /// drifted to the moment every member holds every position, summed.
-  double exchange_seconds() const;
 
  private:
   struct State;
