@@ -81,3 +81,5 @@ def test_md_refusals(ctx):
         portacl.md(np.zeros((4, 4), np.int64), np.zeros((4, 4), np.int64), (5, 5, 5), context=ctx)
     with pytest.raises(portacl.Error, match="time step -1.000000 must be finite and above 0"):
         portacl.md(np.zeros((4, 4)), np.zeros((4, 4)), (5, 5, 5), dt=-1.0, context=ctx)
+    with pytest.raises(ValueError, match=r"md: box needs 3 sides \(bx, by, bz\), not 2"):
+        portacl.md(np.zeros((4, 4)), np.zeros((4, 4)), (5, 5), context=ctx)

@@ -9,6 +9,10 @@ default context (PORTACL_DEVICE, else the default device), made once.
 
 With return_plan=True a call returns (result, plan): plan.explain() lists
 what the runtime chose for the launch and the rule behind each choice."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Tuple, Union
+
 import numpy as _np
 
 from . import _portacl
@@ -21,10 +25,16 @@ __all__ = ["BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error
            "min", "nbody", "ncc", "nrm2", "query", "sort", "sparse", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
            "tunable_operations", "tune"]
 
-_default = None
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    #: A 1-D operand: a NumPy array (or anything numpy.asarray takes) or a Buffer already on the device.
+    Vector = Union[ArrayLike, Buffer]
+
+_default: Optional[Context] = None
 
 
-def default_context():
+def default_context() -> Context:
     """The context calls use when given none: made on first use."""
     global _default
     if _default is None:
@@ -32,7 +42,7 @@ def default_context():
     return _default
 
 
-def _context(context, *operands):
+def _context(context: Optional[Context], *operands: Any) -> Context:
     if context is not None:
         return context
     for a in operands:
@@ -41,7 +51,7 @@ def _context(context, *operands):
     return default_context()
 
 
-def _buffer(ctx, a, call):
+def _buffer(ctx: Context, a: Vector, call: str) -> Buffer:
     """a as a Buffer on ctx; an array of another dtype or shape is refused
     naming `call`, before anything is uploaded."""
     if isinstance(a, Buffer):
@@ -54,7 +64,7 @@ def _buffer(ctx, a, call):
     return Buffer(ctx, arr)
 
 
-def _pair(ctx, x, y, call):
+def _pair(ctx: Context, x: Vector, y: Vector, call: str) -> Tuple[Buffer, Buffer]:
     """x and y as Buffers of one length (a ValueError naming `call` before
     anything is uploaded)."""
     nx, ny = len(x) if isinstance(x, Buffer) else _np.size(x), len(y) if isinstance(y, Buffer) else _np.size(y)
@@ -63,16 +73,16 @@ def _pair(ctx, x, y, call):
     return _buffer(ctx, x, call), _buffer(ctx, y, call)
 
 
-def _result(pair, return_plan):
+def _result(pair: Tuple[Any, ...], return_plan: bool) -> Any:
     return pair if return_plan else pair[0]
 
 
-def _reduce(name, x, context, return_plan):
+def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool) -> Any:
     ctx = _context(context, x)
     return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name)), return_plan)
 
 
-def sum(x, context=None, return_plan=False, asynchronous=False):
+def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False, asynchronous: bool = False) -> Any:
     """The sum of x's elements (a 1-D float32 or float64 array or Buffer), as
     a Python float; asynchronous=True returns at once with a DeviceValue
     whose get() waits for it."""
@@ -82,22 +92,23 @@ def sum(x, context=None, return_plan=False, asynchronous=False):
     return _reduce("sum", x, context, return_plan)
 
 
-def nrm2(x, context=None, return_plan=False):
+def nrm2(x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The Euclidean norm of x, as a Python float."""
     return _reduce("nrm2", x, context, return_plan)
 
 
-def min(x, context=None, return_plan=False):
+def min(x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The smallest element of x, as a Python float."""
     return _reduce("min", x, context, return_plan)
 
 
-def max(x, context=None, return_plan=False):
+def max(x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The largest element of x, as a Python float."""
     return _reduce("max", x, context, return_plan)
 
 
-def dot(x, y, context=None, return_plan=False, asynchronous=False):
+def dot(x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bool = False,
+        asynchronous: bool = False) -> Any:
     """x . y, as a Python float; asynchronous=True returns at once with a
     DeviceValue whose get() waits for it."""
     ctx = _context(context, x, y)
@@ -107,7 +118,7 @@ def dot(x, y, context=None, return_plan=False, asynchronous=False):
     return _result(_portacl.dot(ctx, bx, by), return_plan)
 
 
-def axpy(a, x, y, context=None, return_plan=False):
+def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """y = a x + y. A Buffer y is updated in place and returned; an array y
     is left as it is and the result comes back as a new array."""
     ctx = _context(context, x, y)
@@ -117,20 +128,21 @@ def axpy(a, x, y, context=None, return_plan=False):
     return (out, plan) if return_plan else out
 
 
-def cumsum(x, exclusive=False, context=None, return_plan=False):
+def cumsum(x: ArrayLike, exclusive: bool = False, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The running sums of a 1-D float32, float64 or int32 array, as
     numpy.cumsum (exclusive=True: each sum leaves its own element out)."""
     return _result(_portacl.cumsum(_context(context), _np.asarray(x), exclusive), return_plan)
 
 
-def compact(x, predicate, context=None, return_plan=False):
+def compact(x: ArrayLike, predicate: str, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The elements of a 1-D float32, float64 or int32 array for which
     `predicate`, an OpenCL C expression in x (e.g. "x > 0.5f",
     "!isnan(x)"), holds, in their order: x[mask] without the mask."""
     return _result(_portacl.compact(_context(context), _np.asarray(x), predicate), return_plan)
 
 
-def bincount(keys, bins, shift=0, wrap=False, context=None, return_plan=False):
+def bincount(keys: ArrayLike, bins: int, shift: int = 0, wrap: bool = False, context: Optional[Context] = None,
+             return_plan: bool = False) -> Any:
     """Counts of 1-D non-negative integer keys in `bins` bins, as
     numpy.bincount(keys >> shift, minlength=bins)[:bins] (uint32): keys past
     the last bin are not counted; wrap=True counts (key >> shift) % bins
@@ -144,30 +156,33 @@ def bincount(keys, bins, shift=0, wrap=False, context=None, return_plan=False):
                    return_plan)
 
 
-def sort(x, context=None, return_plan=False):
+def sort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """A sorted copy of a 1-D float32, int32 or uint32 array (radix sort)."""
     return _result(_portacl.sort(_context(context), _np.asarray(x)), return_plan)
 
 
-def argsort(x, context=None, return_plan=False):
+def argsort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The indices that sort x, as numpy.argsort(x, kind="stable"), uint32."""
     return _result(_portacl.argsort(_context(context), _np.asarray(x)), return_plan)
 
 
-def matmul(a, b, out=None, alpha=1.0, beta=0.0, context=None, return_plan=False):
+def matmul(a: ArrayLike, b: ArrayLike, out: Optional[_np.ndarray] = None, alpha: float = 1.0, beta: float = 0.0,
+           context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """alpha a @ b + beta out for 2-D float32 or float64 matrices (GEMM).
     With out=, the product is written into out (as NumPy's out=) and out is
     returned."""
     return _result(_portacl.matmul(_context(context), _np.asarray(a), _np.asarray(b), out, alpha, beta), return_plan)
 
 
-def gemv(a, x, alpha=1.0, transpose=False, context=None, return_plan=False):
+def gemv(a: ArrayLike, x: ArrayLike, alpha: float = 1.0, transpose: bool = False, context: Optional[Context] = None,
+         return_plan: bool = False) -> Any:
     """alpha a @ x (transpose=True: alpha a.T @ x) for a 2-D float32 or
     float64 matrix and a 1-D x of its dtype (GEMV)."""
     return _result(_portacl.gemv(_context(context), _np.asarray(a), _np.asarray(x), alpha, transpose), return_plan)
 
 
-def trsv(l, b, unit_diagonal=False, context=None, return_plan=False):
+def trsv(l: ArrayLike, b: ArrayLike, unit_diagonal: bool = False, context: Optional[Context] = None,
+         return_plan: bool = False) -> Any:
     """x solving L x = b for L the lower triangle of a square float32 or
     float64 matrix l (unit_diagonal=True: its diagonal taken as 1, never
     read), as scipy.linalg.solve_triangular(l, b, lower=True). A zero on
@@ -175,7 +190,7 @@ def trsv(l, b, unit_diagonal=False, context=None, return_plan=False):
     return _result(_portacl.trsv(_context(context), _np.asarray(l), _np.asarray(b), unit_diagonal), return_plan)
 
 
-def spmv(a, x, context=None, return_plan=False):
+def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's
     dtype), uploaded for this call, or a CsrMatrix already on the device
     (portacl.sparse.csr_matrix), whose upload, analysis and plan are kept:
@@ -187,7 +202,8 @@ def spmv(a, x, context=None, return_plan=False):
     return _result(_portacl.spmv(_context(context), a, _np.asarray(x)), return_plan)
 
 
-def _solve(method, a, b, tol, max_iterations, jacobi, context, x0=None):
+def _solve(method: str, a: Any, b: ArrayLike, tol: float, max_iterations: int, jacobi: bool,
+           context: Optional[Context], x0: Optional[ArrayLike] = None) -> Tuple[_np.ndarray, dict]:
     x0 = None if x0 is None else _np.asarray(x0)
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
@@ -196,7 +212,8 @@ def _solve(method, a, b, tol, max_iterations, jacobi, context, x0=None):
     return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi)
 
 
-def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None, x0=None):
+def cg(a: Any, b: ArrayLike, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
+       context: Optional[Context] = None, x0: Optional[ArrayLike] = None) -> Tuple[_np.ndarray, dict]:
     """Conjugate gradients on a symmetric positive definite CSR matrix A,
     from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
     with info's converged (b - A x meets tol), iterations, residual (the
@@ -208,13 +225,15 @@ def cg(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None, x0=None):
     return _solve("cg", a, b, tol, max_iterations, jacobi, context, x0)
 
 
-def bicgstab(a, b, tol=1e-8, max_iterations=0, jacobi=False, context=None, x0=None):
+def bicgstab(a: Any, b: ArrayLike, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
+             context: Optional[Context] = None, x0: Optional[ArrayLike] = None) -> Tuple[_np.ndarray, dict]:
     """BiCGStab on a square (not necessarily symmetric) CSR matrix A, from
     x0 (default 0); (x, info) as cg."""
     return _solve("bicgstab", a, b, tol, max_iterations, jacobi, context, x0)
 
 
-def heat2d(u, steps=1, r=0.25, sides=None, context=None, return_plan=False):
+def heat2d(u: ArrayLike, steps: int = 1, r: float = 0.25, sides: Optional[Sequence[float]] = None,
+           context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The 2-D heat equation's explicit steps on a float32 or float64 grid:
     a new grid after `steps` steps of diffusion number r (at most 1/4).
     sides=(north, south, west, east) holds the edges at those values; else
@@ -222,7 +241,8 @@ def heat2d(u, steps=1, r=0.25, sides=None, context=None, return_plan=False):
     return _result(_portacl.heat2d(_context(context), _np.asarray(u), steps, r, sides), return_plan)
 
 
-def convolve2d(image, mask, boundary="zero", context=None, return_plan=False):
+def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", context: Optional[Context] = None,
+               return_plan: bool = False) -> Any:
     """The 2-D convolution of an image with a mask in correlation form (as
     scipy.signal.correlate2d): boundary "zero" (mode "same", zeros outside),
     "clamp" (the nearest edge pixel outside) or "valid" (the smaller
@@ -231,7 +251,7 @@ def convolve2d(image, mask, boundary="zero", context=None, return_plan=False):
                    return_plan)
 
 
-def ncc(image, template, context=None, return_plan=False):
+def ncc(image: ArrayLike, template: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """Normalised cross-correlation (template matching) of a 2-D template
     over a 2-D image, both uint8 or both float32: (map, (row, col), score),
     the map of coefficients in [-1, 1] at every offset where the template
@@ -241,7 +261,9 @@ def ncc(image, template, context=None, return_plan=False):
     return _result(_portacl.ncc(_context(context), _np.asarray(image), _np.asarray(template)), return_plan)
 
 
-def stencil3d(u, weights=None, points=None, boundary="zero", context=None, return_plan=False):
+def stencil3d(u: ArrayLike, weights: Optional[Sequence[float]] = None,
+              points: Optional[Sequence[Tuple[int, int, int, float]]] = None, boundary: str = "zero",
+              context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """A 3-D stencil on a float32 or float64 array indexed u[z, y, x]. Either
     the star of radius R = len(weights) - 1 (1 to 4): out = c0 u + sum over
     r of c_r times the six neighbours at distance r along x, y and z; or
@@ -253,7 +275,8 @@ def stencil3d(u, weights=None, points=None, boundary="zero", context=None, retur
     return _result(_portacl.stencil3d(_context(context), _np.asarray(u), weights, points, boundary), return_plan)
 
 
-def nbody(bodies, velocities, dt, steps=1, softening=0.01, gravity=1.0, context=None, return_plan=False):
+def nbody(bodies: ArrayLike, velocities: ArrayLike, dt: float, steps: int = 1, softening: float = 0.01,
+          gravity: float = 1.0, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """`steps` leapfrog steps of dt of all-pairs gravity on (n, 4) float32
     bodies (x, y, z, mass) and velocities: (bodies, velocities,
     accelerations), the accelerations' 4th column each body's potential."""
@@ -261,19 +284,24 @@ def nbody(bodies, velocities, dt, steps=1, softening=0.01, gravity=1.0, context=
                                   softening, gravity), return_plan)
 
 
-def md(positions, velocities, box, steps=1, dt=0.005, cutoff=2.5, epsilon=1.0, sigma=1.0, mass=1.0, skin=0.3,
-       context=None):
+def md(positions: ArrayLike, velocities: ArrayLike, box: Sequence[float], steps: int = 1, dt: float = 0.005,
+       cutoff: float = 2.5, epsilon: float = 1.0, sigma: float = 1.0, mass: float = 1.0, skin: float = 0.3,
+       context: Optional[Context] = None) -> Any:
     """`steps` velocity-Verlet steps (NVE) of Lennard-Jones particles of one
     type in a periodic box (bx, by, bz), the potential shifted to 0 at the
     cutoff, neighbour lists rebuilt as particles drift: float32 or float64
     (n, 4) positions (x, y, z, 0) and velocities (vx, vy, vz, unused).
     Returns (positions, velocities, info) with info's kinetic, potential and
     total energy after the steps and the list rebuilds."""
-    return _portacl.md(_context(context), _np.asarray(positions), _np.asarray(velocities), tuple(box), steps, dt,
+    if len(box) != 3:
+        raise ValueError(f"md: box needs 3 sides (bx, by, bz), not {len(box)}")
+    bx, by, bz = box
+    return _portacl.md(_context(context), _np.asarray(positions), _np.asarray(velocities), (bx, by, bz), steps, dt,
                        cutoff, epsilon, sigma, mass, skin)
 
 
-def knn(train, queries, k, measure="cosine", context=None, return_plan=False):
+def knn(train: ArrayLike, queries: ArrayLike, k: int, measure: str = "cosine", context: Optional[Context] = None,
+        return_plan: bool = False) -> Any:
     """The k best training points (rows of a float32 (n, d) array) for each
     query (rows of (q, d)): (indices, scores), each (q, k), best first. The
     measure is "cosine" (larger first; 0 where a vector is zero) or
@@ -282,7 +310,8 @@ def knn(train, queries, k, measure="cosine", context=None, return_plan=False):
                    return_plan)
 
 
-def kmeans(points, k, seed=0, max_iterations=300, changed_tolerance=0, context=None, return_plan=False):
+def kmeans(points: ArrayLike, k: int, seed: int = 0, max_iterations: int = 300, changed_tolerance: int = 0,
+           context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """k-means (k-means++ start) on (n, d) float32 points: (centroids,
     labels, info) with info's iterations, inertia, changed, cluster_sizes
     and converged."""
@@ -303,11 +332,13 @@ class SmallCnn(_portacl.SmallCnn):
     parameter as one float32 vector (the convolution's filters and bias,
     then the dense layer's weights and bias)."""
 
-    def __init__(self, channels, height, width, filters=8, classes=4, seed=0, context=None):
+    def __init__(self, channels: int, height: int, width: int, filters: int = 8, classes: int = 4, seed: int = 0,
+                 context: Optional[Context] = None) -> None:
         super().__init__(_context(context), channels, height, width, filters, classes, seed)
         self.classes = classes
 
-    def train_step(self, images, labels, learning_rate=0.01, momentum=0.9, weight_decay=0.0):
+    def train_step(self, images: ArrayLike, labels: ArrayLike, learning_rate: float = 0.01,  # type: ignore[override]
+                   momentum: float = 0.9, weight_decay: float = 0.0) -> float:
         lab = _np.asarray(labels)
         if lab.dtype.kind not in "iu":
             raise TypeError(f"train_step: labels of dtype {lab.dtype} where integers are needed")
@@ -317,21 +348,21 @@ class SmallCnn(_portacl.SmallCnn):
         return super().train_step(_np.asarray(images), lab.astype(_np.int32), learning_rate, momentum,
                                   weight_decay)
 
-    def forward(self, images):
+    def forward(self, images: ArrayLike) -> _np.ndarray:  # type: ignore[override]
         return super().forward(_np.asarray(images))
 
-    def predict(self, images):
+    def predict(self, images: ArrayLike) -> _np.ndarray:  # type: ignore[override]
         return super().predict(_np.asarray(images))
 
 
-def context_from_pyopencl(queue):
+def context_from_pyopencl(queue: Any) -> Context:
     """A portacl Context on a pyopencl CommandQueue (in order) and its
     context: portacl's calls then run in that queue's order, on the same
     memory as pyopencl's."""
     return _portacl._context_on(queue)
 
 
-def buffer_from_pyopencl(context, memory, dtype=None):
+def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Buffer:
     """A portacl Buffer on pyopencl's memory, no copy: a pyopencl.Buffer
     (dtype float32 or float64 given) or a contiguous 1-D pyopencl.array.Array
     (its own dtype). `context` must be on the same OpenCL context."""
@@ -344,11 +375,11 @@ def buffer_from_pyopencl(context, memory, dtype=None):
     return _portacl._buffer_on(context, memory, _np.dtype(dtype).name, 0)
 
 
-def to_pyopencl(obj):
+def to_pyopencl(obj: Union[Context, Buffer]) -> Any:
     """pyopencl's view of a portacl object, sharing it: a Context as
     (pyopencl.Context, pyopencl.CommandQueue), a Buffer as a pyopencl.Buffer
     on the same memory."""
-    import pyopencl as cl
+    import pyopencl as cl  # type: ignore[import]
 
     if isinstance(obj, Context):
         context, queue = _portacl._handles(obj)
@@ -358,9 +389,9 @@ def to_pyopencl(obj):
     raise TypeError(f"to_pyopencl: a portacl Context or Buffer is needed, not {type(obj).__name__}")
 
 
-def _bar(stream):
+def _bar(stream: Any) -> Callable[[str, int, int, float, float], None]:
     """A one-line progress bar redrawn in place (a terminal only)."""
-    def draw(operation, done, total, best_ms, rules_ms):
+    def draw(operation: str, done: int, total: int, best_ms: float, rules_ms: float) -> None:
         width = 30
         filled = width * done // total if total else width
         speed = f"best {best_ms:.4g} ms vs rules {rules_ms:.4g} ms" if best_ms > 0 else ""
@@ -369,8 +400,9 @@ def _bar(stream):
     return draw
 
 
-def tune(kernel, size=1 << 22, budget=48, seconds=0.0, database=None, dry_run=False, accept_noisy=False, quiet=None,
-         context=None):
+def tune(kernel: str, size: int = 1 << 22, budget: int = 48, seconds: float = 0.0, database: Optional[str] = None,
+         dry_run: bool = False, accept_noisy: bool = False, quiet: Optional[bool] = None,
+         context: Optional[Context] = None) -> dict:
     """Tunes one operation (a name of tunable_operations()) at `size` on the
     context's device, within `budget` candidates (and `seconds`, when not 0),
     and stores the winner in the tuning database plans read: `database`,
@@ -391,7 +423,7 @@ def tune(kernel, size=1 << 22, budget=48, seconds=0.0, database=None, dry_run=Fa
     return report
 
 
-CsrMatrix.__matmul__ = lambda self, x: spmv(self, x)
+CsrMatrix.__matmul__ = lambda self, x: spmv(self, x)  # type: ignore[assignment, arg-type]
 CsrMatrix.__matmul__.__doc__ = "A @ x on the device matrix, as spmv(A, x)."
 
 from . import sparse  # noqa: E402  (portacl.sparse.csr_matrix; it uses the helpers above)

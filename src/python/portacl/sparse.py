@@ -9,6 +9,10 @@ them. With x a portacl.Buffer, M @ x stays on the device as a Buffer.
 
 cg and bicgstab here take scipy.sparse.linalg's signatures and return its
 (x, info): a program written for SciPy changes its import."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+
 import numpy as _np
 
 from . import _context, _solve
@@ -16,8 +20,13 @@ from ._portacl import CsrMatrix
 
 __all__ = ["CsrMatrix", "bicgstab", "cg", "csr_matrix"]
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def csr_matrix(a, context=None):
+    from ._portacl import Context
+
+
+def csr_matrix(a: Any, context: Optional[Context] = None) -> CsrMatrix:
     """A device copy of `a`, a scipy.sparse matrix (converted to CSR when it
     is in another format; float32 stays float32, anything else becomes
     float64), on `context` (else the default context)."""
@@ -26,7 +35,8 @@ def csr_matrix(a, context=None):
     return CsrMatrix(_context(context), a)
 
 
-def _scipy_solve(method, A, b, x0, rtol, atol, maxiter, M, callback):
+def _scipy_solve(method: str, A: Any, b: ArrayLike, x0: Optional[ArrayLike], rtol: float, atol: float,
+                 maxiter: Optional[int], M: Optional[str], callback: Optional[Callable[..., Any]]) -> Tuple[_np.ndarray, int]:
     if callback is not None:
         raise ValueError(f"{method}: callback is not supported: the iterations run on the device, and the host "
                          f"sees x only at the end (portacl.{method} returns the residual history instead)")
@@ -58,7 +68,9 @@ def _scipy_solve(method, A, b, x0, rtol, atol, maxiter, M, callback):
     return x, -1  # a breakdown (SciPy: illegal input or breakdown)
 
 
-def cg(A, b, x0=None, *, rtol=1e-05, atol=0.0, maxiter=None, M=None, callback=None):
+def cg(A: Any, b: ArrayLike, x0: Optional[ArrayLike] = None, *, rtol: float = 1e-05, atol: float = 0.0,
+       maxiter: Optional[int] = None, M: Optional[str] = None,
+       callback: Optional[Callable[..., Any]] = None) -> Tuple[_np.ndarray, int]:
     """scipy.sparse.linalg.cg on the device: A a symmetric positive definite
     scipy.sparse matrix or CsrMatrix, b (and x0) arrays of A's dtype;
     stops at ||b - A x|| <= max(rtol ||b||, atol) or after maxiter
@@ -69,7 +81,9 @@ def cg(A, b, x0=None, *, rtol=1e-05, atol=0.0, maxiter=None, M=None, callback=No
     return _scipy_solve("cg", A, b, x0, rtol, atol, maxiter, M, callback)
 
 
-def bicgstab(A, b, x0=None, *, rtol=1e-05, atol=0.0, maxiter=None, M=None, callback=None):
+def bicgstab(A: Any, b: ArrayLike, x0: Optional[ArrayLike] = None, *, rtol: float = 1e-05, atol: float = 0.0,
+             maxiter: Optional[int] = None, M: Optional[str] = None,
+             callback: Optional[Callable[..., Any]] = None) -> Tuple[_np.ndarray, int]:
     """scipy.sparse.linalg.bicgstab on the device: A any non-singular square
     matrix; the rest as cg."""
     return _scipy_solve("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback)
