@@ -9,7 +9,7 @@ import portacl
 
 
 def poisson2d(n):
-    t = sp.diags([-1, 2, -1], [-1, 0, 1], shape=(n, n))
+    t = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(n, n))
     return (sp.kron(sp.identity(n), t) + sp.kron(t, sp.identity(n))).tocsr()
 
 

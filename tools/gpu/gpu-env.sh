@@ -4,7 +4,7 @@
 # Debian .debs of CLBlast, Catch2 and clinfo (.debs/, git-ignored) unpacked
 # into /tmp/deps, and Debian's Open MPI from .debs/mpi/ where it is carried
 # (OPAL_PREFIX relocates it). build_portacl builds into /tmp/build once
-# (BUILD_TARGETS: only those targets).
+# (BUILD_TARGETS: only those targets; CMAKE_ARGS: more options for the first configure).
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
@@ -35,7 +35,7 @@ has() { [[ " $STEPS " == *" $1 "* ]]; }
 build_portacl() {
   if [ ! -f /tmp/build/build.ninja ]; then
     cmake -S . -B /tmp/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
-      -DCMAKE_INCLUDE_PATH="$deps/usr/include" > "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+      -DCMAKE_INCLUDE_PATH="$deps/usr/include" ${CMAKE_ARGS:-} > "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
   fi
   # BUILD_TARGETS (default all) may name fewer, e.g. portacl_tests when device time is short.
   ninja -C /tmp/build ${BUILD_TARGETS:-} >> "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
