@@ -87,8 +87,9 @@ if(PYTHON)
   check_import("${moved}/${PYTHON_DIR}" "d = portacl.query(); print(portacl.__version__, len(d), d[0]['name'])"
                "^${version_pattern} [1-9]" "import portacl from the moved prefix failed")
   message(STATUS "python3 from the moved prefix: ${out}")
-  # The module built on its own against the moved prefix, as `pip install .`
-  # builds it (pyproject.toml: src/python/CMakeLists.txt, find_package).
+  # The module built on its own against the moved prefix (src/python's
+  # CMakeLists.txt, find_package): for a distribution that packages the
+  # library and the module apart.
   execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/src/python" -B "${WORK}/python-alone" -G "${GENERATOR}"
                           "-DCMAKE_PREFIX_PATH=${moved}" "-DPython3_EXECUTABLE=${PYTHON}" -DCMAKE_BUILD_TYPE=
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
