@@ -33,6 +33,10 @@ template <>
 struct element_of<int> {
   static constexpr ElementType value = ElementType::i32;
 };
+template <>
+struct element_of<std::int64_t> {
+  static constexpr ElementType value = ElementType::i64;
+};
 
 /// The element types an operation is built for (its template's second
 /// parameter, defaulted): a call with another type stops at compile time
@@ -84,7 +88,7 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
 
 // ---- reduce ------------------------------------------------------------------
 /// Reductions over a buffer: sum, dot, 2-norm, min, max, argmin, argmax,
-/// iamax and count-if, float and double, any length. The plan picks the
+/// iamax and count-if, float and double (sum: int and int64 too), any length. The plan picks the
 /// variant (per-work-item partials without barriers on CPUs, local memory and
 /// warp shuffles on GPUs; single pass where the device has global atomics).
 ///
@@ -102,9 +106,16 @@ struct Extremum {
   std::size_t index;  ///< first index holding it
 };
 
+/// What sum returns for elements of T: T for float and double, a 64-bit
+/// integer for int and int64 (int elements are added in 64 bits, so their
+/// sum does not wrap where it fits in 64; a 64-bit sum that does not fit is
+/// not detected).
+template <class T>
+using sum_type = std::conditional_t<std::is_floating_point<T>::value, T, std::int64_t>;
+
 /// Every call may also report the plan it ran under through `used`.
-template <class T, class = only_for<T, float, double>>
-T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T, class = only_for<T, float, double, int, std::int64_t>>
+sum_type<T> sum(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 template <class T, class = only_for<T, float, double>>
 T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
       LaunchPlan* used = nullptr);
@@ -133,8 +144,9 @@ std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<
 /// Asynchronous forms: they enqueue and return at once; the value stays in
 /// device memory (DeviceValue: pass buffer() to later kernels, wait on
 /// ready(), or get() it). The blocking forms above are these plus a read.
-template <class T, class = only_for<T, float, double>>
-DeviceValue<T> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+template <class T, class = only_for<T, float, double, int, std::int64_t>>
+DeviceValue<sum_type<T>> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
+                                   LaunchPlan* used = nullptr);
 template <class T, class = only_for<T, float, double>>
 DeviceValue<T> dot_async(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
                          LaunchPlan* used = nullptr);

@@ -166,7 +166,15 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
   return Extremum<T>{s.v, static_cast<std::size_t>(s.i)};
 }
 
-ReduceOp sum_op() { return additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1); }
+// Integers add in 64 bits (int elements widened as they are read).
+ReduceOp sum_op(ElementType element) {
+  if (element == ElementType::i32)
+    return additive("sum_wide", "long", "(long)x[i]", "PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 1);
+  return additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1);
+}
+std::size_t sum_state_bytes(ElementType element) {
+  return element == ElementType::i32 ? sizeof(std::int64_t) : size_of(element);
+}
 
 ReduceOp dot_op() { return additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2); }
 
@@ -200,15 +208,15 @@ ReduceOp count_if_op(const std::string& predicate, ElementType element) {
 }  // namespace
 
 template <class T, class>
-T sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+sum_type<T> sum(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "sum", "x");
-  return run<T>(ctx, sum_op(), element_of<T>::value, x.size(), {&x}, o, used);
+  return run<sum_type<T>>(ctx, sum_op(element_of<T>::value), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T, class>
-DeviceValue<T> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
+DeviceValue<sum_type<T>> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "sum_async", "x");
-  return run_async<T>(ctx, sum_op(), element_of<T>::value, x.size(), {&x}, o, used);
+  return run_async<sum_type<T>>(ctx, sum_op(element_of<T>::value), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 namespace {
@@ -343,10 +351,15 @@ DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o,
                                                         const PlanOptions&, LaunchPlan*);
 PORTACL_REDUCE_INSTANTIATE(float)
 PORTACL_REDUCE_INSTANTIATE(double)
+#define PORTACL_SUM_INSTANTIATE(T)                                                           \
+  template std::int64_t sum<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*); \
+  template DeviceValue<std::int64_t> sum_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
+PORTACL_SUM_INSTANTIATE(int)
+PORTACL_SUM_INSTANTIATE(std::int64_t)
 
 ReduceLaunches plan_sum(const Planner& planner, ElementType element, std::size_t n) {
   ReduceLaunches l;
-  l.reduce = planner.plan(traits_of(sum_op(), element, size_of(element)), ProblemSize(n));
+  l.reduce = planner.plan(traits_of(sum_op(element), element, sum_state_bytes(element)), ProblemSize(n));
   if (n && l.reduce.passes != 1) l.combine = reduce_combine_plan(l.reduce);
   return l;
 }

@@ -89,6 +89,19 @@ py::tuple sort_any(Context& ctx, const py::array& x, bool indices) {
                        " is not float32, int32 or uint32 (the radix sort's keys)");
 }
 
+// The sum of an int32 or int64 array, in 64 bits, as a Python int.
+template <class T>
+py::tuple integer_sum(Context& ctx, const py::array& x) {
+  Buffer<T> b = uploaded(ctx, checked<T>(x, 1, "sum"));
+  LaunchPlan plan;
+  std::int64_t total = 0;
+  {
+    py::gil_scoped_release release;
+    total = sum(ctx, b, {}, &plan);
+  }
+  return with_plan(total, plan);
+}
+
 // A scalar still on the device (the async forms): get() waits and reads it.
 struct PyDeviceValue {
   std::shared_ptr<Context> ctx;  ///< kept alive until the value is read
@@ -126,6 +139,11 @@ void bind_vectors(py::module_& m) {
   });
   m.def("sum", [](Context& ctx, const PyBuffer& x) {
     return reduction(ctx, x, "sum", [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
+  });
+  m.def("sum_integers", [](Context& ctx, const py::array& x) {
+    if (holds<std::int32_t>(x)) return integer_sum<std::int32_t>(ctx, x);
+    if (holds<std::int64_t>(x)) return integer_sum<std::int64_t>(ctx, x);
+    throw py::type_error("sum: dtype " + dtype_name(x) + " is not int32 or int64");
   });
   m.def("nrm2", [](Context& ctx, const PyBuffer& x) {
     return reduction(ctx, x, "nrm2", [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });

@@ -84,6 +84,13 @@ template <class T>
 Exact sum(const std::vector<T>& x) {
   return sum_of(x.size(), [&](std::size_t i) { return double(x[i]); });
 }
+// An integer sum, exactly: in 128 bits, so that a sum past 64 bits shows.
+template <class T>
+__int128 integer_sum(const std::vector<T>& x) {
+  __int128 s = 0;
+  for (const T& v : x) s += v;
+  return s;
+}
 template <class T>
 Exact dot(const std::vector<T>& x, const std::vector<T>& y) {
   return sum_of(x.size(), [&](std::size_t i) { return double(x[i]) * double(y[i]); });

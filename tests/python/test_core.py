@@ -47,6 +47,23 @@ def test_dot_sum_axpy_against_numpy(ctx, rng, dtype, tol, n):
     np.testing.assert_allclose(by.to_numpy(), 2.5 * x.astype(np.float64) + y, rtol=tol * 10, atol=tol * 10)
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 4099, 65537])
+def test_integer_sums_are_exact_as_numpy_sums_them(ctx, rng, n):
+    """numpy.sum adds integers in 64 bits: int32 elements near the top of
+    their range, whose sum leaves 32 bits at once, come back exact, as do
+    int64, the narrow types, bool and uint32."""
+    top = np.iinfo(np.int32).max
+    cases = [rng.integers(top - 1000, top, n, endpoint=True, dtype=np.int32),
+             rng.integers(-2**45, 2**45, n, dtype=np.int64),
+             rng.integers(-128, 127, n, dtype=np.int8), rng.integers(0, 2**32 - 1, n, dtype=np.uint32),
+             rng.integers(0, 2, n).astype(bool)]
+    for x in cases:
+        got, plan = portacl.sum(x, context=ctx, return_plan=True)
+        assert type(got) is int
+        assert got == int(np.sum(x, dtype=np.int64)), x.dtype
+        assert plan.kernel
+
+
 def test_non_contiguous_arrays_are_copied(ctx, rng):
     a = rng.uniform(-1, 1, 101)
     np.testing.assert_array_equal(portacl.Buffer(ctx, a[::3]).to_numpy(), a[::3])
@@ -70,8 +87,12 @@ def test_wrong_input_is_refused_by_name(ctx):
         portacl.axpy(1.0, np.ones(3), np.ones(2), context=ctx)
     with pytest.raises(ValueError, match="dot: x has 4 elements but y has 5"):
         portacl._portacl.dot_async(ctx, x64, portacl.Buffer(ctx, np.ones(5)))
-    with pytest.raises(TypeError, match="sum: dtype int64 is not float32 or float64"):
-        portacl.sum(np.arange(5), context=ctx)
+    with pytest.raises(TypeError, match="sum: dtype complex64 is not float32 or float64"):
+        portacl.sum(np.ones(5, np.complex64), context=ctx)
+    with pytest.raises(TypeError, match="sum: dtype uint64 is refused"):
+        portacl.sum(np.ones(5, np.uint64), context=ctx)
+    with pytest.raises(ValueError, match="sum: a 1-D array is needed, not 2-D"):
+        portacl.sum(np.ones((2, 2), np.int32), context=ctx)
     with pytest.raises(ValueError, match="nrm2: a 1-D array is needed, not 2-D"):
         portacl.nrm2(np.zeros((2, 2)), context=ctx)
     with pytest.raises(portacl.Error, match="no OpenCL device matches"):

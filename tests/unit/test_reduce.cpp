@@ -206,3 +206,38 @@ TEST_CASE("argmin, argmax and iamax refuse a vector width by naming the knob; th
   }
   CHECK(offered == 0);
 }
+
+TEST_CASE("integer sums are exact in 64 bits under every device class's plan", "[reduce]") {
+  Context& ctx = test::cpu_context();
+  // int elements near INT_MAX: their sum leaves 32 bits after 2 elements,
+  // so a sum accumulated in int would wrap; it must come back exact.
+  std::uniform_int_distribution<int> wide(std::numeric_limits<int>::max() - 1000, std::numeric_limits<int>::max());
+  std::uniform_int_distribution<int> any(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  // int64 elements of up to 2^45 in magnitude: the 100003 of the largest
+  // size stay inside 64 bits (REQUIREd below), far outside 32.
+  std::uniform_int_distribution<std::int64_t> big(-(std::int64_t{1} << 45), std::int64_t{1} << 45);
+  auto check = [&](std::size_t n, const PlanOptions& opt) {
+    INFO("n = " << n);
+    std::vector<int> near_max(n), mixed(n);
+    std::vector<std::int64_t> longs(n);
+    for (std::size_t i = 0; i < n; ++i) near_max[i] = wide(test::rng()), mixed[i] = any(test::rng());
+    for (std::size_t i = 0; i < n; ++i) longs[i] = big(test::rng());
+    for (const auto* v : {&near_max, &mixed}) {
+      const __int128 want = reference::integer_sum(*v);
+      REQUIRE(want == __int128(std::int64_t(want)));  // the premise: it fits 64 bits
+      Buffer<int> d(ctx, *v);
+      CHECK(sum(ctx, d, opt) == std::int64_t(want));
+      CHECK(sum_async(ctx, d, opt).get() == std::int64_t(want));
+    }
+    const __int128 want = reference::integer_sum(longs);
+    REQUIRE(want == __int128(std::int64_t(want)));
+    Buffer<std::int64_t> d(ctx, longs);
+    CHECK(sum(ctx, d, opt) == std::int64_t(want));
+  };
+  for (std::size_t n : test::awkward_sizes) check(n, {});
+  for (const auto& [f, opt] : test::class_plans(ElementType::i32)) {
+    INFO(f);
+    for (int passes : {1, 2})
+      for (std::size_t n : test::class_plan_sizes) check(n, test::with_passes(opt, passes));
+  }
+}

@@ -85,7 +85,24 @@ def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool)
 def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False, asynchronous: bool = False) -> Any:
     """The sum of x's elements (a 1-D float32 or float64 array or Buffer), as
     a Python float; asynchronous=True returns at once with a DeviceValue
-    whose get() waits for it."""
+    whose get() waits for it. An integer or bool array's sum is a Python
+    int, added in 64 bits as numpy.sum does (int32 and int64 as they are;
+    narrower ones widened to int32, uint32 to int64 on the host first;
+    uint64 is refused: its sum may not fit a signed 64-bit total)."""
+    if not isinstance(x, Buffer):
+        arr = _np.asarray(x)
+        if arr.dtype.kind in "biu":
+            if asynchronous:
+                raise TypeError("sum: asynchronous=True takes float32 or float64 only, not "
+                                f"{arr.dtype}")
+            if arr.ndim != 1:
+                raise ValueError(f"sum: a 1-D array is needed, not {arr.ndim}-D")
+            if arr.dtype == _np.uint64:
+                raise TypeError("sum: dtype uint64 is refused (its sum may not fit a signed 64-bit total); "
+                                "convert it to int64 or float64 first")
+            if arr.dtype not in (_np.int32, _np.int64):
+                arr = arr.astype(_np.int64 if arr.dtype == _np.uint32 else _np.int32)
+            return _result(_portacl.sum_integers(_context(context), arr), return_plan)
     if asynchronous:
         ctx = _context(context, x)
         return _portacl.sum_async(ctx, _buffer(ctx, x, "sum"))
