@@ -166,10 +166,16 @@ void bind_vectors(py::module_& m) {
     }
     return with_plan(value, plan);
   });
-  m.def("axpy", [](Context& ctx, double a, const PyBuffer& x, PyBuffer& y) {
+  // The plan only where the caller keeps it: making the Python object of a
+  // plan costs more than the module's own work on a small call.
+  m.def("axpy", [](Context& ctx, double a, const PyBuffer& x, PyBuffer& y, bool return_plan) -> py::object {
     same_dtype(x, y, "axpy");
-    py::gil_scoped_release release;
-    return x.f32 ? axpy(ctx, float(a), *x.f32, *y.f32) : axpy(ctx, a, *x.f64, *y.f64);
+    LaunchPlan plan;
+    {
+      py::gil_scoped_release release;
+      plan = x.f32 ? axpy(ctx, float(a), *x.f32, *y.f32) : axpy(ctx, a, *x.f64, *y.f64);
+    }
+    return return_plan ? py::cast(std::move(plan)) : py::none();
   });
   m.def("cumsum", [](Context& ctx, const py::array& x, bool exclusive) {
     if (holds<float>(x)) return scan<float>(ctx, x, exclusive);

@@ -138,9 +138,14 @@ def dot(x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bo
 def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """y = a x + y. A Buffer y is updated in place and returned; an array y
     is left as it is and the result comes back as a new array."""
+    if context is None and type(x) is Buffer and type(y) is Buffer:
+        # Both on the device: the module checks their dtypes, lengths and
+        # context itself; nothing to convert.
+        plan = _portacl.axpy(x.context, a, x, y, return_plan)
+        return (y, plan) if return_plan else y
     ctx = _context(context, x, y)
     bx, by = _pair(ctx, x, y, "axpy")
-    plan = _portacl.axpy(ctx, a, bx, by)
+    plan = _portacl.axpy(ctx, a, bx, by, return_plan)
     out = by if isinstance(y, Buffer) else by.to_numpy()
     return (out, plan) if return_plan else out
 
