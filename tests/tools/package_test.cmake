@@ -3,7 +3,8 @@
 # component (libportacl<soname>, libportacl-dev, portacl-tools, and
 # libportacl-mpi<soname> and python3-portacl where built). Checks their
 # fields (exact versions between them, dependencies from dpkg-shlibdeps,
-# no placeholder maintainer at localhost), what each holds (the multiarch
+# no placeholder maintainer at localhost; lintian's errors where it is
+# installed), what each holds (the multiarch
 # library directory, the versioned soname, headers only in -dev), then
 # unpacks them all into a scratch root (dpkg -x: an install that needs no
 # root) and runs the tools from there, imports the Python module, and
@@ -56,6 +57,21 @@ if(NOT dev MATCHES "${runtime} \\(= ${VERSION}\\)" OR NOT dev MATCHES "opencl-cl
 endif()
 if(NOT tools MATCHES "${runtime} \\(= ${VERSION}\\)" OR NOT tools_files MATCHES "usr/bin/portacl-query")
   message(FATAL_ERROR "portacl-tools is wrong:\n${tools}\n${tools_files}")
+endif()
+if(tools MATCHES "mpi")
+  message(FATAL_ERROR "portacl-tools pulls MPI (portacl-bench-mpi belongs in portacl-tools-mpi):\n${tools}")
+endif()
+# lintian, as Debian's archive runs it: no error (warnings are reported, not
+# fatal). Left to the release pass: the sanitizer pass's binaries are
+# instrumented, not what a distribution ships.
+if(LINTIAN AND NOT SANITIZE)
+  execute_process(COMMAND "${LINTIAN}" --fail-on error ${debs} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc)
+    message(FATAL_ERROR "lintian reports errors (${rc}):\n${out}${err}")
+  endif()
+  string(REGEX MATCHALL "\nW: [^\n]*" warnings "\n${out}")
+  list(LENGTH warnings count)
+  message(STATUS "lintian: no errors, ${count} warnings")
 endif()
 
 set(root "${WORK}/root")
