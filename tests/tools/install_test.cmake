@@ -21,6 +21,11 @@ if(NOT pc_files OR NOT libraries)
   message(FATAL_ERROR "install is missing portacl.pc or libportacl.so")
 endif()
 get_filename_component(pkgconfig_dir "${pc_files}" DIRECTORY)
+# README names the folder: the multiarch library directory's pkgconfig on
+# Debian and Ubuntu, lib/pkgconfig elsewhere.
+if(NOT pkgconfig_dir MATCHES "/lib/[a-z0-9_]+-linux-gnu[a-z]*/pkgconfig$" AND NOT pkgconfig_dir MATCHES "/lib/pkgconfig$")
+  message(FATAL_ERROR "portacl.pc is in ${pkgconfig_dir}, not where README.md says")
+endif()
 get_filename_component(libdir "${libraries}" DIRECTORY)
 foreach(f include/portacl/portacl.hpp include/portacl/version.hpp share/portacl/kernels/stream.cl
           share/portacl/tuning/nvidia_h100_80gb_hbm3.json share/doc/portacl/LICENSE bin/portacl-query)
@@ -173,3 +178,25 @@ foreach(consumer "${WORK}/consumer/consumer" "${WORK}/pkg-consumer")
     message(FATAL_ERROR "${consumer} did not report success")
   endif()
 endforeach()
+
+# The installed examples, built on their own against the moved prefix as
+# their CMakeLists.txt says, and one of them run (the release pass only:
+# nine programs to build, the same sources the suite builds and runs).
+if(NOT SANITIZE)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${moved}/share/doc/portacl/examples" -B "${WORK}/examples"
+                          -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${moved}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                          ERROR_VARIABLE err)
+  if(NOT rc)
+    execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK}/examples" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+  endif()
+  if(rc)
+    message(FATAL_ERROR "the installed examples do not build against the moved prefix (${rc}): ${out}${err}")
+  endif()
+  execute_process(COMMAND ${clean_env} "${WORK}/examples/example_dot_product" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(rc)
+    message(FATAL_ERROR "an installed example built on its own failed (${rc}): ${out}${err}")
+  endif()
+  message(STATUS "installed examples: built, and example_dot_product said: ${out}")
+endif()
