@@ -55,6 +55,19 @@ endif()
 # Sanitized builds run them with the suite's options (ASAN_OPTIONS, leaks
 # checked: see tests/CMakeLists.txt).
 set(clean_env "${CMAKE_COMMAND}" -E env "ASAN_OPTIONS=${ASAN_OPTIONS}")
+# A CMake project configured and built on its own against the moved prefix
+# (extra arguments go to its configure); `what` names it in the failure.
+function(build_against_moved source binary what)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${source}" -B "${binary}" -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${moved}"
+                          ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc)
+    execute_process(COMMAND "${CMAKE_COMMAND}" --build "${binary}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+  endif()
+  if(rc)
+    message(FATAL_ERROR "${what} does not build on its own against the moved prefix (${rc}): ${out}${err}")
+  endif()
+endfunction()
 execute_process(COMMAND ${clean_env} "${moved}/bin/portacl-query" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(rc)
   message(FATAL_ERROR "the moved portacl-query failed (${rc}): ${err}")
@@ -95,16 +108,8 @@ if(PYTHON)
   # The module built on its own against the moved prefix (src/python's
   # CMakeLists.txt, find_package): for a distribution that packages the
   # library and the module apart.
-  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/src/python" -B "${WORK}/python-alone" -G "${GENERATOR}"
-                          "-DCMAKE_PREFIX_PATH=${moved}" "-DPython3_EXECUTABLE=${PYTHON}" -DCMAKE_BUILD_TYPE=
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc)
-    execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK}/python-alone" RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                    ERROR_VARIABLE err)
-  endif()
-  if(rc)
-    message(FATAL_ERROR "the Python module does not build on its own against the moved prefix (${rc}): ${out}${err}")
-  endif()
+  build_against_moved("${SOURCE_DIR}/src/python" "${WORK}/python-alone" "the Python module"
+                      "-DPython3_EXECUTABLE=${PYTHON}" -DCMAKE_BUILD_TYPE=)
   check_import("${WORK}/python-alone" "print(portacl.__version__, portacl.sum([1.0, 2.0, 3.5]))"
                "^${version_pattern} 6\\.5\n$" "the module built on its own does not run")
 endif()
@@ -183,16 +188,7 @@ endforeach()
 # their CMakeLists.txt says, and one of them run (the release pass only:
 # nine programs to build, the same sources the suite builds and runs).
 if(NOT SANITIZE)
-  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${moved}/share/doc/portacl/examples" -B "${WORK}/examples"
-                          -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${moved}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                          ERROR_VARIABLE err)
-  if(NOT rc)
-    execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK}/examples" RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                    ERROR_VARIABLE err)
-  endif()
-  if(rc)
-    message(FATAL_ERROR "the installed examples do not build against the moved prefix (${rc}): ${out}${err}")
-  endif()
+  build_against_moved("${moved}/share/doc/portacl/examples" "${WORK}/examples" "the installed examples")
   execute_process(COMMAND ${clean_env} "${WORK}/examples/example_dot_product" RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err)
   if(rc)
