@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reduction family's operations (sum, dot, nrm2, max, argmax, iamax,
-// count_if), with CLBlast's Ssum, Sdot, Snrm2, iSmax and iSamax as
+// count_if, and the int sum), with CLBlast's Ssum, Sdot, Snrm2, iSmax and iSamax as
 // baselines. Each returns a scalar; a baseline leaves it in the workload's
 // scalar slot.
 #include <functional>
@@ -8,6 +8,7 @@
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../family.hpp"
+#include "../scan_cases.hpp"
 #include "portacl/vectors.hpp"
 #include "kernels/reduce_tunables.hpp"
 
@@ -99,6 +100,23 @@ std::vector<Operation> reduce_operations() {
   };
   std::vector<Operation> out;
   for (const Reduction& r : rs) out.push_back(make_reduction(r));
+  // The int sum (a 64-bit total of ints widened as they are read) on the
+  // int scans' problem (scan_cases.hpp: ints 0 to 15), exact. No library
+  // baseline: CLBlast sums floats only.
+  auto int_sum = [](Workload& w, Options o, LaunchPlan* p) { return sum(w.ctx, int_scan_case(w).x, o, p); };
+  out.push_back(Operation{"sum int", 4, 1, &reduce_tunables(),
+                          [int_sum](Workload& w, Options o) {
+                            LaunchPlan p;
+                            int_sum(w, o, &p);
+                            return p;
+                          },
+                          [int_sum](Workload& w, Options o) {
+                            const auto want = reference::integer_sum(int_scan_case(w).host);
+                            const std::int64_t got = int_sum(w, o, nullptr);
+                            return got == want ? std::string()
+                                               : "sum int: " + std::to_string(got) + ", want " +
+                                                     std::to_string(std::int64_t(want));
+                          }});
   return out;
 }
 
