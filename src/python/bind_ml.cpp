@@ -133,12 +133,8 @@ void bind_ml(py::module_& m) {
       py::gil_scoped_release release;
       r = kmeans(ctx, p, n, d, k, centroids, labels, o);
     }
-    py::dict info;
-    info["iterations"] = r.iterations;
-    info["inertia"] = r.inertia;
-    info["changed"] = r.changed;
-    info["cluster_sizes"] = r.cluster_sizes;
-    info["converged"] = r.converged;
+    const py::dict info("iterations"_a = r.iterations, "inertia"_a = r.inertia, "changed"_a = r.changed,
+                        "cluster_sizes"_a = r.cluster_sizes, "converged"_a = r.converged);
     py::tuple out =
         py::make_tuple(download(centroids, {py::ssize_t(k), py::ssize_t(d)}), download(labels, {py::ssize_t(n)}), info);
     return with_plan(out, r.plan);

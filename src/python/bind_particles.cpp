@@ -47,11 +47,8 @@ py::tuple lennard_jones_md(Context& ctx, const py::array& positions, const py::a
     energy = md.energy();
     rebuilds = md.rebuilds();
   }
-  py::dict info;
-  info["kinetic"] = energy.kinetic;
-  info["potential"] = energy.potential;
-  info["total"] = energy.total();
-  info["rebuilds"] = rebuilds;
+  const py::dict info("kinetic"_a = energy.kinetic, "potential"_a = energy.potential, "total"_a = energy.total(),
+                      "rebuilds"_a = rebuilds);
   return py::make_tuple(download(p, {n, 4}), download(v, {n, 4}), info);
 }
 

@@ -188,15 +188,9 @@ py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& 
     py::gil_scoped_release release;
     r = method == "cg" ? cg(ctx, matrix, db, dx, o) : bicgstab(ctx, matrix, db, dx, o);
   }
-  py::dict info;
-  info["converged"] = r.converged;
-  info["iterations"] = r.iterations;
-  info["residual"] = r.residual;
-  info["true_residual"] = r.true_residual;
-  info["restarts"] = r.restarts;
-  info["history"] = r.history;
-  info["stop_reason"] = r.stop_reason;
-  info["warning"] = r.warning;
+  const py::dict info("converged"_a = r.converged, "iterations"_a = r.iterations, "residual"_a = r.residual,
+                      "true_residual"_a = r.true_residual, "restarts"_a = r.restarts, "history"_a = r.history,
+                      "stop_reason"_a = r.stop_reason, "warning"_a = r.warning);
   return py::make_tuple(download(dx, {py::ssize_t(dx.size())}), info);
 }
 

@@ -9,14 +9,9 @@ void bind_tuning(py::module_& m) {
   m.def("tunable_operations", &tunable_operations);
   m.def("tune", [](Context& ctx, const std::string& operation, std::size_t n, unsigned budget, double seconds,
                    const std::string& database, bool dry_run, bool accept_noisy, const py::object& progress) {
-    TuneRequest request;
-    request.operation = operation;
-    request.n = n;
-    request.budget = budget;
-    request.seconds = seconds;
-    request.database = database;
-    request.dry_run = dry_run;
-    request.accept_noisy = accept_noisy;
+    // In the order TuneRequest declares its fields; the seed stays the default.
+    const TuneRequest defaults;
+    TuneRequest request{operation, n, budget, seconds, database, dry_run, accept_noisy, defaults.seed, nullptr};
     if (!progress.is_none())
       request.progress = [progress](const TuneProgress& p) {
         py::gil_scoped_acquire hold;
@@ -27,20 +22,10 @@ void bind_tuning(py::module_& m) {
       py::gil_scoped_release release;
       r = tune(ctx, request);
     }
-    py::dict out;
-    out["operation"] = r.operation;
-    out["kernel"] = r.kernel;
-    out["n"] = r.n;
-    out["rules_ms"] = r.rules_ms;
-    out["best_ms"] = r.best_ms;
-    out["speedup"] = r.speedup;
-    out["configuration"] = r.configuration;
-    out["tried"] = r.tried;
-    out["valid"] = r.valid;
-    out["rejected"] = r.rejected;
-    out["stored"] = r.stored;
-    out["database"] = r.database;
-    out["not_stored"] = r.not_stored;
+    const py::dict out("operation"_a = r.operation, "kernel"_a = r.kernel, "n"_a = r.n, "rules_ms"_a = r.rules_ms,
+                       "best_ms"_a = r.best_ms, "speedup"_a = r.speedup, "configuration"_a = r.configuration,
+                       "tried"_a = r.tried, "valid"_a = r.valid, "rejected"_a = r.rejected, "stored"_a = r.stored,
+                       "database"_a = r.database, "not_stored"_a = r.not_stored);
     return out;
   });
 }

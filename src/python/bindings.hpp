@@ -8,6 +8,9 @@
 
 namespace portacl::python {
 
+// "name"_a = value: keyword arguments, and the fields of the dicts returned.
+using namespace pybind11::literals;
+
 void bind_core(py::module_& m);       // Context, Buffer, Plan, query
 void bind_vectors(py::module_& m);    // reductions, AXPY, scans, sort
 void bind_dense(py::module_& m);      // matmul (GEMM)

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <string>
+#include <utility>
 
 #include "portacl/device.hpp"
 #include "portacl/error.hpp"
@@ -64,65 +66,54 @@ std::uint32_t cpu_lanes(const DeviceInfo& d, const Classification& c, ElementTyp
 
 GroupRule group_rule(const DeviceInfo& d, const Classification& c, const KernelTraits& t) {
   GroupRule g;
+  // Each class: the granule (rule, why), then the start (rule, why, the class's maximum).
+  auto granule = [&g](std::size_t size, const char* rule, std::string why) {
+    g.granule = size;
+    g.granule_rule = rule;
+    g.granule_why = std::move(why);
+  };
+  auto start = [&g](std::size_t size, const char* rule, std::string why, std::size_t book_max = 0) {
+    g.target = size;
+    g.target_rule = rule;
+    g.target_why = std::move(why);
+    g.book_max = book_max;
+  };
+  const std::string width = str(c.execution_width);
   switch (c.device_class) {
     case DeviceClass::cpu: {
       std::size_t w = cpu_lanes(d, c, t.element);
-      g.granule = w;
-      g.granule_rule = "cpu.wg-simd-multiple";
-      g.granule_why = str(w) + " " + cl_type_name(t.element) + " lanes per SIMD instruction (" + c.architecture + ")";
+      granule(w, "cpu.wg-simd-multiple",
+              str(w) + " " + cl_type_name(t.element) + " lanes per SIMD instruction (" + c.architecture + ")");
       // 32-128, aligned to the SIMD width: 64 unless the lanes alone exceed it.
-      g.target = std::max<std::size_t>(64, w);
-      g.target_rule = "cpu.wg-range";
-      g.target_why = "64 is inside 32-128 and a multiple of " + str(w);
+      start(std::max<std::size_t>(64, w), "cpu.wg-range", "64 is inside 32-128 and a multiple of " + str(w));
       break;
     }
     case DeviceClass::intel_mic:
-      g.granule = 16;
-      g.granule_rule = "mic.wg-16-multiple";
-      g.granule_why = "16 floats per 512-bit VPU instruction";
-      g.target = 64;
-      g.target_rule = "mic.wg-range";
-      g.target_why = "64 is inside the CPU range 32-128 and a multiple of 16";
+      granule(16, "mic.wg-16-multiple", "16 floats per 512-bit VPU instruction");
+      start(64, "mic.wg-range", "64 is inside the CPU range 32-128 and a multiple of 16");
       break;
     case DeviceClass::nvidia_gpu:
-      g.granule = c.execution_width;
-      g.granule_rule = "nvidia.wg-warp-multiple";
-      g.granule_why = "warp of " + str(c.execution_width) + " work-items";
-      g.target = 256;
-      g.target_rule = "nvidia.wg-start";
-      g.target_why = "256 = top of the textbook's 128-256 start, a multiple of 64";
-      g.book_max = 1024;
+      granule(c.execution_width, "nvidia.wg-warp-multiple", "warp of " + width + " work-items");
+      start(256, "nvidia.wg-start", "256 = top of the textbook's 128-256 start, a multiple of 64", 1024);
       break;
     case DeviceClass::amd_gcn_gpu:
-      g.granule = c.execution_width;
-      g.granule_rule = "amd.wg-wavefront-multiple";
-      g.granule_why = "wavefront of " + str(c.execution_width) + " work-items";
-      g.target = 256;
-      g.target_rule = "amd.wg-start";
-      g.target_why = "256 = top of the textbook's 128-256 start";
-      g.book_max = 256;
+      granule(c.execution_width, "amd.wg-wavefront-multiple", "wavefront of " + width + " work-items");
+      start(256, "amd.wg-start", "256 = top of the textbook's 128-256 start", 256);
       break;
     case DeviceClass::amd_gpu_other:
-      g.granule = c.execution_width;
-      g.granule_rule = "amd-other.wavefront";
-      g.granule_why = "wavefront of " + str(c.execution_width) + " work-items";
-      g.target = 256;
-      g.target_rule = "generic.wg-start";
-      g.target_why = "GPU start of 256";
-      g.book_max = 256;
+      granule(c.execution_width, "amd-other.wavefront", "wavefront of " + width + " work-items");
+      start(256, "generic.wg-start", "GPU start of 256", 256);
       break;
     case DeviceClass::intel_gpu:
     case DeviceClass::other_gpu:
-      g.granule = std::max<std::size_t>(1, c.execution_width);
-      g.granule_why = "execution width " + str(g.granule);
-      g.target = 256;
-      g.target_why = "GPU start of 256";
+      granule(std::max<std::size_t>(1, c.execution_width), "generic.wg-preferred-multiple",
+              "execution width " + str(std::max<std::size_t>(1, c.execution_width)));
+      start(256, "generic.wg-start", "GPU start of 256");
       break;
     case DeviceClass::other_accelerator:
-      g.granule = std::max<std::size_t>(1, c.execution_width);
-      g.granule_why = "execution width " + str(g.granule);
-      g.target = 64;
-      g.target_why = "non-GPU start of 64";
+      granule(std::max<std::size_t>(1, c.execution_width), "generic.wg-preferred-multiple",
+              "execution width " + str(std::max<std::size_t>(1, c.execution_width)));
+      start(64, "generic.wg-start", "non-GPU start of 64");
       break;
   }
   if (g.granule == 0) g.granule = 1;

@@ -12,19 +12,8 @@ namespace {
 // padding, dilation, groups (the same along both axes unless set after).
 ConvLayerShape layer(std::size_t n, std::size_t c, std::size_t h, std::size_t w, std::size_t f, std::size_t r,
                      std::size_t s, std::size_t stride, std::size_t pad, std::size_t dilation, std::size_t groups) {
-  ConvLayerShape l;
-  l.images = n;
-  l.channels = c;
-  l.height = h;
-  l.width = w;
-  l.filters = f;
-  l.filter_height = r;
-  l.filter_width = s;
-  l.stride_h = l.stride_w = stride;
-  l.pad_h = l.pad_w = pad;
-  l.dilation_h = l.dilation_w = dilation;
-  l.groups = groups;
-  return l;
+  // In the order ConvLayerShape declares its fields; strides, pads and dilations the same both ways.
+  return {n, c, h, w, f, r, s, stride, stride, pad, pad, dilation, dilation, groups};
 }
 
 std::string describe(const ConvLayerShape& s) {

@@ -10,16 +10,8 @@ namespace {
 
 PoolShape pool(std::size_t n, std::size_t c, std::size_t h, std::size_t w, std::size_t window_h, std::size_t window_w,
                std::size_t stride, std::size_t pad) {
-  PoolShape s;
-  s.images = n;
-  s.channels = c;
-  s.height = h;
-  s.width = w;
-  s.window_h = window_h;
-  s.window_w = window_w;
-  s.stride_h = s.stride_w = stride;
-  s.pad_h = s.pad_w = pad;
-  return s;
+  // In the order PoolShape declares its fields; strides and pads the same both ways.
+  return {n, c, h, w, window_h, window_w, stride, stride, pad, pad};
 }
 
 // Forward and backward on fresh data into poisoned outputs, against the

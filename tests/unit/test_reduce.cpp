@@ -63,7 +63,6 @@ void check_all_reductions(Context& ctx, std::size_t n, const PlanOptions& opt, b
   CHECK(double(got.value) == amax.value);
 }
 
-// Forces one number of passes on top of `opt`.
 }  // namespace
 
 TEMPLATE_TEST_CASE("reductions match the host reference at awkward sizes", "[reduce]", float, double) {

@@ -23,12 +23,7 @@ namespace {
 // A random matrix stored as `format`, `field` and `symmetry` would store it.
 MatrixMarket random_matrix(Format format, Field field, Symmetry symmetry, std::size_t rows, std::size_t cols,
                            std::mt19937_64& rng) {
-  MatrixMarket m;
-  m.format = format;
-  m.field = field;
-  m.symmetry = symmetry;
-  m.rows = rows;
-  m.cols = cols;
+  MatrixMarket m{format, field, symmetry, rows, cols, {}, {}, {}};
   std::uniform_real_distribution<double> real(-1e3, 1e3);
   std::uniform_int_distribution<long long> integer(-(1LL << 53), 1LL << 53);
   auto value = [&] {

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <sstream>
+#include <utility>
 
 #include "portacl/error.hpp"
 #include "util/checked.hpp"
@@ -114,6 +116,19 @@ class Reader {
   std::size_t line_ = 0;
 };
 
+// The banner's word `written` (any case) as one of `known`; a word the
+// format defines but portacl does not take fails with its own reason
+// (`refused`: the word, why), any other with `unknown`.
+template <class E>
+E banner_word(const Reader& in, const std::string& written, std::initializer_list<std::pair<const char*, E>> known,
+              std::pair<const char*, const char*> refused, const std::string& unknown) {
+  const std::string word = lower(written);
+  for (const auto& [name, value] : known)
+    if (word == name) return value;
+  if (refused.first && word == refused.first) in.fail(refused.second);
+  in.fail(unknown);
+}
+
 void read_banner(Reader& in, MatrixMarket& m) {
   std::string line;
   if (!in.next_raw(line)) in.fail_at_end("is empty; a Matrix Market file starts with '%%MatrixMarket matrix ...'");
@@ -122,33 +137,19 @@ void read_banner(Reader& in, MatrixMarket& m) {
     in.fail("does not start with the banner '%%MatrixMarket matrix <format> <field> <symmetry>'");
   if (t.size() != 5) in.fail("the banner has " + std::to_string(t.size()) + " words, not 5");
   if (lower(t[1]) != "matrix") in.fail("object '" + t[1] + "' is not supported (only 'matrix')");
-  const std::string format = lower(t[2]), field = lower(t[3]), symmetry = lower(t[4]);
-  if (format == "coordinate")
-    m.format = Format::coordinate;
-  else if (format == "array")
-    m.format = Format::array;
-  else
-    in.fail("format '" + t[2] + "' is neither 'coordinate' nor 'array'");
-  if (field == "real" || field == "double")
-    m.field = Field::real;
-  else if (field == "integer")
-    m.field = Field::integer;
-  else if (field == "pattern")
-    m.field = Field::pattern;
-  else if (field == "complex")
-    in.fail("complex matrices are not supported (fields: real, integer, pattern)");
-  else
-    in.fail("field '" + t[3] + "' is not one of real, integer, pattern");
-  if (symmetry == "general")
-    m.symmetry = Symmetry::general;
-  else if (symmetry == "symmetric")
-    m.symmetry = Symmetry::symmetric;
-  else if (symmetry == "skew-symmetric")
-    m.symmetry = Symmetry::skew_symmetric;
-  else if (symmetry == "hermitian")
-    in.fail("Hermitian matrices are complex, which is not supported");
-  else
-    in.fail("symmetry '" + t[4] + "' is not one of general, symmetric, skew-symmetric");
+  m.format = banner_word<Format>(in, t[2], {{"coordinate", Format::coordinate}, {"array", Format::array}}, {},
+                                 "format '" + t[2] + "' is neither 'coordinate' nor 'array'");
+  m.field = banner_word<Field>(
+      in, t[3],
+      {{"real", Field::real}, {"double", Field::real}, {"integer", Field::integer}, {"pattern", Field::pattern}},
+      {"complex", "complex matrices are not supported (fields: real, integer, pattern)"},
+      "field '" + t[3] + "' is not one of real, integer, pattern");
+  m.symmetry = banner_word<Symmetry>(in, t[4],
+                                     {{"general", Symmetry::general},
+                                      {"symmetric", Symmetry::symmetric},
+                                      {"skew-symmetric", Symmetry::skew_symmetric}},
+                                     {"hermitian", "Hermitian matrices are complex, which is not supported"},
+                                     "symmetry '" + t[4] + "' is not one of general, symmetric, skew-symmetric");
   if (m.field == Field::pattern && m.format == Format::array) in.fail("an array file cannot have the pattern field");
   if (m.field == Field::pattern && m.symmetry == Symmetry::skew_symmetric)
     in.fail("a pattern file cannot be skew-symmetric (its values are all 1)");
