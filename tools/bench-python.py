@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """What a call costs from Python, in one run on one device:
 
-1. the module's overhead per small call against the same call from C++
+1. the module's overhead per call against the same call from C++
    (portacl-bench's latency section and the Python calls, in alternating
-   rounds), and
+   rounds): axpy and sum on Buffers, the sparse product on a CsrMatrix,
+   and a whole CG solve, and
 2. portacl's reductions and dot against pyopencl.array's on the same device
    and the same queue (wall clock around the call and its result read back,
    as a pyopencl user writes it: pyopencl.array.sum(a).get()), and the sums
@@ -20,6 +21,7 @@ import subprocess
 import time
 
 import numpy as np
+import scipy.sparse as sp
 
 import portacl
 
@@ -32,6 +34,34 @@ def samples(reps, once, calls):
         for _ in range(calls):
             once()
         out.append((time.perf_counter() - start) * 1e3 / calls)
+    return sorted(out[1:])
+
+
+def host_ms(ctx, reps, call, calls):
+    """As portacl-bench's host time: `calls` calls enqueued back to back
+    from an idle queue, per call, the wait after them not timed (a blocking
+    call includes its own); `reps` samples, after a warm-up."""
+    out = []
+    for _ in range(reps + 1):
+        ctx.finish()
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        out.append((time.perf_counter() - start) * 1e3 / calls)
+        ctx.finish()
+    return sorted(out[1:])
+
+
+def round_trip_ms(ctx, reps, call):
+    """As portacl-bench's round trip: one call and the wait for it, from an
+    idle queue; `reps` samples, after a warm-up."""
+    out = []
+    for _ in range(reps + 1):
+        ctx.finish()
+        start = time.perf_counter()
+        call()
+        ctx.finish()
+        out.append((time.perf_counter() - start) * 1e3)
     return sorted(out[1:])
 
 
@@ -74,35 +104,65 @@ def main():
     x = portacl.Buffer(ctx, rng.uniform(-1, 1, 1024).astype(np.float32))
     y = portacl.Buffer(ctx, rng.uniform(-1, 1, 1024).astype(np.float32))
 
-    def axpy_batch():  # as portacl-bench's host time: 200 calls enqueued, then one wait
-        for _ in range(200):
-            portacl.axpy(0.0, x, y)
-        ctx.finish()
+    # The sparse rows use the bench's matrices: the Laplacians of a 32^2 and
+    # a 256^2 grid for the product, a 64^2 grid's (4096 rows) for CG, whose
+    # tolerance (1e-12) is beyond float's reach: 50 iterations every call.
+    def laplacian(n):
+        t = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(n, n))
+        return (sp.kron(sp.identity(n), t) + sp.kron(t, sp.identity(n))).tocsr().astype(np.float32)
 
-    names = ("portacl::axpy", "portacl::sum (blocking)")
-    per_round = {name: ([], []) for name in names}  # (C++ medians, Python medians), ms
+    d32 = portacl.sparse.csr_matrix(laplacian(32), context=ctx)
+    d64 = portacl.sparse.csr_matrix(laplacian(64), context=ctx)
+    b64 = rng.uniform(-1, 1, 4096).astype(np.float32)
+    product = portacl.Buffer(ctx, np.zeros(1024, np.float32))
+    d256 = portacl.sparse.csr_matrix(laplacian(256), context=ctx)
+    x256 = portacl.Buffer(ctx, rng.uniform(-1, 1, 65536).astype(np.float32))
+    y256 = portacl.Buffer(ctx, np.zeros(65536, np.float32))
+    bb64 = portacl.Buffer(ctx, b64)
+    # Each Python form: (its C++ row in portacl-bench's latency section, the call, calls per sample).
+    calls = {
+        "portacl.axpy(0.0, x, y), Buffers": (("portacl::axpy", "n=1024"), lambda: portacl.axpy(0.0, x, y), 200),
+        "portacl.sum(x), a Buffer": (("portacl::sum (blocking)", "n=1024"), lambda: portacl.sum(x), 200),
+        "portacl.spmv(D, x, out=y), D a CsrMatrix, x and y Buffers":
+            (("portacl::spmv (rules)", "32^2 grid"), lambda: portacl.spmv(d32, x, out=product), 200),
+        "portacl.spmv(D, x, out=y), the same on 65536 rows":
+            (("portacl::spmv (rules)", "256^2 grid"), lambda: portacl.spmv(d256, x256, out=y256), 20),
+        "portacl.cg(D, b), b a Buffer; x a new Buffer":
+            (("portacl::cg (50 iterations)", "64^2 grid"), lambda: portacl.cg(d64, bb64, tol=1e-12, max_iterations=50), 5),
+        "portacl.cg(D, b), b an array (uploaded); x comes back as an array":
+            (("portacl::cg (50 iterations)", "64^2 grid"), lambda: portacl.cg(d64, b64, tol=1e-12, max_iterations=50), 5),
+    }
+    names = tuple(calls)
+    measures = ("host", "round trip")
+    # per_round[measure][name] = (C++ medians, Python medians), ms, one per round
+    per_round = {m: {name: ([], []) for name in names} for m in measures}
     for _ in range(a.rounds):
         bench = json.loads(subprocess.run([a.bench, "--json", "--no-transfers", "--no-baseline", "--kernels", "copy",
                                            "--sizes", "1024", "--reps", str(a.reps)], check=True,
                                           capture_output=True, text=True).stdout)
-        cpp = {r["call"]: r for r in bench["latency"]}
-        py_axpy = [v / 200 for v in samples(a.reps, axpy_batch, 1)]
-        py_sum = samples(a.reps, lambda: portacl.sum(x), 200)
-        for name, py in zip(names, (py_axpy, py_sum)):
-            per_round[name][0].append(cpp[name]["host_per_call"]["median_ms"])
-            per_round[name][1].append(py[len(py) // 2])
+        cpp = {(r["call"], r["problem"]): r for r in bench["latency"]}
+        for name in names:
+            key, call, n_calls = calls[name]
+            py = {"host": host_ms(ctx, a.reps, call, n_calls), "round trip": round_trip_ms(ctx, a.reps, call)}
+            for m, field in zip(measures, ("host_per_call", "round_trip")):
+                per_round[m][name][0].append(cpp[key][field]["median_ms"])
+                per_round[m][name][1].append(py[m][len(py[m]) // 2])
     print(f"\n{a.rounds} alternating rounds (C++ latency section, then Python), each the median of {a.reps} samples;")
-    print("the table gives the median over rounds and the rounds' range")
-    print("\n| call, n = 1024 float | C++ ms | range | Python ms | range | Python - C++ | rounds Python slower |")
-    print("|---|---|---|---|---|---|---|")
-    for name in names:
-        c, py = (sorted(v) for v in per_round[name])
-        cm, pm = c[len(c) // 2], py[len(py) // 2]
-        slower = sum(p > q for p, q in zip(*per_round[name][::-1]))
-        print(f"| {name} | {cm:.4f} | {c[0]:.4f} - {c[-1]:.4f} | {pm:.4f} | {py[0]:.4f} - {py[-1]:.4f} | "
-              f"{1e3 * (pm - cm):+.1f} us | {slower} of {a.rounds} |")
-        print(f"|   (each round: C++ {', '.join(f'{v:.4f}' for v in per_round[name][0])}; "
-              f"Python {', '.join(f'{v:.4f}' for v in per_round[name][1])}) | | | | | | |")
+    print("the tables give the median over rounds and the rounds' range. Host: calls enqueued back to back, per")
+    print("call, the final wait not timed (a blocking call waits for itself); round trip: one call and its wait.")
+    for m in measures:
+        print(f"\n| call (C++; Python), {m} | problem | C++ ms | range | Python ms | range | Python - C++ | "
+              "Python / C++ | rounds Python slower |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name in names:
+            c, py = (sorted(v) for v in per_round[m][name])
+            cm, pm = c[len(c) // 2], py[len(py) // 2]
+            slower = sum(p > q for p, q in zip(*per_round[m][name][::-1]))
+            print(f"| {calls[name][0][0]}; {name} | {calls[name][0][1]} | {cm:.4f} | {c[0]:.4f} - {c[-1]:.4f} | "
+                  f"{pm:.4f} | {py[0]:.4f} - {py[-1]:.4f} | {1e3 * (pm - cm):+.1f} us | {pm / cm:.3f} | "
+                  f"{slower} of {a.rounds} |")
+            print(f"|   (each round: C++ {', '.join(f'{v:.4f}' for v in per_round[m][name][0])}; "
+                  f"Python {', '.join(f'{v:.4f}' for v in per_round[m][name][1])}) | | | | | | | | |")
 
     # 2. Against pyopencl.array on the same context and queue.
     try:

@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,21 @@ struct PyBuffer {
   std::shared_ptr<int> maps = std::make_shared<int>(0);
   std::size_t size() const { return f32 ? f32->size() : f64 ? f64->size() : 0; }
   std::string dtype() const { return f32 ? "float32" : "float64"; }
+  /// The buffer of T it holds (the caller has checked dtype()).
+  template <class T>
+  const std::shared_ptr<Buffer<T>>& of() const {
+    if constexpr (std::is_same<T, float>::value)
+      return f32;
+    else
+      return f64;
+  }
+  template <class T>
+  std::shared_ptr<Buffer<T>>& of() {
+    if constexpr (std::is_same<T, float>::value)
+      return f32;
+    else
+      return f64;
+  }
   /// Throws when an array from map() still holds the buffer; `op` names the call.
   void check_unmapped(const char* op) const {
     if (*maps)
@@ -119,6 +135,13 @@ py::array_t<T> download(const Buffer<T>& b, std::vector<py::ssize_t> shape) {
 template <class R>
 py::tuple with_plan(R&& result, const LaunchPlan& plan) {
   return py::make_tuple(std::forward<R>(result), plan);
+}
+
+/// A result and, where the caller asked for it, the plan (else None): a
+/// plan made into a Python object costs microseconds a call.
+template <class R>
+py::tuple with_plan(R&& result, const LaunchPlan& plan, bool return_plan) {
+  return py::make_tuple(std::forward<R>(result), return_plan ? py::cast(plan) : py::none());
 }
 
 }  // namespace portacl::python

@@ -91,7 +91,8 @@ py::array_t<T, py::array::c_style> checked_x(const py::array& x, std::size_t col
 
 // y = A x for a checked array x: uploaded from its memory, y read back.
 template <class T>
-py::tuple array_product(Context& ctx, const SparseMatrix<T>& matrix, const py::array_t<T, py::array::c_style>& hx) {
+py::tuple array_product(Context& ctx, const SparseMatrix<T>& matrix, const py::array_t<T, py::array::c_style>& hx,
+                        bool return_plan = true) {
   const Buffer<T> dx = uploaded(ctx, hx);
   Buffer<T> dy(ctx, matrix.rows());
   LaunchPlan plan;
@@ -99,41 +100,54 @@ py::tuple array_product(Context& ctx, const SparseMatrix<T>& matrix, const py::a
     py::gil_scoped_release release;
     plan = spmv(ctx, T(1), matrix, dx, T(0), dy);
   }
-  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan);
+  return with_plan(download(dy, {py::ssize_t(dy.size())}), plan, return_plan);
+}
+
+// A Buffer operand `name` of `call` on the device matrix A: A's dtype, n
+// elements (A's `dim`, "rows" or "columns"), A's context, not mapped. Its
+// buffer of T, or an error naming the call and the operand.
+template <class T>
+const std::shared_ptr<Buffer<T>>& operand(const PyCsr& a, const PyBuffer& v, const std::string& call, const char* name,
+                                          std::size_t n, const char* dim) {
+  v.check_unmapped(call.c_str());
+  if (v.dtype() != a.dtype()) throw py::type_error(call + ": " + name + " is " + v.dtype() + " but A is " + a.dtype());
+  if (v.size() != n)
+    throw py::value_error(call + ": " + name + " has " + std::to_string(v.size()) + " elements but A has " +
+                          std::to_string(n) + " " + dim);
+  if (v.ctx.get() != a.ctx.get()) throw py::value_error(call + ": " + name + " and A belong to different contexts");
+  return v.of<T>();
 }
 
 // y = A x on the device matrix; x a Buffer (y comes back as a Buffer,
 // nothing crosses to the host) or an array (y comes back as an array).
+// out: a Buffer of A's rows and dtype that receives y (x a Buffer only),
+// so that repeated products allocate nothing.
 template <class T>
-py::tuple device_product(const PyCsr& a, const py::object& x) {
+py::tuple device_product(const PyCsr& a, const py::object& x, const py::object& out, bool return_plan) {
   const SparseMatrix<T>& matrix = matrix_of<T>(a);
   Context& ctx = *a.ctx;
   if (py::isinstance<PyBuffer>(x)) {
-    const PyBuffer& bx = x.cast<const PyBuffer&>();
-    bx.check_unmapped("spmv");
-    if (bx.dtype() != a.dtype()) throw py::type_error("spmv: x is " + bx.dtype() + " but A is " + a.dtype());
-    if (bx.size() != matrix.cols())
-      throw py::value_error("spmv: x has " + std::to_string(bx.size()) + " elements but A has " +
-                            std::to_string(matrix.cols()) + " columns");
-    if (bx.ctx.get() != a.ctx.get()) throw py::value_error("spmv: x and A belong to different contexts");
+    const Buffer<T>& dx = *operand<T>(a, x.cast<const PyBuffer&>(), "spmv", "x", matrix.cols(), "columns");
     PyBuffer y;
-    y.ctx = a.ctx;
-    auto dy = std::make_shared<Buffer<T>>(ctx, matrix.rows());
+    if (out.is_none()) {
+      y.ctx = a.ctx;
+      y.of<T>() = std::make_shared<Buffer<T>>(ctx, matrix.rows());
+    } else {
+      if (!py::isinstance<PyBuffer>(out))
+        throw py::type_error("spmv: out must be a portacl.Buffer, not " + std::string(py::str(out.get_type())));
+      y = out.cast<const PyBuffer&>();
+      if (operand<T>(a, y, "spmv", "out", matrix.rows(), "rows").get() == &dx)
+        throw py::value_error("spmv: out is x; the product cannot overwrite its input");
+    }
     LaunchPlan plan;
     {
       py::gil_scoped_release release;
-      if constexpr (std::is_same<T, float>::value)
-        plan = spmv(ctx, T(1), matrix, *bx.f32, T(0), *dy);
-      else
-        plan = spmv(ctx, T(1), matrix, *bx.f64, T(0), *dy);
+      plan = spmv(ctx, T(1), matrix, dx, T(0), *y.of<T>());
     }
-    if constexpr (std::is_same<T, float>::value)
-      y.f32 = dy;
-    else
-      y.f64 = dy;
-    return with_plan(y, plan);
+    return with_plan(out.is_none() ? py::object(py::cast(y)) : out, plan, return_plan);
   }
-  return array_product(ctx, matrix, checked_x<T>(py::array::ensure(x), matrix.cols()));
+  if (!out.is_none()) throw py::type_error("spmv: out is taken only when x is a Buffer");
+  return array_product(ctx, matrix, checked_x<T>(py::array::ensure(x), matrix.cols()), return_plan);
 }
 
 // The matrix read back as a scipy.sparse.csr_matrix.
@@ -161,24 +175,36 @@ py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
   return array_product(ctx, SparseMatrix<T>(ctx, host), hx);
 }
 
-// CG or BiCGStab from x0 (None: x = 0); (x, info).
+// CG or BiCGStab from x0 (None: x = 0); (x, info). b and x0 are arrays
+// (uploaded) or Buffers on A's context (x0 copied, never overwritten); x
+// comes back as b came: a Buffer for a Buffer, else an array. `a` is the
+// device matrix's holder, or null for a matrix uploaded for this call
+// (which takes arrays only).
 template <class T>
-py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const py::array& b,
-                const py::object& x0, double tol, std::size_t max_iterations, bool jacobi) {
+py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const PyCsr* a,
+                const py::object& b, const py::object& x0, double tol, std::size_t max_iterations, bool jacobi) {
   check_square(method, matrix.rows(), matrix.cols());
-  const auto hb = checked<T>(b, 1, method + ": b");
-  if (std::size_t(hb.size()) != matrix.rows())
-    throw py::value_error(method + ": b has " + std::to_string(hb.size()) + " elements but A has " +
-                          std::to_string(matrix.rows()) + " rows");
-  std::optional<py::array_t<T, py::array::c_style>> hx0;
-  if (!x0.is_none()) {
+  const bool on_device = a && py::isinstance<PyBuffer>(b);
+  std::shared_ptr<Buffer<T>> db, dx0;
+  std::optional<py::array_t<T, py::array::c_style>> hb, hx0;
+  if (on_device)
+    db = operand<T>(*a, b.cast<const PyBuffer&>(), method, "b", matrix.rows(), "rows");
+  else {
+    hb = checked<T>(py::array::ensure(b), 1, method + ": b");
+    if (std::size_t(hb->size()) != matrix.rows())
+      throw py::value_error(method + ": b has " + std::to_string(hb->size()) + " elements but A has " +
+                            std::to_string(matrix.rows()) + " rows");
+  }
+  if (a && py::isinstance<PyBuffer>(x0))
+    dx0 = operand<T>(*a, x0.cast<const PyBuffer&>(), method, "x0", matrix.cols(), "columns");
+  else if (!x0.is_none()) {
     hx0 = checked<T>(py::array::ensure(x0), 1, method + ": x0");
     if (std::size_t(hx0->size()) != matrix.cols())
       throw py::value_error(method + ": x0 has " + std::to_string(hx0->size()) + " elements but A has " +
                             std::to_string(matrix.cols()) + " columns");
   }
-  const Buffer<T> db = uploaded(ctx, hb);
-  Buffer<T> dx = hx0 ? uploaded(ctx, *hx0) : Buffer<T>(ctx, std::vector<T>(matrix.rows(), T(0)));
+  if (hb) db = std::make_shared<Buffer<T>>(uploaded(ctx, *hb));
+  auto dx = std::make_shared<Buffer<T>>(hx0 ? uploaded(ctx, *hx0) : Buffer<T>(ctx, matrix.cols()));
   SolverOptions o;
   o.tolerance = tol;
   o.jacobi = jacobi;
@@ -186,12 +212,20 @@ py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& 
   SolverResult r;
   {
     py::gil_scoped_release release;
-    r = method == "cg" ? cg(ctx, matrix, db, dx, o) : bicgstab(ctx, matrix, db, dx, o);
+    if (dx0)
+      copy(ctx, *dx0, *dx);
+    else if (!hx0)
+      fill(ctx, *dx, T(0));
+    r = method == "cg" ? cg(ctx, matrix, *db, *dx, o) : bicgstab(ctx, matrix, *db, *dx, o);
   }
   const py::dict info("converged"_a = r.converged, "iterations"_a = r.iterations, "residual"_a = r.residual,
                       "true_residual"_a = r.true_residual, "restarts"_a = r.restarts, "history"_a = r.history,
                       "stop_reason"_a = r.stop_reason, "warning"_a = r.warning);
-  return py::make_tuple(download(dx, {py::ssize_t(dx.size())}), info);
+  if (!on_device) return py::make_tuple(download(*dx, {py::ssize_t(dx->size())}), info);
+  PyBuffer x;
+  x.ctx = a->ctx;
+  x.of<T>() = dx;
+  return py::make_tuple(x, info);
 }
 
 }  // namespace
@@ -212,17 +246,20 @@ void bind_sparse(py::module_& m) {
       .def("__repr__", [](const PyCsr& a) {
         return "<portacl.CsrMatrix " + a.shape_text() + ", " + std::to_string(a.nnz()) + " entries, " + a.dtype() + ">";
       });
-  m.def("spmv", [](const PyCsr& a, const py::object& x) {
-    return a.f32 ? device_product<float>(a, x) : device_product<double>(a, x);
-  });
+  m.def(
+      "spmv",
+      [](const PyCsr& a, const py::object& x, const py::object& out, bool return_plan) {
+        return a.f32 ? device_product<float>(a, x, out, return_plan) : device_product<double>(a, x, out, return_plan);
+      },
+      py::arg("a"), py::arg("x"), py::arg("out") = py::none(), py::arg("return_plan") = true);
   m.def("spmv", [](Context& ctx, const py::object& a, const py::array& x) {
     return holds<float>(a) ? product<float>(ctx, a, x) : product<double>(ctx, a, x);
   });
   for (const char* method : {"cg", "bicgstab"}) {
-    m.def(method, [name = std::string(method)](const PyCsr& a, const py::array& b, const py::object& x0, double tol,
+    m.def(method, [name = std::string(method)](const PyCsr& a, const py::object& b, const py::object& x0, double tol,
                                                std::size_t max_iterations, bool jacobi) {
-      return a.f32 ? solve<float>(*a.ctx, name, *a.f32, b, x0, tol, max_iterations, jacobi)
-                   : solve<double>(*a.ctx, name, *a.f64, b, x0, tol, max_iterations, jacobi);
+      return a.f32 ? solve<float>(*a.ctx, name, *a.f32, &a, b, x0, tol, max_iterations, jacobi)
+                   : solve<double>(*a.ctx, name, *a.f64, &a, b, x0, tol, max_iterations, jacobi);
     });
     m.def(method,
           [name = std::string(method)](Context& ctx, const py::object& a, const py::array& b, const py::object& x0,
@@ -231,7 +268,7 @@ void bind_sparse(py::module_& m) {
             auto upload = [&](auto host) {
               check_square(name, host.rows, host.cols);
               using T = typename decltype(host.value)::value_type;
-              return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), b, x0, tol, max_iterations, jacobi);
+              return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), nullptr, b, x0, tol, max_iterations, jacobi);
             };
             return holds<float>(a) ? upload(host_csr<float>(a)) : upload(host_csr<double>(a));
           });

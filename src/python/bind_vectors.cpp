@@ -2,7 +2,8 @@
 // Vector calls on Buffers (reductions, AXPY) and on arrays (scans,
 // compaction, histograms, sort).
 // Every call returns (result, plan); the Python layer drops the plan unless
-// asked for it.
+// asked for it. The calls on Buffers, whose own work is small, make the
+// plan's Python object only when asked (return_plan): it costs microseconds.
 #include "bindings.hpp"
 
 namespace portacl::python {
@@ -20,9 +21,10 @@ void same_dtype(const PyBuffer& x, const PyBuffer& y, const char* op) {
                           std::to_string(y.size()));
 }
 
-// One reduction of a Buffer to a Python float, by name.
+// One reduction of a Buffer to a Python float, by name; the plan (else
+// None) where the caller keeps it.
 template <class Reduce>
-py::tuple reduction(Context& ctx, const PyBuffer& x, const char* op, Reduce&& reduce) {
+py::tuple reduction(Context& ctx, const PyBuffer& x, const char* op, bool return_plan, Reduce&& reduce) {
   x.check_unmapped(op);
   LaunchPlan plan;
   double value = 0;
@@ -30,7 +32,7 @@ py::tuple reduction(Context& ctx, const PyBuffer& x, const char* op, Reduce&& re
     py::gil_scoped_release release;
     value = x.f32 ? double(reduce(ctx, *x.f32, plan)) : double(reduce(ctx, *x.f64, plan));
   }
-  return with_plan(value, plan);
+  return with_plan(value, plan, return_plan);
 }
 
 template <class T>
@@ -137,26 +139,30 @@ void bind_vectors(py::module_& m) {
       v.f64 = std::make_shared<DeviceValue<double>>(dot_async(*ctx, *x.f64, *y.f64));
     return v;
   });
-  m.def("sum", [](Context& ctx, const PyBuffer& x) {
-    return reduction(ctx, x, "sum", [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
+  m.def("sum", [](Context& ctx, const PyBuffer& x, bool return_plan) {
+    return reduction(ctx, x, "sum", return_plan,
+                     [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
   });
   m.def("sum_integers", [](Context& ctx, const py::array& x) {
     if (holds<std::int32_t>(x)) return integer_sum<std::int32_t>(ctx, x);
     if (holds<std::int64_t>(x)) return integer_sum<std::int64_t>(ctx, x);
     throw py::type_error("sum: dtype " + dtype_name(x) + " is not int32 or int64");
   });
-  m.def("nrm2", [](Context& ctx, const PyBuffer& x) {
-    return reduction(ctx, x, "nrm2", [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
+  m.def("nrm2", [](Context& ctx, const PyBuffer& x, bool return_plan) {
+    return reduction(ctx, x, "nrm2", return_plan,
+                     [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
   });
-  m.def("min", [](Context& ctx, const PyBuffer& x) {
+  m.def("min", [](Context& ctx, const PyBuffer& x, bool return_plan) {
     if (!x.size()) throw py::value_error("min: the array is empty");
-    return reduction(ctx, x, "min", [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
+    return reduction(ctx, x, "min", return_plan,
+                     [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
   });
-  m.def("max", [](Context& ctx, const PyBuffer& x) {
+  m.def("max", [](Context& ctx, const PyBuffer& x, bool return_plan) {
     if (!x.size()) throw py::value_error("max: the array is empty");
-    return reduction(ctx, x, "max", [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
+    return reduction(ctx, x, "max", return_plan,
+                     [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
   });
-  m.def("dot", [](Context& ctx, const PyBuffer& x, const PyBuffer& y) {
+  m.def("dot", [](Context& ctx, const PyBuffer& x, const PyBuffer& y, bool return_plan) {
     same_dtype(x, y, "dot");
     LaunchPlan plan;
     double value = 0;
@@ -164,7 +170,7 @@ void bind_vectors(py::module_& m) {
       py::gil_scoped_release release;
       value = x.f32 ? double(dot(ctx, *x.f32, *y.f32, {}, &plan)) : dot(ctx, *x.f64, *y.f64, {}, &plan);
     }
-    return with_plan(value, plan);
+    return with_plan(value, plan, return_plan);
   });
   // The plan only where the caller keeps it: making the Python object of a
   // plan costs more than the module's own work on a small call.

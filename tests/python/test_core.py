@@ -64,6 +64,19 @@ def test_integer_sums_are_exact_as_numpy_sums_them(ctx, rng, n):
         assert plan.kernel
 
 
+def test_buffer_reductions_return_their_plan_only_when_asked(ctx, rng):
+    """The calls on Buffers make the plan's object only for return_plan=True;
+    the value is the same either way."""
+    h = rng.uniform(-1, 1, 1031)
+    x, y = portacl.Buffer(ctx, h), portacl.Buffer(ctx, h[::-1].copy())
+    for call in (lambda **k: portacl.sum(x, **k), lambda **k: portacl.nrm2(x, **k), lambda **k: portacl.min(x, **k),
+                 lambda **k: portacl.max(x, **k), lambda **k: portacl.dot(x, y, **k)):
+        value = call()
+        assert type(value) is float
+        again, plan = call(return_plan=True)
+        assert again == value and isinstance(plan, portacl.Plan) and plan.kernel
+
+
 def test_non_contiguous_arrays_are_copied(ctx, rng):
     a = rng.uniform(-1, 1, 101)
     np.testing.assert_array_equal(portacl.Buffer(ctx, a[::3]).to_numpy(), a[::3])

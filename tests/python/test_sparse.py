@@ -110,6 +110,11 @@ def test_device_csr_matrix_products_stay_on_the_device(ctx, rng, dtype, shape):
     assert isinstance(y, portacl.Buffer) and len(y) == shape[0] and y.dtype == m.dtype and plan.kernel
     assert np.all(np.abs(y.to_numpy() - want) <= _row_bound(a, x, dtype))
     assert np.all(np.abs((m @ x) - want) <= _row_bound(a, x, dtype))
+    # out=: the product written into a Buffer given, poisoned first, and returned.
+    out = portacl.Buffer(ctx, np.full(shape[0], np.nan, dtype))
+    y, plan = portacl.spmv(m, bx, out=out, return_plan=True)
+    assert y is out and plan.kernel
+    assert np.all(np.abs(out.to_numpy() - want) <= _row_bound(a, x, dtype))
 
 
 def test_device_csr_matrix_chains_products_and_solves(ctx, rng):
@@ -132,6 +137,31 @@ def test_device_csr_matrix_chains_products_and_solves(ctx, rng):
     assert (portacl.sparse.csr_matrix(a.tocsc(), context=ctx).get() != a).nnz == 0
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_solvers_keep_buffers_on_the_device(ctx, rng, dtype):
+    a = poisson2d(19).astype(dtype)
+    m = portacl.sparse.csr_matrix(a, context=ctx)
+    b = rng.uniform(-1, 1, a.shape[0]).astype(dtype)
+    x0 = rng.uniform(-1, 1, a.shape[0]).astype(dtype)
+    tol = 1e-5 if dtype == np.float32 else 1e-10
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    for solve in (portacl.cg, portacl.bicgstab):
+        bx0 = portacl.Buffer(ctx, x0)
+        x, info = solve(m, portacl.Buffer(ctx, b), tol=tol, x0=bx0)
+        assert isinstance(x, portacl.Buffer) and len(x) == a.shape[0] and x.dtype == m.dtype
+        assert info["converged"], info["stop_reason"]
+        xh = x.to_numpy().astype(np.float64)
+        assert np.linalg.norm(b64 - a64 @ xh) <= tol * np.linalg.norm(b64)
+        assert np.array_equal(bx0.to_numpy(), x0)  # x0 copied, never overwritten
+        # The same solve from arrays: the same iterations (the same start, the same arithmetic).
+        xa, info_a = solve(m, b, tol=tol, x0=x0)
+        assert isinstance(xa, np.ndarray) and info_a["iterations"] == info["iterations"]
+    # SciPy's signature: a Buffer b gives a Buffer x, stopped by ||b|| measured on the device.
+    x, code = portacl.sparse.cg(m, portacl.Buffer(ctx, b), rtol=tol)
+    assert code == 0 and isinstance(x, portacl.Buffer)
+    assert np.linalg.norm(b64 - a64 @ x.to_numpy().astype(np.float64)) <= tol * np.linalg.norm(b64)
+
+
 def test_device_csr_matrix_refusals(ctx, rng):
     m = portacl.sparse.csr_matrix(sp.identity(3, format="csr"), context=ctx)
     with pytest.raises(ValueError, match="spmv: x has 2 elements but A has 3 columns"):
@@ -147,6 +177,31 @@ def test_device_csr_matrix_refusals(ctx, rng):
         portacl.spmv(m, portacl.Buffer(other, np.ones(3)))
     with pytest.raises(ValueError, match="spmv: the CsrMatrix belongs to another context"):
         portacl.spmv(m, np.ones(3), context=other)
+    bx = portacl.Buffer(ctx, np.ones(3))
+    with pytest.raises(ValueError, match="spmv: out has 2 elements but A has 3 rows"):
+        portacl.spmv(m, bx, out=portacl.Buffer(ctx, np.ones(2)))
+    with pytest.raises(TypeError, match="spmv: out is float32 but A is float64"):
+        portacl.spmv(m, bx, out=portacl.Buffer(ctx, np.ones(3, np.float32)))
+    with pytest.raises(ValueError, match="spmv: out is x; the product cannot overwrite its input"):
+        portacl.spmv(m, bx, out=bx)
+    with pytest.raises(ValueError, match="spmv: out and A belong to different contexts"):
+        portacl.spmv(m, bx, out=portacl.Buffer(other, np.ones(3)))
+    with pytest.raises(TypeError, match="spmv: out must be a portacl.Buffer"):
+        portacl.spmv(m, bx, out=np.ones(3))
+    with pytest.raises(TypeError, match="spmv: out is taken only when x is a Buffer"):
+        portacl.spmv(m, np.ones(3), out=portacl.Buffer(ctx, np.ones(3)))
+    with pytest.raises(TypeError, match="spmv: out is taken only for a CsrMatrix times a Buffer"):
+        portacl.spmv(sp.identity(3, format="csr"), np.ones(3), out=bx)
+    for solve in (portacl.cg, portacl.bicgstab):
+        name = solve.__name__
+        with pytest.raises(ValueError, match=f"{name}: b has 4 elements but A has 3 rows"):
+            solve(m, portacl.Buffer(ctx, np.ones(4)))
+        with pytest.raises(TypeError, match=f"{name}: b is float32 but A is float64"):
+            solve(m, portacl.Buffer(ctx, np.ones(3, np.float32)))
+        with pytest.raises(ValueError, match=f"{name}: b and A belong to different contexts"):
+            solve(m, portacl.Buffer(other, np.ones(3)))
+        with pytest.raises(ValueError, match=f"{name}: x0 has 2 elements but A has 3 columns"):
+            solve(m, bx, x0=portacl.Buffer(ctx, np.ones(2)))
     tall = portacl.sparse.csr_matrix(sp.csr_matrix(np.ones((4, 3))), context=ctx)
     for solve in (portacl.cg, portacl.bicgstab):
         with pytest.raises(ValueError, match=f"{solve.__name__}: A is 4 x 3; a square matrix is needed"):

@@ -5,6 +5,7 @@
 
 #include "kernels/sparse/generators.hpp"
 #include "portacl/sparse.hpp"
+#include "portacl/vectors.hpp"
 #include "tuning/clblast_call.hpp"
 
 namespace bench {
@@ -16,9 +17,9 @@ namespace {
 constexpr int kCallsPerSample = 200;
 
 LatencyRow time_call(Context& ctx, const std::string& call, const std::string& problem, int warmup, int reps,
-                     const std::function<void()>& once) {
+                     const std::function<void()>& once, int calls_per_sample = kCallsPerSample) {
   LatencyRow r{call, problem, {}, {}};
-  r.host = measure(warmup, reps, [&] { return 1e-3 * host_us_per_call(ctx, kCallsPerSample, once); });
+  r.host = measure(warmup, reps, [&] { return 1e-3 * host_us_per_call(ctx, calls_per_sample, once); });
   r.round_trip = measure(warmup, reps, [&] { return wall_ms(ctx, once); });
   return r;
 }
@@ -59,9 +60,30 @@ std::vector<LatencyRow> run_latency(Context& ctx, int warmup, int reps, bool bas
   const std::string grid = "32^2 grid";
   rows.push_back(
       time_call(ctx, "portacl::spmv (rules)", grid, warmup, reps, [&] { spmv(ctx, 1.0f, lap, x, 0.0f, y); }));
+  // And on a 256^2 grid's (65536 rows), where the product outweighs the call.
+  const SparseMatrix<float> lap256(ctx, poisson2d<float>(256));
+  Buffer<float> x256(ctx, random_floats(lap256.cols(), rng)), y256(ctx, lap256.rows());
+  rows.push_back(time_call(
+      ctx, "portacl::spmv (rules)", "256^2 grid", warmup, reps, [&] { spmv(ctx, 1.0f, lap256, x256, 0.0f, y256); },
+      20));
   const SpmvMethod block{SparseFormat::csr, CsrVariant::block};
   rows.push_back(time_call(ctx, "portacl::spmv (csr-block)", grid, warmup, reps,
                            [&] { spmv(ctx, 1.0f, lap, x, 0.0f, y, block); }));
+  // A whole CG solve on a 64^2 grid's Laplacian (4096 rows) from x = 0:
+  // 50 iterations every call (the tolerance, 1e-12, is beyond float's reach).
+  const SparseMatrix<float> lap64(ctx, poisson2d<float>(64));
+  const Buffer<float> b64(ctx, random_floats(lap64.rows(), rng));
+  Buffer<float> x64(ctx, lap64.rows());
+  SolverOptions solve;
+  solve.tolerance = 1e-12;
+  solve.max_iterations = 50;
+  rows.push_back(time_call(
+      ctx, "portacl::cg (50 iterations)", "64^2 grid", warmup, reps,
+      [&] {
+        fill(ctx, x64, 0.0f);
+        (void)cg(ctx, lap64, b64, x64, solve);
+      },
+      5));
   if (!baseline) return rows;
   rows.push_back(time_call(ctx, "CLBlastSaxpy", vec, warmup, reps, [&] {
     clblast_call("Saxpy", [&](cl_event* e) {

@@ -79,7 +79,7 @@ def _result(pair: Tuple[Any, ...], return_plan: bool) -> Any:
 
 def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool) -> Any:
     ctx = _context(context, x)
-    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name)), return_plan)
+    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name), return_plan), return_plan)
 
 
 def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False, asynchronous: bool = False) -> Any:
@@ -132,7 +132,7 @@ def dot(x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bo
     bx, by = _pair(ctx, x, y, "dot")
     if asynchronous:
         return _portacl.dot_async(ctx, bx, by)
-    return _result(_portacl.dot(ctx, bx, by), return_plan)
+    return _result(_portacl.dot(ctx, bx, by, return_plan), return_plan)
 
 
 def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
@@ -212,43 +212,54 @@ def trsv(l: ArrayLike, b: ArrayLike, unit_diagonal: bool = False, context: Optio
     return _result(_portacl.trsv(_context(context), _np.asarray(l), _np.asarray(b), unit_diagonal), return_plan)
 
 
-def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
+def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool = False,
+         out: Optional[Buffer] = None) -> Any:
     """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's
     dtype), uploaded for this call, or a CsrMatrix already on the device
     (portacl.sparse.csr_matrix), whose upload, analysis and plan are kept:
-    there x may be a Buffer, and then A @ x comes back as a Buffer."""
+    there x may be a Buffer, and then A @ x comes back as a Buffer, `out`
+    if given (a Buffer of A's rows and dtype, not x itself: repeated
+    products then allocate nothing)."""
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError("spmv: the CsrMatrix belongs to another context than `context`")
-        return _result(_portacl.spmv(a, x if isinstance(x, Buffer) else _np.asarray(x)), return_plan)
+        return _result(_portacl.spmv(a, x if isinstance(x, Buffer) else _np.asarray(x), out, return_plan),
+                       return_plan)
+    if out is not None:
+        raise TypeError("spmv: out is taken only for a CsrMatrix times a Buffer")
     return _result(_portacl.spmv(_context(context), a, _np.asarray(x)), return_plan)
 
 
-def _solve(method: str, a: Any, b: ArrayLike, tol: float, max_iterations: int, jacobi: bool,
-           context: Optional[Context], x0: Optional[ArrayLike] = None) -> Tuple[_np.ndarray, dict]:
-    x0 = None if x0 is None else _np.asarray(x0)
+def _solve(method: str, a: Any, b: Vector, tol: float, max_iterations: int, jacobi: bool,
+           context: Optional[Context], x0: Optional[Vector] = None) -> Tuple[Any, dict]:
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError(f"{method}: the CsrMatrix belongs to another context than `context`")
-        return getattr(_portacl, method)(a, _np.asarray(b), x0, tol, max_iterations, jacobi)
+        # Buffers stay on the device: x then comes back as a Buffer.
+        b = b if isinstance(b, Buffer) else _np.asarray(b)
+        x0 = x0 if x0 is None or isinstance(x0, Buffer) else _np.asarray(x0)
+        return getattr(_portacl, method)(a, b, x0, tol, max_iterations, jacobi)
+    x0 = None if x0 is None else _np.asarray(x0)
     return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi)
 
 
-def cg(a: Any, b: ArrayLike, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
-       context: Optional[Context] = None, x0: Optional[ArrayLike] = None) -> Tuple[_np.ndarray, dict]:
+def cg(a: Any, b: Vector, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
+       context: Optional[Context] = None, x0: Optional[Vector] = None) -> Tuple[Any, dict]:
     """Conjugate gradients on a symmetric positive definite CSR matrix A,
     from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
     with info's converged (b - A x meets tol), iterations, residual (the
     recurrence's ||r|| / ||b||), true_residual (||b - A x|| / ||b||),
     restarts, history, stop_reason and warning. A may be a CsrMatrix on the
-    device (portacl.sparse.csr_matrix): then it is not uploaded again. x0:
-    the starting guess (default 0). portacl.sparse.cg takes SciPy's
-    signature instead."""
+    device (portacl.sparse.csr_matrix): then it is not uploaded again, and
+    b and x0 may be Buffers on its context: x then comes back as a Buffer
+    (nothing crosses to the host but info). x0: the starting guess (default
+    0; never overwritten). portacl.sparse.cg takes SciPy's signature
+    instead."""
     return _solve("cg", a, b, tol, max_iterations, jacobi, context, x0)
 
 
-def bicgstab(a: Any, b: ArrayLike, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
-             context: Optional[Context] = None, x0: Optional[ArrayLike] = None) -> Tuple[_np.ndarray, dict]:
+def bicgstab(a: Any, b: Vector, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
+             context: Optional[Context] = None, x0: Optional[Vector] = None) -> Tuple[Any, dict]:
     """BiCGStab on a square (not necessarily symmetric) CSR matrix A, from
     x0 (default 0); (x, info) as cg."""
     return _solve("bicgstab", a, b, tol, max_iterations, jacobi, context, x0)

@@ -5,7 +5,8 @@ csr_matrix(A) uploads a scipy.sparse matrix once; the result, a
 portacl.CsrMatrix, keeps its device copy, the structure's analysis, the
 formats the products convert it to and their plans, so that every later
 portacl.spmv(M, x), M @ x, portacl.cg(M, b) or portacl.bicgstab(M, b) skips
-them. With x a portacl.Buffer, M @ x stays on the device as a Buffer.
+them. With x a portacl.Buffer, M @ x stays on the device as a Buffer;
+with b a Buffer, so does the solvers' x.
 
 cg and bicgstab here take scipy.sparse.linalg's signatures and return its
 (x, info): a program written for SciPy changes its import."""
@@ -15,14 +16,13 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 import numpy as _np
 
-from . import _context, _solve
-from ._portacl import CsrMatrix
+from . import _context, _solve, nrm2
+from ._portacl import Buffer, CsrMatrix
 
 __all__ = ["CsrMatrix", "bicgstab", "cg", "csr_matrix"]
 
 if TYPE_CHECKING:
-    from numpy.typing import ArrayLike
-
+    from . import Vector
     from ._portacl import Context
 
 
@@ -35,8 +35,8 @@ def csr_matrix(a: Any, context: Optional[Context] = None) -> CsrMatrix:
     return CsrMatrix(_context(context), a)
 
 
-def _scipy_solve(method: str, A: Any, b: ArrayLike, x0: Optional[ArrayLike], rtol: float, atol: float,
-                 maxiter: Optional[int], M: Optional[str], callback: Optional[Callable[..., Any]]) -> Tuple[_np.ndarray, int]:
+def _scipy_solve(method: str, A: Any, b: Vector, x0: Optional[Vector], rtol: float, atol: float,
+                 maxiter: Optional[int], M: Optional[str], callback: Optional[Callable[..., Any]]) -> Tuple[Any, int]:
     if callback is not None:
         raise ValueError(f"{method}: callback is not supported: the iterations run on the device, and the host "
                          f"sees x only at the end (portacl.{method} returns the residual history instead)")
@@ -56,8 +56,11 @@ def _scipy_solve(method: str, A: Any, b: ArrayLike, x0: Optional[ArrayLike], rto
         raise ValueError(f"{method}: maxiter must be at least 1, not {maxiter}")
     # SciPy stops at ||b - A x|| <= max(rtol ||b||, atol); portacl's solvers
     # at ||b - A x|| / ||b|| below their tolerance.
-    b = _np.asarray(b)
-    b_norm = float(_np.linalg.norm(b.astype(_np.float64)))
+    if isinstance(b, Buffer):  # stays on the device: its norm too
+        b_norm = float(nrm2(b))
+    else:
+        b = _np.asarray(b)
+        b_norm = float(_np.linalg.norm(b.astype(_np.float64)))
     tol = max(rtol, atol / b_norm) if b_norm > 0 else rtol
     context = A.context if isinstance(A, CsrMatrix) else None
     x, info = _solve(method, A, b, tol, maxiter, jacobi, context, x0)
@@ -68,11 +71,12 @@ def _scipy_solve(method: str, A: Any, b: ArrayLike, x0: Optional[ArrayLike], rto
     return x, -1  # a breakdown (SciPy: illegal input or breakdown)
 
 
-def cg(A: Any, b: ArrayLike, x0: Optional[ArrayLike] = None, *, rtol: float = 1e-05, atol: float = 0.0,
+def cg(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, atol: float = 0.0,
        maxiter: Optional[int] = None, M: Optional[str] = None,
-       callback: Optional[Callable[..., Any]] = None) -> Tuple[_np.ndarray, int]:
+       callback: Optional[Callable[..., Any]] = None) -> Tuple[Any, int]:
     """scipy.sparse.linalg.cg on the device: A a symmetric positive definite
-    scipy.sparse matrix or CsrMatrix, b (and x0) arrays of A's dtype;
+    scipy.sparse matrix or CsrMatrix, b (and x0) arrays of A's dtype, or
+    Buffers on a CsrMatrix's context (x then comes back as a Buffer);
     stops at ||b - A x|| <= max(rtol ||b||, atol) or after maxiter
     iterations (default 10 n). M=None or M='jacobi' (A's diagonal).
     Returns (x, info): info 0 converged, > 0 the iterations done without
@@ -81,9 +85,9 @@ def cg(A: Any, b: ArrayLike, x0: Optional[ArrayLike] = None, *, rtol: float = 1e
     return _scipy_solve("cg", A, b, x0, rtol, atol, maxiter, M, callback)
 
 
-def bicgstab(A: Any, b: ArrayLike, x0: Optional[ArrayLike] = None, *, rtol: float = 1e-05, atol: float = 0.0,
+def bicgstab(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, atol: float = 0.0,
              maxiter: Optional[int] = None, M: Optional[str] = None,
-             callback: Optional[Callable[..., Any]] = None) -> Tuple[_np.ndarray, int]:
+             callback: Optional[Callable[..., Any]] = None) -> Tuple[Any, int]:
     """scipy.sparse.linalg.bicgstab on the device: A any non-singular square
     matrix; the rest as cg."""
     return _scipy_solve("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback)
