@@ -422,15 +422,61 @@ def to_pyopencl(obj: Union[Context, Buffer]) -> Any:
     raise TypeError(f"to_pyopencl: a portacl Context or Buffer is needed, not {type(obj).__name__}")
 
 
-def _bar(stream: Any) -> Callable[[str, int, int, float, float], None]:
+class _TerminalBar:
     """A one-line progress bar redrawn in place (a terminal only)."""
-    def draw(operation: str, done: int, total: int, best_ms: float, rules_ms: float) -> None:
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def __call__(self, operation: str, done: int, total: int, best_ms: float, rules_ms: float) -> None:
         width = 30
         filled = width * done // total if total else width
         speed = f"best {best_ms:.4g} ms vs rules {rules_ms:.4g} ms" if best_ms > 0 else ""
-        stream.write(f"\r{operation:16.16} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {speed}")
-        stream.flush()
-    return draw
+        self.stream.write(f"\r{operation:16.16} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {speed}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\n")
+
+
+class _TqdmBar:
+    """The progress as a tqdm.auto bar: a widget in a notebook, a line in a terminal."""
+
+    def __init__(self, tqdm: Any) -> None:
+        self.tqdm = tqdm
+        self.bar: Any = None
+
+    def __call__(self, operation: str, done: int, total: int, best_ms: float, rules_ms: float) -> None:
+        if self.bar is None:
+            self.bar = self.tqdm(total=total, desc=operation, unit="candidate")
+        self.bar.total = total
+        self.bar.n = done
+        if best_ms > 0:
+            self.bar.set_postfix_str(f"best {best_ms:.4g} ms vs rules {rules_ms:.4g} ms", refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _progress(quiet: Optional[bool]) -> Any:
+    """tune's progress display: tqdm.auto's bar where tqdm is installed (so
+    notebooks show one too), else a line redrawn in a terminal; None for
+    quiet=True, or, when quiet is None, where neither tqdm nor a terminal is."""
+    import sys
+
+    if quiet:
+        return None
+    try:
+        from tqdm.auto import tqdm  # type: ignore[import]
+    except ImportError:
+        tqdm = None
+    if tqdm is not None:
+        return _TqdmBar(tqdm)
+    if quiet is None and not sys.stderr.isatty():
+        return None
+    return _TerminalBar(sys.stderr)
 
 
 def tune(kernel: str, size: int = 1 << 22, budget: int = 48, seconds: float = 0.0, database: Optional[str] = None,
@@ -441,19 +487,17 @@ def tune(kernel: str, size: int = 1 << 22, budget: int = 48, seconds: float = 0.
     and stores the winner in the tuning database plans read: `database`,
     else PORTACL_TUNING_DB, else the user's, the same file portacl-tune
     writes (a result whose timing spread is wide is not stored unless
-    accept_noisy). A progress bar is drawn in a terminal; quiet=True (the default
-    where stderr is not a terminal, as in notebooks) draws none. Returns a
-    dict: rules_ms, best_ms, speedup, configuration, stored, database, ..."""
-    import sys
-
-    if quiet is None:
-        quiet = not sys.stderr.isatty()
-    progress = None if quiet else _bar(sys.stderr)
-    report = _portacl.tune(_context(context), kernel, size, budget, seconds, database or "", dry_run, accept_noisy,
-                           progress)
-    if progress is not None:
-        sys.stderr.write("\n")
-    return report
+    accept_noisy). Progress is shown with tqdm.auto where tqdm is installed
+    (in notebooks too), else as a line in a terminal; quiet=True shows none.
+    Returns a dict: rules_ms, best_ms, speedup, configuration, stored,
+    database, ..."""
+    progress = _progress(quiet)
+    try:
+        return _portacl.tune(_context(context), kernel, size, budget, seconds, database or "", dry_run, accept_noisy,
+                             progress)
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 CsrMatrix.__matmul__ = lambda self, x: spmv(self, x)  # type: ignore[assignment, arg-type]
