@@ -104,8 +104,25 @@ void bind_core(py::module_& m) {
         for (const Device& d : all_devices()) out.append(describe(d));
         return out;
       },
-      "Every OpenCL device there is, as dicts: DeviceInfo's fields (name, platform, type, compute units, memory, "
-      "fp64, ...) and portacl's class and architecture for it.");
+      R"doc(Every OpenCL device there is, as dicts.
+
+Returns
+-------
+list of dict
+    Per device, DeviceInfo's fields (name, platform, type, compute_units,
+    global_mem_size, fp64, ...) and portacl's class and architecture for it.
+
+Raises
+------
+Error
+    The OpenCL loader or a platform fails (its error named).
+
+Examples
+--------
+>>> import portacl
+>>> all(d["class"] and d["name"] for d in portacl.query())
+True
+)doc");
 
   py::class_<Context, std::shared_ptr<Context>>(m, "Context")
       .def(py::init([](const std::string& selector) { return std::make_shared<Context>(selector); }),

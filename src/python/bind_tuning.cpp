@@ -6,7 +6,23 @@
 namespace portacl::python {
 
 void bind_tuning(py::module_& m) {
-  m.def("tunable_operations", &tunable_operations);
+  m.def("tunable_operations", &tunable_operations, R"doc(The operations portacl.tune takes, by name.
+
+Returns
+-------
+list of str
+
+Raises
+------
+Error
+    Never in practice: the list is the library's own.
+
+Examples
+--------
+>>> import portacl
+>>> "axpy" in portacl.tunable_operations()
+True
+)doc");
   m.def("tune", [](Context& ctx, const std::string& operation, std::size_t n, unsigned budget, double seconds,
                    const std::string& database, bool dry_run, bool accept_noisy, const py::object& progress) {
     // In the order TuneRequest declares its fields; the seed stays the default.

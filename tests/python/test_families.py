@@ -265,9 +265,12 @@ def test_heat2d_conserves_heat_away_from_the_edges(ctx):
     assert abs(got.sum() - 1.0) < 1e-12 and got.max() < 0.2
 
 
-def test_heat2d_refuses_an_unstable_r(ctx):
-    with pytest.raises(portacl.Error, match="stability limit"):
-        portacl.heat2d(np.zeros((4, 4)), r=0.3, context=ctx)
+def test_heat2d_refuses_an_unstable_r_and_bad_sides(ctx):
+    for r in (0.3, -0.1, float("nan")):
+        with pytest.raises(ValueError, match=f"heat2d: r = {r} is outside 0 to 1/4 .*stability limit"):
+            portacl.heat2d(np.zeros((4, 4)), r=r, context=ctx)
+    with pytest.raises(ValueError, match=r"heat2d: sides needs 4 values \(north, south, west, east\), not 3"):
+        portacl.heat2d(np.zeros((4, 4)), sides=(1.0, 2.0, 3.0), context=ctx)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -340,8 +343,9 @@ def test_stencil3d_refusals(ctx):
         portacl.stencil3d(u, context=ctx)
     with pytest.raises(ValueError, match="stencil3d: boundary must be 'zero', 'clamp' or 'valid', not 'wrap'"):
         portacl.stencil3d(u, weights=[1.0, 0.5], boundary="wrap", context=ctx)
-    with pytest.raises(portacl.Error, match="1 weights; the star of radius R takes R \\+ 1"):
-        portacl.stencil3d(u, weights=[1.0], context=ctx)
+    for weights in ([1.0], [1.0] * 6):
+        with pytest.raises(ValueError, match=f"stencil3d: {len(weights)} weights; the star of radius R takes R \\+ 1"):
+            portacl.stencil3d(u, weights=weights, context=ctx)
     with pytest.raises(ValueError, match="a 3-D array is needed, not 2-D"):
         portacl.stencil3d(np.ones((4, 4)), weights=[1.0, 0.5], context=ctx)
 
@@ -383,8 +387,10 @@ def test_ncc_against_numpy(ctx, rng, dtype, shape, tshape):
 
 
 def test_ncc_refusals(ctx):
-    with pytest.raises(portacl.Error, match="a 4 x 1 template does not fit a 3 x 3 image"):
+    with pytest.raises(ValueError, match="ncc: a 4 x 1 template does not fit a 3 x 3 image"):
         portacl.ncc(np.ones((3, 3), np.uint8), np.ones((4, 1), np.uint8), context=ctx)
+    with pytest.raises(ValueError, match="ncc: a 2 x 5 template does not fit a 4 x 4 image"):
+        portacl.ncc(np.ones((4, 4), np.float32), np.ones((2, 5), np.float32), context=ctx)
     with pytest.raises(TypeError, match="ncc: template: dtype float32 where uint8 is needed"):
         portacl.ncc(np.ones((3, 3), np.uint8), np.ones((2, 2), np.float32), context=ctx)
     with pytest.raises(TypeError, match="ncc: dtype float64 is not uint8 or float32"):

@@ -202,6 +202,10 @@ def test_device_csr_matrix_refusals(ctx, rng):
             solve(m, portacl.Buffer(other, np.ones(3)))
         with pytest.raises(ValueError, match=f"{name}: x0 has 2 elements but A has 3 columns"):
             solve(m, bx, x0=portacl.Buffer(ctx, np.ones(2)))
+    for solve in (portacl.cg, portacl.bicgstab):
+        for tol in (-1.0, float("nan")):
+            with pytest.raises(ValueError, match=f"{solve.__name__}: the tolerance must be a finite number >= 0"):
+                solve(m, np.ones(3), tol=tol)
     tall = portacl.sparse.csr_matrix(sp.csr_matrix(np.ones((4, 3))), context=ctx)
     for solve in (portacl.cg, portacl.bicgstab):
         with pytest.raises(ValueError, match=f"{solve.__name__}: A is 4 x 3; a square matrix is needed"):

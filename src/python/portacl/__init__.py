@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Tuple, Unio
 import numpy as _np
 
 from . import _portacl
+from ._docs import shared_doc as _shared_doc
 from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Error, Plan, __version__, query,
                        tunable_operations)
 
@@ -35,7 +36,25 @@ _default: Optional[Context] = None
 
 
 def default_context() -> Context:
-    """The context calls use when given none: made on first use."""
+    """The context calls use when given none, made on first use.
+
+    Returns
+    -------
+    Context
+        One context for the process, on ``PORTACL_DEVICE``'s device, else
+        the default device.
+
+    Raises
+    ------
+    Error
+        No OpenCL device matches (the message names what was looked for).
+
+    Examples
+    --------
+    >>> import portacl
+    >>> portacl.default_context() is portacl.default_context()
+    True
+    """
     global _default
     if _default is None:
         _default = Context()
@@ -82,13 +101,42 @@ def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool)
     return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name), return_plan), return_plan)
 
 
+@_shared_doc
 def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False, asynchronous: bool = False) -> Any:
-    """The sum of x's elements (a 1-D float32 or float64 array or Buffer), as
-    a Python float; asynchronous=True returns at once with a DeviceValue
-    whose get() waits for it. An integer or bool array's sum is a Python
-    int, added in 64 bits as numpy.sum does (int32 and int64 as they are;
-    narrower ones widened to int32, uint32 to int64 on the host first;
-    uint64 is refused: its sum may not fit a signed 64-bit total)."""
+    """The sum of x's elements.
+
+    Parameters
+    ----------
+    x : array_like or Buffer
+        1-D, float32 or float64; or an integer or bool array, added in 64
+        bits as ``numpy.sum`` adds them (int32 and int64 as they are,
+        narrower ones widened to int32, uint32 to int64 on the host first).
+    $options_on_buffers
+    asynchronous : bool, default False
+        Return at once with a DeviceValue whose ``get()`` waits for the sum
+        (float32 or float64 only).
+
+    Returns
+    -------
+    float or int or DeviceValue
+        A Python float; a Python int for integers.
+
+    Raises
+    ------
+    TypeError
+        Another dtype; uint64 (its sum may not fit a signed 64-bit total).
+    ValueError
+        An array that is not 1-D.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.sum(np.arange(5, dtype=np.float32))
+    10.0
+    >>> portacl.sum(np.arange(5))
+    10
+    """
     if not isinstance(x, Buffer):
         arr = _np.asarray(x)
         if arr.dtype.kind in "biu":
@@ -109,25 +157,79 @@ def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False,
     return _reduce("sum", x, context, return_plan)
 
 
+@_shared_doc
 def nrm2(x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The Euclidean norm of x, as a Python float."""
+    """The Euclidean norm of x.
+
+    $reduction
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.nrm2(np.array([3.0, 4.0]))
+    5.0
+    """
     return _reduce("nrm2", x, context, return_plan)
 
 
+@_shared_doc
 def min(x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The smallest element of x, as a Python float."""
+    """The smallest element of x.
+
+    $reduction
+
+    Examples
+    --------
+    On a Buffer, nothing but the result crosses to the host:
+
+    >>> import numpy as np, portacl
+    >>> x = portacl.Buffer(portacl.default_context(), np.array([2.0, -1.5, 7.0]))
+    >>> portacl.min(x)
+    -1.5
+    """
     return _reduce("min", x, context, return_plan)
 
 
+@_shared_doc
 def max(x: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The largest element of x, as a Python float."""
+    """The largest element of x.
+
+    $reduction
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.max(np.array([2.0, -1.5, 7.0]))
+    7.0
+    """
     return _reduce("max", x, context, return_plan)
 
 
+@_shared_doc
 def dot(x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bool = False,
         asynchronous: bool = False) -> Any:
-    """x . y, as a Python float; asynchronous=True returns at once with a
-    DeviceValue whose get() waits for it."""
+    """x . y, the dot product.
+
+    Parameters
+    ----------
+    x, y : array_like or Buffer
+        1-D, of one length and one dtype, float32 or float64.
+    $options_on_buffers
+    asynchronous : bool, default False
+        Return at once with a DeviceValue whose ``get()`` waits for it.
+
+    Returns
+    -------
+    float or DeviceValue
+
+    $raises_pair
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    11.0
+    """
     ctx = _context(context, x, y)
     bx, by = _pair(ctx, x, y, "dot")
     if asynchronous:
@@ -135,9 +237,31 @@ def dot(x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bo
     return _result(_portacl.dot(ctx, bx, by, return_plan), return_plan)
 
 
+@_shared_doc
 def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """y = a x + y. A Buffer y is updated in place and returned; an array y
-    is left as it is and the result comes back as a new array."""
+    """y = a x + y.
+
+    Parameters
+    ----------
+    a : float
+    x, y : array_like or Buffer
+        1-D, of one length and one dtype, float32 or float64. A Buffer y is
+        updated in place; an array y is left as it is.
+    $options_on_buffers
+
+    Returns
+    -------
+    Buffer or numpy.ndarray
+        y itself for a Buffer y, else a new array.
+
+    $raises_pair
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.axpy(2.0, np.array([1.0, 2.0]), np.array([10.0, 20.0]))
+    array([12., 24.])
+    """
     if context is None and type(x) is Buffer and type(y) is Buffer:
         # Both on the device: the module checks their dtypes, lengths and
         # context itself; nothing to convert.
@@ -150,25 +274,108 @@ def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, retu
     return (out, plan) if return_plan else out
 
 
+@_shared_doc
 def cumsum(x: ArrayLike, exclusive: bool = False, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The running sums of a 1-D float32, float64 or int32 array, as
-    numpy.cumsum (exclusive=True: each sum leaves its own element out)."""
+    """The running sums of x, as ``numpy.cumsum``.
+
+    Parameters
+    ----------
+    x : array_like
+        1-D, float32, float64 or int32.
+    exclusive : bool, default False
+        Leave each element out of its own sum (the first sum is 0).
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+        x's dtype and length.
+
+    $raises_1d
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.cumsum(np.array([1, 2, 3], dtype=np.int32))
+    array([1, 3, 6], dtype=int32)
+    >>> portacl.cumsum(np.array([1, 2, 3], dtype=np.int32), exclusive=True)
+    array([0, 1, 3], dtype=int32)
+    """
     return _result(_portacl.cumsum(_context(context), _np.asarray(x), exclusive), return_plan)
 
 
+@_shared_doc
 def compact(x: ArrayLike, predicate: str, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The elements of a 1-D float32, float64 or int32 array for which
-    `predicate`, an OpenCL C expression in x (e.g. "x > 0.5f",
-    "!isnan(x)"), holds, in their order: x[mask] without the mask."""
+    """The elements of x for which a predicate holds, in their order.
+
+    As ``x[mask]`` without making the mask.
+
+    Parameters
+    ----------
+    x : array_like
+        1-D, float32, float64 or int32.
+    predicate : str
+        An OpenCL C expression in ``x``, such as ``"x > 0.5f"`` or
+        ``"!isnan(x)"``.
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+        x's dtype; as many elements as the predicate kept.
+
+    $raises_1d
+    BuildError
+        A predicate that does not compile (its ``log`` says why).
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.compact(np.array([0.2, 0.7, 0.9, 0.1], np.float32), "x > 0.5f")
+    array([0.7, 0.9], dtype=float32)
+    """
     return _result(_portacl.compact(_context(context), _np.asarray(x), predicate), return_plan)
 
 
+@_shared_doc
 def bincount(keys: ArrayLike, bins: int, shift: int = 0, wrap: bool = False, context: Optional[Context] = None,
              return_plan: bool = False) -> Any:
-    """Counts of 1-D non-negative integer keys in `bins` bins, as
-    numpy.bincount(keys >> shift, minlength=bins)[:bins] (uint32): keys past
-    the last bin are not counted; wrap=True counts (key >> shift) % bins
-    instead (bins a power of two: the digit a radix sort counts)."""
+    """Counts of integer keys in bins, as ``numpy.bincount``.
+
+    ``numpy.bincount(keys >> shift, minlength=bins)[:bins]``: keys past the
+    last bin are not counted.
+
+    Parameters
+    ----------
+    keys : array_like
+        1-D non-negative integers below 2**32.
+    bins : int
+    shift : int, default 0
+        Bits dropped from each key first.
+    wrap : bool, default False
+        Count ``(key >> shift) % bins`` instead (bins a power of two: the
+        digit a radix sort counts).
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+        ``bins`` counts, uint32.
+
+    Raises
+    ------
+    TypeError
+        Keys that are not integers.
+    ValueError
+        Keys outside 0 to 2**32 - 1, or an array that is not 1-D.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.bincount(np.array([0, 1, 1, 3]), 4)
+    array([1, 2, 0, 1], dtype=uint32)
+    """
     k = _np.asarray(keys)
     if k.dtype.kind not in "iu":
         raise TypeError(f"bincount: keys of dtype {k.dtype} where non-negative integers are needed")
@@ -178,48 +385,209 @@ def bincount(keys: ArrayLike, bins: int, shift: int = 0, wrap: bool = False, con
                    return_plan)
 
 
+@_shared_doc
 def sort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """A sorted copy of a 1-D float32, int32 or uint32 array (radix sort)."""
+    """A sorted copy of x (radix sort).
+
+    Parameters
+    ----------
+    $sort_keys
+
+    Returns
+    -------
+    numpy.ndarray
+        x's dtype, ascending.
+
+    $raises_1d
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.sort(np.array([3, 1, 2], np.uint32))
+    array([1, 2, 3], dtype=uint32)
+    """
     return _result(_portacl.sort(_context(context), _np.asarray(x)), return_plan)
 
 
+@_shared_doc
 def argsort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The indices that sort x, as numpy.argsort(x, kind="stable"), uint32."""
+    """The indices that sort x, as ``numpy.argsort(x, kind="stable")``.
+
+    Parameters
+    ----------
+    $sort_keys
+
+    Returns
+    -------
+    numpy.ndarray
+        uint32 indices; equal keys keep their order.
+
+    $raises_1d
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.argsort(np.array([3.0, 1.0, 2.0], np.float32))
+    array([1, 2, 0], dtype=uint32)
+    """
     return _result(_portacl.argsort(_context(context), _np.asarray(x)), return_plan)
 
 
+@_shared_doc
 def matmul(a: ArrayLike, b: ArrayLike, out: Optional[_np.ndarray] = None, alpha: float = 1.0, beta: float = 0.0,
            context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """alpha a @ b + beta out for 2-D float32 or float64 matrices (GEMM).
-    With out=, the product is written into out (as NumPy's out=) and out is
-    returned."""
+    """alpha a @ b + beta out, the matrix product (GEMM).
+
+    Parameters
+    ----------
+    a, b : array_like
+        2-D, of one dtype, float32 or float64; a's columns as many as b's
+        rows.
+    out : numpy.ndarray, optional
+        C-contiguous, a's rows by b's columns, their dtype: the product is
+        written into it (as NumPy's ``out=``) and it is returned.
+    alpha, beta : float, default 1 and 0
+        beta scales what ``out`` held (beta = 0: it is not read).
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or a and b of two dtypes.
+    ValueError
+        Shapes that do not match, or arrays that are not 2-D.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.matmul(np.eye(2), np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([[1., 2.],
+           [3., 4.]])
+    """
     return _result(_portacl.matmul(_context(context), _np.asarray(a), _np.asarray(b), out, alpha, beta), return_plan)
 
 
+@_shared_doc
 def gemv(a: ArrayLike, x: ArrayLike, alpha: float = 1.0, transpose: bool = False, context: Optional[Context] = None,
          return_plan: bool = False) -> Any:
-    """alpha a @ x (transpose=True: alpha a.T @ x) for a 2-D float32 or
-    float64 matrix and a 1-D x of its dtype (GEMV)."""
+    """alpha a @ x, the matrix-vector product (GEMV).
+
+    Parameters
+    ----------
+    a : array_like
+        2-D, float32 or float64.
+    x : array_like
+        1-D, a's dtype, as long as a has columns (rows for transpose).
+    alpha : float, default 1
+    transpose : bool, default False
+        Compute ``alpha a.T @ x``.
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or a and x of two dtypes.
+    ValueError
+        Lengths that do not match, or arrays of other dimensions.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.gemv(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
+    array([3., 7.])
+    """
     return _result(_portacl.gemv(_context(context), _np.asarray(a), _np.asarray(x), alpha, transpose), return_plan)
 
 
+@_shared_doc
 def trsv(l: ArrayLike, b: ArrayLike, unit_diagonal: bool = False, context: Optional[Context] = None,
          return_plan: bool = False) -> Any:
-    """x solving L x = b for L the lower triangle of a square float32 or
-    float64 matrix l (unit_diagonal=True: its diagonal taken as 1, never
-    read), as scipy.linalg.solve_triangular(l, b, lower=True). A zero on
-    the diagonal gives inf or NaN, as in BLAS."""
+    """x solving L x = b, L the lower triangle of l (TRSV).
+
+    As ``scipy.linalg.solve_triangular(l, b, lower=True)``. A zero on the
+    diagonal gives inf or NaN, as in BLAS.
+
+    Parameters
+    ----------
+    l : array_like
+        Square, float32 or float64; only its lower triangle is read.
+    b : array_like
+        1-D, l's dtype and order.
+    unit_diagonal : bool, default False
+        Take the diagonal as 1, never reading it.
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or l and b of two dtypes.
+    ValueError
+        A matrix that is not square, or b of another length.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.trsv(np.array([[2.0, 0.0], [1.0, 1.0]]), np.array([2.0, 3.0]))
+    array([1., 2.])
+    """
     return _result(_portacl.trsv(_context(context), _np.asarray(l), _np.asarray(b), unit_diagonal), return_plan)
 
 
+@_shared_doc
 def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool = False,
          out: Optional[Buffer] = None) -> Any:
-    """A @ x for a scipy.sparse CSR matrix A (float32 stays float32; x of A's
-    dtype), uploaded for this call, or a CsrMatrix already on the device
-    (portacl.sparse.csr_matrix), whose upload, analysis and plan are kept:
-    there x may be a Buffer, and then A @ x comes back as a Buffer, `out`
-    if given (a Buffer of A's rows and dtype, not x itself: repeated
-    products then allocate nothing)."""
+    """A @ x, the sparse matrix-vector product.
+
+    Parameters
+    ----------
+    a : scipy.sparse matrix or CsrMatrix
+        A SciPy CSR matrix is uploaded and analysed for this call (float32
+        stays float32, anything else becomes float64); a CsrMatrix
+        (``portacl.sparse.csr_matrix``) keeps its upload, analysis and plan.
+    x : array_like or Buffer
+        1-D, a's dtype, as long as a has columns. A Buffer only with a
+        CsrMatrix.
+    $options_on_arrays
+    out : Buffer, optional
+        With a CsrMatrix and a Buffer x: a Buffer of a's rows and dtype,
+        not x itself, that receives the product (repeated products then
+        allocate nothing).
+
+    Returns
+    -------
+    numpy.ndarray or Buffer
+        A Buffer (``out`` if given) for a Buffer x, else an array.
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or ``out`` where it is not taken.
+    ValueError
+        Lengths that do not match, x or ``out`` of another context, or
+        ``out`` that is x.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, portacl
+    >>> portacl.spmv(sp.identity(3, format="csr") * 2.0, np.ones(3))
+    array([2., 2., 2.])
+    """
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError("spmv: the CsrMatrix belongs to another context than `context`")
@@ -232,6 +600,8 @@ def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool
 
 def _solve(method: str, a: Any, b: Vector, tol: float, max_iterations: int, jacobi: bool,
            context: Optional[Context], x0: Optional[Vector] = None) -> Tuple[Any, dict]:
+    if not (tol >= 0 and _np.isfinite(tol)):
+        raise ValueError(f"{method}: the tolerance must be a finite number >= 0, not {tol}")
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError(f"{method}: the CsrMatrix belongs to another context than `context`")
@@ -243,89 +613,335 @@ def _solve(method: str, a: Any, b: Vector, tol: float, max_iterations: int, jaco
     return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi)
 
 
+@_shared_doc
 def cg(a: Any, b: Vector, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
        context: Optional[Context] = None, x0: Optional[Vector] = None) -> Tuple[Any, dict]:
-    """Conjugate gradients on a symmetric positive definite CSR matrix A,
-    from x = 0 (jacobi=True: preconditioned by A's diagonal): (x, info)
-    with info's converged (b - A x meets tol), iterations, residual (the
-    recurrence's ||r|| / ||b||), true_residual (||b - A x|| / ||b||),
-    restarts, history, stop_reason and warning. A may be a CsrMatrix on the
-    device (portacl.sparse.csr_matrix): then it is not uploaded again, and
-    b and x0 may be Buffers on its context: x then comes back as a Buffer
-    (nothing crosses to the host but info). x0: the starting guess (default
-    0; never overwritten). portacl.sparse.cg takes SciPy's signature
-    instead."""
+    """Conjugate gradients on a symmetric positive definite matrix.
+
+    On a matrix that is not symmetric CG still runs, and info's warning
+    says so. ``portacl.sparse.cg`` takes SciPy's signature instead.
+
+    Parameters
+    ----------
+    a : scipy.sparse matrix or CsrMatrix
+        Uploaded for this call, or kept on the device
+        (``portacl.sparse.csr_matrix``).
+    $solve_parameters
+
+    $solve_returns
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, portacl
+    >>> A = sp.diags([1.0, 2.0, 4.0]).tocsr()
+    >>> x, info = portacl.cg(A, np.array([1.0, 2.0, 4.0]))
+    >>> bool(np.allclose(x, 1.0)), info["converged"]
+    (True, True)
+    """
     return _solve("cg", a, b, tol, max_iterations, jacobi, context, x0)
 
 
+@_shared_doc
 def bicgstab(a: Any, b: Vector, tol: float = 1e-8, max_iterations: int = 0, jacobi: bool = False,
              context: Optional[Context] = None, x0: Optional[Vector] = None) -> Tuple[Any, dict]:
-    """BiCGStab on a square (not necessarily symmetric) CSR matrix A, from
-    x0 (default 0); (x, info) as cg."""
+    """BiCGStab on a square, not necessarily symmetric, matrix.
+
+    ``portacl.sparse.bicgstab`` takes SciPy's signature instead.
+
+    Parameters
+    ----------
+    a : scipy.sparse matrix or CsrMatrix
+        Uploaded for this call, or kept on the device
+        (``portacl.sparse.csr_matrix``); non-singular.
+    $solve_parameters
+
+    $solve_returns
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, portacl
+    >>> A = sp.csr_matrix(np.array([[4.0, 1.0], [2.0, 3.0]]))
+    >>> x, info = portacl.bicgstab(A, np.array([5.0, 5.0]))
+    >>> bool(np.allclose(x, 1.0)), info["converged"]
+    (True, True)
+    """
     return _solve("bicgstab", a, b, tol, max_iterations, jacobi, context, x0)
 
 
+@_shared_doc
 def heat2d(u: ArrayLike, steps: int = 1, r: float = 0.25, sides: Optional[Sequence[float]] = None,
            context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """The 2-D heat equation's explicit steps on a float32 or float64 grid:
-    a new grid after `steps` steps of diffusion number r (at most 1/4).
-    sides=(north, south, west, east) holds the edges at those values; else
-    the edges of u are kept."""
+    """Explicit steps of the 2-D heat equation on a grid.
+
+    Parameters
+    ----------
+    u : array_like
+        2-D, float32 or float64.
+    steps : int, default 1
+    r : float, default 0.25
+        The diffusion number, at most 1/4 (the scheme's stability limit).
+    sides : sequence of 4 floats, optional
+        (north, south, west, east): the edges held at those values; by
+        default the edges of u are kept.
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+        The grid after the steps, u's shape and dtype.
+
+    Raises
+    ------
+    TypeError
+        Another dtype.
+    ValueError
+        An array that is not 2-D, r above 1/4, or sides not 4 values.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> u = np.zeros((5, 5)); u[2, 2] = 1.0
+    >>> portacl.heat2d(u)[2, 1:4]
+    array([0.25, 0.  , 0.25])
+    """
+    if not (0 <= r <= 0.25):
+        raise ValueError(f"heat2d: r = {r} is outside 0 to 1/4 (the explicit scheme's stability limit)")
+    if sides is not None and len(sides) != 4:
+        raise ValueError(f"heat2d: sides needs 4 values (north, south, west, east), not {len(sides)}")
     return _result(_portacl.heat2d(_context(context), _np.asarray(u), steps, r, sides), return_plan)
 
 
+@_shared_doc
 def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", context: Optional[Context] = None,
                return_plan: bool = False) -> Any:
-    """The 2-D convolution of an image with a mask in correlation form (as
-    scipy.signal.correlate2d): boundary "zero" (mode "same", zeros outside),
-    "clamp" (the nearest edge pixel outside) or "valid" (the smaller
-    output)."""
+    """The 2-D convolution of an image with a mask, in correlation form.
+
+    As ``scipy.signal.correlate2d``.
+
+    Parameters
+    ----------
+    image, mask : array_like
+        2-D, of one dtype, float32 or float64.
+    boundary : {"zero", "clamp", "valid"}, default "zero"
+        "zero": the image's size, zeros outside (mode "same"); "clamp": the
+        nearest edge pixel outside; "valid": only where the mask lies inside.
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or two dtypes.
+    ValueError
+        Arrays that are not 2-D, or another boundary.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> image = np.arange(9, dtype=np.float32).reshape(3, 3)
+    >>> portacl.convolve2d(image, np.ones((3, 3), np.float32), boundary="valid")
+    array([[36.]], dtype=float32)
+    """
     return _result(_portacl.convolve2d(_context(context), _np.asarray(image), _np.asarray(mask), boundary),
                    return_plan)
 
 
+@_shared_doc
 def ncc(image: ArrayLike, template: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """Normalised cross-correlation (template matching) of a 2-D template
-    over a 2-D image, both uint8 or both float32: (map, (row, col), score),
-    the map of coefficients in [-1, 1] at every offset where the template
-    lies inside the image ((rows - t_rows + 1, cols - t_cols + 1), float32;
-    0 where the window or the template is flat) and its best offset (the
-    first in row-major order among equals). 8-bit sums are exact."""
-    return _result(_portacl.ncc(_context(context), _np.asarray(image), _np.asarray(template)), return_plan)
+    """Normalised cross-correlation: where a template best matches an image.
+
+    Parameters
+    ----------
+    image, template : array_like
+        2-D, both uint8 or both float32 (8-bit sums are exact); the template
+        no larger than the image.
+    $options_on_arrays
+
+    Returns
+    -------
+    map : numpy.ndarray
+        float32 coefficients in [-1, 1] at every offset where the template
+        lies inside the image, ``(rows - t_rows + 1, cols - t_cols + 1)``;
+        0 where the window or the template is flat.
+    best : tuple of int
+        (row, col) of the highest coefficient, the first in row-major
+        order among equals.
+    score : float
+        That coefficient.
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or two dtypes.
+    ValueError
+        Arrays that are not 2-D, or a template larger than the image.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> image = np.random.default_rng(0).random((8, 8)).astype(np.float32)
+    >>> _, best, score = portacl.ncc(image, image[2:4, 3:6])
+    >>> best, round(score, 4)
+    ((2, 3), 1.0)
+    """
+    image, template = _np.asarray(image), _np.asarray(template)
+    if image.ndim == 2 and template.ndim == 2 and (template.shape[0] > image.shape[0] or
+                                                   template.shape[1] > image.shape[1]):
+        raise ValueError(f"ncc: a {template.shape[0]} x {template.shape[1]} template does not fit a "
+                         f"{image.shape[0]} x {image.shape[1]} image")
+    return _result(_portacl.ncc(_context(context), image, template), return_plan)
 
 
+@_shared_doc
 def stencil3d(u: ArrayLike, weights: Optional[Sequence[float]] = None,
               points: Optional[Sequence[Tuple[int, int, int, float]]] = None, boundary: str = "zero",
               context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """A 3-D stencil on a float32 or float64 array indexed u[z, y, x]. Either
-    the star of radius R = len(weights) - 1 (1 to 4): out = c0 u + sum over
-    r of c_r times the six neighbours at distance r along x, y and z; or
-    any `points`, a list of (dx, dy, dz, weight) within 8 cells (as
-    scipy.ndimage.correlate with those weights). boundary "zero" (zeros
-    outside), "clamp" (the nearest cell) or "valid" (the interior only)."""
+    """A 3-D stencil on an array indexed u[z, y, x].
+
+    Either the star of radius R = len(weights) - 1: ``c0 u`` plus, for each
+    r, ``c_r`` times the six neighbours at distance r along x, y and z; or
+    any points, as ``scipy.ndimage.correlate`` with those weights.
+
+    Parameters
+    ----------
+    u : array_like
+        3-D, float32 or float64.
+    weights : sequence of float, optional
+        c0 .. cR, R from 1 to 4.
+    points : sequence of (dx, dy, dz, weight), optional
+        Offsets within 8 cells. Give weights or points, not both.
+    boundary : {"zero", "clamp", "valid"}, default "zero"
+        Zeros outside, the nearest cell outside, or the interior only.
+    $options_on_arrays
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    TypeError
+        Another dtype.
+    ValueError
+        Both or neither of weights and points, 1 or more than 5 weights, an
+        array that is not 3-D, or another boundary.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> out = portacl.stencil3d(np.ones((4, 4, 4)), weights=[-6.0, 1.0], boundary="valid")
+    >>> out.shape, float(np.abs(out).max())
+    ((2, 2, 2), 0.0)
+    """
     if (weights is None) == (points is None):
         raise ValueError("stencil3d: give either the star's weights or the points, not both or neither")
+    if weights is not None and not 2 <= len(weights) <= 5:
+        raise ValueError(f"stencil3d: {len(weights)} weights; the star of radius R takes R + 1 (c0 .. cR) for R "
+                         "from 1 to 4")
     return _result(_portacl.stencil3d(_context(context), _np.asarray(u), weights, points, boundary), return_plan)
 
 
+@_shared_doc
 def nbody(bodies: ArrayLike, velocities: ArrayLike, dt: float, steps: int = 1, softening: float = 0.01,
           gravity: float = 1.0, context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """`steps` leapfrog steps of dt of all-pairs gravity on (n, 4) float32
-    bodies (x, y, z, mass) and velocities: (bodies, velocities,
-    accelerations), the accelerations' 4th column each body's potential."""
+    """Leapfrog steps of all-pairs gravity.
+
+    Parameters
+    ----------
+    bodies : array_like
+        (n, 4) float32: x, y, z and mass.
+    velocities : array_like
+        (n, 4) float32: vx, vy, vz and an unused fourth.
+    dt : float
+    steps : int, default 1
+    softening : float, default 0.01
+        Added in quadrature to every distance.
+    gravity : float, default 1
+    $options_on_arrays
+
+    Returns
+    -------
+    bodies, velocities, accelerations : numpy.ndarray
+        After the steps; the accelerations' fourth column is each body's
+        potential.
+
+    Raises
+    ------
+    TypeError
+        Another dtype.
+    ValueError
+        Arrays that are not (n, 4), or of two lengths.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> b = np.array([[0, 0, 0, 1], [1, 0, 0, 1]], np.float32)
+    >>> _, _, acc = portacl.nbody(b, np.zeros_like(b), dt=0.01)
+    >>> round(float(acc[0, 0]), 3), round(float(acc[1, 0]), 3)
+    (1.0, -1.0)
+    """
     return _result(_portacl.nbody(_context(context), _np.asarray(bodies), _np.asarray(velocities), dt, steps,
                                   softening, gravity), return_plan)
 
 
+@_shared_doc
 def md(positions: ArrayLike, velocities: ArrayLike, box: Sequence[float], steps: int = 1, dt: float = 0.005,
        cutoff: float = 2.5, epsilon: float = 1.0, sigma: float = 1.0, mass: float = 1.0, skin: float = 0.3,
        context: Optional[Context] = None) -> Any:
-    """`steps` velocity-Verlet steps (NVE) of Lennard-Jones particles of one
-    type in a periodic box (bx, by, bz), the potential shifted to 0 at the
-    cutoff, neighbour lists rebuilt as particles drift: float32 or float64
-    (n, 4) positions (x, y, z, 0) and velocities (vx, vy, vz, unused).
-    Returns (positions, velocities, info) with info's kinetic, potential and
-    total energy after the steps and the list rebuilds."""
+    """Velocity-Verlet steps (NVE) of Lennard-Jones particles of one type.
+
+    In a periodic box, the potential shifted to 0 at the cutoff, neighbour
+    lists rebuilt as particles drift.
+
+    Parameters
+    ----------
+    positions : array_like
+        (n, 4), float32 or float64: x, y, z and 0.
+    velocities : array_like
+        (n, 4), positions' dtype: vx, vy, vz and an unused fourth.
+    box : sequence of 3 floats
+        The box's sides (bx, by, bz), each more than twice cutoff + skin.
+    steps : int, default 1
+    dt, cutoff, epsilon, sigma, mass, skin : float
+        The time step, the potential's cutoff and parameters, the mass and
+        the neighbour list's skin.
+    $context_arrays
+
+    Returns
+    -------
+    positions, velocities : numpy.ndarray
+        After the steps.
+    info : dict
+        kinetic, potential and total energy after the steps, and rebuilds.
+
+    Raises
+    ------
+    TypeError
+        Another dtype, or two dtypes.
+    ValueError
+        Arrays that are not (n, 4), or a box without 3 sides.
+    $library_error
+
+    Examples
+    --------
+    A cubic lattice at rest stays at rest: every force is cancelled by its
+    mirror image.
+
+    >>> import numpy as np, portacl
+    >>> g = np.arange(3) * 2.0
+    >>> p = np.zeros((27, 4)); p[:, :3] = np.stack(np.meshgrid(g, g, g), -1).reshape(-1, 3)
+    >>> _, v, info = portacl.md(p, np.zeros((27, 4)), box=(6.0, 6.0, 6.0), steps=10)
+    >>> float(np.abs(v).max()), info["kinetic"]
+    (0.0, 0.0)
+    """
     if len(box) != 3:
         raise ValueError(f"md: box needs 3 sides (bx, by, bz), not {len(box)}")
     bx, by, bz = box
@@ -333,21 +949,96 @@ def md(positions: ArrayLike, velocities: ArrayLike, box: Sequence[float], steps:
                        cutoff, epsilon, sigma, mass, skin)
 
 
+@_shared_doc
 def knn(train: ArrayLike, queries: ArrayLike, k: int, measure: str = "cosine", context: Optional[Context] = None,
         return_plan: bool = False) -> Any:
-    """The k best training points (rows of a float32 (n, d) array) for each
-    query (rows of (q, d)): (indices, scores), each (q, k), best first. The
-    measure is "cosine" (larger first; 0 where a vector is zero) or
-    "squared_distance" (smaller first); equal scores rank by index."""
+    """The k best training points for each query.
+
+    Parameters
+    ----------
+    train : array_like
+        (n, d) float32: a point a row.
+    queries : array_like
+        (q, d) float32.
+    k : int
+        1 to n.
+    measure : {"cosine", "squared_distance"}, default "cosine"
+        Cosine similarity, larger first (0 where a vector is zero), or the
+        squared Euclidean distance, smaller first; equal scores rank by
+        index.
+    $options_on_arrays
+
+    Returns
+    -------
+    indices : numpy.ndarray
+        (q, k) int32, best first.
+    scores : numpy.ndarray
+        (q, k) float32.
+
+    Raises
+    ------
+    TypeError
+        Another dtype.
+    ValueError
+        Points of two dimensions, k out of range, or another measure.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> train = np.array([[1, 0], [0, 1], [1, 1]], np.float32)
+    >>> indices, _ = portacl.knn(train, np.array([[1, 0.1]], np.float32), 2)
+    >>> indices
+    array([[0, 2]], dtype=int32)
+    """
     return _result(_portacl.knn(_context(context), _np.asarray(train), _np.asarray(queries), k, measure),
                    return_plan)
 
 
+@_shared_doc
 def kmeans(points: ArrayLike, k: int, seed: int = 0, max_iterations: int = 300, changed_tolerance: int = 0,
            context: Optional[Context] = None, return_plan: bool = False) -> Any:
-    """k-means (k-means++ start) on (n, d) float32 points: (centroids,
-    labels, info) with info's iterations, inertia, changed, cluster_sizes
-    and converged."""
+    """k-means clustering (Lloyd's iterations from a k-means++ start).
+
+    Parameters
+    ----------
+    points : array_like
+        (n, d) float32: a point a row.
+    k : int
+        1 to n.
+    seed : int, default 0
+        The k-means++ start's seed: the same seed and points repeat the
+        result.
+    max_iterations : int, default 300
+    changed_tolerance : int, default 0
+        Stop when at most this many points change cluster.
+    $options_on_arrays
+
+    Returns
+    -------
+    centroids : numpy.ndarray
+        (k, d) float32.
+    labels : numpy.ndarray
+        n cluster indices.
+    info : dict
+        iterations, inertia, changed, cluster_sizes and converged.
+
+    Raises
+    ------
+    TypeError
+        Another dtype.
+    ValueError
+        An array that is not 2-D, or k out of range.
+    $library_error
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> p = np.array([[0, 0], [0, 1], [10, 10], [10, 11]], np.float32)
+    >>> centroids, labels, info = portacl.kmeans(p, 2, seed=1)
+    >>> bool(labels[0] == labels[1] != labels[2] == labels[3]), info["converged"]
+    (True, True)
+    """
     return _result(_portacl.kmeans(_context(context), _np.asarray(points), k, seed, max_iterations,
                                    changed_tolerance), return_plan)
 
@@ -389,16 +1080,71 @@ class SmallCnn(_portacl.SmallCnn):
 
 
 def context_from_pyopencl(queue: Any) -> Context:
-    """A portacl Context on a pyopencl CommandQueue (in order) and its
-    context: portacl's calls then run in that queue's order, on the same
-    memory as pyopencl's."""
+    """A portacl Context on a pyopencl queue and its context.
+
+    portacl's calls then run in that queue's order, on the same memory as
+    pyopencl's.
+
+    Parameters
+    ----------
+    queue : pyopencl.CommandQueue
+        An in-order queue.
+
+    Returns
+    -------
+    Context
+
+    Raises
+    ------
+    Error
+        An out-of-order queue, or a device portacl cannot use.
+
+    Examples
+    --------
+    >>> import pyopencl as cl, portacl
+    >>> context, queue = portacl.to_pyopencl(portacl.default_context())
+    >>> portacl.context_from_pyopencl(queue).device["name"] == portacl.default_context().device["name"]
+    True
+    """
     return _portacl._context_on(queue)
 
 
 def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Buffer:
-    """A portacl Buffer on pyopencl's memory, no copy: a pyopencl.Buffer
-    (dtype float32 or float64 given) or a contiguous 1-D pyopencl.array.Array
-    (its own dtype). `context` must be on the same OpenCL context."""
+    """A portacl Buffer on pyopencl's memory, without a copy.
+
+    Parameters
+    ----------
+    context : Context
+        On the same OpenCL context as the memory.
+    memory : pyopencl.Buffer or pyopencl.array.Array
+        A Buffer (then ``dtype`` is needed), or a contiguous 1-D array from
+        the start of its memory (its own dtype).
+    dtype : numpy dtype, optional
+        float32 or float64, for a pyopencl.Buffer.
+
+    Returns
+    -------
+    Buffer
+        Sharing the memory: writes through either show in the other.
+
+    Raises
+    ------
+    TypeError
+        A pyopencl.Buffer without dtype, or another dtype.
+    ValueError
+        An array that is not contiguous, 1-D, from the start of its memory.
+    Error
+        Memory of another OpenCL context.
+
+    Examples
+    --------
+    >>> import numpy as np, pyopencl.array as cla, portacl
+    >>> ctx = portacl.default_context()
+    >>> _, queue = portacl.to_pyopencl(ctx)
+    >>> a = cla.to_device(queue, np.arange(4, dtype=np.float32))
+    >>> portacl.sum(portacl.buffer_from_pyopencl(ctx, a))
+    6.0
+    """
     if hasattr(memory, "base_data"):  # a pyopencl.array.Array
         if memory.ndim != 1 or memory.offset or not memory.flags.c_contiguous:
             raise ValueError("buffer_from_pyopencl: a contiguous 1-D array from the start of its memory is needed")
@@ -409,9 +1155,32 @@ def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Bu
 
 
 def to_pyopencl(obj: Union[Context, Buffer]) -> Any:
-    """pyopencl's view of a portacl object, sharing it: a Context as
-    (pyopencl.Context, pyopencl.CommandQueue), a Buffer as a pyopencl.Buffer
-    on the same memory."""
+    """pyopencl's view of a portacl object, sharing it.
+
+    Parameters
+    ----------
+    obj : Context or Buffer
+
+    Returns
+    -------
+    tuple or pyopencl.Buffer
+        For a Context, (pyopencl.Context, pyopencl.CommandQueue); for a
+        Buffer, a pyopencl.Buffer on the same memory.
+
+    Raises
+    ------
+    TypeError
+        Another object.
+    ImportError
+        pyopencl is not installed.
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> b = portacl.Buffer(portacl.default_context(), np.ones(4, np.float32))
+    >>> portacl.to_pyopencl(b).size
+    16
+    """
     import pyopencl as cl  # type: ignore[import]
 
     if isinstance(obj, Context):
@@ -482,15 +1251,52 @@ def _progress(quiet: Optional[bool]) -> Any:
 def tune(kernel: str, size: int = 1 << 22, budget: int = 48, seconds: float = 0.0, database: Optional[str] = None,
          dry_run: bool = False, accept_noisy: bool = False, quiet: Optional[bool] = None,
          context: Optional[Context] = None) -> dict:
-    """Tunes one operation (a name of tunable_operations()) at `size` on the
-    context's device, within `budget` candidates (and `seconds`, when not 0),
-    and stores the winner in the tuning database plans read: `database`,
-    else PORTACL_TUNING_DB, else the user's, the same file portacl-tune
-    writes (a result whose timing spread is wide is not stored unless
-    accept_noisy). Progress is shown with tqdm.auto where tqdm is installed
-    (in notebooks too), else as a line in a terminal; quiet=True shows none.
-    Returns a dict: rules_ms, best_ms, speedup, configuration, stored,
-    database, ..."""
+    """Tunes one operation on the context's device and stores the winner.
+
+    The winner goes into the tuning database that plans read: the same
+    file portacl-tune writes.
+
+    Parameters
+    ----------
+    kernel : str
+        A name of ``tunable_operations()``.
+    size : int, default 2**22
+        The problem size tuned for.
+    budget : int, default 48
+        Candidates launched, besides the rules' plan.
+    seconds : float, default 0
+        A time limit (0: none).
+    database : str, optional
+        The file; by default ``PORTACL_TUNING_DB``, else the user's.
+    dry_run : bool, default False
+        Measure, store nothing.
+    accept_noisy : bool, default False
+        Store a result whose timing spread is wide.
+    quiet : bool, optional
+        Progress is shown with tqdm.auto where tqdm is installed (notebooks
+        too), else as a line in a terminal; True shows none.
+    context : Context, optional
+        The device to tune; by default ``default_context()``.
+
+    Returns
+    -------
+    dict
+        operation, kernel, n, rules_ms, best_ms, speedup, configuration,
+        tried, valid, rejected, stored, database and not_stored.
+
+    Raises
+    ------
+    Error
+        An unknown operation, a size of 0, or a database that cannot be
+        written (before anything is measured).
+
+    Examples
+    --------
+    >>> import portacl
+    >>> report = portacl.tune("axpy", 4099, budget=2, dry_run=True, quiet=True)
+    >>> report["stored"], report["not_stored"]
+    (False, 'dry run')
+    """
     progress = _progress(quiet)
     try:
         return _portacl.tune(_context(context), kernel, size, budget, seconds, database or "", dry_run, accept_noisy,

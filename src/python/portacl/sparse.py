@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 import numpy as _np
 
 from . import _context, _solve, nrm2
+from ._docs import shared_doc as _shared_doc
 from ._portacl import Buffer, CsrMatrix
 
 __all__ = ["CsrMatrix", "bicgstab", "cg", "csr_matrix"]
@@ -27,9 +28,39 @@ if TYPE_CHECKING:
 
 
 def csr_matrix(a: Any, context: Optional[Context] = None) -> CsrMatrix:
-    """A device copy of `a`, a scipy.sparse matrix (converted to CSR when it
-    is in another format; float32 stays float32, anything else becomes
-    float64), on `context` (else the default context)."""
+    """A device copy of a SciPy sparse matrix, kept for later calls.
+
+    Its upload, the structure's analysis, the formats products convert it
+    to and their plans are kept for every later ``spmv``, ``@``, ``cg`` and
+    ``bicgstab``.
+
+    Parameters
+    ----------
+    a : scipy.sparse matrix
+        Any format (converted to CSR once); float32 stays float32, anything
+        else becomes float64.
+    context : Context, optional
+        By default ``default_context()``.
+
+    Returns
+    -------
+    CsrMatrix
+
+    Raises
+    ------
+    TypeError
+        Something that is not a SciPy sparse matrix.
+    Error
+        What the library refuses itself (a RuntimeError), such as indices
+        out of range.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, portacl
+    >>> D = portacl.sparse.csr_matrix(sp.identity(3, format="csr") * 2.0)
+    >>> D.shape, D.nnz, (D @ np.ones(3))
+    ((3, 3), 3, array([2., 2., 2.]))
+    """
     if hasattr(a, "tocsr") and getattr(a, "format", "csr") != "csr":
         a = a.tocsr()
     return CsrMatrix(_context(context), a)
@@ -71,23 +102,47 @@ def _scipy_solve(method: str, A: Any, b: Vector, x0: Optional[Vector], rtol: flo
     return x, -1  # a breakdown (SciPy: illegal input or breakdown)
 
 
+@_shared_doc
 def cg(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, atol: float = 0.0,
        maxiter: Optional[int] = None, M: Optional[str] = None,
        callback: Optional[Callable[..., Any]] = None) -> Tuple[Any, int]:
-    """scipy.sparse.linalg.cg on the device: A a symmetric positive definite
-    scipy.sparse matrix or CsrMatrix, b (and x0) arrays of A's dtype, or
-    Buffers on a CsrMatrix's context (x then comes back as a Buffer);
-    stops at ||b - A x|| <= max(rtol ||b||, atol) or after maxiter
-    iterations (default 10 n). M=None or M='jacobi' (A's diagonal).
-    Returns (x, info): info 0 converged, > 0 the iterations done without
-    converging, < 0 a breakdown. callback is refused (the host sees x only
-    at the end)."""
+    """``scipy.sparse.linalg.cg`` on the device.
+
+    Parameters
+    ----------
+    A : scipy.sparse matrix or CsrMatrix
+        Symmetric positive definite.
+    $scipy_solve
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, portacl
+    >>> A = sp.diags([1.0, 2.0, 4.0]).tocsr()
+    >>> x, info = portacl.sparse.cg(A, np.array([1.0, 2.0, 4.0]))
+    >>> bool(np.allclose(x, 1.0)), info
+    (True, 0)
+    """
     return _scipy_solve("cg", A, b, x0, rtol, atol, maxiter, M, callback)
 
 
+@_shared_doc
 def bicgstab(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, atol: float = 0.0,
              maxiter: Optional[int] = None, M: Optional[str] = None,
              callback: Optional[Callable[..., Any]] = None) -> Tuple[Any, int]:
-    """scipy.sparse.linalg.bicgstab on the device: A any non-singular square
-    matrix; the rest as cg."""
+    """``scipy.sparse.linalg.bicgstab`` on the device.
+
+    Parameters
+    ----------
+    A : scipy.sparse matrix or CsrMatrix
+        Square and non-singular.
+    $scipy_solve
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, portacl
+    >>> A = sp.csr_matrix(np.array([[4.0, 1.0], [2.0, 3.0]]))
+    >>> x, info = portacl.sparse.bicgstab(A, np.array([5.0, 5.0]))
+    >>> bool(np.allclose(x, 1.0)), info
+    (True, 0)
+    """
     return _scipy_solve("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback)

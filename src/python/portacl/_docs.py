@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The docstring sections many calls share, written once. In a docstring
+of a function decorated with shared_doc, a line holding only ``$name``
+becomes part `name` below, indented as that line is."""
+import re
+from typing import Any, Callable, Dict, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_PARTS: Dict[str, str] = {
+    "context": """\
+context : Context, optional
+    The device to run on; by default a Buffer operand's context, else
+    ``default_context()``.""",
+    "context_arrays": """\
+context : Context, optional
+    The device to run on; by default ``default_context()``.""",
+    "return_plan": """\
+return_plan : bool, default False
+    Also return the launch's Plan, as ``(result, plan)``.""",
+    "library_error": """\
+Error
+    What the library refuses itself (a RuntimeError), with its message.""",
+    "options_on_arrays": """\
+$context_arrays
+$return_plan""",
+    "options_on_buffers": """\
+$context
+$return_plan""",
+    "raises_1d": """\
+Raises
+------
+TypeError
+    Another dtype.
+ValueError
+    An array that is not 1-D.
+$library_error""",
+    "raises_pair": """\
+Raises
+------
+TypeError
+    Another dtype, or x and y of two dtypes.
+ValueError
+    Lengths that differ, or an array that is not 1-D.
+$library_error""",
+    "sort_keys": """\
+x : array_like
+    1-D, float32, int32 or uint32 (the radix sort's keys).
+$options_on_arrays""",
+    "reduction": """\
+Parameters
+----------
+x : array_like or Buffer
+    1-D, float32 or float64.
+$options_on_buffers
+
+Returns
+-------
+float
+
+Raises
+------
+TypeError
+    Another dtype.
+ValueError
+    An array that is not 1-D (min and max: or an empty one).
+$library_error""",
+    "solve_parameters": """\
+b : array_like or Buffer
+    1-D, a's dtype and order. A Buffer (with a CsrMatrix) keeps the
+    solve on the device: x then comes back as a Buffer.
+tol : float, default 1e-8
+    Stop when ``||b - A x|| / ||b||``, measured on the true residual at
+    the stop, is below it.
+max_iterations : int, default 0
+    0: the library's default (1000).
+jacobi : bool, default False
+    Precondition by A's diagonal.
+context : Context, optional
+    The device to run on; by default ``default_context()``.
+x0 : array_like or Buffer, optional
+    The starting guess (default 0); never overwritten.""",
+    "solve_returns": """\
+Returns
+-------
+x : numpy.ndarray or Buffer
+info : dict
+    converged (b - A x meets tol), iterations, residual (the
+    recurrence's ``||r|| / ||b||``), true_residual (``||b - A x|| /
+    ||b||``), restarts, history, stop_reason and warning.
+
+Raises
+------
+TypeError
+    Another dtype.
+ValueError
+    A matrix that is not square, b or x0 of another length or context,
+    or a tolerance below 0 or not finite.
+Error
+    What the library refuses itself (a RuntimeError), such as a zero on
+    the diagonal with jacobi.""",
+    "scipy_solve": """\
+b : array_like or Buffer
+    1-D, A's dtype and order; a Buffer (with a CsrMatrix) keeps the
+    solve on the device and x comes back as a Buffer.
+x0 : array_like or Buffer, optional
+    The starting guess (default 0); never overwritten.
+rtol, atol : float, default 1e-5 and 0
+    Stop at ``||b - A x|| <= max(rtol ||b||, atol)``, measured on the
+    true residual at the stop.
+maxiter : int, optional
+    Default ``10 n``, as SciPy.
+M : None or "jacobi", optional
+    "jacobi": A's diagonal, applied on the device. A callable or a
+    matrix is refused (TypeError).
+callback : None
+    Refused (ValueError): the iterations run on the device.
+
+Returns
+-------
+x : numpy.ndarray or Buffer
+info : int
+    0 converged; > 0 the iterations done without converging; < 0 a
+    breakdown.
+
+Raises
+------
+TypeError
+    Another dtype, or another M.
+ValueError
+    A matrix that is not square, b or x0 of another length, a
+    callback, tolerances below 0 or not finite, or maxiter below 1.
+Error
+    What the library refuses itself (a RuntimeError).""",
+}
+
+
+def shared_doc(f: F) -> F:
+    """f, its docstring's ``$name`` lines filled in, and theirs in turn (an
+    unknown name is a KeyError at import)."""
+    def fill(match: "re.Match[str]") -> str:
+        indent, name = match.group(1), match.group(2)
+        return "\n".join(indent + line if line else line for line in _PARTS[name].splitlines())
+
+    doc, before = f.__doc__ or "", None
+    while doc != before:  # parts may hold parts
+        doc, before = re.sub(r"^([ \t]*)\$(\w+)[ \t]*$", fill, doc, flags=re.M), doc
+    f.__doc__ = doc
+    return f
