@@ -17,8 +17,13 @@
 //                taken VW at a time in vector registers.
 // Each work-item takes BODIES bodies i, so every body j it reads serves
 // them all. POTENTIAL 1 also sums m_j / r for the potential.
-// nbody_kick_drift and nbody_kick are the leapfrog's halves.
+// nbody_kick_drift and nbody_kick are the leapfrog's halves. T is float or
+// double: bodies, accelerations, velocities and the arithmetic; T3 and T4
+// its 3- and 4-vectors.
 #include "portacl_common.cl"
+
+#define T3 PORTACL_CAT(T, 3)
+#define T4 PORTACL_CAT(T, 4)
 
 #ifndef UNROLL
 #define UNROLL 4
@@ -30,17 +35,17 @@
 #define BODIES 1
 #endif
 
-inline float4 finish(float3 acc, float phi, float g) { return (float4)(g * acc, POTENTIAL ? -g * phi : 0.0f); }
+inline T4 finish(T3 acc, T phi, T g) { return (T4)(g * acc, POTENTIAL ? -g * phi : (T)0); }
 
 // One body j's terms (position and mass J, its mass in the potential
 // J_MASS) added to each of the work-item's targets b.
 #define PAIR_TERMS(J, J_MASS)                                           \
   for (uint b = 0; b < BODIES; ++b) {                                   \
-    const float3 d = (J).xyz - me[b].xyz;                               \
-    const float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2))); \
-    const float inv = rsqrt(r2);                                        \
-    const float s = (J).w * inv * inv * inv;                            \
-    acc[b] = fma(d, (float3)(s), acc[b]);                               \
+    const T3 d = (J).xyz - me[b].xyz;                                   \
+    const T r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2)));     \
+    const T inv = rsqrt(r2);                                            \
+    const T s = (J).w * inv * inv * inv;                                \
+    acc[b] = fma(d, (T3)(s), acc[b]);                                   \
     if (POTENTIAL) phi[b] = fma((J_MASS), inv, phi[b]);                 \
   }
 
@@ -50,24 +55,23 @@ inline float4 finish(float3 acc, float phi, float g) { return (float4)(g * acc, 
 // Work-item lid of group g takes targets g * WG_SIZE * BODIES + lid + b *
 // WG_SIZE, b < BODIES: each body read from the tile serves BODIES targets.
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(const uint n, const uint first,
-                                                                               const uint count, const float eps2,
-                                                                               const float g,
-                                                                               __global const float4* bodies,
-                                                                               __global float4* accelerations) {
-  __local float4 tile[WG_SIZE];
+                                                                               const uint count, const T eps2,
+                                                                               const T g, __global const T4* bodies,
+                                                                               __global T4* accelerations) {
+  __local T4 tile[WG_SIZE];
   const uint lid = get_local_id(0), first_i = get_group_id(0) * WG_SIZE * BODIES + lid;
-  float4 me[BODIES];
-  float3 acc[BODIES];
-  float phi[BODIES];
+  T4 me[BODIES];
+  T3 acc[BODIES];
+  T phi[BODIES];
   for (uint b = 0; b < BODIES; ++b) {
     const uint i = first_i + b * WG_SIZE;
-    me[b] = i < count ? bodies[first + i] : (float4)(0.0f);
-    acc[b] = (float3)(0.0f);
-    phi[b] = 0.0f;
+    me[b] = i < count ? bodies[first + i] : (T4)((T)0);
+    acc[b] = (T3)((T)0);
+    phi[b] = (T)0;
   }
   for (uint tile0 = 0; tile0 < n; tile0 += WG_SIZE) {
     const uint j = tile0 + lid;
-    tile[lid] = j < n ? bodies[j] : (float4)(0.0f);
+    tile[lid] = j < n ? bodies[j] : (T4)((T)0);
     barrier(CLK_LOCAL_MEM_FENCE);
     // Does this tile hold one of the work-item's own bodies (index first +
     // i among all n)? Then that body's own potential term is left out.
@@ -75,13 +79,13 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(c
     for (uint b = 0; b < BODIES; ++b) self_here |= POTENTIAL && first + first_i + b * WG_SIZE - tile0 < WG_SIZE;
     if (self_here) {
       for (uint k = 0; k < WG_SIZE; ++k) {
-        const float4 other = tile[k];
-        PAIR_TERMS(other, first + first_i + b * WG_SIZE == tile0 + k ? 0.0f : other.w)
+        const T4 other = tile[k];
+        PAIR_TERMS(other, first + first_i + b * WG_SIZE == tile0 + k ? (T)0 : other.w)
       }
     } else {
 #pragma unroll UNROLL
       for (uint k = 0; k < WG_SIZE; ++k) {
-        const float4 other = tile[k];
+        const T4 other = tile[k];
         PAIR_TERMS(other, other.w)
       }
     }
@@ -93,10 +97,10 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void nbody_tiles(c
   }
 }
 
-__kernel void nbody_split(const uint n, const uint padded, __global const float4* bodies, __global float* xs,
-                          __global float* ys, __global float* zs, __global float* ms) {
+__kernel void nbody_split(const uint n, const uint padded, __global const T4* bodies, __global T* xs,
+                          __global T* ys, __global T* zs, __global T* ms) {
   for (uint j = get_global_id(0); j < padded; j += get_global_size(0)) {
-    const float4 b = j < n ? bodies[j] : (float4)(0.0f);
+    const T4 b = j < n ? bodies[j] : (T4)((T)0);
     xs[j] = b.x;
     ys[j] = b.y;
     zs[j] = b.z;
@@ -104,28 +108,45 @@ __kernel void nbody_split(const uint n, const uint padded, __global const float4
   }
 }
 
-#if VW > 1
-#define VIT PORTACL_CAT(int, VW)
-#define AS_VIT(v) PORTACL_CAT(as_int, VW)(v)
-#define AS_VT(v) PORTACL_CAT(as_float, VW)(v)
+// The integer type of T's width (IT), its VW-lane vectors, and the bit
+// casts between them and T's.
+#ifdef PORTACL_FP64
+#define IT long
+#define AS_T_OF_BITS as_double
 #else
-#define VIT int
-#define AS_VIT(v) as_int(v)
-#define AS_VT(v) as_float(v)
+#define IT int
+#define AS_T_OF_BITS as_float
+#endif
+#if VW > 1
+#define VIT PORTACL_CAT(IT, VW)
+#define AS_VIT(v) PORTACL_CAT(PORTACL_CAT(as_, IT), VW)(v)
+#define AS_VT(v) PORTACL_CAT(AS_T_OF_BITS, VW)(v)
+#else
+#define VIT IT
+#define AS_VIT(v) PORTACL_CAT(as_, IT)(v)
+#define AS_VT(v) AS_T_OF_BITS(v)
 #endif
 #ifndef NEWTON_RSQRT
 #define NEWTON_RSQRT 0
 #endif
 // 1/sqrt(x) without the divider (NEWTON_RSQRT 1; rule particles.nbody-rsqrt):
-// a first guess from the bits (relative error below 3.5%), then three
-// Newton steps y (3 - x y^2) / 2, each about squaring the relative error,
-// to float's rounding. CPU compilers that build rsqrt from a square root
-// and a division leave the FMA units idle while the divider works.
+// a first guess from the bits (relative error below 3.5%), then Newton
+// steps y (3 - x y^2) / 2, each about squaring the relative error: three
+// reach float's rounding, four double's. CPU compilers that build rsqrt
+// from a square root and a division leave the FMA units idle while the
+// divider works.
+#ifdef PORTACL_FP64
+#define RSQRT_GUESS 0x5fe6eb50c7b537a9L
+#define NEWTON_STEPS 4
+#else
+#define RSQRT_GUESS 0x5f375a86
+#define NEWTON_STEPS 3
+#endif
 inline VT pair_rsqrt(VT x) {
 #if NEWTON_RSQRT
-  VT y = AS_VT(((VIT)0x5f375a86) - (AS_VIT(x) >> 1));
-  const VT h = (VT)(0.5f) * x;
-  for (int k = 0; k < 3; ++k) y = y * fma(-h * y, y, (VT)(1.5f));
+  VT y = AS_VT(((VIT)RSQRT_GUESS) - (AS_VIT(x) >> 1));
+  const VT h = (VT)(0.5) * x;
+  for (int k = 0; k < NEWTON_STEPS; ++k) y = y * fma(-h * y, y, (VT)(1.5));
   return y;
 #else
   return rsqrt(x);
@@ -133,10 +154,10 @@ inline VT pair_rsqrt(VT x) {
 }
 
 #if VW > 1
-inline float lane_sum(VT v) {
-  float lane[VW];
+inline T lane_sum(VT v) {
+  T lane[VW];
   VSTORE(v, 0, lane);
-  float s = 0.0f;
+  T s = (T)0;
   for (uint c = 0; c < VW; ++c) s += lane[c];
   return s;
 }
@@ -147,16 +168,16 @@ inline float lane_sum(VT v) {
 // Work-item w takes targets w * BODIES .. w * BODIES + BODIES - 1 (of
 // bodies first .. first + count - 1): each vector of bodies j loaded serves
 // BODIES targets.
-__kernel void nbody_soa(const uint first, const uint count, const uint padded, const float eps2, const float g,
-                        __global const float4* bodies, __global const float* xs, __global const float* ys,
-                        __global const float* zs, __global const float* ms, __global float4* accelerations) {
+__kernel void nbody_soa(const uint first, const uint count, const uint padded, const T eps2, const T g,
+                        __global const T4* bodies, __global const T* xs, __global const T* ys, __global const T* zs,
+                        __global const T* ms, __global T4* accelerations) {
   const uint first_i = get_global_id(0) * BODIES;
   if (first_i >= count) return;
-  float4 me[BODIES];
+  T4 me[BODIES];
   VT ax[BODIES], ay[BODIES], az[BODIES], ph[BODIES];
   for (uint b = 0; b < BODIES; ++b) {
-    me[b] = first_i + b < count ? bodies[first + first_i + b] : (float4)(0.0f);
-    ax[b] = ay[b] = az[b] = ph[b] = (VT)(0.0f);
+    me[b] = first_i + b < count ? bodies[first + first_i + b] : (T4)((T)0);
+    ax[b] = ay[b] = az[b] = ph[b] = (VT)((T)0);
   }
   for (uint j = 0; j < padded; j += VW) {
     const VT x = VLOAD(0, xs + j), y = VLOAD(0, ys + j), z = VLOAD(0, zs + j), m = VLOAD(0, ms + j);
@@ -173,9 +194,9 @@ __kernel void nbody_soa(const uint first, const uint count, const uint padded, c
       // left out of the potential.
       const uint self = first + first_i + b - j;
       if (self < VW) {
-        float lane[VW];
+        T lane[VW];
         VSTORE(m, 0, lane);
-        lane[self] = 0.0f;
+        lane[self] = (T)0;
         ph[b] = fma(VLOAD(0, lane), inv, ph[b]);
       } else {
         ph[b] = fma(m, inv, ph[b]);
@@ -185,22 +206,21 @@ __kernel void nbody_soa(const uint first, const uint count, const uint padded, c
   }
   for (uint b = 0; b < BODIES && first_i + b < count; ++b)
     accelerations[first_i + b] =
-        finish((float3)(lane_sum(ax[b]), lane_sum(ay[b]), lane_sum(az[b])), lane_sum(ph[b]), g);
+        finish((T3)(lane_sum(ax[b]), lane_sum(ay[b]), lane_sum(az[b])), lane_sum(ph[b]), g);
 }
 
 // v += a dt/2, then x += v dt (the mass, w, kept), for bodies first ..
 // first + count - 1 (velocities and accelerations: the slice's own).
-__kernel void nbody_kick_drift(const uint first, const uint count, const float dt, __global float4* bodies,
-                               __global float4* velocities, __global const float4* accelerations) {
+__kernel void nbody_kick_drift(const uint first, const uint count, const T dt, __global T4* bodies,
+                               __global T4* velocities, __global const T4* accelerations) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
-    const float4 v = velocities[i] + (float4)(0.5f * dt * accelerations[i].xyz, 0.0f);
+    const T4 v = velocities[i] + (T4)((T)0.5 * dt * accelerations[i].xyz, (T)0);
     velocities[i] = v;
-    bodies[first + i] += (float4)(dt * v.xyz, 0.0f);
+    bodies[first + i] += (T4)(dt * v.xyz, (T)0);
   }
 }
 
-__kernel void nbody_kick(const uint n, const float dt, __global float4* velocities,
-                         __global const float4* accelerations) {
+__kernel void nbody_kick(const uint n, const T dt, __global T4* velocities, __global const T4* accelerations) {
   for (uint i = get_global_id(0); i < n; i += get_global_size(0))
-    velocities[i] += (float4)(0.5f * dt * accelerations[i].xyz, 0.0f);
+    velocities[i] += (T4)((T)0.5 * dt * accelerations[i].xyz, (T)0);
 }

@@ -52,8 +52,11 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
     return s;
   }
   s.layout = NbodyLayout::float4_tiles;
-  plan.decide("layout", "float4 tiles", "particles.nbody-layout",
-              "each body one 16-byte load; tiles of " + std::to_string(plan.local[0]) +
+  // The element's 4-vector: float4 (16 bytes) or double4 (32).
+  const std::string element = plan.macros.count("T") ? plan.macros.at("T") : "float";
+  plan.decide("layout", element + "4 tiles", "particles.nbody-layout",
+              "each body one " + std::string(element == "double" ? "32" : "16") + "-byte load; tiles of " +
+                  std::to_string(plan.local[0]) +
                   " bodies staged in local memory, read by every work-item of the group");
   s.bodies = bodies_per_item(plan, space, 1, "1 body i a work-item: the tile's broadcast reads cost little");
   if (const auto tuned = space.chosen(plan, "UNROLL")) {

@@ -12,7 +12,7 @@
 namespace portacl {
 
 enum class NbodyLayout {
-  float4_tiles,   ///< (x, y, z, m) as float4, tiles of bodies in local memory
+  float4_tiles,   ///< (x, y, z, m) as a 4-vector (float4 or double4), tiles of bodies in local memory
   split_vectors,  ///< separate x, y, z, m arrays, j in vectors
 };
 

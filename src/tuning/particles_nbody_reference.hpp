@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "portacl/plan.hpp"
@@ -17,12 +18,13 @@ namespace portacl::reference {
 
 struct NbodyExact {
   double a[3] = {0, 0, 0}, phi = 0;
-  /// How far a correct float result may stand from a[c] and phi.
+  /// How far a correct float (or double) result may stand from a[c] and phi.
   double a_margin[3] = {0, 0, 0}, phi_margin = 0;
 };
 
-// The float rounding of one pair's terms, following particles_nbody.cl's PAIR_TERMS
-// and nbody_soa, in units of kFloatU and of the term: d one rounding;
+// The rounding of one pair's terms, following particles_nbody.cl's PAIR_TERMS
+// and nbody_soa, in units of the element's rounding (kFloatU, kDoubleU) and
+// of the term: d one rounding;
 // r^2 = d.d + eps^2 by three fused adds on d's (two roundings of d each);
 // 1 / r by rsqrt, or by Newton steps no worse, plus half of r^2's error;
 // s = m inv^3 three products and three of inv's error; a's term d s fused
@@ -39,9 +41,11 @@ constexpr double kPairPotentialU = kPairInvU;
 // pair's terms' own rounding, one rounding of every running sum's
 // magnitude after each add (a sum of n terms of random directions runs at
 // about sqrt(n) of their magnitude, which this counts exactly), the
-// chains' adds and the product.
-inline NbodyExact nbody_body(const std::vector<float>& bodies, std::size_t i, double eps, double g,
-                             std::size_t chains = 1) {
+// chains' adds and the product. T, the bodies' element (float or double),
+// gives the unit of the rounding.
+template <class T>
+NbodyExact nbody_body(const std::vector<T>& bodies, std::size_t i, double eps, double g, std::size_t chains = 1) {
+  const double unit = std::is_same<T, float>::value ? kFloatU : kDoubleU;
   NbodyExact e;
   const std::size_t n = bodies.size() / 4;
   const double xi = bodies[4 * i], yi = bodies[4 * i + 1], zi = bodies[4 * i + 2];
@@ -71,7 +75,7 @@ inline NbodyExact nbody_body(const std::vector<float>& bodies, std::size_t i, do
     }
   for (int c = 0; c < 4; ++c) {
     const double own = (c < 3 ? kPairAccelerationU : kPairPotentialU) * magnitude[c];
-    const double margin = std::fabs(g) * kFloatU * (own + partial[c] + chain_adds[c] + std::fabs(total[c]));
+    const double margin = std::fabs(g) * unit * (own + partial[c] + chain_adds[c] + std::fabs(total[c]));
     if (c < 3) {
       e.a[c] = g * total[c];
       e.a_margin[c] = margin;
@@ -85,8 +89,8 @@ inline NbodyExact nbody_body(const std::vector<float>& bodies, std::size_t i, do
 
 // "" when body i's acceleration and potential in `got` (ax, ay, az, phi per
 // body) are each within the reference's margins, else what differs.
-inline std::string compare_nbody_body(const std::vector<float>& got, std::size_t i, const NbodyExact& want,
-                                      bool potential) {
+template <class T>
+std::string compare_nbody_body(const std::vector<T>& got, std::size_t i, const NbodyExact& want, bool potential) {
   const char* names[4] = {"ax", "ay", "az", "phi"};
   for (int c = 0; c < 4; ++c) {
     if (c == 3 && !potential) continue;

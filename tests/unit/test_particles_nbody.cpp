@@ -13,15 +13,35 @@ using namespace portacl;
 
 namespace {
 
-std::vector<float> poisoned(std::size_t floats) {
-  return std::vector<float>(floats, std::numeric_limits<float>::quiet_NaN());
+template <class T = float>
+std::vector<T> poisoned(std::size_t elements) {
+  return std::vector<T>(elements, std::numeric_limits<T>::quiet_NaN());
 }
 
-// Accelerations and potentials of every body against the double host sum.
-LaunchPlan check_nbody(Context& ctx, const std::vector<float>& bodies, const NbodyOptions& o) {
+// Bodies of T: test::random_bodies' distribution (positions in -1..1,
+// masses 0.5..1.5 over n), drawn in T.
+template <class T>
+std::vector<T> bodies_of(std::size_t n) {
+  if constexpr (std::is_same<T, float>::value) {
+    return test::random_bodies(n);
+  } else {
+    std::uniform_real_distribution<double> pos(-1.0, 1.0), mass(0.5, 1.5);
+    std::vector<double> b(4 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int c = 0; c < 3; ++c) b[4 * i + c] = pos(test::rng());
+      b[4 * i + 3] = mass(test::rng()) / double(n);
+    }
+    return b;
+  }
+}
+
+// Accelerations and potentials of every body against the double host sum
+// (its margins in T's rounding).
+template <class T>
+LaunchPlan check_nbody(Context& ctx, const std::vector<T>& bodies, const NbodyOptions& o) {
   const std::size_t n = bodies.size() / 4;
-  INFO("n = " << n << ", eps " << o.softening << ", G " << o.gravity);
-  Buffer<float> b(ctx, bodies), a(ctx, poisoned(bodies.size()));
+  INFO("n = " << n << ", " << cl_type_name(element_of<T>::value) << ", eps " << o.softening << ", G " << o.gravity);
+  Buffer<T> b(ctx, bodies), a(ctx, poisoned<T>(bodies.size()));
   const LaunchPlan p = nbody_accelerations(ctx, b, a, o);
   // The margins' running sums follow the plan's layout (its macro, which
   // the decision explains).
@@ -32,7 +52,7 @@ LaunchPlan check_nbody(Context& ctx, const std::vector<float>& bodies, const Nbo
     CHECK(p.macros.at("NBODY_SPLIT") == (split ? "1" : "0"));
     CHECK(reference::nbody_chains(p) == (split ? std::max<std::size_t>(p.vector_width, 1) : 1));
   }
-  const std::vector<float> got = a.download();
+  const std::vector<T> got = a.download();
   for (std::size_t i = 0; i < n; ++i) {
     const auto want = reference::nbody_body(bodies, i, o.softening, o.gravity, reference::nbody_chains(p));
     const std::string wrong = reference::compare_nbody_body(got, i, want, o.potential);
@@ -42,7 +62,7 @@ LaunchPlan check_nbody(Context& ctx, const std::vector<float>& bodies, const Nbo
   return p;
 }
 
-NbodyOptions options(float eps, float g = 1.0f) {
+NbodyOptions options(double eps, double g = 1.0) {
   NbodyOptions o;
   o.softening = eps;
   o.gravity = g;
@@ -59,6 +79,48 @@ TEST_CASE("nbody accelerations and potentials match the double all-pairs sum at 
   no_potential.potential = false;
   const LaunchPlan p = check_nbody(ctx, test::random_bodies(1021), no_potential);
   CHECK(p.macros.at("POTENTIAL") == "0");
+}
+
+TEST_CASE("nbody in double matches the all-pairs sum within double's rounding, under every class's plan", "[nbody]") {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : test::awkward_sizes)
+    if (n <= 2053) check_nbody(ctx, bodies_of<double>(n), options(0.05, 0.7));
+  for (const auto& [f, opt] : test::class_plans(ElementType::f64)) {
+    INFO(f);
+    NbodyOptions o = options(0.02);
+    o.plan = opt;
+    for (std::size_t n : {std::size_t{1}, std::size_t{61}, std::size_t{1031}}) {
+      const LaunchPlan p = check_nbody(ctx, bodies_of<double>(n), o);
+      const DeviceClass c = classify(*opt.plan_as).device_class;
+      CHECK(p.macros.at("T") == "double");
+      CHECK(p.decision("layout")->value ==
+            (c == DeviceClass::cpu || c == DeviceClass::intel_mic ? "split x, y, z, m arrays" : "double4 tiles"));
+    }
+    // Either 1/sqrt (Newton's four steps from the 64-bit guess, or the
+    // built-in) and other widths, on a count none of them divides.
+    for (const auto& [vw, per_item, newton] : std::vector<std::array<unsigned, 3>>{{1, 1, 1}, {4, 2, 0}, {8, 4, 1}}) {
+      INFO("VW " << vw << ", BODIES " << per_item << ", NEWTON_RSQRT " << newton);
+      PlanOverride tuned;
+      tuned.macros = {{"BODIES", std::to_string(per_item)}, {"NEWTON_RSQRT", std::to_string(newton)}};
+      tuned.vector_width = vw;
+      o.plan.override_values = tuned;
+      check_nbody(ctx, bodies_of<double>(257), o);
+    }
+    o.plan.override_values.reset();
+  }
+  // A double run resolves what float cannot: two unit masses 1 + 2^-40
+  // apart, whose pull differs from that at distance 1 by 3 parts in 2^40,
+  // far beyond double's margin and below float's rounding.
+  const double r = 1 + std::ldexp(1.0, -40), eps = 1e-3;
+  const std::vector<double> pair{0, 0, 0, 1, r, 0, 0, 1};
+  Buffer<double> two(ctx, pair), a(ctx, poisoned<double>(8));
+  const std::size_t chains = reference::nbody_chains(nbody_accelerations(ctx, two, a, options(eps)));
+  const std::vector<double> got = a.download();
+  const reference::NbodyExact want = reference::nbody_body(pair, 0, eps, 1.0, chains);
+  const double at_one = 1 / std::pow(1 + eps * eps, 1.5);
+  CHECK(std::fabs(want.a[0] - at_one) > 100 * want.a_margin[0]);  // the check below can tell them apart
+  CHECK(std::fabs(got[0] - want.a[0]) <= want.a_margin[0]);
+  CHECK(std::fabs(got[4] + want.a[0]) <= want.a_margin[0]);
 }
 
 TEST_CASE("nbody potentials keep their digits at small softening: two bodies, a lone body, coincident bodies",

@@ -17,15 +17,19 @@ namespace portacl {
 
 /// Each slice body's sum runs over all n in the same order as the whole
 /// run's: the results are the whole run's, bit for bit.
-LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<float>& bodies, std::size_t first, std::size_t count,
-                                     Buffer<float>& accelerations, const NbodyOptions& options);
-/// v += a dt/2; x += v dt on the slice.
-void nbody_slice_kick_drift(Context& ctx, Buffer<float>& bodies, std::size_t first, std::size_t count,
-                            Buffer<float>& velocities, const Buffer<float>& accelerations, float dt,
+/// T is float or double (nbody.cpp instantiates both).
+template <class T>
+LaunchPlan nbody_slice_accelerations(Context& ctx, const Buffer<T>& bodies, std::size_t first, std::size_t count,
+                                     Buffer<T>& accelerations, const NbodyOptions& options);
+/// v += a dt/2; x += v dt on the slice (dt rounded to T).
+template <class T>
+void nbody_slice_kick_drift(Context& ctx, Buffer<T>& bodies, std::size_t first, std::size_t count,
+                            Buffer<T>& velocities, const Buffer<T>& accelerations, double dt,
                             const NbodyOptions& options);
 /// v += a dt/2 on the slice.
-void nbody_slice_kick(Context& ctx, std::size_t count, Buffer<float>& velocities, const Buffer<float>& accelerations,
-                      float dt, const NbodyOptions& options);
+template <class T>
+void nbody_slice_kick(Context& ctx, std::size_t count, Buffer<T>& velocities, const Buffer<T>& accelerations, double dt,
+                      const NbodyOptions& options);
 
 /// The inputs of a split run (a device group's, an MPI job's), checked as
 /// nbody_step checks them; `op` starts the errors.

@@ -11,8 +11,9 @@
 
 namespace portacl {
 
-/// The force sum: 20 flops per pair (the customary count), per body.
-KernelTraits nbody_traits();
+/// The force sum: 20 flops per pair (the customary count), per body; in
+/// float or double (`element`).
+KernelTraits nbody_traits(ElementType element = ElementType::f32);
 /// work-group size (the tile), vector width (the CPU layout's lanes over
 /// j), local memory (which layout), UNROLL (the tile loop's unroll; unset,
 /// rule particles.nbody-unroll) and BODIES (bodies i per work-item; unset,
@@ -23,8 +24,10 @@ struct Planner;
 /// The force sum over `n` bodies for a slice of `count` (count > 0),
 /// planned whole by the rules (plan_nbody_launches); planned for all n
 /// (the sum's length and order).
-NbodyLaunches plan_nbody(const Planner& planner, std::size_t n, std::size_t count, const NbodyOptions& options);
+NbodyLaunches plan_nbody(const Planner& planner, std::size_t n, std::size_t count, const NbodyOptions& options,
+                         ElementType element = ElementType::f32);
 /// A leapfrog half over `count` bodies (nbody_half_step).
-LaunchPlan plan_nbody_half_step(const Planner& planner, std::size_t count, const NbodyOptions& options);
+LaunchPlan plan_nbody_half_step(const Planner& planner, std::size_t count, const NbodyOptions& options,
+                                ElementType element = ElementType::f32);
 
 }  // namespace portacl

@@ -856,9 +856,10 @@ def nbody(bodies: ArrayLike, velocities: ArrayLike, dt: float, steps: int = 1, s
     Parameters
     ----------
     bodies : array_like
-        (n, 4) float32: x, y, z and mass.
+        (n, 4) float32 or float64: x, y, z and mass. float64 runs in double
+        (the device's fp64).
     velocities : array_like
-        (n, 4) float32: vx, vy, vz and an unused fourth.
+        (n, 4), bodies' dtype: vx, vy, vz and an unused fourth.
     dt : float
     steps : int, default 1
     softening : float, default 0.01
@@ -869,13 +870,13 @@ def nbody(bodies: ArrayLike, velocities: ArrayLike, dt: float, steps: int = 1, s
     Returns
     -------
     bodies, velocities, accelerations : numpy.ndarray
-        After the steps; the accelerations' fourth column is each body's
-        potential.
+        After the steps, bodies' dtype; the accelerations' fourth column is
+        each body's potential.
 
     Raises
     ------
     TypeError
-        Another dtype.
+        Another dtype, or two dtypes.
     ValueError
         Arrays that are not (n, 4), or of two lengths.
     $library_error
