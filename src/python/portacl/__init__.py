@@ -61,20 +61,83 @@ def default_context() -> Context:
     return _default
 
 
+# A pyopencl queue's handle -> the portacl Context on it (and its context).
+_pyopencl_contexts: dict = {}
+
+
+def _is_cl_array(a: Any) -> bool:
+    """Whether a is a pyopencl.array.Array: device memory portacl can take as
+    it is (without importing pyopencl)."""
+    return type(a).__module__.startswith("pyopencl") and hasattr(a, "base_data") and hasattr(a, "queue")
+
+
+def _context_of_queue(queue: Any) -> Context:
+    """The portacl Context on a pyopencl queue, made once per queue."""
+    ctx = _pyopencl_contexts.get(queue.int_ptr)
+    if ctx is None:
+        ctx = _pyopencl_contexts[queue.int_ptr] = _portacl._context_on(queue)
+    return ctx
+
+
 def _context(context: Optional[Context], *operands: Any) -> Context:
     if context is not None:
         return context
     for a in operands:
         if isinstance(a, Buffer):
             return a.context
+        if _is_cl_array(a):
+            return _context_of_queue(a.queue)
     return default_context()
+
+
+def _on_other_queue(ctx: Context, a: Any) -> bool:
+    """Whether pyopencl array a's queue is not ctx's: then each side's work
+    must be finished before the other's reads it."""
+    return a.queue is not None and a.queue.int_ptr != _portacl._handles(ctx)[1]
+
+
+def _cl_buffer(ctx: Context, a: Any, call: str) -> Buffer:
+    """pyopencl array a as a Buffer on its own memory, no copy: 1-D,
+    contiguous from the start of its memory, float32 or float64, on ctx's
+    OpenCL context. Work pyopencl queued on it finishes first where its
+    queue is not ctx's."""
+    dtype = _np.dtype(a.dtype)
+    if dtype not in (_np.float32, _np.float64):
+        raise TypeError(f"{call}: dtype {dtype} is not float32 or float64")
+    if a.ndim != 1:
+        raise ValueError(f"{call}: a 1-D array is needed, not {a.ndim}-D")
+    if a.offset or not a.flags.c_contiguous:
+        raise ValueError(f"{call}: a pyopencl array contiguous from the start of its memory is needed")
+    if a.context.int_ptr != _portacl._handles(ctx)[0]:
+        raise ValueError(f"{call}: the pyopencl array belongs to another OpenCL context than the call's")
+    if _on_other_queue(ctx, a):
+        a.queue.finish()
+    return _portacl._buffer_on(ctx, a.base_data, dtype.name, a.size)
+
+
+def _memory_handle(a: Any) -> int:
+    """The OpenCL memory under pyopencl array a."""
+    return int(a.base_data.int_ptr)
+
+
+def _as_cl_array(like: Any, b: Buffer) -> Any:
+    """Buffer b as a pyopencl array on like's queue, sharing b's memory."""
+    import pyopencl as cl  # type: ignore[import]
+    import pyopencl.array as cl_array  # type: ignore[import]
+
+    if _on_other_queue(b.context, like):
+        b.context.finish()
+    return cl_array.Array(like.queue, (len(b),), _np.dtype(b.dtype), data=cl.Buffer.from_int_ptr(_portacl._memory_of(b)))
 
 
 def _buffer(ctx: Context, a: Vector, call: str) -> Buffer:
     """a as a Buffer on ctx; an array of another dtype or shape is refused
-    naming `call`, before anything is uploaded."""
+    naming `call`, before anything is uploaded. A pyopencl array is taken
+    as it is, on its own memory."""
     if isinstance(a, Buffer):
         return a
+    if _is_cl_array(a):
+        return _cl_buffer(ctx, a, call)
     arr = _np.asarray(a)
     if arr.dtype not in (_np.float32, _np.float64):
         raise TypeError(f"{call}: dtype {arr.dtype} is not float32 or float64")
@@ -270,7 +333,12 @@ def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, retu
     ctx = _context(context, x, y)
     bx, by = _pair(ctx, x, y, "axpy")
     plan = _portacl.axpy(ctx, a, bx, by, return_plan)
-    out = by if isinstance(y, Buffer) else by.to_numpy()
+    if _is_cl_array(y):  # updated in place, as a Buffer is
+        if _on_other_queue(ctx, y):
+            ctx.finish()
+        out = y
+    else:
+        out = by if isinstance(y, Buffer) else by.to_numpy()
     return (out, plan) if return_plan else out
 
 
@@ -591,6 +659,16 @@ def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError("spmv: the CsrMatrix belongs to another context than `context`")
+        if _is_cl_array(out):
+            if _is_cl_array(x) and _memory_handle(out) == _memory_handle(x):
+                raise ValueError("spmv: out is x; the product cannot overwrite its input")
+            y, plan = _portacl.spmv(a, _buffer(a.context, x, "spmv"), _cl_buffer(a.context, out, "spmv"), return_plan)
+            if _on_other_queue(a.context, out):
+                a.context.finish()
+            return _result((out, plan), return_plan)
+        if _is_cl_array(x):  # its memory as it is; A x comes back as a pyopencl array on x's queue
+            y, plan = _portacl.spmv(a, _cl_buffer(a.context, x, "spmv"), out, return_plan)
+            return _result((out if out is not None else _as_cl_array(x, y), plan), return_plan)
         return _result(_portacl.spmv(a, x if isinstance(x, Buffer) else _np.asarray(x), out, return_plan),
                        return_plan)
     if out is not None:
@@ -605,10 +683,16 @@ def _solve(method: str, a: Any, b: Vector, tol: float, max_iterations: int, jaco
     if isinstance(a, CsrMatrix):
         if context is not None and context is not a.context:
             raise ValueError(f"{method}: the CsrMatrix belongs to another context than `context`")
-        # Buffers stay on the device: x then comes back as a Buffer.
-        b = b if isinstance(b, Buffer) else _np.asarray(b)
-        x0 = x0 if x0 is None or isinstance(x0, Buffer) else _np.asarray(x0)
-        return getattr(_portacl, method)(a, b, x0, tol, max_iterations, jacobi)
+        # Buffers stay on the device: x then comes back as a Buffer (a
+        # pyopencl array for a pyopencl b).
+        like = b if _is_cl_array(b) else None
+        b = _cl_buffer(a.context, b, method) if like is not None else b if isinstance(b, Buffer) else _np.asarray(b)
+        if _is_cl_array(x0):
+            x0 = _cl_buffer(a.context, x0, method)
+        elif x0 is not None and not isinstance(x0, Buffer):
+            x0 = _np.asarray(x0)
+        x, info = getattr(_portacl, method)(a, b, x0, tol, max_iterations, jacobi)
+        return (_as_cl_array(like, x) if like is not None else x), info
     x0 = None if x0 is None else _np.asarray(x0)
     return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi)
 
