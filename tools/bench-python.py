@@ -18,6 +18,7 @@ Medians of --reps samples with their min-max spread.
 import argparse
 import json
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -88,18 +89,21 @@ def row(name, problem, ms):
     return med
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--bench", default="build/tools/portacl-bench")
-    p.add_argument("--reps", type=int, default=9)
-    p.add_argument("--rounds", type=int, default=7, help="alternating C++ and Python rounds of the small calls")
-    a = p.parse_args()
-    ctx = portacl.default_context()
-    print(f"device: {ctx.device['name']} ({ctx.device['platform']['name']}), portacl {portacl.__version__}")
+# Each Python form: (its C++ row in portacl-bench's latency section, calls per sample).
+CALLS = {
+    "portacl.axpy(0.0, x, y), Buffers": (("portacl::axpy", "n=1024"), 200),
+    "portacl.sum(x), a Buffer": (("portacl::sum (blocking)", "n=1024"), 200),
+    "portacl.spmv(D, x, out=y), D a CsrMatrix, x and y Buffers": (("portacl::spmv (rules)", "32^2 grid"), 200),
+    "portacl.spmv(D, x, out=y), the same on 65536 rows": (("portacl::spmv (rules)", "256^2 grid"), 20),
+    "portacl.cg(D, b), b a Buffer; x a new Buffer": (("portacl::cg (50 iterations)", "64^2 grid"), 5),
+    "portacl.cg(D, b), b an array (uploaded); x comes back as an array": (("portacl::cg (50 iterations)", "64^2 grid"), 5),
+}
 
-    # 1. Python against C++ on small calls (n = 1024 floats), alternating:
-    # each round runs portacl-bench's latency section, then the same calls
-    # from Python, so that the machine's drifts fall on both alike.
+
+def python_round(reps):
+    """One round of the Python calls of CALLS: each form's median host and
+    round-trip milliseconds, and the device's name."""
+    ctx = portacl.default_context()
     rng = np.random.default_rng(1)
     x = portacl.Buffer(ctx, rng.uniform(-1, 1, 1024).astype(np.float32))
     y = portacl.Buffer(ctx, rng.uniform(-1, 1, 1024).astype(np.float32))
@@ -113,40 +117,67 @@ def main():
 
     d32 = portacl.sparse.csr_matrix(laplacian(32), context=ctx)
     d64 = portacl.sparse.csr_matrix(laplacian(64), context=ctx)
-    b64 = rng.uniform(-1, 1, 4096).astype(np.float32)
-    product = portacl.Buffer(ctx, np.zeros(1024, np.float32))
     d256 = portacl.sparse.csr_matrix(laplacian(256), context=ctx)
+    b64 = rng.uniform(-1, 1, 4096).astype(np.float32)
+    bb64 = portacl.Buffer(ctx, b64)
+    product = portacl.Buffer(ctx, np.zeros(1024, np.float32))
     x256 = portacl.Buffer(ctx, rng.uniform(-1, 1, 65536).astype(np.float32))
     y256 = portacl.Buffer(ctx, np.zeros(65536, np.float32))
-    bb64 = portacl.Buffer(ctx, b64)
-    # Each Python form: (its C++ row in portacl-bench's latency section, the call, calls per sample).
-    calls = {
-        "portacl.axpy(0.0, x, y), Buffers": (("portacl::axpy", "n=1024"), lambda: portacl.axpy(0.0, x, y), 200),
-        "portacl.sum(x), a Buffer": (("portacl::sum (blocking)", "n=1024"), lambda: portacl.sum(x), 200),
-        "portacl.spmv(D, x, out=y), D a CsrMatrix, x and y Buffers":
-            (("portacl::spmv (rules)", "32^2 grid"), lambda: portacl.spmv(d32, x, out=product), 200),
-        "portacl.spmv(D, x, out=y), the same on 65536 rows":
-            (("portacl::spmv (rules)", "256^2 grid"), lambda: portacl.spmv(d256, x256, out=y256), 20),
-        "portacl.cg(D, b), b a Buffer; x a new Buffer":
-            (("portacl::cg (50 iterations)", "64^2 grid"), lambda: portacl.cg(d64, bb64, tol=1e-12, max_iterations=50), 5),
+    call_of = {
+        "portacl.axpy(0.0, x, y), Buffers": lambda: portacl.axpy(0.0, x, y),
+        "portacl.sum(x), a Buffer": lambda: portacl.sum(x),
+        "portacl.spmv(D, x, out=y), D a CsrMatrix, x and y Buffers": lambda: portacl.spmv(d32, x, out=product),
+        "portacl.spmv(D, x, out=y), the same on 65536 rows": lambda: portacl.spmv(d256, x256, out=y256),
+        "portacl.cg(D, b), b a Buffer; x a new Buffer": lambda: portacl.cg(d64, bb64, tol=1e-12, max_iterations=50),
         "portacl.cg(D, b), b an array (uploaded); x comes back as an array":
-            (("portacl::cg (50 iterations)", "64^2 grid"), lambda: portacl.cg(d64, b64, tol=1e-12, max_iterations=50), 5),
+            lambda: portacl.cg(d64, b64, tol=1e-12, max_iterations=50),
     }
-    names = tuple(calls)
+    out = {"device": f"{ctx.device['name']} ({ctx.device['platform']['name']})"}
+    for name, (_, calls) in CALLS.items():
+        host = host_ms(ctx, reps, call_of[name], calls)
+        trip = round_trip_ms(ctx, reps, call_of[name])
+        out[name] = {"host": host[len(host) // 2], "round trip": trip[len(trip) // 2]}
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bench", default="build/tools/portacl-bench")
+    p.add_argument("--reps", type=int, default=9)
+    p.add_argument("--rounds", type=int, default=7, help="alternating C++ and Python rounds of the small calls")
+    p.add_argument("--python-round", action="store_true", help=argparse.SUPPRESS)
+    a = p.parse_args()
+    if a.python_round:
+        print(json.dumps(python_round(a.reps)))
+        return
+
+    # 1. Python against C++, alternating: each round runs portacl-bench's
+    # latency section, then the same calls from Python, each in a process
+    # of its own (no process holds the device while the other measures:
+    # some machines give a GPU to one process at a time), so that the
+    # machine's drifts fall on both alike.
+    names = tuple(CALLS)
     measures = ("host", "round trip")
     # per_round[measure][name] = (C++ medians, Python medians), ms, one per round
     per_round = {m: {name: ([], []) for name in names} for m in measures}
+    device = ""
     for _ in range(a.rounds):
-        bench = json.loads(subprocess.run([a.bench, "--json", "--no-transfers", "--no-baseline", "--kernels", "copy",
-                                           "--sizes", "1024", "--reps", str(a.reps)], check=True,
-                                          capture_output=True, text=True).stdout)
-        cpp = {(r["call"], r["problem"]): r for r in bench["latency"]}
+        run = subprocess.run([a.bench, "--json", "--no-transfers", "--no-baseline", "--kernels", "copy", "--sizes",
+                              "1024", "--reps", str(a.reps)], capture_output=True, text=True)
+        if run.returncode:
+            raise SystemExit(f"{a.bench} failed ({run.returncode}): {run.stderr[-2000:]}")
+        cpp = {(r["call"], r["problem"]): r for r in json.loads(run.stdout)["latency"]}
+        run = subprocess.run([sys.executable, __file__, "--python-round", "--reps", str(a.reps)], capture_output=True,
+                             text=True)
+        if run.returncode:
+            raise SystemExit(f"the Python round failed ({run.returncode}): {run.stderr[-2000:]}")
+        py = json.loads(run.stdout)
+        device = py.pop("device")
         for name in names:
-            key, call, n_calls = calls[name]
-            py = {"host": host_ms(ctx, a.reps, call, n_calls), "round trip": round_trip_ms(ctx, a.reps, call)}
             for m, field in zip(measures, ("host_per_call", "round_trip")):
-                per_round[m][name][0].append(cpp[key][field]["median_ms"])
-                per_round[m][name][1].append(py[m][len(py[m]) // 2])
+                per_round[m][name][0].append(cpp[CALLS[name][0]][field]["median_ms"])
+                per_round[m][name][1].append(py[name][m])
+    print(f"device: {device}, portacl {portacl.__version__}")
     print(f"\n{a.rounds} alternating rounds (C++ latency section, then Python), each the median of {a.reps} samples;")
     print("the tables give the median over rounds and the rounds' range. Host: calls enqueued back to back, per")
     print("call, the final wait not timed (a blocking call waits for itself); round trip: one call and its wait.")
@@ -158,13 +189,15 @@ def main():
             c, py = (sorted(v) for v in per_round[m][name])
             cm, pm = c[len(c) // 2], py[len(py) // 2]
             slower = sum(p > q for p, q in zip(*per_round[m][name][::-1]))
-            print(f"| {calls[name][0][0]}; {name} | {calls[name][0][1]} | {cm:.4f} | {c[0]:.4f} - {c[-1]:.4f} | "
+            print(f"| {CALLS[name][0][0]}; {name} | {CALLS[name][0][1]} | {cm:.4f} | {c[0]:.4f} - {c[-1]:.4f} | "
                   f"{pm:.4f} | {py[0]:.4f} - {py[-1]:.4f} | {1e3 * (pm - cm):+.1f} us | {pm / cm:.3f} | "
                   f"{slower} of {a.rounds} |")
             print(f"|   (each round: C++ {', '.join(f'{v:.4f}' for v in per_round[m][name][0])}; "
                   f"Python {', '.join(f'{v:.4f}' for v in per_round[m][name][1])}) | | | | | | | | |")
 
     # 2. Against pyopencl.array on the same context and queue.
+    ctx = portacl.default_context()
+    rng = np.random.default_rng(1)
     try:
         import pyopencl.array as cl_array
     except ImportError:
