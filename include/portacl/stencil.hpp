@@ -310,7 +310,8 @@ LaunchPlan convolve1d(Context& ctx, const Buffer<T>& in, std::size_t n, const Co
 
 // ---- ncc ---------------------------------------------------------------------
 /// Normalised cross-correlation (template matching) of a template over an
-/// 8-bit or float image, both stored by rows. At every offset (y, x) where
+/// 8-bit, float or double image (double on a device with fp64), both
+/// stored by rows; the map is float either way. At every offset (y, x) where
 /// the template lies inside the image,
 ///
 ///     map[y][x] = sum (I - mean I)(T - mean T) /
@@ -321,8 +322,8 @@ LaunchPlan convolve1d(Context& ctx, const Buffer<T>& in, std::size_t n, const Co
 /// images every sum is formed exactly in integers (64-bit where products
 /// need it), so the coefficient carries only the final division's
 /// rounding. A flat window or a flat template has no defined correlation:
-/// its coefficient is 0 (exactly zero variance for 8-bit; for float, a
-/// window variance below 1e-12 of its mean square).
+/// its coefficient is 0 (exactly zero variance for 8-bit; for float and
+/// double, a window variance below 1e-12 of its mean square).
 namespace portacl {
 
 struct NccOptions {
@@ -356,7 +357,7 @@ std::pair<std::size_t, std::size_t> ncc_map_size(std::size_t rows, std::size_t c
 /// rows x cols, a float pixel that is not finite.
 template <class P>
 class NccTemplate {
-  using built = only_for<P, std::uint8_t, float>;
+  using built = only_for<P, std::uint8_t, float, double>;
 
  public:
   NccTemplate(Context& ctx, std::vector<P> pixels, std::size_t rows, std::size_t cols);
@@ -384,7 +385,7 @@ class NccTemplate {
 /// offset. Errors, before any launch: a template larger than the image,
 /// buffers of the wrong size or another context (the template's too), `map`
 /// sharing memory with the image, outputs_per_work_item outside 1 to 16.
-template <class P, class = only_for<P, std::uint8_t, float>>
+template <class P, class = only_for<P, std::uint8_t, float, double>>
 LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const NccTemplate<P>& templ,
                Buffer<float>& map, const NccOptions& options = {});
 
@@ -395,7 +396,7 @@ LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size
 /// image, a pixel count other than template rows x cols, a float template pixel
 /// that is not finite, buffers of the wrong size or another context,
 /// outputs_per_work_item outside 1 to 16.
-template <class P, class = only_for<P, std::uint8_t, float>>
+template <class P, class = only_for<P, std::uint8_t, float, double>>
 LaunchPlan ncc(Context& ctx, const Buffer<P>& image, std::size_t rows, std::size_t cols, const std::vector<P>& templ,
                std::size_t template_rows, std::size_t template_cols, Buffer<float>& map,
                const NccOptions& options = {});

@@ -116,7 +116,8 @@ void bind_stencil(py::module_& m) {
   m.def("ncc", [](Context& ctx, const py::array& image, const py::array& templ) {
     if (holds<std::uint8_t>(image)) return correlation_map<std::uint8_t>(ctx, image, templ);
     if (holds<float>(image)) return correlation_map<float>(ctx, image, templ);
-    throw py::type_error("ncc: dtype " + dtype_name(image) + " is not uint8 or float32");
+    if (holds<double>(image)) return correlation_map<double>(ctx, image, templ);
+    throw py::type_error("ncc: dtype " + dtype_name(image) + " is not uint8, float32 or float64");
   });
   m.def("stencil3d", [](Context& ctx, const py::array& u, const py::object& star, const py::object& points,
                         const std::string& boundary) {

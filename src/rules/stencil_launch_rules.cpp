@@ -45,10 +45,11 @@ void convolution_launch(LaunchPlan& plan, std::size_t cols, std::size_t out_rows
 
 void convolution_rows_chunk(LaunchPlan& rows) { rows.macros["CHUNK"] = std::to_string(kConvolutionRowChunk); }
 
-void ncc_build(LaunchPlan& plan, bool exact, bool fp64, std::size_t template_rows, std::size_t template_cols) {
+void ncc_build(LaunchPlan& plan, ElementType pixel, bool fp64, std::size_t template_rows, std::size_t template_cols) {
+  const bool exact = pixel == ElementType::i8;
   // 8-bit window sums fit 32 bits while n x 255^2 does.
   const bool wide = std::uint64_t(template_rows) * template_cols * 255u * 255u >= (std::uint64_t(1) << 32);
-  plan.macros["PIX"] = exact ? "uchar" : "float";
+  plan.macros["PIX"] = exact ? "uchar" : cl_type_name(pixel);
   plan.macros["EXACT"] = exact ? "1" : "0";
   plan.macros["REAL"] = fp64 ? "double" : "float";
   plan.macros["ACC"] = exact ? (wide ? "ulong" : "uint") : (fp64 ? "double" : "float");

@@ -121,11 +121,12 @@ void convolution_launch(LaunchPlan& plan, std::size_t cols, std::size_t out_rows
 constexpr std::size_t kConvolutionRowChunk = 2048;
 void convolution_rows_chunk(LaunchPlan& rows);
 
-/// Normalised cross-correlation's build: 8-bit pixels summed exactly
-/// (`exact`: PIX uchar, integer ACC, 64-bit where a window's squares
-/// overflow 32 bits) or float pixels, double arithmetic where the device
-/// has it (REAL, PORTACL_FP64), and the template's size (TR, TC).
-void ncc_build(LaunchPlan& plan, bool exact, bool fp64, std::size_t template_rows, std::size_t template_cols);
+/// Normalised cross-correlation's build: 8-bit pixels (`pixel` i8) summed
+/// exactly (PIX uchar, integer ACC, 64-bit where a window's squares
+/// overflow 32 bits), or float or double pixels, double arithmetic where
+/// the device has it (REAL, PORTACL_FP64), and the template's size (TR,
+/// TC).
+void ncc_build(LaunchPlan& plan, ElementType pixel, bool fp64, std::size_t template_rows, std::size_t template_cols);
 /// Its launch made whole: `outputs` offsets of a map row per work-item
 /// (OUTPUTS_X), the tile's shape, and a grid covering the map.
 void ncc_launch(LaunchPlan& plan, std::size_t map_rows, std::size_t map_cols, std::size_t outputs, bool tiled);

@@ -365,13 +365,13 @@ def ncc_reference(image, template):
     return out
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
 @pytest.mark.parametrize("shape,tshape", [((1, 1), (1, 1)), ((17, 23), (3, 5)), ((40, 37), (7, 7)), ((9, 9), (9, 9))])
 def test_ncc_against_numpy(ctx, rng, dtype, shape, tshape):
     if dtype == np.uint8:
         image = rng.integers(0, 256, shape).astype(np.uint8)
     else:
-        image = rng.uniform(-1, 1, shape).astype(np.float32)
+        image = rng.uniform(-1, 1, shape).astype(dtype)
     # The template cut from the image: a perfect match where it came from.
     y0, x0 = (shape[0] - tshape[0]) // 2, (shape[1] - tshape[1]) // 2
     template = image[y0:y0 + tshape[0], x0:x0 + tshape[1]].copy()
@@ -379,6 +379,12 @@ def test_ncc_against_numpy(ctx, rng, dtype, shape, tshape):
     got, (row, col), score = portacl.ncc(image, template, context=ctx)
     assert got.dtype == np.float32 and got.shape == want.shape
     assert np.max(np.abs(got - want)) <= 1e-4
+    if dtype == np.float64 and ctx.device["fp64"]:
+        # Double sums (a few roundings per template pixel, of coefficients
+        # at most 1), then one rounding to the float map.
+        n = template.size
+        bound = np.finfo(np.float32).eps / 2 * np.abs(want) + (4 * n + 16) * np.finfo(np.float64).eps
+        assert np.all(np.abs(got - want) <= bound)
     assert np.all(np.abs(got) <= 1 + 1e-6)
     if template.size > 1:  # a one-pixel template is flat: every coefficient 0
         best = np.unravel_index(np.argmax(want), want.shape)
@@ -393,8 +399,10 @@ def test_ncc_refusals(ctx):
         portacl.ncc(np.ones((4, 4), np.float32), np.ones((2, 5), np.float32), context=ctx)
     with pytest.raises(TypeError, match="ncc: template: dtype float32 where uint8 is needed"):
         portacl.ncc(np.ones((3, 3), np.uint8), np.ones((2, 2), np.float32), context=ctx)
-    with pytest.raises(TypeError, match="ncc: dtype float64 is not uint8 or float32"):
-        portacl.ncc(np.ones((3, 3)), np.ones((2, 2)), context=ctx)
+    with pytest.raises(TypeError, match="ncc: dtype int32 is not uint8, float32 or float64"):
+        portacl.ncc(np.ones((3, 3), np.int32), np.ones((2, 2), np.int32), context=ctx)
+    with pytest.raises(TypeError, match="ncc: template: dtype float32 where float64 is needed"):
+        portacl.ncc(np.ones((3, 3)), np.ones((2, 2), np.float32), context=ctx)
 
 
 def test_convolve2d_refuses_a_bad_boundary(ctx):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Normalised cross-correlation against the double-precision host reference
-// on random 8-bit and float images of awkward sizes, both variants, several
+// on random 8-bit, float and double images of awkward sizes, both variants, several
 // offsets per work-item and every device class's plan, maps poisoned
 // before each launch; a template cut from the image matches itself with
 // 1 at its origin (templates of 8, 16, 28 and 52 pixels square) and is the
@@ -28,7 +28,7 @@ std::vector<P> random_pixels(std::size_t n) {
     std::uniform_int_distribution<int> d(0, 255);
     for (auto& e : v) e = static_cast<P>(d(test::rng()));
   } else {
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::uniform_real_distribution<P> d(-1, 1);
     for (auto& e : v) e = d(test::rng());
   }
   return v;
@@ -80,7 +80,9 @@ double ncc_margin(const std::vector<P>& image, std::size_t cols, const std::vect
     if (!(var > 1e-12 * s_ii) || t_var == 0) return test::kFloatU * c;
     const double adds = double(tc) + 2 * slides + double(tr);
     const double d_i = adds * u * span_i, d_ii = (adds + 1) * u * span_ii;
-    const double d_it = (double(tc + tr) + 1) * u * cross + test::kFloatU * cross;
+    // The template less its mean is rounded to the pixels' type once on the host.
+    const double pixel_u = std::is_same<P, double>::value ? test::kDoubleU : test::kFloatU;
+    const double d_it = (double(tc + tr) + 1) * u * cross + pixel_u * cross;
     const double d_var = d_ii + 2 * std::fabs(s_i) * d_i / n + u * (2 * s_i * s_i / n + s_ii);
     const double scale = std::sqrt(var * t_var);
     return d_it / scale +
@@ -133,7 +135,7 @@ std::vector<P> cut(const std::vector<P>& image, std::size_t cols, std::size_t r0
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("NCC matches the host on random images in both variants", "[ncc]", std::uint8_t, float) {
+TEMPLATE_TEST_CASE("NCC matches the host on random images in both variants", "[ncc]", std::uint8_t, float, double) {
   using P = TestType;
   Context& ctx = test::cpu_context();
   struct Case {
@@ -155,9 +157,11 @@ TEMPLATE_TEST_CASE("NCC matches the host on random images in both variants", "[n
   }
 }
 
-TEMPLATE_TEST_CASE("NCC runs under every device class's plan", "[ncc]", std::uint8_t, float) {
+TEMPLATE_TEST_CASE("NCC runs under every device class's plan", "[ncc]", std::uint8_t, float, double) {
   Context& ctx = test::cpu_context();
-  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+  // Double images: the classes' devices that have fp64.
+  for (const auto& [f, opt] :
+       test::class_plans(std::is_same<TestType, double>::value ? ElementType::f64 : ElementType::f32)) {
     INFO(f);
     NccOptions o;
     o.plan = opt;
@@ -166,7 +170,7 @@ TEMPLATE_TEST_CASE("NCC runs under every device class's plan", "[ncc]", std::uin
 }
 
 TEMPLATE_TEST_CASE("NCC: a template cut from the image matches itself with 1 and is the best match", "[ncc]",
-                   std::uint8_t, float) {
+                   std::uint8_t, float, double) {
   using P = TestType;
   Context& ctx = test::cpu_context();
   const std::size_t rows = 131, cols = 149;
@@ -192,7 +196,7 @@ TEMPLATE_TEST_CASE("NCC: a template cut from the image matches itself with 1 and
   }
 }
 
-TEMPLATE_TEST_CASE("NCC: flat windows and flat templates give 0", "[ncc]", std::uint8_t, float) {
+TEMPLATE_TEST_CASE("NCC: flat windows and flat templates give 0", "[ncc]", std::uint8_t, float, double) {
   using P = TestType;
   Context& ctx = test::cpu_context();
   const std::size_t rows = 40, cols = 50, side = 6;
@@ -229,7 +233,7 @@ TEST_CASE("NCC: an 8-bit template of 258^2 bright pixels, whose sums need 64 bit
 }
 
 TEMPLATE_TEST_CASE("NCC: a prepared template serves many images, as the one-call form does", "[ncc]", std::uint8_t,
-                   float) {
+                   float, double) {
   using P = TestType;
   Context& ctx = test::cpu_context();
   const std::size_t rows = 41, cols = 53, tr = 9, tc = 11;

@@ -62,7 +62,8 @@ TemplateSums template_sums(std::vector<std::uint8_t>& t) {
   return s;
 }
 
-TemplateSums template_sums(std::vector<float>& t) {
+template <class P>
+TemplateSums template_sums(std::vector<P>& t) {
   double mean = 0;
   for (std::size_t k = 0; k < t.size(); ++k) {
     if (!std::isfinite(t[k])) throw Error("ncc: template pixel " + std::to_string(k) + " is not a finite number");
@@ -70,8 +71,8 @@ TemplateSums template_sums(std::vector<float>& t) {
   }
   mean /= double(t.size());
   TemplateSums s;
-  for (float& v : t) {
-    v = static_cast<float>(double(v) - mean);
+  for (P& v : t) {
+    v = static_cast<P>(double(v) - mean);
     s.centred_squares += double(v) * double(v);
   }
   return s;
@@ -82,16 +83,20 @@ TemplateSums template_sums(std::vector<float>& t) {
 template <class P>
 StencilLaunch plan_ncc(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t template_rows,
                        std::size_t template_cols, const NccOptions& o) {
-  constexpr bool exact = std::is_same<P, std::uint8_t>::value;
+  const ElementType pixel = std::is_same<P, std::uint8_t>::value ? ElementType::i8
+                            : std::is_same<P, double>::value     ? ElementType::f64
+                                                                 : ElementType::f32;
   const auto [map_rows, map_cols] = ncc_map_size(rows, cols, template_rows, template_cols);
   const std::size_t n = template_rows * template_cols;
-  KernelTraits traits = ncc_traits(exact ? ElementType::i8 : ElementType::f32);
+  KernelTraits traits = ncc_traits(pixel);
   traits.flops_per_item = 6.0 * double(n);
   StencilLaunch l;
   LaunchPlan& plan = l.plan;
   plan = planner.plan(traits, ProblemSize(map_cols, map_rows));
   const bool fp64 = planner.device.fp64;
-  ncc_build(plan, exact, fp64, template_rows, template_cols);
+  if (pixel == ElementType::f64 && !fp64)
+    throw Error("ncc: double images need a device with fp64; " + planner.device.name + " has none");
+  ncc_build(plan, pixel, fp64, template_rows, template_cols);
   // Rule convolution.mask-in-constant: the template in constant memory
   // where it fits.
   mask_in_constant_memory(plan, planner.device, n * sizeof(P), o.constant_template, "TEMPLATE_SPACE");
@@ -117,6 +122,8 @@ template StencilLaunch plan_ncc<std::uint8_t>(const Planner&, std::size_t, std::
                                               const NccOptions&);
 template StencilLaunch plan_ncc<float>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
                                        const NccOptions&);
+template StencilLaunch plan_ncc<double>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                        const NccOptions&);
 
 template <class P>
 NccTemplate<P>::NccTemplate(Context& ctx, std::vector<P> pixels, std::size_t rows, std::size_t cols)
@@ -203,11 +210,16 @@ template LaunchPlan ncc<std::uint8_t>(Context&, const Buffer<std::uint8_t>&, std
                                       const NccOptions&);
 template LaunchPlan ncc<float>(Context&, const Buffer<float>&, std::size_t, std::size_t, const std::vector<float>&,
                                std::size_t, std::size_t, Buffer<float>&, const NccOptions&);
+template LaunchPlan ncc<double>(Context&, const Buffer<double>&, std::size_t, std::size_t, const std::vector<double>&,
+                                std::size_t, std::size_t, Buffer<float>&, const NccOptions&);
 template class NccTemplate<std::uint8_t>;
 template class NccTemplate<float>;
+template class NccTemplate<double>;
 template LaunchPlan ncc<std::uint8_t>(Context&, const Buffer<std::uint8_t>&, std::size_t, std::size_t,
                                       const NccTemplate<std::uint8_t>&, Buffer<float>&, const NccOptions&);
 template LaunchPlan ncc<float>(Context&, const Buffer<float>&, std::size_t, std::size_t, const NccTemplate<float>&,
                                Buffer<float>&, const NccOptions&);
+template LaunchPlan ncc<double>(Context&, const Buffer<double>&, std::size_t, std::size_t, const NccTemplate<double>&,
+                                Buffer<float>&, const NccOptions&);
 
 }  // namespace portacl

@@ -842,8 +842,9 @@ def ncc(image: ArrayLike, template: ArrayLike, context: Optional[Context] = None
     Parameters
     ----------
     image, template : array_like
-        2-D, both uint8 or both float32 (8-bit sums are exact); the template
-        no larger than the image.
+        2-D, both uint8, both float32 or both float64 (8-bit sums are
+        exact; float64 on a device with fp64); the template no larger than
+        the image.
     $options_on_arrays
 
     Returns
