@@ -222,3 +222,37 @@ def test_buffer_indexing_reads_only_what_is_asked(ctx, rng, dtype):
     del view
     empty = portacl.Buffer(ctx, np.zeros(0, dtype))
     assert empty[:].shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 7, 4099])
+def test_asarray_and_from_dlpack_upload_once(ctx, rng, dtype, n):
+    h = rng.uniform(-1, 1, n).astype(dtype)
+    b = portacl.asarray(h, context=ctx)
+    assert isinstance(b, portacl.Buffer) and b.context is ctx and len(b) == n and b.dtype == np.dtype(dtype).name
+    np.testing.assert_array_equal(b.to_numpy(), h)
+    assert portacl.asarray(b) is b and portacl.asarray(b, context=ctx) is b  # a Buffer as it is
+    d = portacl.from_dlpack(h, context=ctx)  # NumPy's DLPack: a copy made from its memory
+    np.testing.assert_array_equal(d.to_numpy(), h)
+    h[:] = 0  # the copies do not follow the source
+    np.testing.assert_array_equal(d.to_numpy(), b.to_numpy())
+    if b.strategy == "map":  # a Buffer in host memory is a DLPack producer too
+        np.testing.assert_array_equal(portacl.from_dlpack(b, context=ctx).to_numpy(), b.to_numpy())
+    else:
+        with pytest.raises(BufferError):
+            portacl.from_dlpack(b, context=ctx)
+
+
+def test_asarray_and_from_dlpack_refuse_by_name(ctx):
+    with pytest.raises(TypeError, match="asarray: dtype int64 is not float32 or float64"):
+        portacl.asarray(np.arange(3), context=ctx)
+    with pytest.raises(ValueError, match="asarray: a 1-D array is needed, not 2-D"):
+        portacl.asarray(np.ones((2, 2)), context=ctx)
+    with pytest.raises(ValueError, match="asarray: the Buffer belongs to another context"):
+        portacl.asarray(portacl.Buffer(ctx, np.ones(3)), context=portacl.Context())
+    with pytest.raises(TypeError, match="from_dlpack: list has no __dlpack__"):
+        portacl.from_dlpack([1.0, 2.0], context=ctx)
+    with pytest.raises(TypeError, match="from_dlpack: dtype int32 is not float32 or float64"):
+        portacl.from_dlpack(np.arange(3, dtype=np.int32), context=ctx)
+    with pytest.raises(ValueError, match="from_dlpack: a 1-D array is needed, not 2-D"):
+        portacl.from_dlpack(np.ones((2, 2)), context=ctx)

@@ -123,3 +123,15 @@ def test_pyopencl_arrays_are_checked_by_name(ctx, rng):
         portacl.sum(other, context=ctx)
     # Without a context, the array's own queue gives one: the same memory, read as it is.
     assert portacl.sum(other) == 4.0
+
+
+def test_asarray_takes_a_pyopencl_array_on_its_own_memory(ctx, rng):
+    _, queue = portacl.to_pyopencl(ctx)
+    x = rng.uniform(-1, 1, 1031)
+    a = cl_array.to_device(queue, x)
+    b = portacl.asarray(a)
+    assert isinstance(b, portacl.Buffer) and len(b) == x.size
+    np.testing.assert_array_equal(b.to_numpy(), x)
+    a *= 2  # pyopencl writes; the Buffer sees it: the same memory
+    queue.finish()
+    np.testing.assert_array_equal(b.to_numpy(), 2 * x)

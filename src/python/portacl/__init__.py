@@ -21,8 +21,8 @@ from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Erro
                        tunable_operations)
 
 __all__ = ["BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
-           "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
-           "convolve2d", "cumsum", "default_context", "dot", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "md",
+           "asarray", "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
+           "convolve2d", "cumsum", "default_context", "dot", "from_dlpack", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "md",
            "min", "nbody", "ncc", "nrm2", "query", "sort", "sparse", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
            "tunable_operations", "tune"]
 
@@ -1238,6 +1238,93 @@ def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Bu
     if dtype is None:
         raise TypeError("buffer_from_pyopencl: a pyopencl.Buffer needs dtype= (float32 or float64)")
     return _portacl._buffer_on(context, memory, _np.dtype(dtype).name, 0)
+
+
+def asarray(a: Any, context: Optional[Context] = None) -> Buffer:
+    """A 1-D operand on the device, as a Buffer, uploaded once at most.
+
+    Parameters
+    ----------
+    a : array_like, Buffer or pyopencl.array.Array
+        A Buffer is returned as it is; a pyopencl array is taken on its own
+        memory (no copy); anything else that ``numpy.asarray`` takes (a
+        DLPack producer in host memory too) is uploaded from its memory.
+        1-D, float32 or float64.
+    context : Context, optional
+        The device; by default a pyopencl array's queue, else
+        ``default_context()``. A Buffer of another context is refused.
+
+    Returns
+    -------
+    Buffer
+
+    Raises
+    ------
+    TypeError
+        Another dtype.
+    ValueError
+        An array that is not 1-D, or a Buffer or pyopencl array of another
+        context than ``context``.
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> x = portacl.asarray(np.arange(4.0))
+    >>> portacl.asarray(x) is x, portacl.sum(x)
+    (True, 6.0)
+    """
+    if isinstance(a, Buffer):
+        if context is not None and a.context is not context:
+            raise ValueError("asarray: the Buffer belongs to another context than `context`")
+        return a
+    ctx = _context(context, a)
+    if not _is_cl_array(a) and hasattr(a, "__dlpack__") and not isinstance(a, _np.ndarray):
+        a = _np.from_dlpack(a)
+    return _buffer(ctx, a, "asarray")
+
+
+def from_dlpack(x: Any, context: Optional[Context] = None) -> Buffer:
+    """A Buffer from a DLPack producer whose memory the host can read.
+
+    A producer in host memory (a NumPy array, a Buffer in host memory;
+    the tests use these) is read through DLPack and uploaded once: OpenCL
+    memory cannot adopt another library's allocation, so this is a copy,
+    made straight from the producer's memory. (The other way, ``numpy.from_dlpack(buffer)``
+    shares a Buffer's memory without a copy where it lives in host
+    memory.)
+
+    Parameters
+    ----------
+    x : object with ``__dlpack__``
+        1-D, float32 or float64, in host memory.
+    context : Context, optional
+        The device; by default ``default_context()``.
+
+    Returns
+    -------
+    Buffer
+        A copy on the device: later writes to x do not reach it.
+
+    Raises
+    ------
+    BufferError
+        A tensor in device memory the host cannot read (the producer's own
+        error).
+    TypeError
+        An object without ``__dlpack__``, or another dtype.
+    ValueError
+        A tensor that is not 1-D.
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> b = portacl.from_dlpack(np.array([1.0, 2.5]))
+    >>> b.to_numpy()
+    array([1. , 2.5])
+    """
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: {type(x).__name__} has no __dlpack__ (a DLPack producer is needed)")
+    return _buffer(_context(context), _np.from_dlpack(x), "from_dlpack")
 
 
 def to_pyopencl(obj: Union[Context, Buffer]) -> Any:
