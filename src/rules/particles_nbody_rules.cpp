@@ -46,8 +46,10 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
       // bodies; a bit-level first guess and three Newton steps on the FMA
       // units, 115-118 (2^16 and 2^20 workloads, same run's build).
       s.newton_rsqrt = true;
+      const bool wide = plan.macros.count("T") && plan.macros.at("T") == "double";
       plan.decide("NEWTON_RSQRT", "1", "particles.nbody-rsqrt",
-                  "1/sqrt(r^2) from a first guess and three Newton steps: FMAs instead of the divider");
+                  std::string("1/sqrt(r^2) from a first guess and ") + (wide ? "four" : "three") +
+                      " Newton steps: FMAs instead of the divider");
     }
     return s;
   }

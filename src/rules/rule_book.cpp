@@ -220,7 +220,8 @@ const std::vector<Rule>& rule_book() {
        "work-item reads as a broadcast; CPUs and Xeon Phi split the bodies into x, y, z and m arrays and walk j in "
        "SIMD vectors."},
       {"particles.nbody-rsqrt", "all", "-",
-       "The split (CPU) N-body layout takes 1/sqrt(r^2) from a bit-level first guess and three Newton steps: PoCL "
+       "The split (CPU) N-body layout takes 1/sqrt(r^2) from a bit-level first guess and three Newton steps (four "
+       "in double): PoCL "
        "builds rsqrt from a square root and a division, which share the divider while the FMA units wait (2 cores, "
        "AVX-512: 115-118 GFLOP/s against 92-93)."},
       {"particles.nbody-unroll", "all", "003 14",

@@ -95,6 +95,9 @@ TEST_CASE("nbody in double matches the all-pairs sum within double's rounding, u
       CHECK(p.macros.at("T") == "double");
       CHECK(p.decision("layout")->value ==
             (c == DeviceClass::cpu || c == DeviceClass::intel_mic ? "split x, y, z, m arrays" : "double4 tiles"));
+      // Rule particles.nbody-rsqrt explains the double's four Newton steps.
+      if (const Decision* newton = p.decision("NEWTON_RSQRT"))
+        CHECK(newton->why.find("four Newton steps") != std::string::npos);
     }
     // Either 1/sqrt (Newton's four steps from the 64-bit guess, or the
     // built-in) and other widths, on a count none of them divides.
