@@ -136,7 +136,8 @@ py::tuple device_product(const PyCsr& a, const py::object& x, const py::object& 
       if (!py::isinstance<PyBuffer>(out))
         throw py::type_error("spmv: out must be a portacl.Buffer, not " + std::string(py::str(out.get_type())));
       y = out.cast<const PyBuffer&>();
-      if (operand<T>(a, y, "spmv", "out", matrix.rows(), "rows").get() == &dx)
+      // The same OpenCL memory, however it was wrapped (a Buffer, a pyopencl array).
+      if (operand<T>(a, y, "spmv", "out", matrix.rows(), "rows")->cl_buffer()() == dx.cl_buffer()())
         throw py::value_error("spmv: out is x; the product cannot overwrite its input");
     }
     LaunchPlan plan;

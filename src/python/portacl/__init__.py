@@ -90,10 +90,13 @@ def _context(context: Optional[Context], *operands: Any) -> Context:
     return default_context()
 
 
-def _on_other_queue(ctx: Context, a: Any) -> bool:
-    """Whether pyopencl array a's queue is not ctx's: then each side's work
-    must be finished before the other's reads it."""
-    return a.queue is not None and a.queue.int_ptr != _portacl._handles(ctx)[1]
+def _on_other_queue(ctx: Context, a: Any, queue: Optional[int] = None) -> bool:
+    """Whether pyopencl array a's queue is not ctx's (`queue`, its handle,
+    where the caller has it): then each side's work must be finished
+    before the other's reads it."""
+    if queue is None:
+        queue = _portacl._handles(ctx)[1]
+    return a.queue is not None and a.queue.int_ptr != queue
 
 
 def _cl_buffer(ctx: Context, a: Any, call: str) -> Buffer:
@@ -108,16 +111,12 @@ def _cl_buffer(ctx: Context, a: Any, call: str) -> Buffer:
         raise ValueError(f"{call}: a 1-D array is needed, not {a.ndim}-D")
     if a.offset or not a.flags.c_contiguous:
         raise ValueError(f"{call}: a pyopencl array contiguous from the start of its memory is needed")
-    if a.context.int_ptr != _portacl._handles(ctx)[0]:
+    context, queue = _portacl._handles(ctx)
+    if a.context.int_ptr != context:
         raise ValueError(f"{call}: the pyopencl array belongs to another OpenCL context than the call's")
-    if _on_other_queue(ctx, a):
+    if _on_other_queue(ctx, a, queue):
         a.queue.finish()
     return _portacl._buffer_on(ctx, a.base_data, dtype.name, a.size)
-
-
-def _memory_handle(a: Any) -> int:
-    """The OpenCL memory under pyopencl array a."""
-    return int(a.base_data.int_ptr)
 
 
 def _as_cl_array(like: Any, b: Buffer) -> Any:
@@ -660,8 +659,6 @@ def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool
         if context is not None and context is not a.context:
             raise ValueError("spmv: the CsrMatrix belongs to another context than `context`")
         if _is_cl_array(out):
-            if _is_cl_array(x) and _memory_handle(out) == _memory_handle(x):
-                raise ValueError("spmv: out is x; the product cannot overwrite its input")
             y, plan = _portacl.spmv(a, _buffer(a.context, x, "spmv"), _cl_buffer(a.context, out, "spmv"), return_plan)
             if _on_other_queue(a.context, out):
                 a.context.finish()
