@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Lloyd's k-means (src/kernels/ml/kmeans.cpp). K clusters of D-dimensional
-// float points; point p's coordinate j is points[p * ps + j * ds]: a row
-// per point (ps = D, ds = 1) or a column per point (ps = 1, ds = n), the
-// layout the rule kmeans.layout chose. Centroids are K x D row-major, and
+// points of T (float or double: every distance, sum and mean in T); point
+// p's coordinate j is points[p * ps + j * ds]: a row per point (ps = D,
+// ds = 1) or a column per point (ps = 1, ds = n), the layout the rule
+// kmeans.layout chose. Centroids are K x D row-major, and
 // also kept transposed (D x KP, KP = K rounded up to BLOCK, the extra
 // lanes 0) so that BLOCK centroids' coordinate j is one vector load.
 //   kmeans_assign    each work-group takes a chunk of CHUNK = WG_SIZE x
@@ -34,55 +35,55 @@
 #define KP (((K + BLOCK - 1) / BLOCK) * BLOCK)
 
 #if BLOCK == 1
-#define BT float
+#define BT T
 #define BLOAD(p) (*(p))
 #define BSTORE(v, p) (*(p) = (v))
 #else
-#define BT PORTACL_CAT(float, BLOCK)
+#define BT PORTACL_CAT(T, BLOCK)
 #define BLOAD(p) PORTACL_CAT(vload, BLOCK)(0, (p))
 #define BSTORE(v, p) PORTACL_CAT(vstore, BLOCK)((v), 0, (p))
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign(
-    const uint n, const uint ps, const uint ds, __global const float* points, __global const float* centroids_t,
-    __global int* labels, __global float* rows, __global uint* changed, __global float* inertia) {
+    const uint n, const uint ps, const uint ds, __global const T* points, __global const T* centroids_t,
+    __global int* labels, __global T* rows, __global uint* changed, __global T* inertia) {
   __local int chunk_label[CHUNK];
-  __local float item_distance[WG_SIZE];  // each work-item's points' share of the inertia
+  __local T item_distance[WG_SIZE];  // each work-item's points' share of the inertia
   __local uint item_moves[WG_SIZE];
   const uint lid = get_local_id(0);
   const size_t group = get_group_id(0), first = group * (size_t)CHUNK;
 #if CENTROIDS_LOCAL
-  __local float staged[D * KP];
+  __local T staged[D * KP];
   for (uint i = lid; i < D * KP; i += WG_SIZE) staged[i] = centroids_t[i];
 #define CT staged
 #else
 #define CT centroids_t
 #endif
 #if ACC_LOCAL
-  __local float acc[SLICES * ROW];
-  for (uint i = lid; i < SLICES * ROW; i += WG_SIZE) acc[i] = 0.0f;
+  __local T acc[SLICES * ROW];
+  for (uint i = lid; i < SLICES * ROW; i += WG_SIZE) acc[i] = (T)0;
 #else
-  __global float* acc = rows + group * ROW;  // this work-group's own row
-  for (uint i = lid; i < ROW; i += WG_SIZE) acc[i] = 0.0f;
+  __global T* acc = rows + group * ROW;  // this work-group's own row
+  for (uint i = lid; i < ROW; i += WG_SIZE) acc[i] = (T)0;
 #endif
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  float my_distance = 0.0f;
+  T my_distance = (T)0;
   uint my_moves = 0;
   for (uint s = 0; s < POINTS; ++s) {
     const uint q = s * WG_SIZE + lid;
     const size_t p = first + q;
     int best = -1;
     if (p < n) {
-      __global const float* x = points + p * ps;
+      __global const T* x = points + p * ps;
       best = 0;
-      float best_distance = INFINITY;
+      T best_distance = (T)INFINITY;
       for (uint c0 = 0; c0 < K; c0 += BLOCK) {
-        BT d2 = (BT)(0.0f);
+        BT d2 = (BT)((T)0);
         for (uint j = 0; j < D; ++j) {
           const BT t = (BT)(x[(size_t)j * ds]) - BLOAD(CT + j * KP + c0);
           d2 = fma(t, t, d2);
         }
-        float lanes[BLOCK];
+        T lanes[BLOCK];
         BSTORE(d2, lanes);
         for (uint b = 0; b < BLOCK && c0 + b < K; ++b)
           if (lanes[b] < best_distance) {  // strict: the lowest index keeps a tie
@@ -104,7 +105,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
     const uint per = (CHUNK + SLICES - 1) / SLICES, q0 = slice * per, q1 = min((uint)CHUNK, q0 + per);
     for (uint q = q0; q < q1; ++q) {
       const int c = chunk_label[q];
-      if (c >= 0) acc[(slice * K + c) * COLS + j] += j < D ? points[(first + q) * ps + (size_t)j * ds] : 1.0f;
+      if (c >= 0) acc[(slice * K + c) * COLS + j] += j < D ? points[(first + q) * ps + (size_t)j * ds] : (T)1;
     }
   }
   // The work-items' statistics added in a tree (any work-group size: each
@@ -125,10 +126,10 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
 #if ACC_LOCAL
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint w = lid; w < ROW; w += WG_SIZE) {
-    float sum = 0.0f;
+    T sum = (T)0;
     for (uint slice = 0; slice < SLICES; ++slice) sum += acc[slice * ROW + w];
 #if ATOMIC
-    if (sum != 0.0f) atomic_add_float(rows + w, sum);
+    if (sum != (T)0) atomic_add_float(rows + w, sum);  // float only (rule kmeans.combine)
 #else
     rows[group * ROW + w] = sum;
 #endif
@@ -139,23 +140,23 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void kmeans_assign
 // One work-item per centroid coordinate (c, j): the `count` rows' sums
 // added in row order with a compensation term (Kahan), so the result does
 // not drift with the number of rows, over the cluster's count (each row's
-// count exact in float: a chunk is far below 2^24 points).
-__kernel void kmeans_update(const uint count, __global const float* rows, __global float* centroids,
-                            __global float* centroids_t, __global uint* cluster_sizes) {
+// count exact in T: a chunk is far below 2^24 points).
+__kernel void kmeans_update(const uint count, __global const T* rows, __global T* centroids,
+                            __global T* centroids_t, __global uint* cluster_sizes) {
   const uint w = get_global_id(0);
   if (w >= PAIRS) return;
   const uint c = w / D, j = w % D;
   uint members = 0;
-  float sum = 0.0f, lost = 0.0f;
+  T sum = (T)0, lost = (T)0;
   for (uint r = 0; r < count; ++r) {
-    __global const float* row = rows + (size_t)r * ROW + c * COLS;
+    __global const T* row = rows + (size_t)r * ROW + c * COLS;
     members += (uint)row[D];
-    const float term = row[j] - lost, next = sum + term;
+    const T term = row[j] - lost, next = sum + term;
     lost = (next - sum) - term;
     sum = next;
   }
   if (members > 0) {  // an empty cluster keeps its centroid
-    const float mean = sum / (float)members;
+    const T mean = sum / (T)members;
     centroids[w] = mean;
     centroids_t[j * KP + c] = mean;
   }
@@ -163,17 +164,17 @@ __kernel void kmeans_update(const uint count, __global const float* rows, __glob
 }
 
 // centroids_t[j][c] = centroids[c][j], 0 in the lanes past K.
-__kernel void kmeans_transpose_centroids(__global const float* centroids, __global float* centroids_t) {
+__kernel void kmeans_transpose_centroids(__global const T* centroids, __global T* centroids_t) {
   const uint w = get_global_id(0);
   if (w >= D * KP) return;
   const uint j = w / KP, c = w % KP;
-  centroids_t[w] = c < K ? centroids[c * D + j] : 0.0f;
+  centroids_t[w] = c < K ? centroids[c * D + j] : (T)0;
 }
 
 // out[p * out_ps + j * out_ds] = in[p * in_ps + j * in_ds], a work-item an
 // element, p fastest (the column layout's writes are then contiguous).
 __kernel void kmeans_relayout(const uint n, const uint in_ps, const uint in_ds, const uint out_ps, const uint out_ds,
-                              __global const float* in, __global float* out) {
+                              __global const T* in, __global T* out) {
   const size_t id = get_global_id(0);
   if (id >= (size_t)n * D) return;
   const size_t p = id % n, j = id / n;
@@ -182,21 +183,21 @@ __kernel void kmeans_relayout(const uint n, const uint in_ps, const uint in_ds, 
 
 // nearest[p] = the squared distance of point p to point `chosen`, or the
 // smaller of that and nearest[p] unless `first`.
-__kernel void kmeans_seed_distance(const uint n, const uint ps, const uint ds, __global const float* points,
-                                   const uint chosen, const uint first, __global float* nearest) {
+__kernel void kmeans_seed_distance(const uint n, const uint ps, const uint ds, __global const T* points,
+                                   const uint chosen, const uint first, __global T* nearest) {
   const size_t p = get_global_id(0);
   if (p >= n) return;
-  float d2 = 0.0f;
+  T d2 = (T)0;
   for (uint j = 0; j < D; ++j) {
-    const float t = points[p * ps + (size_t)j * ds] - points[(size_t)chosen * ps + (size_t)j * ds];
+    const T t = points[p * ps + (size_t)j * ds] - points[(size_t)chosen * ps + (size_t)j * ds];
     d2 = fma(t, t, d2);
   }
   nearest[p] = first ? d2 : fmin(nearest[p], d2);
 }
 
 // centroids[c][j] = point chosen[c]'s coordinate j.
-__kernel void kmeans_gather(const uint ps, const uint ds, __global const float* points,
-                            __global const uint* chosen, __global float* centroids) {
+__kernel void kmeans_gather(const uint ps, const uint ds, __global const T* points,
+                            __global const uint* chosen, __global T* centroids) {
   const uint w = get_global_id(0);
   if (w >= PAIRS) return;
   centroids[w] = points[(size_t)chosen[w / D] * ps + (size_t)(w % D) * ds];

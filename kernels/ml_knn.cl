@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // k-nearest-neighbour search and classification (src/kernels/ml/knn.cpp).
-// Points are rows of D floats. A neighbour ranks higher by a larger key:
-// the cosine similarity (COSINE 1; 0 where either vector is zero) or the
-// negated squared distance (COSINE 0); equal keys rank by the lower index.
-// Keys are compared as sortable integers (the float's bits, flipped so that
-// integer order is float order), which makes ties exact.
+// Points are rows of D elements of T (float or double; every score in T).
+// A neighbour ranks higher by a larger key: the cosine similarity (COSINE
+// 1; 0 where either vector is zero) or the negated squared distance
+// (COSINE 0); equal keys rank by the lower index. Keys are compared as
+// sortable integers of KEY_BITS (32 for float, 64 for double: T's bits,
+// flipped so that integer order is T's order), which makes ties exact.
 //   knn_norms        each point's norm (cosine) or squared norm.
 //   knn_list         a work-item per query walks every training point,
 //                    staged TILE at a time in local memory, keeping its K
@@ -21,24 +22,39 @@
 //                    of the best-ranked neighbour among the tied ones.
 #include "portacl_common.cl"
 
-// Float bits as an unsigned integer of the same order.
-inline uint ordered_key(float x) {
-  const uint u = as_uint(x);
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+#ifndef KEY_BITS
+#define KEY_BITS 32
+#endif
+#if KEY_BITS == 64
+#define KEY ulong
+#define KEY_SIGN 0x8000000000000000ul
+#define AS_KEY as_ulong
+#define AS_T as_double
+#else
+#define KEY uint
+#define KEY_SIGN 0x80000000u
+#define AS_KEY as_uint
+#define AS_T as_float
+#endif
+
+// T's bits as an unsigned integer of the same order.
+inline KEY ordered_key(T x) {
+  const KEY u = AS_KEY(x);
+  return (u & KEY_SIGN) ? ~u : (u | KEY_SIGN);
 }
-inline float key_value(uint key) { return as_float((key & 0x80000000u) ? (key & 0x7fffffffu) : ~key); }
+inline T key_value(KEY key) { return AS_T((key & KEY_SIGN) ? (key & ~KEY_SIGN) : ~key); }
 
 // The key of a pair from its dot product and the two norms.
-inline float pair_key(float dot_product, float norm_q, float norm_t) {
+inline T pair_key(T dot_product, T norm_q, T norm_t) {
 #if COSINE
-  const float scale = norm_q * norm_t;
-  return scale > 0.0f ? clamp(dot_product / scale, -1.0f, 1.0f) : 0.0f;
+  const T scale = norm_q * norm_t;
+  return scale > (T)0 ? clamp(dot_product / scale, (T)-1, (T)1) : (T)0;
 #else
-  return -fmax(norm_q + norm_t - 2.0f * dot_product, 0.0f);  // the norms are squared here
+  return -fmax(norm_q + norm_t - (T)2 * dot_product, (T)0);  // the norms are squared here
 #endif
 }
 // The score reported for a key: the similarity, or the squared distance.
-inline float key_score(float key) {
+inline T key_score(T key) {
 #if COSINE
   return key;
 #else
@@ -46,10 +62,10 @@ inline float key_score(float key) {
 #endif
 }
 
-__kernel void knn_norms(const uint n, __global const float* points, __global float* norms) {
+__kernel void knn_norms(const uint n, __global const T* points, __global T* norms) {
   const size_t i = get_global_id(0);
   if (i >= n) return;
-  float s = 0.0f;
+  T s = (T)0;
   for (uint j = 0; j < D; ++j) s = fma(points[i * D + j], points[i * D + j], s);
 #if COSINE
   norms[i] = sqrt(s);
@@ -60,21 +76,20 @@ __kernel void knn_norms(const uint n, __global const float* points, __global flo
 
 #if METHOD_LIST
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_list(
-    const uint queries, const uint train_count, __global const float* query_points, __global const float* train,
-    __global const float* query_norms, __global const float* train_norms, __global int* indices,
-    __global float* scores) {
-  __local float tile[TILE * D];
-  __local float tile_norms[TILE];
+    const uint queries, const uint train_count, __global const T* query_points, __global const T* train,
+    __global const T* query_norms, __global const T* train_norms, __global int* indices, __global T* scores) {
+  __local T tile[TILE * D];
+  __local T tile_norms[TILE];
   const uint lid = get_local_id(0);
   const size_t q = get_global_id(0);
   const bool active = q < queries;
-  uint best_key[K];
+  KEY best_key[K];
   int best_index[K];
   for (uint r = 0; r < K; ++r) {
     best_key[r] = 0;  // below every real key
     best_index[r] = -1;
   }
-  const float norm_q = active ? query_norms[q] : 0.0f;
+  const T norm_q = active ? query_norms[q] : (T)0;
   for (uint first = 0; first < train_count; first += TILE) {
     const uint count = min((uint)TILE, train_count - first);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -84,16 +99,16 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_list(
     if (!active) continue;
     for (uint t = 0; t < count; ++t) {
 #if COSINE
-      float dot_product = 0.0f;
+      T dot_product = (T)0;
       for (uint j = 0; j < D; ++j) dot_product = fma(query_points[q * D + j], tile[t * D + j], dot_product);
-      const uint key = ordered_key(pair_key(dot_product, norm_q, tile_norms[t]));
+      const KEY key = ordered_key(pair_key(dot_product, norm_q, tile_norms[t]));
 #else
-      float distance = 0.0f;
+      T distance = (T)0;
       for (uint j = 0; j < D; ++j) {
-        const float diff = query_points[q * D + j] - tile[t * D + j];
+        const T diff = query_points[q * D + j] - tile[t * D + j];
         distance = fma(diff, diff, distance);
       }
-      const uint key = ordered_key(-distance);
+      const KEY key = ordered_key(-distance);
 #endif
       if (key <= best_key[K - 1]) continue;  // not better than the K-th (a later index loses a tie)
       uint r = K - 1;
@@ -132,23 +147,25 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_list(
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
-    const uint train_count, const uint first_query, __global const float* dots, __global const float* query_norms,
-    __global const float* train_norms, __global uint* list_scratch, __global int* indices, __global float* scores,
-    __local uint* keys) {
+    const uint train_count, const uint first_query, __global const T* dots, __global const T* query_norms,
+    __global const T* train_norms, __global KEY* list_scratch, __global int* indices, __global T* scores,
+    __local KEY* keys) {
   __local uint histogram[256];
-  __local uint chosen_prefix, chosen_mask, still_needed, above_count;
+  __local KEY chosen_prefix, chosen_mask;
+  __local uint still_needed, above_count;
   __local uint equal_before[WG_SIZE];
 #if LIST_LOCAL
-  __local uint list_key[LIST];
+  __local KEY list_key[LIST];
   __local int list_index[LIST];
 #else
-  __global uint* list_key = list_scratch + (size_t)get_group_id(0) * 2 * LIST;
+  // A work-group's 2 LIST keys' room: LIST keys, then LIST indices.
+  __global KEY* list_key = list_scratch + (size_t)get_group_id(0) * 2 * LIST;
   __global int* list_index = (__global int*)(list_key + LIST);
 #endif
   const uint lid = get_local_id(0);
   const size_t q = first_query + get_group_id(0);
-  __global const float* row = dots + (size_t)get_group_id(0) * train_count;
-  const float norm_q = query_norms[q];
+  __global const T* row = dots + (size_t)get_group_id(0) * train_count;
+  const T norm_q = query_norms[q];
   if (lid == 0) {
     chosen_prefix = 0;
     chosen_mask = 0;
@@ -161,21 +178,21 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
   // The K-th best key, 8 bits at a time from the top: count the keys that
   // match the bits found so far by their next 8 bits, and go down into the
   // bin where the K-th falls.
-  for (int shift = 24; shift >= 0; shift -= 8) {
+  for (int shift = KEY_BITS - 8; shift >= 0; shift -= 8) {
     for (uint b = lid; b < 256; b += WG_SIZE) histogram[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint prefix = chosen_prefix, mask = chosen_mask;
+    const KEY prefix = chosen_prefix, mask = chosen_mask;
     for (uint i = lid; i < train_count; i += WG_SIZE) {
-      const uint key = ROW_KEY(i);
-      if ((key & mask) == prefix) atomic_inc(&histogram[(key >> shift) & 255u]);
+      const KEY key = ROW_KEY(i);
+      if ((key & mask) == prefix) atomic_inc(&histogram[(uint)(key >> shift) & 255u]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
       uint above = 0, bin = 255;
       while (above + histogram[bin] < still_needed) above += histogram[bin--];
       still_needed -= above;
-      chosen_prefix = prefix | (bin << shift);
-      chosen_mask = mask | (255u << shift);
+      chosen_prefix = prefix | ((KEY)bin << shift);
+      chosen_mask = mask | ((KEY)255 << shift);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -183,7 +200,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
   // still_needed lowest-indexed keys equal to it. Each work-item counts the
   // equal keys of its own stretch of indices, so the stretches' counts,
   // added in order, rank the equal keys by index.
-  const uint kth = chosen_prefix, needed = still_needed, stretch = (train_count + WG_SIZE - 1) / WG_SIZE;
+  const KEY kth = chosen_prefix;
+  const uint needed = still_needed, stretch = (train_count + WG_SIZE - 1) / WG_SIZE;
   const uint begin = min(train_count, lid * stretch), end = min(train_count, begin + stretch);
   uint equal = 0;
   for (uint i = begin; i < end; ++i) equal += ROW_KEY(i) == kth;
@@ -200,7 +218,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
   barrier(CLK_LOCAL_MEM_FENCE);
   uint rank = equal_before[lid];
   for (uint i = begin; i < end; ++i) {
-    const uint key = ROW_KEY(i);
+    const KEY key = ROW_KEY(i);
     if (key > kth) {
       const uint slot = atomic_inc(&above_count);
       list_key[slot] = key;
@@ -225,7 +243,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void knn_select(
       for (uint p = lid; p < LIST / 2; p += WG_SIZE) {
         const uint a = 2 * p - (p & (stride - 1)), b = a + stride;
         const bool descending = (a & size) == 0;
-        const uint ka = list_key[a], kb = list_key[b];
+        const KEY ka = list_key[a], kb = list_key[b];
         const int ia = list_index[a], ib = list_index[b];
         const bool b_first = kb > ka || (kb == ka && ib < ia);
         if (b_first == descending) {

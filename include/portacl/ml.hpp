@@ -13,6 +13,7 @@
 
 #include "portacl/buffer.hpp"
 #include "portacl/context.hpp"
+#include "portacl/vectors.hpp"
 
 // ---- conv layer --------------------------------------------------------------
 /// Convolution layers of neural networks (cross-correlation, as every deep
@@ -204,7 +205,8 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& shape, const 
 /// the lowest index) and moves every centroid to the mean of its points. A
 /// cluster left without points keeps its centroid where it was.
 ///
-/// The points are n x d floats, a row per point (PointLayout::rows: point p's
+/// The points are n x d floats or doubles (every distance, sum and mean in
+/// that type), a row per point (PointLayout::rows: point p's
 /// coordinate j at p d + j) or a column per point (PointLayout::columns:
 /// at j n + p). The runtime may copy them once into the other layout where
 /// the device reads that faster (rule kmeans.layout). Centroids are k x d,
@@ -248,8 +250,8 @@ struct KmeansResult {
   /// clusters (empty ones kept).
   std::size_t iterations = 0;
   /// Per iteration: the sum over the points of the squared distance to the
-  /// nearest centroid at its assignment. It never rises, up to float
-  /// rounding.
+  /// nearest centroid at its assignment. It never rises, up to the
+  /// element type's rounding.
   std::vector<double> inertia;
   std::vector<std::size_t> changed;          ///< per iteration: labels that changed (the first: all n)
   std::vector<std::uint32_t> cluster_sizes;  ///< points in each cluster after the last iteration
@@ -260,20 +262,23 @@ struct KmeansResult {
 /// Clusters the n points of `points` (d coordinates each, `options.layout`)
 /// into k clusters: `labels` (n ints) gets each point's cluster, `centroids`
 /// (k x d) the clusters' means. Blocks until done.
-KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, std::size_t d, std::size_t k,
-                    Buffer<float>& centroids, Buffer<int>& labels, const KmeansOptions& options = {});
+template <class T, class = only_for<T, float, double>>
+KmeansResult kmeans(Context& ctx, const Buffer<T>& points, std::size_t n, std::size_t d, std::size_t k,
+                    Buffer<T>& centroids, Buffer<int>& labels, const KmeansOptions& options = {});
 
 /// The starting centroids `options.init` asks for (random_points,
 /// plus_plus; given: nothing to do), as kmeans starts from them: kmeans with
 /// init = given from these centroids runs the same iterations.
-void kmeans_init(Context& ctx, const Buffer<float>& points, std::size_t n, std::size_t d, std::size_t k,
-                 Buffer<float>& centroids, const KmeansOptions& options = {});
+template <class T, class = only_for<T, float, double>>
+void kmeans_init(Context& ctx, const Buffer<T>& points, std::size_t n, std::size_t d, std::size_t k,
+                 Buffer<T>& centroids, const KmeansOptions& options = {});
 
 }  // namespace portacl
 
 // ---- knn ---------------------------------------------------------------------
 /// k-nearest-neighbour search and classification on the device. Training
-/// points and queries are rows of d floats. Each query's k best training
+/// points and queries are rows of d floats or doubles (every score in that
+/// type, ranked by its exact bits). Each query's k best training
 /// points come back best first, by one of two measures:
 ///   Similarity::cosine            the cosine of the angle, larger first;
 ///                                 0 where either vector is zero;
@@ -306,15 +311,17 @@ struct KnnOptions {
 /// query_count x k each, row-major, best first. Returns the plan of the
 /// selection; its decisions say which method ran (a sorted list a query,
 /// or a matrix product and a radix select) and why.
-LaunchPlan knn_search(Context& ctx, const Buffer<float>& train, std::size_t train_count, const Buffer<float>& queries,
-                      std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices,
-                      Buffer<float>& scores, const KnnOptions& options = {});
+template <class T, class = only_for<T, float, double>>
+LaunchPlan knn_search(Context& ctx, const Buffer<T>& train, std::size_t train_count, const Buffer<T>& queries,
+                      std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices, Buffer<T>& scores,
+                      const KnnOptions& options = {});
 
 /// knn_search, then each query's majority label among its k neighbours'
 /// `train_labels` (any ints) into `predicted` (query_count).
-LaunchPlan knn_classify(Context& ctx, const Buffer<float>& train, const Buffer<int>& train_labels,
-                        std::size_t train_count, const Buffer<float>& queries, std::size_t query_count, std::size_t d,
-                        std::size_t k, Buffer<int>& predicted, Buffer<int>& indices, Buffer<float>& scores,
+template <class T, class = only_for<T, float, double>>
+LaunchPlan knn_classify(Context& ctx, const Buffer<T>& train, const Buffer<int>& train_labels, std::size_t train_count,
+                        const Buffer<T>& queries, std::size_t query_count, std::size_t d, std::size_t k,
+                        Buffer<int>& predicted, Buffer<int>& indices, Buffer<T>& scores,
                         const KnnOptions& options = {});
 
 }  // namespace portacl

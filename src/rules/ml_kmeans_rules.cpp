@@ -10,8 +10,13 @@ namespace portacl {
 
 namespace {
 
-constexpr std::size_t kChunkBytesPerPoint = 4,
-                      kBytesPerItem = 8;  // a label a point; a distance and a count a work-item
+constexpr std::size_t kChunkBytesPerPoint = 4;  // a label a point
+
+// The element's bytes: the plan's T (float unless double).
+std::size_t element_bytes(const LaunchPlan& plan) {
+  const auto t = plan.macros.find("T");
+  return t != plan.macros.end() && t->second == "double" ? 8 : 4;
+}
 
 std::size_t local_budget(const DeviceInfo& device) {
   return device.local_mem_size ? static_cast<std::size_t>(device.local_mem_size) : 32768;
@@ -22,6 +27,8 @@ std::size_t local_budget(const DeviceInfo& device) {
 KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
                           std::size_t d, std::size_t k) {
   KmeansShape s;
+  const std::size_t bytes = element_bytes(plan);
+  const std::size_t bytes_per_item = bytes + 4;  // a distance and a count a work-item
   const std::string kd = std::to_string(k) + " x " + std::to_string(d);
   if (const auto tuned = space.chosen(plan, "COLUMNS")) {
     s.columns = *tuned != 0;
@@ -50,17 +57,17 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
   } else {
     // PoCL, AVX-512, 300000 points of 35, k 10 (portacl-tune): 16 centroids
     // a vector 9.5-10.6 ms an iteration, 8: 16.4.
-    const std::size_t lanes = classify(device).execution_width;
+    const std::size_t lanes = classify(device).execution_width * 4 / bytes;  // the width in floats, in elements
     s.block = lanes >= 16 ? 16 : (lanes >= 8 ? 8 : 4);
     plan.decide("BLOCK", std::to_string(s.block), "kmeans.block",
-                std::to_string(s.block) +
-                    " centroids a vector, the SIMD width in floats: one vector subtraction and "
-                    "FMA a coordinate for all of them");
+                std::to_string(s.block) + " centroids a vector, the SIMD width in " +
+                    (bytes == 8 ? "doubles" : "floats") +
+                    ": one vector subtraction and FMA a coordinate for all of them");
   }
   // No wider than the power of two that holds k.
   while (s.block > 1 && s.block / 2 >= k) s.block /= 2;
   const std::size_t planned_points = s.points;
-  while (s.points > 1 && wg * (s.points * kChunkBytesPerPoint + kBytesPerItem) > budget / 2) s.points /= 2;
+  while (s.points > 1 && wg * (s.points * kChunkBytesPerPoint + bytes_per_item) > budget / 2) s.points /= 2;
   s.chunk = wg * s.points;
   plan.decide(
       "POINTS", std::to_string(s.points), "kmeans.chunk",
@@ -73,8 +80,8 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
                                            std::to_string(budget) + " bytes"
                                      : std::string()));
   s.padded_k = (k + s.block - 1) / s.block * s.block;
-  const std::size_t centroid_bytes = s.padded_k * d * 4,
-                    chunk_bytes = s.chunk * kChunkBytesPerPoint + wg * kBytesPerItem;
+  const std::size_t centroid_bytes = s.padded_k * d * bytes,
+                    chunk_bytes = s.chunk * kChunkBytesPerPoint + wg * bytes_per_item;
   s.centroids_local = plan.use_local_memory && centroid_bytes + chunk_bytes <= budget / 2;
   plan.decide("centroids", s.centroids_local ? "local memory" : "global memory", "kmeans.centroids-local",
               s.centroids_local
@@ -84,7 +91,7 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
                   : (plan.use_local_memory ? kd + " centroids (" + std::to_string(centroid_bytes) +
                                                  " bytes) do not fit half of the local memory; read through the cache"
                                            : "no real local memory: the centroids stay in the cache"));
-  const std::size_t columns = d + 1, row_bytes = k * columns * 4;
+  const std::size_t columns = d + 1, row_bytes = k * columns * bytes;
   const std::size_t used = chunk_bytes + (s.centroids_local ? centroid_bytes : 0);
   if (plan.use_local_memory && used + row_bytes <= budget / 2) {
     s.sums_local = true;
@@ -102,8 +109,15 @@ KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const Devi
                                                  " bytes does not fit beside the rest"
                                            : std::string(": no real local memory")));
   }
-  if (const auto tuned = space.chosen(plan, "ATOMIC")) {
-    s.atomic = *tuned != 0 && s.sums_local && n < (std::size_t{1} << 24);
+  const auto tuned_atomic = space.chosen(plan, "ATOMIC");
+  if (tuned_atomic && bytes == 4) {
+    s.atomic = *tuned_atomic != 0 && s.sums_local && n < (std::size_t{1} << 24);
+  } else if (tuned_atomic) {
+    s.atomic = false;
+    plan.decide("combine", "a row per work-group", "kmeans.combine",
+                std::string("atomics asked for, but the sums are doubles: the atomic add is built for floats only "
+                            "(a double one needs 64-bit compare-and-swap, an extension); each work-group writes "
+                            "its row and a second kernel adds them in order"));
   } else {
     s.atomic = false;
     plan.decide("combine", "a row per work-group", "kmeans.combine",

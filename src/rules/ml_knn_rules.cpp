@@ -15,6 +15,12 @@ namespace {
 constexpr std::size_t kMaxTile = 256, kListLimitOnCpus = 64, kListDimsOnCpus = 16;
 constexpr std::size_t kBatchFloats = std::size_t{1} << 26;
 
+// The element's bytes: the plan's T (float unless double).
+std::size_t element_bytes(const LaunchPlan& plan) {
+  const auto t = plan.macros.find("T");
+  return t != plan.macros.end() && t->second == "double" ? 8 : 4;
+}
+
 std::size_t local_budget(const DeviceInfo& device) {
   return device.local_mem_size ? static_cast<std::size_t>(device.local_mem_size) : 32768;
 }
@@ -25,8 +31,12 @@ KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo
                     std::size_t train, std::size_t d, std::size_t k, bool cosine) {
   KnnShape s;
   plan.macros["COSINE"] = cosine ? "1" : "0";
+  // Keys are T's bits as ordered integers of T's width: exact ties.
+  const std::size_t bytes = element_bytes(plan);
+  s.key_bytes = bytes;
+  plan.macros["KEY_BITS"] = std::to_string(8 * bytes);
   const std::size_t budget = local_budget(device), wg = plan.local[0];
-  const std::size_t fitting_tile = std::min(kMaxTile, budget / 2 / ((d + 1) * 4));
+  const std::size_t fitting_tile = std::min(kMaxTile, budget / 2 / ((d + 1) * bytes));
   const bool gpu = gpu_class(plan.device_class);
   if (const auto tuned = space.chosen(plan, "METHOD")) {
     s.method = *tuned == 0 ? KnnMethod::list : KnnMethod::select;
@@ -50,7 +60,8 @@ KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo
   if (s.method == KnnMethod::list && fitting_tile == 0) {
     s.method = KnnMethod::select;
     plan.decide("method", "matrix product + radix select", "knn.list-tile",
-                "a training point of " + std::to_string(d) + " floats does not fit half the local memory");
+                "a training point of " + std::to_string(d) + (bytes == 8 ? " doubles" : " floats") +
+                    " does not fit half the local memory");
   }
   plan.macros["D"] = std::to_string(d);
   plan.macros["K"] = std::to_string(k);
@@ -68,16 +79,17 @@ KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo
   plan.macros["METHOD_SELECT"] = "1";
   s.list = 1;
   while (s.list < k) s.list *= 2;
-  const std::size_t list_bytes = s.list * 8 + (256 + wg) * 4 + 16;
+  const std::size_t list_bytes = s.list * (bytes + 4) + (256 + wg) * 4 + 2 * bytes + 8;
   s.list_local = list_bytes <= budget / 2;
   s.batch =
       std::clamp<std::size_t>(kBatchFloats / std::max<std::size_t>(train, 1), 1, std::max<std::size_t>(queries, 1));
-  const std::size_t key_bytes = train * 4;
+  const std::size_t key_bytes = train * bytes;
   s.keys_local = plan.use_local_memory && (s.list_local ? list_bytes : 0) + key_bytes <= budget / 2;
   plan.macros["KEYS_LOCAL"] = s.keys_local ? "1" : "0";
   plan.decide("keys", s.keys_local ? "local memory" : "remade each pass", "knn.select-keys",
               s.keys_local ? "a query's " + std::to_string(train) + " keys (" + std::to_string(key_bytes) +
-                                 " bytes) made once and read by the select's five passes from local memory"
+                                 " bytes) made once and read by the select's " + std::to_string(bytes + 1) +
+                                 " passes from local memory"
                            : (plan.use_local_memory ? std::to_string(train) + " keys (" + std::to_string(key_bytes) +
                                                           " bytes) do not fit half the local memory"
                                                     : "no real local memory") +
@@ -90,9 +102,9 @@ KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo
               std::string(s.list_local ? "local" : "global") + " memory, " + std::to_string(s.list) + " entries",
               "knn.select-list",
               "the " + std::to_string(k) + " selected sorted bitonically in " + std::to_string(s.list) + " entries (" +
-                  std::to_string(s.list * 8) + " bytes)" +
+                  std::to_string(s.list * (bytes + 4)) + " bytes)" +
                   (s.list_local ? " within half the local memory" : ", past half the local memory") +
-                  "; dot products " + std::to_string(s.batch) + " queries at a time (at most 2^26 floats)");
+                  "; dot products " + std::to_string(s.batch) + " queries at a time (at most 2^26 of them)");
   return s;
 }
 

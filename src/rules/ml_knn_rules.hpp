@@ -19,11 +19,12 @@ enum class KnnMethod {
 
 struct KnnShape {
   KnnMethod method = KnnMethod::select;
-  std::size_t tile = 1;     ///< list: training points staged in local memory at a time
-  std::size_t list = 1;     ///< select: k rounded up to a power of two, the sorted list's length
-  bool list_local = false;  ///< select: the list in local memory, else in global scratch
-  bool keys_local = false;  ///< select: a query's keys made once into local memory, else remade each pass
-  std::size_t batch = 1;    ///< select: queries a matrix product covers
+  std::size_t tile = 1;       ///< list: training points staged in local memory at a time
+  std::size_t list = 1;       ///< select: k rounded up to a power of two, the sorted list's length
+  bool list_local = false;    ///< select: the list in local memory, else in global scratch
+  bool keys_local = false;    ///< select: a query's keys made once into local memory, else remade each pass
+  std::size_t batch = 1;      ///< select: queries a matrix product covers
+  std::size_t key_bytes = 4;  ///< a key's bytes: the element's (float 4, double 8)
 };
 
 /// The method for `queries` queries against `train` training points of d
@@ -39,7 +40,8 @@ struct KnnShape {
 ///   most 2^26 (knn.select-list too); a query's keys in local memory where
 ///   they fit beside the list (knn.select-keys).
 /// Sets the plan's macros (COSINE: scores are cosine similarities, else
-/// negated squared distances); the grid is a work-group per query of a
+/// negated squared distances; KEY_BITS: the ordered keys' width, the
+/// element's, 32 or 64); the grid is a work-group per query of a
 /// batch (grid_of_groups).
 KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t queries,
                     std::size_t train, std::size_t d, std::size_t k, bool cosine);

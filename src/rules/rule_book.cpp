@@ -150,14 +150,16 @@ const std::vector<Rule>& rule_book() {
        "neighbouring coordinates."},
       {"kmeans.block", "all", "000 5.1",
        "k-means compares a point with a vector of centroids at a time (the centroids kept transposed, so a "
-       "coordinate of all of them is one load): the SIMD width in floats on CPUs (16 with AVX-512: 9.5-10.6 ms an "
+       "coordinate of all of them is one load): the SIMD width in elements on CPUs (16 floats or 8 doubles with "
+       "AVX-512; floats: 9.5-10.6 ms an "
        "iteration on PoCL against 16.4 with 8), 16 on GPUs (H100: 0.139 ms with 4 points a work-item against 0.208 "
        "with 8 centroids and 1 point), no wider than the power of two that holds k."},
       {"kmeans.combine", "all", "000 5.1",
        "k-means sums each cluster's points in two steps: every work-group writes its chunk's sums and counts as a "
        "row, and a second kernel adds the rows in order with a compensation term. A run then repeats bit for bit; "
        "OpenCL 1.2 has no float atomic add, and a compare-and-swap loop on k x d addresses serialises the "
-       "work-groups (tunable: ATOMIC 1; H100, 300000 points of 35, k 10: 0.44 ms an iteration against 0.14)."},
+       "work-groups (tunable: ATOMIC 1, floats only: a double add would need 64-bit compare-and-swap; H100, 300000 "
+       "points of 35, k 10: 0.44 ms an iteration against 0.14)."},
       {"kmeans.chunk", "all", "000 5.1",
        "k-means gives each work-item 4 points on GPUs and 1 on CPUs (tunable: POINTS); the chunk's labels (4 bytes a "
        "point) stay in local memory for the sums, fewer points a work-item where they would take more than half of "
@@ -177,8 +179,9 @@ const std::vector<Rule>& rule_book() {
        "The KNN selection sorts its k entries (rounded up to a power of two) in local memory where they fit half of "
        "it, else in global memory; the dot products are made for at most 2^26 query-point pairs at a time."},
       {"knn.select-keys", "all", "-",
-       "The KNN selection makes a query's keys (its scores as sortable integers) once into local memory where they "
-       "fit beside the list within half of it, and its five passes (four radix digits and the gathering) read them "
+       "The KNN selection makes a query's keys (its scores as sortable integers of the element's width: 32 bits for "
+       "floats, 64 for doubles) once into local memory where they fit beside the list within half of it, and its "
+       "passes (a radix digit a byte of the key, and the gathering: five for floats, nine for doubles) read them "
        "there; otherwise each pass makes them again from the dot products in global memory."},
       {"conv.layout", "all", "000 5.4",
        "Convolution layers read NCHW best on GPUs (neighbouring work-items take neighbouring output columns of one "

@@ -23,6 +23,11 @@ namespace portacl::reference {
 // magnitudes involved.
 constexpr double kFloatU = double(std::numeric_limits<float>::epsilon()) / 2;
 constexpr double kDoubleU = std::numeric_limits<double>::epsilon() / 2;
+// The unit roundoff of T (float or double).
+template <class T>
+constexpr double unit_roundoff() {
+  return sizeof(T) == 4 ? kFloatU : kDoubleU;
+}
 // OpenCL C's error allowance, in units of kFloatU, for single-precision
 // division (2.5 ulp), sqrt (3 ulp) and rsqrt (2 ulp), built without
 // -cl-fp32-correctly-rounded-divide-sqrt (OpenCL C 1.2, 7.4): an ulp of x is

@@ -2,23 +2,26 @@
 // The host reference of k-nearest neighbours, shared by the tests, the
 // tuner and portacl-bench: every score in double, the ranking by score and
 // then by index, the vote with its tie rule, and a check of a device's
-// ranked row against them that allows for float rounding only where two
-// scores are that close.
+// ranked row against them that allows for the element's rounding only
+// where two scores are that close.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace portacl::reference {
 
-// The score of training point t for query q (rows of d floats): the cosine
-// (0 where either vector is zero) or the squared distance.
-inline double knn_score(const std::vector<float>& train, const std::vector<float>& queries, std::size_t d,
-                        std::size_t q, std::size_t t, bool cosine) {
+// The score of training point t for query q (rows of d elements): the
+// cosine (0 where either vector is zero) or the squared distance.
+template <class T>
+double knn_score(const std::vector<T>& train, const std::vector<T>& queries, std::size_t d, std::size_t q,
+                 std::size_t t, bool cosine) {
   double dot = 0, qq = 0, tt = 0, dist = 0;
   for (std::size_t j = 0; j < d; ++j) {
     const double a = queries[q * d + j], b = train[t * d + j];
@@ -31,25 +34,31 @@ inline double knn_score(const std::vector<float>& train, const std::vector<float
   return qq > 0 && tt > 0 ? dot / std::sqrt(qq * tt) : 0.0;
 }
 
-// How far a float score may stand from the double one: d roundings of the
-// products' magnitudes (the squared norms for a distance, whose float value
-// comes from |q|^2 + |t|^2 - 2 q.t).
-inline double knn_margin(const std::vector<float>& train, const std::vector<float>& queries, std::size_t d,
-                         std::size_t q, std::size_t t, bool cosine) {
-  const double rounding = 1e-5 + 4e-7 * double(d);
+// How far a score in T may stand from the double one: d roundings of the
+// products' magnitudes (the squared norms for a distance, whose value in T
+// comes from |q|^2 + |t|^2 - 2 q.t): 1e-5 + 4e-7 d in float (168 + 6.7 d
+// units of its rounding), the same units of double's rounding in double.
+template <class T>
+double knn_margin(const std::vector<T>& train, const std::vector<T>& queries, std::size_t d, std::size_t q,
+                  std::size_t t, bool cosine) {
+  const double units = std::is_same<T, float>::value ? 1.0
+                                                     : double(std::numeric_limits<double>::epsilon()) /
+                                                           double(std::numeric_limits<float>::epsilon());
+  const double rounding = (1e-5 + 4e-7 * double(d)) * units;
   if (cosine) return rounding;
   double qq = 0, tt = 0;
   for (std::size_t j = 0; j < d; ++j) {
-    qq += double(queries[q * d + j]) * queries[q * d + j];
-    tt += double(train[t * d + j]) * train[t * d + j];
+    qq += double(queries[q * d + j]) * double(queries[q * d + j]);
+    tt += double(train[t * d + j]) * double(train[t * d + j]);
   }
   return rounding * (qq + tt);
 }
 
 // Query q's k best training indices: larger cosine or smaller distance
 // first, the lower index first among equal scores.
-inline std::vector<int> knn_top(const std::vector<float>& train, const std::vector<float>& queries,
-                                std::size_t train_count, std::size_t d, std::size_t k, std::size_t q, bool cosine) {
+template <class T>
+std::vector<int> knn_top(const std::vector<T>& train, const std::vector<T>& queries, std::size_t train_count,
+                         std::size_t d, std::size_t k, std::size_t q, bool cosine) {
   std::vector<double> score(train_count);
   for (std::size_t t = 0; t < train_count; ++t) score[t] = knn_score(train, queries, d, q, t, cosine);
   std::vector<int> order(train_count);
@@ -80,9 +89,10 @@ inline int knn_vote(const std::vector<int>& ranked, const std::vector<int>& labe
 // each score its pair's within the margin, the row ranked (equal scores by
 // index), and the same set as the host's except where the k-th best ties
 // with the next within the margins.
-inline std::string check_knn_row(const std::vector<float>& train, const std::vector<float>& queries,
-                                 std::size_t train_count, std::size_t d, std::size_t k, std::size_t q, bool cosine,
-                                 const int* got, const float* got_scores) {
+template <class T>
+std::string check_knn_row(const std::vector<T>& train, const std::vector<T>& queries, std::size_t train_count,
+                          std::size_t d, std::size_t k, std::size_t q, bool cosine, const int* got,
+                          const T* got_scores) {
   const std::string where = "query " + std::to_string(q) + ": ";
   const std::vector<int> want = knn_top(train, queries, train_count, d, k, q, cosine);
   const auto better = [&](double a, double b) { return cosine ? a > b : a < b; };

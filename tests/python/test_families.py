@@ -181,11 +181,12 @@ def test_compact_names_a_bad_predicate(ctx):
         portacl.compact(np.ones(4, np.float32), "", context=ctx)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("measure", ["cosine", "squared_distance"])
 @pytest.mark.parametrize("n,q,d,k", [(1, 1, 1, 1), (37, 5, 3, 4), (1000, 17, 8, 10), (300, 3, 33, 300)])
-def test_knn_against_numpy(ctx, rng, measure, n, q, d, k):
-    train = rng.uniform(-1, 1, (n, d)).astype(np.float32)
-    queries = rng.uniform(-1, 1, (q, d)).astype(np.float32)
+def test_knn_against_numpy(ctx, rng, measure, n, q, d, k, dtype):
+    train = rng.uniform(-1, 1, (n, d)).astype(dtype)
+    queries = rng.uniform(-1, 1, (q, d)).astype(dtype)
     t64, q64 = train.astype(np.float64), queries.astype(np.float64)
     if measure == "cosine":
         score = (q64 @ t64.T) / np.outer(np.linalg.norm(q64, axis=1), np.linalg.norm(t64, axis=1))
@@ -194,11 +195,15 @@ def test_knn_against_numpy(ctx, rng, measure, n, q, d, k):
         score = ((q64[:, None, :] - t64[None, :, :]) ** 2).sum(axis=2)
         order = np.argsort(score, axis=1, kind="stable")
     indices, scores = portacl.knn(train, queries, k, measure=measure, context=ctx)
-    assert indices.shape == (q, k) and scores.shape == (q, k)
+    assert indices.shape == (q, k) and scores.shape == (q, k) and scores.dtype == dtype
     want = np.take_along_axis(score, order[:, :k], axis=1)
-    assert np.allclose(scores, want, rtol=1e-4, atol=1e-5)
+    # 1e-4 and 1e-5 in float32: 840 and 84 units of the dtype's eps (d <= 33
+    # products and the norms' roundings, with room for the cosine's division).
+    eps = float(np.finfo(dtype).eps)
+    assert np.allclose(scores, want, rtol=840 * eps, atol=84 * eps)
     # The indices name points of those scores (near-ties may swap places).
-    assert np.allclose(np.take_along_axis(score, indices.astype(np.int64), axis=1), want, rtol=1e-4, atol=1e-5)
+    assert np.allclose(np.take_along_axis(score, indices.astype(np.int64), axis=1), want, rtol=840 * eps,
+                       atol=84 * eps)
 
 
 def test_knn_refusals(ctx):
@@ -208,6 +213,10 @@ def test_knn_refusals(ctx):
         portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 3), np.float32), 1, measure="manhattan", context=ctx)
     with pytest.raises(ValueError, match="knn: k 5 is more than the 4 training points"):
         portacl.knn(np.ones((4, 3), np.float32), np.ones((2, 3), np.float32), 5, context=ctx)
+    with pytest.raises(TypeError, match="knn: the queries are float32 but the training points float64"):
+        portacl.knn(np.ones((4, 3)), np.ones((2, 3), np.float32), 1, context=ctx)
+    with pytest.raises(TypeError, match="knn: dtype int64 is not float32 or float64"):
+        portacl.knn(np.ones((4, 3), np.int64), np.ones((2, 3), np.int64), 1, context=ctx)
 
 
 def test_kmeans_refusals(ctx):
@@ -216,8 +225,8 @@ def test_kmeans_refusals(ctx):
         portacl.kmeans(points, 5, context=ctx)
     with pytest.raises(ValueError, match="kmeans: k 0 clusters"):
         portacl.kmeans(points, 0, context=ctx)
-    with pytest.raises(TypeError, match="kmeans: points: dtype float64"):
-        portacl.kmeans(np.ones((4, 2)), 2, context=ctx)
+    with pytest.raises(TypeError, match="kmeans: dtype int64 is not float32 or float64"):
+        portacl.kmeans(np.ones((4, 2), np.int64), 2, context=ctx)
 
 
 def test_matmul_refuses_bad_shapes_and_dtypes(ctx):
@@ -457,19 +466,32 @@ def test_nbody_against_numpy_and_momentum(ctx, rng, n, dtype):
     assert np.all(np.abs(p1 - p0) <= 50 * (4 * u * mv + dt * (bodies[:, 3:4] * a_bound).sum(0)))
 
 
-def test_kmeans_finds_separated_clusters(ctx, rng):
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_kmeans_finds_separated_clusters(ctx, rng, dtype):
     centres = np.array([[0, 0], [10, 0], [0, 10], [10, 10]], np.float64)
-    points = np.concatenate([c + rng.normal(0, 0.5, (101, 2)) for c in centres]).astype(np.float32)
+    points = np.concatenate([c + rng.normal(0, 0.5, (101, 2)) for c in centres]).astype(dtype)
     centroids, labels, info = portacl.kmeans(points, 4, seed=7, context=ctx)
-    assert centroids.shape == (4, 2) and labels.shape == (404,)
-    # Each point is labelled with its nearest centroid, each centroid is its
-    # cluster's mean, and the four clusters are the four blobs.
-    d = ((points[:, None, :] - centroids[None, :, :]) ** 2).sum(-1)
-    assert np.all(d[np.arange(404), labels] <= d.min(1) + 1e-4)
+    assert centroids.shape == (4, 2) and labels.shape == (404,) and centroids.dtype == dtype
+    # Each point is labelled with its nearest centroid (up to a near-tie: two
+    # squared distances of 2 coordinates, each within (d + 2) u of the
+    # squared magnitudes), each centroid is its cluster's mean (m additions
+    # and a division in the dtype, each within eps of the largest |x|), and
+    # the four clusters are the four blobs.
+    eps = float(np.finfo(dtype).eps)
+    p64, c64 = points.astype(np.float64), centroids.astype(np.float64)
+    d = ((p64[:, None, :] - c64[None, :, :]) ** 2).sum(-1)
+    scale = ((np.abs(p64[:, None, :]) + np.abs(c64[None, :, :])) ** 2).sum(-1).max()
+    assert np.all(d[np.arange(404), labels] <= d.min(1) + 4 * eps * scale)
     for c in range(4):
-        np.testing.assert_allclose(centroids[c], points[labels == c].astype(np.float64).mean(0), atol=1e-4)
+        members = p64[labels == c]
+        bound = (len(members) + 2) * eps * np.abs(members).max()
+        np.testing.assert_allclose(c64[c], members.mean(0), rtol=0, atol=bound)
     assert sorted(info["cluster_sizes"]) == [101] * 4
-    assert info["converged"] and all(b <= a * (1 + 1e-6) for a, b in zip(info["inertia"], info["inertia"][1:]))
+    assert info["converged"]
+    # The inertia never rises, up to its rounding on each side (relative:
+    # d + 2 per distance, at most 8 a work-item and a tree of at most 2^10
+    # work-items, in units u = eps / 2; the work-groups' sums in double).
+    assert all(b <= a * (1 + 2 * (2 + 2 + 8 + 10) * eps / 2) for a, b in zip(info["inertia"], info["inertia"][1:]))
 
 
 def test_plans_explain_themselves(ctx, rng):

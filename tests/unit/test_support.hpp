@@ -70,6 +70,7 @@ using portacl::reference::kDivisionU;
 using portacl::reference::kDoubleU;
 using portacl::reference::kFloatU;
 using portacl::reference::kSqrtU;
+using portacl::reference::unit_roundoff;
 
 // Random multiples of 1/denominator in [-limit, limit]: sums and products of
 // these are exact in float for the sizes the tests use, so results can be

@@ -19,16 +19,16 @@ namespace portacl {
 
 using kernel_call::ceil_div;
 
-KernelTraits kmeans_traits() {
+KernelTraits kmeans_traits(ElementType element) {
   // benefits_from_local_tiling: the centroids, read by every point
   // needs_barriers: the chunk's labels
   // has_barrier_free_variant: every plan stages the labels
   // local_bytes_per_work_item: a label, and a distance and a count to add up
-  // bytes_per_item: d = 35 floats of a point
+  // bytes_per_item: d = 35 elements of a point
   // flops_per_item: k = 10: a subtraction and an FMA per coordinate and centroid
-  return kernel_traits("kmeans", ElementType::f32, 1,
+  return kernel_traits("kmeans", element, 1,
                        traits::local_tiling | traits::barriers | traits::barriers_only | traits::scalar,
-                       {140, 1050, 12}, &kmeans_tunables());
+                       {35.0 * double(size_of(element)), 1050, 12}, &kmeans_tunables());
 }
 
 const TuningSpace& kmeans_tunables() {
@@ -48,9 +48,9 @@ const TuningSpace& kmeans_tunables() {
 
 LaunchPlan KmeansLaunch::helper(std::size_t items) const { return one_per_item(assign, items); }
 
-KmeansLaunch plan_kmeans(const Planner& planner, std::size_t n, std::size_t d, std::size_t k) {
+KmeansLaunch plan_kmeans(const Planner& planner, std::size_t n, std::size_t d, std::size_t k, ElementType element) {
   KmeansLaunch l;
-  l.assign = planner.plan(kmeans_traits(), ProblemSize(std::max<std::size_t>(n, 1)));
+  l.assign = planner.plan(kmeans_traits(element), ProblemSize(std::max<std::size_t>(n, 1)));
   l.shape = choose_kmeans(l.assign, kmeans_tunables(), planner.device, n, d, k);
   return l;
 }
@@ -106,9 +106,10 @@ std::vector<cl_uint> distinct_points(std::mt19937_64& draw, std::size_t n, std::
 // (the distances on the device, the draw on the host in double). Where
 // every remaining point coincides with a drawn one (fewer than k distinct
 // points), the next is uniform among the points not drawn.
+template <class T>
 std::vector<cl_uint> plus_plus_points(Context& ctx, const KmeansLaunch& l, const PointView& v, std::size_t n,
                                       std::size_t k, std::mt19937_64& draw) {
-  const cl::Buffer& nearest = ctx.scratch("kmeans.nearest", n * sizeof(float));
+  const cl::Buffer& nearest = ctx.scratch("kmeans.nearest", n * sizeof(T));
   const PreparedKernel distance = ctx.prepare(kernel("kmeans_seed_distance"), l.helper(n));
   std::vector<cl_uint> chosen{static_cast<cl_uint>(below(draw, n))};
   std::vector<bool> taken(n, false);
@@ -116,9 +117,9 @@ std::vector<cl_uint> plus_plus_points(Context& ctx, const KmeansLaunch& l, const
   for (std::size_t c = 1; c < k; ++c) {
     kernel_call::launch(ctx, distance, static_cast<cl_uint>(n), v.ps, v.ds, *v.buffer, chosen.back(),
                         static_cast<cl_uint>(c == 1), nearest);
-    const std::vector<float> d2 = read<float>(ctx, nearest, n, "seeding distances");
+    const std::vector<T> d2 = read<T>(ctx, nearest, n, "seeding distances");
     double total = 0;
-    for (float x : d2) total += x;
+    for (T x : d2) total += x;
     if (!std::isfinite(total))
       throw Error("kmeans: a seeding distance is not finite: the points hold NaN or infinite coordinates");
     std::size_t next = n;
@@ -143,8 +144,9 @@ std::vector<cl_uint> plus_plus_points(Context& ctx, const KmeansLaunch& l, const
   return chosen;
 }
 
-void check_call(Context& ctx, const Buffer<float>& points, std::size_t n, std::size_t d, std::size_t k,
-                const Buffer<float>& centroids, const Buffer<int>* labels, const KmeansOptions& o) {
+template <class T>
+void check_call(Context& ctx, const Buffer<T>& points, std::size_t n, std::size_t d, std::size_t k,
+                const Buffer<T>& centroids, const Buffer<int>* labels, const KmeansOptions& o) {
   kernel_call::same_context(ctx, points, kOp, "points");
   kernel_call::same_context(ctx, centroids, kOp, "centroids");
   if (labels) kernel_call::same_context(ctx, *labels, kOp, "labels");
@@ -177,24 +179,26 @@ void check_call(Context& ctx, const Buffer<float>& points, std::size_t n, std::s
 
 // The points as the plan reads them: the caller's buffer, or a copy in the
 // other layout (rule kmeans.layout).
-PointView planned_points(Context& ctx, const KmeansLaunch& l, const Buffer<float>& points, std::size_t n, std::size_t d,
+template <class T>
+PointView planned_points(Context& ctx, const KmeansLaunch& l, const Buffer<T>& points, std::size_t n, std::size_t d,
                          PointLayout layout) {
   const bool given_columns = layout == PointLayout::columns;
   const PointView given = strides(points.cl_buffer(), given_columns, n, d);
   if (given_columns == l.shape.columns) return given;
-  const cl::Buffer& copy = ctx.scratch("kmeans.points", n * d * sizeof(float));
+  const cl::Buffer& copy = ctx.scratch("kmeans.points", n * d * sizeof(T));
   const PointView wanted = strides(copy, l.shape.columns, n, d);
   kernel_call::launch(ctx, ctx.prepare(kernel("kmeans_relayout"), l.helper(n * d)), static_cast<cl_uint>(n), given.ps,
                       given.ds, wanted.ps, wanted.ds, points, copy);
   return wanted;
 }
 
+template <class T>
 void seed_centroids(Context& ctx, const KmeansLaunch& l, const PointView& v, std::size_t n, std::size_t d,
-                    std::size_t k, Buffer<float>& centroids, const KmeansOptions& o) {
+                    std::size_t k, Buffer<T>& centroids, const KmeansOptions& o) {
   if (o.init == KmeansInit::given) return;
   std::mt19937_64 draw(o.seed);
   const std::vector<cl_uint> chosen =
-      o.init == KmeansInit::random_points ? distinct_points(draw, n, k) : plus_plus_points(ctx, l, v, n, k, draw);
+      o.init == KmeansInit::random_points ? distinct_points(draw, n, k) : plus_plus_points<T>(ctx, l, v, n, k, draw);
   const cl::Buffer& indices = ctx.scratch("kmeans.chosen", k * sizeof(cl_uint));
   check_cl(ctx.queue().enqueueWriteBuffer(indices, CL_TRUE, 0, k * sizeof(cl_uint), chosen.data()),
            "kmeans: write the chosen points");
@@ -204,31 +208,33 @@ void seed_centroids(Context& ctx, const KmeansLaunch& l, const PointView& v, std
 
 }  // namespace
 
-void kmeans_init(Context& ctx, const Buffer<float>& points, std::size_t n, std::size_t d, std::size_t k,
-                 Buffer<float>& centroids, const KmeansOptions& o) {
+template <class T, class>
+void kmeans_init(Context& ctx, const Buffer<T>& points, std::size_t n, std::size_t d, std::size_t k,
+                 Buffer<T>& centroids, const KmeansOptions& o) {
   check_call(ctx, points, n, d, k, centroids, nullptr, o);
-  const KmeansLaunch l = plan_kmeans(live_planner(ctx, o.plan), n, d, k);
+  const KmeansLaunch l = plan_kmeans(live_planner(ctx, o.plan), n, d, k, element_of<T>::value);
   auto held = ctx.hold_scratch();
   seed_centroids(ctx, l, planned_points(ctx, l, points, n, d, o.layout), n, d, k, centroids, o);
   ctx.finish();
 }
 
-KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, std::size_t d, std::size_t k,
-                    Buffer<float>& centroids, Buffer<int>& labels, const KmeansOptions& o) {
+template <class T, class>
+KmeansResult kmeans(Context& ctx, const Buffer<T>& points, std::size_t n, std::size_t d, std::size_t k,
+                    Buffer<T>& centroids, Buffer<int>& labels, const KmeansOptions& o) {
   check_call(ctx, points, n, d, k, centroids, &labels, o);
   if (o.max_iterations == 0) throw Error("kmeans: max_iterations is 0: at least one iteration is needed");
   KmeansResult r;
-  const KmeansLaunch l = plan_kmeans(live_planner(ctx, o.plan), n, d, k);
+  const KmeansLaunch l = plan_kmeans(live_planner(ctx, o.plan), n, d, k, element_of<T>::value);
   r.plan = l.assign;
   const KmeansShape& s = l.shape;
   auto held = ctx.hold_scratch();
   const PointView v = planned_points(ctx, l, points, n, d, o.layout);
   seed_centroids(ctx, l, v, n, d, k, centroids, o);
   const std::size_t pairs = k * d, row = k * (d + 1);
-  const cl::Buffer& rows = ctx.scratch("kmeans.rows", checked_product(s.rows(), row * sizeof(float), "kmeans: rows"));
-  const cl::Buffer& transposed = ctx.scratch("kmeans.centroids_t", s.padded_k * d * sizeof(float));
+  const cl::Buffer& rows = ctx.scratch("kmeans.rows", checked_product(s.rows(), row * sizeof(T), "kmeans: rows"));
+  const cl::Buffer& transposed = ctx.scratch("kmeans.centroids_t", s.padded_k * d * sizeof(T));
   const cl::Buffer& changed = ctx.scratch("kmeans.changed", s.groups * sizeof(cl_uint));
-  const cl::Buffer& inertia = ctx.scratch("kmeans.inertia", s.groups * sizeof(float));
+  const cl::Buffer& inertia = ctx.scratch("kmeans.inertia", s.groups * sizeof(T));
   const cl::Buffer& sizes = ctx.scratch("kmeans.sizes", k * sizeof(cl_uint));
   const PreparedKernel assign = ctx.prepare(kernel("kmeans_assign"), l.assign);
   const PreparedKernel update = ctx.prepare(kernel("kmeans_update"), l.helper(pairs));
@@ -238,13 +244,13 @@ KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, st
   check_cl(ctx.queue().enqueueFillBuffer(labels.cl_buffer(), unlabelled, 0, n * sizeof(cl_int)),
            "kmeans: clear the labels");
   while (r.iterations < o.max_iterations) {
-    if (s.atomic) check_cl(ctx.queue().enqueueFillBuffer(rows, 0.0f, 0, row * sizeof(float)), "kmeans: clear the sums");
+    if (s.atomic) check_cl(ctx.queue().enqueueFillBuffer(rows, T(0), 0, row * sizeof(T)), "kmeans: clear the sums");
     kernel_call::launch(ctx, assign, static_cast<cl_uint>(n), v.ps, v.ds, *v.buffer, transposed, labels, rows, changed,
                         inertia);
     kernel_call::launch(ctx, update, static_cast<cl_uint>(s.rows()), rows, centroids, transposed, sizes);
     double total = 0;
     std::size_t moved = 0;
-    for (float x : read<float>(ctx, inertia, s.groups, "inertia")) total += x;
+    for (T x : read<T>(ctx, inertia, s.groups, "inertia")) total += x;
     for (cl_uint c : read<cl_uint>(ctx, changed, s.groups, "changed labels")) moved += c;
     if (!std::isfinite(total))
       throw Error("kmeans: the inertia is not finite at iteration " + std::to_string(r.iterations + 1) +
@@ -263,5 +269,14 @@ KmeansResult kmeans(Context& ctx, const Buffer<float>& points, std::size_t n, st
   r.cluster_sizes = read<cl_uint>(ctx, sizes, k, "cluster sizes");
   return r;
 }
+
+#define PORTACL_KMEANS(T)                                                                                        \
+  template KmeansResult kmeans<T>(Context&, const Buffer<T>&, std::size_t, std::size_t, std::size_t, Buffer<T>&, \
+                                  Buffer<int>&, const KmeansOptions&);                                           \
+  template void kmeans_init<T>(Context&, const Buffer<T>&, std::size_t, std::size_t, std::size_t, Buffer<T>&,    \
+                               const KmeansOptions&);
+PORTACL_KMEANS(float)
+PORTACL_KMEANS(double)
+#undef PORTACL_KMEANS
 
 }  // namespace portacl

@@ -17,13 +17,14 @@ namespace portacl {
 
 /// The assignment: a point a work-item against every centroid, barriers
 /// around the chunk's labels in local memory.
-KernelTraits kmeans_traits();
+KernelTraits kmeans_traits(ElementType element = ElementType::f32);
 /// work-group size, local memory (the centroids'), POINTS (a work-item's),
 /// BLOCK (centroids compared at a time), and COLUMNS (the layout; unset,
 /// rule kmeans.layout) and ATOMIC (unset, rule kmeans.combine).
 const TuningSpace& kmeans_tunables();
 
-/// The plans of a k-means run on n points of d coordinates and k clusters.
+/// The plans of a k-means run on n points of d coordinates (of `element`)
+/// and k clusters.
 /// The helpers (update, relayout, seeding) share the assignment's macros,
 /// so one program holds every kernel; `helper(items)` is a plan of one
 /// work-item per item.
@@ -32,6 +33,7 @@ struct KmeansLaunch {
   LaunchPlan assign;
   LaunchPlan helper(std::size_t items) const;
 };
-KmeansLaunch plan_kmeans(const Planner& planner, std::size_t n, std::size_t d, std::size_t k);
+KmeansLaunch plan_kmeans(const Planner& planner, std::size_t n, std::size_t d, std::size_t k,
+                         ElementType element = ElementType::f32);
 
 }  // namespace portacl

@@ -14,9 +14,9 @@
 
 namespace portacl {
 
-KernelTraits knn_traits() {
+KernelTraits knn_traits(ElementType element) {
   // benefits_from_local_tiling: the training tile, the selection's histogram and list
-  return kernel_traits("knn", ElementType::f32, 1,
+  return kernel_traits("knn", element, 1,
                        traits::local_tiling | traits::barriers | traits::barriers_only | traits::scalar, {4, 0},
                        &knn_tunables());
 }
@@ -35,9 +35,9 @@ const TuningSpace& knn_tunables() {
 LaunchPlan KnnLaunch::helper(std::size_t items) const { return one_per_item(select, items); }
 
 KnnLaunch plan_knn(const Planner& planner, std::size_t queries, std::size_t train, std::size_t d, std::size_t k,
-                   Similarity similarity) {
+                   Similarity similarity, ElementType element) {
   KnnLaunch l;
-  l.select = planner.plan(knn_traits(), ProblemSize(std::max<std::size_t>(queries, 1)));
+  l.select = planner.plan(knn_traits(element), ProblemSize(std::max<std::size_t>(queries, 1)));
   l.shape =
       choose_knn(l.select, knn_tunables(), planner.device, queries, train, d, k, similarity == Similarity::cosine);
   return l;
@@ -49,9 +49,10 @@ constexpr std::size_t kMaxIndex = 0x7fffffffull;  // indices are ints
 
 KernelRef kernel(const char* entry) { return KernelRef{"ml_knn.cl", entry, ""}; }
 
-void check_search(const char* op, Context& ctx, const Buffer<float>& train, std::size_t train_count,
-                  const Buffer<float>& queries, std::size_t query_count, std::size_t d, std::size_t k,
-                  const Buffer<int>& indices, const Buffer<float>& scores) {
+template <class T>
+void check_search(const char* op, Context& ctx, const Buffer<T>& train, std::size_t train_count,
+                  const Buffer<T>& queries, std::size_t query_count, std::size_t d, std::size_t k,
+                  const Buffer<int>& indices, const Buffer<T>& scores) {
   kernel_call::same_context(ctx, train, op, "train");
   kernel_call::same_context(ctx, queries, op, "queries");
   kernel_call::same_context(ctx, indices, op, "indices");
@@ -64,7 +65,7 @@ void check_search(const char* op, Context& ctx, const Buffer<float>& train, std:
   if (train_count > kMaxIndex || query_count > kMaxIndex)
     throw Error(std::string(op) + ": at most 2^31 - 1 training points and queries (" + std::to_string(train_count) +
                 ", " + std::to_string(query_count) + ")");
-  const std::string dims = " of " + std::to_string(d) + " floats";
+  const std::string dims = " of " + std::to_string(d) + (sizeof(T) == 8 ? " doubles" : " floats");
   kernel_call::need_elements(op, "train", train.size(), checked_product(train_count, d, std::string(op) + ": train"),
                              std::to_string(train_count) + " points" + dims);
   kernel_call::need_elements(op, "queries", queries.size(),
@@ -86,11 +87,11 @@ void check_search(const char* op, Context& ctx, const Buffer<float>& train, std:
 }
 
 // The search itself, the checks done (k is the plan's K).
-void search(Context& ctx, const KnnLaunch& l, const Buffer<float>& train, std::size_t train_count,
-            const Buffer<float>& queries, std::size_t query_count, std::size_t d, Buffer<int>& indices,
-            Buffer<float>& scores, const KnnOptions& o) {
-  const cl::Buffer& query_norms = ctx.scratch("knn.query_norms", query_count * sizeof(float));
-  const cl::Buffer& train_norms = ctx.scratch("knn.train_norms", train_count * sizeof(float));
+template <class T>
+void search(Context& ctx, const KnnLaunch& l, const Buffer<T>& train, std::size_t train_count, const Buffer<T>& queries,
+            std::size_t query_count, std::size_t d, Buffer<int>& indices, Buffer<T>& scores, const KnnOptions& o) {
+  const cl::Buffer& query_norms = ctx.scratch("knn.query_norms", query_count * sizeof(T));
+  const cl::Buffer& train_norms = ctx.scratch("knn.train_norms", train_count * sizeof(T));
   const PreparedKernel norms = ctx.prepare(kernel("knn_norms"), l.helper(std::max(query_count, train_count)));
   kernel_call::launch(ctx, norms, static_cast<cl_uint>(query_count), queries, query_norms);
   kernel_call::launch(ctx, norms, static_cast<cl_uint>(train_count), train, train_norms);
@@ -105,41 +106,43 @@ void search(Context& ctx, const KnnLaunch& l, const Buffer<float>& train, std::s
   GemmOptions products(o.plan);
   products.plan.override_values.reset();
   const std::size_t batch = std::min(s.batch, query_count);
-  Buffer<float> dots(ctx, ctx.scratch("knn.dots", batch * train_count * sizeof(float)), batch * train_count);
+  Buffer<T> dots(ctx, ctx.scratch("knn.dots", batch * train_count * sizeof(T)), batch * train_count);
   // Lists in global memory only where they do not fit the local memory;
   // otherwise the argument is unused and any buffer stands in.
   const cl::Buffer& lists =
-      s.list_local ? query_norms : ctx.scratch("knn.lists", checked_product(batch, 2 * s.list * 4, "knn: lists"));
+      s.list_local ? query_norms
+                   : ctx.scratch("knn.lists", checked_product(batch, 2 * s.list * s.key_bytes, "knn: lists"));
   for (std::size_t first = 0; first < query_count; first += batch) {
     const std::size_t rows = std::min(batch, query_count - first);
-    gemm<float>(ctx, Layout::row_major, Transpose::no, Transpose::yes, rows, train_count, d, 1.0f,
-                MatrixRef<float>{queries, first * d, d}, MatrixRef<float>{train, 0, d}, 0.0f, dots, 0, train_count,
-                products);
+    gemm<T>(ctx, Layout::row_major, Transpose::no, Transpose::yes, rows, train_count, d, T(1),
+            MatrixRef<T>{queries, first * d, d}, MatrixRef<T>{train, 0, d}, T(0), dots, 0, train_count, products);
     LaunchPlan grid = l.select;
     grid_of_groups(grid, rows);
     kernel_call::launch(ctx, ctx.prepare(kernel("knn_select"), grid), static_cast<cl_uint>(train_count),
                         static_cast<cl_uint>(first), dots, query_norms, train_norms, lists, indices, scores,
-                        kernel_call::LocalBytes{s.keys_local ? train_count * sizeof(cl_uint) : sizeof(cl_uint)});
+                        kernel_call::LocalBytes{(s.keys_local ? train_count : 1) * s.key_bytes});
   }
 }
 
 }  // namespace
 
-LaunchPlan knn_search(Context& ctx, const Buffer<float>& train, std::size_t train_count, const Buffer<float>& queries,
-                      std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices,
-                      Buffer<float>& scores, const KnnOptions& o) {
+template <class T, class>
+LaunchPlan knn_search(Context& ctx, const Buffer<T>& train, std::size_t train_count, const Buffer<T>& queries,
+                      std::size_t query_count, std::size_t d, std::size_t k, Buffer<int>& indices, Buffer<T>& scores,
+                      const KnnOptions& o) {
   check_search("knn_search", ctx, train, train_count, queries, query_count, d, k, indices, scores);
-  const KnnLaunch l = plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity);
+  const KnnLaunch l =
+      plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity, element_of<T>::value);
   if (query_count == 0) return l.select;
   auto held = ctx.hold_scratch();
   search(ctx, l, train, train_count, queries, query_count, d, indices, scores, o);
   return l.select;
 }
 
-LaunchPlan knn_classify(Context& ctx, const Buffer<float>& train, const Buffer<int>& train_labels,
-                        std::size_t train_count, const Buffer<float>& queries, std::size_t query_count, std::size_t d,
-                        std::size_t k, Buffer<int>& predicted, Buffer<int>& indices, Buffer<float>& scores,
-                        const KnnOptions& o) {
+template <class T, class>
+LaunchPlan knn_classify(Context& ctx, const Buffer<T>& train, const Buffer<int>& train_labels, std::size_t train_count,
+                        const Buffer<T>& queries, std::size_t query_count, std::size_t d, std::size_t k,
+                        Buffer<int>& predicted, Buffer<int>& indices, Buffer<T>& scores, const KnnOptions& o) {
   const char* op = "knn_classify";
   check_search(op, ctx, train, train_count, queries, query_count, d, k, indices, scores);
   kernel_call::same_context(ctx, train_labels, op, "train_labels");
@@ -155,7 +158,8 @@ LaunchPlan knn_classify(Context& ctx, const Buffer<float>& train, const Buffer<i
                                    std::pair<const BufferStorage*, const char*>{&scores, "scores"}})
     aliasing::refuse_overlap(op, aliasing::whole(predicted), "predicted", aliasing::whole(*read), name,
                              "the labels are written while it is used");
-  const KnnLaunch l = plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity);
+  const KnnLaunch l =
+      plan_knn(live_planner(ctx, o.plan), query_count, train_count, d, k, o.similarity, element_of<T>::value);
   if (query_count == 0) return l.select;
   auto held = ctx.hold_scratch();
   search(ctx, l, train, train_count, queries, query_count, d, indices, scores, o);
@@ -163,5 +167,15 @@ LaunchPlan knn_classify(Context& ctx, const Buffer<float>& train, const Buffer<i
                       indices, train_labels, predicted);
   return l.select;
 }
+
+#define PORTACL_KNN(T)                                                                                               \
+  template LaunchPlan knn_search<T>(Context&, const Buffer<T>&, std::size_t, const Buffer<T>&, std::size_t,          \
+                                    std::size_t, std::size_t, Buffer<int>&, Buffer<T>&, const KnnOptions&);          \
+  template LaunchPlan knn_classify<T>(Context&, const Buffer<T>&, const Buffer<int>&, std::size_t, const Buffer<T>&, \
+                                      std::size_t, std::size_t, std::size_t, Buffer<int>&, Buffer<int>&, Buffer<T>&, \
+                                      const KnnOptions&);
+PORTACL_KNN(float)
+PORTACL_KNN(double)
+#undef PORTACL_KNN
 
 }  // namespace portacl

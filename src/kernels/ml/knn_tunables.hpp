@@ -15,7 +15,7 @@
 namespace portacl {
 
 /// The selection: a work-item (list) or a work-group (select) per query.
-KernelTraits knn_traits();
+KernelTraits knn_traits(ElementType element = ElementType::f32);
 /// work-group size and METHOD (list or select; unset, rule knn.method).
 const TuningSpace& knn_tunables();
 
@@ -27,6 +27,6 @@ struct KnnLaunch {
   LaunchPlan helper(std::size_t items) const;
 };
 KnnLaunch plan_knn(const Planner& planner, std::size_t queries, std::size_t train, std::size_t d, std::size_t k,
-                   Similarity similarity);
+                   Similarity similarity, ElementType element = ElementType::f32);
 
 }  // namespace portacl

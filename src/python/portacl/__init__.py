@@ -1040,9 +1040,10 @@ def knn(train: ArrayLike, queries: ArrayLike, k: int, measure: str = "cosine", c
     Parameters
     ----------
     train : array_like
-        (n, d) float32: a point a row.
+        (n, d) float32 or float64: a point a row. Scores are taken in that
+        dtype.
     queries : array_like
-        (q, d) float32.
+        (q, d), train's dtype.
     k : int
         1 to n.
     measure : {"cosine", "squared_distance"}, default "cosine"
@@ -1056,12 +1057,12 @@ def knn(train: ArrayLike, queries: ArrayLike, k: int, measure: str = "cosine", c
     indices : numpy.ndarray
         (q, k) int32, best first.
     scores : numpy.ndarray
-        (q, k) float32.
+        (q, k), train's dtype.
 
     Raises
     ------
     TypeError
-        Another dtype.
+        Another dtype, or queries of another dtype than train.
     ValueError
         Points of two dimensions, k out of range, or another measure.
     $library_error
@@ -1086,7 +1087,8 @@ def kmeans(points: ArrayLike, k: int, seed: int = 0, max_iterations: int = 300, 
     Parameters
     ----------
     points : array_like
-        (n, d) float32: a point a row.
+        (n, d) float32 or float64: a point a row. Distances, sums and means
+        are taken in that dtype.
     k : int
         1 to n.
     seed : int, default 0
@@ -1100,7 +1102,7 @@ def kmeans(points: ArrayLike, k: int, seed: int = 0, max_iterations: int = 300, 
     Returns
     -------
     centroids : numpy.ndarray
-        (k, d) float32.
+        (k, d), the points' dtype.
     labels : numpy.ndarray
         n cluster indices.
     info : dict
