@@ -11,35 +11,50 @@
 // (SORT_TILES 1: GPUs). A tile is ranked in local memory, a counter per
 // digit and work-item, reordered there and written out in digit order, so
 // that neighbouring work-items write neighbouring addresses.
-// The host defines: RADIX_BITS, KEY_KIND (0 uint, 1 int, 2 float),
-// HAS_VALUES, SORT_TILES and, for tiles, ITEMS and ONE_SWEEP (with PASSES):
+// The host defines: RADIX_BITS, KEY_KIND (0 unsigned, 1 signed, 2
+// floating point), KEY_BITS (32 or 64: the key's width; values are always
+// 32 bits), HAS_VALUES, SORT_TILES and, for tiles, ITEMS and ONE_SWEEP (with PASSES):
 // one sweep replaces the count, the scan and the scatter of each pass by
 // one launch (see sort_onesweep below).
 #include "portacl_common.cl"
 
 #define RADIX (1u << RADIX_BITS)
 
-// The key's bits in an unsigned order equal to the key type's: int by its
-// sign bit flipped; float by IEEE order, -0 as +0 and every NaN last.
-inline uint ordered(uint k) {
+#ifndef KEY_BITS
+#define KEY_BITS 32
+#endif
+#if KEY_BITS == 64
+#define KEY ulong
+#define KEY_TOP 0x8000000000000000ul       // the sign bit
+#define KEY_INFINITY 0x7ff0000000000000ul  // +infinity's bits: a larger magnitude is a NaN
+#else
+#define KEY uint
+#define KEY_TOP 0x80000000u
+#define KEY_INFINITY 0x7f800000u
+#endif
+
+// The key's bits in an unsigned order equal to the key type's: signed by
+// its sign bit flipped; floating point by IEEE order, -0 as +0 and every
+// NaN last.
+inline KEY ordered(KEY k) {
 #if KEY_KIND == 1
-  return k ^ 0x80000000u;
+  return k ^ KEY_TOP;
 #elif KEY_KIND == 2
-  if ((k & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;
-  if (k == 0x80000000u) return 0x80000000u;
-  return (k & 0x80000000u) ? ~k : (k | 0x80000000u);
+  if ((k & ~KEY_TOP) > KEY_INFINITY) return ~(KEY)0;
+  if (k == KEY_TOP) return KEY_TOP;
+  return (k & KEY_TOP) ? ~k : (k | KEY_TOP);
 #else
   return k;
 #endif
 }
 
-inline uint digit_of(uint key, uint shift) { return (ordered(key) >> shift) & (RADIX - 1); }
+inline uint digit_of(KEY key, uint shift) { return (uint)(ordered(key) >> shift) & (RADIX - 1); }
 
 #if !SORT_TILES
 
 // Unit u is keys [u * chunk, min(n, (u + 1) * chunk)).
 __kernel void sort_count(const ulong n, const ulong chunk, const uint units, const uint shift,
-                         __global const uint* keys, __global uint* counts) {
+                         __global const KEY* keys, __global uint* counts) {
   const size_t u = get_global_id(0);
   if (u >= units) return;
   uint c[RADIX];
@@ -50,15 +65,15 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
 }
 
 __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, const uint shift,
-                           __global const uint* keys_in, __global const uint* values_in,
-                           __global const uint* starts, __global uint* keys_out, __global uint* values_out) {
+                           __global const KEY* keys_in, __global const uint* values_in,
+                           __global const uint* starts, __global KEY* keys_out, __global uint* values_out) {
   const size_t u = get_global_id(0);
   if (u >= units) return;
   uint next[RADIX];
   for (uint d = 0; d < RADIX; ++d) next[d] = starts[d * (size_t)units + u];
   const size_t end = min((size_t)n, (u + 1) * (size_t)chunk);
   for (size_t i = u * (size_t)chunk; i < end; ++i) {
-    const uint k = keys_in[i];
+    const KEY k = keys_in[i];
     const uint at = next[digit_of(k, shift)]++;
     keys_out[at] = k;
 #if HAS_VALUES
@@ -81,7 +96,7 @@ __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, c
 #define RANK(f) ((f) + ((f) >> 5))
 
 __kernel void sort_count(const ulong n, const ulong chunk, const uint units, const uint shift,
-                         __global const uint* keys, __global uint* counts) {
+                         __global const KEY* keys, __global uint* counts) {
   __local uint hist[RADIX];
   const uint lid = get_local_id(0);
   const size_t g = get_group_id(0), begin = g * (size_t)TILE, end = min((size_t)n, begin + TILE);
@@ -103,7 +118,7 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
 #endif
 #define TILE_LOCALS                          \
   __local uint rank[RANK(RADIX * WG_SIZE)];  \
-  __local uint tile_keys[TILE];              \
+  __local KEY tile_keys[TILE];               \
   TILE_VALUES_DECLARATION                    \
   __local uint base[RADIX];                  \
   __local uint scratch[WG_SIZE];
@@ -114,8 +129,8 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
 // leaves in rank the exclusive digit-major scan of the counters: where
 // work-item l's first key of digit d goes within the tile. Ends with a
 // barrier.
-inline void rank_tile(size_t begin, uint count, uint shift, __global const uint* keys_in,
-                      __global const uint* values_in, uint* k, uint* v, __local uint* rank, __local uint* scratch) {
+inline void rank_tile(size_t begin, uint count, uint shift, __global const KEY* keys_in,
+                      __global const uint* values_in, KEY* k, uint* v, __local uint* rank, __local uint* scratch) {
   const uint lid = get_local_id(0);
   for (uint d = 0; d < RADIX; ++d) rank[RANK(d * WG_SIZE + lid)] = 0;
   for (uint j = 0; j < ITEMS; ++j) {
@@ -145,9 +160,9 @@ inline void rank_tile(size_t begin, uint count, uint shift, __global const uint*
 // Reorders the ranked tile in local memory by digit, then writes key t of
 // the reordered tile to base[its digit] + t: base holds, per digit, its
 // first place in the output less its first place in the tile.
-inline void write_tile(uint count, uint shift, const uint* k, const uint* v, __local uint* rank,
-                       __local uint* tile_keys, __local uint* tile_values, __local const uint* base,
-                       __global uint* keys_out, __global uint* values_out) {
+inline void write_tile(uint count, uint shift, const KEY* k, const uint* v, __local uint* rank,
+                       __local KEY* tile_keys, __local uint* tile_values, __local const uint* base,
+                       __global KEY* keys_out, __global uint* values_out) {
   const uint lid = get_local_id(0);
   for (uint j = 0; j < ITEMS; ++j) {
     if (lid * ITEMS + j < count) {
@@ -160,7 +175,7 @@ inline void write_tile(uint count, uint shift, const uint* k, const uint* v, __l
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint t = lid; t < count; t += WG_SIZE) {
-    const uint key = tile_keys[t];
+    const KEY key = tile_keys[t];
     const uint at = base[digit_of(key, shift)] + t;
     keys_out[at] = key;
 #if HAS_VALUES
@@ -170,13 +185,14 @@ inline void write_tile(uint count, uint shift, const uint* k, const uint* v, __l
 }
 
 __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, const uint shift,
-                           __global const uint* keys_in, __global const uint* values_in,
-                           __global const uint* starts, __global uint* keys_out, __global uint* values_out) {
+                           __global const KEY* keys_in, __global const uint* values_in,
+                           __global const uint* starts, __global KEY* keys_out, __global uint* values_out) {
   TILE_LOCALS
   const uint lid = get_local_id(0);
   const size_t g = get_group_id(0), begin = g * (size_t)TILE;
   const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
-  uint k[ITEMS], v[ITEMS];
+  KEY k[ITEMS];
+  uint v[ITEMS];
   rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
   for (uint d = lid; d < RADIX; d += WG_SIZE) base[d] = starts[d * (size_t)units + g] - rank[RANK(d * WG_SIZE)];
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -194,13 +210,13 @@ __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, c
 #if ONE_SWEEP
 // hist[p * RADIX + d] gains the keys whose digit d is at pass p (shift
 // p * RADIX_BITS), for the PASSES passes; hist is zeroed first.
-__kernel void sort_histograms(const ulong n, __global const uint* keys, volatile __global uint* hist) {
+__kernel void sort_histograms(const ulong n, __global const KEY* keys, volatile __global uint* hist) {
   __local uint h[PASSES * RADIX];
   const uint lid = get_local_id(0);
   for (uint c = lid; c < PASSES * RADIX; c += WG_SIZE) h[c] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {
-    const uint key = keys[i];
+    const KEY key = keys[i];
     for (uint p = 0; p < PASSES; ++p) atomic_inc(&h[p * RADIX + digit_of(key, p * RADIX_BITS)]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -214,8 +230,8 @@ __kernel void sort_histograms(const ulong n, __global const uint* keys, volatile
 #define DIGIT_AGGREGATE 1u
 #define DIGIT_PREFIX 2u
 
-__kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __global const uint* keys_in,
-                            __global const uint* values_in, __global const uint* hist, __global uint* keys_out,
+__kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __global const KEY* keys_in,
+                            __global const uint* values_in, __global const uint* hist, __global KEY* keys_out,
                             __global uint* values_out, volatile __global ulong* status, volatile __global uint* ticket,
                             const uint epoch) {
   TILE_LOCALS
@@ -232,7 +248,8 @@ __kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __
   barrier(CLK_LOCAL_MEM_FENCE);
   const size_t tile = tile_taken, begin = tile * (size_t)TILE;
   const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
-  uint k[ITEMS], v[ITEMS];
+  KEY k[ITEMS];
+  uint v[ITEMS];
   rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
   if (lid == 0) {
     uint running = 0;

@@ -198,15 +198,16 @@ DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predic
 }  // namespace portacl
 
 // ---- sort --------------------------------------------------------------------
-/// Radix sort of 32-bit keys, alone or with 32-bit values carried along:
-/// stable (equal keys keep their order), any length, in place (the sorted
-/// keys and values replace the inputs).
+/// Radix sort of 32-bit or 64-bit keys, alone or with 32-bit values
+/// carried along: stable (equal keys keep their order), any length, in
+/// place (the sorted keys and values replace the inputs).
 ///
-/// Key order: unsigned and int keys by value; float keys in IEEE order with
-/// -0.0 equal to +0.0 (their order is kept, as std::stable_sort with
-/// operator< keeps it) and every NaN after +infinity, NaNs in their input
-/// order. The bits of every key, NaN payloads included, are moved
-/// unchanged.
+/// Key order: unsigned and signed keys by value; float and double keys in
+/// IEEE order with -0.0 equal to +0.0 (their order is kept, as
+/// std::stable_sort with operator< keeps it) and every NaN after +infinity,
+/// NaNs in their input order. The bits of every key, NaN payloads
+/// included, are moved unchanged. 64-bit keys take twice the passes of
+/// 32-bit ones (a pass per digit of the key's width).
 ///
 /// The plan says how: on CPUs each work-item counts and moves a contiguous
 /// chunk of keys with private counters (no local memory, no barriers); on
@@ -218,27 +219,28 @@ DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predic
 ///
 /// Errors, before any launch: buffers of another context, values of
 /// another length than the keys, values sharing memory with the keys, more
-/// than 2^32 - 1 keys, key_bits outside 1..32 or below 32 for int and
-/// float keys.
+/// than 2^32 - 1 keys, key_bits outside 1 to the keys' width or below it
+/// for signed and floating-point keys.
 namespace portacl {
 
 struct SortOptions {
   /// Unsigned keys only: the keys are below 2^key_bits, so only their low
   /// key_bits bits are sorted (cell indices below 2^20 need 20, not 32,
   /// which saves whole passes). Keys with higher bits set end in an
-  /// unspecified order; they are never lost.
-  unsigned key_bits = 32;
+  /// unspecified order; they are never lost. Unset: the keys' width (32
+  /// or 64).
+  std::optional<unsigned> key_bits;
   PlanOptions plan;
 };
 
 /// Sorts `keys` in place. Returns the scatter's plan; its decisions name
 /// the variant, the digit width and the passes.
-template <class K, class = only_for<K, std::uint32_t, int, float>>
+template <class K, class = only_for<K, std::uint32_t, int, float, std::uint64_t, std::int64_t, double>>
 LaunchPlan sort(Context& ctx, Buffer<K>& keys, const SortOptions& options = {});
 
 /// Sorts `keys` in place and moves `values` with them: values[i] follows
 /// keys[i] (a stable sort of pairs by key).
-template <class K, class V, class = only_for<K, std::uint32_t, int, float>,
+template <class K, class V, class = only_for<K, std::uint32_t, int, float, std::uint64_t, std::int64_t, double>,
           class = only_for<V, std::uint32_t, int, float>>
 LaunchPlan sort_by_key(Context& ctx, Buffer<K>& keys, Buffer<V>& values, const SortOptions& options = {});
 

@@ -19,14 +19,15 @@
 
 namespace portacl {
 
-KernelTraits sort_traits(bool with_values) {
-  // element: 32-bit words, whatever they mean
+KernelTraits sort_traits(bool with_values, std::size_t key_bytes) {
+  // element: the keys' words (32 or 64 bits), whatever they mean; values are 32-bit
   // benefits_from_local_tiling: tiles ranked in local memory
   // has_barrier_free_variant: the chunks
   // Per pass, each word read twice (count, scatter) and written once.
-  return kernel_traits(with_values ? "radix_sort_pairs" : "radix_sort", ElementType::i32, 1,
-                       traits::local_tiling | traits::barriers | traits::scalar, {(with_values ? 8.0 : 4.0) * 3, 0},
-                       &sort_tunables());
+  const double moved = double(key_bytes) + (with_values ? 4.0 : 0.0);
+  return kernel_traits(with_values ? "radix_sort_pairs" : "radix_sort",
+                       key_bytes == 8 ? ElementType::i64 : ElementType::i32, 1,
+                       traits::local_tiling | traits::barriers | traits::scalar, {moved * 3, 0}, &sort_tunables());
 }
 
 const TuningSpace& sort_tunables() {
@@ -55,19 +56,21 @@ constexpr std::uint32_t kStatusEpochs = 1u << 30;
 
 template <class T>
 constexpr int key_kind() {
-  return std::is_same<T, int>::value ? 1 : std::is_same<T, float>::value ? 2 : 0;
+  return std::is_floating_point<T>::value ? 2 : std::is_signed<T>::value ? 1 : 0;
 }
 
 }  // namespace
 
-SortLaunches plan_sort(const Planner& planner, std::size_t n, unsigned key_bits, int key_kind, bool with_values) {
-  LaunchPlan plan = planner.plan(sort_traits(with_values), ProblemSize(std::max<std::size_t>(n, 1)));
+SortLaunches plan_sort(const Planner& planner, std::size_t n, unsigned key_bits, int key_kind, bool with_values,
+                       std::size_t key_bytes) {
+  LaunchPlan plan = planner.plan(sort_traits(with_values, key_bytes), ProblemSize(std::max<std::size_t>(n, 1)));
   if (n < 2) {
     SortLaunches l;
     l.passes = l.histograms = plan;
     return l;
   }
-  return plan_radix_sort(std::move(plan), sort_tunables(), planner.device, n, key_bits, key_kind, with_values);
+  return plan_radix_sort(std::move(plan), sort_tunables(), planner.device, n, key_bits, key_kind, with_values,
+                         key_bytes);
 }
 
 namespace {
@@ -83,14 +86,18 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
     aliasing::refuse_overlap(op, aliasing::whole(*values), "values", aliasing::whole(keys), "keys",
                              "each is moved to where the other is read");
   }
-  if (o.key_bits == 0 || o.key_bits > 32)
-    throw Error(std::string(op) + ": key_bits " + std::to_string(o.key_bits) + " is not between 1 and 32");
-  if (o.key_bits != 32 && key_kind<K>() != 0)
-    throw Error(std::string(op) + ": key_bits " + std::to_string(o.key_bits) +
-                " applies to unsigned keys only; int and float keys are ordered by all 32 bits");
+  constexpr unsigned width = 8 * sizeof(K);
+  const unsigned key_bits = o.key_bits ? *o.key_bits : width;
+  if (key_bits == 0 || key_bits > width)
+    throw Error(std::string(op) + ": key_bits " + std::to_string(key_bits) + " is not between 1 and " +
+                std::to_string(width) + " (the keys' width)");
+  if (key_bits != width && key_kind<K>() != 0)
+    throw Error(std::string(op) + ": key_bits " + std::to_string(key_bits) +
+                " applies to unsigned keys only; signed and floating-point keys are ordered by all " +
+                std::to_string(width) + " bits");
   if (n > 0xffffffffull)
     throw Error(std::string(op) + ": " + std::to_string(n) + " keys; places are 32-bit, at most 2^32 - 1 keys");
-  const SortLaunches l = plan_sort(live_planner(ctx, o.plan), n, o.key_bits, key_kind<K>(), values != nullptr);
+  const SortLaunches l = plan_sort(live_planner(ctx, o.plan), n, key_bits, key_kind<K>(), values != nullptr, sizeof(K));
   if (n < 2) return l.passes;
   const SortShape& shape = l.shape;
   const LaunchPlan& plan = l.passes;
@@ -101,7 +108,7 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
 
   auto held = ctx.hold_scratch();
   const std::size_t digits = std::size_t{1} << shape.digit_bits;
-  const cl::Buffer& spare_keys = ctx.scratch("sort.keys", bytes_of<cl_uint>(n, "sort keys"));
+  const cl::Buffer& spare_keys = ctx.scratch("sort.keys", bytes_of<K>(n, "sort keys"));
   const cl::Buffer& spare_values = ctx.scratch("sort.values", values ? n * 4 : 4);
   const cl::Buffer* src_keys = &keys.cl_buffer();
   const cl::Buffer* src_values = values ? &values->cl_buffer() : &spare_values;
@@ -154,7 +161,7 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
     }
   }
   if (shape.passes % 2) {  // the last pass wrote the scratch pair
-    check_cl(ctx.queue().enqueueCopyBuffer(spare_keys, keys.cl_buffer(), 0, 0, n * 4),
+    check_cl(ctx.queue().enqueueCopyBuffer(spare_keys, keys.cl_buffer(), 0, 0, n * sizeof(K)),
              "clEnqueueCopyBuffer(sort keys)");
     if (values)
       check_cl(ctx.queue().enqueueCopyBuffer(spare_values, values->cl_buffer(), 0, 0, n * 4),
@@ -179,6 +186,9 @@ LaunchPlan sort_by_key(Context& ctx, Buffer<K>& keys, Buffer<V>& values, const S
 template LaunchPlan sort<std::uint32_t>(Context&, Buffer<std::uint32_t>&, const SortOptions&);
 template LaunchPlan sort<int>(Context&, Buffer<int>&, const SortOptions&);
 template LaunchPlan sort<float>(Context&, Buffer<float>&, const SortOptions&);
+template LaunchPlan sort<std::uint64_t>(Context&, Buffer<std::uint64_t>&, const SortOptions&);
+template LaunchPlan sort<std::int64_t>(Context&, Buffer<std::int64_t>&, const SortOptions&);
+template LaunchPlan sort<double>(Context&, Buffer<double>&, const SortOptions&);
 #define PORTACL_SORT_BY_KEY(K)                                                                                         \
   template LaunchPlan sort_by_key<K, std::uint32_t>(Context&, Buffer<K>&, Buffer<std::uint32_t>&, const SortOptions&); \
   template LaunchPlan sort_by_key<K, int>(Context&, Buffer<K>&, Buffer<int>&, const SortOptions&);                     \
@@ -186,5 +196,8 @@ template LaunchPlan sort<float>(Context&, Buffer<float>&, const SortOptions&);
 PORTACL_SORT_BY_KEY(std::uint32_t)
 PORTACL_SORT_BY_KEY(int)
 PORTACL_SORT_BY_KEY(float)
+PORTACL_SORT_BY_KEY(std::uint64_t)
+PORTACL_SORT_BY_KEY(std::int64_t)
+PORTACL_SORT_BY_KEY(double)
 
 }  // namespace portacl

@@ -87,8 +87,11 @@ py::tuple sort_any(Context& ctx, const py::array& x, bool indices) {
   if (holds<float>(x)) return sorted<float>(ctx, x, indices);
   if (holds<std::int32_t>(x)) return sorted<std::int32_t>(ctx, x, indices);
   if (holds<std::uint32_t>(x)) return sorted<std::uint32_t>(ctx, x, indices);
+  if (holds<double>(x)) return sorted<double>(ctx, x, indices);
+  if (holds<std::int64_t>(x)) return sorted<std::int64_t>(ctx, x, indices);
+  if (holds<std::uint64_t>(x)) return sorted<std::uint64_t>(ctx, x, indices);
   throw py::type_error(std::string(indices ? "argsort" : "sort") + ": dtype " + dtype_name(x) +
-                       " is not float32, int32 or uint32 (the radix sort's keys)");
+                       " is not float32, float64, int32, int64, uint32 or uint64 (the radix sort's keys)");
 }
 
 // The sum of an int32 or int64 array, in 64 bits, as a Python int.

@@ -111,13 +111,15 @@ const std::vector<Rule>& rule_book() {
        "up bin by bin (the textbook's per-thread histograms scaled linearly on 8 cores)."},
       {"sort.work-item-chunks", "cpu", "-",
        "CPUs and Xeon Phi radix-sort without local memory or barriers: each work-item counts a contiguous chunk of at "
-       "least 4096 keys into 256 private counters (8-bit digits, 4 passes over 32-bit keys) and later moves the chunk "
+       "least 4096 keys into 256 private counters (8-bit digits, 4 passes over 32-bit keys, 8 over 64-bit ones) and "
+       "later moves the chunk "
        "in order to the places a scan of all the counts gives it, which keeps the sort stable."},
       {"sort.work-group-tiles", "all", "-",
        "GPUs radix-sort by tiles of 128 work-items of 12 keys: a work-group ranks its tile with a local counter per "
        "digit and work-item (scanned digit-major, so equal keys keep their order), reorders the tile in local memory "
        "and writes it out digit by digit, so neighbouring work-items write neighbouring places; 5-bit digits (7 "
-       "passes), fewer where the tile would take more than half the local memory (H100, 2^24 keys: 1.06 ms against "
+       "passes over 32-bit keys, 13 over 64-bit ones), fewer where the tile would take more than half the local memory "
+       "(H100, 2^24 keys: 1.06 ms against "
        "1.53 with 256 x 8 keys and 4-bit digits)."},
       {"sort.one-sweep", "all", "-",
        "Tiles may sort in one sweep where the device has global atomics (Adinets and Merrill's Onesweep): one read of "

@@ -97,9 +97,9 @@ SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const De
 }
 
 SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
-                             unsigned key_bits, int key_kind, bool with_values) {
+                             unsigned key_bits, int key_kind, bool with_values, std::size_t key_bytes) {
   SortLaunches l;
-  l.shape = choose_radix_sort(plan, space, device, n, key_bits, with_values ? 8 : 4);
+  l.shape = choose_radix_sort(plan, space, device, n, key_bits, key_bytes + (with_values ? 4 : 0));
   const SortShape& s = l.shape;
   if (s.digit_bits == 0) {
     l.passes = l.histograms = plan;
@@ -108,6 +108,7 @@ SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const De
   const bool tiles = s.variant == SortVariant::work_group_tiles;
   plan.macros["RADIX_BITS"] = std::to_string(s.digit_bits);
   plan.macros["KEY_KIND"] = std::to_string(key_kind);
+  plan.macros["KEY_BITS"] = std::to_string(8 * key_bytes);
   plan.macros["HAS_VALUES"] = with_values ? "1" : "0";
   plan.macros["SORT_TILES"] = tiles ? "1" : "0";
   if (tiles) plan.macros["ITEMS"] = std::to_string(s.items);

@@ -31,8 +31,8 @@ struct SortShape {
 };
 
 /// Local memory a tile work-group of `work_group` work-items, `items` keys
-/// each, digits of `digit_bits` and `moved_bytes` per key (4, or 8 with
-/// values) takes: a counter per digit and work-item (padded against bank
+/// each, digits of `digit_bits` and `moved_bytes` per key (the key's 4 or 8,
+/// and 4 more with values) takes: a counter per digit and work-item (padded against bank
 /// conflicts), the reordered tile, a base per digit, the scan's scratch.
 std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, unsigned digit_bits,
                                   std::size_t moved_bytes);
@@ -64,12 +64,13 @@ struct SortLaunches {
 
 /// choose_radix_sort, then the plans made whole: the shape's macros
 /// (RADIX_BITS, SORT_TILES, ITEMS, ONE_SWEEP, PASSES) and the call's
-/// (KEY_KIND: 0 unsigned, 1 int, 2 float; HAS_VALUES), a work-group a tile
+/// (KEY_KIND: 0 unsigned, 1 signed, 2 floating point; KEY_BITS: 32 or 64,
+/// `key_bytes` 4 or 8; HAS_VALUES), a work-group a tile
 /// or a work-item a chunk, the keys each work-item takes; the one sweep's
 /// count over `shape.histogram_groups` work-groups. n >= 2; where
 /// shape.digit_bits is 0 (a tuned tile that does not fit) the plans are
 /// left as planned.
 SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
-                             unsigned key_bits, int key_kind, bool with_values);
+                             unsigned key_bits, int key_kind, bool with_values, std::size_t key_bytes = 4);
 
 }  // namespace portacl

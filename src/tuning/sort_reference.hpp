@@ -48,13 +48,13 @@ std::vector<X> gathered(const std::vector<X>& xs, const std::vector<std::size_t>
 // payload and the sign of a zero included), else the first that differs.
 template <class X>
 std::string compare_bits(const std::vector<X>& got, const std::vector<X>& want, const char* what) {
-  static_assert(sizeof(X) == 4, "32-bit words");
+  static_assert(sizeof(X) == 4 || sizeof(X) == 8, "32-bit or 64-bit words");
   if (got.size() != want.size())
     return std::string(what) + ": " + std::to_string(got.size()) + " elements, want " + std::to_string(want.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
-    std::uint32_t g, w;
-    std::memcpy(&g, &got[i], 4);
-    std::memcpy(&w, &want[i], 4);
+    std::uint64_t g = 0, w = 0;
+    std::memcpy(&g, &got[i], sizeof(X));
+    std::memcpy(&w, &want[i], sizeof(X));
     if (g != w)
       return std::string(what) + " " + std::to_string(i) + ": " + std::to_string(got[i]) + " (bits " +
              std::to_string(g) + "), want " + std::to_string(want[i]) + " (bits " + std::to_string(w) + ")";

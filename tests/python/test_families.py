@@ -50,11 +50,13 @@ def test_cumsum_against_numpy(ctx, rng, dtype, n):
             assert np.all(np.abs(got - want) <= 8 * EPS[dtype] * (np.arange(n) + 2) * (scale + 1e-30))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32, np.float64, np.int64, np.uint64])
 @pytest.mark.parametrize("n", [0] + SIZES)
 def test_sort_and_argsort_against_numpy(ctx, rng, dtype, n):
-    if dtype == np.float32:
+    if dtype in (np.float32, np.float64):
         x = rng.standard_normal(n).astype(dtype)
+        x[1::7] = np.nan  # NaNs last, in their order
+        x[2::11] = -0.0
     else:
         x = rng.integers(np.iinfo(dtype).min, np.iinfo(dtype).max, n, dtype=dtype, endpoint=True)
     x[: n // 3] = x[n // 3: 2 * (n // 3)]  # equal keys: argsort must be stable
@@ -65,8 +67,8 @@ def test_sort_and_argsort_against_numpy(ctx, rng, dtype, n):
 
 
 def test_sort_refuses_other_keys(ctx):
-    with pytest.raises(TypeError, match="sort: dtype float64 is not float32, int32 or uint32"):
-        portacl.sort(np.zeros(3), context=ctx)
+    with pytest.raises(TypeError, match="sort: dtype int16 is not float32, float64, int32, int64, uint32 or uint64"):
+        portacl.sort(np.zeros(3, np.int16), context=ctx)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 #include "test_support.hpp"
 #include "rules/sort_rules.hpp"
@@ -15,7 +16,7 @@ using namespace portacl;
 
 namespace {
 
-constexpr std::uint32_t kPoison = 0xdeadbeefu;
+constexpr std::uint64_t kPoison = 0x0badf00ddeadbeefull;  // its low half for 32-bit keys
 
 // The input orders the issue names: random, sorted, reverse-sorted, all
 // equal, few distinct.
@@ -32,10 +33,23 @@ std::vector<std::uint32_t> uint_keys(std::size_t n, Shape shape, std::uint32_t b
   return k;
 }
 
-template <class K>
-K from_bits(std::uint32_t b) {
+template <class K, class B>
+K from_bits(B b) {
+  static_assert(sizeof(K) == sizeof(B), "the bits' width is the key's");
   K k;
-  std::memcpy(&k, &b, 4);
+  std::memcpy(&k, &b, sizeof(K));
+  return k;
+}
+
+// 64-bit keys whose high and low halves both vary: random, or (every third)
+// a random high half over few distinct low halves, or the reverse.
+std::vector<std::uint64_t> wide_keys(std::size_t n) {
+  std::uniform_int_distribution<std::uint64_t> any;
+  std::vector<std::uint64_t> k(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = any(test::rng());
+    k[i] = i % 3 == 0 ? r : i % 3 == 1 ? (r & 0xffffffff00000000ull) | (r % 5) : (r >> 32) | ((r % 5) << 61);
+  }
   return k;
 }
 
@@ -50,7 +64,9 @@ LaunchPlan check_sort(Context& ctx, const std::vector<K>& keys, const SortOption
   const std::vector<std::size_t> order = reference::stable_order(keys);
   const std::vector<K> want = reference::gathered(keys, order);
   if (n <= 200000) {
-    Buffer<std::uint32_t> poison(ctx, std::vector<std::uint32_t>(n, kPoison)), poison_values(ctx, n);
+    using Bits = std::conditional_t<sizeof(K) == 8, std::uint64_t, std::uint32_t>;
+    Buffer<Bits> poison(ctx, std::vector<Bits>(n, Bits(kPoison)));
+    Buffer<std::uint32_t> poison_values(ctx, std::vector<std::uint32_t>(n, std::uint32_t(kPoison)));
     sort_by_key(ctx, poison, poison_values, o);
   }
   Buffer<K> alone(ctx, keys);
@@ -98,25 +114,35 @@ TEST_CASE("sort orders int keys by value, negatives first", "[sort]") {
   }
 }
 
-TEST_CASE("sort orders float keys in IEEE order: -0 equal to +0, denormals, infinities, NaNs last", "[sort]") {
+TEMPLATE_TEST_CASE(
+    "sort orders float and double keys in IEEE order: -0 equal to +0, denormals, infinities, NaNs "
+    "last",
+    "[sort]", float, double) {
+  using T = TestType;
+  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
   Context& ctx = test::cpu_context();
-  const float inf = std::numeric_limits<float>::infinity(), tiny = std::numeric_limits<float>::denorm_min();
-  const std::vector<float> special = {-0.0f,
-                                      0.0f,
-                                      tiny,
-                                      -tiny,
-                                      3 * tiny,
-                                      std::numeric_limits<float>::min(),
-                                      inf,
-                                      -inf,
-                                      std::numeric_limits<float>::max(),
-                                      std::numeric_limits<float>::lowest(),
-                                      from_bits<float>(0x7fc00000u),   // quiet NaN
-                                      from_bits<float>(0xffc00001u),   // negative NaN with a payload
-                                      from_bits<float>(0x7f800001u)};  // signalling NaN
-  for (std::size_t n : {std::size_t{13}, std::size_t{257}, std::size_t{4099}, std::size_t{65537}}) {
-    std::vector<float> k(n);
-    std::uniform_real_distribution<float> any(-1e3f, 1e3f);
+  const T inf = std::numeric_limits<T>::infinity(), tiny = std::numeric_limits<T>::denorm_min();
+  Bits exponent;  // every exponent bit set, the mantissa 0: infinity's bits
+  std::memcpy(&exponent, &inf, sizeof(T));
+  const Bits sign = Bits(1) << (8 * sizeof(T) - 1), quiet = Bits(1) << (std::numeric_limits<T>::digits - 2);
+  const std::vector<T> special = {T(-0.0),
+                                  T(0.0),
+                                  tiny,
+                                  -tiny,
+                                  3 * tiny,
+                                  std::numeric_limits<T>::min(),
+                                  inf,
+                                  -inf,
+                                  std::numeric_limits<T>::max(),
+                                  std::numeric_limits<T>::lowest(),
+                                  T(1),
+                                  std::nextafter(T(1), T(2)),                       // 1 and its last bit
+                                  from_bits<T>(Bits(exponent | quiet)),             // quiet NaN
+                                  from_bits<T>(Bits(sign | exponent | quiet | 1)),  // negative NaN with a payload
+                                  from_bits<T>(Bits(exponent | 1))};                // signalling NaN
+  for (std::size_t n : {std::size_t{15}, std::size_t{257}, std::size_t{4099}, std::size_t{65537}}) {
+    std::vector<T> k(n);
+    std::uniform_real_distribution<T> any(T(-1e3), T(1e3));
     std::uniform_int_distribution<std::size_t> pick(0, special.size() - 1);
     for (std::size_t i = 0; i < n; ++i)
       k[i] = i < special.size() ? special[i] : i % 4 ? any(test::rng()) : special[pick(test::rng())];
@@ -182,15 +208,18 @@ TEST_CASE("one sweep and count-scan-scatter sort alike over many tiles, passes a
           CHECK(p.macros.at("ONE_SWEEP") == std::to_string(sweep));
         }
         check_sort(ctx, uint_keys(30011, Shape::few), o);
+        check_sort(ctx, wide_keys(30011), o);  // 64-bit keys: twice the passes
       }
   }
 }
 
 TEST_CASE(
-    "sort takes every tuned digit width and tile under every class's plan, odd and even numbers of passes (16 and 7)",
+    "sort takes every tuned digit width and tile under every class's plan, odd and even numbers of passes (16 and 7; "
+    "64-bit keys 32 and 13)",
     "[sort]") {
   Context& ctx = test::cpu_context();
   const std::vector<std::uint32_t> keys = uint_keys(40009, Shape::random);
+  const std::vector<std::uint64_t> wide = wide_keys(10007);
   for (const auto& [f, opt] : test::class_plans(ElementType::i32))
     for (int bits : {2, 5})
       for (int items : {1, 12}) {
@@ -203,7 +232,51 @@ TEST_CASE(
         o.plan.override_values = tuned;
         const LaunchPlan p = check_sort(ctx, keys, o);
         CHECK(p.macros.at("RADIX_BITS") == std::to_string(bits));
+        // 64-bit keys: 32 and 13 passes.
+        CHECK(check_sort(ctx, wide, o).macros.at("KEY_BITS") == "64");
       }
+}
+
+TEST_CASE("sort orders 64-bit keys: unsigned and signed by value, at awkward sizes", "[sort]") {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : test::awkward_sizes) check_sort(ctx, wide_keys(n));
+  check_sort(ctx, wide_keys(100003));
+  for (std::size_t n : {std::size_t{2}, std::size_t{61}, std::size_t{4099}, std::size_t{100003}}) {
+    std::vector<std::int64_t> k(n);
+    const std::vector<std::uint64_t> bits = wide_keys(n);
+    std::uniform_int_distribution<std::int64_t> small(-3, 3);
+    for (std::size_t i = 0; i < n; ++i) k[i] = i % 4 ? from_bits<std::int64_t>(bits[i]) : small(test::rng());
+    k[0] = std::numeric_limits<std::int64_t>::max();
+    k[n - 1] = std::numeric_limits<std::int64_t>::min();
+    check_sort(ctx, k);
+  }
+}
+
+TEST_CASE("sort of 64-bit keys runs right under every device class's plan, and key_bits saves their passes", "[sort]") {
+  Context& ctx = test::cpu_context();
+  for (const auto& [f, opt] : test::class_plans(ElementType::i64)) {
+    INFO(f);
+    SortOptions o;
+    o.plan = opt;
+    for (std::size_t n : test::class_plan_sizes) {
+      check_sort(ctx, wide_keys(n), o);
+      std::vector<double> d(n);
+      std::uniform_real_distribution<double> any(-1, 1);
+      for (double& x : d) x = any(test::rng());
+      check_sort(ctx, d, o);
+    }
+  }
+  for (unsigned bits : {1u, 33u, 40u, 63u}) {
+    INFO("key_bits " << bits);
+    SortOptions o;
+    o.key_bits = bits;
+    std::vector<std::uint64_t> k = wide_keys(65537);
+    for (auto& x : k) x &= (std::uint64_t{1} << bits) - 1;
+    const LaunchPlan p = check_sort(ctx, k, o);
+    const Decision* d = p.decision("digit_bits");
+    REQUIRE(d);
+    CHECK(d->why.find(std::to_string(bits) + " key bits") != std::string::npos);
+  }
 }
 
 TEST_CASE("sort refuses what it cannot sort, naming the problem", "[sort]") {
@@ -219,6 +292,13 @@ TEST_CASE("sort refuses what it cannot sort, naming the problem", "[sort]") {
   CHECK_THROWS_WITH(sort(ctx, keys, o), Catch::Contains("key_bits 33"));
   o.key_bits = 16;
   CHECK_THROWS_WITH(sort(ctx, ints, o), Catch::Contains("unsigned keys only"));
+  Buffer<std::uint64_t> wide(ctx, std::vector<std::uint64_t>{3, 1, 2});
+  Buffer<double> doubles(ctx, std::vector<double>{3, 1, 2});
+  o.key_bits = 65;
+  CHECK_THROWS_WITH(sort(ctx, wide, o), Catch::Contains("key_bits 65 is not between 1 and 64"));
+  o.key_bits = 40;
+  CHECK_THROWS_WITH(sort(ctx, doubles, o), Catch::Contains("ordered by all 64 bits"));
+  CHECK(wide.download() == std::vector<std::uint64_t>{3, 1, 2});
   CHECK_THROWS_WITH(sort(test::another_context(), keys), Catch::Contains("another context"));
   // A tuned tile past the device's local memory.
   SortOptions big;

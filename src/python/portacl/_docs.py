@@ -45,7 +45,8 @@ ValueError
 $library_error""",
     "sort_keys": """\
 x : array_like
-    1-D, float32, int32 or uint32 (the radix sort's keys).
+    1-D, float32, float64, int32, int64, uint32 or uint64 (the radix
+    sort's keys; 64-bit keys take twice the passes of 32-bit ones).
 $options_on_arrays""",
     "reduction": """\
 Parameters
