@@ -12,8 +12,9 @@
 // digit and work-item, reordered there and written out in digit order, so
 // that neighbouring work-items write neighbouring addresses.
 // The host defines: RADIX_BITS, KEY_KIND (0 unsigned, 1 signed, 2
-// floating point), KEY_BITS (32 or 64: the key's width; values are always
-// 32 bits), HAS_VALUES, SORT_TILES and, for tiles, ITEMS and ONE_SWEEP (with PASSES):
+// floating point), KEY_BITS and VALUE_BITS (32 or 64: the widths of a key
+// and of a value, moved as bits), DESCENDING (1: the reverse order, still
+// stable), HAS_VALUES, SORT_TILES and, for tiles, ITEMS and ONE_SWEEP (with PASSES):
 // one sweep replaces the count, the scan and the scatter of each pass by
 // one launch (see sort_onesweep below).
 #include "portacl_common.cl"
@@ -33,10 +34,19 @@
 #define KEY_INFINITY 0x7f800000u
 #endif
 
+#if VALUE_BITS == 64
+#define VALUE ulong
+#else
+#define VALUE uint
+#endif
+#ifndef DESCENDING
+#define DESCENDING 0
+#endif
+
 // The key's bits in an unsigned order equal to the key type's: signed by
 // its sign bit flipped; floating point by IEEE order, -0 as +0 and every
 // NaN last.
-inline KEY ordered(KEY k) {
+inline KEY ascending(KEY k) {
 #if KEY_KIND == 1
   return k ^ KEY_TOP;
 #elif KEY_KIND == 2
@@ -47,6 +57,9 @@ inline KEY ordered(KEY k) {
   return k;
 #endif
 }
+// Descending: that order reversed (NaNs first), equal keys still equal, so
+// the passes keep them in their input order.
+inline KEY ordered(KEY k) { return DESCENDING ? ~ascending(k) : ascending(k); }
 
 inline uint digit_of(KEY key, uint shift) { return (uint)(ordered(key) >> shift) & (RADIX - 1); }
 
@@ -65,8 +78,8 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
 }
 
 __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, const uint shift,
-                           __global const KEY* keys_in, __global const uint* values_in,
-                           __global const uint* starts, __global KEY* keys_out, __global uint* values_out) {
+                           __global const KEY* keys_in, __global const VALUE* values_in,
+                           __global const uint* starts, __global KEY* keys_out, __global VALUE* values_out) {
   const size_t u = get_global_id(0);
   if (u >= units) return;
   uint next[RADIX];
@@ -112,9 +125,9 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
 // rank: counter (d, l) at RANK(d * WG_SIZE + l), so a digit-major scan
 // gives each work-item's first place for each digit within the tile.
 #if HAS_VALUES
-#define TILE_VALUES_DECLARATION __local uint tile_values[TILE];
+#define TILE_VALUES_DECLARATION __local VALUE tile_values[TILE];
 #else
-#define TILE_VALUES_DECLARATION __local uint* tile_values = 0;
+#define TILE_VALUES_DECLARATION __local VALUE* tile_values = 0;
 #endif
 #define TILE_LOCALS                          \
   __local uint rank[RANK(RADIX * WG_SIZE)];  \
@@ -130,7 +143,7 @@ __kernel void sort_count(const ulong n, const ulong chunk, const uint units, con
 // work-item l's first key of digit d goes within the tile. Ends with a
 // barrier.
 inline void rank_tile(size_t begin, uint count, uint shift, __global const KEY* keys_in,
-                      __global const uint* values_in, KEY* k, uint* v, __local uint* rank, __local uint* scratch) {
+                      __global const VALUE* values_in, KEY* k, VALUE* v, __local uint* rank, __local uint* scratch) {
   const uint lid = get_local_id(0);
   for (uint d = 0; d < RADIX; ++d) rank[RANK(d * WG_SIZE + lid)] = 0;
   for (uint j = 0; j < ITEMS; ++j) {
@@ -160,9 +173,9 @@ inline void rank_tile(size_t begin, uint count, uint shift, __global const KEY* 
 // Reorders the ranked tile in local memory by digit, then writes key t of
 // the reordered tile to base[its digit] + t: base holds, per digit, its
 // first place in the output less its first place in the tile.
-inline void write_tile(uint count, uint shift, const KEY* k, const uint* v, __local uint* rank,
-                       __local KEY* tile_keys, __local uint* tile_values, __local const uint* base,
-                       __global KEY* keys_out, __global uint* values_out) {
+inline void write_tile(uint count, uint shift, const KEY* k, const VALUE* v, __local uint* rank,
+                       __local KEY* tile_keys, __local VALUE* tile_values, __local const uint* base,
+                       __global KEY* keys_out, __global VALUE* values_out) {
   const uint lid = get_local_id(0);
   for (uint j = 0; j < ITEMS; ++j) {
     if (lid * ITEMS + j < count) {
@@ -185,14 +198,14 @@ inline void write_tile(uint count, uint shift, const KEY* k, const uint* v, __lo
 }
 
 __kernel void sort_scatter(const ulong n, const ulong chunk, const uint units, const uint shift,
-                           __global const KEY* keys_in, __global const uint* values_in,
-                           __global const uint* starts, __global KEY* keys_out, __global uint* values_out) {
+                           __global const KEY* keys_in, __global const VALUE* values_in,
+                           __global const uint* starts, __global KEY* keys_out, __global VALUE* values_out) {
   TILE_LOCALS
   const uint lid = get_local_id(0);
   const size_t g = get_group_id(0), begin = g * (size_t)TILE;
   const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
   KEY k[ITEMS];
-  uint v[ITEMS];
+  VALUE v[ITEMS];
   rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
   for (uint d = lid; d < RADIX; d += WG_SIZE) base[d] = starts[d * (size_t)units + g] - rank[RANK(d * WG_SIZE)];
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -231,8 +244,8 @@ __kernel void sort_histograms(const ulong n, __global const KEY* keys, volatile 
 #define DIGIT_PREFIX 2u
 
 __kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __global const KEY* keys_in,
-                            __global const uint* values_in, __global const uint* hist, __global KEY* keys_out,
-                            __global uint* values_out, volatile __global ulong* status, volatile __global uint* ticket,
+                            __global const VALUE* values_in, __global const uint* hist, __global KEY* keys_out,
+                            __global VALUE* values_out, volatile __global ulong* status, volatile __global uint* ticket,
                             const uint epoch) {
   TILE_LOCALS
   __local uint tile_taken;
@@ -249,7 +262,7 @@ __kernel void sort_onesweep(const ulong n, const uint shift, const uint pass, __
   const size_t tile = tile_taken, begin = tile * (size_t)TILE;
   const uint count = (uint)min((size_t)TILE, (size_t)n - begin);
   KEY k[ITEMS];
-  uint v[ITEMS];
+  VALUE v[ITEMS];
   rank_tile(begin, count, shift, keys_in, values_in, k, v, rank, scratch);
   if (lid == 0) {
     uint running = 0;

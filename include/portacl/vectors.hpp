@@ -198,16 +198,18 @@ DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predic
 }  // namespace portacl
 
 // ---- sort --------------------------------------------------------------------
-/// Radix sort of 32-bit or 64-bit keys, alone or with 32-bit values
-/// carried along: stable (equal keys keep their order), any length, in
-/// place (the sorted keys and values replace the inputs).
+/// Radix sort of 32-bit or 64-bit keys, alone or with 32-bit or 64-bit
+/// values carried along: stable (equal keys keep their order), any length,
+/// in place (the sorted keys and values replace the inputs), ascending or
+/// descending.
 ///
 /// Key order: unsigned and signed keys by value; float and double keys in
 /// IEEE order with -0.0 equal to +0.0 (their order is kept, as
 /// std::stable_sort with operator< keeps it) and every NaN after +infinity,
 /// NaNs in their input order. The bits of every key, NaN payloads
 /// included, are moved unchanged. 64-bit keys take twice the passes of
-/// 32-bit ones (a pass per digit of the key's width).
+/// 32-bit ones (a pass per digit of the key's width). Descending is that
+/// order reversed (NaNs first), equal keys still in their input order.
 ///
 /// The plan says how: on CPUs each work-item counts and moves a contiguous
 /// chunk of keys with private counters (no local memory, no barriers); on
@@ -230,6 +232,8 @@ struct SortOptions {
   /// unspecified order; they are never lost. Unset: the keys' width (32
   /// or 64).
   std::optional<unsigned> key_bits;
+  /// Largest first; equal keys keep their input order either way.
+  bool descending = false;
   PlanOptions plan;
 };
 
@@ -241,7 +245,7 @@ LaunchPlan sort(Context& ctx, Buffer<K>& keys, const SortOptions& options = {});
 /// Sorts `keys` in place and moves `values` with them: values[i] follows
 /// keys[i] (a stable sort of pairs by key).
 template <class K, class V, class = only_for<K, std::uint32_t, int, float, std::uint64_t, std::int64_t, double>,
-          class = only_for<V, std::uint32_t, int, float>>
+          class = only_for<V, std::uint32_t, int, float, std::uint64_t, std::int64_t, double>>
 LaunchPlan sort_by_key(Context& ctx, Buffer<K>& keys, Buffer<V>& values, const SortOptions& options = {});
 
 }  // namespace portacl

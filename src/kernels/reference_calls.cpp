@@ -184,7 +184,10 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
   for (bool pairs : {false, true})
     calls.push_back(
         call("sort", std::string(pairs ? "sort_by_key" : "sort") + " uint32, 2^24 keys", [&](ReferenceCall& c) {
-          const SortLaunches l = plan_sort(planner, std::size_t{1} << 24, 32, 0, pairs);
+          SortProblem problem;
+          problem.n = std::size_t{1} << 24;
+          problem.value_bytes = pairs ? 4 : 0;
+          const SortLaunches l = plan_sort(planner, problem);
           if (l.shape.digit_bits == 0)
             throw Error("a tile of " + std::to_string(l.passes.local[0]) + " x " + std::to_string(l.shape.items) +
                         " keys does not fit local memory");

@@ -19,13 +19,13 @@
 
 namespace portacl {
 
-KernelTraits sort_traits(bool with_values, std::size_t key_bytes) {
-  // element: the keys' words (32 or 64 bits), whatever they mean; values are 32-bit
+KernelTraits sort_traits(std::size_t key_bytes, std::size_t value_bytes) {
+  // element: the keys' words (32 or 64 bits), whatever they mean
   // benefits_from_local_tiling: tiles ranked in local memory
   // has_barrier_free_variant: the chunks
   // Per pass, each word read twice (count, scatter) and written once.
-  const double moved = double(key_bytes) + (with_values ? 4.0 : 0.0);
-  return kernel_traits(with_values ? "radix_sort_pairs" : "radix_sort",
+  const double moved = double(key_bytes + value_bytes);
+  return kernel_traits(value_bytes ? "radix_sort_pairs" : "radix_sort",
                        key_bytes == 8 ? ElementType::i64 : ElementType::i32, 1,
                        traits::local_tiling | traits::barriers | traits::scalar, {moved * 3, 0}, &sort_tunables());
 }
@@ -61,28 +61,28 @@ constexpr int key_kind() {
 
 }  // namespace
 
-SortLaunches plan_sort(const Planner& planner, std::size_t n, unsigned key_bits, int key_kind, bool with_values,
-                       std::size_t key_bytes) {
-  LaunchPlan plan = planner.plan(sort_traits(with_values, key_bytes), ProblemSize(std::max<std::size_t>(n, 1)));
-  if (n < 2) {
+SortLaunches plan_sort(const Planner& planner, const SortProblem& problem) {
+  LaunchPlan plan = planner.plan(sort_traits(problem.key_bytes, problem.value_bytes),
+                                 ProblemSize(std::max<std::size_t>(problem.n, 1)));
+  if (problem.n < 2) {
     SortLaunches l;
     l.passes = l.histograms = plan;
     return l;
   }
-  return plan_radix_sort(std::move(plan), sort_tunables(), planner.device, n, key_bits, key_kind, with_values,
-                         key_bytes);
+  return plan_radix_sort(std::move(plan), sort_tunables(), planner.device, problem);
 }
 
 namespace {
 
+// `values` (null: keys alone) hold value_bytes a value.
 template <class K>
 LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const BufferStorage* values,
-                      const SortOptions& o) {
+                      std::size_t value_bytes, const SortOptions& o) {
   kernel_call::same_context(ctx, keys, op, "keys");
   const std::size_t n = keys.size();
   if (values) {
     kernel_call::same_context(ctx, *values, op, "values");
-    kernel_call::same_length(op, "keys", n, "values", values->bytes() / 4);
+    kernel_call::same_length(op, "keys", n, "values", values->bytes() / value_bytes);
     aliasing::refuse_overlap(op, aliasing::whole(*values), "values", aliasing::whole(keys), "keys",
                              "each is moved to where the other is read");
   }
@@ -97,7 +97,14 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
                 std::to_string(width) + " bits");
   if (n > 0xffffffffull)
     throw Error(std::string(op) + ": " + std::to_string(n) + " keys; places are 32-bit, at most 2^32 - 1 keys");
-  const SortLaunches l = plan_sort(live_planner(ctx, o.plan), n, key_bits, key_kind<K>(), values != nullptr, sizeof(K));
+  SortProblem problem;
+  problem.n = n;
+  problem.key_bits = key_bits;
+  problem.key_kind = key_kind<K>();
+  problem.key_bytes = sizeof(K);
+  problem.value_bytes = values ? value_bytes : 0;
+  problem.descending = o.descending;
+  const SortLaunches l = plan_sort(live_planner(ctx, o.plan), problem);
   if (n < 2) return l.passes;
   const SortShape& shape = l.shape;
   const LaunchPlan& plan = l.passes;
@@ -109,7 +116,7 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
   auto held = ctx.hold_scratch();
   const std::size_t digits = std::size_t{1} << shape.digit_bits;
   const cl::Buffer& spare_keys = ctx.scratch("sort.keys", bytes_of<K>(n, "sort keys"));
-  const cl::Buffer& spare_values = ctx.scratch("sort.values", values ? n * 4 : 4);
+  const cl::Buffer& spare_values = ctx.scratch("sort.values", values ? n * value_bytes : 4);
   const cl::Buffer* src_keys = &keys.cl_buffer();
   const cl::Buffer* src_values = values ? &values->cl_buffer() : &spare_values;
   const cl::Buffer* dst_keys = &spare_keys;
@@ -164,7 +171,7 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
     check_cl(ctx.queue().enqueueCopyBuffer(spare_keys, keys.cl_buffer(), 0, 0, n * sizeof(K)),
              "clEnqueueCopyBuffer(sort keys)");
     if (values)
-      check_cl(ctx.queue().enqueueCopyBuffer(spare_values, values->cl_buffer(), 0, 0, n * 4),
+      check_cl(ctx.queue().enqueueCopyBuffer(spare_values, values->cl_buffer(), 0, 0, n * value_bytes),
                "clEnqueueCopyBuffer(sort values)");
   }
   return plan;
@@ -174,13 +181,13 @@ LaunchPlan radix_sort(Context& ctx, const char* op, Buffer<K>& keys, const Buffe
 
 template <class K, class>
 LaunchPlan sort(Context& ctx, Buffer<K>& keys, const SortOptions& options) {
-  return radix_sort(ctx, "sort", keys, nullptr, options);
+  return radix_sort(ctx, "sort", keys, nullptr, 0, options);
 }
 
 template <class K, class V, class, class>
 LaunchPlan sort_by_key(Context& ctx, Buffer<K>& keys, Buffer<V>& values, const SortOptions& options) {
   kernel_call::same_context(ctx, values, "sort_by_key", "values");
-  return radix_sort(ctx, "sort_by_key", keys, &values, options);
+  return radix_sort(ctx, "sort_by_key", keys, &values, sizeof(V), options);
 }
 
 template LaunchPlan sort<std::uint32_t>(Context&, Buffer<std::uint32_t>&, const SortOptions&);
@@ -189,10 +196,13 @@ template LaunchPlan sort<float>(Context&, Buffer<float>&, const SortOptions&);
 template LaunchPlan sort<std::uint64_t>(Context&, Buffer<std::uint64_t>&, const SortOptions&);
 template LaunchPlan sort<std::int64_t>(Context&, Buffer<std::int64_t>&, const SortOptions&);
 template LaunchPlan sort<double>(Context&, Buffer<double>&, const SortOptions&);
-#define PORTACL_SORT_BY_KEY(K)                                                                                         \
-  template LaunchPlan sort_by_key<K, std::uint32_t>(Context&, Buffer<K>&, Buffer<std::uint32_t>&, const SortOptions&); \
-  template LaunchPlan sort_by_key<K, int>(Context&, Buffer<K>&, Buffer<int>&, const SortOptions&);                     \
-  template LaunchPlan sort_by_key<K, float>(Context&, Buffer<K>&, Buffer<float>&, const SortOptions&);
+#define PORTACL_SORT_PAIRS(K, V) \
+  template LaunchPlan sort_by_key<K, V>(Context&, Buffer<K>&, Buffer<V>&, const SortOptions&);
+#define PORTACL_SORT_BY_KEY(K)         \
+  PORTACL_SORT_PAIRS(K, std::uint32_t) \
+  PORTACL_SORT_PAIRS(K, int)           \
+  PORTACL_SORT_PAIRS(K, float)         \
+  PORTACL_SORT_PAIRS(K, std::uint64_t) PORTACL_SORT_PAIRS(K, std::int64_t) PORTACL_SORT_PAIRS(K, double)
 PORTACL_SORT_BY_KEY(std::uint32_t)
 PORTACL_SORT_BY_KEY(int)
 PORTACL_SORT_BY_KEY(float)

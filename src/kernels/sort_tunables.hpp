@@ -14,18 +14,15 @@ namespace portacl {
 /// A radix sort's passes: keys alone ("radix_sort") or with values
 /// ("radix_sort_pairs"), which moves twice the bytes and needs twice the
 /// tile's local memory, so each is tuned on its own.
-KernelTraits sort_traits(bool with_values, std::size_t key_bytes = 4);
+KernelTraits sort_traits(std::size_t key_bytes, std::size_t value_bytes);
 /// work-group size, groups per compute unit (the chunks on CPUs),
 /// RADIX_BITS (bits a pass sorts; unset, rules sort.work-item-chunks and
 /// sort.work-group-tiles decide) and ITEMS (a tile's keys per work-item).
 const TuningSpace& sort_tunables();
 
 struct Planner;
-/// The sort of `n` keys of `key_bytes` (4 or 8; key_bits of them sorted;
-/// key_kind 0 unsigned, 1 signed, 2 floating point), with values or
-/// without, planned whole by the rules (plan_radix_sort); n < 2 gets the
-/// plan alone, no shape.
-SortLaunches plan_sort(const Planner& planner, std::size_t n, unsigned key_bits, int key_kind, bool with_values,
-                       std::size_t key_bytes = 4);
+/// The sort `problem` describes, planned whole by the rules
+/// (plan_radix_sort); fewer than 2 keys get the plan alone, no shape.
+SortLaunches plan_sort(const Planner& planner, const SortProblem& problem);
 
 }  // namespace portacl

@@ -96,10 +96,12 @@ SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const De
   return s;
 }
 
-SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
-                             unsigned key_bits, int key_kind, bool with_values, std::size_t key_bytes) {
+SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
+                             const SortProblem& problem) {
   SortLaunches l;
-  l.shape = choose_radix_sort(plan, space, device, n, key_bits, key_bytes + (with_values ? 4 : 0));
+  const std::size_t n = problem.n;
+  const bool with_values = problem.value_bytes != 0;
+  l.shape = choose_radix_sort(plan, space, device, n, problem.key_bits, problem.key_bytes + problem.value_bytes);
   const SortShape& s = l.shape;
   if (s.digit_bits == 0) {
     l.passes = l.histograms = plan;
@@ -107,8 +109,10 @@ SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const De
   }
   const bool tiles = s.variant == SortVariant::work_group_tiles;
   plan.macros["RADIX_BITS"] = std::to_string(s.digit_bits);
-  plan.macros["KEY_KIND"] = std::to_string(key_kind);
-  plan.macros["KEY_BITS"] = std::to_string(8 * key_bytes);
+  plan.macros["KEY_KIND"] = std::to_string(problem.key_kind);
+  plan.macros["KEY_BITS"] = std::to_string(8 * problem.key_bytes);
+  plan.macros["VALUE_BITS"] = std::to_string(with_values ? 8 * problem.value_bytes : 32);
+  plan.macros["DESCENDING"] = problem.descending ? "1" : "0";
   plan.macros["HAS_VALUES"] = with_values ? "1" : "0";
   plan.macros["SORT_TILES"] = tiles ? "1" : "0";
   if (tiles) plan.macros["ITEMS"] = std::to_string(s.items);

@@ -54,6 +54,19 @@ std::size_t sort_tile_local_bytes(std::size_t work_group, std::size_t items, uns
 SortShape choose_radix_sort(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
                             unsigned key_bits, std::size_t moved_bytes);
 
+/// What a sort call sorts: n keys of `key_bytes` (4 or 8) of which
+/// `key_bits` matter, of a kind (0 unsigned, 1 signed, 2 floating point),
+/// carrying values of `value_bytes` (0: none, 4 or 8), ascending or
+/// descending.
+struct SortProblem {
+  std::size_t n = 0;
+  unsigned key_bits = 32;
+  int key_kind = 0;
+  std::size_t key_bytes = 4;
+  std::size_t value_bytes = 0;
+  bool descending = false;
+};
+
 /// A sort's launches, whole: `passes` runs sort_count and sort_scatter (or
 /// sort_onesweep) each pass; `histograms` the one sweep's all-passes count.
 struct SortLaunches {
@@ -63,14 +76,14 @@ struct SortLaunches {
 };
 
 /// choose_radix_sort, then the plans made whole: the shape's macros
-/// (RADIX_BITS, SORT_TILES, ITEMS, ONE_SWEEP, PASSES) and the call's
-/// (KEY_KIND: 0 unsigned, 1 signed, 2 floating point; KEY_BITS: 32 or 64,
-/// `key_bytes` 4 or 8; HAS_VALUES), a work-group a tile
+/// (RADIX_BITS, SORT_TILES, ITEMS, ONE_SWEEP, PASSES) and the problem's
+/// (KEY_KIND, KEY_BITS and VALUE_BITS: 32 or 64, DESCENDING, HAS_VALUES),
+/// a work-group a tile
 /// or a work-item a chunk, the keys each work-item takes; the one sweep's
 /// count over `shape.histogram_groups` work-groups. n >= 2; where
 /// shape.digit_bits is 0 (a tuned tile that does not fit) the plans are
 /// left as planned.
-SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
-                             unsigned key_bits, int key_kind, bool with_values, std::size_t key_bytes = 4);
+SortLaunches plan_radix_sort(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
+                             const SortProblem& problem);
 
 }  // namespace portacl

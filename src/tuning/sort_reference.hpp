@@ -26,13 +26,15 @@ bool sort_before(K a, K b) {
   return a < b;
 }
 
-// Where each key of the stably sorted order comes from.
+// Where each key of the stably sorted order comes from; descending: that
+// order reversed (NaNs first), equal keys still in their input order.
 template <class K>
-std::vector<std::size_t> stable_order(const std::vector<K>& keys) {
+std::vector<std::size_t> stable_order(const std::vector<K>& keys, bool descending = false) {
   std::vector<std::size_t> order(keys.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t i, std::size_t j) { return sort_before(keys[i], keys[j]); });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    return descending ? sort_before(keys[j], keys[i]) : sort_before(keys[i], keys[j]);
+  });
   return order;
 }
 

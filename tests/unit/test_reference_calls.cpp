@@ -78,7 +78,10 @@ TEST_CASE("sort's reference plan is the call's own: offline and live agree", "[r
   for (std::uint32_t& k : data) k = key(test::rng());
   for (bool pairs : {false, true}) {
     INFO((pairs ? "sort_by_key" : "sort"));
-    const SortLaunches offline = plan_sort(offline_planner(ctx.info(), {}), n, 32, 0, pairs);
+    SortProblem problem;
+    problem.n = n;
+    problem.value_bytes = pairs ? 4 : 0;
+    const SortLaunches offline = plan_sort(offline_planner(ctx.info(), {}), problem);
     Buffer<std::uint32_t> keys(ctx, data), values(ctx, data);
     const LaunchPlan live = pairs ? sort_by_key(ctx, keys, values) : sort(ctx, keys);
     CHECK(live.summary() == offline.passes.summary());

@@ -53,34 +53,42 @@ std::vector<std::uint64_t> wide_keys(std::size_t n) {
   return k;
 }
 
-// Sorts keys alone and with their indices as values; checks the keys bit
-// for bit against std::stable_sort and the values against the stable
-// order (which checks stability). The scratch is poisoned first by a sort
-// of poison, so a place the scatter never writes shows.
-template <class K>
+// Sorts keys alone and with their indices as values (V: 32-bit ones, or
+// 64-bit ones whose two halves differ); checks the keys bit for bit
+// against std::stable_sort (o.descending: its reverse order) and the values
+// against the stable order (which checks stability). The scratch is
+// poisoned first by a sort of poison, so a place the scatter never writes
+// shows.
+template <class K, class V = std::uint32_t>
 LaunchPlan check_sort(Context& ctx, const std::vector<K>& keys, const SortOptions& o = {}) {
   const std::size_t n = keys.size();
-  INFO("n = " << n);
-  const std::vector<std::size_t> order = reference::stable_order(keys);
+  INFO("n = " << n << (o.descending ? ", descending" : "") << ", " << 8 * sizeof(V) << "-bit values");
+  const std::vector<std::size_t> order = reference::stable_order(keys, o.descending);
   const std::vector<K> want = reference::gathered(keys, order);
+  using KeyBits = std::conditional_t<sizeof(K) == 8, std::uint64_t, std::uint32_t>;
+  using ValueBits = std::conditional_t<sizeof(V) == 8, std::uint64_t, std::uint32_t>;
   if (n <= 200000) {
-    using Bits = std::conditional_t<sizeof(K) == 8, std::uint64_t, std::uint32_t>;
-    Buffer<Bits> poison(ctx, std::vector<Bits>(n, Bits(kPoison)));
-    Buffer<std::uint32_t> poison_values(ctx, std::vector<std::uint32_t>(n, std::uint32_t(kPoison)));
+    Buffer<KeyBits> poison(ctx, std::vector<KeyBits>(n, KeyBits(kPoison)));
+    Buffer<ValueBits> poison_values(ctx, std::vector<ValueBits>(n, ValueBits(kPoison)));
     sort_by_key(ctx, poison, poison_values, o);
   }
   Buffer<K> alone(ctx, keys);
   sort(ctx, alone, o);
   CHECK(reference::compare_bits(alone.download(), want, "key") == "");
 
-  std::vector<std::uint32_t> index(n);
-  std::iota(index.begin(), index.end(), 0u);
+  // Value i: i, and in 64 bits also ~i in the high half.
+  const auto value = [](std::size_t i) {
+    return ValueBits(sizeof(V) == 8 ? (std::uint64_t(~std::uint32_t(i)) << 32) | i : i);
+  };
+  std::vector<V> index(n), want_values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    index[i] = from_bits<V>(value(i));
+    want_values[i] = from_bits<V>(value(order[i]));
+  }
   Buffer<K> paired(ctx, keys);
-  Buffer<std::uint32_t> values(ctx, index);
+  Buffer<V> values(ctx, index);
   const LaunchPlan plan = sort_by_key(ctx, paired, values, o);
   CHECK(reference::compare_bits(paired.download(), want, "key") == "");
-  std::vector<std::uint32_t> want_values(n);
-  for (std::size_t i = 0; i < n; ++i) want_values[i] = static_cast<std::uint32_t>(order[i]);
   CHECK(reference::compare_bits(values.download(), want_values, "value") == "");
   return plan;
 }
@@ -276,6 +284,34 @@ TEST_CASE("sort of 64-bit keys runs right under every device class's plan, and k
     const Decision* d = p.decision("digit_bits");
     REQUIRE(d);
     CHECK(d->why.find(std::to_string(bits) + " key bits") != std::string::npos);
+  }
+}
+
+TEST_CASE("sort descending: the order reversed, NaNs first, equal keys still in input order; 64-bit values", "[sort]") {
+  Context& ctx = test::cpu_context();
+  SortOptions down;
+  down.descending = true;
+  for (std::size_t n : test::awkward_sizes) {
+    check_sort(ctx, uint_keys(n, Shape::few), down);
+    check_sort<std::uint64_t, double>(ctx, wide_keys(n), down);
+  }
+  std::vector<float> f = test::random_vector<float>(4099);
+  for (std::size_t i = 0; i < f.size(); i += 7) f[i] = i % 2 ? std::numeric_limits<float>::quiet_NaN() : -0.0f;
+  check_sort<float, std::int64_t>(ctx, f, down);
+  std::vector<double> d = test::random_vector<double>(4099);
+  for (std::size_t i = 0; i < d.size(); i += 5) d[i] = i % 2 ? -std::numeric_limits<double>::quiet_NaN() : 0.0;
+  check_sort(ctx, d, down);
+  check_sort<int, std::uint64_t>(ctx, std::vector<int>{3, -1, 3, 7, -1, 0}, down);
+  // Under every class's plan, and ascending with 64-bit values.
+  const std::vector<std::uint64_t> wide = wide_keys(30011);
+  const std::vector<std::int64_t> signed_wide(wide.begin(), wide.end());
+  for (const auto& [f_name, opt] : test::class_plans(ElementType::i64)) {
+    INFO(f_name);
+    SortOptions o;
+    o.plan = opt;
+    check_sort<std::int64_t, std::uint64_t>(ctx, signed_wide, o);
+    o.descending = true;
+    check_sort<std::uint32_t, double>(ctx, uint_keys(30011, Shape::random), o);
   }
 }
 
