@@ -12,10 +12,12 @@
 
 namespace portacl {
 
-struct SortCase {
-  SortCase(Context& ctx, std::size_t n);
-  std::vector<std::uint32_t> host_keys;           ///< uniform over all 2^32, drawn from a fixed seed and n
-  Buffer<std::uint32_t> pristine, keys;           ///< keys: what a call sorts
+/// n uniform keys of K (all 2^32 or 2^64 of them) with 32-bit values.
+template <class K>
+struct BasicSortCase {
+  BasicSortCase(Context& ctx, std::size_t n);
+  std::vector<K> host_keys;                       ///< uniform over all of K, drawn from a fixed seed and n
+  Buffer<K> pristine, keys;                       ///< keys: what a call sorts
   Buffer<std::uint32_t> pristine_values, values;  ///< 0 .. n-1: where each key came from
   /// Copies the unsorted keys (and values) back on the device.
   void restore(Context& ctx, bool with_values);
@@ -23,10 +25,13 @@ struct SortCase {
   std::string verify(bool with_values);
 
  private:
-  std::vector<std::uint32_t> want_keys_, want_values_;  // computed on first use
+  std::vector<K> want_keys_;
+  std::vector<std::uint32_t> want_values_;  // computed on first use
 };
+using SortCase = BasicSortCase<std::uint32_t>;
 
-/// The workload's sort case, made on first use.
-SortCase& sort_case(Workload& w);
+/// The workload's sort case of K keys, made on first use.
+template <class K = std::uint32_t>
+BasicSortCase<K>& sort_case(Workload& w);
 
 }  // namespace portacl

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The sort family's operations: a radix sort of uniform 32-bit keys, alone
-// and with 32-bit values. A sort works in place, so every call starts with
+// The sort family's operations: a radix sort of uniform 32-bit or 64-bit
+// keys, alone and with 32-bit values. A sort works in place, so every call starts with
 // a device copy of the unsorted keys (and values): timed with it, 8 (16)
 // bytes a key against the sort's own 8 (16) per pass or more. CLBlast has
 // no sort; portacl-bench adds Boost.Compute's.
@@ -15,28 +15,31 @@
 
 namespace portacl {
 
-SortCase::SortCase(Context& ctx, std::size_t n)
+template <class K>
+BasicSortCase<K>::BasicSortCase(Context& ctx, std::size_t n)
     : pristine(ctx, n), keys(ctx, n), pristine_values(ctx, n), values(ctx, n) {
   std::mt19937_64 draw(0x5027ull ^ n);
   host_keys.resize(n);
-  for (auto& k : host_keys) k = static_cast<std::uint32_t>(draw() >> 32);
+  for (auto& k : host_keys) k = static_cast<K>(sizeof(K) == 8 ? draw() : draw() >> 32);
   std::vector<std::uint32_t> index(n);
   for (std::size_t i = 0; i < n; ++i) index[i] = static_cast<std::uint32_t>(i);
   pristine.upload(host_keys);
   pristine_values.upload(index);
 }
 
-void SortCase::restore(Context& ctx, bool with_values) {
-  const std::size_t bytes = host_keys.size() * 4;
-  if (bytes == 0) return;
-  check_cl(ctx.queue().enqueueCopyBuffer(pristine.cl_buffer(), keys.cl_buffer(), 0, 0, bytes),
+template <class K>
+void BasicSortCase<K>::restore(Context& ctx, bool with_values) {
+  const std::size_t n = host_keys.size();
+  if (n == 0) return;
+  check_cl(ctx.queue().enqueueCopyBuffer(pristine.cl_buffer(), keys.cl_buffer(), 0, 0, n * sizeof(K)),
            "clEnqueueCopyBuffer(sort case keys)");
   if (with_values)
-    check_cl(ctx.queue().enqueueCopyBuffer(pristine_values.cl_buffer(), values.cl_buffer(), 0, 0, bytes),
+    check_cl(ctx.queue().enqueueCopyBuffer(pristine_values.cl_buffer(), values.cl_buffer(), 0, 0, n * 4),
              "clEnqueueCopyBuffer(sort case values)");
 }
 
-std::string SortCase::verify(bool with_values) {
+template <class K>
+std::string BasicSortCase<K>::verify(bool with_values) {
   if (want_keys_.size() != host_keys.size()) {
     const std::vector<std::size_t> order = reference::stable_order(host_keys);
     want_keys_ = reference::gathered(host_keys, order);
@@ -48,34 +51,45 @@ std::string SortCase::verify(bool with_values) {
   return wrong;
 }
 
-SortCase& sort_case(Workload& w) {
-  auto& slot = w.derived["sort"];
-  if (!slot) slot = std::make_shared<SortCase>(w.ctx, w.n);
-  return *std::static_pointer_cast<SortCase>(slot);
+template <class K>
+BasicSortCase<K>& sort_case(Workload& w) {
+  auto& slot = w.derived[sizeof(K) == 8 ? "sort uint64" : "sort"];
+  if (!slot) slot = std::make_shared<BasicSortCase<K>>(w.ctx, w.n);
+  return *std::static_pointer_cast<BasicSortCase<K>>(slot);
 }
+
+template struct BasicSortCase<std::uint32_t>;
+template struct BasicSortCase<std::uint64_t>;
+template BasicSortCase<std::uint32_t>& sort_case<std::uint32_t>(Workload&);
+template BasicSortCase<std::uint64_t>& sort_case<std::uint64_t>(Workload&);
 
 namespace {
 
+template <class K>
 Operation sort_operation(bool with_values) {
   auto run = [with_values](Workload& w, const PlanOptions& o) {
-    SortCase& c = sort_case(w);
+    BasicSortCase<K>& c = sort_case<K>(w);
     c.restore(w.ctx, with_values);
     SortOptions s;
     s.plan = o;
     return with_values ? sort_by_key(w.ctx, c.keys, c.values, s) : sort(w.ctx, c.keys, s);
   };
-  return Operation{with_values ? "sort_by_key uint32" : "sort uint32",
-                   with_values ? 16.0 : 8.0,
+  const std::string keys = sizeof(K) == 8 ? " uint64" : " uint32";
+  return Operation{(with_values ? "sort_by_key" : "sort") + keys,
+                   2.0 * double(sizeof(K) + (with_values ? 4 : 0)),
                    0,
                    &sort_tunables(),
                    run,
                    [run, with_values](Workload& w, const PlanOptions& o) {
                      run(w, o);  // from the restored unsorted keys: a sort that did nothing fails
-                     return sort_case(w).verify(with_values);
+                     return sort_case<K>(w).verify(with_values);
                    }};
 }
 
-std::vector<Operation> sort_operations() { return {sort_operation(false), sort_operation(true)}; }
+std::vector<Operation> sort_operations() {
+  return {sort_operation<std::uint32_t>(false), sort_operation<std::uint32_t>(true),
+          sort_operation<std::uint64_t>(false), sort_operation<std::uint64_t>(true)};
+}
 
 const FamilyRegistration sorts({"sort", 36, sort_operations});
 
