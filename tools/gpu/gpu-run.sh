@@ -183,7 +183,7 @@ if has sort; then
     timeout 120 /tmp/cub_sort ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   timeout 120 python3 tools/gpu/torch_sort.py ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1
   timeout 300 /tmp/build/tools/portacl-bench --device gpu --sizes ${SORT_SIZES:-2^24,2^26} \
-    --kernels "copy,sort uint32,sort_by_key uint32" --no-transfers --no-latency >> "$OUT/sort_h100.txt" 2>&1
+    --kernels "copy,sort uint32,sort_by_key uint32,sort uint64,sort_by_key uint64" --no-transfers --no-latency >> "$OUT/sort_h100.txt" 2>&1
   g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include tools/gpu/boost_compute_sort.cpp -L$libdir \
     -lportacl -lOpenCL -Wl,-rpath,$libdir -o /tmp/bc_sort >> "$OUT/sort_h100.txt" 2>&1 &&
     timeout 200 /tmp/bc_sort gpu ${SORT_LOGS:-24,26} >> "$OUT/sort_h100.txt" 2>&1

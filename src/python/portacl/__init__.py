@@ -15,11 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Tuple, Unio
 
 import numpy as _np
 
-from . import _icd
-
-_icd.use_pip_pocl()  # before the first OpenCL call: `pip install portacl[pocl]` gives a CPU device
-
-from . import _portacl  # noqa: E402
+from . import _portacl
 from ._docs import shared_doc as _shared_doc
 from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Error, Plan, __version__, query,
                        tunable_operations)
