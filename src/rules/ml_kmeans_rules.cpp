@@ -12,12 +12,6 @@ namespace {
 
 constexpr std::size_t kChunkBytesPerPoint = 4;  // a label a point
 
-// The element's bytes: the plan's T (float unless double).
-std::size_t element_bytes(const LaunchPlan& plan) {
-  const auto t = plan.macros.find("T");
-  return t != plan.macros.end() && t->second == "double" ? 8 : 4;
-}
-
 std::size_t local_budget(const DeviceInfo& device) {
   return device.local_mem_size ? static_cast<std::size_t>(device.local_mem_size) : 32768;
 }
@@ -27,7 +21,7 @@ std::size_t local_budget(const DeviceInfo& device) {
 KmeansShape choose_kmeans(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo& device, std::size_t n,
                           std::size_t d, std::size_t k) {
   KmeansShape s;
-  const std::size_t bytes = element_bytes(plan);
+  const std::size_t bytes = size_of(plan.traits.element);
   const std::size_t bytes_per_item = bytes + 4;  // a distance and a count a work-item
   const std::string kd = std::to_string(k) + " x " + std::to_string(d);
   if (const auto tuned = space.chosen(plan, "COLUMNS")) {

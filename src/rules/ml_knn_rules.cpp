@@ -15,12 +15,6 @@ namespace {
 constexpr std::size_t kMaxTile = 256, kListLimitOnCpus = 64, kListDimsOnCpus = 16;
 constexpr std::size_t kBatchFloats = std::size_t{1} << 26;
 
-// The element's bytes: the plan's T (float unless double).
-std::size_t element_bytes(const LaunchPlan& plan) {
-  const auto t = plan.macros.find("T");
-  return t != plan.macros.end() && t->second == "double" ? 8 : 4;
-}
-
 std::size_t local_budget(const DeviceInfo& device) {
   return device.local_mem_size ? static_cast<std::size_t>(device.local_mem_size) : 32768;
 }
@@ -32,7 +26,7 @@ KnnShape choose_knn(LaunchPlan& plan, const TuningSpace& space, const DeviceInfo
   KnnShape s;
   plan.macros["COSINE"] = cosine ? "1" : "0";
   // Keys are T's bits as ordered integers of T's width: exact ties.
-  const std::size_t bytes = element_bytes(plan);
+  const std::size_t bytes = size_of(plan.traits.element);
   s.key_bytes = bytes;
   plan.macros["KEY_BITS"] = std::to_string(8 * bytes);
   const std::size_t budget = local_budget(device), wg = plan.local[0];
