@@ -69,6 +69,15 @@ LaunchPlan check_knn(Context& ctx, std::size_t train_count, std::size_t query_co
       wrong = "query " + std::to_string(q) + " voted " + std::to_string(votes[q]);
   }
   CHECK(wrong == "");
+  // The margins see a planted error: 1e-2 (float) or 1e-8 (double) of 1 +
+  // the best score, far above d roundings of the squared norms (at most
+  // (1e-5 + 4e-7 d) (|q|^2 + |t|^2) in float, that in double's units in double).
+  if (query_count > 0) {
+    std::vector<T> planted(got_scores.begin(), got_scores.begin() + k);
+    planted[0] += T((std::is_same<T, float>::value ? 1e-2 : 1e-8) * (1 + std::fabs(double(planted[0]))));
+    CHECK(reference::check_knn_row(data.train, data.queries, train_count, d, k, 0, cosine, &got[0], planted.data()) !=
+          "");
+  }
   CHECK(got[query_count * k] == kPoisonIndex);  // nothing past the results
   CHECK(votes[query_count] == kPoisonIndex);
   return p;

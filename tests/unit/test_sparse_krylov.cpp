@@ -24,11 +24,6 @@ using namespace portacl;
 namespace {
 
 template <class T>
-double unit() {
-  return sizeof(T) == 4 ? test::kFloatU : test::kDoubleU;
-}
-
-template <class T>
 double tolerance_for() {
   return sizeof(T) == 4 ? 1e-4 : 1e-9;
 }
@@ -69,8 +64,8 @@ TEMPLATE_TEST_CASE("CG reaches the tolerance on 2D Poisson within the Chebyshev 
   const std::vector<T> rhs = test::random_vector<T>(csr.rows);
   const SolverResult device = solve_and_check<T>(ctx, csr, false, o, rhs);
   const std::size_t host = reference::cg_iterations(csr, rhs, o.tolerance, 2000);
-  const std::size_t bound = reference::poisson2d_cg_bound(37, o.tolerance, unit<T>());
-  const std::size_t delay = reference::poisson2d_cg_delay(37, host, unit<T>(), o.tolerance);
+  const std::size_t bound = reference::poisson2d_cg_bound(37, o.tolerance, test::unit_roundoff<T>());
+  const std::size_t delay = reference::poisson2d_cg_delay(37, host, test::unit_roundoff<T>(), o.tolerance);
   INFO("device " << device.iterations << ", host " << host << ", bound " << bound << ", rounding delay " << delay);
   CHECK(host > 20);
   CHECK(host <= bound);  // the double reference obeys it too
@@ -95,11 +90,11 @@ TEMPLATE_TEST_CASE("CG's fused product and dot converge as the separate launches
   const SolverResult separate = solve_and_check<T>(ctx, csr, false, o, rhs);
   CHECK(separate.spmv_plan.decision("product") == nullptr);
   CHECK(separate.spmv_plan.decision("cg_form") == nullptr);
-  CHECK(separate.iterations <= reference::poisson2d_cg_bound(29, o.tolerance, unit<T>()));
+  CHECK(separate.iterations <= reference::poisson2d_cg_bound(29, o.tolerance, test::unit_roundoff<T>()));
   // Fused and separate are the same iteration in exact arithmetic: each
   // within the rounding delay of the double reference.
   const std::size_t host = reference::cg_iterations(csr, rhs, o.tolerance, 2000);
-  const std::size_t delay = reference::poisson2d_cg_delay(29, host, unit<T>(), o.tolerance);
+  const std::size_t delay = reference::poisson2d_cg_delay(29, host, test::unit_roundoff<T>(), o.tolerance);
   INFO("host " << host << ", rounding delay " << delay << ", separate " << separate.iterations);
   CHECK(separate.iterations <= host + delay);
   CHECK(separate.iterations + delay >= host);
@@ -116,7 +111,7 @@ TEMPLATE_TEST_CASE("CG's fused product and dot converge as the separate launches
       REQUIRE(form);
       CHECK(form->rule == "solver.single-reduction-cg");
       // Jacobi's diagonal is constant on a Laplacian: the same bound.
-      CHECK(fused.iterations <= reference::poisson2d_cg_bound(29, o.tolerance, unit<T>()));
+      CHECK(fused.iterations <= reference::poisson2d_cg_bound(29, o.tolerance, test::unit_roundoff<T>()));
       CHECK(fused.iterations <= host + delay);
       CHECK(fused.iterations + delay >= host);
     }
