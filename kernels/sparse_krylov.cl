@@ -26,6 +26,8 @@
 #include "portacl_common.cl"
 #include "sparse_ell_layout.cl"
 #include "sparse_krylov_sums.cl"
+#define KRYLOV_REAL T
+#include "sparse_krylov_step.cl"
 
 #define RHO 0
 #define ALPHA 1
@@ -51,15 +53,6 @@
 #define NV_MEMBAR 0
 #endif
 
-// The scalar steps:
-//   0 the start (krylov_start's sums): first measure and rho
-//   1 CG alpha = rho / (p . q)
-//   2 CG/BiCGStab end of iteration: measure, convergence, beta, rho
-//   3 BiCGStab alpha = rho / (r0 . v)
-//   4 BiCGStab omega = (t . s) / (t . t)
-//   5 CG in the single-reduction form (Chronopoulos and Gear): alpha =
-//     rho / (z . w - beta rho / alpha), with w = A z; that denominator is
-//     p . A p without a reduction over p
 // `window` is the length of history: iteration `it` (from 1) leaves its
 // measure in history[(it - 1) % window], read by the host every window.
 #define STEP_ARGS                                                                                             \
@@ -67,65 +60,25 @@
       __global uint *ticket
 #define STEP_PASS step, window, scalars, status, history, ticket
 
-#define FAIL(step)               \
-  do {                           \
-    status[STATE] = 2u;          \
-    status[STOPPED_AT] = it - 1; \
-    status[BROKEN_AT] = (step);  \
-  } while (0)
-
-// One scalar step from the totals s0, s1 (sums) and m (a maximum); run by
-// one work-item, in the iteration after the CLOSED ones.
+// One scalar step (sparse_krylov_step.cl) from the totals s0, s1 (sums) and
+// m (a maximum), on private copies of the solver's scalars and state; run
+// by one work-item.
 inline void scalar_step(const uint step, const uint window, const T s0, const T s1, const T m, __global T* scalars,
                         __global uint* status, __global T* history) {
-  const uint it = status[CLOSED] + 1;
-  if (step == 0) {
-    // r . z (CG) or r . r (BiCGStab, r0 = r) is the first rho.
-    const T measure = MAX_NORM ? m : sqrt(s1);
-    scalars[MEASURE] = measure;
-    if (measure < scalars[THRESHOLD]) {
-      status[STATE] = 1u;
-      status[STOPPED_AT] = 0u;
-      return;
-    }
-    scalars[RHO] = BICGSTAB ? s1 : s0;
-    if (!isfinite(measure) || !(scalars[RHO] != (T)0)) FAIL(step);
-  } else if (step == 1 || step == 3) {
-    if (!(s0 != (T)0) || !isfinite(s0)) {
-      FAIL(step);
-      return;
-    }
-    scalars[ALPHA] = scalars[RHO] / s0;
-  } else if (step == 5) {
-    // beta is 0 in the first iteration (p = z), when alpha is not yet set.
-    const T denominator = scalars[BETA] != (T)0 ? s0 - scalars[BETA] * scalars[RHO] / scalars[ALPHA] : s0;
-    if (!(denominator != (T)0) || !isfinite(denominator)) {
-      FAIL(1);
-      return;
-    }
-    scalars[ALPHA] = scalars[RHO] / denominator;
-  } else if (step == 4) {
-    // t . t = 0: t = A s is 0, so s is (numerically) the final residual.
-    scalars[OMEGA] = s1 > (T)0 ? s0 / s1 : (T)0;
-    if (!isfinite(scalars[OMEGA])) FAIL(step);
-  } else {
-    // s0: the new rho (r . z, or r0 . r), s1: r . r, m: max |r|.
-    const T measure = MAX_NORM ? m : sqrt(s1);
-    status[CLOSED] = it;
-    history[(it - 1) % window] = measure;
-    scalars[MEASURE] = measure;
-    if (measure < scalars[THRESHOLD]) {
-      status[STATE] = 1u;
-      status[STOPPED_AT] = it;
-      return;
-    }
-    if (!isfinite(measure) || !(s0 != (T)0) || (BICGSTAB && !(scalars[OMEGA] != (T)0))) {
-      FAIL(step);
-      return;
-    }
-    scalars[BETA] = BICGSTAB ? (s0 / scalars[RHO]) * (scalars[ALPHA] / scalars[OMEGA]) : s0 / scalars[RHO];
-    scalars[RHO] = s0;
-  }
+  krylov_scalars sc = {scalars[RHO], scalars[ALPHA], scalars[BETA], scalars[OMEGA], scalars[MEASURE],
+                       scalars[THRESHOLD]};
+  krylov_status st = {status[STATE], status[STOPPED_AT], status[BROKEN_AT], status[CLOSED]};
+  const int closed = krylov_scalar_step(step, MAX_NORM, BICGSTAB, s0, s1, m, &sc, &st);
+  scalars[RHO] = sc.rho;
+  scalars[ALPHA] = sc.alpha;
+  scalars[BETA] = sc.beta;
+  scalars[OMEGA] = sc.omega;
+  scalars[MEASURE] = sc.measure;
+  status[STATE] = st.state;
+  status[STOPPED_AT] = st.stopped_at;
+  status[BROKEN_AT] = st.broken_at;
+  status[CLOSED] = st.closed;
+  if (closed) history[(st.closed - 1u) % window] = sc.measure;
 }
 
 // Every work-item of every group calls it with its own two sums and

@@ -15,7 +15,7 @@
 #include "kernels/sparse/halo_product.hpp"
 #include "kernels/sparse/halo_send.hpp"
 #include "kernels/sparse/split_cg.hpp"
-#include "kernels/sparse/split_krylov_loop.hpp"
+#include "kernels/sparse/krylov_loop.hpp"
 #include "kernels/sparse/row_partition.hpp"
 #include "portacl/error.hpp"
 #include "portacl/vectors.hpp"
@@ -155,7 +155,7 @@ std::array<double, N> global_sums(const std::array<double, N>& local, MPI_Comm c
   return total;
 }
 
-// This rank's rows (split_krylov_loop.hpp's Rows): its block of every vector,
+// This rank's rows (krylov_loop.hpp's Rows): its block of every vector,
 // the sums added over the ranks in one MPI_Allreduce.
 template <class T>
 class RankRows {
@@ -200,7 +200,7 @@ class RankRows {
     return global_sums<3>(block_.sums(), a_.comm());
   }
   void update(double alpha, double beta) { block_.update(T(alpha), T(beta), x_, r_, u(), p_, s_, w_); }
-  // BiCGStab's exchange-and-reduce (split_krylov_loop.hpp).
+  // BiCGStab's exchange-and-reduce (krylov_loop.hpp).
   using Vector = Buffer<T>;
   Vector& r() { return r_; }
   Vector& p() { return p_; }
@@ -260,7 +260,7 @@ class RankRows {
 
 }  // namespace
 
-// CG: split_krylov_loop.hpp's loop over this rank's rows, so each iteration
+// CG: krylov_loop.hpp's loop over this rank's rows, so each iteration
 // has one all-reduce and one wait for the device. The vector work is one
 // pass before the product and one after (SplitCgBlock); the product is of
 // u, whose halo travels while the interior multiplies.
@@ -304,14 +304,15 @@ SolverResult distributed_solve(const char* op, const DistributedMatrix<T>& a, co
 
 template <class T>
 SolverResult distributed_cg(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o) {
-  return distributed_solve("distributed_cg", a, b, x, o, [&o](RankRows<T>& rows) { return verified_cg(rows, o); });
+  return distributed_solve("distributed_cg", a, b, x, o,
+                           [&o](RankRows<T>& rows) { return verified_split_solve(rows, o, false); });
 }
 
 template <class T>
 SolverResult distributed_bicgstab(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
                                   const SolverOptions& o) {
   return distributed_solve("distributed_bicgstab", a, b, x, o,
-                           [&o](RankRows<T>& rows) { return verified_bicgstab(rows, o); });
+                           [&o](RankRows<T>& rows) { return verified_split_solve(rows, o, true); });
 }
 
 template class DistributedMatrix<float>;

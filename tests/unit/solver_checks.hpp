@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "../../src/tuning/sparse_reference.hpp"
@@ -24,6 +26,40 @@ void check_true_residual(const portacl::HostCsr<T>& csr, const std::vector<V>& b
                bound = portacl::reference::true_residual_bound(csr, b, x, r.true_residual, u);
   INFO("true residual in double " << got << ", bound " << bound << ", measured " << r.true_residual);
   CHECK(got <= bound);
+}
+
+// 2 I x = b with b of small random integers (1 to 7): every sum is exact in
+// any order, so CG's and BiCGStab's first iteration leave r exactly 0
+// (alpha = 1/2; in BiCGStab s = 0, t = 0 and omega = 0), and x = b / 2.
+template <class T>
+struct ExactInOneStep {
+  portacl::CooEntries a;
+  std::vector<T> b;
+};
+template <class T>
+ExactInOneStep<T> exact_in_one_step(std::uint32_t n) {
+  ExactInOneStep<T> s{portacl::CooEntries{n, n, {}, {}, {}}, random_vector<T>(n, 1.0, 8.0)};
+  for (std::uint32_t i = 0; i < n; ++i) {
+    s.a.row.push_back(i);
+    s.a.col.push_back(i);
+    s.a.value.push_back(2.0);
+    s.b[i] = std::floor(s.b[i]);
+  }
+  return s;
+}
+
+// A solve of exact_in_one_step's system at tolerance 0: converged after one
+// iteration with a residual of exactly 0 (not a breakdown on rho = 0 or
+// omega = 0), and x = b / 2 exactly.
+template <class T>
+void check_exact_in_one_step(const portacl::SolverResult& r, const std::vector<T>& b, const std::vector<T>& x) {
+  INFO(r.stop_reason);
+  CHECK(r.converged);
+  CHECK(r.iterations == 1);
+  CHECK(r.residual == 0);
+  CHECK(r.true_residual == 0);
+  REQUIRE(x.size() == b.size());
+  for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(x[i] == b[i] / 2);
 }
 
 }  // namespace test

@@ -361,6 +361,26 @@ TEMPLATE_TEST_CASE("group BiCGStab runs under every device class's plan", "[grou
                           [](auto&... args) { return group_bicgstab(args...); });
 }
 
+// As on one device (test_sparse_krylov.cpp): with tolerance 0 the group's
+// solvers (the loop whose scalars the host holds) take a residual of
+// exactly 0 as convergence.
+TEMPLATE_TEST_CASE("group solvers take a residual of exactly 0 as convergence", "[group_sparse]", float, double) {
+  using T = TestType;
+  DeviceGroup& group = test::cpu_halves();
+  group.set_weights({1, 1});
+  const test::ExactInOneStep<T> system = test::exact_in_one_step<T>(101);
+  const GroupSparseMatrix<T> a(group, csr_from_entries<T>(system.a));
+  const GroupVector<T> b(group, system.b);
+  for (const bool bicg : {false, true}) {
+    INFO((bicg ? "group_bicgstab" : "group_cg"));
+    GroupVector<T> x(group, std::vector<T>(system.b.size(), T(0)));  // the start
+    SolverOptions o;
+    o.tolerance = 0;
+    const SolverResult r = bicg ? group_bicgstab(a, b, x, o) : group_cg(a, b, x, o);
+    test::check_exact_in_one_step(r, system.b, x.download());
+  }
+}
+
 TEST_CASE("group sparse calls refuse bad input by name", "[group_sparse]") {
   DeviceGroup& group = test::cpu_halves();
   group.set_weights({1, 1});

@@ -282,6 +282,24 @@ TEMPLATE_TEST_CASE("the solvers run under every device class's plan", "[sparse_p
   }
 }
 
+// With tolerance 0, a residual of exactly 0 is convergence (the measure
+// is 0), not a breakdown on rho = 0 or omega = 0.
+TEMPLATE_TEST_CASE("a residual of exactly 0 is convergence, even at tolerance 0", "[solvers]", float, double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const test::ExactInOneStep<T> system = test::exact_in_one_step<T>(227);
+  const SparseMatrix<T> a = SparseMatrix<T>::from_entries(ctx, system.a);
+  const Buffer<T> b(ctx, system.b);
+  for (const bool bicg : {false, true}) {
+    INFO((bicg ? "bicgstab" : "cg"));
+    Buffer<T> x(ctx, std::vector<T>(system.b.size(), T(0)));  // the start
+    SolverOptions o;
+    o.tolerance = 0;
+    const SolverResult r = bicg ? bicgstab(ctx, a, b, x, o) : cg(ctx, a, b, x, o);
+    test::check_exact_in_one_step(r, system.b, x.download());
+  }
+}
+
 TEST_CASE("non-convergence, breakdown and bad input are reported, never a silent answer", "[solvers]") {
   Context& ctx = test::cpu_context();
   const HostCsr<double> csr = poisson2d<double>(15);

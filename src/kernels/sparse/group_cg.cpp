@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Conjugate gradients and BiCGStab over a device group: split_krylov_loop.hpp's
+// Conjugate gradients and BiCGStab over a device group: krylov_loop.hpp's
 // loops over the members' rows. On every member at once, one pass of the vector
 // updates (SplitCgBlock), the product (halos exchanged under the interior
 // product) and one pass for the last sum; the members' sums added in
@@ -11,7 +11,7 @@
 
 #include "kernels/sparse/group_sparse_state.hpp"
 #include "kernels/sparse/split_cg.hpp"
-#include "kernels/sparse/split_krylov_loop.hpp"
+#include "kernels/sparse/krylov_loop.hpp"
 #include "portacl/error.hpp"
 #include "portacl/vectors.hpp"
 
@@ -40,7 +40,7 @@ void check_solver_inputs(const char* op, const GroupSparseMatrix<T>& a, const Gr
 }
 
 // The rows of a device group: every member's part, its sums added in
-// member order (split_krylov_loop.hpp's Rows).
+// member order (krylov_loop.hpp's Rows).
 template <class T>
 class GroupRows {
  public:
@@ -99,7 +99,7 @@ class GroupRows {
     for (std::size_t m = 0; m < group_.size(); ++m)
       blocks_[m]->update(T(alpha), T(beta), x_.part(m), r_.part(m), u().part(m), p_.part(m), s_.part(m), w_.part(m));
   }
-  // BiCGStab's exchange-and-reduce (split_krylov_loop.hpp).
+  // BiCGStab's exchange-and-reduce (krylov_loop.hpp).
   using Vector = GroupVector<T>;
   Vector& r() { return r_; }
   Vector& p() { return p_; }
@@ -171,7 +171,7 @@ SolverResult group_cg(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, Gr
                       const SolverOptions& o) {
   check_solver_inputs("group_cg", a, b, x, o);
   GroupRows<T> rows(a, b, x, o, "group_cg");
-  SolverResult result = verified_cg(rows, o);
+  SolverResult result = verified_split_solve(rows, o, false);
   if (!a.asymmetry().empty()) {
     result.warning = "A is not symmetric: " + a.asymmetry() +
                      "; conjugate gradients needs a symmetric positive definite matrix and may diverge on this one";
@@ -185,7 +185,7 @@ SolverResult group_bicgstab(const GroupSparseMatrix<T>& a, const GroupVector<T>&
                             const SolverOptions& o) {
   check_solver_inputs("group_bicgstab", a, b, x, o);
   GroupRows<T> rows(a, b, x, o, "group_bicgstab");
-  return verified_bicgstab(rows, o);
+  return verified_split_solve(rows, o, true);
 }
 
 template SolverResult group_cg<float>(const GroupSparseMatrix<float>&, const GroupVector<float>&, GroupVector<float>&,
