@@ -48,18 +48,24 @@ ExactInOneStep<T> exact_in_one_step(std::uint32_t n) {
   return s;
 }
 
-// A solve of exact_in_one_step's system at tolerance 0: converged after one
-// iteration with a residual of exactly 0 (not a breakdown on rho = 0 or
-// omega = 0), and x = b / 2 exactly.
-template <class T>
-void check_exact_in_one_step(const portacl::SolverResult& r, const std::vector<T>& b, const std::vector<T>& x) {
-  INFO(r.stop_reason);
-  CHECK(r.converged);
-  CHECK(r.iterations == 1);
-  CHECK(r.residual == 0);
-  CHECK(r.true_residual == 0);
-  REQUIRE(x.size() == b.size());
-  for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(x[i] == b[i] / 2);
+// CG and BiCGStab (`solve(bicgstab, options)` returns the result and x,
+// from x = 0) on exact_in_one_step's system at tolerance 0: each converged
+// after one iteration with a residual of exactly 0 (not a breakdown on rho
+// = 0 or omega = 0), and x = b / 2 exactly.
+template <class T, class Solve>
+void check_exact_in_one_step(const std::vector<T>& b, Solve&& solve) {
+  for (const bool bicgstab : {false, true}) {
+    portacl::SolverOptions o;
+    o.tolerance = 0;
+    const auto [r, x] = solve(bicgstab, o);
+    INFO((bicgstab ? "BiCGStab: " : "CG: ") << r.stop_reason);
+    CHECK(r.converged);
+    CHECK(r.iterations == 1);
+    CHECK(r.residual == 0);
+    CHECK(r.true_residual == 0);
+    REQUIRE(x.size() == b.size());
+    for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(x[i] == b[i] / 2);
+  }
 }
 
 }  // namespace test
