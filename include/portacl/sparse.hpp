@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -324,6 +325,37 @@ SolverResult cg(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buff
 template <class T, class = only_for<T, float, double>>
 SolverResult bicgstab(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
                       const SolverOptions& options = {});
+
+/// Calls into a solve's iterations from the caller: a preconditioner the
+/// library does not build in, and a look at each iterate (SciPy's `M` and
+/// `callback`). A solve given hooks runs its iterations from the host, as
+/// a device group's do: CG in the single-reduction form, the scalars on the
+/// host, one wait an iteration for the sums (and whatever the hooks cost);
+/// without hooks the iterations stay on the device.
+template <class T>
+struct SolverHooks {
+  /// z = M^-1 r, M approximating A (for CG symmetric positive definite);
+  /// must write every element of z, and must not keep r or z. Replaces
+  /// SolverOptions::jacobi (giving both is an error).
+  std::function<void(const Buffer<T>& r, Buffer<T>& z)> precondition;
+  /// After each iteration, counted from 1 over restarts, with its iterate x
+  /// (read it; writing it is undefined).
+  std::function<void(std::size_t iteration, const Buffer<T>& x)> after_iteration;
+};
+
+/// CG with hooks (above). The same errors as cg, and before any launch:
+/// jacobi together with a precondition hook, and the max_residual
+/// criterion (the host takes the 2-norm's sums). An exception thrown by a
+/// hook ends the solve and leaves this call; x then holds the last iterate.
+template <class T, class = only_for<T, float, double>>
+SolverResult cg(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& options,
+                const SolverHooks<T>& hooks);
+
+/// BiCGStab with hooks, as cg with hooks; the preconditioner is applied on
+/// the right, as in bicgstab.
+template <class T, class = only_for<T, float, double>>
+SolverResult bicgstab(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x,
+                      const SolverOptions& options, const SolverHooks<T>& hooks);
 
 }  // namespace portacl
 

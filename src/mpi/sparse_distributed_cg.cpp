@@ -158,20 +158,16 @@ std::array<double, N> global_sums(const std::array<double, N>& local, MPI_Comm c
 // This rank's rows (krylov_loop.hpp's Rows): its block of every vector,
 // the sums added over the ranks in one MPI_Allreduce.
 template <class T>
-class RankRows {
+class RankRows : public RowsVectors<Buffer<T>> {
  public:
   RankRows(const DistributedMatrix<T>& a, const Buffer<T>& b, Buffer<T>& x, const SolverOptions& o,
            SplitCgBlock<T>& block)
-      : a_(a),
+      : RowsVectors<Buffer<T>>(x, [&ctx = a.context(), m = a.local_rows()] { return Buffer<T>(ctx, m); }),
+        a_(a),
         b_(b),
-        x_(x),
         ctx_(a.context()),
         m_(a.local_rows()),
-        block_(block),
-        r_(ctx_, m_),
-        w_(ctx_, m_),
-        p_(ctx_, m_),
-        s_(ctx_, m_) {
+        block_(block) {
     if (o.jacobi) u_owned_.emplace(ctx_, m_);
     b_norm_ = std::sqrt(global_sums<1>({{m_ ? double(dot(ctx_, b, b)) : 0.0}}, a.comm())[0]);
   }
@@ -202,12 +198,6 @@ class RankRows {
   void update(double alpha, double beta) { block_.update(T(alpha), T(beta), x_, r_, u(), p_, s_, w_); }
   // BiCGStab's exchange-and-reduce (krylov_loop.hpp).
   using Vector = Buffer<T>;
-  Vector& r() { return r_; }
-  Vector& p() { return p_; }
-  Vector& w() { return w_; }
-  Vector& s() { return s_; }
-  Vector& x() { return x_; }
-  Vector vector() { return Vector(ctx_, m_); }
   void multiply(const Vector& in, Vector& out) { a_.multiply(in, out); }
   bool preconditioned() const { return u_owned_.has_value(); }
   void precondition(Vector& in, Vector& out) { block_.start(in, out); }
@@ -246,13 +236,13 @@ class RankRows {
     }
   }
 
+  using Base = RowsVectors<Buffer<T>>;
+  using Base::x_, Base::r_, Base::w_, Base::p_, Base::s_;
   const DistributedMatrix<T>& a_;
   const Buffer<T>& b_;
-  Buffer<T>& x_;
   Context& ctx_;
   std::size_t m_;
   SplitCgBlock<T>& block_;
-  Buffer<T> r_, w_, p_, s_;
   std::optional<Buffer<T>> u_owned_;
   double b_norm_ = 0;
   bool r_is_residual_ = false;  ///< r holds b - A x of the current x

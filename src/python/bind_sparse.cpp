@@ -181,9 +181,37 @@ py::tuple product(Context& ctx, const py::object& a, const py::array& x) {
 // comes back as b came: a Buffer for a Buffer, else an array. `a` is the
 // device matrix's holder, or null for a matrix uploaded for this call
 // (which takes arrays only).
+// The caller's preconditioner and per-iteration callback (SciPy's M and
+// callback) as the solver's hooks: each gets NumPy arrays, the GIL taken
+// while it runs. `precondition(r)` must return a 1-D array of r's dtype and
+// length (portacl.sparse makes it so, and says where it is not).
+template <class T>
+SolverHooks<T> python_hooks(const std::string& method, const py::object& precondition, const py::object& callback) {
+  SolverHooks<T> hooks;
+  if (!precondition.is_none())
+    hooks.precondition = [method, precondition](const Buffer<T>& r, Buffer<T>& z) {
+      py::gil_scoped_acquire gil;
+      const py::object out = precondition(download(r, {py::ssize_t(r.size())}));
+      const auto host = checked<T>(py::array::ensure(out), 1, method + ": M's result");
+      if (std::size_t(host.size()) != z.size())
+        throw py::value_error(method + ": M's result has " + std::to_string(host.size()) + " elements where r has " +
+                              std::to_string(z.size()));
+      const T* from = host.data();
+      py::gil_scoped_release release;
+      z.upload(from, z.size());
+    };
+  if (!callback.is_none())
+    hooks.after_iteration = [callback](std::size_t, const Buffer<T>& x) {
+      py::gil_scoped_acquire gil;
+      callback(download(x, {py::ssize_t(x.size())}));
+    };
+  return hooks;
+}
+
 template <class T>
 py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& matrix, const PyCsr* a,
-                const py::object& b, const py::object& x0, double tol, std::size_t max_iterations, bool jacobi) {
+                const py::object& b, const py::object& x0, double tol, std::size_t max_iterations, bool jacobi,
+                const py::object& precondition, const py::object& callback) {
   check_square(method, matrix.rows(), matrix.cols());
   const bool on_device = a && py::isinstance<PyBuffer>(b);
   std::shared_ptr<Buffer<T>> db, dx0;
@@ -210,6 +238,8 @@ py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& 
   o.tolerance = tol;
   o.jacobi = jacobi;
   if (max_iterations) o.max_iterations = max_iterations;
+  const bool hooked = !precondition.is_none() || !callback.is_none();
+  const SolverHooks<T> hooks = python_hooks<T>(method, precondition, callback);
   SolverResult r;
   {
     py::gil_scoped_release release;
@@ -217,7 +247,10 @@ py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& 
       copy(ctx, *dx0, *dx);
     else if (!hx0)
       fill(ctx, *dx, T(0));
-    r = method == "cg" ? cg(ctx, matrix, *db, *dx, o) : bicgstab(ctx, matrix, *db, *dx, o);
+    if (hooked)
+      r = method == "cg" ? cg(ctx, matrix, *db, *dx, o, hooks) : bicgstab(ctx, matrix, *db, *dx, o, hooks);
+    else
+      r = method == "cg" ? cg(ctx, matrix, *db, *dx, o) : bicgstab(ctx, matrix, *db, *dx, o);
   }
   const py::dict info("converged"_a = r.converged, "iterations"_a = r.iterations, "residual"_a = r.residual,
                       "true_residual"_a = r.true_residual, "restarts"_a = r.restarts, "history"_a = r.history,
@@ -258,18 +291,22 @@ void bind_sparse(py::module_& m) {
   });
   for (const char* method : {"cg", "bicgstab"}) {
     m.def(method, [name = std::string(method)](const PyCsr& a, const py::object& b, const py::object& x0, double tol,
-                                               std::size_t max_iterations, bool jacobi) {
-      return a.f32 ? solve<float>(*a.ctx, name, *a.f32, &a, b, x0, tol, max_iterations, jacobi)
-                   : solve<double>(*a.ctx, name, *a.f64, &a, b, x0, tol, max_iterations, jacobi);
+                                               std::size_t max_iterations, bool jacobi, const py::object& precondition,
+                                               const py::object& callback) {
+      return a.f32
+                 ? solve<float>(*a.ctx, name, *a.f32, &a, b, x0, tol, max_iterations, jacobi, precondition, callback)
+                 : solve<double>(*a.ctx, name, *a.f64, &a, b, x0, tol, max_iterations, jacobi, precondition, callback);
     });
     m.def(method,
           [name = std::string(method)](Context& ctx, const py::object& a, const py::array& b, const py::object& x0,
-                                       double tol, std::size_t max_iterations, bool jacobi) {
+                                       double tol, std::size_t max_iterations, bool jacobi,
+                                       const py::object& precondition, const py::object& callback) {
             // The shape is checked before anything is uploaded.
             auto upload = [&](auto host) {
               check_square(name, host.rows, host.cols);
               using T = typename decltype(host.value)::value_type;
-              return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), nullptr, b, x0, tol, max_iterations, jacobi);
+              return solve<T>(ctx, name, SparseMatrix<T>(ctx, host), nullptr, b, x0, tol, max_iterations, jacobi,
+                              precondition, callback);
             };
             return holds<float>(a) ? upload(host_csr<float>(a)) : upload(host_csr<double>(a));
           });

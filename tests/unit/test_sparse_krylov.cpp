@@ -430,3 +430,117 @@ TEST_CASE("converged means b - A x meets the tolerance as a user measures it, ne
   CHECK(restarted > 0);
   INFO(refused << " of 6 refused");
 }
+
+// The hooked solvers (SolverHooks) run krylov_loop.hpp with the scalars on
+// the host: plain, they follow CG as the double reference does (within the
+// rounding delay); a preconditioner of the caller's (Jacobi, applied on the
+// host) cuts the iterations on a badly scaled matrix; each iterate is
+// shown once, in order, the last being the x returned.
+TEMPLATE_TEST_CASE("solvers with hooks: the caller's preconditioner and a look at each iterate", "[solvers]", float,
+                   double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  SolverOptions o;
+  o.tolerance = tolerance_for<T>();
+  o.max_iterations = 3000;
+  {
+    const HostCsr<T> csr = poisson2d<T>(37);
+    const SparseMatrix<T> a(ctx, csr);
+    const std::vector<T> rhs = test::random_vector<T>(csr.rows);
+    const Buffer<T> b(ctx, rhs);
+    Buffer<T> x(ctx, std::vector<T>(csr.rows, T(0)));
+    std::vector<std::size_t> seen;
+    std::vector<T> last_x;
+    SolverHooks<T> hooks;
+    hooks.after_iteration = [&](std::size_t it, const Buffer<T>& xk) {
+      seen.push_back(it);
+      last_x = xk.download();
+    };
+    const SolverResult r = cg(ctx, a, b, x, o, hooks);
+    INFO(r.stop_reason << " after " << r.iterations);
+    CHECK(r.converged);
+    CHECK(r.check_every == 1);
+    CHECK(r.history.size() == r.iterations);
+    test::check_true_residual(csr, rhs, x.download(), r, o.tolerance);
+    const std::size_t host = reference::cg_iterations(csr, rhs, o.tolerance, 2000);
+    const std::size_t delay = reference::poisson2d_cg_delay(37, host, test::unit_roundoff<T>(), o.tolerance);
+    INFO("hooked " << r.iterations << ", host " << host << ", rounding delay " << delay);
+    CHECK(r.iterations <= host + delay);
+    CHECK(r.iterations + delay >= host);
+    REQUIRE(seen.size() == r.iterations);
+    for (std::size_t k = 0; k < seen.size(); ++k) REQUIRE(seen[k] == k + 1);
+    CHECK(test::first_difference(last_x, x.download()) == "equal");
+  }
+  // Rows and columns scaled by 1 to 10^3: Jacobi, as the caller's hook.
+  HostCsr<T> scaled = poisson2d<T>(23);
+  std::vector<double> inverse_diagonal(scaled.rows);
+  for (std::size_t r = 0; r < scaled.rows; ++r)
+    for (std::uint64_t k = scaled.row_ptr[r]; k < scaled.row_ptr[r + 1]; ++k) {
+      scaled.value[k] *= T(std::pow(10.0, 1.5 * double(r % 3 + scaled.col[k] % 3) / 2));
+      if (scaled.col[k] == r) inverse_diagonal[r] = 1.0 / double(scaled.value[k]);
+    }
+  const SparseMatrix<T> a(ctx, scaled);
+  const std::vector<T> rhs = test::random_vector<T>(scaled.rows);
+  const Buffer<T> b(ctx, rhs);
+  for (const bool bicg : {false, true}) {
+    INFO((bicg ? "BiCGStab" : "CG"));
+    std::size_t applied = 0;
+    SolverHooks<T> jacobi;
+    jacobi.precondition = [&](const Buffer<T>& r, Buffer<T>& z) {
+      std::vector<T> v = r.download();
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = T(double(v[i]) * inverse_diagonal[i]);
+      z.upload(v);
+      ++applied;
+    };
+    Buffer<T> plain_x(ctx, std::vector<T>(scaled.rows, T(0))), x(ctx, std::vector<T>(scaled.rows, T(0)));
+    const SolverResult plain =
+        bicg ? bicgstab(ctx, a, b, plain_x, o, SolverHooks<T>{}) : cg(ctx, a, b, plain_x, o, SolverHooks<T>{});
+    const SolverResult r = bicg ? bicgstab(ctx, a, b, x, o, jacobi) : cg(ctx, a, b, x, o, jacobi);
+    INFO("plain: " << plain.stop_reason << " after " << plain.iterations << "; Jacobi: " << r.stop_reason << " after "
+                   << r.iterations << " (" << r.restarts << " restarts), applied " << applied);
+    CHECK(r.converged);
+    test::check_true_residual(scaled, rhs, x.download(), r, o.tolerance);
+    CHECK(r.iterations < plain.iterations);  // the scaling is what Jacobi undoes
+    // CG applies M^-1 once at each start and once an iteration.
+    if (!bicg) CHECK(applied == r.iterations + r.restarts + 1);
+    if (bicg) CHECK(applied >= 2 * r.iterations);
+  }
+  // At tolerance 0 a residual of exactly 0 is convergence here too.
+  const test::ExactInOneStep<T> system = test::exact_in_one_step<T>(131);
+  const SparseMatrix<T> twice = SparseMatrix<T>::from_entries(ctx, system.a);
+  const Buffer<T> exact_b(ctx, system.b);
+  test::check_exact_in_one_step(system.b, [&](bool bicg, const SolverOptions& zero) {
+    Buffer<T> xz(ctx, std::vector<T>(system.b.size(), T(0)));
+    const SolverResult r = bicg ? bicgstab(ctx, twice, exact_b, xz, zero, SolverHooks<T>{})
+                                : cg(ctx, twice, exact_b, xz, zero, SolverHooks<T>{});
+    return std::make_pair(r, xz.download());
+  });
+}
+
+TEST_CASE("solvers with hooks refuse what they cannot do, and pass a hook's exception on", "[solvers]") {
+  Context& ctx = test::cpu_context();
+  const HostCsr<double> csr = poisson2d<double>(9);
+  const SparseMatrix<double> a(ctx, csr);
+  const Buffer<double> b(ctx, test::random_vector<double>(81));
+  Buffer<double> x(ctx, std::vector<double>(81, 0.0));
+  SolverHooks<double> hooks;
+  hooks.precondition = [](const Buffer<double>& r, Buffer<double>& z) { z.upload(r.download()); };
+  SolverOptions both;
+  both.jacobi = true;
+  CHECK_THROWS_WITH(cg(ctx, a, b, x, both, hooks), Catch::Contains("cg: jacobi and a precondition hook"));
+  SolverOptions max_norm;
+  max_norm.criterion = SolverOptions::Criterion::max_residual;
+  CHECK_THROWS_WITH(bicgstab(ctx, a, b, x, max_norm, hooks),
+                    Catch::Contains("bicgstab: with hooks only the relative_residual criterion"));
+  Buffer<double> short_x(ctx, 80);
+  CHECK_THROWS_WITH(cg(ctx, a, b, short_x, SolverOptions{}, hooks),
+                    Catch::Contains("cg: x has 80 elements but A has 81 columns"));
+  SolverHooks<double> failing;
+  failing.after_iteration = [](std::size_t it, const Buffer<double>&) {
+    if (it == 3) throw std::runtime_error("the caller stops at iteration 3");
+  };
+  CHECK_THROWS_WITH(cg(ctx, a, b, x, SolverOptions{}, failing), Catch::Contains("the caller stops at iteration 3"));
+  // The context is still usable afterwards.
+  const SolverResult r = cg(ctx, a, b, x, SolverOptions{}, hooks);
+  CHECK(r.converged);
+}

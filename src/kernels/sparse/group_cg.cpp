@@ -42,18 +42,14 @@ void check_solver_inputs(const char* op, const GroupSparseMatrix<T>& a, const Gr
 // The rows of a device group: every member's part, its sums added in
 // member order (krylov_loop.hpp's Rows).
 template <class T>
-class GroupRows {
+class GroupRows : public RowsVectors<GroupVector<T>> {
  public:
   GroupRows(const GroupSparseMatrix<T>& a, const GroupVector<T>& b, GroupVector<T>& x, const SolverOptions& o,
             const char* op)
-      : a_(a),
+      : RowsVectors<GroupVector<T>>(x, [&group = a.group(), n = a.rows()] { return GroupVector<T>(group, n); }),
+        a_(a),
         b_(b),
-        x_(x),
-        group_(a.group()),
-        r_(group_, a.rows()),
-        w_(group_, a.rows()),
-        p_(group_, a.rows()),
-        s_(group_, a.rows()) {
+        group_(a.group()) {
     // Each member's vector work: one pass before the product, one after
     // (a zero diagonal under Jacobi is refused here, before any work).
     const auto& state = a.state();
@@ -101,12 +97,6 @@ class GroupRows {
   }
   // BiCGStab's exchange-and-reduce (krylov_loop.hpp).
   using Vector = GroupVector<T>;
-  Vector& r() { return r_; }
-  Vector& p() { return p_; }
-  Vector& w() { return w_; }
-  Vector& s() { return s_; }
-  Vector& x() { return x_; }
-  Vector vector() { return Vector(group_, a_.rows()); }
   void multiply(const Vector& in, Vector& out) { group_spmv(T(1), a_, in, T(0), out); }
   bool preconditioned() const { return u_owned_ != nullptr; }
   void precondition(Vector& in, Vector& out) {
@@ -153,11 +143,11 @@ class GroupRows {
     group_spmv(T(-1), a_, x_, T(1), r_);  // r = b - A x
   }
 
+  using Base = RowsVectors<GroupVector<T>>;
+  using Base::x_, Base::r_, Base::w_, Base::p_, Base::s_;
   const GroupSparseMatrix<T>& a_;
   const GroupVector<T>& b_;
-  GroupVector<T>& x_;
   DeviceGroup& group_;
-  GroupVector<T> r_, w_, p_, s_;
   std::unique_ptr<GroupVector<T>> u_owned_;
   std::vector<std::unique_ptr<SplitCgBlock<T>>> blocks_;
   double b_norm_ = 0;

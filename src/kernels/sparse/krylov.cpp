@@ -23,6 +23,7 @@
 #include "device_arrays.hpp"
 #include "sparse_storage.hpp"
 #include "spmv_call.hpp"
+#include "krylov_checks.hpp"
 #include "krylov_loop.hpp"
 #include "verified_solve.hpp"
 #include "kernels/sparse/tunables.hpp"
@@ -39,28 +40,6 @@ namespace {
 enum Slot { kRho, kAlpha, kBeta, kOmega, kMeasure, kThreshold, kScalars };
 constexpr std::size_t kStatus = 4;
 using namespace krylov;
-
-template <class T>
-void check_inputs(const char* op, Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, const Buffer<T>& x,
-                  const SolverOptions& o) {
-  if (&a.context() != &ctx) throw Error(std::string(op) + ": the sparse matrix A belongs to another context");
-  kernel_call::same_context(ctx, b, op, "b");
-  kernel_call::same_context(ctx, x, op, "x");
-  aliasing::refuse_overlap(op, aliasing::whole(x), "x", aliasing::whole(b), "b",
-                           "the solver reads b while it writes the iterate x");
-  if (a.rows() != a.cols())
-    throw Error(std::string(op) + ": A is " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
-                "; the solver needs a square matrix");
-  if (b.size() != a.rows())
-    throw Error(std::string(op) + ": b has " + std::to_string(b.size()) + " elements but A has " +
-                std::to_string(a.rows()) + " rows");
-  if (x.size() != a.cols())
-    throw Error(std::string(op) + ": x has " + std::to_string(x.size()) + " elements but A has " +
-                std::to_string(a.cols()) + " columns");
-  if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
-    throw Error(std::string(op) + ": the tolerance must be a finite number >= 0, not " + std::to_string(o.tolerance));
-  if (o.check_every && *o.check_every == 0) throw Error(std::string(op) + ": check_every must be at least 1");
-}
 
 // One window's check, read without waiting into pinned host memory (a read
 // into pageable memory holds the host until the queue drains, on NVIDIA's
@@ -382,10 +361,7 @@ SolverResult solve(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b, B
   const char* op = bicg ? "bicgstab" : "cg";
   check_inputs(op, ctx, a, b, x, o);
   SolverResult result;
-  if (!bicg && !a.asymmetry().empty())
-    result.warning = "A is not symmetric: " + a.asymmetry() +
-                     "; conjugate gradients needs a symmetric positive definite matrix and may diverge on this one: "
-                     "use bicgstab";
+  if (!bicg) result.warning = cg_warning(a);
   Krylov<T> k(ctx, a, b, x, o, op, bicg);  // before any launch: a bad diagonal stops here
   result = krylov_solve(k, o, result);
   result.spmv_plan = k.spmv_plan;

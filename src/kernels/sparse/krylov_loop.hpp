@@ -7,10 +7,11 @@
 //   - one device (krylov.cpp): the scalar steps run on the device, in the
 //     last work-group of each reducing launch; the host reads the state
 //     every `window` iterations without draining the queue;
-//   - a device group's members (group_cg.cpp) and an MPI rank's block
-//     (sparse_distributed_cg.cpp): HostScalars below, over the setting's
-//     Rows (the exchange-and-reduce); the host adds the parts' sums and
-//     runs the same steps in double.
+//   - a device group's members (group_cg.cpp), an MPI rank's block
+//     (sparse_distributed_cg.cpp) and one device with the caller's hooks
+//     (hooked_krylov.cpp): HostScalars below, over the setting's Rows (the
+//     exchange-and-reduce); the host adds the parts' sums and runs the same
+//     steps in double.
 //
 // A Policy gives:
 //   std::size_t window()       iterations between two reads of the state
@@ -40,6 +41,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -123,6 +125,28 @@ SolverResult krylov_solve(Policy& k, const SolverOptions& o, SolverResult result
   return result;
 }
 
+// What every Rows keeps: the solution x (the caller's), CG's four vectors
+// r, w, p and s (BiCGStab's r, v, p and s), and how to make another vector
+// over the same rows. A Rows derives from it.
+template <class V>
+class RowsVectors {
+ public:
+  using Vector = V;
+  Vector& r() { return r_; }
+  Vector& p() { return p_; }
+  Vector& w() { return w_; }
+  Vector& s() { return s_; }
+  Vector& x() { return x_; }
+  Vector vector() { return make_(); }
+
+ protected:
+  RowsVectors(Vector& x, std::function<Vector()> make)
+      : x_(x), make_(std::move(make)), r_(make_()), w_(make_()), p_(make_()), s_(make_()) {}
+  Vector& x_;
+  std::function<Vector()> make_;
+  Vector r_, w_, p_, s_;
+};
+
 // The policy whose scalars the host holds, over a setting's Rows (a device
 // group's members, an MPI rank's block): the exchange-and-reduce. Rows
 // carries out, on its vectors (made once, kept over restarts):
@@ -136,8 +160,7 @@ SolverResult krylov_solve(Policy& k, const SolverOptions& o, SolverResult result
 //   void update(alpha, beta)        p = u + beta p, s = w + beta s, x +=
 //                                   alpha p, r -= alpha s, u = M^-1 r
 //   double residual_norm()          ||b - A x|| over every part, into r
-//   Vector& r(), p(), w(), s(), x()   CG's vectors (BiCGStab's r, p, v, s), x
-//   Vector vector()                 another vector over the rows
+//   Vector& r(), p(), w(), s(), x(); Vector vector()   from RowsVectors
 //   void multiply(in, out)          out = A in, halos exchanged
 //   bool preconditioned(); void precondition(in, out)    out = M^-1 in
 //   std::array<double, N> dots(pairs)   the pairs' dot products over every
@@ -154,7 +177,10 @@ class HostScalars {
   static constexpr bool kPlainCg = false;  // one exchange an iteration needs the single-reduction form
   using Vector = typename Rows::Vector;
 
-  HostScalars(Rows& rows, bool bicgstab) : rows_(rows), bicg_(bicgstab) {}
+  /// `after_iteration(n)` after each iteration closes, n counted from 1
+  /// over every start of this policy (a verified solve's restarts).
+  HostScalars(Rows& rows, bool bicgstab, std::function<void(std::size_t)> after_iteration = {})
+      : rows_(rows), bicg_(bicgstab), after_iteration_(std::move(after_iteration)) {}
 
   std::size_t window() const { return 1; }  // the host has the state every iteration anyway
   bool empty() const { return false; }      // (no rows anywhere: b_norm() is 0)
@@ -258,13 +284,18 @@ class HostScalars {
   using Pair = std::pair<const Vector*, const Vector*>;
   bool running() const { return st_.state == 0; }
   void step(unsigned which, double s0, double s1) {
-    if (krylov::krylov_scalar_step(which, 0, bicg_, s0, s1, 0.0, &sc_, &st_)) history_.push_back(sc_.measure);
+    if (!krylov::krylov_scalar_step(which, 0, bicg_, s0, s1, 0.0, &sc_, &st_)) return;
+    history_.push_back(sc_.measure);
+    ++closed_;
+    if (after_iteration_) after_iteration_(closed_);
   }
   Vector& y() { return y_ ? *y_ : rows_.p(); }  // M^-1 p
   Vector& z() { return z_ ? *z_ : rows_.s(); }  // M^-1 s
 
   Rows& rows_;
   bool bicg_;
+  std::function<void(std::size_t)> after_iteration_;
+  std::size_t closed_ = 0;  ///< iterations closed over every start
   krylov::krylov_scalars sc_{};
   krylov::krylov_status st_{};
   std::vector<double> history_;
@@ -275,8 +306,9 @@ class HostScalars {
 // A solve over Rows, restarted from x where the true residual misses
 // (verified_solve.hpp): CG or BiCGStab.
 template <class Rows>
-SolverResult verified_split_solve(Rows& rows, const SolverOptions& o, bool bicgstab, SolverResult first = {}) {
-  HostScalars<Rows> policy(rows, bicgstab);
+SolverResult verified_split_solve(Rows& rows, const SolverOptions& o, bool bicgstab, SolverResult first = {},
+                                  std::function<void(std::size_t)> after_iteration = {}) {
+  HostScalars<Rows> policy(rows, bicgstab, std::move(after_iteration));
   return verified_solve(
       o, [&](const SolverOptions& run) { return krylov_solve(policy, run, first); },
       [&] {

@@ -674,7 +674,9 @@ def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool
 
 
 def _solve(method: str, a: Any, b: Vector, tol: float, max_iterations: int, jacobi: bool,
-           context: Optional[Context], x0: Optional[Vector] = None) -> Tuple[Any, dict]:
+           context: Optional[Context], x0: Optional[Vector] = None,
+           precondition: Optional[Callable[[Any], Any]] = None,
+           callback: Optional[Callable[[Any], Any]] = None) -> Tuple[Any, dict]:
     if not (tol >= 0 and _np.isfinite(tol)):
         raise ValueError(f"{method}: the tolerance must be a finite number >= 0, not {tol}")
     if isinstance(a, CsrMatrix):
@@ -688,10 +690,11 @@ def _solve(method: str, a: Any, b: Vector, tol: float, max_iterations: int, jaco
             x0 = _cl_buffer(a.context, x0, method)
         elif x0 is not None and not isinstance(x0, Buffer):
             x0 = _np.asarray(x0)
-        x, info = getattr(_portacl, method)(a, b, x0, tol, max_iterations, jacobi)
+        x, info = getattr(_portacl, method)(a, b, x0, tol, max_iterations, jacobi, precondition, callback)
         return (_as_cl_array(like, x) if like is not None else x), info
     x0 = None if x0 is None else _np.asarray(x0)
-    return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi)
+    return getattr(_portacl, method)(_context(context), a, _np.asarray(b), x0, tol, max_iterations, jacobi,
+                                     precondition, callback)
 
 
 @_shared_doc

@@ -111,11 +111,13 @@ rtol, atol : float, default 1e-5 and 0
     true residual at the stop.
 maxiter : int, optional
     Default ``10 n``, as SciPy.
-M : None or "jacobi", optional
-    "jacobi": A's diagonal, applied on the device. A callable or a
-    matrix is refused (TypeError).
-callback : None
-    Refused (ValueError): the iterations run on the device.
+M : None, "jacobi", callable, LinearOperator or matrix, optional
+    "jacobi": A's diagonal, applied on the device. Otherwise M^-1 r is
+    ``M(r)``, ``M.matvec(r)`` or ``M @ r`` on a NumPy array r, and the
+    iterations run from the host (a wait an iteration).
+callback : callable, optional
+    ``callback(xk)`` after each iteration with a NumPy copy of the
+    iterate; the iterations then run from the host.
 
 Returns
 -------
@@ -127,10 +129,12 @@ info : int
 Raises
 ------
 TypeError
-    Another dtype, or another M.
+    Another dtype, an M of another kind, or a callback that is not
+    callable.
 ValueError
-    A matrix that is not square, b or x0 of another length, a
-    callback, tolerances below 0 or not finite, or maxiter below 1.
+    A matrix that is not square, b or x0 of another length, M's result
+    of another length, tolerances below 0 or not finite, or maxiter
+    below 1.
 Error
     What the library refuses itself (a RuntimeError).""",
 }

@@ -9,7 +9,10 @@ them. With x a portacl.Buffer, M @ x stays on the device as a Buffer;
 with b a Buffer, so does the solvers' x.
 
 cg and bicgstab here take scipy.sparse.linalg's signatures and return its
-(x, info): a program written for SciPy changes its import."""
+(x, info): a program written for SciPy changes its import. Without M (or
+with M="jacobi") and without callback the iterations run on the device;
+a callable, LinearOperator or matrix M, or a callback, runs them from the
+host (each iteration waits for its sums and calls back into Python)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
@@ -66,18 +69,39 @@ def csr_matrix(a: Any, context: Optional[Context] = None) -> CsrMatrix:
     return CsrMatrix(_context(context), a)
 
 
+def _preconditioner(method: str, M: Any) -> Tuple[bool, Optional[Callable[[Any], Any]]]:
+    """(jacobi, precondition) for SciPy's M: "jacobi" on the device, or a
+    host function r -> M^-1 r made from a callable, a LinearOperator (its
+    matvec), or a matrix (M @ r)."""
+    if M is None:
+        return False, None
+    if isinstance(M, str):
+        if M == "jacobi":
+            return True, None
+        raise ValueError(f"{method}: M as a string must be 'jacobi', not {M!r}")
+    if hasattr(M, "matvec"):
+        apply = M.matvec
+    elif hasattr(M, "shape") and hasattr(M, "__matmul__"):
+        apply = M.__matmul__
+    elif callable(M):
+        apply = M
+    else:
+        raise TypeError(f"{method}: M must be None, 'jacobi', a callable r -> M^-1 r, a LinearOperator or a "
+                        f"matrix, not {type(M).__name__}")
+
+    def precondition(r: Any) -> Any:
+        z = _np.ravel(_np.asarray(apply(r)))
+        if z.shape != r.shape:
+            raise ValueError(f"{method}: M gave {z.size} elements for an r of {r.size}")
+        return _np.ascontiguousarray(z, dtype=r.dtype)
+    return False, precondition
+
+
 def _scipy_solve(method: str, A: Any, b: Vector, x0: Optional[Vector], rtol: float, atol: float,
-                 maxiter: Optional[int], M: Optional[str], callback: Optional[Callable[..., Any]]) -> Tuple[Any, int]:
-    if callback is not None:
-        raise ValueError(f"{method}: callback is not supported: the iterations run on the device, and the host "
-                         f"sees x only at the end (portacl.{method} returns the residual history instead)")
-    jacobi = False
-    if M is not None:
-        if isinstance(M, str) and M == "jacobi":
-            jacobi = True
-        else:
-            raise TypeError(f"{method}: M must be None or 'jacobi' (A's diagonal, applied on the device), not "
-                            f"{type(M).__name__}")
+                 maxiter: Optional[int], M: Any, callback: Optional[Callable[..., Any]]) -> Tuple[Any, int]:
+    if callback is not None and not callable(callback):
+        raise TypeError(f"{method}: callback must be callable, not {type(callback).__name__}")
+    jacobi, precondition = _preconditioner(method, M)
     if rtol < 0 or atol < 0 or not _np.isfinite(rtol) or not _np.isfinite(atol):
         raise ValueError(f"{method}: rtol and atol must be finite and non-negative, not {rtol} and {atol}")
     n = A.shape[0]
@@ -94,7 +118,7 @@ def _scipy_solve(method: str, A: Any, b: Vector, x0: Optional[Vector], rtol: flo
         b_norm = float(_np.linalg.norm(b.astype(_np.float64)))
     tol = max(rtol, atol / b_norm) if b_norm > 0 else rtol
     context = A.context if isinstance(A, CsrMatrix) else None
-    x, info = _solve(method, A, b, tol, maxiter, jacobi, context, x0)
+    x, info = _solve(method, A, b, tol, maxiter, jacobi, context, x0, precondition, callback)
     if info["converged"]:
         return x, 0
     if info["stop_reason"].startswith("iteration limit"):
@@ -104,7 +128,7 @@ def _scipy_solve(method: str, A: Any, b: Vector, x0: Optional[Vector], rtol: flo
 
 @_shared_doc
 def cg(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, atol: float = 0.0,
-       maxiter: Optional[int] = None, M: Optional[str] = None,
+       maxiter: Optional[int] = None, M: Any = None,
        callback: Optional[Callable[..., Any]] = None) -> Tuple[Any, int]:
     """``scipy.sparse.linalg.cg`` on the device.
 
@@ -127,7 +151,7 @@ def cg(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, a
 
 @_shared_doc
 def bicgstab(A: Any, b: Vector, x0: Optional[Vector] = None, *, rtol: float = 1e-05, atol: float = 0.0,
-             maxiter: Optional[int] = None, M: Optional[str] = None,
+             maxiter: Optional[int] = None, M: Any = None,
              callback: Optional[Callable[..., Any]] = None) -> Tuple[Any, int]:
     """``scipy.sparse.linalg.bicgstab`` on the device.
 
