@@ -57,3 +57,34 @@ __kernel void map(const ulong n, __global const T* restrict x_in, __global T* re
   }
 }
 #endif
+
+// z = MAP2_EXPR(x, y) over two arrays, or (MAP2_SCALAR 1) with y one value
+// for every element, a kernel argument. As in map, the expression sees x
+// and y as VT in the loop and as T in the tail.
+#ifdef MAP2_EXPR
+#if MAP2_SCALAR
+__kernel void map2(const ulong n, __global const T* restrict x_in, const T y_value, __global T* restrict z) {
+  const VT y_vector = (VT)(y_value);
+  PORTACL_VECTORS(i) {
+    const VT x = VLOAD(i, x_in), y = y_vector;
+    VSTORE(MAP2_EXPR(x, y), i, z);
+  }
+  PORTACL_TAIL(j) {
+    const T x = x_in[j], y = y_value;
+    z[j] = MAP2_EXPR(x, y);
+  }
+}
+#else
+__kernel void map2(const ulong n, __global const T* restrict x_in, __global const T* restrict y_in,
+                   __global T* restrict z) {
+  PORTACL_VECTORS(i) {
+    const VT x = VLOAD(i, x_in), y = VLOAD(i, y_in);
+    VSTORE(MAP2_EXPR(x, y), i, z);
+  }
+  PORTACL_TAIL(j) {
+    const T x = x_in[j], y = y_in[j];
+    z[j] = MAP2_EXPR(x, y);
+  }
+}
+#endif
+#endif

@@ -83,6 +83,17 @@ LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const
 template <class T, class = only_for<T, float, double>>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, Buffer<T>& y,
                const PlanOptions& options = {});
+/// z = expression(x, y) element by element over two buffers of one length;
+/// `expression` is OpenCL C in `x` and `y`, e.g. "x * y" or "fmax(x, y)".
+/// z may be x or y (in place).
+template <class T, class = only_for<T, float, double>>
+LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, const Buffer<T>& y, Buffer<T>& z,
+               const PlanOptions& options = {});
+/// z = expression(x, y) with y one value for every element (a kernel
+/// argument: a new value needs no new program), e.g. "x / y" or "pow(x, y)".
+template <class T, class = only_for<T, float, double>>
+LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, T y, Buffer<T>& z,
+               const PlanOptions& options = {});
 
 }  // namespace portacl
 

@@ -15,6 +15,14 @@ KernelRef map_kernel(const std::string& expression, ElementType element) {
                    kernel_call::expression_flags(element)};
 }
 
+// The two-operand map: y an array, or one value (`scalar`).
+KernelRef map2_kernel(const std::string& expression, ElementType element, bool scalar) {
+  return KernelRef{"map2.cl", "map2",
+                   "#define MAP2_EXPR(x, y) (" + expression + ")\n#define MAP2_SCALAR " + (scalar ? "1" : "0") +
+                       "\n#include \"stream.cl\"\n",
+                   kernel_call::expression_flags(element)};
+}
+
 using kernel_call::launch_1d;
 
 template <class T, class>
@@ -60,12 +68,42 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
                    x.size(), o, x, y);
 }
 
-#define PORTACL_STREAM_INSTANTIATE(T)                                                             \
-  template LaunchPlan copy<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);        \
-  template LaunchPlan fill<T>(Context&, Buffer<T>&, T, const PlanOptions&);                       \
-  template LaunchPlan scale<T>(Context&, T, Buffer<T>&, const PlanOptions&);                      \
-  template LaunchPlan axpby<T>(Context&, T, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&); \
-  template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);
+template <class T, class>
+LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, const Buffer<T>& y, Buffer<T>& z,
+               const PlanOptions& o) {
+  kernel_call::same_context(ctx, x, "map", "x");
+  kernel_call::same_context(ctx, y, "map", "y");
+  kernel_call::same_context(ctx, z, "map", "z");
+  kernel_call::same_length("map", "x", x.size(), "y", y.size());
+  kernel_call::same_length("map", "x", x.size(), "z", z.size());
+  aliasing::refuse_shifted_overlap("map", aliasing::whole(z), "z", aliasing::whole(x), "x");
+  aliasing::refuse_shifted_overlap("map", aliasing::whole(z), "z", aliasing::whole(y), "y");
+  kernel_call::check_expression("map", "expression", expression);
+  return launch_1d(ctx, map2_kernel(expression, element_of<T>::value, false),
+                   stream_traits("map2", element_of<T>::value, 3, 1), x.size(), o, x, y, z);
+}
+
+template <class T, class>
+LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, T y, Buffer<T>& z,
+               const PlanOptions& o) {
+  kernel_call::same_context(ctx, x, "map", "x");
+  kernel_call::same_context(ctx, z, "map", "z");
+  kernel_call::same_length("map", "x", x.size(), "z", z.size());
+  aliasing::refuse_shifted_overlap("map", aliasing::whole(z), "z", aliasing::whole(x), "x");
+  kernel_call::check_expression("map", "expression", expression);
+  return launch_1d(ctx, map2_kernel(expression, element_of<T>::value, true),
+                   stream_traits("map2", element_of<T>::value, 2, 1), x.size(), o, x, y, z);
+}
+
+#define PORTACL_STREAM_INSTANTIATE(T)                                                                         \
+  template LaunchPlan copy<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);                    \
+  template LaunchPlan fill<T>(Context&, Buffer<T>&, T, const PlanOptions&);                                   \
+  template LaunchPlan scale<T>(Context&, T, Buffer<T>&, const PlanOptions&);                                  \
+  template LaunchPlan axpby<T>(Context&, T, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&);             \
+  template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&); \
+  template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, const Buffer<T>&, Buffer<T>&,    \
+                             const PlanOptions&);                                                             \
+  template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&);
 PORTACL_STREAM_INSTANTIATE(float)
 PORTACL_STREAM_INSTANTIATE(double)
 

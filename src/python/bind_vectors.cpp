@@ -186,6 +186,50 @@ void bind_vectors(py::module_& m) {
     }
     return return_plan ? py::cast(std::move(plan)) : py::none();
   });
+  // out = expression(x), or expression(x, y) with y a Buffer or one value;
+  // out a new Buffer where None. Dtypes and lengths checked here, before
+  // any work; the expression's build error comes from the library.
+  m.def("map",
+        [](const std::string& expression, const PyBuffer& x, const py::object& y, const py::object& out,
+           bool return_plan) -> py::object {
+          PyBuffer z;
+          if (out.is_none()) {
+            z.ctx = x.ctx;
+            if (x.f32)
+              z.f32 = std::make_shared<Buffer<float>>(*x.ctx, x.size());
+            else
+              z.f64 = std::make_shared<Buffer<double>>(*x.ctx, x.size());
+          } else {
+            z = out.cast<PyBuffer>();
+            if (z.ctx != x.ctx) throw py::value_error("map: out is on another context than x");
+          }
+          same_dtype(x, z, "map");
+          const bool pair = py::isinstance<PyBuffer>(y);
+          PyBuffer yb;
+          double value = 0;
+          if (pair) {
+            yb = y.cast<PyBuffer>();
+            if (yb.ctx != x.ctx) throw py::value_error("map: y is on another context than x");
+            same_dtype(x, yb, "map");
+          } else if (!y.is_none()) {
+            value = y.cast<double>();
+          }
+          const auto run = [&](auto tag) {
+            using T = decltype(tag);
+            const Buffer<T>& bx = *x.of<T>();
+            Buffer<T>& bz = *z.of<T>();
+            if (pair) return map(*x.ctx, expression, bx, *yb.of<T>(), bz);
+            if (!y.is_none()) return map(*x.ctx, expression, bx, T(value), bz);
+            return map(*x.ctx, expression, bx, bz);
+          };
+          LaunchPlan plan;
+          {
+            py::gil_scoped_release release;
+            plan = x.f32 ? run(float()) : run(double());
+          }
+          if (!return_plan) return py::cast(z);
+          return py::make_tuple(z, std::move(plan));
+        });
   m.def("cumsum", [](Context& ctx, const py::array& x, bool exclusive) {
     if (holds<float>(x)) return scan<float>(ctx, x, exclusive);
     if (holds<double>(x)) return scan<double>(ctx, x, exclusive);

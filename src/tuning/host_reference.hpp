@@ -83,6 +83,14 @@ std::vector<Exact> map(const std::vector<T>& x, F f) {
   return out;
 }
 
+// f(x, y) element by element, f giving the value and its terms' magnitude.
+template <class T, class F>
+std::vector<Exact> map2(const std::vector<T>& x, const std::vector<T>& y, F f) {
+  std::vector<Exact> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = f(double(x[i]), double(y[i]));
+  return out;
+}
+
 // ---- reductions -----------------------------------------------------------
 
 template <class T>

@@ -55,6 +55,21 @@ void check_all_streams(Context& ctx, std::size_t n, const PlanOptions& opt) {
     map(ctx, "x * x + (T)1", dx, dy, opt);
     check_close(dy.download(), reference::map(x, [](double v) { return v * v + 1; }), 2);
   }
+  // Two operands: x y - y, two roundings over |x y| + |y| (one where the
+  // compiler contracts it into an fma).
+  const auto product_less = [](double u, double v) {
+    return reference::Exact{u * v - v, std::fabs(u * v) + std::fabs(v)};
+  };
+  {  // two arrays
+    Buffer<T> dy(ctx, y), dz(ctx, poison);
+    map(ctx, "x * y - y", dx, dy, dz, opt);
+    check_close(dz.download(), reference::map2(x, y, product_less), 2);
+  }
+  {  // an array and one value, given as the kernel's argument
+    Buffer<T> dz(ctx, poison);
+    map(ctx, "x * y - y", dx, a, dz, opt);
+    check_close(dz.download(), reference::map2(x, std::vector<T>(n, a), product_less), 2);
+  }
 }
 
 }  // namespace
@@ -94,6 +109,27 @@ TEST_CASE("map takes built-in functions and propagates NaN and infinity", "[stre
   }
 }
 
+TEMPLATE_TEST_CASE("a two-operand map runs in place, and takes its scalar anew at each call", "[stream]", float,
+                   double) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  const std::vector<T> x = random_vector<T>(1001), y = random_vector<T>(1001);
+  Buffer<T> dx(ctx, x), dy(ctx, y);
+  map(ctx, "fmax(x, y) - fmin(x, y)", dx, dy, dx);  // z is x: each element read before it is written
+  const std::vector<T> got = dx.download();
+  for (std::size_t i = 0; i < x.size(); ++i) REQUIRE(got[i] == std::fmax(x[i], y[i]) - std::fmin(x[i], y[i]));
+  for (T value : {T(2), T(-0.5), T(1e3)}) {
+    Buffer<T> dz(ctx, std::vector<T>(x.size(), std::numeric_limits<T>::quiet_NaN()));
+    map(ctx, "y - x", dy, value, dz);  // the value minus each y: one rounding
+    check_close(dz.download(),
+                reference::map2(std::vector<T>(x.size(), value), y,
+                                [](double v, double u) {
+                                  return reference::Exact{v - u, std::fabs(v) + std::fabs(u)};
+                                }),
+                1);
+  }
+}
+
 TEST_CASE("streaming kernels refuse bad operands", "[stream]") {
   Context& ctx = test::cpu_context();
   Buffer<float> a(ctx, 10), b(ctx, 11);
@@ -107,6 +143,12 @@ TEST_CASE("streaming kernels refuse bad operands", "[stream]") {
   CHECK_THROWS_WITH(copy(ctx, foreign, a), Catch::Contains("copy: buffer x belongs to another context"));
   CHECK_THROWS_WITH(map(ctx, "  ", a, a), Catch::Contains("expression is empty"));
   CHECK_THROWS_WITH(map(ctx, "x\n+1", a, a), Catch::Contains("one line"));
+  Buffer<float> c(ctx, 10);
+  CHECK_THROWS_WITH(map(ctx, "x + y", a, b, c), Catch::Contains("map: x has 10 elements but y has 11"));
+  CHECK_THROWS_WITH(map(ctx, "x + y", a, c, b), Catch::Contains("map: x has 10 elements but z has 11"));
+  CHECK_THROWS_WITH(map(ctx, "x + y", a, foreign, c), Catch::Contains("map: buffer y belongs to another context"));
+  CHECK_THROWS_WITH(map(ctx, "x + y", a, 2.0f, foreign), Catch::Contains("map: buffer z belongs to another context"));
+  CHECK_THROWS_WITH(map(ctx, " ", a, 2.0f, c), Catch::Contains("expression is empty"));
 }
 
 TEST_CASE("a map expression that does not compile carries the compiler's log", "[stream]") {

@@ -22,7 +22,7 @@ from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Erro
 
 __all__ = ["BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
            "asarray", "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
-           "convolve2d", "cumsum", "default_context", "dot", "from_dlpack", "gemv", "heat2d", "kmeans", "knn", "matmul", "max", "md",
+           "convolve2d", "cumsum", "default_context", "dot", "from_dlpack", "gemv", "heat2d", "kmeans", "knn", "map", "matmul", "max", "md",
            "min", "nbody", "ncc", "nrm2", "query", "sort", "sparse", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
            "tunable_operations", "tune"]
 
@@ -1483,5 +1483,9 @@ def tune(kernel: str, size: int = 1 << 22, budget: int = 48, seconds: float = 0.
 
 CsrMatrix.__matmul__ = lambda self, x: spmv(self, x)  # type: ignore[assignment, arg-type]
 CsrMatrix.__matmul__.__doc__ = "A @ x on the device matrix, as spmv(A, x)."
+
+from ._elementwise import install_operators as _install_operators, map  # noqa: E402  (uses the helpers above)
+
+_install_operators()
 
 from . import sparse  # noqa: E402  (portacl.sparse.csr_matrix; it uses the helpers above)

@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Element-wise work on the device: portacl.map and Buffer's arithmetic
+operators (+, -, *, /, **, unary - and abs), each one launch of the
+library's map kernels. A Buffer operand keeps the result on the device."""
+from __future__ import annotations
+
+import numbers
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+import numpy as _np
+
+from . import _portacl
+from ._portacl import Buffer
+
+if TYPE_CHECKING:
+    from ._portacl import Context
+
+Scalar = Union[int, float, _np.integer, _np.floating]
+
+
+def _is_scalar(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) or (
+        isinstance(v, _np.ndarray) and v.ndim == 0 and v.dtype.kind in "iuf")
+
+
+def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
+        context: Optional[Context] = None, return_plan: bool = False) -> Any:
+    """``expression`` element by element, on the device.
+
+    Parameters
+    ----------
+    expression : str
+        OpenCL C in ``x`` (and ``y``), one line: ``"x * x + 1"``,
+        ``"fmax(x, y)"``, ``"pow(x, y)"``. It sees x and y as vectors in the
+        body and as scalars in the tail, so write it for both (arithmetic
+        and OpenCL's built-ins are). In float32 literals are single
+        precision.
+    x : array_like or Buffer
+        1-D, float32 or float64.
+    y : None, array_like, Buffer or a real number, optional
+        A second operand of x's dtype and length, or one value for every
+        element (passed to the kernel: a new value builds nothing new).
+    out : Buffer, optional
+        Written in place and returned (it may be x or y); by default a new
+        Buffer, or a new array where neither x nor y is a Buffer.
+    context : Context, optional
+        The device; by default the Buffers', else ``default_context()``.
+    return_plan : bool, default False
+        Return ``(result, plan)``, the plan of the launch.
+
+    Returns
+    -------
+    Buffer or numpy.ndarray
+        A Buffer where x, y or out is one, else an array.
+
+    Raises
+    ------
+    TypeError
+        Another dtype, operands of two dtypes, or a y that is neither an
+        operand nor a real number.
+    ValueError
+        Operands of other lengths or contexts, or an expression that is
+        empty or more than one line.
+    BuildError
+        An expression that does not compile (the compiler's log with it).
+
+    Examples
+    --------
+    >>> import numpy as np, portacl
+    >>> portacl.map("x * y + 1", np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    array([4., 9.])
+    >>> b = portacl.asarray(np.array([1.0, 4.0, 9.0]))
+    >>> portacl.map("sqrt(x)", b).to_numpy()
+    array([1., 2., 3.])
+    """
+    from . import _buffer, _context
+
+    on_device = any(isinstance(v, Buffer) for v in (x, y, out))
+    ctx = _context(context, x, y, out)
+    bx = _buffer(ctx, x, "map")
+    if y is None or _is_scalar(y):
+        operand: Any = None if y is None else float(y)
+    elif isinstance(y, Buffer) or hasattr(y, "__len__") or hasattr(y, "__array__"):
+        operand = _buffer(ctx, y, "map")
+        if operand.dtype != bx.dtype:
+            raise TypeError(f"map: x is {bx.dtype} but y is {operand.dtype}")
+        if len(operand) != len(bx):
+            raise ValueError(f"map: x has {len(bx)} elements but y has {len(operand)}")
+    else:
+        raise TypeError(f"map: y must be None, an operand or a real number, not {type(y).__name__}")
+    if out is not None:
+        if not isinstance(out, Buffer):
+            raise TypeError(f"map: out must be a Buffer, not {type(out).__name__}")
+        if out.dtype != bx.dtype:
+            raise TypeError(f"map: x is {bx.dtype} but out is {out.dtype}")
+        if len(out) != len(bx):
+            raise ValueError(f"map: x has {len(bx)} elements but out has {len(out)}")
+    made: Any = _portacl.map(expression, bx, operand, out, return_plan)
+    result = made[0] if return_plan else made
+    if out is not None:
+        result = out  # the caller's object itself
+    elif not on_device:
+        result = result.to_numpy()
+    return (result, made[1]) if return_plan else result
+
+
+def _binary(expression: str) -> Callable[[Buffer, Any], Any]:
+    def operator(self: Buffer, other: Any) -> Any:
+        if not (_is_scalar(other) or isinstance(other, Buffer) or isinstance(other, _np.ndarray)):
+            return NotImplemented
+        return map(expression, self, other)
+    return operator
+
+
+def _in_place(expression: str) -> Callable[[Buffer, Any], Any]:
+    def operator(self: Buffer, other: Any) -> Any:
+        if not (_is_scalar(other) or isinstance(other, Buffer) or isinstance(other, _np.ndarray)):
+            return NotImplemented
+        return map(expression, self, other, out=self)
+    return operator
+
+
+def install_operators() -> None:
+    """Buffer's operators: Buffer op (Buffer, array or number) and number op
+    Buffer on the device, each a new Buffer (the in-place forms write the
+    left one). An array on the left is NumPy's: it reads the Buffer back
+    and computes on the host, as with any array-like."""
+    operators = {"__pow__": _binary("pow(x, y)"), "__rpow__": _binary("pow(y, x)"),
+                 "__neg__": lambda self: map("-x", self), "__pos__": lambda self: self,
+                 "__abs__": lambda self: map("fabs(x)", self)}
+    for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/")):
+        operators[f"__{name}__"] = _binary(f"x {op} y")
+        operators[f"__r{name}__"] = _binary(f"y {op} x")
+        operators[f"__i{name}__"] = _in_place(f"x {op} y")
+    for name, function in operators.items():
+        setattr(Buffer, name, function)
