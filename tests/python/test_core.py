@@ -246,8 +246,9 @@ def test_asarray_and_from_dlpack_upload_once(ctx, rng, dtype, n):
 def test_asarray_and_from_dlpack_refuse_by_name(ctx):
     with pytest.raises(TypeError, match="asarray: dtype int64 is not float32 or float64"):
         portacl.asarray(np.arange(3), context=ctx)
-    with pytest.raises(ValueError, match="asarray: a 1-D array is needed, not 2-D"):
-        portacl.asarray(np.ones((2, 2)), context=ctx)
+    with pytest.raises(ValueError, match="asarray: a 0-D value is not an array on the device"):
+        portacl.asarray(np.float32(2), context=ctx)
+    assert isinstance(portacl.asarray(np.ones((2, 2)), context=ctx), portacl.Array)  # (2-D: an Array)
     with pytest.raises(ValueError, match="asarray: the Buffer belongs to another context"):
         portacl.asarray(portacl.Buffer(ctx, np.ones(3)), context=portacl.Context())
     with pytest.raises(TypeError, match="from_dlpack: list has no __dlpack__"):

@@ -78,17 +78,17 @@ def test_elementwise_refusals(ctx):
     a = portacl.Buffer(ctx, np.ones(5))
     with pytest.raises(TypeError, match="map: x is float64 but y is float32"):
         a + portacl.Buffer(ctx, np.ones(5, np.float32))
-    with pytest.raises(ValueError, match="map: x has 5 elements but y has 4"):
+    with pytest.raises(ValueError, match=r"map: x is \(5,\) but y is \(4,\)"):
         a * np.ones(4)
     with pytest.raises(TypeError, match="unsupported operand"):
         a + "1"
     with pytest.raises(TypeError, match="map: y must be None, an operand or a real number, not object"):
         portacl.map("x + y", a, object())
-    with pytest.raises(TypeError, match="map: out must be a Buffer, not ndarray"):
+    with pytest.raises(TypeError, match="map: out must be a Buffer or an Array, not ndarray"):
         portacl.map("x", a, out=np.ones(5))
     with pytest.raises(TypeError, match="map: x is float64 but out is float32"):
         portacl.map("x", a, out=portacl.Buffer(ctx, np.ones(5, np.float32)))
-    with pytest.raises(ValueError, match="map: x has 5 elements but out has 6"):
+    with pytest.raises(ValueError, match=r"map: x is \(5,\) but out is \(6,\)"):
         portacl.map("x", a, out=portacl.Buffer(ctx, np.ones(6)))
     with pytest.raises(TypeError, match="dtype int64 is not float32 or float64"):
         portacl.map("x", np.arange(3), context=ctx)
@@ -97,3 +97,65 @@ def test_elementwise_refusals(ctx):
     with pytest.raises(portacl.BuildError, match="map2.cl"):
         portacl.map("x + undefined_thing * y", a, a)
     assert np.array_equal(a.to_numpy(), np.ones(5))  # nothing written by a refused call
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_array_keeps_its_shape_on_the_device(ctx, rng, dtype):
+    host = rng.uniform(-2, 2, (3, 5, 7)).astype(dtype)
+    other = rng.uniform(0.5, 2, (3, 5, 7)).astype(dtype)
+    a = portacl.asarray(host, context=ctx)
+    assert isinstance(a, portacl.Array)
+    assert (a.shape, a.ndim, a.size, len(a), a.dtype) == ((3, 5, 7), 3, 105, 3, np.dtype(dtype).name)
+    assert repr(a) == f"<portacl.Array (3, 5, 7) {np.dtype(dtype).name}>"
+    assert portacl.asarray(a) is a
+    assert np.array_equal(a.get(), host) and np.array_equal(np.asarray(a), host)
+    # Indexing: a whole index reads one element; others index the read-back array.
+    assert a[2, 4, 6] == host[2, 4, 6] and a[-1, 0, -2] == host[-1, 0, -2]
+    assert np.array_equal(a[1], host[1]) and np.array_equal(a[:, 2, ::3], host[:, 2, ::3])
+    with pytest.raises(IndexError, match=r"Array index \(3, 0, 0\) is out of range for shape \(3, 5, 7\)"):
+        a[3, 0, 0]
+    # Arithmetic of one shape, bit for bit as NumPy (each operation rounds once).
+    b = portacl.asarray(other, context=ctx)
+    c = a * 2 + b
+    assert isinstance(c, portacl.Array) and c.shape == (3, 5, 7)
+    assert np.array_equal(c.get(), host * dtype(2) + other)
+    assert np.array_equal((1 - a).get(), dtype(1) - host)
+    assert np.array_equal(portacl.map("fmax(x, y)", a, other).get(), np.maximum(host, other))
+    # reshape and ravel: the same memory, no copy.
+    r = a.reshape(7, -1)
+    assert r.shape == (7, 15) and np.array_equal(r.get(), host.reshape(7, 15))
+    flat = a.ravel()
+    assert isinstance(flat, portacl.Buffer) and len(flat) == 105
+    r += 1  # written through the reshaped view: a sees it
+    assert np.array_equal(a.get(), host + dtype(1)) and np.array_equal(flat.to_numpy(), (host + dtype(1)).ravel())
+    # Reductions over every element, as NumPy's without an axis.
+    e = host + dtype(1)
+    ed = e.astype(np.float64)
+    eps = np.finfo(dtype).eps
+    assert abs(portacl.sum(a) - ed.sum()) <= 105 * eps * np.abs(ed).sum()
+    assert portacl.min(a) == e.min() and portacl.max(a) == e.max()
+    assert abs(portacl.nrm2(a) - np.linalg.norm(ed)) <= 106 * eps * np.linalg.norm(ed)
+
+
+def test_array_refusals(ctx):
+    a = portacl.asarray(np.ones((2, 3)), context=ctx)
+    with pytest.raises(ValueError, match=r"dot: a 1-D operand is needed, not an Array of shape \(2, 3\)"):
+        portacl.dot(a, a)
+    with pytest.raises(ValueError, match=r"axpy: a 1-D operand is needed"):
+        portacl.axpy(2.0, a, np.ones(6))
+    with pytest.raises(ValueError, match=r"map: x is \(2, 3\) but y is \(3, 2\)"):
+        a + np.ones((3, 2))
+    with pytest.raises(ValueError, match=r"reshape: \(4, 4\) holds 16 elements, not 6"):
+        a.reshape(4, 4)
+    with pytest.raises(ValueError, match=r"reshape: \(-1, -1\) is not a shape"):
+        a.reshape(-1, -1)
+    with pytest.raises(ValueError, match=r"reshape: 6 elements do not fill \(4, -1\)"):
+        a.reshape(4, -1)
+    with pytest.raises(TypeError, match="reshape: a shape is integers"):
+        a.reshape(2.5, 2)
+    with pytest.raises(ValueError, match="copy=False"):
+        a.__array__(copy=False)
+    with pytest.raises(TypeError, match="Array: a Buffer holds the elements, not ndarray"):
+        portacl.Array(np.ones(6), (2, 3))
+    with pytest.raises(ValueError, match="asarray: a 0-D value"):
+        portacl.asarray(np.float64(1.0), context=ctx)

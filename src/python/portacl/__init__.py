@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Tuple, Unio
 import numpy as _np
 
 from . import _portacl
+from ._array import Array
 from ._docs import shared_doc as _shared_doc
 from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Error, Plan, __version__, query,
                        tunable_operations)
 
-__all__ = ["BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
+__all__ = ["Array", "BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
            "asarray", "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
            "convolve2d", "cumsum", "default_context", "dot", "from_dlpack", "gemv", "heat2d", "kmeans", "knn", "map", "matmul", "max", "md",
            "min", "nbody", "ncc", "nrm2", "query", "sort", "sparse", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
@@ -83,7 +84,7 @@ def _context(context: Optional[Context], *operands: Any) -> Context:
     if context is not None:
         return context
     for a in operands:
-        if isinstance(a, Buffer):
+        if isinstance(a, (Buffer, Array)):
             return a.context
         if _is_cl_array(a):
             return _context_of_queue(a.queue)
@@ -135,6 +136,9 @@ def _buffer(ctx: Context, a: Vector, call: str) -> Buffer:
     as it is, on its own memory."""
     if isinstance(a, Buffer):
         return a
+    if isinstance(a, Array):
+        raise ValueError(f"{call}: a 1-D operand is needed, not an Array of shape {a.shape} (its ravel() is its "
+                         f"elements as a Buffer)")
     if _is_cl_array(a):
         return _cl_buffer(ctx, a, call)
     arr = _np.asarray(a)
@@ -159,6 +163,8 @@ def _result(pair: Tuple[Any, ...], return_plan: bool) -> Any:
 
 
 def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool) -> Any:
+    if isinstance(x, Array):  # over every element, as NumPy's without an axis
+        x = x.ravel()
     ctx = _context(context, x)
     return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name), return_plan), return_plan)
 
@@ -199,6 +205,8 @@ def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False,
     >>> portacl.sum(np.arange(5))
     10
     """
+    if isinstance(x, Array):  # over every element, as NumPy's without an axis
+        x = x.ravel()
     if not isinstance(x, Buffer):
         arr = _np.asarray(x)
         if arr.dtype.kind in "biu":
@@ -1242,31 +1250,34 @@ def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Bu
     return _portacl._buffer_on(context, memory, _np.dtype(dtype).name, 0)
 
 
-def asarray(a: Any, context: Optional[Context] = None) -> Buffer:
-    """A 1-D operand on the device, as a Buffer, uploaded once at most.
+def asarray(a: Any, context: Optional[Context] = None) -> Union[Buffer, Array]:
+    """An operand on the device, uploaded once at most: a Buffer or an Array.
 
     Parameters
     ----------
-    a : array_like, Buffer or pyopencl.array.Array
-        A Buffer is returned as it is; a pyopencl array is taken on its own
-        memory (no copy); anything else that ``numpy.asarray`` takes (a
-        DLPack producer in host memory too) is uploaded from its memory.
-        1-D, float32 or float64.
+    a : array_like, Buffer, Array or pyopencl.array.Array
+        A Buffer or an Array is returned as it is; a pyopencl array is
+        taken on its own memory (no copy); anything else that
+        ``numpy.asarray`` takes (a DLPack producer in host memory too) is
+        uploaded from its memory. float32 or float64.
     context : Context, optional
         The device; by default a pyopencl array's queue, else
-        ``default_context()``. A Buffer of another context is refused.
+        ``default_context()``. A Buffer or Array of another context is
+        refused.
 
     Returns
     -------
-    Buffer
+    Buffer or Array
+        A Buffer for one dimension, an Array (its elements in C order, with
+        the shape) for more.
 
     Raises
     ------
     TypeError
         Another dtype.
     ValueError
-        An array that is not 1-D, or a Buffer or pyopencl array of another
-        context than ``context``.
+        A 0-D value, or a Buffer, Array or pyopencl array of another context
+        than ``context``.
 
     Examples
     --------
@@ -1274,14 +1285,23 @@ def asarray(a: Any, context: Optional[Context] = None) -> Buffer:
     >>> x = portacl.asarray(np.arange(4.0))
     >>> portacl.asarray(x) is x, portacl.sum(x)
     (True, 6.0)
+    >>> portacl.asarray(np.ones((2, 3), np.float32))
+    <portacl.Array (2, 3) float32>
     """
-    if isinstance(a, Buffer):
+    if isinstance(a, (Buffer, Array)):
         if context is not None and a.context is not context:
-            raise ValueError("asarray: the Buffer belongs to another context than `context`")
+            raise ValueError(f"asarray: the {type(a).__name__} belongs to another context than `context`")
         return a
     ctx = _context(context, a)
     if not _is_cl_array(a) and hasattr(a, "__dlpack__") and not isinstance(a, _np.ndarray):
         a = _np.from_dlpack(a)
+    if not _is_cl_array(a):
+        arr = _np.asarray(a)
+        if arr.ndim == 0:
+            raise ValueError("asarray: a 0-D value is not an array on the device; give at least one dimension")
+        if arr.ndim > 1:  # an Array: its elements in C order, uploaded once
+            return Array(_buffer(ctx, _np.ascontiguousarray(arr).reshape(-1), "asarray"), arr.shape)
+        a = arr
     return _buffer(ctx, a, "asarray")
 
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Element-wise work on the device: portacl.map and Buffer's arithmetic
-operators (+, -, *, /, **, unary - and abs), each one launch of the
-library's map kernels. A Buffer operand keeps the result on the device."""
+"""Element-wise work on the device: portacl.map and the arithmetic
+operators of Buffer and Array (+, -, *, /, **, unary - and abs), each one
+launch of the library's map kernels. A Buffer or Array operand keeps the
+result on the device."""
 from __future__ import annotations
 
 import numbers
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 import numpy as _np
 
 from . import _portacl
+from ._array import Array, elements, operand_shape
 from ._portacl import Buffer
 
 if TYPE_CHECKING:
@@ -35,14 +37,15 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
         body and as scalars in the tail, so write it for both (arithmetic
         and OpenCL's built-ins are). In float32 literals are single
         precision.
-    x : array_like or Buffer
-        1-D, float32 or float64.
-    y : None, array_like, Buffer or a real number, optional
-        A second operand of x's dtype and length, or one value for every
+    x : array_like, Buffer or Array
+        float32 or float64, any shape.
+    y : None, array_like, Buffer, Array or a real number, optional
+        A second operand of x's dtype and shape, or one value for every
         element (passed to the kernel: a new value builds nothing new).
-    out : Buffer, optional
+    out : Buffer or Array, optional
         Written in place and returned (it may be x or y); by default a new
-        Buffer, or a new array where neither x nor y is a Buffer.
+        Array where an operand is one, else a new Buffer where an operand
+        is one, else a new NumPy array.
     context : Context, optional
         The device; by default the Buffers', else ``default_context()``.
     return_plan : bool, default False
@@ -50,8 +53,8 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
 
     Returns
     -------
-    Buffer or numpy.ndarray
-        A Buffer where x, y or out is one, else an array.
+    Array, Buffer or numpy.ndarray
+        Of x's shape.
 
     Raises
     ------
@@ -59,8 +62,9 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
         Another dtype, operands of two dtypes, or a y that is neither an
         operand nor a real number.
     ValueError
-        Operands of other lengths or contexts, or an expression that is
-        empty or more than one line.
+        Operands of other shapes or contexts.
+    Error
+        An expression that is empty or more than one line.
     BuildError
         An expression that does not compile (the compiler's log with it).
 
@@ -75,38 +79,47 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
     """
     from . import _buffer, _context
 
-    on_device = any(isinstance(v, Buffer) for v in (x, y, out))
+    shape = operand_shape(x)
+    if shape is None:
+        x = _np.asarray(x)  # (a 0-D value or a list)
+        shape = x.shape
+        if not shape:
+            raise ValueError("map: x must have at least one dimension")
+    for name, v in (("y", y), ("out", out)):
+        other = operand_shape(v)
+        if other is not None and other != shape:
+            raise ValueError(f"map: x is {shape} but {name} is {other}")
+    as_array = any(isinstance(v, Array) for v in (x, y, out))
+    on_device = as_array or any(isinstance(v, Buffer) for v in (x, y, out))
     ctx = _context(context, x, y, out)
-    bx = _buffer(ctx, x, "map")
+    bx = _buffer(ctx, elements(x), "map")
     if y is None or _is_scalar(y):
         operand: Any = None if y is None else float(y)
-    elif isinstance(y, Buffer) or hasattr(y, "__len__") or hasattr(y, "__array__"):
-        operand = _buffer(ctx, y, "map")
+    elif isinstance(y, (Buffer, Array)) or hasattr(y, "__len__") or hasattr(y, "__array__"):
+        operand = _buffer(ctx, elements(y if isinstance(y, (Buffer, Array)) else _np.asarray(y)), "map")
         if operand.dtype != bx.dtype:
             raise TypeError(f"map: x is {bx.dtype} but y is {operand.dtype}")
-        if len(operand) != len(bx):
-            raise ValueError(f"map: x has {len(bx)} elements but y has {len(operand)}")
     else:
         raise TypeError(f"map: y must be None, an operand or a real number, not {type(y).__name__}")
     if out is not None:
-        if not isinstance(out, Buffer):
-            raise TypeError(f"map: out must be a Buffer, not {type(out).__name__}")
+        if not isinstance(out, (Buffer, Array)):
+            raise TypeError(f"map: out must be a Buffer or an Array, not {type(out).__name__}")
         if out.dtype != bx.dtype:
             raise TypeError(f"map: x is {bx.dtype} but out is {out.dtype}")
-        if len(out) != len(bx):
-            raise ValueError(f"map: x has {len(bx)} elements but out has {len(out)}")
-    made: Any = _portacl.map(expression, bx, operand, out, return_plan)
+    made: Any = _portacl.map(expression, bx, operand, elements(out), return_plan)
     result = made[0] if return_plan else made
     if out is not None:
         result = out  # the caller's object itself
+    elif as_array:
+        result = Array(result, shape)
     elif not on_device:
-        result = result.to_numpy()
+        result = result.to_numpy().reshape(shape)
     return (result, made[1]) if return_plan else result
 
 
 def _binary(expression: str) -> Callable[[Buffer, Any], Any]:
     def operator(self: Buffer, other: Any) -> Any:
-        if not (_is_scalar(other) or isinstance(other, Buffer) or isinstance(other, _np.ndarray)):
+        if not (_is_scalar(other) or isinstance(other, (Buffer, Array, _np.ndarray))):
             return NotImplemented
         return map(expression, self, other)
     return operator
@@ -114,7 +127,7 @@ def _binary(expression: str) -> Callable[[Buffer, Any], Any]:
 
 def _in_place(expression: str) -> Callable[[Buffer, Any], Any]:
     def operator(self: Buffer, other: Any) -> Any:
-        if not (_is_scalar(other) or isinstance(other, Buffer) or isinstance(other, _np.ndarray)):
+        if not (_is_scalar(other) or isinstance(other, (Buffer, Array, _np.ndarray))):
             return NotImplemented
         return map(expression, self, other, out=self)
     return operator
@@ -134,3 +147,4 @@ def install_operators() -> None:
         operators[f"__i{name}__"] = _in_place(f"x {op} y")
     for name, function in operators.items():
         setattr(Buffer, name, function)
+        setattr(Array, name, function)
