@@ -20,6 +20,7 @@ namespace {
 constexpr std::size_t kNeighbours = 64;
 constexpr int kClasses = 16;
 
+template <class T>
 struct KnnCase {
   KnnCase(Context& ctx, std::size_t points, std::size_t dims)
       : n(points),
@@ -37,46 +38,48 @@ struct KnnCase {
     for (int& l : labels) l = int(g() % kClasses);
     dlabels.upload(labels);
   }
-  static std::vector<float> draw(std::size_t count, std::uint64_t seed) {
+  static std::vector<T> draw(std::size_t count, std::uint64_t seed) {
     std::mt19937_64 g(seed);
-    std::normal_distribution<float> x(0.0f, 1.0f);
-    std::vector<float> v(count);
-    for (float& e : v) e = x(g);
+    std::normal_distribution<T> x(T(0), T(1));  // (float: the same draw as before double came)
+    std::vector<T> v(count);
+    for (T& e : v) e = x(g);
     return v;
   }
   std::size_t n, d;
-  std::vector<float> train, queries;
+  std::vector<T> train, queries;
   std::vector<int> labels;
-  Buffer<float> dtrain, dqueries;
+  Buffer<T> dtrain, dqueries;
   Buffer<int> dlabels, indices;
-  Buffer<float> scores;
+  Buffer<T> scores;
   Buffer<int> predicted;
 };
 
-KnnCase& knn_case(Workload& w, std::size_t d) {
-  auto& slot = w.derived["knn" + std::to_string(d)];
+template <class T>
+KnnCase<T>& knn_case(Workload& w, std::size_t d) {
+  auto& slot = w.derived["knn" + std::to_string(d) + (sizeof(T) == 8 ? " double" : "")];
   if (!slot) {
     const auto points = static_cast<std::size_t>(std::llround(std::sqrt(double(w.n))));
-    slot = std::make_shared<KnnCase>(w.ctx, std::max(points, kNeighbours), d);
+    slot = std::make_shared<KnnCase<T>>(w.ctx, std::max(points, kNeighbours), d);
   }
-  return *std::static_pointer_cast<KnnCase>(slot);
+  return *std::static_pointer_cast<KnnCase<T>>(slot);
 }
 
+template <class T>
 Operation knn_operation(std::size_t d) {
   const auto run = [d](Workload& w, const PlanOptions& o) {
-    KnnCase& c = knn_case(w, d);
+    KnnCase<T>& c = knn_case<T>(w, d);
     KnnOptions options;
     options.plan = o;
     return knn_classify(w.ctx, c.dtrain, c.dlabels, c.n, c.dqueries, c.n, c.d, kNeighbours, c.predicted, c.indices,
                         c.scores, options);
   };
   const auto check = [d, run](Workload& w, const PlanOptions& o) -> std::string {
-    KnnCase& c = knn_case(w, d);
+    KnnCase<T>& c = knn_case<T>(w, d);
     c.indices.upload(std::vector<int>(c.n * kNeighbours, -1));
     c.predicted.upload(std::vector<int>(c.n, -1));
     run(w, o);
     const std::vector<int> got = c.indices.download(), votes = c.predicted.download();
-    const std::vector<float> scores = c.scores.download();
+    const std::vector<T> scores = c.scores.download();
     for (std::size_t s = 0; s < 64; ++s) {
       const std::size_t q = s * (c.n - 1) / 63;
       const std::string wrong = reference::check_knn_row(c.train, c.queries, c.n, c.d, kNeighbours, q, true,
@@ -88,10 +91,18 @@ Operation knn_operation(std::size_t d) {
     }
     return "";
   };
-  return Operation{"knn d=" + std::to_string(d), 0, 2.0 * double(d), &knn_tunables(), run, check};
+  return Operation{"knn d=" + std::to_string(d) + (sizeof(T) == 8 ? " double" : ""),
+                   0,
+                   2.0 * double(d),
+                   &knn_tunables(),
+                   run,
+                   check};
 }
 
-std::vector<Operation> knn_operations() { return {knn_operation(3), knn_operation(64)}; }
+// In double too ("knn d=64 double"), the tuned records kept apart by element.
+std::vector<Operation> knn_operations() {
+  return {knn_operation<float>(3), knn_operation<float>(64), knn_operation<double>(64)};
+}
 
 const FamilyRegistration knn_family({"knn", 43, knn_operations});
 

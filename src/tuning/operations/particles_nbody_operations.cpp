@@ -4,9 +4,11 @@
 // bodies, 2^26: 2^18), so the pairs grow as the workload. Where n is a
 // power of 4 that is 1024 n pairs, and the GFLOP/s column counts the
 // customary 20 flops a pair: interactions per second are GFLOP/s / 20.
-// Checked on 64 bodies spread over the range against the double sum.
+// Checked on 64 bodies spread over the range against the double sum. In
+// float ("nbody") and double ("nbody double").
 // CLBlast has no N-body.
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "../particles_nbody_reference.hpp"
@@ -18,49 +20,55 @@
 namespace portacl {
 namespace {
 
-constexpr float kSoftening = 0.01f;
+constexpr double kSoftening = 0.01;
 
+template <class T>
 struct NbodyCase {
   NbodyCase(Context& ctx, std::size_t bodies)
       : host(4 * bodies), positions(ctx, 4 * bodies), accelerations(ctx, 4 * bodies) {
     std::mt19937_64 draw(0x0b0dull ^ bodies);
-    std::uniform_real_distribution<float> pos(-1.0f, 1.0f);
+    std::uniform_real_distribution<T> pos(T(-1), T(1));  // (float: the same draw as before double came)
     for (std::size_t i = 0; i < bodies; ++i) {
       for (int c = 0; c < 3; ++c) host[4 * i + c] = pos(draw);
-      host[4 * i + 3] = 1.0f / float(bodies);
+      host[4 * i + 3] = T(1) / T(bodies);
     }
     positions.upload(host);
   }
-  std::vector<float> host;
-  Buffer<float> positions, accelerations;
+  std::vector<T> host;
+  Buffer<T> positions, accelerations;
 };
 
 std::size_t bodies_for(std::size_t n) { return 32 * static_cast<std::size_t>(std::sqrt(double(n))); }
 
-NbodyCase& nbody_case(Workload& w) {
-  auto& slot = w.derived["nbody"];
-  if (!slot) slot = std::make_shared<NbodyCase>(w.ctx, bodies_for(w.n));
-  return *std::static_pointer_cast<NbodyCase>(slot);
+template <class T>
+NbodyCase<T>& nbody_case(Workload& w) {
+  auto& slot = w.derived[sizeof(T) == 8 ? "nbody double" : "nbody"];
+  if (!slot) slot = std::make_shared<NbodyCase<T>>(w.ctx, bodies_for(w.n));
+  return *std::static_pointer_cast<NbodyCase<T>>(slot);
 }
 
+template <class T>
 LaunchPlan run(Workload& w, const PlanOptions& o) {
-  NbodyCase& c = nbody_case(w);
+  NbodyCase<T>& c = nbody_case<T>(w);
   NbodyOptions options;
   options.softening = kSoftening;
   options.plan = o;
   return nbody_accelerations(w.ctx, c.positions, c.accelerations, options);
 }
 
+template <class T>
 std::string check(Workload& w, const PlanOptions& o) {
-  NbodyCase& c = nbody_case(w);
-  c.accelerations.upload(std::vector<float>(c.host.size(), std::nanf("")));
-  const LaunchPlan plan = run(w, o);
-  const std::vector<float> got = c.accelerations.download();
+  NbodyCase<T>& c = nbody_case<T>(w);
+  c.accelerations.upload(std::vector<T>(c.host.size(), std::numeric_limits<T>::quiet_NaN()));
+  const LaunchPlan plan = run<T>(w, o);
+  const std::vector<T> got = c.accelerations.download();
   const std::size_t bodies = c.host.size() / 4;
+  // The softening as the kernel sees it: rounded to T once.
+  const double softening = double(T(kSoftening));
   for (std::size_t s = 0; s < 64 && s < bodies; ++s) {
     const std::size_t i = s * (bodies - 1) / 63;
     const std::string wrong = reference::compare_nbody_body(
-        got, i, reference::nbody_body(c.host, i, kSoftening, 1.0, reference::nbody_chains(plan)), true);
+        got, i, reference::nbody_body(c.host, i, softening, 1.0, reference::nbody_chains(plan)), true);
     if (!wrong.empty()) return wrong;
   }
   return "";
@@ -69,7 +77,9 @@ std::string check(Workload& w, const PlanOptions& o) {
 std::vector<Operation> nbody_operations() {
   // Bytes: the bodies read and the accelerations written, per workload
   // element (32 bytes a body, 32 sqrt(n) bodies), noise beside the pairs.
-  return {Operation{"nbody", 0, 20.0 * 1024, &nbody_tunables(), run, check}};
+  // In double too: the same pairs, the tuned records kept apart by element.
+  return {Operation{"nbody", 0, 20.0 * 1024, &nbody_tunables(), run<float>, check<float>},
+          Operation{"nbody double", 0, 20.0 * 1024, &nbody_tunables(), run<double>, check<double>}};
 }
 
 // The particle family: N-body, the MD passes and the RDF, in that order.
