@@ -35,17 +35,20 @@ class Context;
 /// The untyped part, compiled once in the library.
 class HostBufferStorage {
  public:
+  /// `bytes` of pinned memory in ctx's context; `what` names it in errors.
   HostBufferStorage(Context& ctx, std::size_t bytes, const char* what);
   ~HostBufferStorage();
+  /// Takes other's memory; other is left empty.
   HostBufferStorage(HostBufferStorage&& other) noexcept;
+  /// Frees this memory and takes other's; other is left empty.
   HostBufferStorage& operator=(HostBufferStorage&& other) noexcept;
   HostBufferStorage(const HostBufferStorage&) = delete;
   HostBufferStorage& operator=(const HostBufferStorage&) = delete;
-  std::size_t bytes() const { return bytes_; }
-  Context& context() const { return *ctx_; }
+  std::size_t bytes() const { return bytes_; }  ///< its size
+  Context& context() const { return *ctx_; }    ///< whose context's memory it is
 
  protected:
-  void* bytes_data() const { return data_; }
+  void* bytes_data() const { return data_; }  ///< the mapping's first byte
 
  private:
   void release() noexcept;
@@ -61,23 +64,26 @@ class HostBufferStorage {
 template <class T>
 class HostBuffer : public HostBufferStorage {
  public:
+  /// n elements, contents undefined; throws where n elements overflow the address space.
   HostBuffer(Context& ctx, std::size_t n) : HostBufferStorage(ctx, bytes_of<T>(n, type_label()), type_label()), n_(n) {}
+  /// Takes other's memory; other is left empty.
   HostBuffer(HostBuffer&& other) noexcept : HostBufferStorage(std::move(other)), n_(other.n_) { other.n_ = 0; }
+  /// Frees this memory and takes other's; other is left empty.
   HostBuffer& operator=(HostBuffer&& other) noexcept {
     HostBufferStorage::operator=(std::move(other));
     n_ = other.n_;
     other.n_ = 0;
     return *this;
   }
-  std::size_t size() const { return n_; }
-  T* data() { return static_cast<T*>(bytes_data()); }
-  const T* data() const { return static_cast<const T*>(bytes_data()); }
-  T& operator[](std::size_t i) { return data()[i]; }
-  const T& operator[](std::size_t i) const { return data()[i]; }
-  T* begin() { return data(); }
-  T* end() { return data() + n_; }
-  const T* begin() const { return data(); }
-  const T* end() const { return data() + n_; }
+  std::size_t size() const { return n_; }                                ///< elements
+  T* data() { return static_cast<T*>(bytes_data()); }                    ///< the first element
+  const T* data() const { return static_cast<const T*>(bytes_data()); }  ///< the first element
+  T& operator[](std::size_t i) { return data()[i]; }                     ///< element i, unchecked
+  const T& operator[](std::size_t i) const { return data()[i]; }         ///< element i, unchecked
+  T* begin() { return data(); }                                          ///< as std::vector's
+  T* end() { return data() + n_; }                                       ///< as std::vector's
+  const T* begin() const { return data(); }                              ///< as std::vector's
+  const T* end() const { return data() + n_; }                           ///< as std::vector's
 
  private:
   static const char* type_label() {
@@ -100,6 +106,7 @@ class Context;
 /// The untyped part, compiled once in the library.
 class BufferStorage {
  public:
+  /// `bytes` of device memory in ctx's context, moved by `strategy`; `what` names it in errors.
   BufferStorage(Context& ctx, std::size_t bytes, MemoryStrategy strategy, const char* what);
   BufferStorage(Context& ctx, std::size_t bytes, const char* what);  ///< the device's preferred strategy
   /// Memory the program made itself: `bytes` of `existing` (retained, not
@@ -108,21 +115,25 @@ class BufferStorage {
   /// The bytes `existing` holds (CL_MEM_SIZE).
   static std::size_t size_of(const cl::Buffer& existing);
 
-  std::size_t bytes() const { return bytes_; }
-  MemoryStrategy strategy() const { return strategy_; }
-  Context& context() const { return *ctx_; }
-  const cl::Buffer& cl_buffer() const { return buffer_; }
+  std::size_t bytes() const { return bytes_; }             ///< its size
+  MemoryStrategy strategy() const { return strategy_; }    ///< how data moves to and from it
+  Context& context() const { return *ctx_; }               ///< whose context's memory it is
+  const cl::Buffer& cl_buffer() const { return buffer_; }  ///< the OpenCL buffer (null when empty)
 
  protected:
+  /// The first `bytes` from host memory `src`, by the strategy; returns once done.
   void write_bytes(const void* src, std::size_t bytes);
+  /// The first `bytes` into host memory `dst`, by the strategy; returns once done.
   void read_bytes(void* dst, std::size_t bytes) const;
   /// From or into pinned host memory of this context: straight to the
   /// device by DMA (no staging copy); where the buffer itself lives in host
   /// memory (mapping), by a copy through the map as before.
   void write_pinned(const HostBufferStorage& src, const void* data, std::size_t bytes);
+  /// As write_pinned, the other way.
   void read_pinned(HostBufferStorage& dst, void* data, std::size_t bytes) const;
-  void* map_bytes(cl_map_flags flags) const;
-  void unmap_bytes(void* ptr) const;
+  void* map_bytes(cl_map_flags flags) const;  ///< the whole buffer mapped (blocking)
+  void unmap_bytes(void* ptr) const;          ///< undoes map_bytes
+  /// Throws portacl::Error "Buffer<float>::upload: 3 elements given for a buffer of 4" unless equal.
   void check_count(std::size_t given, std::size_t have, const char* op) const;
 
  private:
@@ -142,19 +153,21 @@ class BufferStorage {
 template <class T>
 class Mapped {
  public:
+  /// `n` elements at `data`, mapped from `owner`; `unmap` undoes it.
   Mapped(const BufferStorage* owner, T* data, std::size_t n, void (*unmap)(const BufferStorage*, void*))
       : owner_(owner), data_(data), n_(n), unmap_(unmap) {}
+  /// Takes o's mapping; o unmaps nothing.
   Mapped(Mapped&& o) noexcept : owner_(o.owner_), data_(o.data_), n_(o.n_), unmap_(o.unmap_) { o.data_ = nullptr; }
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
   ~Mapped() {
     if (data_) unmap_(owner_, data_);
   }
-  T* data() const { return data_; }
-  std::size_t size() const { return n_; }
-  T& operator[](std::size_t i) const { return data_[i]; }
-  T* begin() const { return data_; }
-  T* end() const { return data_ + n_; }
+  T* data() const { return data_; }                        ///< the first element
+  std::size_t size() const { return n_; }                  ///< elements
+  T& operator[](std::size_t i) const { return data_[i]; }  ///< element i, unchecked
+  T* begin() const { return data_; }                       ///< as std::vector's
+  T* end() const { return data_ + n_; }                    ///< as std::vector's
 
  private:
   const BufferStorage* owner_;
@@ -163,13 +176,18 @@ class Mapped {
   void (*unmap_)(const BufferStorage*, void*);
 };
 
+/// n elements of T in a device's memory (above).
 template <class T>
 class Buffer : public BufferStorage {
  public:
+  /// n elements, contents undefined, moved by the device's preferred strategy.
   Buffer(Context& ctx, std::size_t n) : BufferStorage(ctx, bytes_of<T>(n, type_label()), type_label()), n_(n) {}
+  /// n elements moved by strategy `s`.
   Buffer(Context& ctx, std::size_t n, MemoryStrategy s)
       : BufferStorage(ctx, bytes_of<T>(n, type_label()), s, type_label()), n_(n) {}
+  /// A copy of `host`.
   Buffer(Context& ctx, const std::vector<T>& host) : Buffer(ctx, host.size()) { upload(host); }
+  /// A copy of `host`, moved by strategy `s`.
   Buffer(Context& ctx, const std::vector<T>& host, MemoryStrategy s) : Buffer(ctx, host.size(), s) { upload(host); }
   /// Wraps a buffer the program made itself (plain OpenCL, CLBlast, another
   /// library) without copying: its first n elements, n = all it holds when
@@ -178,20 +196,24 @@ class Buffer : public BufferStorage {
   /// elements.
   Buffer(Context& ctx, const cl::Buffer& existing, std::size_t n)
       : BufferStorage(ctx, existing, bytes_of<T>(n, type_label()), type_label()), n_(n) {}
+  /// As above, all of `existing`.
   Buffer(Context& ctx, const cl::Buffer& existing) : Buffer(ctx, existing, size_of(existing) / sizeof(T)) {}
   /// The same for a raw handle (retained; the caller keeps its reference). A
   /// named function, so Buffer(ctx, 0) stays a buffer of no elements.
   static Buffer wrap(Context& ctx, cl_mem existing, std::size_t n) {
     return Buffer(ctx, cl::Buffer(existing, true), n);
   }
+  /// As above, all of `existing`.
   static Buffer wrap(Context& ctx, cl_mem existing) { return Buffer(ctx, cl::Buffer(existing, true)); }
 
-  std::size_t size() const { return n_; }
+  std::size_t size() const { return n_; }  ///< elements
 
+  /// All n elements from `src` (n must be size()); returns once written.
   void upload(const T* src, std::size_t n) {
     check_count(n, n_, "upload");
     write_bytes(src, n * sizeof(T));
   }
+  /// All elements from `src` (of size() elements).
   void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
   /// From pinned host memory: at the bus's full rate on GPUs. Throws
   /// portacl::Error for a HostBuffer of another Context or another size.
@@ -204,10 +226,12 @@ class Buffer : public BufferStorage {
     check_count(dst.size(), n_, "download");
     read_pinned(dst, dst.data(), n_ * sizeof(T));
   }
+  /// All n elements into `dst` (n must be size()); returns once read.
   void download(T* dst, std::size_t n) const {
     check_count(n, n_, "download");
     read_bytes(dst, n * sizeof(T));
   }
+  /// All elements, read back into a new vector.
   std::vector<T> download() const {
     std::vector<T> out(n_);
     read_bytes(out.data(), n_ * sizeof(T));
@@ -238,6 +262,7 @@ class Buffer : public BufferStorage {
 /// host per step; get() is the blocking read.
 namespace portacl {
 
+/// One value of T in device memory, and the event that makes it ready (above).
 template <class T>
 class DeviceValue {
  public:
@@ -248,7 +273,7 @@ class DeviceValue {
 
   const cl::Buffer& buffer() const { return buffer_; }  ///< one value, stored_bytes() wide
   const cl::Event& ready() const { return ready_; }     ///< complete once the value is in buffer()
-  std::size_t stored_bytes() const { return stored_; }
+  std::size_t stored_bytes() const { return stored_; }  ///< the width the device wrote
 
   /// Waits for the value and reads it (blocks).
   T get() const {

@@ -6,9 +6,11 @@
 #pragma once
 
 #ifndef CL_HPP_TARGET_OPENCL_VERSION
+/// The OpenCL API version the C++ bindings target: 1.2 (a program may set it before).
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #endif
 #ifndef CL_HPP_MINIMUM_OPENCL_VERSION
+/// The oldest OpenCL version the bindings accept: 1.2.
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #endif
 #include <CL/opencl.hpp>

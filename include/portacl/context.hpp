@@ -28,8 +28,8 @@ namespace portacl {
 
 /// Where a kernel lives: its .cl file and entry point.
 struct KernelRef {
-  std::string file;
-  std::string entry;
+  std::string file;   ///< the .cl file on the kernel path ("stream.cl")
+  std::string entry;  ///< the __kernel function's name
   /// When set, the source is this text (named `file` in messages; its
   /// #includes resolve from the kernel library): user-fused kernels.
   std::string source_text;
@@ -42,9 +42,9 @@ struct KernelRef {
 /// program, entry point and thread: each thread sets arguments on its own
 /// object, so two threads never race on one cl_kernel's arguments.
 struct PreparedKernel {
-  cl::Kernel kernel;
-  LaunchPlan plan;
-  std::string name;  ///< entry point, for messages
+  cl::Kernel kernel;  ///< this thread's kernel object
+  LaunchPlan plan;    ///< the plan it was built for, and launches under
+  std::string name;   ///< entry point, for messages
 };
 
 class Context;
@@ -56,6 +56,7 @@ class Context;
 /// from then on. An empty function checks nothing.
 using TunedPlanCheck = std::function<std::string(Context&, const LaunchPlan&, const ProblemSize&, const PlanOptions&)>;
 
+/// What a Context is built with beyond its device.
 struct ContextOptions {
   /// Disk cache directory; unset: ProgramCache::default_directory(); "" disables.
   std::optional<std::string> cache_directory;
@@ -83,7 +84,9 @@ struct ContextOptions {
 class Context {
  public:
   Context();  ///< select_device("") : PORTACL_DEVICE or the default
+  /// The device `selector` picks (device.hpp's grammar; "" as PORTACL_DEVICE).
   explicit Context(const std::string& selector, ContextOptions options = {});
+  /// On `device`.
   explicit Context(Device device, ContextOptions options = {});
   /// Joins OpenCL code the program already has: its context and in-order
   /// queue are used as they are (retained, not copied), the device is the
@@ -94,6 +97,7 @@ class Context {
   /// order). A queue without CL_QUEUE_PROFILING_ENABLE works; only timing
   /// (elapsed_ms, LaunchRecorder) then fails.
   Context(const cl::Context& context, const cl::CommandQueue& queue, ContextOptions options = {});
+  /// As the constructor above, from C handles (retained).
   Context(::cl_context context, ::cl_command_queue queue, ContextOptions options = {});
   /// Waits for the work still queued on every queue of this context (a
   /// kernel may still be running on buffers the caller is about to free,
@@ -104,12 +108,12 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  const Device& device() const { return device_; }
-  const DeviceInfo& info() const { return device_.info(); }
-  const cl::Context& cl_context() const { return context_; }
-  cl::CommandQueue& queue() { return queue_; }
-  ProgramCache& programs() { return *programs_; }
-  const KernelLibrary& kernel_library() const { return kernels_; }
+  const Device& device() const { return device_; }                  ///< the device
+  const DeviceInfo& info() const { return device_.info(); }         ///< its description
+  const cl::Context& cl_context() const { return context_; }        ///< the OpenCL context
+  cl::CommandQueue& queue() { return queue_; }                      ///< the in-order queue every call uses
+  ProgramCache& programs() { return *programs_; }                   ///< the compiled programs, kept
+  const KernelLibrary& kernel_library() const { return kernels_; }  ///< where kernel sources come from
 
   /// The rule-based (or tuned) plan for this device. A plan from a tuning
   /// database is checked at its first use (ContextOptions::tuned_plan_check):
@@ -148,6 +152,7 @@ class Context {
   cl::Event launch(const PreparedKernel& k);
   /// Same on another queue of this context, after `wait` (pipelines).
   cl::Event launch(const PreparedKernel& k, cl::CommandQueue& queue, const std::vector<cl::Event>* wait = nullptr);
+  /// Waits for everything enqueued on queue() so far (clFinish).
   void finish();
 
   /// The asynchronous story. Every call enqueues its work on queue(), which
@@ -160,6 +165,7 @@ class Context {
   /// everything enqueued next wait for events from elsewhere (another
   /// queue, a user event), through a barrier on queue().
   cl::Event done();
+  /// Everything enqueued next waits for `events` (see above).
   void after(const std::vector<cl::Event>& events);
 
   /// Extra in-order profiling queues (index 0 is queue()), created on first
@@ -252,11 +258,12 @@ class Context {
 /// Records the launches of its scope: Context::record_launches, undone on exit.
 class LaunchRecorder {
  public:
+  /// Records ctx's launches from here to the end of the scope.
   explicit LaunchRecorder(Context& ctx) : ctx_(ctx) { ctx_.record_launches(&events_); }
   ~LaunchRecorder() { ctx_.record_launches(nullptr); }
   LaunchRecorder(const LaunchRecorder&) = delete;
   LaunchRecorder& operator=(const LaunchRecorder&) = delete;
-  const std::vector<cl::Event>& events() const { return events_; }
+  const std::vector<cl::Event>& events() const { return events_; }  ///< one event a launch, in order
   /// From the earliest launch start to the latest end, in milliseconds,
   /// after waiting for every launch (they may sit on several queues).
   double span_ms() const;
@@ -296,17 +303,22 @@ void set_arg(const cl::Kernel& k, const std::string& name, unsigned index, std::
 /// units, a device that cannot be split (no CL_DEVICE_PARTITION_EQUALLY).
 namespace portacl {
 
+/// The members of a group (above), each with its Context, and how work is
+/// split among them.
 class DeviceGroup {
  public:
+  /// The devices `selector` names (the grammar above), each member's
+  /// Context built with `options`.
   explicit DeviceGroup(const std::string& selector = "", const ContextOptions& options = {});
+  /// These devices, in this order.
   explicit DeviceGroup(const std::vector<Device>& devices, const ContextOptions& options = {});
   ~DeviceGroup();
   DeviceGroup(const DeviceGroup&) = delete;
   DeviceGroup& operator=(const DeviceGroup&) = delete;
 
-  std::size_t size() const;
-  Context& context(std::size_t member);
-  const Device& device(std::size_t member) const;
+  std::size_t size() const;                        ///< the members
+  Context& context(std::size_t member);            ///< a member's Context
+  const Device& device(std::size_t member) const;  ///< a member's device
   /// "member 0: [0] (0:0) NVIDIA H100 ..., 132 compute units" a line each.
   std::string describe() const;
 
@@ -314,7 +326,7 @@ class DeviceGroup {
   /// set). Throws portacl::Error for a count that is not the members', a
   /// weight that is negative or not finite, or weights that are all 0.
   void set_weights(const std::vector<double>& weights);
-  const std::vector<double>& weights() const { return weights_; }
+  const std::vector<double>& weights() const { return weights_; }  ///< as set_weights left them
   /// Contiguous shares of n items by weight (rule group.split): member i's
   /// run from offsets[i] to offsets[i + 1] (members + 1 offsets).
   std::vector<std::size_t> split(std::size_t n) const;

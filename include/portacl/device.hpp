@@ -23,37 +23,57 @@
 /// unknown strings empty: a partial dump is still a valid description.
 namespace portacl {
 
+/// CL_DEVICE_TYPE, as one value (unknown where the description did not say).
 enum class DeviceType { unknown, cpu, gpu, accelerator, custom };
+/// CL_DEVICE_LOCAL_MEM_TYPE: dedicated on-chip memory (local), emulated in
+/// global memory (global), none, or not reported (unknown).
 enum class LocalMemType { unknown, none, local, global };
 
+/// "cpu", "gpu", "accelerator", "custom" or "unknown".
 std::string to_string(DeviceType t);
+/// "local", "global", "none" or "unknown".
 std::string to_string(LocalMemType t);
 DeviceType device_type_from_string(const std::string& s);       ///< throws on unknown text
 LocalMemType local_mem_type_from_string(const std::string& s);  ///< throws on unknown text
 
+/// CL_DEVICE_PREFERRED_VECTOR_WIDTH_* or CL_DEVICE_NATIVE_VECTOR_WIDTH_*:
+/// lanes per element type (0 where not reported, or, for half and double,
+/// where the type is not supported).
 struct VectorWidths {
-  std::uint32_t char_ = 0, short_ = 0, int_ = 0, long_ = 0, half = 0, float_ = 0, double_ = 0;
+  std::uint32_t char_ = 0;    ///< 8-bit integers
+  std::uint32_t short_ = 0;   ///< 16-bit integers
+  std::uint32_t int_ = 0;     ///< 32-bit integers
+  std::uint32_t long_ = 0;    ///< 64-bit integers
+  std::uint32_t half = 0;     ///< 16-bit floats
+  std::uint32_t float_ = 0;   ///< 32-bit floats
+  std::uint32_t double_ = 0;  ///< 64-bit floats
+  /// The width for element type `t` (its integer kinds by their size).
   std::uint32_t of(ElementType t) const;
+  /// Every width equal.
   bool operator==(const VectorWidths& o) const;
 };
 
 /// cl_nv_device_attribute_query.
 struct NvidiaAttributes {
-  std::uint32_t compute_capability_major = 0, compute_capability_minor = 0;
-  std::uint32_t warp_size = 0;
-  std::uint32_t registers_per_block = 0;
-  bool integrated_memory = false;
+  std::uint32_t compute_capability_major = 0;  ///< 9 for sm_90
+  std::uint32_t compute_capability_minor = 0;  ///< 0 for sm_90
+  std::uint32_t warp_size = 0;                 ///< CL_DEVICE_WARP_SIZE_NV, 32
+  std::uint32_t registers_per_block = 0;       ///< CL_DEVICE_REGISTERS_PER_BLOCK_NV
+  bool integrated_memory = false;              ///< CL_DEVICE_INTEGRATED_MEMORY_NV: shares the host's memory
+  /// Every attribute equal.
   bool operator==(const NvidiaAttributes& o) const;
 };
 
 /// cl_amd_device_attribute_query.
 struct AmdAttributes {
-  std::string board_name;
-  std::uint32_t wavefront_width = 0;
-  std::uint32_t simd_per_compute_unit = 0;
-  std::uint32_t simd_width = 0;
-  std::uint32_t simd_instruction_width = 0;
-  std::uint32_t gfxip_major = 0, gfxip_minor = 0;
+  std::string board_name;                    ///< CL_DEVICE_BOARD_NAME_AMD, the marketing name
+  std::uint32_t wavefront_width = 0;         ///< CL_DEVICE_WAVEFRONT_WIDTH_AMD, 64 on GCN
+  std::uint32_t simd_per_compute_unit = 0;   ///< CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD, 4 on GCN
+  std::uint32_t simd_width = 0;              ///< CL_DEVICE_SIMD_WIDTH_AMD, lanes of one SIMD
+  std::uint32_t simd_instruction_width = 0;  ///< CL_DEVICE_SIMD_INSTRUCTION_WIDTH_AMD
+  std::uint32_t gfxip_major = 0;             ///< CL_DEVICE_GFXIP_MAJOR_AMD: 9 for gfx9 (GCN 5)
+  std::uint32_t gfxip_minor = 0;             ///< CL_DEVICE_GFXIP_MINOR_AMD
+  /// Every attribute equal.
   bool operator==(const AmdAttributes& o) const;
 };
 
@@ -64,39 +84,48 @@ struct CommandBufferSupport {
   std::uint64_t required_queue_properties = 0;  ///< CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR
   /// "0.9.0"; "unknown" when not reported.
   std::string version_text() const;
+  /// Every field equal.
   bool operator==(const CommandBufferSupport& o) const;
 };
 
+/// One device's description: the OpenCL queries the rules read, by
+/// group. Sizes are in bytes.
 struct DeviceInfo {
-  /// Platform.
-  std::string platform_name, platform_vendor, platform_version;
-  /// Identity.
-  std::string name, vendor, version, driver_version, opencl_c_version;
-  std::uint32_t vendor_id = 0;
-  DeviceType type = DeviceType::unknown;
+  std::string platform_name;              ///< CL_PLATFORM_NAME
+  std::string platform_vendor;            ///< CL_PLATFORM_VENDOR
+  std::string platform_version;           ///< CL_PLATFORM_VERSION
+  std::string name;                       ///< CL_DEVICE_NAME
+  std::string vendor;                     ///< CL_DEVICE_VENDOR
+  std::string version;                    ///< CL_DEVICE_VERSION ("OpenCL 3.0 CUDA")
+  std::string driver_version;             ///< CL_DRIVER_VERSION
+  std::string opencl_c_version;           ///< CL_DEVICE_OPENCL_C_VERSION
+  std::uint32_t vendor_id = 0;            ///< CL_DEVICE_VENDOR_ID (0x10de NVIDIA, 0x1002 AMD, 0x8086 Intel)
+  DeviceType type = DeviceType::unknown;  ///< CL_DEVICE_TYPE
   /// Execution resources.
-  std::uint32_t compute_units = 0;
-  std::uint32_t clock_mhz = 0;
-  std::uint64_t max_work_group_size = 0;
-  std::vector<std::uint64_t> max_work_item_sizes;  ///< one entry per dimension
-  std::uint32_t preferred_work_group_multiple = 0;
+  std::uint32_t compute_units = 0;                  ///< CL_DEVICE_MAX_COMPUTE_UNITS
+  std::uint32_t clock_mhz = 0;                      ///< CL_DEVICE_MAX_CLOCK_FREQUENCY
+  std::uint64_t max_work_group_size = 0;            ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
+  std::vector<std::uint64_t> max_work_item_sizes;   ///< one entry per dimension
+  std::uint32_t preferred_work_group_multiple = 0;  ///< CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a probe kernel
   /// Memory.
-  LocalMemType local_mem_type = LocalMemType::unknown;
-  std::uint64_t local_mem_size = 0;
-  std::uint64_t global_mem_size = 0;
-  std::uint64_t max_mem_alloc_size = 0;
-  std::uint64_t global_cache_size = 0;
-  std::uint32_t global_cache_line_size = 0;
-  std::uint64_t max_constant_buffer_size = 0;
-  bool host_unified_memory = false;
+  LocalMemType local_mem_type = LocalMemType::unknown;  ///< CL_DEVICE_LOCAL_MEM_TYPE
+  std::uint64_t local_mem_size = 0;                     ///< CL_DEVICE_LOCAL_MEM_SIZE
+  std::uint64_t global_mem_size = 0;                    ///< CL_DEVICE_GLOBAL_MEM_SIZE
+  std::uint64_t max_mem_alloc_size = 0;                 ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer
+  std::uint64_t global_cache_size = 0;                  ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
+  std::uint32_t global_cache_line_size = 0;             ///< CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE
+  std::uint64_t max_constant_buffer_size = 0;           ///< CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE
+  bool host_unified_memory = false;                     ///< CL_DEVICE_HOST_UNIFIED_MEMORY: memory shared with the host
   /// Vectors and precision.
-  VectorWidths preferred_vector_width, native_vector_width;
-  bool fp64 = false, fp16 = false;
-  std::vector<std::string> extensions;
+  VectorWidths preferred_vector_width;  ///< CL_DEVICE_PREFERRED_VECTOR_WIDTH_*
+  VectorWidths native_vector_width;     ///< CL_DEVICE_NATIVE_VECTOR_WIDTH_*
+  bool fp64 = false;                    ///< double precision (cl_khr_fp64, or OpenCL 1.2's core doubles)
+  bool fp16 = false;                    ///< half precision arithmetic (cl_khr_fp16)
+  std::vector<std::string> extensions;  ///< CL_DEVICE_EXTENSIONS, one name each
   /// Vendor attributes, present only where the extension exists.
-  std::optional<NvidiaAttributes> nvidia;
-  std::optional<AmdAttributes> amd;
-  std::vector<std::uint32_t> intel_sub_group_sizes;
+  std::optional<NvidiaAttributes> nvidia;            ///< cl_nv_device_attribute_query
+  std::optional<AmdAttributes> amd;                  ///< cl_amd_device_attribute_query
+  std::vector<std::uint32_t> intel_sub_group_sizes;  ///< CL_DEVICE_SUB_GROUP_SIZES_INTEL; empty elsewhere
   /// Present only where the device offers cl_khr_command_buffer.
   std::optional<CommandBufferSupport> command_buffer;
 
@@ -107,10 +136,12 @@ struct DeviceInfo {
   /// (missing_rule_fields); tools warn about them.
   std::vector<std::string> missing_fields;
 
+  /// Whether `ext` is among the extensions.
   bool has_extension(const std::string& ext) const;
   /// Dimension `d`'s item limit, 0 when unknown.
   std::uint64_t max_item_size(unsigned d) const;
 
+  /// Every field as JSON, the form from_json reads and portacl-query --json writes.
   Json to_json() const;
   /// Throws portacl::Error naming the offending field.
   static DeviceInfo from_json(const Json& j);
@@ -119,7 +150,9 @@ struct DeviceInfo {
   /// most 16 MiB; errors name the path.
   static std::vector<DeviceInfo> from_json_file(const std::string& path);
 
+  /// Every field equal (compared through the JSON form).
   bool operator==(const DeviceInfo& o) const;
+  /// Some field differs.
   bool operator!=(const DeviceInfo& o) const { return !(*this == o); }
 };
 
@@ -134,17 +167,19 @@ std::vector<std::string> missing_rule_fields(const DeviceInfo& d);
 /// whose chapter-1 rules apply, plus the architecture detail those rules use.
 namespace portacl {
 
+/// The device classes whose mapping rules differ (docs/mapping-rules.md).
 enum class DeviceClass {
-  cpu,
-  nvidia_gpu,
-  amd_gcn_gpu,
-  intel_mic,
-  amd_gpu_other,  ///< pre-GCN VLIW, RDNA
-  intel_gpu,
-  other_gpu,
-  other_accelerator,
+  cpu,                ///< multi-core vector CPU (work-items become SIMD lanes and loops)
+  nvidia_gpu,         ///< NVIDIA GPU: warps of 32
+  amd_gcn_gpu,        ///< AMD GCN GPU: wavefronts of 64
+  intel_mic,          ///< Intel Xeon Phi (MIC): 512-bit vectors, no local memory
+  amd_gpu_other,      ///< pre-GCN VLIW, RDNA
+  intel_gpu,          ///< Intel integrated or discrete GPU
+  other_gpu,          ///< any other GPU
+  other_accelerator,  ///< anything else (FPGAs, custom devices)
 };
 
+/// The class's name as the rules and tools print it ("nvidia_gpu").
 std::string to_string(DeviceClass c);
 /// A GPU of any maker: many SIMT lanes, real local memory, high-latency
 /// memory that wants many loads in flight.
@@ -154,8 +189,9 @@ inline bool gpu_class(DeviceClass c) {
 }
 DeviceClass device_class_from_string(const std::string& s);  ///< throws on unknown text
 
+/// What classify() concluded about a device.
 struct Classification {
-  DeviceClass device_class = DeviceClass::other_accelerator;
+  DeviceClass device_class = DeviceClass::other_accelerator;  ///< the class whose rules apply
   /// Human-readable architecture: "compute capability 9.0 (sm_90)", "gfx IP 9.2 (GCN 5)", "AVX (8 floats)".
   std::string architecture;
   /// The hardware's lock-step width in work-items: warp, wavefront, SIMD lanes
@@ -167,6 +203,8 @@ struct Classification {
   std::string reason;
 };
 
+/// The class of `d` and the architecture detail its rules use; a pure
+/// function of the description (no device needed).
 Classification classify(const DeviceInfo& d);
 
 }  // namespace portacl
@@ -191,6 +229,8 @@ std::vector<DeviceInfo> parse_clinfo_file(const std::string& path);
 /// A DeviceInfo read from a live OpenCL device.
 namespace portacl {
 
+/// Every field the live device reports (the vendor attribute queries only
+/// where their extension is offered).
 DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& device);
 
 }  // namespace portacl
@@ -202,18 +242,21 @@ DeviceInfo read_device_info(const cl::Platform& platform, const cl::Device& devi
 /// another device without recompiling.
 namespace portacl {
 
+/// One OpenCL device, its description read once and classified.
 class Device {
  public:
+  /// Reads `device`'s description; the indices are its platform's place,
+  /// its place on the platform, and its place in all_devices().
   Device(cl::Platform platform, cl::Device device, unsigned platform_index, unsigned device_index,
          unsigned global_index);
 
-  const DeviceInfo& info() const { return info_; }
-  const Classification& classification() const { return class_; }
-  const cl::Device& cl_device() const { return device_; }
-  const cl::Platform& cl_platform() const { return platform_; }
-  unsigned platform_index() const { return platform_index_; }
-  unsigned device_index() const { return device_index_; }
-  unsigned index() const { return global_index_; }  ///< position in all_devices()
+  const DeviceInfo& info() const { return info_; }                 ///< the description
+  const Classification& classification() const { return class_; }  ///< its class
+  const cl::Device& cl_device() const { return device_; }          ///< the OpenCL handle
+  const cl::Platform& cl_platform() const { return platform_; }    ///< its platform's handle
+  unsigned platform_index() const { return platform_index_; }      ///< the platform's place
+  unsigned device_index() const { return device_index_; }          ///< the place on its platform
+  unsigned index() const { return global_index_; }                 ///< position in all_devices()
   /// "[0] pthread-haswell-AMD EPYC (Portable Computing Language) cpu"
   std::string describe() const;
 

@@ -11,8 +11,12 @@
 
 namespace portacl {
 
+/// Every error the library reports: bad input (named, before any work), an
+/// OpenCL call that failed (with its status), a file that cannot be read.
+/// what() says what went wrong and where.
 class Error : public std::runtime_error {
  public:
+  /// `message` for what(); `cl_status` the OpenCL status behind it, or 0.
   explicit Error(const std::string& message, int cl_status = 0) : std::runtime_error(message), status_(cl_status) {}
   /// The OpenCL status code, 0 when the error did not come from OpenCL.
   int cl_status() const { return status_; }
@@ -24,8 +28,10 @@ class Error : public std::runtime_error {
 /// A failed program build: what() holds the compiler's log.
 class BuildError : public Error {
  public:
+  /// `message` for what(), `log` the compiler's log alone.
   BuildError(const std::string& message, std::string log)
       : Error(message, -11 /* CL_BUILD_PROGRAM_FAILURE */), log_(std::move(log)) {}
+  /// The compiler's log.
   const std::string& build_log() const { return log_; }
 
  private:
@@ -37,6 +43,7 @@ std::string cl_error_name(int status);
 
 /// Throws Error("<call> failed: <name> (<status>)") unless status is CL_SUCCESS.
 void check_cl(int status, const char* call);
+/// As check_cl(int, const char*).
 void check_cl(int status, const std::string& call);
 
 /// Size arithmetic that refuses to wrap: every byte count the library

@@ -26,6 +26,8 @@
 /// other weights (their parts would not line up).
 namespace portacl {
 
+/// A vector split over a device group's members by the group's weights,
+/// each part in its member's memory.
 template <class T>
 class GroupVector {
  public:
@@ -34,11 +36,13 @@ class GroupVector {
   /// n elements, uninitialised, split likewise.
   GroupVector(DeviceGroup& group, std::size_t n);
 
-  std::size_t size() const { return offsets_.back(); }
-  DeviceGroup& group() const { return *group_; }
+  std::size_t size() const { return offsets_.back(); }  ///< elements over every part
+  DeviceGroup& group() const { return *group_; }        ///< the group it is split over
   /// Member i's part, elements offsets()[i] to offsets()[i + 1].
   Buffer<T>& part(std::size_t member) { return parts_.at(member); }
+  /// As above, read-only.
   const Buffer<T>& part(std::size_t member) const { return parts_.at(member); }
+  /// Where each member's part starts, and the end: members + 1 offsets.
   const std::vector<std::size_t>& offsets() const { return offsets_; }
   /// Every part read back, in order.
   std::vector<T> download() const;
@@ -49,8 +53,11 @@ class GroupVector {
   std::vector<Buffer<T>> parts_;
 };
 
+/// The sum of x's elements: each member's part summed on its device, the
+/// parts added in member order in double.
 template <class T, class = only_for<T, float, double>>
 double group_sum(const GroupVector<T>& x);
+/// x . y, the parts' dot products added as group_sum adds.
 template <class T, class = only_for<T, float, double>>
 double group_dot(const GroupVector<T>& x, const GroupVector<T>& y);
 /// y = a x + y, each member on its part.
@@ -70,9 +77,12 @@ void group_axpy(T a, const GroupVector<T>& x, GroupVector<T>& y);
 ///   compute   the N-body force sum on 4096 bodies: compute-bound families
 namespace portacl {
 
+/// The workload a calibration times (above).
 enum class GroupWorkload { memory, compute };
+/// "memory" or "compute".
 const char* to_string(GroupWorkload w);
 
+/// What a calibration measured and set.
 struct GroupCalibration {
   std::vector<double> weights;     ///< each member's rate, relative (the slowest 1)
   std::vector<double> median_ms;   ///< each member's time for the workload
@@ -80,6 +90,7 @@ struct GroupCalibration {
   std::vector<std::string> notes;  ///< where the rates were stored, or why not
 };
 
+/// How a calibration keeps its rates.
 struct CalibrationOptions {
   bool save = true;      ///< merge the rates into the database
   std::string database;  ///< "": the user's tuning database (PORTACL_TUNING_DB, else the cache's)

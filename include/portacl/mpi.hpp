@@ -54,6 +54,8 @@ std::string rank_device_selector(MPI_Comm comm, std::string selector = "");
 /// Part of libportacl_mpi, built when Open MPI is found (PORTACL_WITH_MPI).
 namespace portacl::mpi {
 
+/// A sparse matrix split by rows over the ranks of a communicator (above),
+/// this rank's block on its device.
 template <class T>
 class DistributedMatrix {
  public:
@@ -67,8 +69,8 @@ class DistributedMatrix {
   std::size_t rows() const;        ///< the whole matrix's
   std::size_t first_row() const;   ///< this rank's rows: first_row() ..
   std::size_t local_rows() const;  ///< .. first_row() + local_rows()
-  MPI_Comm comm() const;
-  Context& context() const;
+  MPI_Comm comm() const;           ///< the ranks it is split over
+  Context& context() const;        ///< this rank's device
 
   /// y_local = A x (the rows of this rank), x and y this rank's parts.
   void multiply(const Buffer<T>& x_local, Buffer<T>& y_local) const;
@@ -78,7 +80,9 @@ class DistributedMatrix {
   /// meanwhile), summed over products.
   double exchange_seconds() const;
 
+  /// The rank's block and its exchange plan (internal to the library).
   struct State;
+  /// The library's own access to State.
   State& state() const { return *state_; }
 
  private:
@@ -118,6 +122,8 @@ SolverResult distributed_bicgstab(const DistributedMatrix<T>& a, const Buffer<T>
 /// Results: bit for bit those of heat2d on one device of the same kind.
 namespace portacl::mpi {
 
+/// The 2D heat equation split by rows over the ranks (above), this rank's
+/// slab and its ghost rows on its device.
 template <class T>
 class DistributedHeat2d {
   using built = only_for<T, float, double>;
@@ -137,14 +143,15 @@ class DistributedHeat2d {
   void advance(const HeatOptions<T>& options);
   /// This rank's rows first_row() .. + local_rows(), rows x cols.
   std::vector<T> local_field() const;
-  std::size_t first_row() const;
-  std::size_t local_rows() const;
+  std::size_t first_row() const;   ///< this rank's first row of the field
+  std::size_t local_rows() const;  ///< this rank's rows
   /// The whole field on every rank (MPI_Allgatherv; every rank calls it).
   std::vector<T> gather() const;
-  std::size_t halo_rows() const;
+  std::size_t halo_rows() const;  ///< k: ghost rows a side, exchanged every k steps
   /// Seconds this rank spent in the ghost exchange, from its bands stepped
   /// to its ghost rows received and enqueued (its slab steps meanwhile).
   double exchange_seconds() const;
+  /// This rank's rows and neighbours ("rows 512 to 1024, neighbours above 0 and below 2"), then why k.
   std::string describe() const;
 
  private:
@@ -170,6 +177,7 @@ class DistributedHeat2d {
 /// rank a step against n^2 / p pair interactions.
 namespace portacl::mpi {
 
+/// All-pairs N-body over the ranks (above), this rank's slice on its device.
 class DistributedNbody {
  public:
   /// Every body and velocity (4 floats a body; the same on every rank).
@@ -184,9 +192,11 @@ class DistributedNbody {
   void step(float dt);
   /// The whole state on every rank (MPI_Allgatherv; every rank calls it).
   std::vector<float> bodies() const;
+  /// Every velocity on every rank, as bodies().
   std::vector<float> velocities() const;
   /// This rank's bodies: first() .. + count().
   std::size_t first() const;
+  /// This rank's bodies' count.
   std::size_t count() const;
   /// Seconds this rank spent in the ring, from its slice drifted to every
   /// block written to its device.
@@ -211,6 +221,7 @@ class DistributedNbody {
 /// float rounding (the average is taken in double).
 namespace portacl::mpi {
 
+/// What one distributed training step did.
 struct TrainingStepResult {
   double loss = 0;              ///< the mean loss over the whole batch, before the step
   std::size_t batch = 0;        ///< images over all ranks

@@ -23,6 +23,7 @@
 /// with #line markers so compiler messages name the real file and line.
 namespace portacl {
 
+/// A kernel file loaded, its includes expanded, with where each line came from.
 struct KernelSource {
   std::string name;        ///< "stream.cl"
   std::string text;        ///< includes expanded
@@ -36,6 +37,8 @@ struct KernelSource {
   std::string where(std::size_t expanded_line) const;
 };
 
+/// Where kernel sources are found: the search path's files first, then
+/// the copies embedded in the library.
 class KernelLibrary {
  public:
   /// An empty search path and no embedded copies finds nothing; tests use
@@ -44,6 +47,7 @@ class KernelLibrary {
 
   /// The library every Context uses: default_search_path() plus embedded.
   static const KernelLibrary& standard();
+  /// PORTACL_KERNEL_PATH's folders, then the installed kernels' folder.
   static std::vector<std::string> default_search_path();
 
   /// Throws portacl::Error naming every place looked in when `name` is missing.
@@ -51,8 +55,8 @@ class KernelLibrary {
   /// A source given as text (user kernels); includes resolve as for files.
   KernelSource from_text(const std::string& name, const std::string& text) const;
 
-  const std::vector<std::string>& search_path() const { return path_; }
-  bool uses_embedded() const { return embedded_; }
+  const std::vector<std::string>& search_path() const { return path_; }  ///< the folders, in order
+  bool uses_embedded() const { return embedded_; }                       ///< whether embedded copies are a last resort
   /// Names of the embedded .cl files.
   static std::vector<std::string> embedded_names();
 
@@ -75,14 +79,16 @@ class KernelLibrary {
 /// truncated or corrupt entry is detected, removed and rebuilt.
 namespace portacl {
 
+/// What a ProgramCache has done since it was made.
 struct CacheStats {
-  std::size_t memory_hits = 0;
-  std::size_t disk_hits = 0;
-  std::size_t compiles = 0;  ///< builds from source
-  std::size_t disk_writes = 0;
+  std::size_t memory_hits = 0;   ///< programs found in memory
+  std::size_t disk_hits = 0;     ///< programs loaded from a disk entry
+  std::size_t compiles = 0;      ///< builds from source
+  std::size_t disk_writes = 0;   ///< disk entries written
   std::size_t disk_rejects = 0;  ///< entries found corrupt or stale and rebuilt
 };
 
+/// The two caches of compiled programs (above).
 class ProgramCache {
  public:
   /// `disk_dir` empty: no disk cache. Otherwise the directory is created if
@@ -99,12 +105,12 @@ class ProgramCache {
   cl::Program get(const cl::Context& context, const cl::Device& device, const DeviceInfo& info,
                   const KernelSource& source, const std::string& options, const std::string& entry = "");
 
-  CacheStats stats() const;
+  CacheStats stats() const;  ///< the counts so far
   /// One disk entry's bytes checked against the key it must hold: "" and
   /// its payload (the program binary), or why the entry is unusable. Never
   /// allocates more than `bytes` holds. (Exposed for the fuzzer.)
   static std::string parse_entry(const std::string& bytes, const std::string& key, std::string& payload);
-  const std::string& directory() const { return dir_; }
+  const std::string& directory() const { return dir_; }  ///< the disk cache's folder; "" when off
   /// The disk file that holds (or would hold) this entry.
   std::string entry_path(const DeviceInfo& info, const KernelSource& source, const std::string& options) const;
 

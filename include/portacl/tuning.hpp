@@ -18,12 +18,16 @@
 /// tuning database that plans read, as portacl-tune does (docs/tuning.md).
 namespace portacl {
 
+/// Where a tune() call stands, after each candidate.
 struct TuneProgress {
-  std::string operation;
-  unsigned done = 0, total = 0;  ///< candidates measured / planned
-  double best_ms = 0, rules_ms = 0;
+  std::string operation;  ///< the operation tuned
+  unsigned done = 0;      ///< candidates measured
+  unsigned total = 0;     ///< candidates planned
+  double best_ms = 0;     ///< the fastest correct candidate's median so far
+  double rules_ms = 0;    ///< the rules' plan's median
 };
 
+/// What tune() searches, for how long, and where its result goes.
 struct TuneRequest {
   std::string operation;                 ///< a name of tunable_operations()
   std::size_t n = std::size_t{1} << 22;  ///< the problem size tuned for
@@ -34,21 +38,26 @@ struct TuneRequest {
   bool dry_run = false;  ///< measure, store nothing
   /// Store a result whose timing spread is wide (a busy device) all the same.
   bool accept_noisy = false;
-  unsigned long long seed = 1;
+  unsigned long long seed = 1;  ///< the random inputs' and the sampling's seed
   /// Called after each candidate (on the calling thread).
   std::function<void(const TuneProgress&)> progress;
 };
 
+/// What tune() found and did.
 struct TuneReport {
-  std::string operation, kernel;
-  std::size_t n = 0;
-  double rules_ms = 0, best_ms = 0;  ///< medians of the rules' plan and of the winner
-  double speedup = 1;
+  std::string operation;      ///< as requested
+  std::string kernel;         ///< the kernel its record is stored under
+  std::size_t n = 0;          ///< the problem size tuned for
+  double rules_ms = 0;        ///< the median of the rules' plan
+  double best_ms = 0;         ///< the median of the winner
+  double speedup = 1;         ///< rules_ms / best_ms
   std::string configuration;  ///< the winner's knobs ("rules" when nothing beat them)
-  unsigned tried = 0, valid = 0, rejected = 0;
-  bool stored = false;
-  std::string database;    ///< the file written ("" on a dry run)
-  std::string not_stored;  ///< why not, when it was not
+  unsigned tried = 0;         ///< candidates measured
+  unsigned valid = 0;         ///< of them, correct
+  unsigned rejected = 0;      ///< of them, invalid on this device or wrong
+  bool stored = false;        ///< whether a record was written
+  std::string database;       ///< the file written ("" on a dry run)
+  std::string not_stored;     ///< why not, when it was not
 };
 
 /// The operations tune() accepts, as portacl-tune --list names them.
@@ -71,15 +80,17 @@ TuneReport tune(Context& ctx, const TuneRequest& request);
 /// are covered by any one of them.
 namespace portacl {
 
+/// What prebuild() compiles.
 struct PrebuildOptions {
   std::vector<std::string> operations;  ///< names as in operations(); empty: all
-  std::vector<std::size_t> sizes = {std::size_t{1} << 12, std::size_t{1} << 20};
+  std::vector<std::size_t> sizes = {std::size_t{1} << 12, std::size_t{1} << 20};  ///< the problem sizes planned
 };
 
+/// One operation prebuilt at one size.
 struct PrebuildStep {
-  std::string operation;
-  std::size_t n = 0;
-  double ms = 0;  ///< wall time of the first call: compile or cache load, plus the run
+  std::string operation;  ///< its name
+  std::size_t n = 0;      ///< the size
+  double ms = 0;          ///< wall time of the first call: compile or cache load, plus the run
 };
 
 /// The names PrebuildOptions::operations may hold.
