@@ -18,24 +18,28 @@
 /// the first element and leading dimension (matrices) or increment (vectors).
 namespace portacl {
 
+/// How a matrix is stored: rows contiguous (C) or columns contiguous (Fortran, BLAS).
 enum class Layout { row_major, column_major };
+/// Whether an operand enters as itself or transposed.
 enum class Transpose { no, yes };
 /// Triangular solves: unit takes the diagonal as 1 and never reads it.
 enum class Diagonal { non_unit, unit };
 
+/// A matrix in a buffer: element (i, j) at buffer[offset + i ld + j]
+/// (row-major) or buffer[offset + j ld + i] (column-major).
 template <class T>
 struct MatrixRef {
-  const Buffer<T>& buffer;
-  std::size_t offset;
-  std::size_t ld;
+  const Buffer<T>& buffer;  ///< the elements
+  std::size_t offset;       ///< the first element's index
+  std::size_t ld;           ///< the leading dimension: elements between rows (columns)
 };
 
 /// Element i is buffer[offset + i * inc]; inc >= 1.
 template <class T>
 struct VectorRef {
-  const Buffer<T>& buffer;
-  std::size_t offset = 0;
-  std::size_t inc = 1;
+  const Buffer<T>& buffer;  ///< the elements
+  std::size_t offset = 0;   ///< the first element's index
+  std::size_t inc = 1;      ///< elements between two of the vector's
 };
 
 }  // namespace portacl
@@ -60,9 +64,10 @@ namespace portacl {
 /// library's own kernels), else the library's own kernels.
 enum class GemmBackend { automatic, portacl, clblast };
 
+/// Who computes a GEMM, and the plan options of the library's kernels.
 struct GemmOptions {
-  GemmBackend backend = GemmBackend::automatic;
-  PlanOptions plan;  ///< for the library's own kernels
+  GemmBackend backend = GemmBackend::automatic;  ///< who computes it
+  PlanOptions plan;                              ///< for the library's own kernels
   GemmOptions() = default;
   GemmOptions(const PlanOptions& p) : plan(p) {}  ///< NOLINT: plan options alone choose automatically
   GemmOptions(GemmBackend b) : backend(b) {}      ///< NOLINT
@@ -103,6 +108,7 @@ LaunchPlan gemm_strided_batched(Context& ctx, Layout layout, Transpose ta, Trans
 /// in BLAS, y must not alias an input).
 namespace portacl {
 
+/// y = alpha op(A) x + beta y (above).
 template <class T, class = only_for<T, float, double>>
 LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha, MatrixRef<T> a,
                 VectorRef<T> x, T beta, Buffer<T>& y, std::size_t offy = 0, std::size_t incy = 1,
@@ -125,6 +131,7 @@ LaunchPlan gemv(Context& ctx, Layout layout, Transpose trans, std::size_t m, std
 /// (where the elements each touches overlap).
 namespace portacl {
 
+/// Solves L x = b in place (above).
 template <class T, class = only_for<T, float, double>>
 LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buffer<T>& x, std::size_t offx = 0,
                 std::size_t incx = 1, Diagonal diagonal = Diagonal::non_unit, const PlanOptions& options = {});
@@ -141,6 +148,7 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
 /// with AP or x (where the elements each touches overlap).
 namespace portacl {
 
+/// y = alpha A x + beta y with A packed (above).
 template <class T, class = only_for<T, float, double>>
 LaunchPlan packed_symv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap, std::size_t offap, VectorRef<T> x,
                        T beta, Buffer<T>& y, std::size_t offy = 0, std::size_t incy = 1,
@@ -183,12 +191,13 @@ namespace portacl {
 /// 32-bit words a row of `k` packed signs takes: ceil(k / 32).
 constexpr std::size_t packed_words(std::size_t k) { return (k + 31) / 32; }
 
+/// What pack_signs packs.
 struct PackOptions {
   /// false: pack each of the `rows` rows of a rows x k row-major matrix;
   /// true: pack each of the `rows` columns of a k x rows row-major matrix
   /// (B's columns for C = A B).
   bool by_columns = false;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for the packing launch
 };
 
 /// Packs the signs of `rows` rows (or columns) of k floats into

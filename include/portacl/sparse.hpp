@@ -33,23 +33,31 @@ namespace portacl {
 /// with -1 free to mark padding (ELL).
 constexpr std::size_t kMaxSparseDimension = 0x7fffffff;
 
+/// A Matrix Market file's matrix, as the file stores it.
 struct MatrixMarket {
+  /// The header's storage: entries by coordinates, or every element in order.
   enum class Format { coordinate, array };
+  /// The header's value kind (pattern: no values, each entry 1).
   enum class Field { real, integer, pattern };
+  /// The header's symmetry: which triangle the file stores.
   enum class Symmetry { general, symmetric, skew_symmetric };
-  Format format = Format::coordinate;
-  Field field = Field::real;
-  Symmetry symmetry = Symmetry::general;
-  std::size_t rows = 0, cols = 0;
+  Format format = Format::coordinate;     ///< from the header
+  Field field = Field::real;              ///< from the header
+  Symmetry symmetry = Symmetry::general;  ///< from the header
+  std::size_t rows = 0;                   ///< the matrix's rows
+  std::size_t cols = 0;                   ///< its columns
   /// The stored entries in file order, 0-based: for symmetric files the
   /// lower triangle, for skew-symmetric ones the strict lower triangle, for
   /// arrays every stored element (column by column). Pattern entries are 1;
   /// integers are held exactly (|v| <= 2^53).
-  std::vector<std::uint32_t> row, col;
-  std::vector<double> value;
+  std::vector<std::uint32_t> row;
+  std::vector<std::uint32_t> col;  ///< each stored entry's column, as `row` holds its row
+  std::vector<double> value;       ///< each stored entry's value
 
-  std::size_t stored() const { return value.size(); }
+  std::size_t stored() const { return value.size(); }  ///< the entries stored
+  /// The same header and entries, in the same order.
   bool operator==(const MatrixMarket& o) const;
+  /// Some header field or entry differs.
   bool operator!=(const MatrixMarket& o) const { return !(*this == o); }
 };
 
@@ -59,10 +67,13 @@ struct MatrixMarket {
 /// each mirror right after its original; duplicates stay (whoever builds a
 /// matrix from them decides: portacl's sparse formats add them).
 struct CooEntries {
-  std::size_t rows = 0, cols = 0;
-  std::vector<std::uint32_t> row, col;
-  std::vector<double> value;
+  std::size_t rows = 0;            ///< the matrix's rows
+  std::size_t cols = 0;            ///< its columns
+  std::vector<std::uint32_t> row;  ///< each entry's row, 0-based
+  std::vector<std::uint32_t> col;  ///< each entry's column, 0-based
+  std::vector<double> value;       ///< each entry's value
 };
+/// The general entries `m` means (above).
 CooEntries general_entries(const MatrixMarket& m);
 
 /// `text` as a Matrix Market file; `name` (a path) prefixes every error.
@@ -84,13 +95,15 @@ void write_matrix_market(const std::string& path, const MatrixMarket& m);
 /// are built from it, and what they convert back to.
 namespace portacl {
 
+/// A sparse matrix in CSR form in host memory (above).
 template <class T>
 struct HostCsr {
-  std::size_t rows = 0, cols = 0;
-  std::vector<std::uint64_t> row_ptr;  ///< rows + 1 offsets into col and value; row_ptr[0] = 0
-  std::vector<std::uint32_t> col;      ///< each entry's column, strictly ascending within a row
-  std::vector<T> value;
-  std::size_t nnz() const { return value.size(); }
+  std::size_t rows = 0;                             ///< the matrix's rows
+  std::size_t cols = 0;                             ///< its columns
+  std::vector<std::uint64_t> row_ptr;               ///< rows + 1 offsets into col and value; row_ptr[0] = 0
+  std::vector<std::uint32_t> col;                   ///< each entry's column, strictly ascending within a row
+  std::vector<T> value;                             ///< each entry's value
+  std::size_t nnz() const { return value.size(); }  ///< the stored entries
 };
 
 /// From coordinate entries in any order: sorted by row, then column;
@@ -180,6 +193,8 @@ namespace portacl {
 template <class T>
 struct SparseStorage;
 
+/// A sparse matrix on the device, in CSR, with the formats its products
+/// convert it to kept beside it (above).
 template <class T>
 class SparseMatrix {
   using built = only_for<T, float, double>;  ///< another element type stops here, at compile time
@@ -188,18 +203,19 @@ class SparseMatrix {
   /// Throws portacl::Error naming the defect of a malformed `csr`
   /// (csr_problem) before anything is allocated.
   SparseMatrix(Context& ctx, const HostCsr<T>& csr);
+  /// From coordinate entries in any order (csr_from_entries: duplicates added).
   static SparseMatrix from_entries(Context& ctx, const CooEntries& entries);
   /// A Matrix Market file: symmetric storage expanded, duplicates added.
   static SparseMatrix from_file(Context& ctx, const std::string& path);
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
-  std::size_t nnz() const { return nnz_; }
-  bool wide_row_pointers() const { return wide_; }  ///< 64-bit row pointers
-  Context& context() const { return *ctx_; }
-  const cl::Buffer& row_pointers() const { return row_ptr_; }
-  const cl::Buffer& columns() const { return col_; }
-  const cl::Buffer& values() const { return val_; }
+  std::size_t rows() const { return rows_; }                   ///< its rows
+  std::size_t cols() const { return cols_; }                   ///< its columns
+  std::size_t nnz() const { return nnz_; }                     ///< its stored entries
+  bool wide_row_pointers() const { return wide_; }             ///< 64-bit row pointers
+  Context& context() const { return *ctx_; }                   ///< whose device holds it
+  const cl::Buffer& row_pointers() const { return row_ptr_; }  ///< CSR's rows + 1 offsets (32- or 64-bit)
+  const cl::Buffer& columns() const { return col_; }           ///< CSR's columns, 32-bit
+  const cl::Buffer& values() const { return val_; }            ///< CSR's values
   /// The structure's statistics the SpMV rules read (computed once).
   const SparseShape& shape() const { return shape_; }
   /// "" when A equals its transpose to a few roundings (what CG requires,
@@ -259,15 +275,17 @@ LaunchPlan spmv(Context& ctx, T alpha, const SparseMatrix<T>& a, const Buffer<T>
 /// solution on return.
 namespace portacl {
 
+/// How a Krylov solve stops, preconditions and plans.
 struct SolverOptions {
+  /// What "converged" measures.
   enum class Criterion {
     relative_residual,  ///< ||r|| / ||b|| < tolerance
     max_residual,       ///< max |r_i| < tolerance (the textbook criterion)
   };
-  double tolerance = 1e-6;
-  Criterion criterion = Criterion::relative_residual;
-  std::size_t max_iterations = 1000;
-  bool jacobi = false;  ///< precondition with the inverse of A's diagonal
+  double tolerance = 1e-6;                             ///< the criterion's measure must fall below it
+  Criterion criterion = Criterion::relative_residual;  ///< what is measured
+  std::size_t max_iterations = 1000;                   ///< the most iterations, restarts included
+  bool jacobi = false;                                 ///< precondition with the inverse of A's diagonal
   /// Read the state back every this many iterations; unset: rule
   /// solver.check-interval.
   std::optional<std::size_t> check_every;
@@ -282,6 +300,7 @@ struct SolverOptions {
   PlanOptions plan;  ///< for the SpMV and the vector kernels
 };
 
+/// How a Krylov solve went.
 struct SolverResult {
   /// The true residual b - A x of the x returned meets the tolerance (not
   /// only the recurrence's residual, which drifts from it in finite
@@ -374,6 +393,7 @@ SolverResult bicgstab(Context& ctx, const SparseMatrix<T>& a, const Buffer<T>& b
 /// the dots in parts), so within float rounding, not bit for bit.
 namespace portacl {
 
+/// A sparse matrix split by rows over a device group (above).
 template <class T>
 class GroupSparseMatrix {
   using built = only_for<T, float, double>;
@@ -386,9 +406,9 @@ class GroupSparseMatrix {
   /// A Matrix Market file, as SparseMatrix::from_file reads it.
   static GroupSparseMatrix from_file(DeviceGroup& group, const std::string& path);
 
-  std::size_t rows() const;
-  std::size_t nnz() const;
-  DeviceGroup& group() const;
+  std::size_t rows() const;    ///< the whole matrix's rows
+  std::size_t nnz() const;     ///< its stored entries
+  DeviceGroup& group() const;  ///< the group it is split over
   /// Member i's rows: offsets()[i] to offsets()[i + 1].
   const std::vector<std::size_t>& offsets() const;
   /// Entries of x member i receives from others each product.
@@ -403,7 +423,9 @@ class GroupSparseMatrix {
   /// products (the interior products run meanwhile, hiding part of it).
   double exchange_seconds() const;
 
+  /// The members' blocks and their exchange plan (internal to the library).
   struct State;
+  /// The library's own access to State.
   State& state() const { return *state_; }
 
  private:

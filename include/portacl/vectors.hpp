@@ -21,21 +21,25 @@ namespace portacl {
 
 template <class T>
 struct element_of;
+/// float: f32.
 template <>
 struct element_of<float> {
-  static constexpr ElementType value = ElementType::f32;
+  static constexpr ElementType value = ElementType::f32;  ///< the element type
 };
+/// double: f64.
 template <>
 struct element_of<double> {
-  static constexpr ElementType value = ElementType::f64;
+  static constexpr ElementType value = ElementType::f64;  ///< the element type
 };
+/// int: i32.
 template <>
 struct element_of<int> {
-  static constexpr ElementType value = ElementType::i32;
+  static constexpr ElementType value = ElementType::i32;  ///< the element type
 };
+/// std::int64_t: i64.
 template <>
 struct element_of<std::int64_t> {
-  static constexpr ElementType value = ElementType::i64;
+  static constexpr ElementType value = ElementType::i64;  ///< the element type
 };
 
 /// The element types an operation is built for (its template's second
@@ -46,8 +50,9 @@ struct built_for {
   static_assert((std::is_same<T, Built>::value || ...),
                 "portacl: this operation is not built for this element type; the error's context shows "
                 "built_for<your type, the types it is built for>");
-  using type = void;
+  using type = void;  ///< void, where T is one of Built
 };
+/// void where T is one of Built; a compile error naming them where not.
 template <class T, class... Built>
 using only_for = typename built_for<T, Built...>::type;
 
@@ -69,10 +74,13 @@ LaunchPlan axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const PlanO
 template <class T, class = only_for<T, float, double>>
 void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan);
 
+/// y = x
 template <class T, class = only_for<T, float, double>>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
+/// y = value in every element
 template <class T, class = only_for<T, float, double>>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& options = {});
+/// y = a*y
 template <class T, class = only_for<T, float, double>>
 LaunchPlan scale(Context& ctx, T a, Buffer<T>& y, const PlanOptions& options = {});
 /// y = a*x + b*y
@@ -111,6 +119,7 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
 /// sum, dot, nrm2 and count_if of one are 0.
 namespace portacl {
 
+/// An extreme element and where it is.
 template <class T>
 struct Extremum {
   T value;            ///< the compared value (|x[index]| for iamax)
@@ -127,6 +136,7 @@ using sum_type = std::conditional_t<std::is_floating_point<T>::value, T, std::in
 /// Every call may also report the plan it ran under through `used`.
 template <class T, class = only_for<T, float, double, int, std::int64_t>>
 sum_type<T> sum(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// x . y
 template <class T, class = only_for<T, float, double>>
 T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
       LaunchPlan* used = nullptr);
@@ -134,12 +144,16 @@ T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o
 /// (no overflow of the squares), double input does not scale.
 template <class T, class = only_for<T, float, double>>
 T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// The smallest element (NaN where any is NaN).
 template <class T, class = only_for<T, float, double>>
 T min(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// The largest element (NaN where any is NaN).
 template <class T, class = only_for<T, float, double>>
 T max(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// The smallest element and its first index.
 template <class T, class = only_for<T, float, double>>
 Extremum<T> argmin(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// The largest element and its first index.
 template <class T, class = only_for<T, float, double>>
 Extremum<T> argmax(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// BLAS i_amax: the first index of the largest |x|.
@@ -158,16 +172,21 @@ std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<
 template <class T, class = only_for<T, float, double, int, std::int64_t>>
 DeviceValue<sum_type<T>> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
                                    LaunchPlan* used = nullptr);
+/// dot, left on the device.
 template <class T, class = only_for<T, float, double>>
 DeviceValue<T> dot_async(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& options = {},
                          LaunchPlan* used = nullptr);
+/// nrm2, left on the device.
 template <class T, class = only_for<T, float, double>>
 DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
                           LaunchPlan* used = nullptr);
+/// min, left on the device.
 template <class T, class = only_for<T, float, double>>
 DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// max, left on the device.
 template <class T, class = only_for<T, float, double>>
 DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
+/// count_if, left on the device.
 template <class T, class = only_for<T, float, double>>
 DeviceValue<std::uint64_t> count_if_async(Context& ctx, const std::string& predicate, const Buffer<T>& x,
                                           const PlanOptions& options = {}, LaunchPlan* used = nullptr);
@@ -236,6 +255,7 @@ DeviceValue<std::uint64_t> compact_async(Context& ctx, const std::string& predic
 /// for signed and floating-point keys.
 namespace portacl {
 
+/// How sort and sort_by_key order.
 struct SortOptions {
   /// Unsigned keys only: the keys are below 2^key_bits, so only their low
   /// key_bits bits are sorted (cell indices below 2^20 need 20, not 32,
@@ -245,7 +265,7 @@ struct SortOptions {
   std::optional<unsigned> key_bits;
   /// Largest first; equal keys keep their input order either way.
   bool descending = false;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for every launch of the sort
 };
 
 /// Sorts `keys` in place. Returns the scatter's plan; its decisions name
@@ -273,10 +293,11 @@ LaunchPlan sort_by_key(Context& ctx, Buffer<K>& keys, Buffer<V>& values, const S
 /// overflow), buffers of another context or sharing memory.
 namespace portacl {
 
+/// How keys are binned.
 struct HistogramOptions {
   unsigned shift = 0;  ///< bits dropped from each key before binning
   bool wrap = false;   ///< bin = (key >> shift) mod bins instead of refusing keys past the last bin
-  PlanOptions plan;
+  PlanOptions plan;    ///< for every launch of the histogram
 };
 
 /// Returns the plan of the counting launch; its decisions say which variant
@@ -296,6 +317,7 @@ LaunchPlan histogram(Context& ctx, const Buffer<std::uint32_t>& keys, Buffer<std
 /// The result is bit for bit that of upload + kernel + download.
 namespace portacl {
 
+/// How a pipeline chunks and overlaps.
 struct PipelineOptions {
   std::size_t chunk_elements = 0;  ///< 0: n / (4 * queues), at least 2^18
   unsigned queues = 2;             ///< 1 runs the same steps without overlap
@@ -303,12 +325,13 @@ struct PipelineOptions {
   std::optional<bool> pinned_staging;
 };
 
+/// What a pipeline did.
 struct PipelineReport {
-  std::size_t chunks = 0;
-  std::size_t chunk_elements = 0;
-  unsigned queues = 0;
-  bool pinned_staging = false;  ///< chunks went through pinned host memory
-  double wall_ms = 0;           ///< enqueue of the first chunk to the last result in y
+  std::size_t chunks = 0;          ///< chunks sent
+  std::size_t chunk_elements = 0;  ///< elements a chunk (the last may hold fewer)
+  unsigned queues = 0;             ///< queues the chunks went round
+  bool pinned_staging = false;     ///< chunks went through pinned host memory
+  double wall_ms = 0;              ///< enqueue of the first chunk to the last result in y
 };
 
 /// y = a*x + y over n host elements.
