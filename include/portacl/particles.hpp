@@ -57,26 +57,33 @@ namespace portacl {
 /// run (LennardJonesMdDouble, lennard_jones in double) takes them whole; a
 /// float run and the neighbour search round them to float once.
 struct PeriodicBox {
-  double x = 0, y = 0, z = 0;
+  double x = 0;  ///< length along x
+  double y = 0;  ///< length along y
+  double z = 0;  ///< length along z
 };
 
+/// How neighbours are found: binned into cells of the cutoff's size, every
+/// pair, or as the rules choose (automatic).
 enum class NeighbourSearch { automatic, cells, all_pairs };
 
+/// What a neighbour list holds and how it is built.
 struct NeighbourOptions {
-  double cutoff = 0;         ///< the interaction's range, > 0
-  double skin = 0.3;         ///< extra range, so the list serves several steps
-  bool half = false;         ///< each pair once (j > i) instead of both ways
-  std::size_t capacity = 0;  ///< first capacity a particle; 0: from the density
-  NeighbourSearch search = NeighbourSearch::automatic;
-  PlanOptions plan;
+  double cutoff = 0;                                    ///< the interaction's range, > 0
+  double skin = 0.3;                                    ///< extra range, so the list serves several steps
+  bool half = false;                                    ///< each pair once (j > i) instead of both ways
+  std::size_t capacity = 0;                             ///< first capacity a particle; 0: from the density
+  NeighbourSearch search = NeighbourSearch::automatic;  ///< how neighbours are found
+  PlanOptions plan;                                     ///< for the search's launches
 };
 
+/// Each particle's neighbours within cutoff + skin, on the device (above).
 class NeighbourList {
  public:
+  /// An empty list on ctx's device; build() fills it. Errors: a cutoff not a finite length above 0, a negative skin.
   NeighbourList(Context& ctx, const NeighbourOptions& options);
   ~NeighbourList();
-  NeighbourList(NeighbourList&&) noexcept;
-  NeighbourList& operator=(NeighbourList&&) noexcept;
+  NeighbourList(NeighbourList&&) noexcept;             ///< takes the other's list
+  NeighbourList& operator=(NeighbourList&&) noexcept;  ///< takes the other's list
 
   /// Builds the list of `positions` (4 floats a particle) in `box`.
   void build(const Buffer<float>& positions, const PeriodicBox& box);
@@ -87,23 +94,24 @@ class NeighbourList {
   /// True when a particle has moved more than half the skin since the build
   /// (by the minimum image), checked on the device; one small read.
   bool needs_rebuild(const Buffer<float>& positions) const;
+  /// As above, from double positions.
   bool needs_rebuild(const Buffer<double>& positions) const;
   /// The positions at the last build, which needs_rebuild compares with
   /// (4 floats a particle): for an integrator that folds the check into
   /// its own kernel, as LennardJonesMd does. Throws when never built.
   const Buffer<float>& built_positions() const;
 
-  std::size_t particles() const;
-  std::size_t capacity() const;  ///< neighbours a particle the storage holds
-  std::size_t retries() const;   ///< builds repeated for a larger capacity, over the list's life
-  bool half() const;
-  double cutoff() const;
-  const PeriodicBox& box() const;
+  std::size_t particles() const;   ///< at the last build
+  std::size_t capacity() const;    ///< neighbours a particle the storage holds
+  std::size_t retries() const;     ///< builds repeated for a larger capacity, over the list's life
+  bool half() const;               ///< each pair once (j > i)
+  double cutoff() const;           ///< the interaction's range (the skin beyond it)
+  const PeriodicBox& box() const;  ///< at the last build
   /// counts[i]: particle i's neighbours.
   const Buffer<std::uint32_t>& counts() const;
   /// Neighbour k of particle i is at neighbours()[slot(i, k)].
   const Buffer<std::uint32_t>& neighbours() const;
-  std::size_t slot(std::size_t i, std::size_t k) const;
+  std::size_t slot(std::size_t i, std::size_t k) const;  ///< where neighbour k of i is
   /// True when slot(i, k) is k n + i (GPUs), false for i capacity + k.
   bool slots_by_neighbour() const;
   /// Every (i, j) the list holds, read back to the host, in order of i.
@@ -134,24 +142,26 @@ class NeighbourList {
 /// buffers of another context or sharing memory, a box length not above 0.
 namespace portacl {
 
+/// The bonds' parameters, one entry a type.
 struct BondTypes {
   std::vector<float> k{1.0f};   ///< stiffness a type
   std::vector<float> r0{1.0f};  ///< rest length a type
 };
 
+/// A set of harmonic bonds, their atoms' bonds found once (above).
 class Bonds {
  public:
   /// `pairs` holds 2 atom indices a bond, `types` one type a bond.
   Bonds(Context& ctx, std::size_t atoms, const std::vector<std::uint32_t>& pairs,
         const std::vector<std::uint32_t>& types, const BondTypes& bond_types, std::size_t max_per_atom);
   ~Bonds();
-  Bonds(Bonds&&) noexcept;
+  Bonds(Bonds&&) noexcept;  ///< takes the other's bonds
 
   /// forces[4a..4a+3] += (F_a, e_a), e_a half the energy of a's bonds: the
   /// sum of e over the atoms is the bonds' energy.
   LaunchPlan add_forces(const Buffer<float>& positions, const PeriodicBox& box, Buffer<float>& forces,
                         const PlanOptions& options = {}) const;
-  std::size_t bonds() const;
+  std::size_t bonds() const;  ///< how many
 
  private:
   struct State;
@@ -188,11 +198,11 @@ namespace portacl {
 /// rounds its table (4 eps sigma^12, 4 eps sigma^6, the shift, each made
 /// in double) and the cutoff to float once.
 struct LennardJones {
-  std::size_t types = 1;
+  std::size_t types = 1;             ///< particle types (the fourth position value)
   std::vector<double> epsilon{1.0};  ///< types x types, row-major, symmetric
   std::vector<double> sigma{1.0};    ///< types x types, row-major, symmetric
-  double cutoff = 2.5;
-  bool shift = true;
+  double cutoff = 2.5;               ///< no force beyond it
+  bool shift = true;                 ///< shift the potential to 0 at the cutoff
 };
 
 /// T is float or double (positions, forces and the arithmetic; the list
@@ -227,20 +237,22 @@ namespace portacl {
 /// Double, as the box and the Lennard-Jones tables are: a double run
 /// steps with dt and the masses whole, a float run rounds them once.
 struct MdOptions {
-  double dt = 0.005;
+  double dt = 0.005;                ///< the time step
   std::vector<double> masses{1.0};  ///< one a type
-  double skin = 0.3;
+  double skin = 0.3;                ///< the neighbour list's extra range
   /// Half lists with atomic shares (true) or full lists (false); unset,
   /// the device class decides (rule particles.md-list): half on CPUs, where
   /// the shares rarely collide, full on GPUs, where they contend. Double
   /// runs take full lists only.
   std::optional<bool> half_list;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for every launch of a step
 };
 
+/// A system's energy, summed in double.
 struct MdEnergy {
-  double kinetic = 0, potential = 0;
-  double total() const { return kinetic + potential; }
+  double kinetic = 0;                                   ///< sum of m v^2 / 2
+  double potential = 0;                                 ///< the pair energies
+  double total() const { return kinetic + potential; }  ///< conserved by NVE, to the step's error
 };
 
 /// T is the precision of the positions, velocities, forces and their
@@ -252,28 +264,30 @@ class BasicLennardJonesMd {
                 "molecular dynamics runs in float or double");
 
  public:
+  /// A run on the caller's `positions` and `velocities` (updated in place);
+  /// the first list and forces are made here.
   BasicLennardJonesMd(Context& ctx, Buffer<T>& positions, Buffer<T>& velocities, const PeriodicBox& box,
                       const LennardJones& lj, const MdOptions& options = {});
   ~BasicLennardJonesMd();
-  BasicLennardJonesMd(BasicLennardJonesMd&&) noexcept;
+  BasicLennardJonesMd(BasicLennardJonesMd&&) noexcept;  ///< takes the other's run
 
   /// `steps` velocity-Verlet steps.
   void run(std::size_t steps);
   /// The kinetic and potential energy now (reads the velocities and the
   /// forces' energies back to the host, sums in double).
   MdEnergy energy() const;
-  std::size_t steps_done() const;
-  std::size_t rebuilds() const;  ///< neighbour-list builds, the first included
-  const NeighbourList& list() const;
-  const Buffer<T>& forces() const;  ///< (fx, fy, fz, e) a particle, for the current positions
+  std::size_t steps_done() const;     ///< over every run()
+  std::size_t rebuilds() const;       ///< neighbour-list builds, the first included
+  const NeighbourList& list() const;  ///< the current neighbour list
+  const Buffer<T>& forces() const;    ///< (fx, fy, fz, e) a particle, for the current positions
 
  private:
   struct State;
   std::unique_ptr<State> s_;
 };
 
-using LennardJonesMd = BasicLennardJonesMd<float>;
-using LennardJonesMdDouble = BasicLennardJonesMd<double>;
+using LennardJonesMd = BasicLennardJonesMd<float>;         ///< in float
+using LennardJonesMdDouble = BasicLennardJonesMd<double>;  ///< in double
 
 extern template class BasicLennardJonesMd<float>;
 extern template class BasicLennardJonesMd<double>;
@@ -299,13 +313,14 @@ extern template class BasicLennardJonesMd<double>;
 /// step that is not finite.
 namespace portacl {
 
+/// The N-body force's parameters.
 struct NbodyOptions {
   /// eps, > 0: no default, a length of the user's problem. A float run
   /// rounds it (and G) to float once.
   double softening = 0;
   double gravity = 1;     ///< G
   bool potential = true;  ///< also each body's potential (one more multiply-add a pair)
-  PlanOptions plan;
+  PlanOptions plan;       ///< for the force's launch
 };
 
 /// accelerations[4i..4i+3] = (a_i, phi_i), phi_i 0 unless options.potential.
@@ -324,9 +339,11 @@ LaunchPlan nbody_step(Context& ctx, Buffer<T>& bodies, Buffer<T>& velocities, Bu
 /// Kinetic and potential energy from host copies of the three arrays (the
 /// potential from the stored phi_i), summed in double.
 struct NbodyEnergy {
-  double kinetic = 0, potential = 0;
-  double total() const { return kinetic + potential; }
+  double kinetic = 0;                                   ///< sum of m v^2 / 2
+  double potential = 0;                                 ///< sum of m phi / 2 (each pair once)
+  double total() const { return kinetic + potential; }  ///< conserved, to the step's error
 };
+/// The energy of the three host arrays (above).
 template <class T, class = only_for<T, float, double>>
 NbodyEnergy nbody_energy(const std::vector<T>& bodies, const std::vector<T>& velocities,
                          const std::vector<T>& accelerations);
@@ -354,12 +371,14 @@ namespace portacl {
 /// count in 32 bits.
 constexpr std::size_t kRdfMostParticles = 92681;
 
+/// The shells radial_distribution counts into.
 struct RdfOptions {
-  float r_max = 0;
-  std::size_t shells = 100;
-  PlanOptions plan;
+  float r_max = 0;           ///< the outer radius, > 0
+  std::size_t shells = 100;  ///< shells of r_max / shells each
+  PlanOptions plan;          ///< for the counting launch
 };
 
+/// The counts and g(r) of every shell.
 struct RadialDistribution {
   std::vector<std::uint32_t> counts;  ///< pairs a shell
   std::vector<double> r;              ///< shell centres
@@ -367,6 +386,7 @@ struct RadialDistribution {
   LaunchPlan plan;                    ///< the counting launch's plan
 };
 
+/// g(r) of `positions` (4 floats a particle) in `box` (above).
 RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positions, const PeriodicBox& box,
                                        const RdfOptions& options);
 
@@ -386,6 +406,7 @@ RadialDistribution radial_distribution(Context& ctx, const Buffer<float>& positi
 /// (each body's sum runs over all bodies in the same order in both).
 namespace portacl {
 
+/// All-pairs N-body over a device group (above).
 class GroupNbody {
  public:
   /// Bodies (x, y, z, m) and velocities (vx, vy, vz, unused), 4 floats a
@@ -408,8 +429,8 @@ class GroupNbody {
   std::string describe() const;
   /// The current state, read back from every member, 4 floats a body.
   std::vector<float> bodies() const;
-  std::vector<float> velocities() const;
-  std::vector<float> accelerations() const;
+  std::vector<float> velocities() const;     ///< as bodies(), the velocities
+  std::vector<float> accelerations() const;  ///< as bodies(), the accelerations and potentials
 
  private:
   struct State;

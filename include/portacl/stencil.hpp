@@ -31,6 +31,7 @@ namespace portacl {
 ///   output has the input's size.
 enum class Boundary { valid, zero, clamp };
 
+/// "valid", "zero" or "clamp".
 std::string to_string(Boundary b);
 
 }  // namespace portacl
@@ -53,20 +54,25 @@ namespace portacl {
 
 /// A grid's extent, x fastest.
 struct Extent3 {
-  std::size_t nx = 0, ny = 0, nz = 0;
-  std::size_t cells() const { return nx * ny * nz; }
+  std::size_t nx = 0;                                 ///< cells along x (contiguous)
+  std::size_t ny = 0;                                 ///< cells along y
+  std::size_t nz = 0;                                 ///< cells along z
+  std::size_t cells() const { return nx * ny * nz; }  ///< all of them
 };
 
 /// One point of a general stencil: the offset from the output cell and its
 /// weight.
 template <class T>
 struct StencilPoint {
-  int dx = 0, dy = 0, dz = 0;
-  T weight{};
+  int dx = 0;  ///< offset along x
+  int dy = 0;  ///< offset along y
+  int dz = 0;  ///< offset along z
+  T weight{};  ///< the point's weight
 };
 
+/// How a 3D stencil reads beyond the grid, and which variant runs.
 struct Stencil3dOptions {
-  Boundary boundary = Boundary::zero;
+  Boundary boundary = Boundary::zero;  ///< what is read beyond the grid (above)
   /// Force the variant (true, the star only: each x-y plane in local memory
   /// and the z neighbours in a register queue, marching along z; false:
   /// cache-reliant, one output per work-item, for any stencil); unset: rule
@@ -85,7 +91,7 @@ struct Stencil3dOptions {
   /// unset: a tuned PREFETCH_PLANES, else 1. Each step more keeps another
   /// plane's bytes in flight for a few more registers per work-item.
   std::optional<std::size_t> prefetch_planes;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for the stencil's launches
 };
 
 /// The output's extent for an input of `in` and a stencil reaching `reach`
@@ -102,11 +108,12 @@ class StarWeights {
   using built = only_for<T, float, double>;
 
  public:
+  /// c[0..R] checked and uploaded to ctx's device.
   StarWeights(Context& ctx, std::vector<T> weights);
 
-  std::size_t radius() const { return weights_.size() - 1; }
-  const std::vector<T>& weights() const { return weights_; }
-  const Buffer<T>& buffer() const { return buffer_; }
+  std::size_t radius() const { return weights_.size() - 1; }  ///< R
+  const std::vector<T>& weights() const { return weights_; }  ///< c[0..R]
+  const Buffer<T>& buffer() const { return buffer_; }         ///< c[0..R] on the device
 
  private:
   std::vector<T> weights_;
@@ -137,11 +144,12 @@ class StencilPoints {
   using built = only_for<T, float, double>;
 
  public:
+  /// The points checked and uploaded to ctx's device.
   StencilPoints(Context& ctx, std::vector<StencilPoint<T>> points);
 
-  std::size_t reach() const { return reach_; }
-  const std::vector<StencilPoint<T>>& points() const { return points_; }
-  const Buffer<T>& buffer() const { return buffer_; }
+  std::size_t reach() const { return reach_; }                            ///< the largest |offset| along any axis
+  const std::vector<StencilPoint<T>>& points() const { return points_; }  ///< as given
+  const Buffer<T>& buffer() const { return buffer_; }                     ///< the points on the device
 
  private:
   std::vector<StencilPoint<T>> points_;
@@ -176,9 +184,13 @@ namespace portacl {
 /// then column 0 (west) and the last column (east) on the rows between.
 template <class T>
 struct HeatSides {
-  T north{}, south{}, west{}, east{};
+  T north{};  ///< row 0
+  T south{};  ///< the last row
+  T west{};   ///< column 0, between them
+  T east{};   ///< the last column, between them
 };
 
+/// The 2D heat equation's steps, sides and variant.
 template <class T>
 struct HeatOptions {
   T r = T(0.25);          ///< diffusion number dt alpha / h^2, at most 1/4
@@ -188,7 +200,7 @@ struct HeatOptions {
   /// When set, called after every `output_every` steps with the step count
   /// and the field then (a buffer of the call's, valid during the callback).
   std::size_t output_every = 0;
-  std::function<void(std::size_t step, const Buffer<T>& field)> on_output;
+  std::function<void(std::size_t step, const Buffer<T>& field)> on_output;  ///< see output_every
   /// Force the variant (true: local-memory tile, false: cache-reliant);
   /// unset: rule stencil.tile-beyond-cache, and whole rows per work-item
   /// on CPUs (rule cpu.large-grain).
@@ -205,7 +217,7 @@ struct HeatOptions {
   /// 4, 8 or 16 (it divides the tile's height); unset: rule
   /// stencil.temporal-strip or a tuned CELLS_Y.
   std::optional<std::size_t> cells_y;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for the steps' launches
 };
 
 /// Advances `u` (rows x cols) by options.steps steps, in place. Errors,
@@ -247,16 +259,16 @@ class ConvolutionMask {
   ConvolutionMask(Context& ctx, std::vector<T> weights, std::size_t rows, std::size_t cols,
                   bool detect_separable = false);
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
-  const std::vector<T>& weights() const { return weights_; }
-  const Buffer<T>& buffer() const { return buffer_; }
+  std::size_t rows() const { return rows_; }                  ///< MR
+  std::size_t cols() const { return cols_; }                  ///< MC
+  const std::vector<T>& weights() const { return weights_; }  ///< rows x cols, by rows
+  const Buffer<T>& buffer() const { return buffer_; }         ///< the weights on the device
   /// Set when the mask was found separable: the column (rows x 1) and row
   /// (1 x cols) factors whose outer product is the mask; else null.
   const ConvolutionMask<T>* column_factor() const { return column_.get(); }
-  const ConvolutionMask<T>* row_factor() const { return row_.get(); }
-  bool separable() const { return column_ != nullptr; }
-  Context& context() const { return *ctx_; }
+  const ConvolutionMask<T>* row_factor() const { return row_.get(); }  ///< see column_factor
+  bool separable() const { return column_ != nullptr; }                ///< whether the factors are set
+  Context& context() const { return *ctx_; }                           ///< whose device holds it
 
  private:
   Context* ctx_;
@@ -266,8 +278,9 @@ class ConvolutionMask {
   std::shared_ptr<const ConvolutionMask<T>> column_, row_;
 };
 
+/// How a 2D convolution reads beyond the image, and which variant runs.
 struct ConvolutionOptions {
-  Boundary boundary = Boundary::zero;
+  Boundary boundary = Boundary::zero;  ///< what is read beyond the image (above)
   /// Force the variant (true: the tile and its halo in local memory, false:
   /// cache-reliant); unset: rule stencil.tile-beyond-cache, and rule
   /// cpu.large-grain (whole rows per work-item) on CPUs.
@@ -283,7 +296,7 @@ struct ConvolutionOptions {
   std::optional<bool> constant_mask;
   /// false: one 2D pass even where the mask was found separable.
   bool use_separable = true;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for the passes' launches
 };
 
 /// The output's rows and columns for an input of rows x cols: the input's
@@ -326,6 +339,7 @@ LaunchPlan convolve1d(Context& ctx, const Buffer<T>& in, std::size_t n, const Co
 /// double, a window variance below 1e-12 of its mean square).
 namespace portacl {
 
+/// Which NCC variant runs.
 struct NccOptions {
   /// Force the variant (true: the image block in local memory, false:
   /// through the caches); unset: rule ncc.image-tile.
@@ -336,14 +350,15 @@ struct NccOptions {
   /// Force the template into constant (true) or global (false) memory;
   /// unset: rule convolution.mask-in-constant.
   std::optional<bool> constant_template;
-  PlanOptions plan;
+  PlanOptions plan;  ///< for the map's launch
 };
 
 /// Where the template matches best: the largest coefficient (the first in
 /// row-major order among equals).
 struct NccMatch {
-  std::size_t row = 0, col = 0;
-  float score = 0;
+  std::size_t row = 0;  ///< the offset's row in the map
+  std::size_t col = 0;  ///< its column
+  float score = 0;      ///< the coefficient there, -1 to 1
 };
 
 /// The map's rows and columns. Errors: a template larger than the image.
@@ -360,17 +375,18 @@ class NccTemplate {
   using built = only_for<P, std::uint8_t, float, double>;
 
  public:
+  /// `pixels` (rows x cols, by rows) checked, summed and uploaded.
   NccTemplate(Context& ctx, std::vector<P> pixels, std::size_t rows, std::size_t cols);
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
+  std::size_t rows() const { return rows_; }  ///< its rows
+  std::size_t cols() const { return cols_; }  ///< its columns
   /// What the kernel reads: 8-bit pixels as given, float pixels less their
   /// mean.
   const Buffer<P>& buffer() const { return buffer_; }
   /// 8-bit: S_T and n S_TT - S_T^2, exact; float: 0 and sum (T - mean)^2.
   std::uint64_t sum() const { return sum_; }
-  std::uint64_t variance() const { return variance_; }
-  double centred_squares() const { return centred_squares_; }
+  std::uint64_t variance() const { return variance_; }         ///< 8-bit: n S_TT - S_T^2; float: 0
+  double centred_squares() const { return centred_squares_; }  ///< float: sum (T - mean)^2; 8-bit: 0
 
  private:
   std::vector<P> prepared(std::vector<P> pixels);
@@ -421,6 +437,7 @@ NccMatch ncc_best_match(Context& ctx, const Buffer<float>& map, std::size_t map_
 /// ghost row is never used once it is stale.
 namespace portacl {
 
+/// The 2D heat equation split by rows over a device group (above).
 template <class T>
 class GroupHeat2d {
   using built = only_for<T, float, double>;
@@ -445,6 +462,7 @@ class GroupHeat2d {
   std::vector<T> download() const;
   /// Ghost rows a side, the slabs, and why.
   std::size_t halo_rows() const;
+  /// A line a slab (its member, rows and ghost rows), then why the halo width.
   std::string describe() const;
   /// Seconds in the ghost exchange: from the moment every band had stepped
   /// to the moment every ghost row was written, summed over calls (the
