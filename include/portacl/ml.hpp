@@ -38,22 +38,33 @@
 /// memory.
 namespace portacl {
 
+/// The order of a 4D tensor's dimensions in memory, the last contiguous.
 enum class TensorLayout {
   nchw,  ///< image, channel, row, column
   nhwc,  ///< image, row, column, channel
 };
 
+/// A convolution layer's sizes (N, C, H, W; K filters of R x S).
 struct ConvLayerShape {
-  std::size_t images = 1, channels = 1, height = 1, width = 1;
-  std::size_t filters = 1, filter_height = 1, filter_width = 1;
-  std::size_t stride_h = 1, stride_w = 1;
-  std::size_t pad_h = 0, pad_w = 0;
-  std::size_t dilation_h = 1, dilation_w = 1;
-  std::size_t groups = 1;
+  std::size_t images = 1;          ///< N
+  std::size_t channels = 1;        ///< C, the input's
+  std::size_t height = 1;          ///< H, the input's rows
+  std::size_t width = 1;           ///< W, the input's columns
+  std::size_t filters = 1;         ///< K, the output's channels
+  std::size_t filter_height = 1;   ///< R
+  std::size_t filter_width = 1;    ///< S
+  std::size_t stride_h = 1;        ///< rows between two outputs' windows
+  std::size_t stride_w = 1;        ///< columns between two outputs' windows
+  std::size_t pad_h = 0;           ///< zero rows above and below
+  std::size_t pad_w = 0;           ///< zero columns left and right
+  std::size_t dilation_h = 1;      ///< rows between two taps of a filter
+  std::size_t dilation_w = 1;      ///< columns between two taps of a filter
+  std::size_t groups = 1;          ///< channel groups: each filter reads C / groups channels
   std::size_t out_height() const;  ///< P
   std::size_t out_width() const;   ///< Q
 };
 
+/// How a convolution layer is computed.
 enum class ConvAlgorithm {
   automatic,    ///< the rule conv.algorithm chooses
   direct,       ///< each work-item several images x filters of one output position, in registers
@@ -68,11 +79,12 @@ enum class ConvAlgorithm {
   winograd,
 };
 
+/// How a convolution layer runs.
 struct ConvLayerOptions {
-  TensorLayout layout = TensorLayout::nchw;
-  ConvAlgorithm algorithm = ConvAlgorithm::automatic;
-  bool relu = false;  ///< max(0, x) after the bias
-  PlanOptions plan;
+  TensorLayout layout = TensorLayout::nchw;            ///< of the input and output tensors
+  ConvAlgorithm algorithm = ConvAlgorithm::automatic;  ///< how it is computed
+  bool relu = false;                                   ///< max(0, x) after the bias
+  PlanOptions plan;                                    ///< for the layer's launches
 };
 
 /// The layout the device reads best (rule conv.layout): NCHW on GPUs, NHWC
@@ -126,13 +138,17 @@ LaunchPlan convert_tensor_layout(Context& ctx, std::size_t images, std::size_t c
 /// context or sharing memory where one is written while another is read.
 namespace portacl {
 
+/// A dense layer's sizes.
 struct DenseShape {
-  std::size_t batch = 1, inputs = 1, outputs = 1;
+  std::size_t batch = 1;    ///< rows of the input
+  std::size_t inputs = 1;   ///< features in
+  std::size_t outputs = 1;  ///< features out
 };
 
+/// How a dense layer runs.
 struct DenseOptions {
-  bool relu = false;
-  PlanOptions plan;
+  bool relu = false;  ///< max(0, x) after the bias
+  PlanOptions plan;   ///< for the layer's launch
 };
 
 /// y = act(x W^T + b); `bias` may be null.
@@ -178,10 +194,11 @@ namespace portacl {
 LaunchPlan binarise_weights(Context& ctx, const Buffer<float>& weights, std::size_t rows, std::size_t k,
                             Buffer<std::uint32_t>& packed, Buffer<float>* scales, const PlanOptions& plan = {});
 
+/// How a binarised layer runs.
 struct BinaryLayerOptions {
-  bool relu = false;
+  bool relu = false;                         ///< act = max(0, x) after the scale and the bias
   TensorLayout layout = TensorLayout::nchw;  ///< the convolution's tensors
-  PlanOptions plan;
+  PlanOptions plan;                          ///< for the layer's launches
 };
 
 /// y = act(scale_k (sign(x) . sign(w_k)) + b_k) for each sample and output
@@ -218,11 +235,13 @@ LaunchPlan binary_conv_forward(Context& ctx, const ConvLayerShape& shape, const 
 /// not finite (NaN or infinite coordinates).
 namespace portacl {
 
+/// How points lie in memory.
 enum class PointLayout {
   rows,     ///< n x d row-major: a row per point
   columns,  ///< d x n row-major: a column per point
 };
 
+/// Where k-means starts.
 enum class KmeansInit {
   given,          ///< the centroids buffer holds the starting centroids
   random_points,  ///< k distinct points drawn uniformly
@@ -230,20 +249,22 @@ enum class KmeansInit {
                   ///< to the nearest one drawn before
 };
 
+/// How k-means starts, stops and plans.
 struct KmeansOptions {
-  KmeansInit init = KmeansInit::plus_plus;
-  std::uint64_t seed = 0;  ///< for random_points and plus_plus: the same seed draws the same points
-  std::size_t max_iterations = 300;
+  KmeansInit init = KmeansInit::plus_plus;  ///< the starting centroids
+  std::uint64_t seed = 0;                   ///< for random_points and plus_plus: the same seed draws the same points
+  std::size_t max_iterations = 300;         ///< the most Lloyd iterations
   /// Stop after an iteration in which at most this many labels changed
   /// (0: only once nothing changes).
   std::size_t changed_tolerance = 0;
   /// Stop after an iteration whose inertia fell by at most this fraction of
   /// the iteration's before (0: not used).
   double inertia_tolerance = 0;
-  PointLayout layout = PointLayout::rows;
-  PlanOptions plan;
+  PointLayout layout = PointLayout::rows;  ///< of the points
+  PlanOptions plan;                        ///< for every launch
 };
 
+/// How a k-means run went.
 struct KmeansResult {
   /// Iterations run; each one assigned the labels and then moved the
   /// centroids, so on return the centroids are the means of the labels'
@@ -295,14 +316,16 @@ void kmeans_init(Context& ctx, const Buffer<T>& points, std::size_t n, std::size
 /// memory.
 namespace portacl {
 
+/// What "nearest" means for KNN.
 enum class Similarity {
   cosine,            ///< (a . b) / (|a| |b|), larger is nearer
   squared_distance,  ///< |a - b|^2, smaller is nearer
 };
 
+/// How KNN ranks and plans.
 struct KnnOptions {
-  Similarity similarity = Similarity::cosine;
-  PlanOptions plan;
+  Similarity similarity = Similarity::cosine;  ///< what "nearest" means
+  PlanOptions plan;                            ///< for every launch
 };
 
 /// For each of `query_count` queries (rows of `queries`), the k best of
@@ -347,22 +370,31 @@ LaunchPlan knn_classify(Context& ctx, const Buffer<T>& train, const Buffer<int>&
 /// context or sharing memory, a maximum's backward without `argmax`.
 namespace portacl {
 
+/// The largest of a window, or its mean.
 enum class PoolKind { max, average };
 
+/// A pooling layer's sizes.
 struct PoolShape {
-  std::size_t images = 1, channels = 1, height = 1, width = 1;
-  std::size_t window_h = 2, window_w = 2;
-  std::size_t stride_h = 2, stride_w = 2;
-  std::size_t pad_h = 0, pad_w = 0;
+  std::size_t images = 1;          ///< N
+  std::size_t channels = 1;        ///< C
+  std::size_t height = 1;          ///< H
+  std::size_t width = 1;           ///< W
+  std::size_t window_h = 2;        ///< R, the window's rows
+  std::size_t window_w = 2;        ///< S, the window's columns
+  std::size_t stride_h = 2;        ///< rows between two windows
+  std::size_t stride_w = 2;        ///< columns between two windows
+  std::size_t pad_h = 0;           ///< rows of padding above and below
+  std::size_t pad_w = 0;           ///< columns of padding left and right
   std::size_t out_height() const;  ///< P
   std::size_t out_width() const;   ///< Q
 };
 
+/// How a pooling layer runs.
 struct PoolOptions {
-  PoolKind kind = PoolKind::max;
-  TensorLayout layout = TensorLayout::nchw;
-  bool count_padding = false;  ///< average: divide by R x S, not by the taps inside the image
-  PlanOptions plan;
+  PoolKind kind = PoolKind::max;             ///< maximum or average
+  TensorLayout layout = TensorLayout::nchw;  ///< of the tensors
+  bool count_padding = false;                ///< average: divide by R x S, not by the taps inside the image
+  PlanOptions plan;                          ///< for the layer's launch
 };
 
 /// output = pool(input). For the maximum, `argmax` (as many ints as the
@@ -396,14 +428,16 @@ LaunchPlan pool_backward(Context& ctx, const PoolShape& shape, const Buffer<floa
 /// or scale that is negative or not finite.
 namespace portacl {
 
+/// SGD's coefficients (above).
 struct SgdOptions {
-  float learning_rate = 0.01f;
-  float momentum = 0.9f;
-  float weight_decay = 0.0f;
-  float gradient_scale = 1.0f;
-  PlanOptions plan;
+  float learning_rate = 0.01f;  ///< the step along -v
+  float momentum = 0.9f;        ///< v's share carried over
+  float weight_decay = 0.0f;    ///< L2 penalty's coefficient
+  float gradient_scale = 1.0f;  ///< g's factor (1 / R for R replicas' summed gradients)
+  PlanOptions plan;             ///< for the step's launch
 };
 
+/// One step on every parameter (above), velocity updated in place.
 LaunchPlan sgd_step(Context& ctx, Buffer<float>& parameters, const Buffer<float>& gradients, Buffer<float>& velocity,
                     const SgdOptions& options = {});
 
@@ -433,17 +467,23 @@ LaunchPlan sgd_step(Context& ctx, Buffer<float>& parameters, const Buffer<float>
 /// 0 .. classes - 1 is named after the forward pass.
 namespace portacl {
 
+/// The small network's sizes: C x H x W images into `classes` classes.
 struct SmallCnnShape {
-  std::size_t channels = 1, height = 8, width = 8;
-  std::size_t filters = 8;  ///< of the convolution
-  std::size_t classes = 4;
+  std::size_t channels = 1;  ///< C
+  std::size_t height = 8;    ///< H
+  std::size_t width = 8;     ///< W
+  std::size_t filters = 8;   ///< of the convolution
+  std::size_t classes = 4;   ///< the dense layer's outputs
 };
 
 /// Where one parameter tensor lies in parameters() and gradients().
 struct ParameterSegment {
-  std::size_t offset = 0, count = 0;  ///< in floats
+  std::size_t offset = 0;  ///< the first float's index
+  std::size_t count = 0;   ///< floats
 };
 
+/// The small convolutional network (above): convolution, ReLU, pooling,
+/// dense layer and softmax loss, trained by SGD on one device.
 class SmallCnn {
  public:
   /// `plan` applies to every layer's launches (a device class's plan, tuned
@@ -453,8 +493,8 @@ class SmallCnn {
   SmallCnn(const SmallCnn&) = delete;
   SmallCnn& operator=(const SmallCnn&) = delete;
 
-  const SmallCnnShape& shape() const;
-  Context& context() const;  ///< the device it runs on
+  const SmallCnnShape& shape() const;  ///< as built
+  Context& context() const;            ///< the device it runs on
   /// Every parameter, flat: the convolution's filters (F x C x 3 x 3) and
   /// bias (F), the dense layer's weights (classes x F (H/2) (W/2)) and
   /// bias (classes), each segment starting on the device's sub-buffer
@@ -463,9 +503,13 @@ class SmallCnn {
   /// is filter f's pooled value at row y, column x (H/2 and W/2 rounded
   /// down), so weight [k][that index] joins it to class k.
   Buffer<float>& parameters();
+  /// The last train_step's gradients, laid out as parameters().
   const Buffer<float>& gradients() const;
-  Buffer<float>& gradients();  ///< for a caller that sums replicas' gradients in place
-  ParameterSegment conv_filters() const, conv_bias() const, dense_weights() const, dense_bias() const;
+  Buffer<float>& gradients();              ///< for a caller that sums replicas' gradients in place
+  ParameterSegment conv_filters() const;   ///< the convolution's filters in parameters()
+  ParameterSegment conv_bias() const;      ///< the convolution's bias
+  ParameterSegment dense_weights() const;  ///< the dense layer's weights
+  ParameterSegment dense_bias() const;     ///< the dense layer's bias
   /// The four segments read back one after another, without the gaps: the
   /// parameters as a device-independent vector (saving a model, comparing
   /// replicas on devices of different alignments).
@@ -536,8 +580,10 @@ LaunchPlan predict_classes(Context& ctx, std::size_t batch, std::size_t classes,
 /// member 0's parameters to the others (call it every few hundred steps).
 namespace portacl {
 
+/// Data-parallel training of the small network over a device group (above).
 class GroupSmallCnn {
  public:
+  /// A replica on every member, all from `seed` (the same parameters).
   GroupSmallCnn(DeviceGroup& group, const SmallCnnShape& shape, std::uint64_t seed, const PlanOptions& plan = {});
   ~GroupSmallCnn();
   GroupSmallCnn(const GroupSmallCnn&) = delete;
