@@ -25,6 +25,15 @@ def _is_scalar(v: Any) -> bool:
         isinstance(v, _np.ndarray) and v.ndim == 0 and v.dtype.kind in "iuf")
 
 
+def _dtype_of(v: Any) -> Optional[str]:
+    """An operand's dtype name; None for None and for a number."""
+    if v is None or _is_scalar(v):
+        return None
+    if hasattr(v, "dtype"):  # Buffer, Array, NumPy and pyopencl arrays: nothing read
+        return str(_np.dtype(v.dtype).name)
+    return str(_np.asarray(v).dtype.name)
+
+
 def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
         context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """``expression`` element by element, on the device.
@@ -89,23 +98,27 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
         other = operand_shape(v)
         if other is not None and other != shape:
             raise ValueError(f"map: x is {shape} but {name} is {other}")
+    if not (y is None or _is_scalar(y) or isinstance(y, (Buffer, Array)) or hasattr(y, "__len__")
+            or hasattr(y, "__array__")):
+        raise TypeError(f"map: y must be None, an operand or a real number, not {type(y).__name__}")
+    if out is not None and not isinstance(out, (Buffer, Array)):
+        raise TypeError(f"map: out must be a Buffer or an Array, not {type(out).__name__}")
+    # Every dtype checked before anything is uploaded.
+    x_dtype = _dtype_of(x)
+    if x_dtype not in ("float32", "float64"):
+        raise TypeError(f"map: dtype {x_dtype} is not float32 or float64")
+    for name, v in (("y", y), ("out", out)):
+        other_dtype = _dtype_of(v)
+        if other_dtype is not None and other_dtype != x_dtype:
+            raise TypeError(f"map: x is {x_dtype} but {name} is {other_dtype}")
     as_array = any(isinstance(v, Array) for v in (x, y, out))
     on_device = as_array or any(isinstance(v, Buffer) for v in (x, y, out))
     ctx = _context(context, x, y, out)
     bx = _buffer(ctx, elements(x), "map")
     if y is None or _is_scalar(y):
         operand: Any = None if y is None else float(y)
-    elif isinstance(y, (Buffer, Array)) or hasattr(y, "__len__") or hasattr(y, "__array__"):
-        operand = _buffer(ctx, elements(y if isinstance(y, (Buffer, Array)) else _np.asarray(y)), "map")
-        if operand.dtype != bx.dtype:
-            raise TypeError(f"map: x is {bx.dtype} but y is {operand.dtype}")
     else:
-        raise TypeError(f"map: y must be None, an operand or a real number, not {type(y).__name__}")
-    if out is not None:
-        if not isinstance(out, (Buffer, Array)):
-            raise TypeError(f"map: out must be a Buffer or an Array, not {type(out).__name__}")
-        if out.dtype != bx.dtype:
-            raise TypeError(f"map: x is {bx.dtype} but out is {out.dtype}")
+        operand = _buffer(ctx, elements(y if isinstance(y, (Buffer, Array)) else _np.asarray(y)), "map")
     made: Any = _portacl.map(expression, bx, operand, elements(out), return_plan)
     result = made[0] if return_plan else made
     if out is not None:
