@@ -130,19 +130,13 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
     return (result, made[1]) if return_plan else result
 
 
-def _binary(expression: str) -> Callable[[Buffer, Any], Any]:
-    def operator(self: Buffer, other: Any) -> Any:
+def _binary(expression: str, in_place: bool = False) -> Callable[[Any, Any], Any]:
+    """The operator computing `expression` of self (x) and the other operand
+    (y); the in-place form writes self."""
+    def operator(self: Any, other: Any) -> Any:
         if not (_is_scalar(other) or isinstance(other, (Buffer, Array, _np.ndarray))):
             return NotImplemented
-        return map(expression, self, other)
-    return operator
-
-
-def _in_place(expression: str) -> Callable[[Buffer, Any], Any]:
-    def operator(self: Buffer, other: Any) -> Any:
-        if not (_is_scalar(other) or isinstance(other, (Buffer, Array, _np.ndarray))):
-            return NotImplemented
-        return map(expression, self, other, out=self)
+        return map(expression, self, other, out=self if in_place else None)
     return operator
 
 
@@ -157,7 +151,7 @@ def install_operators() -> None:
     for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/")):
         operators[f"__{name}__"] = _binary(f"x {op} y")
         operators[f"__r{name}__"] = _binary(f"y {op} x")
-        operators[f"__i{name}__"] = _in_place(f"x {op} y")
+        operators[f"__i{name}__"] = _binary(f"x {op} y", in_place=True)
     for name, function in operators.items():
         setattr(Buffer, name, function)
         setattr(Array, name, function)

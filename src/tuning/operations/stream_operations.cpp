@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The streaming family's operations (copy, fill, scale, axpy, axpby, map),
+// The streaming family's operations (copy, fill, scale, axpy, axpby, map over one
+// operand, over two and over an array and a value),
 // with CLBlast's Scopy, Sscal and Saxpy as baselines.
+#include <cmath>
+
 #include "../clblast_call.hpp"
 #include "../host_reference.hpp"
 #include "../family.hpp"
@@ -57,6 +60,21 @@ std::vector<Operation> stream_operations() {
        [](Workload& w) {
          return reference::compare(w.z.download(), reference::map(w.hx, [](double v) { return v * v + 1; }), 2);
        }});
+  // Two operands: x y - y over two arrays, and x a - a with a the kernel's argument.
+  const auto product_less = [](double u, double v) {
+    return reference::Exact{u * v - v, std::fabs(u * v) + std::fabs(v)};
+  };
+  ops.push_back({"map x*y-y", 12, 2, space,
+                 [](Workload& w, Options o) { return map(w.ctx, "x * y - y", w.x, w.y, w.z, o); }, poison,
+                 [product_less](Workload& w) {
+                   return reference::compare(w.z.download(), reference::map2(w.hx, w.hy, product_less), 2);
+                 }});
+  ops.push_back({"map x*a-a", 8, 2, space,
+                 [](Workload& w, Options o) { return map(w.ctx, "x * y - y", w.x, kA, w.z, o); }, poison,
+                 [product_less](Workload& w) {
+                   return reference::compare(w.z.download(),
+                                             reference::map2(w.hx, std::vector<float>(w.n, kA), product_less), 2);
+                 }});
   std::vector<Operation> out;
   for (BufferOperation& b : ops) out.push_back(make_operation(std::move(b)));
   return out;
