@@ -189,17 +189,13 @@ def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False,
     float or int or DeviceValue
         A Python float; a Python int for integers.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype; uint64 (its sum may not fit a signed 64-bit total).
     ValueError
         An array that is not 1-D.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.sum(np.arange(5, dtype=np.float32))
     10.0
     >>> portacl.sum(np.arange(5))
@@ -233,9 +229,7 @@ def nrm2(x: Vector, context: Optional[Context] = None, return_plan: bool = False
 
     $reduction
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.nrm2(np.array([3.0, 4.0]))
     5.0
     """
@@ -266,9 +260,7 @@ def max(x: Vector, context: Optional[Context] = None, return_plan: bool = False)
 
     $reduction
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.max(np.array([2.0, -1.5, 7.0]))
     7.0
     """
@@ -294,9 +286,7 @@ def dot(x: Vector, y: Vector, context: Optional[Context] = None, return_plan: bo
 
     $raises_pair
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
     11.0
     """
@@ -326,9 +316,7 @@ def axpy(a: float, x: Vector, y: Vector, context: Optional[Context] = None, retu
 
     $raises_pair
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.axpy(2.0, np.array([1.0, 2.0]), np.array([10.0, 20.0]))
     array([12., 24.])
     """
@@ -361,16 +349,12 @@ def cumsum(x: ArrayLike, exclusive: bool = False, context: Optional[Context] = N
         Leave each element out of its own sum (the first sum is 0).
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
         x's dtype and length.
 
     $raises_1d
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.cumsum(np.array([1, 2, 3], dtype=np.int32))
     array([1, 3, 6], dtype=int32)
     >>> portacl.cumsum(np.array([1, 2, 3], dtype=np.int32), exclusive=True)
@@ -394,18 +378,14 @@ def compact(x: ArrayLike, predicate: str, context: Optional[Context] = None, ret
         ``"!isnan(x)"``.
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
         x's dtype; as many elements as the predicate kept.
 
     $raises_1d
     BuildError
         A predicate that does not compile (its ``log`` says why).
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.compact(np.array([0.2, 0.7, 0.9, 0.1], np.float32), "x > 0.5f")
     array([0.7, 0.9], dtype=float32)
     """
@@ -432,22 +412,16 @@ def bincount(keys: ArrayLike, bins: int, shift: int = 0, wrap: bool = False, con
         digit a radix sort counts).
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
         ``bins`` counts, uint32.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Keys that are not integers.
     ValueError
         Keys outside 0 to 2**32 - 1, or an array that is not 1-D.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.bincount(np.array([0, 1, 1, 3]), 4)
     array([1, 2, 0, 1], dtype=uint32)
     """
@@ -464,20 +438,14 @@ def bincount(keys: ArrayLike, bins: int, shift: int = 0, wrap: bool = False, con
 def sort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """A sorted copy of x (radix sort).
 
-    Parameters
-    ----------
-    $sort_keys
+    $sort_parameters
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
         x's dtype, ascending.
 
     $raises_1d
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.sort(np.array([3, 1, 2], np.uint32))
     array([1, 2, 3], dtype=uint32)
     """
@@ -488,20 +456,14 @@ def sort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = Fa
 def argsort(x: ArrayLike, context: Optional[Context] = None, return_plan: bool = False) -> Any:
     """The indices that sort x, as ``numpy.argsort(x, kind="stable")``.
 
-    Parameters
-    ----------
-    $sort_keys
+    $sort_parameters
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
         uint32 indices; equal keys keep their order.
 
     $raises_1d
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.argsort(np.array([3.0, 1.0, 2.0], np.float32))
     array([1, 2, 0], dtype=uint32)
     """
@@ -525,21 +487,15 @@ def matmul(a: ArrayLike, b: ArrayLike, out: Optional[_np.ndarray] = None, alpha:
         beta scales what ``out`` held (beta = 0: it is not read).
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or a and b of two dtypes.
     ValueError
         Shapes that do not match, or arrays that are not 2-D.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.matmul(np.eye(2), np.array([[1.0, 2.0], [3.0, 4.0]]))
     array([[1., 2.],
            [3., 4.]])
@@ -563,21 +519,15 @@ def gemv(a: ArrayLike, x: ArrayLike, alpha: float = 1.0, transpose: bool = False
         Compute ``alpha a.T @ x``.
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or a and x of two dtypes.
     ValueError
         Lengths that do not match, or arrays of other dimensions.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.gemv(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
@@ -602,21 +552,15 @@ def trsv(l: ArrayLike, b: ArrayLike, unit_diagonal: bool = False, context: Optio
         Take the diagonal as 1, never reading it.
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or l and b of two dtypes.
     ValueError
         A matrix that is not square, or b of another length.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> portacl.trsv(np.array([[2.0, 0.0], [1.0, 1.0]]), np.array([2.0, 3.0]))
     array([1., 2.])
     """
@@ -648,18 +592,14 @@ def spmv(a: Any, x: Vector, context: Optional[Context] = None, return_plan: bool
     numpy.ndarray or Buffer
         A Buffer (``out`` if given) for a Buffer x, else an array.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or ``out`` where it is not taken.
     ValueError
         Lengths that do not match, x or ``out`` of another context, or
         ``out`` that is x.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp, portacl
+    $examples_sparse
     >>> portacl.spmv(sp.identity(3, format="csr") * 2.0, np.ones(3))
     array([2., 2., 2.])
     """
@@ -722,9 +662,7 @@ def cg(a: Any, b: Vector, tol: float = 1e-8, max_iterations: int = 0, jacobi: bo
 
     $solve_returns
 
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp, portacl
+    $examples_sparse
     >>> A = sp.diags([1.0, 2.0, 4.0]).tocsr()
     >>> x, info = portacl.cg(A, np.array([1.0, 2.0, 4.0]))
     >>> bool(np.allclose(x, 1.0)), info["converged"]
@@ -749,9 +687,7 @@ def bicgstab(a: Any, b: Vector, tol: float = 1e-8, max_iterations: int = 0, jaco
 
     $solve_returns
 
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp, portacl
+    $examples_sparse
     >>> A = sp.csr_matrix(np.array([[4.0, 1.0], [2.0, 3.0]]))
     >>> x, info = portacl.bicgstab(A, np.array([5.0, 5.0]))
     >>> bool(np.allclose(x, 1.0)), info["converged"]
@@ -777,22 +713,16 @@ def heat2d(u: ArrayLike, steps: int = 1, r: float = 0.25, sides: Optional[Sequen
         default the edges of u are kept.
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
         The grid after the steps, u's shape and dtype.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype.
     ValueError
         An array that is not 2-D, r above 1/4, or sides not 4 values.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> u = np.zeros((5, 5)); u[2, 2] = 1.0
     >>> portacl.heat2d(u)[2, 1:4]
     array([0.25, 0.  , 0.25])
@@ -820,21 +750,15 @@ def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", contex
         nearest edge pixel outside; "valid": only where the mask lies inside.
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or two dtypes.
     ValueError
         Arrays that are not 2-D, or another boundary.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> image = np.arange(9, dtype=np.float32).reshape(3, 3)
     >>> portacl.convolve2d(image, np.ones((3, 3), np.float32), boundary="valid")
     array([[36.]], dtype=float32)
@@ -867,17 +791,13 @@ def ncc(image: ArrayLike, template: ArrayLike, context: Optional[Context] = None
     score : float
         That coefficient.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or two dtypes.
     ValueError
         Arrays that are not 2-D, or a template larger than the image.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> image = np.random.default_rng(0).random((8, 8)).astype(np.float32)
     >>> _, best, score = portacl.ncc(image, image[2:4, 3:6])
     >>> best, round(score, 4)
@@ -913,22 +833,16 @@ def stencil3d(u: ArrayLike, weights: Optional[Sequence[float]] = None,
         Zeros outside, the nearest cell outside, or the interior only.
     $options_on_arrays
 
-    Returns
-    -------
-    numpy.ndarray
+    $returns_array
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype.
     ValueError
         Both or neither of weights and points, 1 or more than 5 weights, an
         array that is not 3-D, or another boundary.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> out = portacl.stencil3d(np.ones((4, 4, 4)), weights=[-6.0, 1.0], boundary="valid")
     >>> out.shape, float(np.abs(out).max())
     ((2, 2, 2), 0.0)
@@ -966,17 +880,13 @@ def nbody(bodies: ArrayLike, velocities: ArrayLike, dt: float, steps: int = 1, s
         After the steps, bodies' dtype; the accelerations' fourth column is
         each body's potential.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or two dtypes.
     ValueError
         Arrays that are not (n, 4), or of two lengths.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> b = np.array([[0, 0, 0, 1], [1, 0, 0, 1]], np.float32)
     >>> _, _, acc = portacl.nbody(b, np.zeros_like(b), dt=0.01)
     >>> round(float(acc[0, 0]), 3), round(float(acc[1, 0]), 3)
@@ -1016,9 +926,7 @@ def md(positions: ArrayLike, velocities: ArrayLike, box: Sequence[float], steps:
     info : dict
         kinetic, potential and total energy after the steps, and rebuilds.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or two dtypes.
     ValueError
         Arrays that are not (n, 4), or a box without 3 sides.
@@ -1070,17 +978,13 @@ def knn(train: ArrayLike, queries: ArrayLike, k: int, measure: str = "cosine", c
     scores : numpy.ndarray
         (q, k), train's dtype.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype, or queries of another dtype than train.
     ValueError
         Points of two dimensions, k out of range, or another measure.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> train = np.array([[1, 0], [0, 1], [1, 1]], np.float32)
     >>> indices, _ = portacl.knn(train, np.array([[1, 0.1]], np.float32), 2)
     >>> indices
@@ -1119,17 +1023,13 @@ def kmeans(points: ArrayLike, k: int, seed: int = 0, max_iterations: int = 300, 
     info : dict
         iterations, inertia, changed, cluster_sizes and converged.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype.
     ValueError
         An array that is not 2-D, or k out of range.
     $library_error
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> p = np.array([[0, 0], [0, 1], [10, 10], [10, 11]], np.float32)
     >>> centroids, labels, info = portacl.kmeans(p, 2, seed=1)
     >>> bool(labels[0] == labels[1] != labels[2] == labels[3]), info["converged"]
@@ -1205,6 +1105,7 @@ def context_from_pyopencl(queue: Any) -> Context:
     return _portacl._context_on(queue)
 
 
+@_shared_doc
 def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Buffer:
     """A portacl Buffer on pyopencl's memory, without a copy.
 
@@ -1223,9 +1124,7 @@ def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Bu
     Buffer
         Sharing the memory: writes through either show in the other.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         A pyopencl.Buffer without dtype, or another dtype.
     ValueError
         An array that is not contiguous, 1-D, from the start of its memory.
@@ -1250,6 +1149,7 @@ def buffer_from_pyopencl(context: Context, memory: Any, dtype: Any = None) -> Bu
     return _portacl._buffer_on(context, memory, _np.dtype(dtype).name, 0)
 
 
+@_shared_doc
 def asarray(a: Any, context: Optional[Context] = None) -> Union[Buffer, Array]:
     """An operand on the device, uploaded once at most: a Buffer or an Array.
 
@@ -1271,17 +1171,13 @@ def asarray(a: Any, context: Optional[Context] = None) -> Union[Buffer, Array]:
         A Buffer for one dimension, an Array (its elements in C order, with
         the shape) for more.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another dtype.
     ValueError
         A 0-D value, or a Buffer, Array or pyopencl array of another context
         than ``context``.
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> x = portacl.asarray(np.arange(4.0))
     >>> portacl.asarray(x) is x, portacl.sum(x)
     (True, 6.0)
@@ -1305,6 +1201,7 @@ def asarray(a: Any, context: Optional[Context] = None) -> Union[Buffer, Array]:
     return _buffer(ctx, a, "asarray")
 
 
+@_shared_doc
 def from_dlpack(x: Any, context: Optional[Context] = None) -> Buffer:
     """A Buffer from a DLPack producer whose memory the host can read.
 
@@ -1337,9 +1234,7 @@ def from_dlpack(x: Any, context: Optional[Context] = None) -> Buffer:
     ValueError
         A tensor that is not 1-D.
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> b = portacl.from_dlpack(np.array([1.0, 2.5]))
     >>> b.to_numpy()
     array([1. , 2.5])
@@ -1349,6 +1244,7 @@ def from_dlpack(x: Any, context: Optional[Context] = None) -> Buffer:
     return _buffer(_context(context), _np.from_dlpack(x), "from_dlpack")
 
 
+@_shared_doc
 def to_pyopencl(obj: Union[Context, Buffer]) -> Any:
     """pyopencl's view of a portacl object, sharing it.
 
@@ -1362,16 +1258,12 @@ def to_pyopencl(obj: Union[Context, Buffer]) -> Any:
         For a Context, (pyopencl.Context, pyopencl.CommandQueue); for a
         Buffer, a pyopencl.Buffer on the same memory.
 
-    Raises
-    ------
-    TypeError
+    $raises_type
         Another object.
     ImportError
         pyopencl is not installed.
 
-    Examples
-    --------
-    >>> import numpy as np, portacl
+    $examples
     >>> b = portacl.Buffer(portacl.default_context(), np.ones(4, np.float32))
     >>> portacl.to_pyopencl(b).size
     16

@@ -8,6 +8,22 @@ from typing import Any, Callable, Dict, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 
 _PARTS: Dict[str, str] = {
+    "examples": """\
+Examples
+--------
+>>> import numpy as np, portacl""",
+    "examples_sparse": """\
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp, portacl""",
+    "raises_type": """\
+Raises
+------
+TypeError""",
+    "returns_array": """\
+Returns
+-------
+numpy.ndarray""",
     "context": """\
 context : Context, optional
     The device to run on; by default a Buffer operand's context, else
@@ -43,7 +59,9 @@ TypeError
 ValueError
     Lengths that differ, or an array that is not 1-D.
 $library_error""",
-    "sort_keys": """\
+    "sort_parameters": """\
+Parameters
+----------
 x : array_like
     1-D, float32, float64, int32, int64, uint32 or uint64 (the radix
     sort's keys; 64-bit keys take twice the passes of 32-bit ones).
