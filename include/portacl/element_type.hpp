@@ -11,8 +11,9 @@
 namespace portacl {
 
 /// The element types kernels are planned for: signed integers of 8 to 64
-/// bits and floats of 16, 32 and 64 bits.
-enum class ElementType { i8, i16, i32, i64, f16, f32, f64 };
+/// bits, floats of 16, 32 and 64 bits, and unsigned integers of 32 and 64
+/// bits (after the others, so that the first seven keep their values).
+enum class ElementType { i8, i16, i32, i64, f16, f32, f64, u32, u64 };
 /// "i8" ... "f64", as tuning records and tools print it.
 std::string to_string(ElementType t);
 std::string cl_type_name(ElementType t);  ///< "float", "double", ...

@@ -41,6 +41,16 @@ template <>
 struct element_of<std::int64_t> {
   static constexpr ElementType value = ElementType::i64;  ///< the element type
 };
+/// std::uint32_t: u32.
+template <>
+struct element_of<std::uint32_t> {
+  static constexpr ElementType value = ElementType::u32;  ///< the element type
+};
+/// std::uint64_t: u64.
+template <>
+struct element_of<std::uint64_t> {
+  static constexpr ElementType value = ElementType::u64;  ///< the element type
+};
 
 /// The element types an operation is built for (its template's second
 /// parameter, defaulted): a call with another type stops at compile time
@@ -55,12 +65,18 @@ struct built_for {
 /// void where T is one of Built; a compile error naming them where not.
 template <class T, class... Built>
 using only_for = typename built_for<T, Built...>::type;
+/// only_for every element type a buffer of numbers may hold: float, double,
+/// int, std::int64_t, std::uint32_t and std::uint64_t.
+template <class T>
+using only_for_numbers = only_for<T, float, double, int, std::int64_t, std::uint32_t, std::uint64_t>;
 
 }  // namespace portacl
 
 // ---- stream ------------------------------------------------------------------
 /// Streaming kernels: AXPY, copy, fill, scale, AXPBY and a user-defined
-/// element-wise map, float and double, any length. Each returns the plan it ran under.
+/// element-wise map, float and double, any length; copy, fill and map also
+/// take int, std::int64_t, std::uint32_t and std::uint64_t (the expression is
+/// then integer OpenCL C: signed overflow is undefined there, as in C). Each returns the plan it ran under.
 /// x and y may be the same memory (in place). Errors (before any launch):
 /// lengths differ, a buffer of another context, x and y overlapping at
 /// different offsets (sub-buffers of one parent), a map expression that does
@@ -75,10 +91,10 @@ template <class T, class = only_for<T, float, double>>
 void axpy(Context& ctx, T a, const Buffer<T>& x, Buffer<T>& y, const LaunchPlan& plan);
 
 /// y = x
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 LaunchPlan copy(Context& ctx, const Buffer<T>& x, Buffer<T>& y, const PlanOptions& options = {});
 /// y = value in every element
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 LaunchPlan fill(Context& ctx, Buffer<T>& y, T value, const PlanOptions& options = {});
 /// y = a*y
 template <class T, class = only_for<T, float, double>>
@@ -88,18 +104,18 @@ template <class T, class = only_for<T, float, double>>
 LaunchPlan axpby(Context& ctx, T a, const Buffer<T>& x, T b, Buffer<T>& y, const PlanOptions& options = {});
 /// y = expression(x) element by element; `expression` is OpenCL C in `x`,
 /// e.g. "x * x + 1" or "sqrt(fabs(x))" (valid for scalars and vectors).
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, Buffer<T>& y,
                const PlanOptions& options = {});
 /// z = expression(x, y) element by element over two buffers of one length;
 /// `expression` is OpenCL C in `x` and `y`, e.g. "x * y" or "fmax(x, y)".
 /// z may be x or y (in place).
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, const Buffer<T>& y, Buffer<T>& z,
                const PlanOptions& options = {});
 /// z = expression(x, y) with y one value for every element (a kernel
 /// argument: a new value needs no new program), e.g. "x / y" or "pow(x, y)".
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, T y, Buffer<T>& z,
                const PlanOptions& options = {});
 
@@ -145,10 +161,10 @@ T dot(Context& ctx, const Buffer<T>& x, const Buffer<T>& y, const PlanOptions& o
 template <class T, class = only_for<T, float, double>>
 T nrm2(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// The smallest element (NaN where any is NaN).
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 T min(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// The largest element (NaN where any is NaN).
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 T max(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// The smallest element and its first index.
 template <class T, class = only_for<T, float, double>>
@@ -181,10 +197,10 @@ template <class T, class = only_for<T, float, double>>
 DeviceValue<T> nrm2_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
                           LaunchPlan* used = nullptr);
 /// min, left on the device.
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// max, left on the device.
-template <class T, class = only_for<T, float, double>>
+template <class T, class = only_for_numbers<T>>
 DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// count_if, left on the device.
 template <class T, class = only_for<T, float, double>>

@@ -49,8 +49,10 @@ std::uint32_t VectorWidths::of(ElementType t) const {
   switch (t) {
     case ElementType::i8: return char_;
     case ElementType::i16: return short_;
-    case ElementType::i32: return int_;
-    case ElementType::i64: return long_;
+    case ElementType::i32:
+    case ElementType::u32: return int_;  // OpenCL gives one width for int and uint
+    case ElementType::i64:
+    case ElementType::u64: return long_;
     case ElementType::f16: return half;
     case ElementType::f32: return float_;
     case ElementType::f64: return double_;

@@ -52,6 +52,28 @@ ReduceOp extreme(const std::string& name, const char* op, const char* worst) {
                   1, true, 1};
 }
 
+// min or max of integers (`op` "min" or "max", OpenCL's built-ins, for
+// scalars and vectors); `worst` the identity, the type's other end.
+ReduceOp integer_extreme(const std::string& name, const char* op, const std::string& worst) {
+  return ReduceOp{name,
+                  "#define S T\n#define IDENTITY ((T)" + worst + ")\n#define COMBINE(a, b) " + op + "((a), (b))\n" +
+                      one_input + "#define ELEMENT(i) (x[i])\n#define ELEMENT_V(i) VLOAD(i, x)\n",
+                  1, true, 1};
+}
+
+// min or max of T: NaN wins for floats; integers by OpenCL's min and max.
+template <class T>
+ReduceOp extreme_of(bool smallest) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return smallest ? extreme("min", "<", "INFINITY") : extreme("max", ">", "-INFINITY");
+  } else {
+    const std::string type = cl_type_name(element_of<T>::value);  // int, long, uint, ulong
+    const std::string upper = type == "int" ? "INT" : type == "long" ? "LONG" : type == "uint" ? "UINT" : "ULONG";
+    const std::string lowest = std::is_signed<T>::value ? upper + "_MIN" : "0";
+    return smallest ? integer_extreme("min", "min", upper + "_MAX") : integer_extreme("max", "max", lowest);
+  }
+}
+
 // Value and index; ties and NaNs go to the lower index.
 ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst, const char* value_of) {
   return ReduceOp{name,
@@ -276,14 +298,14 @@ template <class T, class>
 T min(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "min", "x");
   require_elements("min", x);
-  return run<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+  return run<T>(ctx, extreme_of<T>(true), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T, class>
 T max(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "max", "x");
   require_elements("max", x);
-  return run<T>(ctx, extreme("max", ">", "-INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+  return run<T>(ctx, extreme_of<T>(false), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T, class>
@@ -322,14 +344,14 @@ template <class T, class>
 DeviceValue<T> min_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "min_async", "x");
   require_elements("min_async", x);
-  return run_async<T>(ctx, extreme("min", "<", "INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+  return run_async<T>(ctx, extreme_of<T>(true), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 template <class T, class>
 DeviceValue<T> max_async(Context& ctx, const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, "max_async", "x");
   require_elements("max_async", x);
-  return run_async<T>(ctx, extreme("max", ">", "-INFINITY"), element_of<T>::value, x.size(), {&x}, o, used);
+  return run_async<T>(ctx, extreme_of<T>(false), element_of<T>::value, x.size(), {&x}, o, used);
 }
 
 #define PORTACL_REDUCE_INSTANTIATE(T)                                                                                  \
@@ -356,6 +378,15 @@ PORTACL_REDUCE_INSTANTIATE(double)
   template DeviceValue<std::int64_t> sum_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
 PORTACL_SUM_INSTANTIATE(int)
 PORTACL_SUM_INSTANTIATE(std::int64_t)
+#define PORTACL_EXTREME_INSTANTIATE(T)                                                               \
+  template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                    \
+  template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                    \
+  template DeviceValue<T> min_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*); \
+  template DeviceValue<T> max_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
+PORTACL_EXTREME_INSTANTIATE(int)
+PORTACL_EXTREME_INSTANTIATE(std::int64_t)
+PORTACL_EXTREME_INSTANTIATE(std::uint32_t)
+PORTACL_EXTREME_INSTANTIATE(std::uint64_t)
 
 ReduceLaunches plan_sum(const Planner& planner, ElementType element, std::size_t n) {
   ReduceLaunches l;

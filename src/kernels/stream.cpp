@@ -95,16 +95,23 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
                    stream_traits("map2", element_of<T>::value, 2, 1), x.size(), o, x, y, z);
 }
 
-#define PORTACL_STREAM_INSTANTIATE(T)                                                                         \
+#define PORTACL_STREAM_ANY_INSTANTIATE(T)                                                                     \
   template LaunchPlan copy<T>(Context&, const Buffer<T>&, Buffer<T>&, const PlanOptions&);                    \
   template LaunchPlan fill<T>(Context&, Buffer<T>&, T, const PlanOptions&);                                   \
-  template LaunchPlan scale<T>(Context&, T, Buffer<T>&, const PlanOptions&);                                  \
-  template LaunchPlan axpby<T>(Context&, T, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&);             \
   template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, Buffer<T>&, const PlanOptions&); \
   template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, const Buffer<T>&, Buffer<T>&,    \
                              const PlanOptions&);                                                             \
   template LaunchPlan map<T>(Context&, const std::string&, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&);
-PORTACL_STREAM_INSTANTIATE(float)
-PORTACL_STREAM_INSTANTIATE(double)
+#define PORTACL_STREAM_REAL_INSTANTIATE(T)                                   \
+  template LaunchPlan scale<T>(Context&, T, Buffer<T>&, const PlanOptions&); \
+  template LaunchPlan axpby<T>(Context&, T, const Buffer<T>&, T, Buffer<T>&, const PlanOptions&);
+PORTACL_STREAM_ANY_INSTANTIATE(float)
+PORTACL_STREAM_ANY_INSTANTIATE(double)
+PORTACL_STREAM_ANY_INSTANTIATE(int)
+PORTACL_STREAM_ANY_INSTANTIATE(std::int64_t)
+PORTACL_STREAM_ANY_INSTANTIATE(std::uint32_t)
+PORTACL_STREAM_ANY_INSTANTIATE(std::uint64_t)
+PORTACL_STREAM_REAL_INSTANTIATE(float)
+PORTACL_STREAM_REAL_INSTANTIATE(double)
 
 }  // namespace portacl

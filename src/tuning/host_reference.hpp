@@ -91,6 +91,17 @@ std::vector<Exact> map2(const std::vector<T>& x, const std::vector<T>& y, F f) {
   return out;
 }
 
+// f(x), f(x, y), ... element by element over integer vectors of one
+// length, exactly: in 128 bits, so that a value past T's range shows (the
+// caller wraps it into an unsigned T, modulo 2^bits as C's unsigned
+// arithmetic does, or checks that a signed one fits).
+template <class F, class T, class... More>
+std::vector<__int128> integer_map(F f, const std::vector<T>& x, const More&... more) {
+  std::vector<__int128> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = f(__int128(x[i]), __int128(more[i])...);
+  return out;
+}
+
 // ---- reductions -----------------------------------------------------------
 
 template <class T>

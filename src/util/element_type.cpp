@@ -14,6 +14,8 @@ std::string cl_type_name(ElementType t) {
     case ElementType::f16: return "half";
     case ElementType::f32: return "float";
     case ElementType::f64: return "double";
+    case ElementType::u32: return "uint";
+    case ElementType::u64: return "ulong";
   }
   return "?";
 }
@@ -24,8 +26,10 @@ std::size_t size_of(ElementType t) {
     case ElementType::i16:
     case ElementType::f16: return 2;
     case ElementType::i32:
+    case ElementType::u32:
     case ElementType::f32: return 4;
     case ElementType::i64:
+    case ElementType::u64:
     case ElementType::f64: return 8;
   }
   return 0;

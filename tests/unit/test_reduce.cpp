@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "rules/tuning_database.hpp"
 #include "rules/tuning_space.hpp"
@@ -204,6 +205,38 @@ TEST_CASE("argmin, argmax and iamax refuse a vector width by naming the knob; th
       ++offered;
   }
   CHECK(offered == 0);
+}
+
+TEMPLATE_TEST_CASE("integer min and max are exact over the whole range and at the type's ends", "[reduce]", int,
+                   std::int64_t, std::uint32_t, std::uint64_t) {
+  using T = TestType;
+  Context& ctx = test::cpu_context();
+  std::uniform_int_distribution<T> any(std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
+  auto check = [&](const std::vector<T>& x, const PlanOptions& opt) {
+    Buffer<T> d(ctx, x);
+    CHECK(min(ctx, d, opt) == *std::min_element(x.begin(), x.end()));
+    CHECK(max(ctx, d, opt) == *std::max_element(x.begin(), x.end()));
+    CHECK(min_async(ctx, d, opt).get() == *std::min_element(x.begin(), x.end()));
+    CHECK(max_async(ctx, d, opt).get() == *std::max_element(x.begin(), x.end()));
+  };
+  auto sizes = [&](std::size_t n, const PlanOptions& opt) {
+    INFO("n = " << n);
+    std::vector<T> x(n);
+    for (T& e : x) e = any(test::rng());
+    check(x, opt);
+    // Every element at one end of T: the other end is the reduction's
+    // identity, so a wrong identity (0 for a signed max, or int's for
+    // long's) shows.
+    check(std::vector<T>(n, std::numeric_limits<T>::lowest()), opt);
+    check(std::vector<T>(n, std::numeric_limits<T>::max()), opt);
+  };
+  for (std::size_t n : test::awkward_sizes)
+    if (n) sizes(n, {});
+  for (const auto& [f, opt] : test::class_plans(element_of<T>::value)) {
+    INFO(f);
+    for (int passes : {1, 2})
+      for (std::size_t n : test::class_plan_sizes) sizes(n, test::with_passes(opt, passes));
+  }
 }
 
 TEST_CASE("integer sums are exact in 64 bits under every device class's plan", "[reduce]") {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <random>
+#include <type_traits>
 
 #include "test_support.hpp"
 
@@ -72,7 +74,79 @@ void check_all_streams(Context& ctx, std::size_t n, const PlanOptions& opt) {
   }
 }
 
+// Fresh random integers of T. Unsigned ones span T's whole range (their
+// products wrap, modulo 2^bits, as C's unsigned arithmetic does); signed ones
+// stay below 2^(bits/2 - 1) in magnitude, so that x * y - y and x * x + 3
+// cannot overflow (C leaves signed overflow undefined).
+template <class T>
+std::vector<T> random_integers(std::size_t n) {
+  const T hi =
+      std::is_unsigned<T>::value ? std::numeric_limits<T>::max() : T(T(1) << (std::numeric_limits<T>::digits / 2 - 1));
+  std::uniform_int_distribution<T> pick(std::is_unsigned<T>::value ? T(0) : T(-hi), hi);
+  std::vector<T> v(n);
+  for (T& e : v) e = pick(test::rng());
+  return v;
+}
+
+// The exact values in T: unsigned ones wrapped modulo 2^bits, signed ones
+// REQUIREd to fit.
+template <class T>
+std::vector<T> in_type(const std::vector<__int128>& exact) {
+  std::vector<T> out;
+  bool fits = true;
+  for (__int128 v : exact) {
+    fits = fits &&
+           (std::is_unsigned<T>::value || (v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max()));
+    out.push_back(static_cast<T>(v));
+  }
+  REQUIRE(fits);
+  return out;
+}
+
+// copy, fill and the maps over integers at size n under `opt`: exact.
+template <class T>
+void check_integer_streams(Context& ctx, std::size_t n, const PlanOptions& opt) {
+  INFO("n = " << n);
+  const std::vector<T> poison(n, T(std::numeric_limits<T>::max() - 7));
+  const std::vector<T> x = random_integers<T>(n), y = random_integers<T>(n);
+  const T a = random_integers<T>(1)[0];
+  Buffer<T> dx(ctx, x);
+  {
+    Buffer<T> dy(ctx, poison);
+    copy(ctx, dx, dy, opt);
+    CHECK(dy.download() == x);
+    fill(ctx, dy, a, opt);
+    CHECK(dy.download() == std::vector<T>(n, a));
+  }
+  {
+    Buffer<T> dy(ctx, poison);
+    map(ctx, "x * x + (T)3", dx, dy, opt);
+    CHECK(dy.download() == in_type<T>(reference::integer_map([](__int128 v) { return v * v + 3; }, x)));
+  }
+  const auto product_less = [](__int128 u, __int128 v) { return u * v - v; };
+  {
+    Buffer<T> dy(ctx, y), dz(ctx, poison);
+    map(ctx, "x * y - y", dx, dy, dz, opt);
+    CHECK(dz.download() == in_type<T>(reference::integer_map(product_less, x, y)));
+  }
+  {
+    Buffer<T> dz(ctx, poison);
+    map(ctx, "x * y - y", dx, a, dz, opt);
+    CHECK(dz.download() == in_type<T>(reference::integer_map(product_less, x, std::vector<T>(n, a))));
+  }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("integer copy, fill and maps are exact at awkward sizes and under every device class's plan",
+                   "[stream]", int, std::int64_t, std::uint32_t, std::uint64_t) {
+  Context& ctx = test::cpu_context();
+  for (std::size_t n : test::awkward_sizes) check_integer_streams<TestType>(ctx, n, {});
+  for (const auto& [f, opt] : test::class_plans(element_of<TestType>::value)) {
+    INFO(f);
+    for (std::size_t n : test::class_plan_sizes) check_integer_streams<TestType>(ctx, n, opt);
+  }
+}
 
 TEMPLATE_TEST_CASE("streaming kernels match the host reference at awkward sizes", "[stream]", float, double) {
   Context& ctx = test::cpu_context();
