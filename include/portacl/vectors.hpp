@@ -123,7 +123,8 @@ LaunchPlan map(Context& ctx, const std::string& expression, const Buffer<T>& x, 
 
 // ---- reduce ------------------------------------------------------------------
 /// Reductions over a buffer: sum, dot, 2-norm, min, max, argmin, argmax,
-/// iamax and count-if, float and double (sum: int and int64 too), any length. The plan picks the
+/// iamax and count-if, float and double (sum: int, int64 and uint32 too, in
+/// 64 bits; min and max: every type of only_for_numbers), any length. The plan picks the
 /// variant (per-work-item partials without barriers on CPUs, local memory and
 /// warp shuffles on GPUs; single pass where the device has global atomics).
 ///
@@ -150,7 +151,7 @@ template <class T>
 using sum_type = std::conditional_t<std::is_floating_point<T>::value, T, std::int64_t>;
 
 /// Every call may also report the plan it ran under through `used`.
-template <class T, class = only_for<T, float, double, int, std::int64_t>>
+template <class T, class = only_for<T, float, double, int, std::int64_t, std::uint32_t>>
 sum_type<T> sum(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {}, LaunchPlan* used = nullptr);
 /// x . y
 template <class T, class = only_for<T, float, double>>
@@ -185,7 +186,7 @@ std::uint64_t count_if(Context& ctx, const std::string& predicate, const Buffer<
 /// Asynchronous forms: they enqueue and return at once; the value stays in
 /// device memory (DeviceValue: pass buffer() to later kernels, wait on
 /// ready(), or get() it). The blocking forms above are these plus a read.
-template <class T, class = only_for<T, float, double, int, std::int64_t>>
+template <class T, class = only_for<T, float, double, int, std::int64_t, std::uint32_t>>
 DeviceValue<sum_type<T>> sum_async(Context& ctx, const Buffer<T>& x, const PlanOptions& options = {},
                                    LaunchPlan* used = nullptr);
 /// dot, left on the device.

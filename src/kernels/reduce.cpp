@@ -188,14 +188,15 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
   return Extremum<T>{s.v, static_cast<std::size_t>(s.i)};
 }
 
-// Integers add in 64 bits (int elements widened as they are read).
+// Integers add in 64 bits (int and uint elements widened as they are read).
+bool widened_sum(ElementType element) { return element == ElementType::i32 || element == ElementType::u32; }
 ReduceOp sum_op(ElementType element) {
-  if (element == ElementType::i32)
+  if (widened_sum(element))
     return additive("sum_wide", "long", "(long)x[i]", "PORTACL_CAT(convert_, SV)(VLOAD(i, x))", 1, 1);
   return additive("sum", "T", "x[i]", "VLOAD(i, x)", 1, 1);
 }
 std::size_t sum_state_bytes(ElementType element) {
-  return element == ElementType::i32 ? sizeof(std::int64_t) : size_of(element);
+  return widened_sum(element) ? sizeof(std::int64_t) : size_of(element);
 }
 
 ReduceOp dot_op() { return additive("dot", "T", "x[i] * y[i]", "VLOAD(i, x) * VLOAD(i, y)", 2, 2); }
@@ -378,6 +379,7 @@ PORTACL_REDUCE_INSTANTIATE(double)
   template DeviceValue<std::int64_t> sum_async<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);
 PORTACL_SUM_INSTANTIATE(int)
 PORTACL_SUM_INSTANTIATE(std::int64_t)
+PORTACL_SUM_INSTANTIATE(std::uint32_t)
 #define PORTACL_EXTREME_INSTANTIATE(T)                                                               \
   template T min<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                    \
   template T max<T>(Context&, const Buffer<T>&, const PlanOptions&, LaunchPlan*);                    \

@@ -9,8 +9,9 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
-#include <type_traits>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "portacl/portacl.hpp"
@@ -19,30 +20,71 @@ namespace portacl::python {
 
 namespace py = pybind11;
 
-/// A device buffer of float or double, as Python's portacl.Buffer.
+/// The buffers a portacl.Buffer may hold, one per dtype it takes.
+using AnyBuffer = std::variant<std::shared_ptr<Buffer<float>>, std::shared_ptr<Buffer<double>>,
+                               std::shared_ptr<Buffer<std::int32_t>>, std::shared_ptr<Buffer<std::int64_t>>,
+                               std::shared_ptr<Buffer<std::uint32_t>>, std::shared_ptr<Buffer<std::uint64_t>>>;
+
+/// T of a Buffer<T> or a shared_ptr<Buffer<T>> (the alternatives of AnyBuffer).
+template <class P>
+struct buffer_element;
+template <class T>
+struct buffer_element<std::shared_ptr<Buffer<T>>> {
+  using type = T;
+};
+template <class T>
+struct buffer_element<Buffer<T>> {
+  using type = T;
+};
+template <class P>
+using element_t = typename buffer_element<std::decay_t<P>>::type;
+
+/// NumPy's name of T's dtype.
+template <class T>
+std::string numpy_name() {
+  return py::dtype::of<T>().attr("name").template cast<std::string>();
+}
+
+/// A device buffer of float32, float64, int32, int64, uint32 or uint64, as
+/// Python's portacl.Buffer.
 struct PyBuffer {
   std::shared_ptr<Context> ctx;  ///< kept alive while the buffer lives
-  std::shared_ptr<Buffer<float>> f32;
-  std::shared_ptr<Buffer<double>> f64;
+  AnyBuffer data;                ///< the one buffer (a null float buffer when empty)
   /// Arrays from map() alive now: while any is, calls refuse the buffer
   /// (OpenCL leaves a launch on mapped memory undefined).
   std::shared_ptr<int> maps = std::make_shared<int>(0);
-  std::size_t size() const { return f32 ? f32->size() : f64 ? f64->size() : 0; }
-  std::string dtype() const { return f32 ? "float32" : "float64"; }
+  /// f(the buffer's shared_ptr<Buffer<T>>), for whichever T it holds.
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), data);
+  }
+  std::size_t size() const {
+    return visit([](const auto& b) { return b ? b->size() : std::size_t{0}; });
+  }
+  std::size_t element_size() const {
+    return visit([](const auto& b) { return sizeof(element_t<decltype(b)>); });
+  }
+  std::string dtype() const {
+    return visit([](const auto& b) { return numpy_name<element_t<decltype(b)>>(); });
+  }
+  bool is_real() const { return data.index() < 2; }
+  /// Whether it holds a buffer of T.
+  template <class T>
+  bool holds() const {
+    return std::holds_alternative<std::shared_ptr<Buffer<T>>>(data);
+  }
   /// The buffer of T it holds (the caller has checked dtype()).
   template <class T>
   const std::shared_ptr<Buffer<T>>& of() const {
-    if constexpr (std::is_same<T, float>::value)
-      return f32;
-    else
-      return f64;
+    return std::get<std::shared_ptr<Buffer<T>>>(data);
   }
-  template <class T>
-  std::shared_ptr<Buffer<T>>& of() {
-    if constexpr (std::is_same<T, float>::value)
-      return f32;
-    else
-      return f64;
+  /// f(float{}) or f(double{}) by the dtype; another dtype is a TypeError
+  /// naming `op`.
+  template <class F>
+  auto by_real(const char* op, F&& f) const {
+    if (holds<float>()) return f(float{});
+    if (holds<double>()) return f(double{});
+    throw py::type_error(std::string(op) + ": dtype " + dtype() + " is not float32 or float64");
   }
   /// Throws when an array from map() still holds the buffer; `op` names the call.
   void check_unmapped(const char* op) const {
@@ -89,6 +131,20 @@ auto by_real_dtype(const char* op, const py::array& a, F&& f) {
   if (holds<float>(a)) return f(float{});
   if (holds<double>(a)) return f(double{});
   throw py::type_error(std::string(op) + ": dtype " + dtype_name(a) + " is not float32 or float64");
+}
+
+/// f(T{}) by a's dtype, for the six a Buffer takes (float32, float64, int32,
+/// int64, uint32, uint64). Another dtype is a TypeError naming `op`.
+template <class F>
+auto by_number_dtype(const std::string& op, const py::object& a, F&& f) {
+  if (holds<float>(a)) return f(float{});
+  if (holds<double>(a)) return f(double{});
+  if (holds<std::int32_t>(a)) return f(std::int32_t{});
+  if (holds<std::int64_t>(a)) return f(std::int64_t{});
+  if (holds<std::uint32_t>(a)) return f(std::uint32_t{});
+  if (holds<std::uint64_t>(a)) return f(std::uint64_t{});
+  throw py::type_error(op + ": dtype " + py::str(a.attr("dtype")).cast<std::string>() +
+                       " is not float32, float64, int32, int64, uint32 or uint64");
 }
 
 /// `a` as a C-contiguous array of T with `dims` dimensions (a strided array

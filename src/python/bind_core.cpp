@@ -25,13 +25,10 @@ PyBuffer make_buffer(const std::shared_ptr<Context>& owner, const py::array& a) 
   Context& ctx = *owner;
   PyBuffer b;
   b.ctx = owner;
-  if (holds<float>(a)) {
-    b.f32 = std::make_shared<Buffer<float>>(uploaded(ctx, checked<float>(a, 1, "Buffer")));
-  } else if (holds<double>(a)) {
-    b.f64 = std::make_shared<Buffer<double>>(uploaded(ctx, checked<double>(a, 1, "Buffer")));
-  } else {
-    throw py::type_error("Buffer: dtype " + dtype_name(a) + " is not float32 or float64");
-  }
+  by_number_dtype("Buffer", a, [&](auto tag) {
+    using T = decltype(tag);
+    b.data = std::make_shared<Buffer<T>>(uploaded(ctx, checked<T>(a, 1, "Buffer")));
+  });
   return b;
 }
 
@@ -63,8 +60,7 @@ py::object item(const PyBuffer& b, const py::object& key) {
   b.check_unmapped("Buffer[...]");
   const std::size_t n = b.size();
   auto range = [&](std::size_t from, std::size_t count) -> py::array {
-    if (b.f32) return read_range(b, *b.f32, from, count);
-    return read_range(b, *b.f64, from, count);
+    return b.visit([&](const auto& buffer) -> py::array { return read_range(b, *buffer, from, count); });
   };
   if (py::isinstance<py::slice>(key)) {
     py::ssize_t start = 0, stop = 0, step = 0, length = 0;
@@ -90,8 +86,7 @@ py::object item(const PyBuffer& b, const py::object& key) {
 
 py::array to_numpy(const PyBuffer& b) {
   const py::ssize_t n = py::ssize_t(b.size());
-  if (b.f32) return download(*b.f32, {n});
-  return download(*b.f64, {n});
+  return b.visit([&](const auto& buffer) -> py::array { return download(*buffer, {n}); });
 }
 
 }  // namespace
@@ -148,7 +143,7 @@ True
       .def("__len__", &PyBuffer::size)
       .def_property_readonly("shape", [](const PyBuffer& b) { return py::make_tuple(b.size()); })
       .def_property_readonly("ndim", [](const PyBuffer&) { return 1; })
-      .def_property_readonly("nbytes", [](const PyBuffer& b) { return b.size() * (b.f32 ? 4 : 8); })
+      .def_property_readonly("nbytes", [](const PyBuffer& b) { return b.size() * b.element_size(); })
       .def("__getitem__", &item,
            "buffer[i] (a Python float) or buffer[start:stop:step] (a new array): only the elements asked for are read "
            "back.")
@@ -177,7 +172,8 @@ True
           "numpy.asarray(buffer): the buffer read back into a new array (cast to `dtype` where given); copy=False "
           "raises ValueError: device memory cannot be viewed without a copy.")
       .def(
-          "map", [](const PyBuffer& b) { return b.f32 ? mapped(b, b.f32) : mapped(b, b.f64); },
+          "map",
+          [](const PyBuffer& b) { return b.visit([&](const auto& buffer) -> py::array { return mapped(b, buffer); }); },
           "The buffer's memory as an array, read and written in place (no copy where the buffer lives in host "
           "memory, as on CPU devices); calls refuse the buffer until the array is freed.")
       .def("__dlpack__", &dlpack_capsule, py::arg("stream") = py::none(),
@@ -185,8 +181,9 @@ True
            "where it lives in host memory (CPU devices); calls refuse the buffer until the consumer lets it go. "
            "Device memory raises BufferError.")
       .def("__dlpack_device__", &dlpack_device, "(1, 0), DLPack's CPU, where the buffer lives in host memory.")
-      .def_property_readonly(
-          "strategy", [](const PyBuffer& b) { return to_string(b.f32 ? b.f32->strategy() : b.f64->strategy()); });
+      .def_property_readonly("strategy", [](const PyBuffer& b) {
+        return to_string(b.visit([](const auto& buffer) { return buffer->strategy(); }));
+      });
 }
 
 }  // namespace portacl::python

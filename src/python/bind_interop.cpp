@@ -38,16 +38,15 @@ void bind_interop(py::module_& m) {
           const std::size_t bytes = mem.getInfo<CL_MEM_SIZE>();
           PyBuffer b;
           b.ctx = ctx;
-          if (dtype == "float32")
-            b.f32 = std::make_shared<Buffer<float>>(*ctx, mem, n ? n : bytes / sizeof(float));
-          else if (dtype == "float64")
-            b.f64 = std::make_shared<Buffer<double>>(*ctx, mem, n ? n : bytes / sizeof(double));
-          else
-            throw py::type_error("buffer_from_pyopencl: dtype " + dtype + " is not float32 or float64");
+          const py::object like = py::module_::import("numpy").attr("empty")(0, dtype);
+          by_number_dtype("buffer_from_pyopencl", like, [&](auto tag) {
+            using T = decltype(tag);
+            b.data = std::make_shared<Buffer<T>>(*ctx, mem, n ? n : bytes / sizeof(T));
+          });
           return b;
         });
   m.def("_memory_of", [](const PyBuffer& b) {
-    return reinterpret_cast<std::uintptr_t>(b.f32 ? b.f32->cl_buffer()() : b.f64->cl_buffer()());
+    return reinterpret_cast<std::uintptr_t>(b.visit([](const auto& buffer) { return buffer->cl_buffer()(); }));
   });
 }
 

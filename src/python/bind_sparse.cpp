@@ -131,7 +131,7 @@ py::tuple device_product(const PyCsr& a, const py::object& x, const py::object& 
     PyBuffer y;
     if (out.is_none()) {
       y.ctx = a.ctx;
-      y.of<T>() = std::make_shared<Buffer<T>>(ctx, matrix.rows());
+      y.data = std::make_shared<Buffer<T>>(ctx, matrix.rows());
     } else {
       if (!py::isinstance<PyBuffer>(out))
         throw py::type_error("spmv: out must be a portacl.Buffer, not " + std::string(py::str(out.get_type())));
@@ -258,7 +258,7 @@ py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& 
   if (!on_device) return py::make_tuple(download(*dx, {py::ssize_t(dx->size())}), info);
   PyBuffer x;
   x.ctx = a->ctx;
-  x.of<T>() = dx;
+  x.data = dx;
   return py::make_tuple(x, info);
 }
 

@@ -6,6 +6,11 @@
 // plan's Python object only when asked (return_plan): it costs microseconds.
 #include "bindings.hpp"
 
+#include <functional>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
 namespace portacl::python {
 
 namespace {
@@ -21,18 +26,44 @@ void same_dtype(const PyBuffer& x, const PyBuffer& y, const char* op) {
                           std::to_string(y.size()));
 }
 
-// One reduction of a Buffer to a Python float, by name; the plan (else
-// None) where the caller keeps it.
-template <class Reduce>
+// The dtypes a reduction of Buffers takes: `accepts<T>`, and their names
+// for the TypeError.
+struct RealTypes {
+  template <class T>
+  static constexpr bool accepts = std::is_floating_point<T>::value;
+  static constexpr const char* names = "float32 or float64";
+};
+struct SumTypes {  // a uint64 sum may not fit the signed 64-bit total
+  template <class T>
+  static constexpr bool accepts = !std::is_same<T, std::uint64_t>::value;
+  static constexpr const char* names = "float32, float64, int32, int64 or uint32 (a uint64 sum may not fit int64)";
+};
+struct NumberTypes {
+  template <class T>
+  static constexpr bool accepts = true;
+  static constexpr const char* names = "";
+};
+
+// One reduction of a Buffer of a dtype `Types` accepts to a Python float
+// (or int, for integers), by name; the plan (else None) where the caller
+// keeps it.
+template <class Types, class Reduce>
 py::tuple reduction(Context& ctx, const PyBuffer& x, const char* op, bool return_plan, Reduce&& reduce) {
   x.check_unmapped(op);
-  LaunchPlan plan;
-  double value = 0;
-  {
-    py::gil_scoped_release release;
-    value = x.f32 ? double(reduce(ctx, *x.f32, plan)) : double(reduce(ctx, *x.f64, plan));
-  }
-  return with_plan(value, plan, return_plan);
+  return x.visit([&](const auto& b) -> py::tuple {
+    using T = element_t<decltype(b)>;
+    if constexpr (!Types::template accepts<T>) {
+      throw py::type_error(std::string(op) + ": dtype " + x.dtype() + " is not " + Types::names);
+    } else {
+      LaunchPlan plan;
+      decltype(reduce(ctx, *b, plan)) value{};
+      {
+        py::gil_scoped_release release;
+        value = reduce(ctx, *b, plan);
+      }
+      return with_plan(value, plan, return_plan);
+    }
+  });
 }
 
 template <class T>
@@ -107,44 +138,97 @@ py::tuple integer_sum(Context& ctx, const py::array& x) {
   return with_plan(total, plan);
 }
 
-// A scalar still on the device (the async forms): get() waits and reads it.
+// A scalar still on the device (the async forms): get() waits and reads it
+// (a float, or an int for an integer sum).
 struct PyDeviceValue {
-  std::shared_ptr<Context> ctx;  ///< kept alive until the value is read
-  std::shared_ptr<DeviceValue<float>> f32;
-  std::shared_ptr<DeviceValue<double>> f64;
-  double get() const {
-    py::gil_scoped_release release;
-    return f32 ? double(f32->get()) : f64->get();
-  }
+  std::function<py::object()> read;
+  py::object get() const { return read(); }
 };
+
+// The value of an async call, kept (with its context) until read.
+template <class S>
+PyDeviceValue pending(const std::shared_ptr<Context>& ctx, DeviceValue<S> value) {
+  auto v = std::make_shared<DeviceValue<S>>(std::move(value));
+  return PyDeviceValue{[ctx, v]() {
+    S got{};
+    {
+      py::gil_scoped_release release;
+      got = v->get();
+    }
+    return py::object(py::cast(got));
+  }};
+}
+
+// y, one value for a map over T: a number for floats; for integers an
+// integer (a float is a TypeError: NumPy would give a float array) that
+// fits T (else an OverflowError, as NumPy's).
+template <class T>
+T scalar_of(const py::object& y, const char* op) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return T(y.cast<double>());
+  } else {
+    py::object i;
+    try {
+      i = py::module_::import("operator").attr("index")(y);
+    } catch (py::error_already_set&) {
+      throw py::type_error(std::string(op) + ": the value " + std::string(py::repr(y)) +
+                           " is not an integer, and x is " + numpy_name<T>() +
+                           " (NumPy would give floats: convert x first)");
+    }
+    const py::int_ lo(std::numeric_limits<T>::lowest()), hi(std::numeric_limits<T>::max());
+    if (i < lo || i > hi) {
+      PyErr_SetString(PyExc_OverflowError, (std::string(op) + ": the value " + std::string(py::str(i)) +
+                                            " is out of range for " + numpy_name<T>())
+                                               .c_str());
+      throw py::error_already_set();
+    }
+    return i.cast<T>();
+  }
+}
+
+// z = expression over signed integers in modular arithmetic, as NumPy's
+// operators wrap: the expression runs on the buffers' memory read as the
+// unsigned type of their width (whose + - * wrap modulo 2^bits in OpenCL C,
+// where signed overflow is undefined), and two's complement makes the bits
+// the signed result's.
+template <class T>
+LaunchPlan modular_map(const std::string& expression, const Buffer<T>& x, const Buffer<T>* y,
+                       const std::optional<T>& value, Buffer<T>& z) {
+  using U = std::make_unsigned_t<T>;
+  Context& ctx = x.context();
+  const Buffer<U> ux(ctx, x.cl_buffer(), x.size());
+  Buffer<U> uz(ctx, z.cl_buffer(), z.size());
+  if (y) return map(ctx, expression, ux, Buffer<U>(ctx, y->cl_buffer(), y->size()), uz);
+  if (value) return map(ctx, expression, ux, static_cast<U>(*value), uz);
+  return map(ctx, expression, ux, uz);
+}
 
 }  // namespace
 
 void bind_vectors(py::module_& m) {
   py::class_<PyDeviceValue>(m, "DeviceValue", "A scalar result still on the device (the asynchronous forms).")
-      .def("get", &PyDeviceValue::get, "Waits for the value and returns it as a Python float.")
-      .def("__float__", &PyDeviceValue::get);
+      .def("get", &PyDeviceValue::get, "Waits for the value and returns it (a float, or an int for integers).")
+      .def("__float__", [](const PyDeviceValue& v) { return py::float_(v.get()); });
   m.def("sum_async", [](const std::shared_ptr<Context>& ctx, const PyBuffer& x) {
     x.check_unmapped("sum");
-    PyDeviceValue v{ctx, nullptr, nullptr};
-    if (x.f32)
-      v.f32 = std::make_shared<DeviceValue<float>>(sum_async(*ctx, *x.f32));
-    else
-      v.f64 = std::make_shared<DeviceValue<double>>(sum_async(*ctx, *x.f64));
-    return v;
+    return x.visit([&](const auto& b) -> PyDeviceValue {
+      using T = element_t<decltype(b)>;
+      if constexpr (!SumTypes::accepts<T>)
+        throw py::type_error("sum: dtype " + x.dtype() + " is not " + SumTypes::names);
+      else
+        return pending(ctx, sum_async(*ctx, *b));
+    });
   });
   m.def("dot_async", [](const std::shared_ptr<Context>& ctx, const PyBuffer& x, const PyBuffer& y) {
     same_dtype(x, y, "dot");
-    PyDeviceValue v{ctx, nullptr, nullptr};
-    if (x.f32)
-      v.f32 = std::make_shared<DeviceValue<float>>(dot_async(*ctx, *x.f32, *y.f32));
-    else
-      v.f64 = std::make_shared<DeviceValue<double>>(dot_async(*ctx, *x.f64, *y.f64));
-    return v;
+    return x.by_real("dot", [&](auto tag) {
+      using T = decltype(tag);
+      return pending(ctx, dot_async(*ctx, *x.of<T>(), *y.of<T>()));
+    });
   });
   m.def("sum", [](Context& ctx, const PyBuffer& x, bool return_plan) {
-    return reduction(ctx, x, "sum", return_plan,
-                     [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
+    return reduction<SumTypes>(ctx, x, "sum", return_plan,
+                               [](Context& c, const auto& b, LaunchPlan& p) { return sum(c, b, {}, &p); });
   });
   m.def("sum_integers", [](Context& ctx, const py::array& x) {
     if (holds<std::int32_t>(x)) return integer_sum<std::int32_t>(ctx, x);
@@ -152,84 +236,76 @@ void bind_vectors(py::module_& m) {
     throw py::type_error("sum: dtype " + dtype_name(x) + " is not int32 or int64");
   });
   m.def("nrm2", [](Context& ctx, const PyBuffer& x, bool return_plan) {
-    return reduction(ctx, x, "nrm2", return_plan,
-                     [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
+    return reduction<RealTypes>(ctx, x, "nrm2", return_plan,
+                                [](Context& c, const auto& b, LaunchPlan& p) { return nrm2(c, b, {}, &p); });
   });
   m.def("min", [](Context& ctx, const PyBuffer& x, bool return_plan) {
     if (!x.size()) throw py::value_error("min: the array is empty");
-    return reduction(ctx, x, "min", return_plan,
-                     [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
+    return reduction<NumberTypes>(ctx, x, "min", return_plan,
+                                  [](Context& c, const auto& b, LaunchPlan& p) { return min(c, b, {}, &p); });
   });
   m.def("max", [](Context& ctx, const PyBuffer& x, bool return_plan) {
     if (!x.size()) throw py::value_error("max: the array is empty");
-    return reduction(ctx, x, "max", return_plan,
-                     [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
+    return reduction<NumberTypes>(ctx, x, "max", return_plan,
+                                  [](Context& c, const auto& b, LaunchPlan& p) { return max(c, b, {}, &p); });
   });
   m.def("dot", [](Context& ctx, const PyBuffer& x, const PyBuffer& y, bool return_plan) {
     same_dtype(x, y, "dot");
-    LaunchPlan plan;
-    double value = 0;
-    {
-      py::gil_scoped_release release;
-      value = x.f32 ? double(dot(ctx, *x.f32, *y.f32, {}, &plan)) : dot(ctx, *x.f64, *y.f64, {}, &plan);
-    }
-    return with_plan(value, plan, return_plan);
+    return reduction<RealTypes>(ctx, x, "dot", return_plan, [&](Context& c, const auto& bx, LaunchPlan& p) {
+      return dot(c, bx, *y.of<element_t<decltype(bx)>>(), {}, &p);
+    });
   });
   // The plan only where the caller keeps it: making the Python object of a
   // plan costs more than the module's own work on a small call.
   m.def("axpy", [](Context& ctx, double a, const PyBuffer& x, PyBuffer& y, bool return_plan) -> py::object {
     same_dtype(x, y, "axpy");
-    LaunchPlan plan;
-    {
+    LaunchPlan plan = x.by_real("axpy", [&](auto tag) {
+      using T = decltype(tag);
       py::gil_scoped_release release;
-      plan = x.f32 ? axpy(ctx, float(a), *x.f32, *y.f32) : axpy(ctx, a, *x.f64, *y.f64);
-    }
+      return axpy(ctx, T(a), *x.of<T>(), *y.of<T>());
+    });
     return return_plan ? py::cast(std::move(plan)) : py::none();
   });
   // out = expression(x), or expression(x, y) with y a Buffer or one value;
   // out a new Buffer where None. Dtypes and lengths checked here, before
   // any work; the expression's build error comes from the library.
-  m.def("map",
-        [](const std::string& expression, const PyBuffer& x, const py::object& y, const py::object& out,
-           bool return_plan) -> py::object {
-          PyBuffer z;
-          if (out.is_none()) {
-            z.ctx = x.ctx;
-            if (x.f32)
-              z.f32 = std::make_shared<Buffer<float>>(*x.ctx, x.size());
-            else
-              z.f64 = std::make_shared<Buffer<double>>(*x.ctx, x.size());
-          } else {
-            z = out.cast<PyBuffer>();
-            if (z.ctx != x.ctx) throw py::value_error("map: out is on another context than x");
+  m.def(
+      "map",
+      [](const std::string& expression, const PyBuffer& x, const py::object& y, const py::object& out, bool return_plan,
+         bool modular) -> py::object {
+        PyBuffer z;
+        if (out.is_none()) {
+          z.ctx = x.ctx;
+          x.visit([&](const auto& b) { z.data = std::make_shared<std::decay_t<decltype(*b)>>(*x.ctx, x.size()); });
+        } else {
+          z = out.cast<PyBuffer>();
+          if (z.ctx != x.ctx) throw py::value_error("map: out is on another context than x");
+        }
+        same_dtype(x, z, "map");
+        const bool pair = py::isinstance<PyBuffer>(y);
+        PyBuffer yb;
+        if (pair) {
+          yb = y.cast<PyBuffer>();
+          if (yb.ctx != x.ctx) throw py::value_error("map: y is on another context than x");
+          same_dtype(x, yb, "map");
+        }
+        const LaunchPlan plan = x.visit([&](const auto& bx) {
+          using T = element_t<decltype(bx)>;
+          const std::optional<T> value = pair || y.is_none() ? std::nullopt : std::optional<T>(scalar_of<T>(y, "map"));
+          const Buffer<T>& by = pair ? *yb.of<T>() : *bx;
+          py::gil_scoped_release release;
+          if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
+            if (modular && x.size()) return modular_map(expression, *bx, pair ? &by : nullptr, value, *z.of<T>());
           }
-          same_dtype(x, z, "map");
-          const bool pair = py::isinstance<PyBuffer>(y);
-          PyBuffer yb;
-          double value = 0;
-          if (pair) {
-            yb = y.cast<PyBuffer>();
-            if (yb.ctx != x.ctx) throw py::value_error("map: y is on another context than x");
-            same_dtype(x, yb, "map");
-          } else if (!y.is_none()) {
-            value = y.cast<double>();
-          }
-          const auto run = [&](auto tag) {
-            using T = decltype(tag);
-            const Buffer<T>& bx = *x.of<T>();
-            Buffer<T>& bz = *z.of<T>();
-            if (pair) return map(*x.ctx, expression, bx, *yb.of<T>(), bz);
-            if (!y.is_none()) return map(*x.ctx, expression, bx, T(value), bz);
-            return map(*x.ctx, expression, bx, bz);
-          };
-          LaunchPlan plan;
-          {
-            py::gil_scoped_release release;
-            plan = x.f32 ? run(float()) : run(double());
-          }
-          if (!return_plan) return py::cast(z);
-          return py::make_tuple(z, std::move(plan));
+          if (pair) return map(*x.ctx, expression, *bx, by, *z.of<T>());
+          if (value) return map(*x.ctx, expression, *bx, *value, *z.of<T>());
+          return map(*x.ctx, expression, *bx, *z.of<T>());
         });
+        if (!return_plan) return py::cast(z);
+        return py::make_tuple(z, plan);
+      },
+      py::arg("expression"), py::arg("x"), py::arg("y"), py::arg("out"), py::arg("return_plan"),
+      py::arg("modular") = false);
   m.def("cumsum", [](Context& ctx, const py::array& x, bool exclusive) {
     if (holds<float>(x)) return scan<float>(ctx, x, exclusive);
     if (holds<double>(x)) return scan<double>(ctx, x, exclusive);

@@ -35,7 +35,9 @@ dlpack::ManagedTensor* export_buffer(const PyBuffer& owner, const std::shared_pt
   t.data = e->holder.view->data();
   t.device = {dlpack::kCpu, 0};
   t.ndim = 1;
-  t.dtype = {2, std::uint8_t(8 * sizeof(T)), 1};
+  // DLPack's type codes: 0 signed integer, 1 unsigned, 2 float.
+  const std::uint8_t code = std::is_floating_point<T>::value ? 2 : std::is_signed<T>::value ? 0 : 1;
+  t.dtype = {code, std::uint8_t(8 * sizeof(T)), 1};
   t.shape = e->shape;
   t.strides = nullptr;
   t.byte_offset = 0;
@@ -55,7 +57,7 @@ void unconsumed(PyObject* capsule) {
 }  // namespace
 
 bool host_visible(const PyBuffer& b) {
-  return (b.f32 ? b.f32->strategy() : b.f64->strategy()) == MemoryStrategy::map_host_memory;
+  return b.visit([](const auto& buffer) { return buffer->strategy(); }) == MemoryStrategy::map_host_memory;
 }
 
 py::tuple dlpack_device(const PyBuffer& b) {
@@ -74,7 +76,7 @@ py::capsule dlpack_capsule(const PyBuffer& b, const py::object& stream) {
     refuse(
         "Buffer.__dlpack__: the buffer is mapped already (an array from Buffer.map() or an earlier export "
         "still holds it)");
-  dlpack::ManagedTensor* t = b.f32 ? export_buffer(b, b.f32) : export_buffer(b, b.f64);
+  dlpack::ManagedTensor* t = b.visit([&](const auto& buffer) { return export_buffer(b, buffer); });
   PyObject* capsule = PyCapsule_New(t, "dltensor", unconsumed);
   if (!capsule) {
     t->deleter(t);

@@ -90,8 +90,8 @@ def test_elementwise_refusals(ctx):
         portacl.map("x", a, out=portacl.Buffer(ctx, np.ones(5, np.float32)))
     with pytest.raises(ValueError, match=r"map: x is \(5,\) but out is \(6,\)"):
         portacl.map("x", a, out=portacl.Buffer(ctx, np.ones(6)))
-    with pytest.raises(TypeError, match="dtype int64 is not float32 or float64"):
-        portacl.map("x", np.arange(3), context=ctx)
+    with pytest.raises(TypeError, match="dtype int8 is not float32, float64, int32, int64, uint32 or uint64"):
+        portacl.map("x", np.arange(3, dtype=np.int8), context=ctx)
     with pytest.raises(portacl.Error, match="expression is empty"):
         portacl.map("  ", a)
     with pytest.raises(portacl.BuildError, match="map2.cl"):
@@ -159,3 +159,94 @@ def test_array_refusals(ctx):
         portacl.Array(np.ones(6), (2, 3))
     with pytest.raises(ValueError, match="asarray: a 0-D value"):
         portacl.asarray(np.float64(1.0), context=ctx)
+
+
+INTEGERS = [np.int32, np.int64, np.uint32, np.uint64]
+
+
+def _integers(rng, dtype, shape):
+    """Fresh integers over dtype's whole range, its two ends among them."""
+    info = np.iinfo(dtype)
+    v = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+    if v.size >= 2:
+        v.flat[0], v.flat[-1] = info.min, info.max
+    return v
+
+
+@pytest.mark.parametrize("dtype", INTEGERS)
+@pytest.mark.parametrize("n", SIZES)
+def test_integer_operators_wrap_as_numpy(ctx, rng, dtype, n):
+    x, y = _integers(rng, dtype, n), _integers(rng, dtype, n)
+    bx, by = portacl.Buffer(ctx, x), portacl.Buffer(ctx, y)
+    s = int(_integers(rng, dtype, 1)[0])  # a Python int inside dtype's range, as NumPy 2 takes it
+    with np.errstate(over="ignore"):  # NumPy warns where a Python scalar overflows; the wrap is the result
+        cases = {
+            "x + y": (bx + by, x + y), "x - y": (bx - by, x - y), "x * y": (bx * by, x * y),
+            "x + s": (bx + s, x + dtype(s)), "s - x": (s - bx, dtype(s) - x), "x * s": (bx * s, x * dtype(s)),
+            "-x": (-bx, -x), "abs": (abs(bx), np.abs(x)), "x + array": (bx + y, x + y),
+        }
+    for name, (got, want) in cases.items():
+        assert isinstance(got, portacl.Buffer) and got.dtype == np.dtype(dtype).name, name
+        assert np.array_equal(got.to_numpy(), want), name
+    # In place, through the same object.
+    before = bx
+    bx *= by
+    assert bx is before and np.array_equal(bx.to_numpy(), x * y)
+    # A user's expression on unsigned integers wraps by OpenCL C's rules
+    # (signed overflow is undefined there: only the operators wrap it).
+    if np.dtype(dtype).kind == "u":
+        out = portacl.Buffer(ctx, np.full(n, 0x5A, dtype))
+        portacl.map("x * y + (T)7", by, portacl.Buffer(ctx, x), out=out)
+        assert np.array_equal(out.to_numpy(), y * x + dtype(7))
+    # Reductions: min and max exact; sums in 64 bits, exactly (uint64 refused).
+    if n:
+        assert portacl.min(by) == int(y.min()) and portacl.max(by) == int(y.max())
+        assert type(portacl.min(by)) is int
+    if dtype != np.uint64:
+        exact = int(np.sum(y.astype(object))) if n else 0
+        wrapped = (exact + 2**63) % 2**64 - 2**63  # int64 sums wrap, as numpy.sum's of int64
+        assert portacl.sum(by) == wrapped
+        assert portacl.sum(by, asynchronous=True).get() == wrapped
+
+
+@pytest.mark.parametrize("dtype", INTEGERS)
+def test_integer_array_keeps_its_shape_and_dtype(ctx, rng, dtype):
+    host, other = _integers(rng, dtype, (3, 5, 7)), _integers(rng, dtype, (3, 5, 7))
+    a = portacl.asarray(host, context=ctx)
+    assert isinstance(a, portacl.Array) and a.dtype == np.dtype(dtype).name
+    assert repr(a) == f"<portacl.Array (3, 5, 7) {np.dtype(dtype).name}>"
+    assert a[2, 4, 6] == host[2, 4, 6] and type(a[0, 0, 0]) is int
+    assert np.array_equal(a.get(), host) and a.get().dtype == dtype
+    with np.errstate(over="ignore"):
+        assert np.array_equal((a * 3 - portacl.asarray(other, context=ctx)).get(), host * dtype(3) - other)
+    assert portacl.min(a) == int(host.min()) and portacl.max(a) == int(host.max())
+    # The most negative value: -x and abs(x) are x itself, as in NumPy.
+    if np.dtype(dtype).kind == "i":
+        lowest = portacl.asarray(np.full((2, 2), np.iinfo(dtype).min, dtype), context=ctx)
+        assert np.array_equal((-lowest).get(), lowest.get()) and np.array_equal(abs(lowest).get(), lowest.get())
+
+
+def test_integer_refusals(ctx):
+    a = portacl.asarray(np.arange(6, dtype=np.int32).reshape(2, 3), context=ctx)
+    before = a.get()
+    with pytest.raises(TypeError, match="/ of int32 operands: true division gives floats"):
+        a / a
+    with pytest.raises(TypeError, match=r"\*\* of int32 operands: portacl raises to powers in floating point only"):
+        a ** 2
+    with pytest.raises(TypeError, match="map: the value 2.5 is not an integer, and x is int32"):
+        a + 2.5
+    with pytest.raises(OverflowError, match="map: the value 4294967296 is out of range for int32"):
+        a += 2**32
+    with pytest.raises(OverflowError, match="map: the value -1 is out of range for uint64"):
+        portacl.asarray(np.arange(3, dtype=np.uint64), context=ctx) - (-1)
+    with pytest.raises(TypeError, match="map: x is int32 but y is int64"):
+        a + np.ones((2, 3), np.int64)
+    with pytest.raises(TypeError, match="map: x is int32 but y is float32"):
+        a * portacl.asarray(np.ones((2, 3), np.float32), context=ctx)
+    with pytest.raises(TypeError, match="nrm2: dtype int32 is not float32 or float64"):
+        portacl.nrm2(a)
+    with pytest.raises(TypeError, match="dot: dtype int32 is not float32 or float64"):
+        portacl.dot(a.ravel(), a.ravel())
+    with pytest.raises(TypeError, match="sum: dtype uint64 is not float32, float64, int32, int64 or uint32"):
+        portacl.sum(portacl.asarray(np.arange(3, dtype=np.uint64), context=ctx))
+    assert np.array_equal(a.get(), before)  # nothing written by a refused call

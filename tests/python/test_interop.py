@@ -110,8 +110,10 @@ def test_pyopencl_arrays_are_taken_wherever_a_buffer_is(ctx, rng, dtype):
 
 def test_pyopencl_arrays_are_checked_by_name(ctx, rng):
     _, queue = portacl.to_pyopencl(ctx)
-    with pytest.raises(TypeError, match="sum: dtype int32 is not float32 or float64"):
-        portacl.sum(cl_array.to_device(queue, np.arange(5, dtype=np.int32)))
+    with pytest.raises(TypeError, match="sum: dtype int16 is not float32, float64, int32, int64, uint32 or uint64"):
+        portacl.sum(cl_array.to_device(queue, np.arange(5, dtype=np.int16)))
+    with pytest.raises(TypeError, match="nrm2: dtype int32 is not float32 or float64"):
+        portacl.nrm2(cl_array.to_device(queue, np.arange(5, dtype=np.int32)))
     with pytest.raises(ValueError, match="dot: a 1-D array is needed, not 2-D"):
         portacl.dot(cl_array.to_device(queue, np.ones((2, 2))), cl_array.to_device(queue, np.ones((2, 2))))
     with pytest.raises(ValueError, match="sum: a pyopencl array contiguous from the start of its memory"):

@@ -100,14 +100,24 @@ def _on_other_queue(ctx: Context, a: Any, queue: Optional[int] = None) -> bool:
     return a.queue is not None and a.queue.int_ptr != queue
 
 
-def _cl_buffer(ctx: Context, a: Any, call: str) -> Buffer:
+# The dtypes of the calls on real numbers, and the dtypes a Buffer holds.
+_REAL = ("float32", "float64")
+_NUMBERS = ("float32", "float64", "int32", "int64", "uint32", "uint64")
+
+
+def _dtype_check(dtype: Any, kinds: Tuple[str, ...], call: str) -> None:
+    """A TypeError naming `call` where dtype is not one of `kinds`."""
+    if _np.dtype(dtype).name not in kinds:
+        raise TypeError(f"{call}: dtype {_np.dtype(dtype)} is not {', '.join(kinds[:-1])} or {kinds[-1]}")
+
+
+def _cl_buffer(ctx: Context, a: Any, call: str, kinds: Tuple[str, ...] = _REAL) -> Buffer:
     """pyopencl array a as a Buffer on its own memory, no copy: 1-D,
-    contiguous from the start of its memory, float32 or float64, on ctx's
-    OpenCL context. Work pyopencl queued on it finishes first where its
-    queue is not ctx's."""
+    contiguous from the start of its memory, of a dtype in `kinds`, on
+    ctx's OpenCL context. Work pyopencl queued on it finishes first where
+    its queue is not ctx's."""
     dtype = _np.dtype(a.dtype)
-    if dtype not in (_np.float32, _np.float64):
-        raise TypeError(f"{call}: dtype {dtype} is not float32 or float64")
+    _dtype_check(dtype, kinds, call)
     if a.ndim != 1:
         raise ValueError(f"{call}: a 1-D array is needed, not {a.ndim}-D")
     if a.offset or not a.flags.c_contiguous:
@@ -130,20 +140,20 @@ def _as_cl_array(like: Any, b: Buffer) -> Any:
     return cl_array.Array(like.queue, (len(b),), _np.dtype(b.dtype), data=cl.Buffer.from_int_ptr(_portacl._memory_of(b)))
 
 
-def _buffer(ctx: Context, a: Vector, call: str) -> Buffer:
-    """a as a Buffer on ctx; an array of another dtype or shape is refused
-    naming `call`, before anything is uploaded. A pyopencl array is taken
-    as it is, on its own memory."""
+def _buffer(ctx: Context, a: Vector, call: str, kinds: Tuple[str, ...] = _REAL) -> Buffer:
+    """a as a Buffer on ctx; an array of a dtype not in `kinds` or of
+    another shape is refused naming `call`, before anything is uploaded (a
+    Buffer's dtype the library checks). A pyopencl array is taken as it
+    is, on its own memory."""
     if isinstance(a, Buffer):
         return a
     if isinstance(a, Array):
         raise ValueError(f"{call}: a 1-D operand is needed, not an Array of shape {a.shape} (its ravel() is its "
                          f"elements as a Buffer)")
     if _is_cl_array(a):
-        return _cl_buffer(ctx, a, call)
+        return _cl_buffer(ctx, a, call, kinds)
     arr = _np.asarray(a)
-    if arr.dtype not in (_np.float32, _np.float64):
-        raise TypeError(f"{call}: dtype {arr.dtype} is not float32 or float64")
+    _dtype_check(arr.dtype, kinds, call)
     if arr.ndim != 1:
         raise ValueError(f"{call}: a 1-D array is needed, not {arr.ndim}-D")
     return Buffer(ctx, arr)
@@ -162,11 +172,12 @@ def _result(pair: Tuple[Any, ...], return_plan: bool) -> Any:
     return pair if return_plan else pair[0]
 
 
-def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool) -> Any:
+def _reduce(name: str, x: Vector, context: Optional[Context], return_plan: bool,
+            kinds: Tuple[str, ...] = _REAL) -> Any:
     if isinstance(x, Array):  # over every element, as NumPy's without an axis
         x = x.ravel()
     ctx = _context(context, x)
-    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name), return_plan), return_plan)
+    return _result(getattr(_portacl, name)(ctx, _buffer(ctx, x, name, kinds), return_plan), return_plan)
 
 
 @_shared_doc
@@ -175,14 +186,16 @@ def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False,
 
     Parameters
     ----------
-    x : array_like or Buffer
-        1-D, float32 or float64; or an integer or bool array, added in 64
-        bits as ``numpy.sum`` adds them (int32 and int64 as they are,
-        narrower ones widened to int32, uint32 to int64 on the host first).
+    x : array_like, Buffer or Array
+        1-D (an Array: all of it), float32 or float64; or an integer or bool
+        array, added in 64 bits as ``numpy.sum`` adds them (int32 and int64
+        as they are, narrower ones widened to int32, uint32 to int64 on the
+        host first); or a Buffer or Array of int32, int64 or uint32, added
+        in 64 bits on the device.
     $options_on_buffers
     asynchronous : bool, default False
         Return at once with a DeviceValue whose ``get()`` waits for the sum
-        (float32 or float64 only).
+        (a Buffer, an Array or a float array).
 
     Returns
     -------
@@ -207,8 +220,8 @@ def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False,
         arr = _np.asarray(x)
         if arr.dtype.kind in "biu":
             if asynchronous:
-                raise TypeError("sum: asynchronous=True takes float32 or float64 only, not "
-                                f"{arr.dtype}")
+                raise TypeError(f"sum: asynchronous=True takes a Buffer, an Array or a float array, not a {arr.dtype} "
+                                "NumPy array (upload it with portacl.asarray first)")
             if arr.ndim != 1:
                 raise ValueError(f"sum: a 1-D array is needed, not {arr.ndim}-D")
             if arr.dtype == _np.uint64:
@@ -219,8 +232,8 @@ def sum(x: Vector, context: Optional[Context] = None, return_plan: bool = False,
             return _result(_portacl.sum_integers(_context(context), arr), return_plan)
     if asynchronous:
         ctx = _context(context, x)
-        return _portacl.sum_async(ctx, _buffer(ctx, x, "sum"))
-    return _reduce("sum", x, context, return_plan)
+        return _portacl.sum_async(ctx, _buffer(ctx, x, "sum", _NUMBERS))
+    return _reduce("sum", x, context, return_plan, _NUMBERS)
 
 
 @_shared_doc
@@ -251,7 +264,7 @@ def min(x: Vector, context: Optional[Context] = None, return_plan: bool = False)
     >>> portacl.min(x)
     -1.5
     """
-    return _reduce("min", x, context, return_plan)
+    return _reduce("min", x, context, return_plan, _NUMBERS)
 
 
 @_shared_doc
@@ -264,7 +277,7 @@ def max(x: Vector, context: Optional[Context] = None, return_plan: bool = False)
     >>> portacl.max(np.array([2.0, -1.5, 7.0]))
     7.0
     """
-    return _reduce("max", x, context, return_plan)
+    return _reduce("max", x, context, return_plan, _NUMBERS)
 
 
 @_shared_doc
@@ -1196,9 +1209,9 @@ def asarray(a: Any, context: Optional[Context] = None) -> Union[Buffer, Array]:
         if arr.ndim == 0:
             raise ValueError("asarray: a 0-D value is not an array on the device; give at least one dimension")
         if arr.ndim > 1:  # an Array: its elements in C order, uploaded once
-            return Array(_buffer(ctx, _np.ascontiguousarray(arr).reshape(-1), "asarray"), arr.shape)
+            return Array(_buffer(ctx, _np.ascontiguousarray(arr).reshape(-1), "asarray", _NUMBERS), arr.shape)
         a = arr
-    return _buffer(ctx, a, "asarray")
+    return _buffer(ctx, a, "asarray", _NUMBERS)
 
 
 @_shared_doc
@@ -1215,7 +1228,7 @@ def from_dlpack(x: Any, context: Optional[Context] = None) -> Buffer:
     Parameters
     ----------
     x : object with ``__dlpack__``
-        1-D, float32 or float64, in host memory.
+        1-D, float32, float64, int32, int64, uint32 or uint64, in host memory.
     context : Context, optional
         The device; by default ``default_context()``.
 
@@ -1241,7 +1254,7 @@ def from_dlpack(x: Any, context: Optional[Context] = None) -> Buffer:
     """
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"from_dlpack: {type(x).__name__} has no __dlpack__ (a DLPack producer is needed)")
-    return _buffer(_context(context), _np.from_dlpack(x), "from_dlpack")
+    return _buffer(_context(context), _np.from_dlpack(x), "from_dlpack", _NUMBERS)
 
 
 @_shared_doc

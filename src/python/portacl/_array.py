@@ -42,14 +42,16 @@ def _shape_of(shape: Any, size: int, call: str) -> Tuple[int, ...]:
 
 
 class Array:
-    """An n-D float32 or float64 array on the device.
+    """An n-D array on the device: float32, float64, int32, int64, uint32 or uint64.
 
     Made by ``portacl.asarray`` from an array of two or more dimensions,
     or by ``Array(buffer, shape)`` over a Buffer's elements (no copy).
     ``+``, ``-``, ``*``, ``/``, ``**``, ``-a``, ``abs(a)`` and
     ``portacl.map`` take Arrays of one shape (or an Array and a number) and
-    give a new Array; ``a[i, j]`` reads back one element and other indices
-    read the whole array back and index it as NumPy does.
+    give a new Array (on integers ``+ - *``, ``-a`` and ``abs`` wrap as
+    NumPy's do; ``/`` and ``**`` are refused); ``a[i, j]`` reads back one
+    element and other indices read the whole array back and index it as
+    NumPy does.
 
     Examples
     --------

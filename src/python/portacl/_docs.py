@@ -69,13 +69,15 @@ $options_on_arrays""",
     "reduction": """\
 Parameters
 ----------
-x : array_like or Buffer
-    1-D, float32 or float64.
+x : array_like, Buffer or Array
+    1-D (an Array: all of it), float32 or float64; min and max take
+    int32, int64, uint32 and uint64 too.
 $options_on_buffers
 
 Returns
 -------
-float
+float or int
+    An int for integers.
 
 Raises
 ------

@@ -6,6 +6,7 @@ result on the device."""
 from __future__ import annotations
 
 import numbers
+from operator import index as operator_index
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as _np
@@ -47,10 +48,14 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
         and OpenCL's built-ins are). In float32 literals are single
         precision.
     x : array_like, Buffer or Array
-        float32 or float64, any shape.
+        float32, float64, int32, int64, uint32 or uint64, any shape. On
+        integers the expression is integer OpenCL C: unsigned arithmetic
+        wraps, signed overflow is undefined (the operators ``+ - *`` wrap
+        as NumPy's do).
     y : None, array_like, Buffer, Array or a real number, optional
         A second operand of x's dtype and shape, or one value for every
-        element (passed to the kernel: a new value builds nothing new).
+        element (passed to the kernel: a new value builds nothing new); for
+        integer x an integer that fits x's dtype.
     out : Buffer or Array, optional
         Written in place and returned (it may be x or y); by default a new
         Array where an operand is one, else a new Buffer where an operand
@@ -68,8 +73,11 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
     Raises
     ------
     TypeError
-        Another dtype, operands of two dtypes, or a y that is neither an
-        operand nor a real number.
+        Another dtype, operands of two dtypes, a y that is neither an
+        operand nor a real number, or a y that is not an integer for
+        integer x.
+    OverflowError
+        A value y out of integer x's range.
     ValueError
         Operands of other shapes or contexts.
     Error
@@ -86,7 +94,13 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
     >>> portacl.map("sqrt(x)", b).to_numpy()
     array([1., 2., 3.])
     """
-    from . import _buffer, _context
+    return _map(expression, x, y, out, context, return_plan, modular=False)
+
+
+def _map(expression: str, x: Any, y: Any, out: Any, context: Optional[Context], return_plan: bool,
+         modular: bool) -> Any:
+    """map and the operators: `modular` runs signed integers' + - * wrapping, as NumPy's operators do."""
+    from . import _NUMBERS, _buffer, _context
 
     shape = operand_shape(x)
     if shape is None:
@@ -105,21 +119,25 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
         raise TypeError(f"map: out must be a Buffer or an Array, not {type(out).__name__}")
     # Every dtype checked before anything is uploaded.
     x_dtype = _dtype_of(x)
-    if x_dtype not in ("float32", "float64"):
-        raise TypeError(f"map: dtype {x_dtype} is not float32 or float64")
+    if x_dtype not in _NUMBERS:
+        raise TypeError(f"map: dtype {x_dtype} is not float32, float64, int32, int64, uint32 or uint64")
     for name, v in (("y", y), ("out", out)):
         other_dtype = _dtype_of(v)
         if other_dtype is not None and other_dtype != x_dtype:
             raise TypeError(f"map: x is {x_dtype} but {name} is {other_dtype}")
+    if _is_scalar(y) and _np.dtype(x_dtype).kind in "iu":
+        _check_integer_value(y, x_dtype)
     as_array = any(isinstance(v, Array) for v in (x, y, out))
     on_device = as_array or any(isinstance(v, Buffer) for v in (x, y, out))
     ctx = _context(context, x, y, out)
-    bx = _buffer(ctx, elements(x), "map")
+    bx = _buffer(ctx, elements(x), "map", _NUMBERS)
     if y is None or _is_scalar(y):
-        operand: Any = None if y is None else float(y)
+        # The value as it is: the library converts it to x's dtype (an
+        # integer dtype takes only an integer that fits).
+        operand: Any = y.item() if isinstance(y, _np.ndarray) else y
     else:
-        operand = _buffer(ctx, elements(y if isinstance(y, (Buffer, Array)) else _np.asarray(y)), "map")
-    made: Any = _portacl.map(expression, bx, operand, elements(out), return_plan)
+        operand = _buffer(ctx, elements(y if isinstance(y, (Buffer, Array)) else _np.asarray(y)), "map", _NUMBERS)
+    made: Any = _portacl.map(expression, bx, operand, elements(out), return_plan, modular)
     result = made[0] if return_plan else made
     if out is not None:
         result = out  # the caller's object itself
@@ -130,28 +148,78 @@ def map(expression: str, x: Any, y: Any = None, *, out: Optional[Buffer] = None,
     return (result, made[1]) if return_plan else result
 
 
-def _binary(expression: str, in_place: bool = False) -> Callable[[Any, Any], Any]:
+def _check_integer_value(y: Any, dtype: str) -> None:
+    """A TypeError where y is not an integer, an OverflowError where it is
+    outside dtype's range (as NumPy's for a Python int), before any work."""
+    try:
+        value = operator_index(y.item() if isinstance(y, _np.ndarray) else y)
+    except TypeError:
+        raise TypeError(f"map: the value {y!r} is not an integer, and x is {dtype} (NumPy would give floats: "
+                        f"convert x first)") from None
+    limits = _np.iinfo(dtype)
+    if not int(limits.min) <= value <= int(limits.max):
+        raise OverflowError(f"map: the value {value} is out of range for {dtype}")
+
+
+def _integer(v: Any) -> bool:
+    """Whether an operand (not a number) holds integers."""
+    dtype = _dtype_of(v)
+    return dtype is not None and _np.dtype(dtype).kind in "iu"
+
+
+def _binary(expression: str, in_place: bool = False, real_only: str = "") -> Callable[[Any, Any], Any]:
     """The operator computing `expression` of self (x) and the other operand
-    (y); the in-place form writes self."""
+    (y); the in-place form writes self. On integers + - * wrap as NumPy's
+    do; `real_only` names an operator that integers do not take here."""
     def operator(self: Any, other: Any) -> Any:
         if not (_is_scalar(other) or isinstance(other, (Buffer, Array, _np.ndarray))):
             return NotImplemented
+        if _integer(self):
+            if real_only:
+                raise TypeError(f"{real_only} of {self.dtype} operands: {_REFUSED_ON_INTEGERS[real_only]}; read back "
+                                f"with .get(), or upload floats")
+            return _map(expression, self, other, self if in_place else None, None, False, modular=True)
         return map(expression, self, other, out=self if in_place else None)
     return operator
+
+
+# Why an operator refuses integers.
+_REFUSED_ON_INTEGERS = {"/": "true division gives floats (as in NumPy), which an integer result cannot hold",
+                        "**": "portacl raises to powers in floating point only"}
+
+
+def _unary(real: str, signed: str, unsigned: str) -> Callable[[Any], Any]:
+    """The unary operator: `real` on floats, `signed` on signed integers
+    (run wrapping, as NumPy's), `unsigned` on unsigned ones."""
+    def operator(self: Any) -> Any:
+        kind = _np.dtype(self.dtype).kind
+        if kind == "f":
+            return map(real, self)
+        return _map(signed if kind == "i" else unsigned, self, None, None, None, False, modular=True)
+    return operator
+
+
+# |x| of a signed integer read as unsigned (what the wrapping form runs on):
+# m is all ones where x is negative, and (x ^ m) - m is then -x; |most
+# negative| is itself, as in NumPy.
+_SIGN_MASK = "((T)0 - (x >> (T)(sizeof(T) * 8 - 1)))"
+_INTEGER_ABS = f"((x ^ {_SIGN_MASK}) - {_SIGN_MASK})"
 
 
 def install_operators() -> None:
     """Buffer's operators: Buffer op (Buffer, array or number) and number op
     Buffer on the device, each a new Buffer (the in-place forms write the
     left one). An array on the left is NumPy's: it reads the Buffer back
-    and computes on the host, as with any array-like."""
-    operators = {"__pow__": _binary("pow(x, y)"), "__rpow__": _binary("pow(y, x)"),
-                 "__neg__": lambda self: map("-x", self), "__pos__": lambda self: self,
-                 "__abs__": lambda self: map("fabs(x)", self)}
+    and computes on the host, as with any array-like. Integers take + - *,
+    unary - and abs (wrapping as NumPy's); / and ** are refused on them."""
+    operators = {"__pow__": _binary("pow(x, y)", real_only="**"), "__rpow__": _binary("pow(y, x)", real_only="**"),
+                 "__neg__": _unary("-x", "-x", "-x"), "__pos__": lambda self: self,
+                 "__abs__": _unary("fabs(x)", _INTEGER_ABS, "x")}
     for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/")):
-        operators[f"__{name}__"] = _binary(f"x {op} y")
-        operators[f"__r{name}__"] = _binary(f"y {op} x")
-        operators[f"__i{name}__"] = _binary(f"x {op} y", in_place=True)
+        refused = "/" if op == "/" else ""
+        operators[f"__{name}__"] = _binary(f"x {op} y", real_only=refused)
+        operators[f"__r{name}__"] = _binary(f"y {op} x", real_only=refused)
+        operators[f"__i{name}__"] = _binary(f"x {op} y", in_place=True, real_only=refused)
     for name, function in operators.items():
         setattr(Buffer, name, function)
         setattr(Array, name, function)
