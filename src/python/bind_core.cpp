@@ -180,6 +180,8 @@ True
            "DLPack's export (numpy.from_dlpack and other consumers of CPU memory): the buffer's own memory, no copy, "
            "where it lives in host memory (CPU devices); calls refuse the buffer until the consumer lets it go. "
            "Device memory raises BufferError.")
+      .def("_dlpack_shaped", &dlpack_shaped, py::arg("stream"), py::arg("shape"),
+           "__dlpack__ with a C-order shape over the elements (portacl.Array's export).")
       .def("__dlpack_device__", &dlpack_device, "(1, 0), DLPack's CPU, where the buffer lives in host memory.")
       .def_property_readonly("strategy", [](const PyBuffer& b) {
         return to_string(b.visit([](const auto& buffer) { return buffer->strategy(); }));

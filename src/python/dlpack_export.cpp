@@ -16,10 +16,10 @@ namespace {
 // points to.
 template <class T>
 struct Export {
-  Export(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b)
-      : holder(owner, b), shape{std::int64_t(b->size())} {}
+  Export(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b, std::vector<std::int64_t> dims)
+      : holder(owner, b), shape(std::move(dims)) {}
   MapHolder<T> holder;
-  std::int64_t shape[1];
+  std::vector<std::int64_t> shape;
   dlpack::ManagedTensor tensor{};
 };
 
@@ -29,16 +29,17 @@ void release(dlpack::ManagedTensor* t) {
 }
 
 template <class T>
-dlpack::ManagedTensor* export_buffer(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b) {
-  auto* e = new Export<T>(owner, b);
+dlpack::ManagedTensor* export_buffer(const PyBuffer& owner, const std::shared_ptr<Buffer<T>>& b,
+                                     const std::vector<std::int64_t>& shape) {
+  auto* e = new Export<T>(owner, b, shape);
   dlpack::Tensor& t = e->tensor.dl_tensor;
   t.data = e->holder.view->data();
   t.device = {dlpack::kCpu, 0};
-  t.ndim = 1;
+  t.ndim = std::int32_t(e->shape.size());
   // DLPack's type codes: 0 signed integer, 1 unsigned, 2 float.
   const std::uint8_t code = std::is_floating_point<T>::value ? 2 : std::is_signed<T>::value ? 0 : 1;
   t.dtype = {code, std::uint8_t(8 * sizeof(T)), 1};
-  t.shape = e->shape;
+  t.shape = e->shape.data();
   t.strides = nullptr;
   t.byte_offset = 0;
   e->tensor.manager_ctx = e;
@@ -69,6 +70,10 @@ py::tuple dlpack_device(const PyBuffer& b) {
 }
 
 py::capsule dlpack_capsule(const PyBuffer& b, const py::object& stream) {
+  return dlpack_shaped(b, stream, {std::int64_t(b.size())});
+}
+
+py::capsule dlpack_shaped(const PyBuffer& b, const py::object& stream, const std::vector<std::int64_t>& shape) {
   dlpack_device(b);  // refuses device memory
   if (!stream.is_none())
     refuse("Buffer.__dlpack__: stream must be None for CPU memory (the buffer is mapped, its writes done)");
@@ -76,7 +81,7 @@ py::capsule dlpack_capsule(const PyBuffer& b, const py::object& stream) {
     refuse(
         "Buffer.__dlpack__: the buffer is mapped already (an array from Buffer.map() or an earlier export "
         "still holds it)");
-  dlpack::ManagedTensor* t = b.visit([&](const auto& buffer) { return export_buffer(b, buffer); });
+  dlpack::ManagedTensor* t = b.visit([&](const auto& buffer) { return export_buffer(b, buffer, shape); });
   PyObject* capsule = PyCapsule_New(t, "dltensor", unconsumed);
   if (!capsule) {
     t->deleter(t);

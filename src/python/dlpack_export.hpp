@@ -54,5 +54,8 @@ py::tuple dlpack_device(const PyBuffer& b);
 /// refused by calls until the consumer lets the tensor go. BufferError where
 /// the memory is not host-visible or a stream is given.
 py::capsule dlpack_capsule(const PyBuffer& b, const py::object& stream);
+/// The same with a C-order `shape` over the buffer's elements (an Array's):
+/// its product is the buffer's length (the caller has checked).
+py::capsule dlpack_shaped(const PyBuffer& b, const py::object& stream, const std::vector<std::int64_t>& shape);
 
 }  // namespace portacl::python

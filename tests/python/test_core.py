@@ -174,6 +174,29 @@ def test_dlpack_hands_host_memory_over_without_a_copy(ctx, rng, dtype):
     assert abs(portacl.sum(b) + 3 * x.astype(np.float64).sum()) <= bound
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint64])
+def test_dlpack_hands_an_array_over_with_its_shape(ctx, rng, dtype):
+    x = (rng.uniform(-100, 100, (3, 5, 7)) if dtype == np.float32 else rng.integers(0, 1000, (3, 5, 7))).astype(dtype)
+    a = portacl.asarray(x, context=ctx)
+    if a.ravel().strategy != "map":  # device memory: refused by name
+        with pytest.raises(BufferError, match="lives in device memory"):
+            np.from_dlpack(a)
+        return
+    assert a.__dlpack_device__() == (1, 0)
+    view = np.from_dlpack(a)
+    assert view.dtype == dtype and view.shape == (3, 5, 7)
+    np.testing.assert_array_equal(view, x)
+    # The array's own memory: a write through it shows on the device.
+    source = np.ascontiguousarray(x[::-1])
+    ctypes.memmove(view.ctypes.data, source.ctypes.data, x.nbytes)
+    with pytest.raises(portacl.Error, match="the buffer is mapped"):
+        a + 1
+    with pytest.raises(BufferError, match="copy=True"):
+        a.__dlpack__(copy=True)
+    del view
+    np.testing.assert_array_equal(a.get(), source)
+
+
 def test_a_mapping_keeps_its_buffer_alive(ctx, rng):
     x = rng.uniform(-1, 1, 257)
     b = portacl.Buffer(ctx, x)

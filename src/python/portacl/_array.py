@@ -118,6 +118,21 @@ class Array:
         a = self.get()
         return a if dtype is None else a.astype(dtype, copy=False)
 
+    def __dlpack__(self, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        """DLPack's export with the array's shape (``numpy.from_dlpack(a)``):
+        its own memory, no copy, where it lives in host memory (CPU
+        devices), as a Buffer's; calls refuse the array until the consumer
+        lets it go. Device memory, or ``copy=True``, raises BufferError
+        (``get()`` is the copy)."""
+        if copy:
+            raise BufferError("Array.__dlpack__: copy=True; get() reads the array back as a copy")
+        return self._buffer._dlpack_shaped(stream, list(self._shape))
+
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        """(1, 0), DLPack's CPU, where the array lives in host memory."""
+        return self._buffer.__dlpack_device__()  # type: ignore[no-any-return]
+
     def __len__(self) -> int:
         return self._shape[0]
 
