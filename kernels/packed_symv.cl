@@ -17,6 +17,73 @@
 #define BLOCK 64
 #endif
 
+#if BARRIER_FREE
+// The CPU form (the plan's barrier-free variant, rule cpu.avoid-barriers):
+// work-item w of S takes a slice of whole rows holding about 1/S of the
+// stored elements, and reads each row once, forward, a vector at a time:
+// the row times x is y_i's sum, and each element times x_i joins column
+// j's sum in the slice's own vector of n partial sums (part + w n, which
+// stays in the core's caches). No two work-items write one place, nothing
+// waits at a barrier; packed_symv_rows_combine adds the S vectors.
+
+// The first row starting at or after stored element e: the smallest i
+// with i (i + 1) / 2 >= e.
+inline size_t row_at_element(const ulong e) {
+  size_t i = (size_t)((sqrt(8.0f * (float)e + 1.0f) - 1.0f) * 0.5f);
+  while (i > 0 && i * (i + 1) / 2 >= e) --i;  // float rounding either way
+  while (i * (i + 1) / 2 < e) ++i;
+  return i;
+}
+
+__kernel void packed_symv_rows(const ulong n, __global const T* ap, const ulong offap, __global const T* x,
+                               const ulong offx, const ulong incx, __global T* part) {
+  const ulong w = get_global_id(0), slices = get_global_size(0), stored = n * (n + 1) / 2;
+  const size_t first = row_at_element(stored * w / slices), last = row_at_element(stored * (w + 1) / slices);
+  __global T* sums = part + w * n;
+  for (size_t j = 0; j < n; ++j) sums[j] = (T)0;
+  for (size_t i = first; i < last; ++i) {
+    __global const T* row = ap + offap + i * (i + 1) / 2;
+    const T xi = x[offx + i * incx];
+    T dot = (T)0;
+    size_t j = 0;
+    if (incx == 1) {
+      __global const T* xs = x + offx;
+      const VT xi_v = (VT)xi;
+      VT acc = (VT)0;
+      for (; j + VW <= i; j += VW) {
+        const VT a = VLOAD(0, row + j);
+        acc = fma(a, VLOAD(0, xs + j), acc);
+        VSTORE(fma(a, xi_v, VLOAD(0, sums + j)), 0, sums + j);
+      }
+#if VW == 1
+      dot = acc;
+#else
+      T lanes[VW];
+      VSTORE(acc, 0, lanes);
+      for (uint l = 0; l < VW; ++l) dot += lanes[l];
+#endif
+    }
+    for (; j < i; ++j) {
+      const T a = row[j];
+      dot = fma(a, x[offx + j * incx], dot);
+      sums[j] = fma(a, xi, sums[j]);
+    }
+    sums[i] += fma(row[i], xi, dot);
+  }
+}
+
+__kernel void packed_symv_rows_combine(const ulong n, const T alpha, const T beta, __global const T* part,
+                                       const ulong slices, __global T* y, const ulong offy, const ulong incy) {
+  PORTACL_FOR_UNITS(i, n) {
+    T s = (T)0;
+    for (size_t w = 0; w < slices; ++w) s += part[w * n + i];
+    const size_t at = offy + i * incy;
+    y[at] = beta == (T)0 ? alpha * s : alpha * s + beta * y[at];
+  }
+}
+
+#else
+
 // Block t of the lower block triangle, row by row: (I, J) with t = I (I + 1) / 2 + J.
 inline void block_of(const size_t t, size_t* bi, size_t* bj) {
   size_t i = (size_t)((sqrt(8.0f * (float)t + 1.0f) - 1.0f) * 0.5f);
@@ -108,3 +175,4 @@ __kernel void packed_symv_combine(const ulong n, const T alpha, const T beta, __
     y[at] = beta == (T)0 ? alpha * s : alpha * s + beta * y[at];
   }
 }
+#endif

@@ -18,7 +18,9 @@ KernelTraits packed_symv_traits(ElementType element) {
   // flops_per_item: two products per off-diagonal element
   // The tile's local memory is per work-group, whatever its size: checked
   // at launch against the device, not per work-item.
-  return kernel_traits("packed_symv", element, 1, traits::local_tiling | traits::barriers | traits::scalar,
+  // Vectors serve the CPU form (the rows, barrier-free); the blocks form
+  // on SIMT devices is scalar.
+  return kernel_traits("packed_symv", element, 1, traits::local_tiling | traits::barriers | traits::scalar_on_simt,
                        {static_cast<double>(size_of(element)), 4}, &packed_symv_tunables());
 }
 
@@ -58,15 +60,27 @@ LaunchPlan packed_symv(Context& ctx, std::size_t n, T alpha, const Buffer<T>& ap
   const PackedSymvLaunches l = plan_packed_symv(live_planner(ctx, options), element_of<T>::value, n);
   if (n == 0) return l.blocks;
   auto held = ctx.hold_scratch();  // the partial sums until the combining launch is queued
+  if (l.slices) {                  // the rows form
+    const cl::Buffer& sums = ctx.scratch(
+        "packed_symv.partial",
+        bytes_of<T>(checked_product(l.slices, n, "packed_symv: partial sums"), "packed_symv: partial sums"));
+    PreparedKernel k = ctx.prepare(KernelRef{"packed_symv.cl", l.blocks_kernel, ""}, l.blocks);
+    kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), ap, static_cast<cl_ulong>(offap), x.buffer,
+                        static_cast<cl_ulong>(x.offset), static_cast<cl_ulong>(x.inc), sums);
+    PreparedKernel c = ctx.prepare(KernelRef{"packed_symv.cl", l.combine_kernel, ""}, l.combine);
+    kernel_call::launch(ctx, c, static_cast<cl_ulong>(n), alpha, beta, sums, static_cast<cl_ulong>(l.slices), y,
+                        static_cast<cl_ulong>(offy), static_cast<cl_ulong>(incy));
+    return k.plan;
+  }
   const cl::Buffer& part =
       ctx.scratch("packed_symv.partial",
                   bytes_of<T>(checked_product(checked_product(l.block_rows, l.block_rows, "packed_symv: partial sums"),
                                               l.block, "packed_symv: partial sums"),
                               "packed_symv: partial sums"));
-  PreparedKernel k = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_blocks", ""}, l.blocks);
+  PreparedKernel k = ctx.prepare(KernelRef{"packed_symv.cl", l.blocks_kernel, ""}, l.blocks);
   kernel_call::launch(ctx, k, static_cast<cl_ulong>(n), ap, static_cast<cl_ulong>(offap), x.buffer,
                       static_cast<cl_ulong>(x.offset), static_cast<cl_ulong>(x.inc), part);
-  PreparedKernel c = ctx.prepare(KernelRef{"packed_symv.cl", "packed_symv_combine", ""}, l.combine);
+  PreparedKernel c = ctx.prepare(KernelRef{"packed_symv.cl", l.combine_kernel, ""}, l.combine);
   kernel_call::launch(ctx, c, static_cast<cl_ulong>(n), alpha, beta, part, y, static_cast<cl_ulong>(offy),
                       static_cast<cl_ulong>(incy));
   return k.plan;

@@ -133,8 +133,8 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
   }));
   calls.push_back(call("packed_symv", "packed_symv float, order 4096", [&](ReferenceCall& c) {
     const PackedSymvLaunches l = plan_packed_symv(planner, ElementType::f32, 4096);
-    c.launches.push_back({"packed_symv_blocks", l.blocks});
-    c.launches.push_back({"packed_symv_combine", l.combine});
+    c.launches.push_back({l.blocks_kernel, l.blocks});
+    c.launches.push_back({l.combine_kernel, l.combine});
   }));
   calls.push_back(call("reduce", "sum float, 2^24", [&](ReferenceCall& c) {
     const ReduceLaunches l = plan_sum(planner, ElementType::f32, std::size_t{1} << 24);

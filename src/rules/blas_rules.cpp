@@ -68,6 +68,24 @@ PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace&
                                              std::size_t n, std::size_t element_bytes) {
   PackedSymvLaunches l;
   const std::size_t wg = plan.local[0];
+  if (plan.barrier_free_variant) {
+    l.slices = std::max<std::size_t>(1, std::min(plan.work_groups, (n + 1) / 8));
+    l.blocks_kernel = "packed_symv_rows";
+    l.combine_kernel = "packed_symv_rows_combine";
+    l.combine = plan;
+    l.combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, ceil_div(n, wg)));
+    l.combine.global = {{l.combine.work_groups * wg, 1, 1}};
+    plan.local = {{1, 1, 1}};
+    plan.work_groups = l.slices;
+    plan.global = {{l.slices, 1, 1}};
+    plan.decide("form",
+                "rows: " + std::to_string(l.slices) + " work-items, each whole rows and " + std::to_string(n) +
+                    " partial column sums of its own",
+                "cpu.avoid-barriers",
+                "no local-memory tiles and no barriers: each work-item reads its rows once, a vector at a time");
+    l.blocks = std::move(plan);
+    return l;
+  }
   l.block = static_cast<std::size_t>(space.value_in(plan, "BLOCK"));
   // Each work-item owns one column of the block: BLOCK divides the group.
   while (l.block > 1 && wg % l.block) l.block /= 2;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "portacl/device.hpp"
 #include "portacl/plan.hpp"
@@ -40,18 +41,26 @@ LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left);
 
 /// The packed symmetric product's launches, whole: blocks of the stored
 /// triangle (`blocks`) and the combination of their partial sums
-/// (`combine`).
+/// (`combine`). Under a barrier-free plan (CPUs) `blocks` is the rows
+/// form instead: `slices` work-items, each a slice of whole rows and a
+/// vector of n partial sums.
 struct PackedSymvLaunches {
   LaunchPlan blocks;
   LaunchPlan combine;
   std::size_t block = 0;
   std::size_t block_rows = 0;  ///< ceil(n / block)
+  std::size_t slices = 0;      ///< the rows form's work-items (0: the blocks form)
+  /// The kernels the two launches run (packed_symv.cl's entry points).
+  std::string blocks_kernel = "packed_symv_blocks", combine_kernel = "packed_symv_combine";
 };
 
 /// The product of order n > 0 under `plan`: BLOCK (tuned or its fallback)
 /// halved until it divides the work-group; at most a work-group a block of
 /// the triangle (rule general.grid-stride); the combination over the rows.
-/// Blocks whose tiles exceed `device`'s local memory are refused.
+/// Blocks whose tiles exceed `device`'s local memory are refused. A
+/// barrier-free plan (rule cpu.avoid-barriers) takes the rows form: one
+/// work-item a work-group, as many as the plan's work-groups, at most one
+/// per 8 rows (the partial sums stay an eighth of the matrix or less).
 PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
                                              std::size_t n, std::size_t element_bytes);
 

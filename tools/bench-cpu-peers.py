@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""What a CPU user calls instead of portacl, timed on the same cores: the
+BLAS routines of SciPy's OpenBLAS (scipy.linalg.blas, PyPI's wheels), each
+called as an expert would (inputs made and converted once, outside the
+timed call; wall clock around the call). Prints one line per case with the
+median and the spread of the timed runs, the bytes or flops counted, and
+the library and its configuration, so that docs/bench can hold the raw
+output beside portacl-bench's run of the same sizes.
+
+  bench-cpu-peers.py [--reps N] [--warmup N] [--seed N] CASE...
+
+CASE: sspmv:P (packed symmetric y = A x, P stored elements, as
+portacl-bench's packed_symv size), strsv:N (lower triangular solve of order
+N), sgemm:N (N^3 single precision), sdot:N (N-element dot product).
+Run it alternated with portacl-bench on a quiet machine and say the load."""
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+
+
+def _packed_order(stored: int) -> int:
+    """The largest order n whose triangle n (n + 1) / 2 fits in `stored`
+    (portacl-bench's packed_symv takes the same n)."""
+    n = int((math.isqrt(8 * stored + 1) - 1) // 2)
+    return max(n, 1)
+
+
+def _case(spec: str, rng, np, blas):
+    """(label, the timed call, bytes moved, flops) for one CASE."""
+    kind, _, size = spec.partition(":")
+    base, caret, power = size.partition("^")
+    try:
+        value = int(base) ** int(power) if caret else int(size)  # 2^22 or 4194304
+    except ValueError:
+        raise SystemExit(f"bench-cpu-peers: {spec}: the size is an integer or B^E") from None
+    if value < 1:
+        raise SystemExit(f"bench-cpu-peers: {spec}: the size must be at least 1")
+    if kind == "sspmv":
+        n = _packed_order(value)
+        ap = rng.uniform(-1, 1, n * (n + 1) // 2).astype(np.float32)
+        x = rng.uniform(-1, 1, n).astype(np.float32)
+        # SciPy's sspmv takes the upper triangle column by column (Fortran's
+        # 'U'), which is portacl's lower triangle row by row: the same array.
+        return (f"sspmv n={n} ({n * (n + 1) // 2} stored)", lambda: blas.sspmv(n, 1.0, ap, x),
+                4 * (n * (n + 1) // 2 + 2 * n), 2.0 * n * n)
+    if kind == "strsv":
+        n = value
+        a = np.tril(rng.uniform(-1, 1, (n, n))).astype(np.float32)
+        a[np.diag_indices(n)] = rng.uniform(n / 2, n, n)  # well conditioned
+        a = np.asfortranarray(a)
+        b = rng.uniform(-1, 1, n).astype(np.float32)
+        return (f"strsv n={n}", lambda: blas.strsv(a, b, lower=1), 4 * (n * (n + 1) // 2 + 2 * n), 1.0 * n * n)
+    if kind == "sgemm":
+        n = value
+        a = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
+        b = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
+        return (f"sgemm n={n}", lambda: blas.sgemm(1.0, a, b), 4 * 3 * n * n, 2.0 * n ** 3)
+    if kind == "sdot":
+        n = value
+        x = rng.uniform(-1, 1, n).astype(np.float32)
+        y = rng.uniform(-1, 1, n).astype(np.float32)
+        return (f"sdot n={n}", lambda: blas.sdot(x, y), 8 * n, 2.0 * n)
+    raise SystemExit(f"bench-cpu-peers: unknown case '{spec}' (sspmv:P, strsv:N, sgemm:N, sdot:N)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cases", nargs="+")
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args()
+    if args.reps < 1 or args.warmup < 0:
+        raise SystemExit("bench-cpu-peers: --reps must be at least 1 and --warmup at least 0")
+    import numpy as np
+    import scipy
+    from scipy.linalg import blas
+
+    seed = args.seed if args.seed is not None else time.time_ns() % 2**32
+    rng = np.random.default_rng(seed)
+    config = {}
+    try:
+        from threadpoolctl import threadpool_info  # type: ignore[import]
+        config = {i.get("internal_api"): (i.get("version"), i.get("num_threads")) for i in threadpool_info()}
+    except ImportError:
+        config = {"threadpoolctl": "not installed: the BLAS threads are not shown"}
+    print(f"bench-cpu-peers: numpy {np.__version__}, scipy {scipy.__version__}, BLAS {config}; "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}; seed {seed}; {args.warmup} warm-up + "
+          f"{args.reps} timed runs each (wall clock around the call)")
+    for spec in args.cases:
+        label, call, moved, flops = _case(spec, rng, np, blas)
+        for _ in range(args.warmup):
+            call()
+        times = []
+        for _ in range(args.reps):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        median = statistics.median(times)
+        print(f"  {label:32s} median {median * 1e3:10.4f} ms  min-max {min(times) * 1e3:.4f}-{max(times) * 1e3:.4f} ms"
+              f"  {moved / median / 1e9:7.1f} GB/s  {flops / median / 1e9:8.1f} GFLOP/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
