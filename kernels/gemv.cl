@@ -39,13 +39,7 @@ __kernel void gemv_dot(const ulong m, const ulong n, const T alpha, const T beta
       if (incx == 1) {
         VT vsum = (VT)0;
         for (size_t v = lane; v < vectors; v += TEAM) vsum = fma(VLOAD(v, row), VLOAD(v, x + offx), vsum);
-#if VW == 1
-        sum = vsum;
-#else
-        T lanes[VW];
-        VSTORE(vsum, 0, lanes);
-        for (uint l = 0; l < VW; ++l) sum += lanes[l];
-#endif
+        sum = sum_lanes(vsum);
         for (size_t j = vectors * VW + lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j], sum);
       } else {
         for (size_t j = lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j * incx], sum);

@@ -55,13 +55,7 @@ __kernel void packed_symv_rows(const ulong n, __global const T* ap, const ulong 
         acc = fma(a, VLOAD(0, xs + j), acc);
         VSTORE(fma(a, xi_v, VLOAD(0, sums + j)), 0, sums + j);
       }
-#if VW == 1
-      dot = acc;
-#else
-      T lanes[VW];
-      VSTORE(acc, 0, lanes);
-      for (uint l = 0; l < VW; ++l) dot += lanes[l];
-#endif
+      dot = sum_lanes(acc);
     }
     for (; j < i; ++j) {
       const T a = row[j];

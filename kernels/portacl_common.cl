@@ -33,6 +33,19 @@
 #define VSTORE(v, i, p) PORTACL_CAT(vstore, VW)((v), (i), (p))
 #endif
 
+// The sum of a VT's lanes, in lane order.
+inline T sum_lanes(const VT v) {
+#if VW == 1
+  return v;
+#else
+  T lanes[VW];
+  VSTORE(v, 0, lanes);
+  T sum = lanes[0];
+  for (uint l = 1; l < VW; ++l) sum += lanes[l];
+  return sum;
+#endif
+}
+
 // Visits units 0..count-1 spread over the whole grid. CPUs (CHUNKED) give
 // each work-item one contiguous chunk, so a core streams consecutive cache
 // lines; GPUs stride by the grid so neighbouring work-items touch

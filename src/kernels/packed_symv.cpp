@@ -26,6 +26,7 @@ KernelTraits packed_symv_traits(ElementType element) {
 
 const TuningSpace& packed_symv_tunables() {
   static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512}),
+                                  knobs::vector_width({1, 4, 8, 16}),  // the CPU form's rows
                                   knobs::groups_per_compute_unit({1, 4, 16, 64}),
                                   {"BLOCK", {16, 32, 64}, 64, "side of the square blocks staged in local memory"}},
                                  nullptr};

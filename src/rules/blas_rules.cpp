@@ -78,6 +78,9 @@ PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace&
     plan.local = {{1, 1, 1}};
     plan.work_groups = l.slices;
     plan.global = {{l.slices, 1, 1}};
+    plan.items_per_work_item = ceil_div(n * (n + 1) / 2, l.slices * plan.vector_width);
+    plan.decide("items_per_work_item", std::to_string(plan.items_per_work_item), "cpu.avoid-barriers",
+                "the stored triangle's vectors shared out over the slices");
     plan.decide("form",
                 "rows: " + std::to_string(l.slices) + " work-items, each whole rows and " + std::to_string(n) +
                     " partial column sums of its own",
