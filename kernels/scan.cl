@@ -177,12 +177,32 @@ inline S scan_chunk(__global const T* x, __global T* y, size_t begin, size_t end
     carry += LAST_LANE(v);
   }
 #endif
+#if COMPACT
+  // Kept elements gather in a private run and go out VW at a time: the loop
+  // has no branch on the data (a kept element lengthens the run), so input
+  // of which about half is kept no longer mispredicts a branch an element.
+  T run[VW];
+  uint kept = 0;
+  for (; i < end; ++i) {
+    const T v = x[i];
+    run[kept] = v;
+    kept += (uint)VALUE(v);
+    if (kept == VW) {
+      VSTORE(VLOAD(0, run), 0, y + carry);
+      carry += VW;
+      kept = 0;
+    }
+  }
+  for (uint c = 0; c < kept; ++c) y[carry + c] = run[c];
+  return carry + kept;
+#else
   for (; i < end; ++i) {
     const T v = x[i];
     emit(y, i, v, carry, inclusive);
     carry += VALUE(v);
   }
   return carry;
+#endif
 }
 #endif
 

@@ -131,7 +131,8 @@ class Array:
 
     def __dlpack_device__(self) -> Tuple[int, int]:
         """(1, 0), DLPack's CPU, where the array lives in host memory."""
-        return self._buffer.__dlpack_device__()  # type: ignore[no-any-return]
+        kind, index = self._buffer.__dlpack_device__()
+        return int(kind), int(index)
 
     def __len__(self) -> int:
         return self._shape[0]
