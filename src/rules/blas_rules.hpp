@@ -60,7 +60,7 @@ struct PackedSymvLaunches {
 /// Blocks whose tiles exceed `device`'s local memory are refused. A
 /// barrier-free plan (rule cpu.avoid-barriers) takes the rows form: one
 /// work-item a work-group, as many as the plan's work-groups, at most one
-/// per 8 rows (the partial sums stay an eighth of the matrix or less).
+/// per 8 rows (the partial sums stay a quarter of the stored triangle or less).
 PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
                                              std::size_t n, std::size_t element_bytes);
 
