@@ -8,7 +8,6 @@
 
 #include <functional>
 #include <limits>
-#include <optional>
 #include <type_traits>
 
 namespace portacl::python {
@@ -192,8 +191,8 @@ T scalar_of(const py::object& y, const char* op) {
 // where signed overflow is undefined), and two's complement makes the bits
 // the signed result's.
 template <class T>
-LaunchPlan modular_map(const std::string& expression, const Buffer<T>& x, const Buffer<T>* y,
-                       const std::optional<T>& value, Buffer<T>& z) {
+LaunchPlan modular_map(const std::string& expression, const Buffer<T>& x, const Buffer<T>* y, const T* value,
+                       Buffer<T>& z) {
   using U = std::make_unsigned_t<T>;
   Context& ctx = x.context();
   const Buffer<U> ux(ctx, x.cl_buffer(), x.size());
@@ -291,14 +290,16 @@ void bind_vectors(py::module_& m) {
         }
         const LaunchPlan plan = x.visit([&](const auto& bx) {
           using T = element_t<decltype(bx)>;
-          const std::optional<T> value = pair || y.is_none() ? std::nullopt : std::optional<T>(scalar_of<T>(y, "map"));
+          const bool one_value = !pair && !y.is_none();
+          const T value = one_value ? scalar_of<T>(y, "map") : T{};
           const Buffer<T>& by = pair ? *yb.of<T>() : *bx;
           py::gil_scoped_release release;
           if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
-            if (modular && x.size()) return modular_map(expression, *bx, pair ? &by : nullptr, value, *z.of<T>());
+            if (modular && x.size())
+              return modular_map(expression, *bx, pair ? &by : nullptr, one_value ? &value : nullptr, *z.of<T>());
           }
           if (pair) return map(*x.ctx, expression, *bx, by, *z.of<T>());
-          if (value) return map(*x.ctx, expression, *bx, *value, *z.of<T>());
+          if (one_value) return map(*x.ctx, expression, *bx, value, *z.of<T>());
           return map(*x.ctx, expression, *bx, *z.of<T>());
         });
         if (!return_plan) return py::cast(z);
