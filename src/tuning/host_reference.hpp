@@ -92,13 +92,16 @@ std::vector<Exact> map2(const std::vector<T>& x, const std::vector<T>& y, F f) {
 }
 
 // f(x), f(x, y), ... element by element over integer vectors of one
-// length, exactly: in 128 bits, so that a value past T's range shows (the
-// caller wraps it into an unsigned T, modulo 2^bits as C's unsigned
-// arithmetic does, or checks that a signed one fits).
+// length, in unsigned 128-bit arithmetic: modulo 2^128, where wrapping is
+// defined (a product of two 64-bit operands needs all 128 bits). The
+// caller wraps the result into an unsigned T (modulo 2^bits, as C's
+// unsigned arithmetic does) or reads a signed one back by two's complement
+// and checks that it fits (exact while the true value is within 2^127).
 template <class F, class T, class... More>
-std::vector<__int128> integer_map(F f, const std::vector<T>& x, const More&... more) {
-  std::vector<__int128> out(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) out[i] = f(__int128(x[i]), __int128(more[i])...);
+std::vector<unsigned __int128> integer_map(F f, const std::vector<T>& x, const More&... more) {
+  using Wide = unsigned __int128;
+  std::vector<Wide> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = f(Wide(x[i]), Wide(more[i])...);
   return out;
 }
 

@@ -91,13 +91,14 @@ std::vector<T> random_integers(std::size_t n) {
 // The exact values in T: unsigned ones wrapped modulo 2^bits, signed ones
 // REQUIREd to fit.
 template <class T>
-std::vector<T> in_type(const std::vector<__int128>& exact) {
+std::vector<T> in_type(const std::vector<unsigned __int128>& exact) {
   std::vector<T> out;
   bool fits = true;
-  for (__int128 v : exact) {
+  for (unsigned __int128 bits : exact) {
+    const __int128 v = static_cast<__int128>(bits);  // two's complement: the signed value
     fits = fits &&
            (std::is_unsigned<T>::value || (v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max()));
-    out.push_back(static_cast<T>(v));
+    out.push_back(std::is_unsigned<T>::value ? static_cast<T>(bits) : static_cast<T>(v));
   }
   REQUIRE(fits);
   return out;
@@ -121,9 +122,9 @@ void check_integer_streams(Context& ctx, std::size_t n, const PlanOptions& opt) 
   {
     Buffer<T> dy(ctx, poison);
     map(ctx, "x * x + (T)3", dx, dy, opt);
-    CHECK(dy.download() == in_type<T>(reference::integer_map([](__int128 v) { return v * v + 3; }, x)));
+    CHECK(dy.download() == in_type<T>(reference::integer_map([](unsigned __int128 v) { return v * v + 3; }, x)));
   }
-  const auto product_less = [](__int128 u, __int128 v) { return u * v - v; };
+  const auto product_less = [](unsigned __int128 u, unsigned __int128 v) { return u * v - v; };
   {
     Buffer<T> dy(ctx, y), dz(ctx, poison);
     map(ctx, "x * y - y", dx, dy, dz, opt);
