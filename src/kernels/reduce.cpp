@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "portacl/vectors.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -67,10 +68,11 @@ ReduceOp extreme_of(bool smallest) {
   if constexpr (std::is_floating_point<T>::value) {
     return smallest ? extreme("min", "<", "INFINITY") : extreme("max", ">", "-INFINITY");
   } else {
-    const std::string type = cl_type_name(element_of<T>::value);  // int, long, uint, ulong
-    const std::string upper = type == "int" ? "INT" : type == "long" ? "LONG" : type == "uint" ? "UINT" : "ULONG";
-    const std::string lowest = std::is_signed<T>::value ? upper + "_MIN" : "0";
-    return smallest ? integer_extreme("min", "min", upper + "_MAX") : integer_extreme("max", "max", lowest);
+    // OpenCL C's limits are the type's name in capitals: INT_MAX, ULONG_MAX.
+    std::string limit = cl_type_name(element_of<T>::value);
+    for (char& c : limit) c = char(std::toupper(static_cast<unsigned char>(c)));
+    const std::string lowest = std::is_signed<T>::value ? limit + "_MIN" : "0";
+    return smallest ? integer_extreme("min", "min", limit + "_MAX") : integer_extreme("max", "max", lowest);
   }
 }
 

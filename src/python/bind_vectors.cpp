@@ -7,7 +7,6 @@
 #include "bindings.hpp"
 
 #include <functional>
-#include <limits>
 #include <type_traits>
 
 namespace portacl::python {
@@ -158,31 +157,15 @@ PyDeviceValue pending(const std::shared_ptr<Context>& ctx, DeviceValue<S> value)
   }};
 }
 
-// y, one value for a map over T: a number for floats; for integers an
-// integer (a float is a TypeError: NumPy would give a float array) that
-// fits T (else an OverflowError, as NumPy's).
+// y, one value for a map over T, as the kernel's argument: a float for
+// floats; for integers a Python int that portacl.map has checked is in T's
+// range (pybind11 refuses anything else).
 template <class T>
-T scalar_of(const py::object& y, const char* op) {
-  if constexpr (std::is_floating_point<T>::value) {
+T scalar_of(const py::object& y) {
+  if constexpr (std::is_floating_point<T>::value)
     return T(y.cast<double>());
-  } else {
-    py::object i;
-    try {
-      i = py::module_::import("operator").attr("index")(y);
-    } catch (py::error_already_set&) {
-      throw py::type_error(std::string(op) + ": the value " + std::string(py::repr(y)) +
-                           " is not an integer, and x is " + numpy_name<T>() +
-                           " (NumPy would give floats: convert x first)");
-    }
-    const py::int_ lo(std::numeric_limits<T>::lowest()), hi(std::numeric_limits<T>::max());
-    if (i < lo || i > hi) {
-      PyErr_SetString(PyExc_OverflowError, (std::string(op) + ": the value " + std::string(py::str(i)) +
-                                            " is out of range for " + numpy_name<T>())
-                                               .c_str());
-      throw py::error_already_set();
-    }
-    return i.cast<T>();
-  }
+  else
+    return y.cast<T>();
 }
 
 // z = expression over signed integers in modular arithmetic, as NumPy's
@@ -291,7 +274,7 @@ void bind_vectors(py::module_& m) {
         const LaunchPlan plan = x.visit([&](const auto& bx) {
           using T = element_t<decltype(bx)>;
           const bool one_value = !pair && !y.is_none();
-          const T value = one_value ? scalar_of<T>(y, "map") : T{};
+          const T value = one_value ? scalar_of<T>(y) : T{};
           const Buffer<T>& by = pair ? *yb.of<T>() : *bx;
           py::gil_scoped_release release;
           if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {

@@ -64,6 +64,19 @@ LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left) {
   return p;
 }
 
+namespace {
+
+// The combining launch of either form: `p`'s work-groups, at most enough to
+// give each of the n rows a work-item.
+LaunchPlan packed_symv_combine_plan(LaunchPlan p, std::size_t n) {
+  const std::size_t wg = p.local[0];
+  p.work_groups = std::max<std::size_t>(1, std::min(p.work_groups, ceil_div(n, wg)));
+  p.global = {{p.work_groups * wg, 1, 1}};
+  return p;
+}
+
+}  // namespace
+
 PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& device,
                                              std::size_t n, std::size_t element_bytes) {
   PackedSymvLaunches l;
@@ -72,9 +85,7 @@ PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace&
     l.slices = std::max<std::size_t>(1, std::min(plan.work_groups, (n + 1) / 8));
     l.blocks_kernel = "packed_symv_rows";
     l.combine_kernel = "packed_symv_rows_combine";
-    l.combine = plan;
-    l.combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, ceil_div(n, wg)));
-    l.combine.global = {{l.combine.work_groups * wg, 1, 1}};
+    l.combine = packed_symv_combine_plan(plan, n);
     plan.local = {{1, 1, 1}};
     plan.work_groups = l.slices;
     plan.global = {{l.slices, 1, 1}};
@@ -102,9 +113,7 @@ PackedSymvLaunches plan_packed_symv_launches(LaunchPlan plan, const TuningSpace&
   plan.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, blocks));
   plan.global = {{plan.work_groups * wg, 1, 1}};
   decide_packed_symv_blocks(plan, blocks, l.block);
-  l.combine = plan;
-  l.combine.work_groups = std::max<std::size_t>(1, std::min(plan.work_groups, ceil_div(n, wg)));
-  l.combine.global = {{l.combine.work_groups * wg, 1, 1}};
+  l.combine = packed_symv_combine_plan(plan, n);
   l.blocks = std::move(plan);
   return l;
 }

@@ -126,7 +126,7 @@ def _map(expression: str, x: Any, y: Any, out: Any, context: Optional[Context], 
         if other_dtype is not None and other_dtype != x_dtype:
             raise TypeError(f"map: x is {x_dtype} but {name} is {other_dtype}")
     if _is_scalar(y) and _np.dtype(x_dtype).kind in "iu":
-        _check_integer_value(y, x_dtype)
+        y = _integer_value(y, x_dtype)
     as_array = any(isinstance(v, Array) for v in (x, y, out))
     on_device = as_array or any(isinstance(v, Buffer) for v in (x, y, out))
     ctx = _context(context, x, y, out)
@@ -148,9 +148,10 @@ def _map(expression: str, x: Any, y: Any, out: Any, context: Optional[Context], 
     return (result, made[1]) if return_plan else result
 
 
-def _check_integer_value(y: Any, dtype: str) -> None:
-    """A TypeError where y is not an integer, an OverflowError where it is
-    outside dtype's range (as NumPy's for a Python int), before any work."""
+def _integer_value(y: Any, dtype: str) -> int:
+    """y as a Python int for an integer dtype: a TypeError where it is not an
+    integer, an OverflowError where it is outside dtype's range (as NumPy's
+    for a Python int), before any work."""
     try:
         value = operator_index(y.item() if isinstance(y, _np.ndarray) else y)
     except TypeError:
@@ -159,6 +160,7 @@ def _check_integer_value(y: Any, dtype: str) -> None:
     limits = _np.iinfo(dtype)
     if not int(limits.min) <= value <= int(limits.max):
         raise OverflowError(f"map: the value {value} is out of range for {dtype}")
+    return value
 
 
 def _integer(v: Any) -> bool:
