@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <utility>
@@ -36,6 +37,25 @@ std::size_t square_order(std::size_t n) {
   while (s * s > n) --s;
   while ((s + 1) * (s + 1) <= n) ++s;
   return s;
+}
+
+namespace {
+std::vector<std::uint32_t> bits_of(const std::vector<float>& v) {
+  std::vector<std::uint32_t> out(v.size());
+  if (!v.empty()) std::memcpy(out.data(), v.data(), v.size() * sizeof(float));
+  return out;
+}
+}  // namespace
+
+Uint32Case::Uint32Case(Workload& w)
+    : hx(bits_of(w.hx)), hy(bits_of(w.hy)), x(w.ctx, hx), y(w.ctx, hy), z(w.ctx, hx.size()) {}
+
+void Uint32Case::poison_z() { z.upload(std::vector<std::uint32_t>(hx.size(), 0x5a5a5a5au)); }
+
+Uint32Case& uint32_case(Workload& w) {
+  auto& slot = w.derived["uint32"];
+  if (!slot) slot = std::make_shared<Uint32Case>(w);
+  return *std::static_pointer_cast<Uint32Case>(slot);
 }
 
 std::size_t packed_order(std::size_t n) {

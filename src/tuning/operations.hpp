@@ -63,6 +63,17 @@ struct Workload {
   std::optional<Buffer<float>> lower_;
 };
 
+// The workload's x and y read as uint32 bit patterns (integers over the
+// whole range), on the host and the device, with an output z; made on
+// first use and kept in `derived`.
+struct Uint32Case {
+  Uint32Case(Workload& w);
+  std::vector<std::uint32_t> hx, hy;
+  Buffer<std::uint32_t> x, y, z;
+  void poison_z();  // z all 0x5a5a5a5a
+};
+Uint32Case& uint32_case(Workload& w);
+
 // Matrix operations take the workload's first elements as a matrix: a
 // square one of order floor(sqrt(n)) (GEMM, GEMV, TRSV) or a packed
 // triangle of the largest order s with s (s + 1) / 2 <= n (SPMV).

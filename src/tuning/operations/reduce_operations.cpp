@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reduction family's operations (sum, dot, nrm2, max, argmax, iamax,
-// count_if, and the int sum), with CLBlast's Ssum, Sdot, Snrm2, iSmax and iSamax as
+// count_if, the int sum and the uint32 max), with CLBlast's Ssum, Sdot, Snrm2, iSmax and iSamax as
 // baselines. Each returns a scalar; a baseline leaves it in the workload's
 // scalar slot.
+#include <algorithm>
 #include <functional>
 
 #include "../clblast_call.hpp"
@@ -67,6 +68,29 @@ reference::Exact exact(double v) { return {v, 0}; }
 // workload sizes, whatever order the device adds in.
 constexpr double kSumBound = 1e-5;
 
+// An integer reduction checked exactly: `call` runs it (the plan through
+// its last argument when not null) and returns its value, `want` is the
+// host's, in 128 bits.
+template <class Call, class Want>
+Operation exact_integer(const std::string& name, Call call, Want want) {
+  return Operation{name,
+                   4,
+                   1,
+                   &reduce_tunables(),
+                   [call](Workload& w, Options o) {
+                     LaunchPlan p;
+                     call(w, o, &p);
+                     return p;
+                   },
+                   [name, call, want](Workload& w, Options o) {
+                     const __int128 expected = want(w);
+                     const auto got = call(w, o, nullptr);
+                     return __int128(got) == expected ? std::string()
+                                                      : name + ": " + std::to_string(got) + ", want " +
+                                                            std::to_string(static_cast<long long>(expected));
+                   }};
+}
+
 std::vector<Operation> reduce_operations() {
   auto x = [](Workload& w) { return w.x.cl_buffer()(); };
   auto largest = [](const Workload& w, bool absolute) {
@@ -103,20 +127,17 @@ std::vector<Operation> reduce_operations() {
   // The int sum (a 64-bit total of ints widened as they are read) on the
   // int scans' problem (scan_cases.hpp: ints 0 to 15), exact. No library
   // baseline: CLBlast sums floats only.
-  auto int_sum = [](Workload& w, Options o, LaunchPlan* p) { return sum(w.ctx, int_scan_case(w).x, o, p); };
-  out.push_back(Operation{"sum int", 4, 1, &reduce_tunables(),
-                          [int_sum](Workload& w, Options o) {
-                            LaunchPlan p;
-                            int_sum(w, o, &p);
-                            return p;
-                          },
-                          [int_sum](Workload& w, Options o) {
-                            const auto want = reference::integer_sum(int_scan_case(w).host);
-                            const std::int64_t got = int_sum(w, o, nullptr);
-                            return got == want ? std::string()
-                                               : "sum int: " + std::to_string(got) + ", want " +
-                                                     std::to_string(std::int64_t(want));
-                          }});
+  out.push_back(exact_integer(
+      "sum int", [](Workload& w, Options o, LaunchPlan* p) { return sum(w.ctx, int_scan_case(w).x, o, p); },
+      [](Workload& w) { return reference::integer_sum(int_scan_case(w).host); }));
+  // max over uint32 (the workload's bit patterns: the whole range), exact:
+  // the integer identity and OpenCL's max.
+  out.push_back(exact_integer(
+      "max uint32", [](Workload& w, Options o, LaunchPlan* p) { return max(w.ctx, uint32_case(w).x, o, p); },
+      [](Workload& w) {
+        const std::vector<std::uint32_t>& h = uint32_case(w).hx;
+        return __int128(h.empty() ? 0 : *std::max_element(h.begin(), h.end()));
+      }));
   return out;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The streaming family's operations (copy, fill, scale, axpy, axpby, map over one
-// operand, over two and over an array and a value),
+// operand, over two and over an array and a value; and over uint32),
 // with CLBlast's Scopy, Sscal and Saxpy as baselines.
 #include <cmath>
 
@@ -77,6 +77,26 @@ std::vector<Operation> stream_operations() {
                  }});
   std::vector<Operation> out;
   for (BufferOperation& b : ops) out.push_back(make_operation(std::move(b)));
+  // Unsigned integers (the workload's bit patterns): x y - y wraps modulo
+  // 2^32 and must come back exact.
+  auto run_uint32 = [](Workload& w, Options o) {
+    Uint32Case& c = uint32_case(w);
+    return map(w.ctx, "x * y - y", c.x, c.y, c.z, o);
+  };
+  out.push_back(Operation{"map x*y-y uint32", 12, 2, space, run_uint32, [run_uint32](Workload& w, Options o) {
+                            Uint32Case& c = uint32_case(w);
+                            c.poison_z();
+                            run_uint32(w, o);
+                            const std::vector<std::uint32_t> got = c.z.download();
+                            const auto want = reference::integer_map(
+                                [](unsigned __int128 u, unsigned __int128 v) { return u * v - v; }, c.hx, c.hy);
+                            for (std::size_t i = 0; i < got.size(); ++i)
+                              if (got[i] != static_cast<std::uint32_t>(want[i]))
+                                return "map x*y-y uint32: element " + std::to_string(i) + " is " +
+                                       std::to_string(got[i]) + ", want " +
+                                       std::to_string(static_cast<std::uint32_t>(want[i]));
+                            return std::string();
+                          }});
   return out;
 }
 
