@@ -103,21 +103,33 @@ PinnedStaging& BufferStorage::staging() const {
   return *staging_;
 }
 
+namespace {
+
+// Maps the first `bytes` of `buffer` (blocking), lets `copy` use the host
+// pointer, and unmaps.
+template <class Copy>
+void through_map(cl::CommandQueue& q, const cl::Buffer& buffer, cl_map_flags flags, std::size_t bytes,
+                 const std::string& what, Copy copy) {
+  cl_int err = CL_SUCCESS;
+  void* p = q.enqueueMapBuffer(buffer, CL_TRUE, flags, 0, bytes, nullptr, nullptr, &err);
+  check_cl(err, "clEnqueueMapBuffer(" + what + ")");
+  copy(p);
+  check_cl(q.enqueueUnmapMemObject(buffer, p), "clEnqueueUnmapMemObject(" + what + ")");
+}
+
+}  // namespace
+
 void BufferStorage::write_bytes(const void* src, std::size_t bytes) {
   if (bytes == 0) return;
   auto& q = ctx_->queue();
-  cl_int err = CL_SUCCESS;
   switch (strategy_) {
     case MemoryStrategy::direct_copy:
       check_cl(q.enqueueWriteBuffer(buffer_, CL_TRUE, 0, bytes, src), "clEnqueueWriteBuffer(" + what_ + ")");
       return;
-    case MemoryStrategy::map_host_memory: {
-      void* p = q.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, nullptr, nullptr, &err);
-      check_cl(err, "clEnqueueMapBuffer(" + what_ + ")");
-      std::memcpy(p, src, bytes);
-      check_cl(q.enqueueUnmapMemObject(buffer_, p), "clEnqueueUnmapMemObject(" + what_ + ")");
+    case MemoryStrategy::map_host_memory:
+      through_map(q, buffer_, CL_MAP_WRITE_INVALIDATE_REGION, bytes, what_,
+                  [&](void* p) { std::memcpy(p, src, bytes); });
       return;
-    }
     case MemoryStrategy::pinned_staging: {
       // Each chunk copied into a free half, then sent by DMA while the next
       // is copied. Waits for the last DMAs: an upload is complete when it
@@ -142,19 +154,14 @@ void BufferStorage::write_bytes(const void* src, std::size_t bytes) {
 void BufferStorage::read_bytes(void* dst, std::size_t bytes) const {
   if (bytes == 0) return;
   auto& q = ctx_->queue();
-  cl_int err = CL_SUCCESS;
   switch (strategy_) {
     case MemoryStrategy::direct_copy:
       check_cl(q.enqueueReadBuffer(buffer_, CL_TRUE, 0, bytes, dst), "clEnqueueReadBuffer(" + what_ + ")");
       return;
-    case MemoryStrategy::map_host_memory: {
-      void* p = q.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, nullptr, &err);
-      check_cl(err, "clEnqueueMapBuffer(" + what_ + ")");
-      std::memcpy(dst, p, bytes);
-      check_cl(q.enqueueUnmapMemObject(buffer_, p), "clEnqueueUnmapMemObject(" + what_ + ")");
+    case MemoryStrategy::map_host_memory:
+      through_map(q, buffer_, CL_MAP_READ, bytes, what_, [&](void* p) { std::memcpy(dst, p, bytes); });
       check_cl(q.finish(), "clFinish");
       return;
-    }
     case MemoryStrategy::pinned_staging: {
       // The DMA of the next chunk into one half runs while the host copies
       // the last one out of the other.

@@ -285,6 +285,20 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
     out += '\n';
     out.append(static_cast<size_t>(indent * d), ' ');
   };
+  // An array or an object: its items one a line (when indenting), comma
+  // separated, the closing bracket back at this depth; empty stays "[]".
+  auto container = [&](const auto& items, char open, char close, auto&& item) {
+    out += open;
+    bool first = true;
+    for (const auto& x : items) {
+      if (!first) out += ',';
+      first = false;
+      newline(depth + 1);
+      item(x);
+    }
+    if (!items.empty()) newline(depth);
+    out += close;
+  };
   switch (kind_) {
     case Kind::null: out += "null"; break;
     case Kind::boolean: out += bool_ ? "true" : "false"; break;
@@ -303,42 +317,14 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
       break;
     }
     case Kind::string: dump_string(out, str_); break;
-    case Kind::array: {
-      if (arr_.empty()) {
-        out += "[]";
-        break;
-      }
-      out += '[';
-      bool first = true;
-      for (const auto& v : arr_) {
-        if (!first) out += ',';
-        first = false;
-        newline(depth + 1);
-        v.dump_to(out, indent, depth + 1);
-      }
-      newline(depth);
-      out += ']';
-      break;
-    }
-    case Kind::object: {
-      if (obj_.empty()) {
-        out += "{}";
-        break;
-      }
-      out += '{';
-      bool first = true;
-      for (const auto& kv : obj_) {
-        if (!first) out += ',';
-        first = false;
-        newline(depth + 1);
+    case Kind::array: container(arr_, '[', ']', [&](const Json& v) { v.dump_to(out, indent, depth + 1); }); break;
+    case Kind::object:
+      container(obj_, '{', '}', [&](const auto& kv) {
         dump_string(out, kv.first);
         out += indent > 0 ? ": " : ":";
         kv.second.dump_to(out, indent, depth + 1);
-      }
-      newline(depth);
-      out += '}';
+      });
       break;
-    }
   }
 }
 

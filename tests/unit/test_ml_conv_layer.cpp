@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
+#include <functional>
 
 #include "test_support.hpp"
 #include "tuning/ml_conv_layer_reference.hpp"
@@ -206,32 +207,32 @@ TEST_CASE("convolution layers refuse what they cannot compute, naming the proble
   Context& ctx = test::cpu_context();
   Buffer<float> in(ctx, 2 * 4 * 5 * 5), filters(ctx, 6 * 4 * 9), out(ctx, 2 * 6 * 5 * 5), bias(ctx, 5);
   const ConvLayerShape ok = layer(2, 4, 5, 5, 6, 3, 3, 1, 1, 1, 1);
+  // Each wrong shape: what differs from `ok`, and the words its error must hold.
+  const std::pair<std::function<void(ConvLayerShape&)>, const char*> wrong_shapes[] = {
+      {[](ConvLayerShape& s) { s.groups = 3; }, "groups 3 must divide"},
+      {[](ConvLayerShape& s) { s.stride_w = 0; }, "at least 1"},
+      {[](ConvLayerShape& s) {
+         s.pad_h = 0;
+         s.filter_height = 7;
+       },
+       "larger than the padded"},
+      {[](ConvLayerShape& s) { s.images = 0; }, "a size is 0"},
+      {[](ConvLayerShape& s) { s.images = 3; }, "input has 200 elements"},
+      {[](ConvLayerShape& s) { s.filters = 7; }, "filters has 216 elements"},
+  };
+  for (const auto& [change, words] : wrong_shapes) {
+    INFO(words);
+    ConvLayerShape s = ok;
+    change(s);
+    CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains(words));
+  }
   ConvLayerShape s = ok;
-  s.groups = 3;
-  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("groups 3 must divide"));
-  s = ok;
-  s.stride_w = 0;
-  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("at least 1"));
-  s = ok;
   s.stride_w = 2;
   ConvLayerOptions winograd;
   winograd.algorithm = ConvAlgorithm::winograd;
   CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out, winograd),
                     Catch::Contains("Winograd F(2x2, 3x3) needs a 3 x 3 filter of stride 1"));
-  s = ok;
-  s.pad_h = 0;
-  s.filter_height = 7;
-  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("larger than the padded"));
-  s = ok;
-  s.images = 0;
-  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("a size is 0"));
-  s = ok;
-  s.images = 3;
-  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("input has 200 elements"));
   CHECK_THROWS_WITH(conv_layer_forward(ctx, ok, in, filters, &bias, out), Catch::Contains("bias has 5 elements"));
-  s = ok;
-  s.filters = 7;
-  CHECK_THROWS_WITH(conv_layer_forward(ctx, s, in, filters, nullptr, out), Catch::Contains("filters has 216 elements"));
   CHECK_THROWS_WITH(conv_layer_forward(ctx, ok, in, filters, nullptr, in), Catch::Contains("output"));
   Context& other = test::another_context();
   Buffer<float> foreign(other, 200);
