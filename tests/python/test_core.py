@@ -280,3 +280,30 @@ def test_asarray_and_from_dlpack_refuse_by_name(ctx):
         portacl.from_dlpack(np.arange(3, dtype=np.int16), context=ctx)
     with pytest.raises(ValueError, match="from_dlpack: a 1-D array is needed, not 2-D"):
         portacl.from_dlpack(np.ones((2, 2)), context=ctx)
+
+
+@pytest.mark.parametrize("numpy_version", ["2.1.0", "1.26.4"])
+def test_the_module_refuses_a_numpy_its_pybind11_reads_wrongly(tmp_path, numpy_version):
+    """pybind11 before 2.12 reads NumPy 2's dtype records at NumPy 1's
+    offsets: such a build must refuse to import beside NumPy 2, naming both
+    versions, and import beside NumPy 1. A stand-in numpy package that only
+    states its version is put first on the path of a fresh interpreter."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text(f'__version__ = "{numpy_version}"\n')
+    module_dir = os.path.dirname(portacl._portacl.__file__)
+    code = "import _portacl; print('imported')"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), module_dir]))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    old_pybind11 = portacl._portacl._pybind11_version < (2, 12)
+    if old_pybind11 and numpy_version.startswith("2."):
+        assert run.returncode != 0
+        assert "ImportError" in run.stderr and f"NumPy {numpy_version} is loaded" in run.stderr
+        major, minor = portacl._portacl._pybind11_version
+        assert f"pybind11 {major}.{minor}" in run.stderr
+    else:
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "imported"
