@@ -20,6 +20,8 @@
 #include "report.hpp"
 #include "sparse_cases.hpp"
 #include "boost_compute_baseline.hpp"
+#include "cpu_library_baseline.hpp"
+#include "cpu_table.hpp"
 #include "viennacl_baseline.hpp"
 #include "tuning/bench_cases.hpp"
 #include "tuning/operations.hpp"
@@ -65,7 +67,11 @@ const char* kUsage =
     "  --warmup N         untimed runs first (default 3)\n"
     "  --seed N           the random inputs' seed (default from the clock; every run\n"
     "                     prints its seed, so a run's matrices and vectors can be made again)\n"
-    "  --no-baseline      skip CLBlast\n"
+    "  --no-baseline      skip CLBlast (and the CPU libraries)\n"
+    "  --cpu-libraries    the CPU libraries table for any device (on by itself for a CPU\n"
+    "                     device): OpenBLAS's CBLAS (libopenblas.so.0, or PORTACL_BENCH_CBLAS=\n"
+    "                     PATH[:SYMBOL_PREFIX]) and the C++17 parallel algorithms over TBB,\n"
+    "                     on the same cores, alternated call by call with portacl\n"
     "  --no-transfers     skip the end-to-end host-memory section\n"
     "  --no-latency       skip the small-call latency section\n"
     "  --json | --csv     machine-readable output instead of the table (CSV: one value per\n"
@@ -106,6 +112,7 @@ struct Args {
   int reps = 20, warmup = 3;
   std::optional<unsigned long long> seed;
   bool baseline = true, transfers = true, latency = true, json = false, csv = false;
+  bool cpu_libraries = false;  // the CPU libraries table for any device, not only CPUs
   bench::GroupScalingArgs group;
   bool group_only = false;
 };
@@ -275,6 +282,8 @@ int main(int argc, char** argv) {
         a.save_matrices = args.value();
       } else if (arg == "--no-baseline")
         a.baseline = false;
+      else if (arg == "--cpu-libraries")
+        a.cpu_libraries = true;
       else if (arg == "--no-transfers")
         a.transfers = false;
       else if (arg == "--no-latency")
@@ -344,6 +353,9 @@ int main(int argc, char** argv) {
     if (!quiet) std::cerr << "measuring ceilings (copy of " << ceiling_n << " floats)...\n";
     r.ceilings = bench::measure_ceilings(ctx, ceiling_n, a.warmup, a.reps);
     const bench::CaseTiming timing{a.warmup, a.reps, a.baseline, r.ceilings};
+    // On a CPU device, what its user would call instead on the same cores.
+    const bool cpu_table = a.baseline && (a.cpu_libraries || ctx.info().type == DeviceType::cpu);
+    if (cpu_table) r.cpu_libraries = bench::cpu_libraries_description();
 
     bool all_ok = true;
     std::vector<const Operation*> ops;
@@ -415,6 +427,11 @@ int main(int argc, char** argv) {
             row.baseline_check = std::string("failed: ") + e.what();
           }
         }
+        if (cpu_table)
+          if (const std::optional<Baseline> cpu = bench::cpu_library_baseline(op.name)) {
+            r.cpu.push_back(bench::cpu_row(ctx, op, w, *cpu, a.warmup, a.reps));
+            all_ok = all_ok && r.cpu.back().check == "ok";
+          }
         r.rows.push_back(row);
       }
     }
@@ -431,6 +448,12 @@ int main(int argc, char** argv) {
         for (std::size_t n : a.gemm_sizes) specs.push_back(type + ":" + std::to_string(n));
       r.gemm = bench::run_family(ctx, "gemm", specs, r.seed, timing);
       for (const auto& g : r.gemm) all_ok = all_ok && bench::row_ok(g);
+      if (cpu_table && std::find(types.begin(), types.end(), "float") != types.end())
+        for (std::size_t n : a.gemm_sizes)
+          if (std::optional<bench::CpuRow> cpu = bench::cpu_gemm_row(ctx, n, a.warmup, a.reps, r.seed)) {
+            all_ok = all_ok && cpu->check == "ok";
+            r.cpu.push_back(std::move(*cpu));
+          }
     }
     if (!a.sparse.empty() || !a.matrices.empty()) {
       if (!a.json && !a.csv) std::cerr << "  sparse\n";

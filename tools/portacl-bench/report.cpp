@@ -194,6 +194,28 @@ std::vector<Table> tables(const Report& r) {
 
   for (Table& t : case_tables(r)) out.push_back(std::move(t));
 
+  Table cpu{"cpu_libraries",
+            "the CPU libraries on the same cores (" + r.cpu_libraries +
+                ";\nwall ms: around each call, portacl's with clFinish, in blocks alternated A B A B A B; "
+                "speedup = library median / portacl median;\nGB/s and GFLOP/s from the library's median):",
+            {text_field("kernel", "kernel", -20), size_field("n", "n", 7), median_field("ours", "portacl ms", 11, 4),
+             spread_field("min-max ms", 15), separator_field(), text_field("routine", "library call", -30),
+             median_field("theirs", "wall ms", 10, 4), spread_field("min-max ms", 15),
+             number_field("theirs_gbs", "GB/s", 8, 1), number_field("theirs_gflops", "GFLOP/s", 8, 1),
+             text_field("", "speedup", 8), text_field("check", "check", -2), number_field("speedup", "", 0, 2),
+             text_field("library", "", 0)}};
+  for (const CpuRow& c : r.cpu) {
+    const bool ran = c.theirs.repetitions > 0;
+    auto per_second = [&](double count) {
+      return ran && count > 0 ? Json(count / (c.theirs.median_ms * 1e6)) : Json();
+    };
+    cpu.add({c.kernel, static_cast<double>(c.n), opt(ran, stats_value(c.ours)), opt(ran, stats_value(c.ours)),
+             separator, c.routine, opt(ran, stats_value(c.theirs)), opt(ran, stats_value(c.theirs)),
+             per_second(c.bytes), per_second(c.flops), ran ? Json(fmt("%.2fx", c.speedup)) : Json(), c.check,
+             opt(ran, c.speedup), c.library});
+  }
+  if (!r.cpu_libraries.empty()) out.push_back(std::move(cpu));
+
   auto us = [](std::string key, std::string header) {
     return Field{std::move(key), std::move(header), 12,
                  [](const Json& v) { return fmt("%.1f", 1e3 * v.find("median_ms")->as_number()); }};

@@ -9,6 +9,7 @@
 
 #include "../common/ceilings.hpp"
 #include "case_runner.hpp"
+#include "cpu_table.hpp"
 #include "latency.hpp"
 
 namespace bench {
@@ -55,6 +56,10 @@ struct Report {
   // The families' sections, all run from the families' own cases.
   std::vector<CaseRow> gemm, sparse, stencils;
   std::string viennacl_missing;  // "" when ViennaCL ran beside the sparse cases
+  // The CPU libraries table (CPU devices): its rows, and what the libraries
+  // are ("" when the table was not run).
+  std::vector<CpuRow> cpu;
+  std::string cpu_libraries;
 };
 
 void print_table(std::ostream& out, const Report& r);
