@@ -18,6 +18,53 @@
 #define TPR 1
 #endif
 
+#if BARRIER_FREE
+// The CPU form (the plan's barrier-free variant, rule cpu.avoid-barriers):
+// no local tiles and no barriers, which PoCL would run as loops over the
+// work-items; large blocks (rule cpu.trsv-blocks), so that the launches
+// stay few.
+//   trsv_block_rows   one work-item solves the diagonal block, row by row;
+//   trsv_update_rows  work-item w of S takes the w-th slice of the rows
+//                     below and takes their products with the block's
+//                     unknowns away.
+// Each row's products are a dot product read forward, a vector at a time
+// where L's rows and x are contiguous.
+
+// sum over c < count of a[c * a_step] v[c * v_step]
+inline T row_dot(__global const T* a, const ulong a_step, __global const T* v, const ulong v_step, const size_t count) {
+  T dot = (T)0;
+  size_t c = 0;
+  if (a_step == 1 && v_step == 1) {
+    VT acc = (VT)0;
+    for (; c + VW <= count; c += VW) acc = fma(VLOAD(0, a + c), VLOAD(0, v + c), acc);
+    dot = sum_lanes(acc);
+  }
+  for (; c < count; ++c) dot = fma(a[c * a_step], v[c * v_step], dot);
+  return dot;
+}
+
+__kernel void trsv_block_rows(const ulong n, const ulong k0, __global const T* l, const ulong offl, const ulong l_r,
+                              const ulong l_c, __global T* x, const ulong offx, const ulong incx, const uint unit) {
+  if (get_global_id(0) != 0) return;
+  const size_t kb = min((size_t)BLOCK, (size_t)(n - k0));
+  __global T* xk = x + offx + k0 * incx;
+  for (size_t r = 0; r < kb; ++r) {
+    __global const T* row = l + offl + (k0 + r) * l_r + k0 * l_c;
+    const T s = xk[r * incx] - row_dot(row, l_c, xk, incx, r);
+    xk[r * incx] = unit ? s : s / row[r * l_c];
+  }
+}
+
+__kernel void trsv_update_rows(const ulong n, const ulong k0, const ulong kb, __global const T* l, const ulong offl,
+                               const ulong l_r, const ulong l_c, __global T* x, const ulong offx, const ulong incx) {
+  const size_t first = k0 + kb, rows = n - first, w = get_global_id(0), slices = get_global_size(0);
+  __global const T* xk = x + offx + k0 * incx;
+  for (size_t i = first + rows * w / slices; i < first + rows * (w + 1) / slices; ++i)
+    x[offx + i * incx] -= row_dot(l + offl + i * l_r + k0 * l_c, l_c, xk, incx, kb);
+}
+
+#else
+
 __kernel void trsv_block(const ulong n, const ulong k0, __global const T* l, const ulong offl, const ulong l_r,
                          const ulong l_c, __global T* x, const ulong offx, const ulong incx, const uint unit) {
   __local T tile[BLOCK][BLOCK + 1];
@@ -64,3 +111,5 @@ __kernel void trsv_update(const ulong n, const ulong k0, const ulong kb, __globa
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+
+#endif

@@ -16,7 +16,9 @@ using namespace matrix_checks;
 KernelTraits trsv_traits(ElementType element) {
   // bytes_per_item: each element of the triangle is read once
   // local_bytes_per_work_item: the flow-down's partial sums
-  return kernel_traits("trsv", element, 1, traits::local_tiling | traits::barriers | traits::scalar,
+  // Vectors serve the CPU form (rows read a vector at a time); the GPU
+  // form on SIMT devices is scalar.
+  return kernel_traits("trsv", element, 1, traits::local_tiling | traits::barriers | traits::scalar_on_simt,
                        {static_cast<double>(size_of(element)), 2, size_of(element)}, &trsv_tunables());
 }
 
@@ -24,10 +26,11 @@ const TuningSpace& trsv_tunables() {
   static const TuningSpace space{
       {knobs::work_group_size({64, 128, 256}),
        knobs::groups_per_compute_unit({1, 4, 16}),
+       knobs::vector_width({1, 4, 8, 16}),  // the CPU form's rows
        {"BLOCK",
-        {8, 16, 32, 64, 128},
+        {8, 16, 32, 64, 128, 256, 512},
         std::nullopt,
-        "unknowns solved per block; the rules take the sub-group width (SIMD width on CPUs)"},
+        "unknowns solved per block; the rules take the sub-group width, or 256 in the CPU form"},
        {"TPR",
         {1, 2, 4, 8, 16, 32},
         std::nullopt,
@@ -51,8 +54,8 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
   strides(layout, l.ld, l_r, l_c);
   const TrsvLaunches p = plan_trsv(live_planner(ctx, options), element_of<T>::value, n, l_r, options);
   if (n == 0) return p.update;
-  PreparedKernel solve = ctx.prepare(KernelRef{"trsv.cl", "trsv_block", ""}, p.solve);
-  PreparedKernel update = ctx.prepare(KernelRef{"trsv.cl", "trsv_update", ""}, p.update);
+  PreparedKernel solve = ctx.prepare(KernelRef{"trsv.cl", p.solve_kernel, ""}, p.solve);
+  PreparedKernel update = ctx.prepare(KernelRef{"trsv.cl", p.update_kernel, ""}, p.update);
   for (std::size_t k0 = 0; k0 < n; k0 += p.block) {
     const std::size_t kb = std::min(p.block, n - k0);
     kernel_call::launch(ctx, solve, static_cast<cl_ulong>(n), static_cast<cl_ulong>(k0), l.buffer,

@@ -15,6 +15,43 @@ namespace {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
+// Rule cpu.trsv-blocks: the CPU form's unknowns a block.
+constexpr std::size_t kCpuTrsvBlock = 256;
+
+// The CPU form: one work-item solves each block of BLOCK unknowns, then
+// the rows below are shared out in slices of whole rows, one slice a
+// work-item, as many as the plan's work-groups.
+TrsvLaunches plan_trsv_rows(LaunchPlan plan, const TuningSpace& space, std::size_t n) {
+  TrsvLaunches l;
+  if (auto v = space.chosen(plan, "BLOCK")) {
+    l.block = static_cast<std::size_t>(*v);
+  } else {
+    l.block = kCpuTrsvBlock;
+    plan.decide("BLOCK", std::to_string(l.block), "cpu.trsv-blocks",
+                "two launches a block: few blocks, while the serial diagonal blocks stay a small share");
+  }
+  l.tpr = 1;
+  l.solve_kernel = "trsv_block_rows";
+  l.update_kernel = "trsv_update_rows";
+  plan.macros["BLOCK"] = std::to_string(l.block);
+  plan.macros["TPR"] = "1";
+  plan.decide("form",
+              "rows: the diagonal block by one work-item, the rows below in " + std::to_string(plan.work_groups) +
+                  " slices of whole rows",
+              "cpu.avoid-barriers", "no local-memory tiles and no barriers: each row read once, a vector at a time");
+  l.solve = plan;
+  l.solve.local = l.solve.global = {{1, 1, 1}};
+  l.solve.work_groups = 1;
+  plan.local = {{1, 1, 1}};
+  plan.global = {{plan.work_groups, 1, 1}};
+  plan.items_per_work_item = ceil_div(n * (n + 1) / 2, plan.work_groups * std::max<std::size_t>(1, plan.vector_width));
+  plan.decide("items_per_work_item", std::to_string(plan.items_per_work_item), "cpu.avoid-barriers",
+              "the triangle's vectors shared out over the slices");
+  decide_trsv_launches(plan, 2 * ceil_div(n, l.block) - 1, l.block);
+  l.update = std::move(plan);
+  return l;
+}
+
 }  // namespace
 
 TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const DeviceInfo& rules_device,
@@ -22,6 +59,7 @@ TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const
                                 std::size_t row_stride) {
   TrsvLaunches l;
   const std::size_t wg = plan.local[0];
+  if (plan.barrier_free_variant) return plan_trsv_rows(std::move(plan), space, n);
   if (auto v = space.chosen(plan, "BLOCK")) {
     l.block = static_cast<std::size_t>(*v);
   } else {
@@ -58,6 +96,11 @@ TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const
 
 LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left) {
   LaunchPlan p = l.update;
+  if (l.update_kernel == "trsv_update_rows") {  // a slice of whole rows a work-item
+    p.work_groups = std::max<std::size_t>(1, std::min(l.update.work_groups, rows_left));
+    p.global = {{p.work_groups, 1, 1}};
+    return p;
+  }
   const std::size_t wg = p.local[0], per_group = wg / l.tpr;
   p.work_groups = std::max<std::size_t>(1, std::min(l.update.work_groups, ceil_div(rows_left, per_group)));
   p.global = {{p.work_groups * wg, 1, 1}};

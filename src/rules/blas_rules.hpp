@@ -16,17 +16,22 @@ namespace portacl {
 /// TRSV's launches, whole: a block of BLOCK unknowns solved by one
 /// work-group (`solve`), then the rows below it updated by teams of TPR
 /// work-items a row (`update`, at most `update.work_groups` groups:
-/// trsv_update_grid gives each launch's).
+/// trsv_update_grid gives each launch's). Under a barrier-free plan (CPUs)
+/// the CPU form: blocks of rule cpu.trsv-blocks, no tiles, no teams.
 struct TrsvLaunches {
   LaunchPlan solve;
   LaunchPlan update;
   std::size_t block = 0;
   std::size_t tpr = 0;
+  /// The kernels: the GPU form's, or under a barrier-free plan the CPU
+  /// form's ("trsv_block_rows", "trsv_update_rows": one work-item solves
+  /// the block, the update's work-items take slices of whole rows).
+  std::string solve_kernel = "trsv_block", update_kernel = "trsv_update";
 };
 
 /// The solve of order n > 0 under `plan` (tuned knobs from `space`): BLOCK
-/// tuned, else the sub-group width of `rules_device` (rule
-/// sub_group_width), halved until its work-group fits `limits_device` and
+/// tuned, else (CPU form) rule cpu.trsv-blocks, else the sub-group width of
+/// `rules_device` (rule sub_group_width), halved until its work-group fits `limits_device` and
 /// its tile (block (block + 2) elements of `element_bytes`) its local
 /// memory; TPR tuned, else rule update_row_team for rows `row_stride`
 /// elements apart. A tuned TPR that is not a power of two dividing the

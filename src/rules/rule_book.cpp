@@ -365,6 +365,10 @@ const std::vector<Rule>& rule_book() {
       {"cpu.contiguous-chunks", "cpu", "1.5.1",
        "Each work-item walks one contiguous chunk, so a core streams consecutive cache lines (a grid stride jumps the "
        "whole grid every step)."},
+      {"cpu.trsv-blocks", "cpu", "-",
+       "The CPU triangular solve takes blocks of 256 unknowns: each block is two launches (the diagonal block by one "
+       "work-item, then the rows below in slices of whole rows), so large blocks keep the launches few, while the "
+       "serial diagonal blocks stay 256/n of the work."},
       {"cpu.large-grain", "cpu", "1.5.1",
        "A work-group must carry enough work to fill the vector unit, else thread switches dominate."},
       // NVIDIA (1.3.4, 1.5.2, 1.6).

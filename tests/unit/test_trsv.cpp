@@ -60,7 +60,7 @@ void check_trsv(Context& ctx, Layout layout, std::size_t n, std::size_t incx, Di
 TEMPLATE_TEST_CASE("trsv solves lower-triangular systems in place", "[trsv]", float, double) {
   Context& ctx = test::cpu_context();
   for (Layout layout : {Layout::row_major, Layout::column_major})
-    for (std::size_t n : {1, 2, 3, 17, 31, 32, 33, 65, 127, 257})
+    for (std::size_t n : {1, 2, 3, 17, 31, 32, 33, 65, 127, 257, 601})
       for (Diagonal diag : {Diagonal::non_unit, Diagonal::unit}) check_trsv<TestType>(ctx, layout, n, 1, diag, {});
   check_trsv<TestType>(ctx, Layout::row_major, 45, 3, Diagonal::non_unit, {});
   check_trsv<TestType>(ctx, Layout::row_major, 0, 1, Diagonal::non_unit, {});
@@ -73,7 +73,8 @@ TEMPLATE_TEST_CASE("trsv runs under every device class's plan, block and row tea
     for (Layout layout : {Layout::row_major, Layout::column_major})
       check_trsv<TestType>(ctx, layout, 201, 1, Diagonal::non_unit, opt);
   }
-  // Blocks from 8 to 128 unknowns, row teams from 1 to 32 work-items.
+  // Blocks from 8 to 128 unknowns, row teams from 1 to 32 work-items (the
+  // CPU form takes the blocks and has no teams).
   for (const auto& [block, tpr] : std::vector<std::pair<long, long>>{{8, 32}, {16, 1}, {64, 4}, {128, 8}}) {
     PlanOptions o;
     PlanOverride ov;
