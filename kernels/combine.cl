@@ -47,7 +47,9 @@ inline void publish_partial(void) {
 #endif
 }
 
-#if VW > 1
+// (The arg* reductions fold their lanes by themselves: ARG_VECTOR in
+// reduce.cl.)
+#if VW > 1 && !ARG_VECTOR
 #define SV PORTACL_CAT(S, VW)
 inline S combine_lanes(SV v) {
 #if VW == 16

@@ -35,10 +35,46 @@ inline S combine_partials(const size_t units, __global const S* partials, __loca
 }
 #endif
 
+#if VW > 1 && ARG_VECTOR
+// The arg* reductions a vector at a time: each lane keeps its best value
+// and the vector it came from, taking a later one only when strictly better
+// (or the first NaN), so each lane holds its first best; the lanes then
+// join the scalar fold as (value, index) pairs, whose COMBINE orders ties
+// and NaNs by index. Indices of vectors are ARG_INDEX (T's width, so the
+// comparisons' masks fit), which holds n / VW where n / VW < ARG_NONE.
+#define VI PORTACL_CAT(ARG_INDEX, VW)
+#define VM PORTACL_CAT(ARG_MASK, VW)
+inline S arg_vectors(const ulong vectors, INPUTS) {
+  VT best = (VT)0;
+  VI at = (VI)ARG_NONE;
+  PORTACL_FOR_UNITS(i, vectors) {
+    const VT v = ARG_VALUE_V(i);
+    const VM take = (at == (VI)ARG_NONE) | (v ARG_OP best) | (isnan(v) & ~isnan(best));
+    best = select(best, v, take);
+    at = select(at, (VI)((ARG_INDEX)i), take);
+  }
+  T bests[VW];
+  ARG_INDEX ats[VW];
+  VSTORE(best, 0, bests);
+  PORTACL_CAT(vstore, VW)(at, 0, ats);
+  S acc = IDENTITY;
+  for (uint l = 0; l < VW; ++l)
+    if (ats[l] != ARG_NONE) acc = COMBINE(acc, arg_make(bests[l], (ulong)ats[l] * VW + l));
+  return acc;
+}
+#endif
+
 __kernel void reduce(const ulong n, INPUTS, __global S* partials, volatile __global uint* ticket, __global S* result,
                      const uint single_pass) {
   S acc = IDENTITY;
-#if VW > 1
+#if VW > 1 && ARG_VECTOR
+  if (n / VW < (ulong)ARG_NONE) {
+    acc = arg_vectors(n / VW, x);
+    for (size_t j = (n / VW) * VW + get_global_id(0); j < n; j += get_global_size(0)) acc = COMBINE(acc, ELEMENT(j));
+  } else {
+    PORTACL_FOR_UNITS(i, n) acc = COMBINE(acc, ELEMENT(i));
+  }
+#elif VW > 1
   SV vacc = (SV)(IDENTITY);
   PORTACL_FOR_UNITS(i, n / VW) vacc = COMBINE(vacc, ELEMENT_V(i));
   acc = combine_lanes(vacc);

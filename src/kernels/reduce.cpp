@@ -76,8 +76,14 @@ ReduceOp extreme_of(bool smallest) {
   }
 }
 
-// Value and index; ties and NaNs go to the lower index.
-ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst, const char* value_of) {
+// Value and index; ties and NaNs go to the lower index. `value_of` is the
+// value of element i (x[i] or fabs(x[i])); where the plan takes vectors it
+// is read a vector at a time (ARG_VECTOR in reduce.cl), with indices of T's
+// width (`wide`: 8-byte elements).
+ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst, const std::string& value_of,
+                     bool wide) {
+  std::string vector_value = value_of;
+  vector_value.replace(vector_value.find("x[i]"), 4, "VLOAD(i, x)");
   return ReduceOp{name,
                   std::string("typedef struct { T v; ulong i; } arg_t;\n#define S arg_t\n"
                               "inline arg_t arg_make(T v, ulong i) { arg_t r; r.v = v; r.i = i; return r; }\n"
@@ -92,8 +98,12 @@ ReduceOp arg_extreme(const std::string& name, const char* op, const char* worst,
                       worst +
                       ", ULONG_MAX)\n"
                       "#define COMBINE(a, b) arg_combine((a), (b))\n" +
-                      one_input + "#define ELEMENT(i) arg_make(" + value_of + ", (ulong)(i))\n",
-                  1, false, 1};
+                      one_input + "#define ELEMENT(i) arg_make(" + value_of + ", (ulong)(i))\n" +
+                      "#define ARG_VECTOR 1\n#define ARG_OP " + op + "\n#define ARG_VALUE_V(i) (" + vector_value +
+                      ")\n" +
+                      (wide ? "#define ARG_INDEX ulong\n#define ARG_MASK long\n#define ARG_NONE ULONG_MAX\n"
+                            : "#define ARG_INDEX uint\n#define ARG_MASK int\n#define ARG_NONE UINT_MAX\n"),
+                  1, true, 1};
 }
 
 // Enqueues the reduction; its value (one S) lands in `result`. Returns the
@@ -186,7 +196,8 @@ Extremum<T> run_arg(Context& ctx, const char* name, const char* op, const char* 
                     const Buffer<T>& x, const PlanOptions& o, LaunchPlan* used) {
   kernel_call::same_context(ctx, x, name, "x");
   require_elements(name, x);
-  auto s = run<ArgState<T>>(ctx, arg_extreme(name, op, worst, value_of), element_of<T>::value, x.size(), {&x}, o, used);
+  auto s = run<ArgState<T>>(ctx, arg_extreme(name, op, worst, value_of, sizeof(T) == 8), element_of<T>::value, x.size(),
+                            {&x}, o, used);
   return Extremum<T>{s.v, static_cast<std::size_t>(s.i)};
 }
 
