@@ -5,7 +5,8 @@
 //   gemv_dot   (a_j == 1): rows are contiguous; a team of TEAM work-items
 //              walks each row in VW-wide vectors and combines its partial
 //              sums in local memory. A work-group holds WG_SIZE / TEAM
-//              teams, and groups stride over the rows.
+//              teams, and groups stride over the rows. TEAM 1 (CPUs): a
+//              work-item a row, no local memory, no barrier.
 //   gemv_axpy  (a_i == 1): columns are contiguous; a work-item keeps VW
 //              entries of y and walks a chunk of the columns, so
 //              neighbouring work-items read neighbouring addresses. With several chunks (enough
@@ -22,9 +23,33 @@
 // alpha * sum + beta * y, without reading y when beta is 0.
 #define GEMV_STORE(y, at, sum) ((y)[at] = beta == (T)0 ? alpha * (sum) : alpha * (sum) + beta * (y)[at])
 
+// Row i's products with x, from element `lane` on, TEAM apart (whole
+// vectors first where x is contiguous).
+inline T row_sum(const size_t i, const uint lane, const ulong n, __global const T* a, const ulong offa,
+                 const ulong a_i, __global const T* x, const ulong offx, const ulong incx) {
+  __global const T* row = a + offa + i * a_i;
+  T sum = (T)0;
+  if (incx == 1) {
+    const size_t vectors = n / VW;
+    VT vsum = (VT)0;
+    for (size_t v = lane; v < vectors; v += TEAM) vsum = fma(VLOAD(v, row), VLOAD(v, x + offx), vsum);
+    sum = sum_lanes(vsum);
+    for (size_t j = vectors * VW + lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j], sum);
+  } else {
+    for (size_t j = lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j * incx], sum);
+  }
+  return sum;
+}
+
 __kernel void gemv_dot(const ulong m, const ulong n, const T alpha, const T beta, __global const T* a,
                        const ulong offa, const ulong a_i, __global const T* x, const ulong offx, const ulong incx,
                        __global T* y, const ulong offy, const ulong incy) {
+#if TEAM == 1
+  // A row a work-item (CPU plans): nothing to combine, so no local memory
+  // and no barrier (PoCL 5.0's work-group compiler aborts on the barrier
+  // loop below: quirk pocl.barrier-loop-in-branch).
+  PORTACL_FOR_UNITS(i, m) GEMV_STORE(y, offy + i * incy, row_sum(i, 0, n, a, offa, a_i, x, offx, incx));
+#else
   __local T partial[WG_SIZE];
   const uint lid = get_local_id(0), lane = lid % TEAM, team = lid / TEAM;
   // Every work-item runs the same number of row blocks: the barriers below
@@ -32,20 +57,7 @@ __kernel void gemv_dot(const ulong m, const ulong n, const T alpha, const T beta
   const size_t blocks = (m + TEAMS - 1) / TEAMS;
   for (size_t block = get_group_id(0); block < blocks; block += get_num_groups(0)) {
     const size_t i = block * TEAMS + team;
-    T sum = (T)0;
-    if (i < m) {
-      __global const T* row = a + offa + i * a_i;
-      const size_t vectors = n / VW;
-      if (incx == 1) {
-        VT vsum = (VT)0;
-        for (size_t v = lane; v < vectors; v += TEAM) vsum = fma(VLOAD(v, row), VLOAD(v, x + offx), vsum);
-        sum = sum_lanes(vsum);
-        for (size_t j = vectors * VW + lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j], sum);
-      } else {
-        for (size_t j = lane; j < n; j += TEAM) sum = fma(row[j], x[offx + j * incx], sum);
-      }
-    }
-    partial[lid] = sum;
+    partial[lid] = i < m ? row_sum(i, lane, n, a, offa, a_i, x, offx, incx) : (T)0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = TEAM / 2; s > 0; s >>= 1) {
       if (lane < s) partial[lid] += partial[lid + s];
@@ -54,6 +66,7 @@ __kernel void gemv_dot(const ulong m, const ulong n, const T alpha, const T beta
     if (lane == 0 && i < m) GEMV_STORE(y, offy + i * incy, partial[lid]);
     barrier(CLK_LOCAL_MEM_FENCE);  // partial[] is reused by the next block
   }
+#endif
 }
 
 // Work-group g covers rows from (g % row_groups) * WG_SIZE * VW and chunk

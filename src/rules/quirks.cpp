@@ -19,7 +19,8 @@ const std::vector<Quirk>& quirk_book() {
        "work-group compiler (work-items wait at the wrong barrier)",
        "scan.cl calls its look-back (a barrier loop) in every tile, tile 0 included, which finds nothing before it; "
        "csr_block runs every barrier of a unit in every work-group (rule sparse.block-uniform-barriers: PoCL 5.0 "
-       "aborts compiling its branches, 'region_entry_barrier != NULL', pocl pull request 2281)",
+       "aborts compiling its branches, 'region_entry_barrier != NULL', pocl pull request 2281); gemv_dot with a "
+       "work-item a row (CPU plans) has no barrier at all (PoCL 5.0 aborted on its barrier loop too)",
        is_pocl},
       {"pocl.compiler-writes-stderr", "PoCL, any device",
        "its compiler prints a summary ('2 warnings generated.') straight to the program's stderr during "

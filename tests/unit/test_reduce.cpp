@@ -173,9 +173,10 @@ TEST_CASE("reductions refuse bad operands", "[reduce]") {
   }
 }
 
-TEMPLATE_TEST_CASE("argmin, argmax and iamax read vectors of every width and still give the first index of the "
-                   "extremum, ties and NaNs across lanes, chunks and the tail included",
-                   "[reduce]", float, double) {
+TEMPLATE_TEST_CASE(
+    "argmin, argmax and iamax read vectors of every width and still give the first index of the "
+    "extremum, ties and NaNs across lanes, chunks and the tail included",
+    "[reduce]", float, double) {
   using T = TestType;
   Context& ctx = test::cpu_context();
   const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -188,8 +189,8 @@ TEMPLATE_TEST_CASE("argmin, argmax and iamax read vectors of every width and sti
     o.override_values = PlanOverride{};
     o.override_values->vector_width = width;
     o.override_values->provenance = "test";
-    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{15}, std::size_t{17}, std::size_t{1000},
-                          std::size_t{10007}}) {
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{2}, std::size_t{15}, std::size_t{17}, std::size_t{1000}, std::size_t{10007}}) {
       // Equal extremes in another lane just before, in the same lane one
       // vector later, and in the scalar tail; then a NaN after them and
       // one before.
