@@ -108,8 +108,27 @@
   (d)[5] = (v).s5;  \
   (d)[6] = (v).s6;  \
   (d)[7] = (v).s7;
+#elif VEC == 16
+#define VEC_T PORTACL_CAT(T, 16)
+#define SPLIT(v, d) \
+  (d)[0] = (v).s0;  \
+  (d)[1] = (v).s1;  \
+  (d)[2] = (v).s2;  \
+  (d)[3] = (v).s3;  \
+  (d)[4] = (v).s4;  \
+  (d)[5] = (v).s5;  \
+  (d)[6] = (v).s6;  \
+  (d)[7] = (v).s7;  \
+  (d)[8] = (v).s8;  \
+  (d)[9] = (v).s9;  \
+  (d)[10] = (v).sa; \
+  (d)[11] = (v).sb; \
+  (d)[12] = (v).sc; \
+  (d)[13] = (v).sd; \
+  (d)[14] = (v).se; \
+  (d)[15] = (v).sf;
 #else
-#error "VEC must be 1, 2, 4 or 8"
+#error "VEC must be 1, 2, 4, 8 or 16"
 #endif
 
 // dst[(i / panel) * panel * depth_pad + p * panel + i % panel] = op(X)(i, p),
@@ -257,3 +276,77 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_tiled(
     }
   }
 }
+
+#if !USE_LOCAL_MEMORY
+// The CPU register block (rule cpu.gemm-register-block): work-item (tx, ty)
+// owns WPT_M consecutive rows and WPT_N consecutive columns of its group's
+// tile. It walks the depth in slices of TS_K (its columns of B for a slice
+// stay in the L1 cache); within a slice, each block of MR rows keeps its
+// MR x WPT_N / VEC accumulators in explicit vector registers, each depth
+// step loading the WPT_N / VEC vectors of B once and broadcasting each
+// row's element of A; the blocks' sums wait in a private tile between
+// slices. The panels are gemm_pack's, as for gemm_tiled: row i of a
+// TS_M-row panel at depth p is element p TS_M + i (the CPU plan's groups are
+// one work-item wide, so a work-item's columns of B are contiguous).
+#define NV (WPT_N / VEC)
+#ifndef MR
+#define MR 8
+#endif
+#if VEC == 1
+#define LOAD_B(v, p) ((p)[v])
+#define STORE_V(x, v, p) ((p)[v] = (x))
+#else
+#define LOAD_B(v, p) PORTACL_CAT(vload, VEC)((v), (p))
+#define STORE_V(x, v, p) PORTACL_CAT(vstore, VEC)((x), (v), (p))
+#endif
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_cpu(
+    const ulong m, const ulong n, const ulong k_pad, const T alpha, const T beta, __global const T* a_panels,
+    __global const T* b_panels, __global T* c, const ulong first_offc, const ulong c_i, const ulong c_j,
+    const ulong a_batch, const ulong b_batch, const ulong c_batch) {
+  const uint tx = get_local_id(0), ty = get_local_id(1);
+  const size_t batch = get_group_id(2);
+  const ulong offc = first_offc + batch * c_batch;
+  const size_t i0 = get_group_id(1) * (size_t)TS_M, j0 = get_group_id(0) * (size_t)TS_N;
+  __global const T* ap = a_panels + batch * a_batch + i0 * k_pad + ty * WPT_M;
+  __global const T* bp = b_panels + batch * b_batch + j0 * k_pad + tx * WPT_N;
+  T sums[WPT_M * WPT_N];
+  for (uint e = 0; e < WPT_M * WPT_N; ++e) sums[e] = (T)0;
+  for (size_t p0 = 0; p0 < k_pad; p0 += TS_K) {
+    const size_t p1 = min((size_t)k_pad, p0 + TS_K);
+    for (uint r0 = 0; r0 < WPT_M; r0 += MR) {
+      VEC_T acc[MR][NV];
+#pragma unroll
+      for (uint r = 0; r < MR; ++r)
+#pragma unroll
+        for (uint v = 0; v < NV; ++v) acc[r][v] = LOAD_B(v, sums + (r0 + r) * WPT_N);
+      for (size_t p = p0; p < p1; ++p) {
+        VEC_T b[NV];
+#pragma unroll
+        for (uint v = 0; v < NV; ++v) b[v] = LOAD_B(v, bp + p * TS_N);
+        __global const T* arow = ap + p * TS_M + r0;
+#pragma unroll
+        for (uint r = 0; r < MR; ++r) {
+          const VEC_T a = (VEC_T)(arow[r]);
+#pragma unroll
+          for (uint v = 0; v < NV; ++v) acc[r][v] = fma(a, b[v], acc[r][v]);
+        }
+      }
+#pragma unroll
+      for (uint r = 0; r < MR; ++r)
+#pragma unroll
+        for (uint v = 0; v < NV; ++v) STORE_V(acc[r][v], v, sums + (r0 + r) * WPT_N);
+    }
+  }
+  for (uint r = 0; r < WPT_M; ++r) {
+    const size_t i = i0 + ty * WPT_M + r;
+    if (i >= m) break;
+    for (uint e = 0; e < WPT_N; ++e) {
+      const size_t j = j0 + tx * WPT_N + e;
+      if (j >= n) break;
+      const size_t at = offc + i * c_i + j * c_j;
+      const T s = sums[r * WPT_N + e];
+      c[at] = beta == (T)0 ? alpha * s : alpha * s + beta * c[at];
+    }
+  }
+}
+#endif

@@ -39,7 +39,7 @@ const TuningSpace& gemm_tunables() {
         "the rules pack from 64^3 multiply-adds on CPUs and 640^3 on GPUs"},
        {"WPT_M", {1, 2, 4, 8, 16}, std::nullopt, "rows of C per work-item (register block); the rules take 8"},
        {"WPT_N",
-        {1, 2, 4, 8, 16},
+        {1, 2, 4, 8, 16, 32},
         std::nullopt,
         "columns of C per work-item (register block); the rules take 4 with local memory, else the SIMD width"},
        {"TS_K",
@@ -48,7 +48,7 @@ const TuningSpace& gemm_tunables() {
         "depth of the slices of A and B staged at a time; the rules take the deepest whose tiles fill at most "
         "half the local memory (16 without local memory)"},
        {"VEC",
-        {1, 2, 4, 8},
+        {1, 2, 4, 8, 16},
         std::nullopt,
         "elements per load from the packed panels; the rules take 4 with local memory, else the SIMD width"},
        {"UNROLL",
@@ -145,7 +145,7 @@ GemmLaunches prepare_gemm(Context& ctx, ElementType element, std::size_t m, std:
     l.pack_a = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, l.pack_a_plan);
     l.pack_b = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_pack", ""}, l.pack_b_plan);
   }
-  l.tiled = ctx.prepare(KernelRef{"gemm_packed.cl", "gemm_tiled", ""}, l.plan);
+  l.tiled = ctx.prepare(KernelRef{"gemm_packed.cl", l.g.cpu_block ? "gemm_cpu" : "gemm_tiled", ""}, l.plan);
   return l;
 }
 

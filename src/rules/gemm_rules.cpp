@@ -16,7 +16,7 @@ namespace {
 
 // A knob's tuned value, else the rule's (recorded as a decision).
 std::size_t knob_or_rule(LaunchPlan& plan, const TuningSpace& space, const char* knob, std::size_t rule_value,
-                         const char* rule, const std::string& why) {
+                         const std::string& rule, const std::string& why) {
   if (auto v = space.chosen(plan, knob)) return static_cast<std::size_t>(*v);
   plan.decide(knob, std::to_string(rule_value), rule, why);
   return rule_value;
@@ -52,6 +52,17 @@ void square_work_group(LaunchPlan& plan) {
               "general.gemm-register-tiles", "square tiles of C read the fewest slice elements per multiply-add");
 }
 
+// The CPU register block's groups are one work-item (rule
+// cpu.gemm-register-block): its panels of A and B are then its own,
+// contiguous, and stream through the caches without 4 KiB-strided lines.
+void cpu_block_work_group(LaunchPlan& plan) {
+  if (decided_by_tuning(plan, "local_shape") || decided_by_tuning(plan, "work_group_size")) return;
+  plan.local = {{1, 1, 1}};
+  plan.macros["WG_X"] = plan.macros["WG_Y"] = plan.macros["WG_SIZE"] = "1";
+  plan.decide("local_shape", "1x1", "cpu.gemm-register-block",
+              "a work-item a group: its panels of A and B are contiguous, its own");
+}
+
 }  // namespace
 
 GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const TuningSpace& space, std::size_t m,
@@ -69,10 +80,11 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
   // the group the mapping rules chose.
   const bool simd_block = !plan.use_local_memory;
   const bool register_tiles = !simd_block && g.pack;
+  g.cpu_block = simd_block && g.pack;
   const std::size_t element = size_of(plan.traits.element);
   std::size_t simd = 1;
   while (simd < 8 && simd * 2 <= device.native_vector_width.of(plan.traits.element)) simd *= 2;
-  const char* rule = simd_block       ? "cpu.vector-types"
+  std::string rule = simd_block       ? "cpu.vector-types"
                      : register_tiles ? "general.gemm-register-tiles"
                                       : "general.cover-problem";
   if (register_tiles) square_work_group(plan);
@@ -85,19 +97,42 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
            ((n + plan.local[0] * columns - 1) / (plan.local[0] * columns));
   };
   while (register_tiles && tile_columns > 4 && 2 * tiles(tile_columns) < device.compute_units) tile_columns /= 2;
-  g.wpt_m = knob_or_rule(plan, space, "WPT_M", 8, rule, "8 rows of accumulators per work-item");
-  g.wpt_n = knob_or_rule(plan, space, "WPT_N",
-                         simd_block       ? simd
-                         : register_tiles ? tile_columns
-                                          : 4,
-                         rule,
-                         simd_block ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)"
-                         : register_tiles
-                             ? "8 x " + std::to_string(tile_columns) +
-                                   " accumulators: at most 128 32-bit registers (the most multiply-adds per load of a "
-                                   "slice without spilling) in tiles at least half as many as compute units (" +
-                                   std::to_string(tiles(tile_columns)) + ")"
-                             : "8 x 4 register block");
+  // The CPU register block: the SIMD unit's whole width (up to 16 lanes).
+  std::size_t lanes = simd;
+  while (lanes < 16 && lanes * 2 <= device.native_vector_width.of(plan.traits.element)) lanes *= 2;
+  std::size_t mr = 0;
+  if (g.cpu_block) {
+    rule = "cpu.gemm-register-block";
+    cpu_block_work_group(plan);
+    // 16 float lanes: AVX-512 and its 32 vector registers (whatever the element).
+    const bool wide_file = device.native_vector_width.of(ElementType::f32) >= 16;
+    mr = wide_file ? 8 : 4;
+    g.wpt_m = knob_or_rule(plan, space, "WPT_M", 8 * mr, rule,
+                           std::to_string(8 * mr) + " rows in blocks of " + std::to_string(mr) + " (" +
+                               std::to_string(2 * mr) + " accumulator registers" +
+                               (wide_file ? " of the 32 AVX-512 has)" : " of the 16 the SIMD unit has)"));
+    g.wpt_n = knob_or_rule(plan, space, "WPT_N", 2 * lanes, rule,
+                           "two SIMD registers of columns (" + std::to_string(lanes) + " lanes each)");
+    mr = std::min(mr, g.wpt_m);
+    if (g.wpt_m % mr)
+      throw Error("gemm: WPT_M " + std::to_string(g.wpt_m) + " must be a multiple of the register block's " +
+                  std::to_string(mr) + " rows");
+    plan.macros["MR"] = std::to_string(mr);
+  } else {
+    g.wpt_m = knob_or_rule(plan, space, "WPT_M", 8, rule, "8 rows of accumulators per work-item");
+    g.wpt_n = knob_or_rule(
+        plan, space, "WPT_N",
+        simd_block       ? simd
+        : register_tiles ? tile_columns
+                         : 4,
+        rule,
+        simd_block       ? "one SIMD register of columns (" + std::to_string(simd) + " lanes)"
+        : register_tiles ? "8 x " + std::to_string(tile_columns) +
+                               " accumulators: at most 128 32-bit registers (the most multiply-adds per load of a "
+                               "slice without spilling) in tiles at least half as many as compute units (" +
+                               std::to_string(tiles(tile_columns)) + ")"
+                         : "8 x 4 register block");
+  }
   g.tile_m = plan.local[1] * g.wpt_m;
   g.tile_n = plan.local[0] * g.wpt_n;
   // Double buffering (PREFETCH) keeps two slices in local memory.
@@ -119,8 +154,10 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
       const std::size_t bytes = (prefetch ? 2 : 1) * depth * (g.tile_m + g.tile_n + (g.pack ? 0 : 2)) * element;
       if (!device.local_mem_size || bytes * (register_tiles ? 1 : 2) <= device.local_mem_size) break;
     }
+  if (g.cpu_block) ts_k = 256;
   g.ts_k = knob_or_rule(plan, space, "TS_K", ts_k, rule,
-                        simd_block       ? "no local memory: the slice only sets the loop's blocking"
+                        g.cpu_block  ? "256 deep: a work-item's columns of B for a slice fill about 32 KB, the L1 cache"
+                        : simd_block ? "no local memory: the slice only sets the loop's blocking"
                         : register_tiles ? "16 deep, or the deepest whose buffers fit the local memory"
                                          : "deepest slice whose tiles fill at most half the local memory");
   g.prefetch = prefetch;
@@ -128,12 +165,20 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
   plan.macros["WPT_N"] = std::to_string(g.wpt_n);
   plan.macros["TS_K"] = std::to_string(g.ts_k);
   if (!g.pack) return g;
-  const std::size_t vec =
-      knob_or_rule(plan, space, "VEC", std::min<std::size_t>({simd_block ? simd : 4, g.wpt_m, g.wpt_n}), rule,
-                   simd_block ? "explicit vectors of the SIMD width" : "whole vectors from local-memory slices");
-  if (g.wpt_m % vec || g.wpt_n % vec)
-    throw Error("gemm: VEC " + std::to_string(vec) + " must divide WPT_M " + std::to_string(g.wpt_m) + " and WPT_N " +
-                std::to_string(g.wpt_n));
+  const std::size_t vec = knob_or_rule(
+      plan, space, "VEC",
+      g.cpu_block ? std::min(lanes, g.wpt_n) : std::min<std::size_t>({simd_block ? simd : 4, g.wpt_m, g.wpt_n}), rule,
+      simd_block ? "explicit vectors of the SIMD width" : "whole vectors from local-memory slices");
+  // gemm_cpu's rows are whole elements; gemm_tiled reads rows in vectors too.
+  if ((!g.cpu_block && g.wpt_m % vec) || g.wpt_n % vec)
+    throw Error("gemm: VEC " + std::to_string(vec) + " must divide " +
+                (g.cpu_block ? "WPT_N " + std::to_string(g.wpt_n)
+                             : "WPT_M " + std::to_string(g.wpt_m) + " and WPT_N " + std::to_string(g.wpt_n)));
+  if (g.cpu_block)
+    plan.decide("form",
+                "register block: " + std::to_string(g.wpt_m) + " x " + std::to_string(g.wpt_n / vec) + " vectors of " +
+                    std::to_string(vec) + " accumulators a work-item (gemm_cpu)",
+                rule, "each step of the depth loads the block's vectors of B once and broadcasts each row's A");
   plan.macros["VEC"] = std::to_string(vec);
   plan.macros["UNROLL"] = std::to_string(knob_or_rule(
       plan, space, "UNROLL", prefetch ? g.ts_k : 8, rule,

@@ -21,6 +21,9 @@ struct GemmShape {
   std::size_t wpt_m = 0, wpt_n = 0, ts_k = 0, tile_m = 0, tile_n = 0;
   bool pack = false;
   bool prefetch = false;  ///< double-buffered slices (gemm_tiled's PREFETCH)
+  /// Packed without local memory (CPUs): gemm_cpu's register block of
+  /// explicit vectors (rule cpu.gemm-register-block) instead of gemm_tiled.
+  bool cpu_block = false;
 };
 
 /// The shape for an m x n x k product under `plan` on `device`, from the
@@ -31,7 +34,10 @@ struct GemmShape {
 /// (general.gemm-register-tiles; the plan's local shape may change); strided
 /// on GPUs 8 x 4 blocks over local-memory slices (the deepest of 32, 16, 8
 /// whose tiles fill at most half the local memory); CPUs a block one SIMD
-/// register wide and 8 rows deep (cpu.vector-types). Sets the macros
+/// register wide and 8 rows deep (cpu.vector-types), and packed CPUs a
+/// block two SIMD registers wide and 8 rows deep (4 below 16 lanes: fewer
+/// vector registers) in explicit vectors (cpu.gemm-register-block,
+/// gemm_cpu). Sets the macros
 /// WPT_M, WPT_N, TS_K, PACK and, when packed, VEC, UNROLL and PREFETCH.
 /// Throws when a tuned VEC does not divide the block, or a tuned PREFETCH
 /// asks for double buffers without local memory.
