@@ -82,51 +82,19 @@
       if (IN_SLICE(f * WG_SIZE + lid, B_VECTORS)) (&bs[buffer][0][0])[f * WG_SIZE + lid] = b_next[f]; \
   }
 
+// SPLIT(v, d): the lanes of v into d[0 .. VEC-1], by halves.
+#define SPLIT2(v, d) \
+  (d)[0] = (v).s0;   \
+  (d)[1] = (v).s1;
+#define SPLIT4(v, d) SPLIT2((v).lo, (d)) SPLIT2((v).hi, (d) + 2)
+#define SPLIT8(v, d) SPLIT4((v).lo, (d)) SPLIT4((v).hi, (d) + 4)
+#define SPLIT16(v, d) SPLIT8((v).lo, (d)) SPLIT8((v).hi, (d) + 8)
 #if VEC == 1
 #define VEC_T T
 #define SPLIT(v, d) (d)[0] = (v);
-#elif VEC == 2
-#define VEC_T PORTACL_CAT(T, 2)
-#define SPLIT(v, d) \
-  (d)[0] = (v).s0;  \
-  (d)[1] = (v).s1;
-#elif VEC == 4
-#define VEC_T PORTACL_CAT(T, 4)
-#define SPLIT(v, d) \
-  (d)[0] = (v).s0;  \
-  (d)[1] = (v).s1;  \
-  (d)[2] = (v).s2;  \
-  (d)[3] = (v).s3;
-#elif VEC == 8
-#define VEC_T PORTACL_CAT(T, 8)
-#define SPLIT(v, d) \
-  (d)[0] = (v).s0;  \
-  (d)[1] = (v).s1;  \
-  (d)[2] = (v).s2;  \
-  (d)[3] = (v).s3;  \
-  (d)[4] = (v).s4;  \
-  (d)[5] = (v).s5;  \
-  (d)[6] = (v).s6;  \
-  (d)[7] = (v).s7;
-#elif VEC == 16
-#define VEC_T PORTACL_CAT(T, 16)
-#define SPLIT(v, d) \
-  (d)[0] = (v).s0;  \
-  (d)[1] = (v).s1;  \
-  (d)[2] = (v).s2;  \
-  (d)[3] = (v).s3;  \
-  (d)[4] = (v).s4;  \
-  (d)[5] = (v).s5;  \
-  (d)[6] = (v).s6;  \
-  (d)[7] = (v).s7;  \
-  (d)[8] = (v).s8;  \
-  (d)[9] = (v).s9;  \
-  (d)[10] = (v).sa; \
-  (d)[11] = (v).sb; \
-  (d)[12] = (v).sc; \
-  (d)[13] = (v).sd; \
-  (d)[14] = (v).se; \
-  (d)[15] = (v).sf;
+#elif VEC == 2 || VEC == 4 || VEC == 8 || VEC == 16
+#define VEC_T PORTACL_CAT(T, VEC)
+#define SPLIT(v, d) PORTACL_CAT(SPLIT, VEC)(v, d)
 #else
 #error "VEC must be 1, 2, 4, 8 or 16"
 #endif

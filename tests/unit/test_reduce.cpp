@@ -173,10 +173,8 @@ TEST_CASE("reductions refuse bad operands", "[reduce]") {
   }
 }
 
-TEMPLATE_TEST_CASE(
-    "argmin, argmax and iamax read vectors of every width and still give the first index of the "
-    "extremum, ties and NaNs across lanes, chunks and the tail included",
-    "[reduce]", float, double) {
+TEMPLATE_TEST_CASE("arg reductions keep the first index at every vector width, ties and NaNs in any lane", "[reduce]",
+                   float, double) {
   using T = TestType;
   Context& ctx = test::cpu_context();
   const T nan = std::numeric_limits<T>::quiet_NaN();
