@@ -95,12 +95,7 @@ TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const
 }
 
 LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left) {
-  LaunchPlan p = l.update;
-  if (l.update_kernel == "trsv_update_rows") {  // a slice of whole rows a work-item
-    p.work_groups = std::max<std::size_t>(1, std::min(l.update.work_groups, rows_left));
-    p.global = {{p.work_groups, 1, 1}};
-    return p;
-  }
+  LaunchPlan p = l.update;  // the CPU form: groups of one work-item, TPR 1, so a slice of rows each
   const std::size_t wg = p.local[0], per_group = wg / l.tpr;
   p.work_groups = std::max<std::size_t>(1, std::min(l.update.work_groups, ceil_div(rows_left, per_group)));
   p.global = {{p.work_groups * wg, 1, 1}};

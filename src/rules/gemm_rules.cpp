@@ -82,8 +82,11 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
   const bool register_tiles = !simd_block && g.pack;
   g.cpu_block = simd_block && g.pack;
   const std::size_t element = size_of(plan.traits.element);
-  std::size_t simd = 1;
-  while (simd < 8 && simd * 2 <= device.native_vector_width.of(plan.traits.element)) simd *= 2;
+  // The SIMD unit's width in elements, up to 16 lanes (the CPU register
+  // block's vectors), and up to 8 for the other CPU blocks.
+  std::size_t lanes = 1;
+  while (lanes < 16 && lanes * 2 <= device.native_vector_width.of(plan.traits.element)) lanes *= 2;
+  const std::size_t simd = std::min<std::size_t>(lanes, 8);
   std::string rule = simd_block       ? "cpu.vector-types"
                      : register_tiles ? "general.gemm-register-tiles"
                                       : "general.cover-problem";
@@ -97,16 +100,12 @@ GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const Tu
            ((n + plan.local[0] * columns - 1) / (plan.local[0] * columns));
   };
   while (register_tiles && tile_columns > 4 && 2 * tiles(tile_columns) < device.compute_units) tile_columns /= 2;
-  // The CPU register block: the SIMD unit's whole width (up to 16 lanes).
-  std::size_t lanes = simd;
-  while (lanes < 16 && lanes * 2 <= device.native_vector_width.of(plan.traits.element)) lanes *= 2;
-  std::size_t mr = 0;
   if (g.cpu_block) {
     rule = "cpu.gemm-register-block";
     cpu_block_work_group(plan);
     // 16 float lanes: AVX-512 and its 32 vector registers (whatever the element).
     const bool wide_file = device.native_vector_width.of(ElementType::f32) >= 16;
-    mr = wide_file ? 8 : 4;
+    std::size_t mr = wide_file ? 8 : 4;
     g.wpt_m = knob_or_rule(plan, space, "WPT_M", 8 * mr, rule,
                            std::to_string(8 * mr) + " rows in blocks of " + std::to_string(mr) + " (" +
                                std::to_string(2 * mr) + " accumulator registers" +

@@ -34,11 +34,13 @@ struct GemmShape {
 /// (general.gemm-register-tiles; the plan's local shape may change); strided
 /// on GPUs 8 x 4 blocks over local-memory slices (the deepest of 32, 16, 8
 /// whose tiles fill at most half the local memory); CPUs a block one SIMD
-/// register wide and 8 rows deep (cpu.vector-types), and packed CPUs a
-/// block two SIMD registers wide and 8 rows deep (4 below 16 lanes: fewer
-/// vector registers) in explicit vectors (cpu.gemm-register-block,
-/// gemm_cpu). Sets the macros
-/// WPT_M, WPT_N, TS_K, PACK and, when packed, VEC, UNROLL and PREFETCH.
+/// register wide and 8 rows deep (cpu.vector-types), and packed CPUs
+/// (cpu.gemm-register-block, gemm_cpu) a work-item a group owning 64 rows
+/// by two SIMD registers of columns, in register blocks of 8 rows (32 rows
+/// in blocks of 4 below 16 float lanes: fewer vector registers), the depth
+/// in slices of 256. Sets the macros
+/// WPT_M, WPT_N, TS_K, PACK and, when packed, VEC, UNROLL, PREFETCH (and
+/// MR for gemm_cpu).
 /// Throws when a tuned VEC does not divide the block, or a tuned PREFETCH
 /// asks for double buffers without local memory.
 GemmShape choose_gemm_shape(LaunchPlan& plan, const DeviceInfo& device, const TuningSpace& tunables, std::size_t m,

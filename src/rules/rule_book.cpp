@@ -366,9 +366,10 @@ const std::vector<Rule>& rule_book() {
        "Each work-item walks one contiguous chunk, so a core streams consecutive cache lines (a grid stride jumps the "
        "whole grid every step)."},
       {"cpu.gemm-register-block", "cpu", "1.5.1",
-       "The CPU GEMM over packed panels keeps each work-item's block of C in explicit vector registers: two SIMD "
-       "registers of columns and 8 rows (4 below 16 lanes), so each step of the depth loads two vectors of B and "
-       "broadcasts 8 elements of A into 16 multiply-adds of whole vectors."},
+       "The CPU GEMM over packed panels gives each work-item a group of its own, 64 rows by two SIMD registers of "
+       "columns, and walks the depth in slices of 256 so that its columns of B stay in the L1 cache; each block of 8 "
+       "rows (4 below 16 float lanes) keeps its accumulators in explicit vector registers, each depth step loading two "
+       "vectors of B and broadcasting 8 elements of A into 16 multiply-adds of whole vectors."},
       {"cpu.trsv-blocks", "cpu", "-",
        "The CPU triangular solve takes blocks of 256 unknowns: each block is two launches (the diagonal block by one "
        "work-item, then the rows below in slices of whole rows), so large blocks keep the launches few, while the "
