@@ -30,23 +30,6 @@
 #define LOAD_PARTIAL(p, u) (((volatile __global S*)(p))[u])
 #endif
 
-#ifndef NV_MEMBAR
-#define NV_MEMBAR 0
-#endif
-
-// Orders this work-item's global accesses device-wide: before its ticket is
-// taken or its status published (a writer), after it has seen another's
-// ticket or status (a reader). OpenCL 1.2's mem_fence orders them within the
-// work-group only, and NVIDIA's compiler makes it a work-group-scope
-// membar: NV_MEMBAR (1 where NVIDIA's own compiler builds the kernel, set
-// from the device that runs it, not from the plan's class) adds membar.gl.
-inline void publish_partial(void) {
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
-#if NV_MEMBAR
-  __asm__ volatile("membar.gl;" ::: "memory");
-#endif
-}
-
 // (The arg* reductions fold their lanes by themselves: ARG_VECTOR in
 // reduce.cl.)
 #if VW > 1 && !ARG_VECTOR

@@ -46,6 +46,23 @@ inline T sum_lanes(const VT v) {
 #endif
 }
 
+#ifndef NV_MEMBAR
+#define NV_MEMBAR 0
+#endif
+
+// Orders this work-item's global accesses device-wide: before its ticket is
+// taken or its status published (a writer), after it has seen another's
+// ticket or status (a reader). OpenCL 1.2's mem_fence orders them within the
+// work-group only, and NVIDIA's compiler makes it a work-group-scope
+// membar: NV_MEMBAR (1 where NVIDIA's own compiler builds the kernel, set
+// from the device that runs it, not from the plan's class) adds membar.gl.
+inline void publish_partial(void) {
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+#if NV_MEMBAR
+  __asm__ volatile("membar.gl;" ::: "memory");
+#endif
+}
+
 // Visits units 0..count-1 spread over the whole grid. CPUs (CHUNKED) give
 // each work-item one contiguous chunk, so a core streams consecutive cache
 // lines; GPUs stride by the grid so neighbouring work-items touch
@@ -54,9 +71,9 @@ inline T sum_lanes(const VT v) {
 #define CHUNKED 0
 #endif
 #if CHUNKED
-#define PORTACL_FOR_UNITS(i, count)                                                              \
-  for (size_t i##_per = ((count) + get_global_size(0) - 1) / get_global_size(0),                 \
-              i = get_global_id(0) * i##_per, i##_end = min((size_t)(count), i + i##_per); \
+#define PORTACL_FOR_UNITS(i, count)                                                                              \
+  for (size_t i##_per = ((count) + get_global_size(0) - 1) / get_global_size(0), i = get_global_id(0) * i##_per, \
+              i##_end = min((size_t)(count), i + i##_per);                                                       \
        i < i##_end; ++i)
 #else
 #define PORTACL_FOR_UNITS(i, count) for (size_t i = get_global_id(0); i < (size_t)(count); i += get_global_size(0))

@@ -118,9 +118,6 @@ __kernel void csr_team(const ulong rows, __global const uint* row_list, __global
 #ifndef LONG_ROWS_SINGLE_PASS
 #define LONG_ROWS_SINGLE_PASS 0
 #endif
-#ifndef NV_MEMBAR
-#define NV_MEMBAR 0
-#endif
 // UNIFORM_BARRIERS 1 (quirk pocl.barrier-loop-in-branch): every work-group
 // enters both the piece's and the block's part of a unit, doing the work of
 // its own kind only, so that no loop of barriers sits in a branch some
@@ -168,10 +165,7 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
       // row) adds the row's pieces up in order: no second launch.
       if (piece && lid == 0) {
         partial[g] = part[0];
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-#if NV_MEMBAR
-        __asm__ volatile("membar.gl;" ::: "memory");
-#endif
+        publish_partial();
         last_piece = atomic_inc(&pieces_done[l]) == first_segment[l + 1] - first_segment[l] - 1;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -191,7 +185,8 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
 #endif
     }
     if (UNIFORM_BARRIERS || !piece) {
-      const size_t b = piece ? 0 : g - segments, first = piece ? 0 : block_rows[b], last = piece ? 0 : block_rows[b + 1];
+      const size_t b = piece ? 0 : g - segments, first = piece ? 0 : block_rows[b],
+                   last = piece ? 0 : block_rows[b + 1];
       const ROW_T start = row_ptr[first], stop = row_ptr[last];
       // One long row makes a block of its own: its segments take it.
       const bool staged = !piece && stop - start <= BLOCK_ENTRIES;

@@ -29,9 +29,6 @@
 #ifndef SINGLE_PASS
 #define SINGLE_PASS 0
 #endif
-#ifndef NV_MEMBAR
-#define NV_MEMBAR 0
-#endif
 
 #define MERGE_STORE(i, sum) y[i] = beta == (T)0 ? alpha * (sum) : alpha * (sum) + beta * y[i]
 
@@ -142,10 +139,7 @@ __kernel void csr_merge(const ulong rows, const ulong entries, const ulong tiles
     // first row closes, the one its last row opens or continues), and
     // finishes any in which it came last.
     if (published) {
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
-#if NV_MEMBAR
-      __asm__ volatile("membar.gl;" ::: "memory");
-#endif
+      publish_partial();
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid < 2) {

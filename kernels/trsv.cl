@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Solves L x = b in place for lower-triangular L, BLOCK unknowns at a time:
+// Solves L x = b in place for lower-triangular L, BLOCK unknowns at a time
+// (GPUs; the CPU form, trsv_chain, is below):
 //   trsv_block   one work-group of BLOCK work-items (a sub-group on GPUs)
 //                solves the diagonal block from row k0 by forward
 //                substitution in local memory;
@@ -20,47 +21,61 @@
 
 #if BARRIER_FREE
 // The CPU form (the plan's barrier-free variant, rule cpu.avoid-barriers):
-// no local tiles and no barriers, which PoCL would run as loops over the
-// work-items; large blocks (rule cpu.trsv-blocks), so that the launches
-// stay few.
-//   trsv_block_rows   one work-item solves the diagonal block, row by row;
-//   trsv_update_rows  work-item w of S takes the w-th slice of the rows
-//                     below and takes their products with the block's
-//                     unknowns away.
+// one launch, no local tiles and no barriers (PoCL would run them as loops
+// over the work-items). trsv_chain gives each work-item (a work-group of
+// its own) a block of BLOCK unknowns (rule cpu.trsv-blocks), handed out in
+// order by an atomic ticket. The work-item copies its block of b into
+// `solved`, takes away its rows' products with each block above as soon as
+// that block is published (its status word holds this launch's tag),
+// solves its diagonal block row by row, writes its unknowns to x and
+// publishes them. It only waits for blocks taken before its own, whose
+// work-items are already running, so it cannot wait forever; while it
+// waits, the blocks below take their products with what is published.
+// `solved` holds the unknowns contiguously, a block every SOLVED_STRIDE
+// elements (whole 128-byte lines: no first-level cache holds a line of a
+// block before that block is published).
 // Each row's products are a dot product read forward, a vector at a time
-// where L's rows and x are contiguous.
+// where L's rows are contiguous.
 
-// sum over c < count of a[c * a_step] v[c * v_step]
-inline T row_dot(__global const T* a, const ulong a_step, __global const T* v, const ulong v_step, const size_t count) {
+// sum over c < count of a[c * a_step] v[c]
+inline T row_dot(__global const T* a, const ulong a_step, __global const T* v, const size_t count) {
   T dot = (T)0;
   size_t c = 0;
-  if (a_step == 1 && v_step == 1) {
+  if (a_step == 1) {
     VT acc = (VT)0;
     for (; c + VW <= count; c += VW) acc = fma(VLOAD(0, a + c), VLOAD(0, v + c), acc);
     dot = sum_lanes(acc);
   }
-  for (; c < count; ++c) dot = fma(a[c * a_step], v[c * v_step], dot);
+  for (; c < count; ++c) dot = fma(a[c * a_step], v[c], dot);
   return dot;
 }
 
-__kernel void trsv_block_rows(const ulong n, const ulong k0, __global const T* l, const ulong offl, const ulong l_r,
-                              const ulong l_c, __global T* x, const ulong offx, const ulong incx, const uint unit) {
-  if (get_global_id(0) != 0) return;
-  const size_t kb = min((size_t)BLOCK, (size_t)(n - k0));
-  __global T* xk = x + offx + k0 * incx;
+__kernel void trsv_chain(const ulong n, __global const T* l, const ulong offl, const ulong l_r, const ulong l_c,
+                         __global T* x, const ulong offx, const ulong incx, const uint unit, __global T* solved,
+                         volatile __global uint* status, volatile __global uint* ticket, const uint tag) {
+  const uint c = atomic_inc(ticket);
+  // The last ticket: every block is taken, so the counter is free for the
+  // next launch.
+  if (c == get_num_groups(0) - 1) atomic_xchg(ticket, 0);
+  const size_t k0 = (size_t)c * BLOCK, kb = min((size_t)BLOCK, (size_t)(n - k0));
+  __global T* mine = solved + (size_t)c * SOLVED_STRIDE;
+  for (size_t r = 0; r < kb; ++r) mine[r] = x[offx + (k0 + r) * incx];
+  for (uint j = 0; j < c; ++j) {
+    while (status[j] != tag) {
+    }
+    publish_partial();  // the unknowns are read after their status
+    __global const T* known = solved + (size_t)j * SOLVED_STRIDE;
+    for (size_t r = 0; r < kb; ++r)
+      mine[r] -= row_dot(l + offl + (k0 + r) * l_r + (size_t)j * BLOCK * l_c, l_c, known, BLOCK);
+  }
   for (size_t r = 0; r < kb; ++r) {
     __global const T* row = l + offl + (k0 + r) * l_r + k0 * l_c;
-    const T s = xk[r * incx] - row_dot(row, l_c, xk, incx, r);
-    xk[r * incx] = unit ? s : s / row[r * l_c];
+    const T s = mine[r] - row_dot(row, l_c, mine, r);
+    mine[r] = unit ? s : s / row[r * l_c];
   }
-}
-
-__kernel void trsv_update_rows(const ulong n, const ulong k0, const ulong kb, __global const T* l, const ulong offl,
-                               const ulong l_r, const ulong l_c, __global T* x, const ulong offx, const ulong incx) {
-  const size_t first = k0 + kb, rows = n - first, w = get_global_id(0), slices = get_global_size(0);
-  __global const T* xk = x + offx + k0 * incx;
-  for (size_t i = first + rows * w / slices; i < first + rows * (w + 1) / slices; ++i)
-    x[offx + i * incx] -= row_dot(l + offl + i * l_r + k0 * l_c, l_c, xk, incx, kb);
+  for (size_t r = 0; r < kb; ++r) x[offx + (k0 + r) * incx] = mine[r];
+  publish_partial();  // the unknowns are written before their status
+  atomic_xchg(status + c, tag);
 }
 
 #else

@@ -128,8 +128,12 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
                          }));
   calls.push_back(call("trsv", "trsv float, order 4096, row-major", [&](ReferenceCall& c) {
     const TrsvLaunches l = plan_trsv(planner, ElementType::f32, 4096, 4096, options);
-    c.launches.push_back({l.solve_kernel + " (a block)", l.solve});
-    c.launches.push_back({l.update_kernel + " (the widest)", l.update});
+    if (l.chained) {
+      c.launches.push_back({l.solve_kernel + " (every block)", l.solve});
+    } else {
+      c.launches.push_back({l.solve_kernel + " (a block)", l.solve});
+      c.launches.push_back({l.update_kernel + " (the widest)", l.update});
+    }
   }));
   calls.push_back(call("packed_symv", "packed_symv float, order 4096", [&](ReferenceCall& c) {
     const PackedSymvLaunches l = plan_packed_symv(planner, ElementType::f32, 4096);

@@ -55,12 +55,23 @@ LaunchPlan trsv(Context& ctx, Layout layout, std::size_t n, MatrixRef<T> l, Buff
   const TrsvLaunches p = plan_trsv(live_planner(ctx, options), element_of<T>::value, n, l_r, options);
   if (n == 0) return p.update;
   PreparedKernel solve = ctx.prepare(KernelRef{"trsv.cl", p.solve_kernel, ""}, p.solve);
+  const cl_uint unit = diagonal == Diagonal::unit;
+  if (p.chained) {
+    auto held = ctx.hold_scratch();
+    const cl::Buffer& solved = ctx.scratch("trsv.solved", bytes_of<T>(p.blocks * p.solved_stride, "trsv unknowns"));
+    const cl::Buffer& status = ctx.scratch("trsv.status", bytes_of<cl_uint>(p.blocks, "trsv status words"), true);
+    const cl_uint tag = ctx.scratch_epoch("trsv.status", 1u << 31);
+    const cl::Buffer& ticket = ctx.scratch("trsv.ticket", sizeof(cl_uint), true);
+    kernel_call::launch(ctx, solve, static_cast<cl_ulong>(n), l.buffer, static_cast<cl_ulong>(l.offset), l_r, l_c, x,
+                        static_cast<cl_ulong>(offx), static_cast<cl_ulong>(incx), unit, solved, status, ticket, tag);
+    return p.solve;
+  }
   PreparedKernel update = ctx.prepare(KernelRef{"trsv.cl", p.update_kernel, ""}, p.update);
   for (std::size_t k0 = 0; k0 < n; k0 += p.block) {
     const std::size_t kb = std::min(p.block, n - k0);
     kernel_call::launch(ctx, solve, static_cast<cl_ulong>(n), static_cast<cl_ulong>(k0), l.buffer,
                         static_cast<cl_ulong>(l.offset), l_r, l_c, x, static_cast<cl_ulong>(offx),
-                        static_cast<cl_ulong>(incx), static_cast<cl_uint>(diagonal == Diagonal::unit));
+                        static_cast<cl_ulong>(incx), unit);
     if (k0 + kb >= n) break;
     update.plan = trsv_update_grid(p, n - k0 - kb);
     kernel_call::launch(ctx, update, static_cast<cl_ulong>(n), static_cast<cl_ulong>(k0), static_cast<cl_ulong>(kb),

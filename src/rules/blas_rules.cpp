@@ -18,37 +18,40 @@ std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 // Rule cpu.trsv-blocks: the CPU form's unknowns a block.
 constexpr std::size_t kCpuTrsvBlock = 256;
 
-// The CPU form: one work-item solves each block of BLOCK unknowns, then
-// the rows below are shared out in slices of whole rows, one slice a
-// work-item, as many as the plan's work-groups.
-TrsvLaunches plan_trsv_rows(LaunchPlan plan, const TuningSpace& space, std::size_t n) {
+// The CPU form: one launch, a work-item (a work-group of one) per block of
+// BLOCK unknowns, taken in order; each block's unknowns kept in whole
+// 128-byte lines of the solved scratch.
+TrsvLaunches plan_trsv_chain(LaunchPlan plan, const TuningSpace& space, std::size_t n, std::size_t element_bytes) {
   TrsvLaunches l;
   if (auto v = space.chosen(plan, "BLOCK")) {
     l.block = static_cast<std::size_t>(*v);
   } else {
     l.block = kCpuTrsvBlock;
     plan.decide("BLOCK", std::to_string(l.block), "cpu.trsv-blocks",
-                "two launches a block: few blocks, while the serial diagonal blocks stay a small share");
+                "one launch: each block takes its products with the blocks above as they are published, so the "
+                "serial diagonal solves overlap the other cores' products");
   }
   l.tpr = 1;
-  l.solve_kernel = "trsv_block_rows";
-  l.update_kernel = "trsv_update_rows";
+  l.chained = true;
+  l.blocks = ceil_div(n, l.block);
+  const std::size_t line = std::max<std::size_t>(1, 128 / element_bytes);
+  l.solved_stride = ceil_div(l.block, line) * line;
+  l.solve_kernel = l.update_kernel = "trsv_chain";
   plan.macros["BLOCK"] = std::to_string(l.block);
   plan.macros["TPR"] = "1";
-  plan.decide("form",
-              "rows: the diagonal block by one work-item, the rows below in " + std::to_string(plan.work_groups) +
-                  " slices of whole rows",
-              "cpu.avoid-barriers", "no local-memory tiles and no barriers: each row read once, a vector at a time");
-  l.solve = plan;
-  l.solve.local = l.solve.global = {{1, 1, 1}};
-  l.solve.work_groups = 1;
+  plan.macros["SOLVED_STRIDE"] = std::to_string(l.solved_stride);
+  plan.decide("form", "chain: " + std::to_string(l.blocks) + " blocks, a work-item each, taken in order from a ticket",
+              "cpu.avoid-barriers",
+              "no local-memory tiles and no barriers: each row read once, a vector at a time; a block waits only "
+              "for the blocks above it, whose work-items already run");
   plan.local = {{1, 1, 1}};
-  plan.global = {{plan.work_groups, 1, 1}};
-  plan.items_per_work_item = ceil_div(n * (n + 1) / 2, plan.work_groups * std::max<std::size_t>(1, plan.vector_width));
-  plan.decide("items_per_work_item", std::to_string(plan.items_per_work_item), "cpu.avoid-barriers",
-              "the triangle's vectors shared out over the slices");
-  decide_trsv_launches(plan, 2 * ceil_div(n, l.block) - 1, l.block);
-  l.update = std::move(plan);
+  plan.work_groups = l.blocks;
+  plan.global = {{l.blocks, 1, 1}};
+  plan.items_per_work_item = l.block;
+  plan.decide("work_groups", std::to_string(l.blocks), "general.cover-problem", "a work-group of one per block");
+  plan.decide("items_per_work_item", std::to_string(l.block), "cpu.trsv-blocks", "a block's rows per work-item");
+  plan.decide("launches", "1", "general.cover-problem", "the chained blocks in one launch");
+  l.update = l.solve = std::move(plan);
   return l;
 }
 
@@ -59,7 +62,7 @@ TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const
                                 std::size_t row_stride) {
   TrsvLaunches l;
   const std::size_t wg = plan.local[0];
-  if (plan.barrier_free_variant) return plan_trsv_rows(std::move(plan), space, n);
+  if (plan.barrier_free_variant) return plan_trsv_chain(std::move(plan), space, n, element_bytes);
   if (auto v = space.chosen(plan, "BLOCK")) {
     l.block = static_cast<std::size_t>(*v);
   } else {
@@ -95,7 +98,7 @@ TrsvLaunches plan_trsv_launches(LaunchPlan plan, const TuningSpace& space, const
 }
 
 LaunchPlan trsv_update_grid(const TrsvLaunches& l, std::size_t rows_left) {
-  LaunchPlan p = l.update;  // the CPU form: groups of one work-item, TPR 1, so a slice of rows each
+  LaunchPlan p = l.update;
   const std::size_t wg = p.local[0], per_group = wg / l.tpr;
   p.work_groups = std::max<std::size_t>(1, std::min(l.update.work_groups, ceil_div(rows_left, per_group)));
   p.global = {{p.work_groups * wg, 1, 1}};

@@ -17,15 +17,18 @@ namespace portacl {
 /// work-group (`solve`), then the rows below it updated by teams of TPR
 /// work-items a row (`update`, at most `update.work_groups` groups:
 /// trsv_update_grid gives each launch's). Under a barrier-free plan (CPUs)
-/// the CPU form: blocks of rule cpu.trsv-blocks, no tiles, no teams.
+/// the CPU form instead: one launch of `solve` ("trsv_chain"), a work-item
+/// per block of rule cpu.trsv-blocks, no tiles, no teams.
 struct TrsvLaunches {
   LaunchPlan solve;
   LaunchPlan update;
   std::size_t block = 0;
   std::size_t tpr = 0;
-  /// The kernels: the GPU form's, or under a barrier-free plan the CPU
-  /// form's ("trsv_block_rows", "trsv_update_rows": one work-item solves
-  /// the block, the update's work-items take slices of whole rows).
+  /// The CPU form: `blocks` blocks chained in one launch, their unknowns
+  /// `solved_stride` elements apart in the solved scratch (whole lines).
+  bool chained = false;
+  std::size_t blocks = 0;
+  std::size_t solved_stride = 0;
   std::string solve_kernel = "trsv_block", update_kernel = "trsv_update";
 };
 

@@ -26,7 +26,7 @@ NbodyShape carried(LaunchPlan& plan, const NbodyShape& s) {
   return s;
 }
 
-NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
+NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n, const DeviceInfo& device) {
   NbodyShape s;
   if (plan.barrier_free_variant || !plan.use_local_memory) {
     s.layout = NbodyLayout::split_vectors;
@@ -40,17 +40,25 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
     s.bodies = bodies_per_item(plan, space, 1, "1 body i a work-item: the pairs' arithmetic, not the loads, bounds it");
     if (const auto tuned = space.chosen(plan, "NEWTON_RSQRT")) {
       s.newton_rsqrt = *tuned != 0;
-    } else {
-      // PoCL (AVX-512, 2 cores) compiles rsqrt as a square root and a
-      // division, both on the divider: 92-93 GFLOP/s at 2^14 and 2^16
-      // bodies; a bit-level first guess and three Newton steps on the FMA
-      // units, 115-118 (2^16 and 2^20 workloads, same run's build).
-      s.newton_rsqrt = true;
-      const bool wide = plan.macros.count("T") && plan.macros.at("T") == "double";
-      plan.decide("NEWTON_RSQRT", "1", "particles.nbody-rsqrt",
-                  std::string("1/sqrt(r^2) from a first guess and ") + (wide ? "four" : "three") +
-                      " Newton steps: FMAs instead of the divider");
+      return s;
     }
+    // PoCL builds rsqrt from a square root and a division, both on the
+    // divider. 2 Intel AVX-512 cores (466 GFLOP/s FMA peak): 92-93 GFLOP/s,
+    // against 115-118 with a bit-level first guess and three Newton steps
+    // on the FMA units. 2 AMD Zen 4 cores (232 GFLOP/s: 512-bit FMAs at
+    // half rate), 16384 bodies: the built-in rsqrt 43.5-44.0 ms, Newton's
+    // steps 54.3-54.6 ms.
+    const bool wide = plan.macros.count("T") && plan.macros.at("T") == "double";
+    if (classify(device).device_class == DeviceClass::cpu && device.vendor.find("AMD") != std::string::npos &&
+        device.native_vector_width.of(ElementType::f32) >= 16) {
+      plan.decide("NEWTON_RSQRT", "0", "particles.nbody-rsqrt",
+                  "the built-in 1/sqrt(r^2): on AMD's AVX-512 CPUs the divider keeps up with the FMA units");
+      return s;
+    }
+    s.newton_rsqrt = true;
+    plan.decide("NEWTON_RSQRT", "1", "particles.nbody-rsqrt",
+                std::string("1/sqrt(r^2) from a first guess and ") + (wide ? "four" : "three") +
+                    " Newton steps: FMAs instead of the divider");
     return s;
   }
   s.layout = NbodyLayout::float4_tiles;
@@ -79,14 +87,14 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
 
 }  // namespace
 
-NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n) {
-  return carried(plan, shape_of(plan, space, n));
+NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n, const DeviceInfo& device) {
+  return carried(plan, shape_of(plan, space, n, device));
 }
 
 NbodyLaunches plan_nbody_launches(LaunchPlan plan, const TuningSpace& space, std::size_t n, std::size_t count,
-                                  bool potential) {
+                                  bool potential, const DeviceInfo& device) {
   NbodyLaunches l;
-  l.shape = choose_nbody(plan, space, n);
+  l.shape = choose_nbody(plan, space, n, device);
   plan.macros["POTENTIAL"] = potential ? "1" : "0";
   cover_items(plan, count, l.shape.bodies, "bodies");
   l.forces = std::move(plan);

@@ -31,11 +31,12 @@ struct NbodyShape {
 /// particles.nbody-layout and particles.nbody-unroll); 1 body i per
 /// work-item unless BODIES is tuned (rule particles.nbody-bodies-per-item);
 /// the split layout takes 1/sqrt by Newton steps unless NEWTON_RSQRT is
-/// tuned (rule particles.nbody-rsqrt). The plan carries the choice as
+/// tuned (rule particles.nbody-rsqrt: the built-in rsqrt where `device` is
+/// an AMD CPU with 16 float lanes). The plan carries the choice as
 /// particles_nbody.cl's macros: UNROLL, BODIES, NEWTON_RSQRT and NBODY_SPLIT (1 for
 /// the split layout: the host references read it, the kernel entry
 /// follows it).
-NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n);
+NbodyShape choose_nbody(LaunchPlan& plan, const TuningSpace& space, std::size_t n, const DeviceInfo& device);
 
 /// The force sum over `n` bodies for a slice of `count` of them (count > 0)
 /// under `plan`, whole: choose_nbody's shape, POTENTIAL, and a grid that
@@ -45,7 +46,7 @@ struct NbodyLaunches {
   LaunchPlan forces;
 };
 NbodyLaunches plan_nbody_launches(LaunchPlan plan, const TuningSpace& space, std::size_t n, std::size_t count,
-                                  bool potential);
+                                  bool potential, const DeviceInfo& device);
 
 /// The leapfrog's halves over `count` bodies: streaming updates under the
 /// force sum's plan, one body a work-item.

@@ -85,7 +85,8 @@ LaunchPlan half_step_plan(Context& ctx, std::size_t count, const NbodyOptions& o
 NbodyLaunches plan_nbody(const Planner& planner, std::size_t n, std::size_t count, const NbodyOptions& o,
                          ElementType element) {
   return plan_nbody_launches(planner.plan(nbody_traits(element), ProblemSize(std::max<std::size_t>(n, 1))),
-                             nbody_tunables(), n, count, o.potential);
+                             nbody_tunables(), n, count, o.potential,
+                             o.plan.plan_as ? *o.plan.plan_as : planner.device);
 }
 
 LaunchPlan plan_nbody_half_step(const Planner& planner, std::size_t count, const NbodyOptions& o, ElementType element) {
