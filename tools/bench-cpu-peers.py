@@ -12,7 +12,10 @@ output beside portacl-bench's run of the same sizes.
 
 CASE: sspmv:P (packed symmetric y = A x, P stored elements, as
 portacl-bench's packed_symv size), strsv:N (lower triangular solve of order
-N), sgemm:N (N^3 single precision), sdot:N (N-element dot product).
+N), sgemm:N (N^3 single precision), sdot:N (N-element dot product),
+csr:FILE (scipy.sparse's y = A @ x on a matrix portacl-bench wrote with
+--save-matrices, float32), cg:FILE (scipy.sparse.linalg.cg, 100 iterations
+with no stopping test on the same; the line gives its time per iteration).
 Run it alternated with portacl-bench on a quiet machine and say the load."""
 import argparse
 import math
@@ -29,9 +32,49 @@ def _packed_order(stored: int) -> int:
     return max(n, 1)
 
 
+def _csr_file(path: str, np):
+    """A matrix portacl-bench wrote with --save-matrices: int64 rows, cols
+    and nnz, then int32 row pointers and column indices, float32 values."""
+    import scipy.sparse
+
+    rows, cols, nnz = (int(v) for v in np.fromfile(path, np.int64, 3))
+    words = np.fromfile(path, np.int32, rows + 1 + 2 * nnz, offset=24)
+    if words.size != rows + 1 + 2 * nnz:
+        raise SystemExit(f"bench-cpu-peers: {path}: shorter than its {rows} rows and {nnz} entries")
+    starts, columns = words[: rows + 1], words[rows + 1 : rows + 1 + nnz]
+    return scipy.sparse.csr_matrix((words[rows + 1 + nnz :].view(np.float32), columns, starts), shape=(rows, cols))
+
+
+CG_ITERATIONS = 100
+
+
+def _sparse_case(kind: str, path: str, rng, np):
+    """(label, the timed call, bytes moved, flops) for csr:FILE and cg:FILE."""
+    import scipy.sparse.linalg
+
+    a = _csr_file(path, np)
+    x = rng.uniform(-1, 1, a.shape[1]).astype(np.float32)
+    rows, nnz = a.shape[0], a.nnz
+    moved = 8 * nnz + 4 * (rows + 1) + 4 * a.shape[1] + 4 * rows  # values and columns, pointers, x, y once
+    name = os.path.basename(path)
+    if kind == "csr":
+        return (f"csr {name} rows={rows} nnz={nnz}", lambda: a @ x, moved, 2.0 * nnz)
+
+    def solve():
+        try:
+            return scipy.sparse.linalg.cg(a, x, rtol=0.0, atol=0.0, maxiter=CG_ITERATIONS)
+        except TypeError:  # SciPy before 1.12 calls rtol tol
+            return scipy.sparse.linalg.cg(a, x, tol=0.0, atol=0.0, maxiter=CG_ITERATIONS)
+
+    return (f"cg {name} rows={rows}, {CG_ITERATIONS} iterations", solve, CG_ITERATIONS * moved,
+            CG_ITERATIONS * (2.0 * nnz + 10.0 * rows))
+
+
 def _case(spec: str, rng, np, blas):
     """(label, the timed call, bytes moved, flops) for one CASE."""
     kind, _, size = spec.partition(":")
+    if kind in ("csr", "cg"):
+        return _sparse_case(kind, size, rng, np)
     base, caret, power = size.partition("^")
     try:
         value = int(base) ** int(power) if caret else int(size)  # 2^22 or 4194304
@@ -64,7 +107,7 @@ def _case(spec: str, rng, np, blas):
         x = rng.uniform(-1, 1, n).astype(np.float32)
         y = rng.uniform(-1, 1, n).astype(np.float32)
         return (f"sdot n={n}", lambda: blas.sdot(x, y), 8 * n, 2.0 * n)
-    raise SystemExit(f"bench-cpu-peers: unknown case '{spec}' (sspmv:P, strsv:N, sgemm:N, sdot:N)")
+    raise SystemExit(f"bench-cpu-peers: unknown case '{spec}' (sspmv:P, strsv:N, sgemm:N, sdot:N, csr:FILE, cg:FILE)")
 
 
 def main() -> int:
@@ -102,7 +145,8 @@ def main() -> int:
             times.append(time.perf_counter() - start)
         median = statistics.median(times)
         print(f"  {label:32s} median {median * 1e3:10.4f} ms  min-max {min(times) * 1e3:.4f}-{max(times) * 1e3:.4f} ms"
-              f"  {moved / median / 1e9:7.1f} GB/s  {flops / median / 1e9:8.1f} GFLOP/s")
+              f"  {moved / median / 1e9:7.1f} GB/s  {flops / median / 1e9:8.1f} GFLOP/s"
+              + (f"  {median * 1e3 / CG_ITERATIONS:.4f} ms an iteration" if spec.startswith("cg:") else ""))
     return 0
 
 
