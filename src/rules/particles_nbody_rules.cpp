@@ -46,8 +46,8 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n, c
     // divider. 2 Intel AVX-512 cores (466 GFLOP/s FMA peak): 92-93 GFLOP/s,
     // against 115-118 with a bit-level first guess and three Newton steps
     // on the FMA units. 2 AMD Zen 4 cores (232 GFLOP/s: 512-bit FMAs at
-    // half rate), 16384 bodies: the built-in rsqrt 43.5-44.0 ms, Newton's
-    // steps 54.3-54.6 ms.
+    // half rate), 16384 bodies, the quiet rounds: the built-in rsqrt
+    // 44.4-45.5 ms, Newton's steps 56.4-59.9 ms.
     const bool wide = plan.macros.count("T") && plan.macros.at("T") == "double";
     if (classify(device).device_class == DeviceClass::cpu && device.vendor.find("AMD") != std::string::npos &&
         device.native_vector_width.of(ElementType::f32) >= 16) {

@@ -228,8 +228,8 @@ const std::vector<Rule>& rule_book() {
        "The split (CPU) N-body layout takes 1/sqrt(r^2) from a bit-level first guess and three Newton steps (four "
        "in double) on the FMA units: PoCL builds rsqrt from a square root and a division, which share the divider "
        "(2 Intel AVX-512 cores: 115-118 GFLOP/s against 92-93). On AMD's AVX-512 CPUs it keeps the built-in rsqrt: "
-       "Zen 4 runs 512-bit FMAs at half rate and its divider keeps up (2 cores, 16384 bodies: 43.5-44.0 ms against "
-       "54.3-54.6 with Newton's steps)."},
+       "Zen 4 runs 512-bit FMAs at half rate and its divider keeps up (2 cores, 16384 bodies: 44.4-45.5 ms against "
+       "56.4-59.9 with Newton's steps)."},
       {"particles.nbody-unroll", "all", "003 14",
        "The inner loop over a tile is unrolled 4 times (the textbook's best for shared-memory tiles: +18% over no "
        "unrolling on a GK104), 16 times on NVIDIA GPUs (H100, 2^16 bodies: 3.06 ms against 3.18 with 4)."},
