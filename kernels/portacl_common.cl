@@ -71,9 +71,9 @@ inline void publish_partial(void) {
 #define CHUNKED 0
 #endif
 #if CHUNKED
-#define PORTACL_FOR_UNITS(i, count)                                                                              \
-  for (size_t i##_per = ((count) + get_global_size(0) - 1) / get_global_size(0), i = get_global_id(0) * i##_per, \
-              i##_end = min((size_t)(count), i + i##_per);                                                       \
+#define PORTACL_FOR_UNITS(i, count)                                                              \
+  for (size_t i##_per = ((count) + get_global_size(0) - 1) / get_global_size(0),                 \
+              i = get_global_id(0) * i##_per, i##_end = min((size_t)(count), i + i##_per); \
        i < i##_end; ++i)
 #else
 #define PORTACL_FOR_UNITS(i, count) for (size_t i = get_global_id(0); i < (size_t)(count); i += get_global_size(0))

@@ -89,23 +89,23 @@ inline void store_vector(__global T* y, ulong n, size_t first, const T* v, S bef
 #define LAST_LANE(v) ((v).s1)
 #elif VW == 4
 #define SHIFT1(v) ((VT)((T)0, (v).s012))
-#define VECTOR_SCAN(v) \
-  v += SHIFT1(v);      \
+#define VECTOR_SCAN(v)              \
+  v += SHIFT1(v);                   \
   v += (VT)((T)0, (T)0, (v).s01);
 #define LAST_LANE(v) ((v).s3)
 #elif VW == 8
 #define SHIFT1(v) ((VT)((T)0, (v).s0123, (v).s456))
-#define VECTOR_SCAN(v)                       \
-  v += SHIFT1(v);                            \
-  v += (VT)((T)0, (T)0, (v).s0123, (v).s45); \
+#define VECTOR_SCAN(v)                             \
+  v += SHIFT1(v);                                  \
+  v += (VT)((T)0, (T)0, (v).s0123, (v).s45);       \
   v += (VT)((PORTACL_CAT(T, 4))0, (v).s0123);
 #define LAST_LANE(v) ((v).s7)
 #elif VW == 16
 #define SHIFT1(v) ((VT)((T)0, (v).s01234567, (v).s89ab, (v).scd, (v).se))
-#define VECTOR_SCAN(v)                                       \
-  v += SHIFT1(v);                                            \
-  v += (VT)((T)0, (T)0, (v).s01234567, (v).s89ab, (v).scd);  \
-  v += (VT)((PORTACL_CAT(T, 4))0, (v).s01234567, (v).s89ab); \
+#define VECTOR_SCAN(v)                                          \
+  v += SHIFT1(v);                                               \
+  v += (VT)((T)0, (T)0, (v).s01234567, (v).s89ab, (v).scd);     \
+  v += (VT)((PORTACL_CAT(T, 4))0, (v).s01234567, (v).s89ab);    \
   v += (VT)((PORTACL_CAT(T, 8))0, (v).s01234567);
 #define LAST_LANE(v) ((v).sf)
 #endif
@@ -285,8 +285,8 @@ inline void publish_tile(volatile __global ulong* status, __global S* values, si
 }
 
 // Waits until tile j has published, then returns its state and value.
-inline uint read_tile(volatile __global ulong* status, __global S* aggregates, __global S* prefixes, size_t j, uint tag,
-                      S* value) {
+inline uint read_tile(volatile __global ulong* status, __global S* aggregates, __global S* prefixes, size_t j,
+                      uint tag, S* value) {
   ulong word;
   do {
     word = status[j];
@@ -319,8 +319,8 @@ inline uint warp_ballot(uint predicate) {
 
 // The first warp looks back with no barriers: a ballot finds the nearest
 // published prefix, a butterfly adds up the values up to it.
-inline S look_back(volatile __global ulong* status, __global S* aggregates, __global S* prefixes, size_t tile, uint tag,
-                   __local S* scratch, __local uint* flags) {
+inline S look_back(volatile __global ulong* status, __global S* aggregates, __global S* prefixes, size_t tile,
+                   uint tag, __local S* scratch, __local uint* flags) {
   const uint lid = get_local_id(0);
   S carry = IDENTITY;
   if (lid < 32) {
@@ -338,8 +338,8 @@ inline S look_back(volatile __global ulong* status, __global S* aggregates, __gl
 }
 #else
 // flags holds LOOKBACK_WINDOW + 1 words.
-inline S look_back(volatile __global ulong* status, __global S* aggregates, __global S* prefixes, size_t tile, uint tag,
-                   __local S* scratch, __local uint* flags) {
+inline S look_back(volatile __global ulong* status, __global S* aggregates, __global S* prefixes, size_t tile,
+                   uint tag, __local S* scratch, __local uint* flags) {
   __local uint* window_state = flags;
   __local uint* finished = flags + LOOKBACK_WINDOW;
   const uint lid = get_local_id(0);
@@ -373,9 +373,9 @@ inline S look_back(volatile __global ulong* status, __global S* aggregates, __gl
 // so every load and store of a work-group is contiguous (coalesced).
 // SCAN_KEEP 1 holds the tile in registers between reading and writing; 0
 // reads it again (from the last-level cache, mostly).
-__kernel void scan_lookback(const ulong n, __global const T* x, __global T* y, const uint inclusive, __global S* count,
-                            volatile __global ulong* status, __global S* aggregates, __global S* prefixes,
-                            volatile __global uint* ticket, const uint epoch) {
+__kernel void scan_lookback(const ulong n, __global const T* x, __global T* y, const uint inclusive,
+                            __global S* count, volatile __global ulong* status, __global S* aggregates,
+                            __global S* prefixes, volatile __global uint* ticket, const uint epoch) {
   __local S scratch[WG_SIZE > 32 ? WG_SIZE : 32];
   __local uint tile_taken;
   __local uint look_back_flags[LOOKBACK_WINDOW + 1];
@@ -392,7 +392,7 @@ __kernel void scan_lookback(const ulong n, __global const T* x, __global T* y, c
   barrier(CLK_LOCAL_MEM_FENCE);
   const size_t tile = tile_taken;
   const size_t tile_begin = tile * (WG_SIZE * SCAN_ITEMS);
-#define FIRST_OF(k) (tile_begin + ((k)*WG_SIZE + lid) * VW)
+#define FIRST_OF(k) (tile_begin + ((k) * WG_SIZE + lid) * VW)
 
   // The tile's total goes out first, then the tile is scanned, then the
   // predecessors are looked at: by then most have published their prefix.
@@ -410,8 +410,8 @@ __kernel void scan_lookback(const ulong n, __global const T* x, __global T* y, c
     mine += sums[k];
   }
   const S tile_total = group_combine(mine, scratch);  // valid in work-item 0
-  if (lid == 0)
-    publish_tile(status, tile ? aggregates : prefixes, tile, tile_total, tag | (tile ? TILE_AGGREGATE : TILE_PREFIX));
+  if (lid == 0) publish_tile(status, tile ? aggregates : prefixes, tile, tile_total,
+                             tag | (tile ? TILE_AGGREGATE : TILE_PREFIX));
   // sums[k] becomes the exclusive prefix of this work-item's vector in
   // sub-tile k, relative to the tile.
   S running = IDENTITY;

@@ -185,8 +185,7 @@ __kernel void csr_block(const ulong blocks, __global const ulong* block_rows, co
 #endif
     }
     if (UNIFORM_BARRIERS || !piece) {
-      const size_t b = piece ? 0 : g - segments, first = piece ? 0 : block_rows[b],
-                   last = piece ? 0 : block_rows[b + 1];
+      const size_t b = piece ? 0 : g - segments, first = piece ? 0 : block_rows[b], last = piece ? 0 : block_rows[b + 1];
       const ROW_T start = row_ptr[first], stop = row_ptr[last];
       // One long row makes a block of its own: its segments take it.
       const bool staged = !piece && stop - start <= BLOCK_ENTRIES;

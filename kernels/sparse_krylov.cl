@@ -52,7 +52,7 @@
 
 // `window` is the length of history: iteration `it` (from 1) leaves its
 // measure in history[(it - 1) % window], read by the host every window.
-#define STEP_ARGS                                                                                      \
+#define STEP_ARGS                                                                                             \
   const uint step, const uint window, __global T *scalars, __global uint *status, __global T *history, \
       __global uint *ticket
 #define STEP_PASS step, window, scalars, status, history, ticket
@@ -62,8 +62,8 @@
 // by one work-item.
 inline void scalar_step(const uint step, const uint window, const T s0, const T s1, const T m, __global T* scalars,
                         __global uint* status, __global T* history) {
-  krylov_scalars sc = {scalars[RHO],   scalars[ALPHA],   scalars[BETA],
-                       scalars[OMEGA], scalars[MEASURE], scalars[THRESHOLD]};
+  krylov_scalars sc = {scalars[RHO], scalars[ALPHA], scalars[BETA], scalars[OMEGA], scalars[MEASURE],
+                       scalars[THRESHOLD]};
   krylov_status st = {status[STATE], status[STOPPED_AT], status[BROKEN_AT], status[CLOSED]};
   const int closed = krylov_scalar_step(step, MAX_NORM, BICGSTAB, s0, s1, m, &sc, &st);
   scalars[RHO] = sc.rho;
@@ -145,7 +145,7 @@ inline void finish_reduction(T s0, T s1, T m, __global T* partials, __local T* s
 __kernel void krylov_dots(const ulong n, __global const T* a0, __global const T* b0, __global const T* a1,
                           __global const T* b1, __global T* partials, STEP_ARGS) {
   REDUCING_LOCALS;
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     s0 = fma(a0[i], b0[i], s0);
     if (a1) s1 = fma(a1[i], b1[i], s1);
@@ -197,7 +197,7 @@ __kernel void krylov_product_dot(const ulong n, const uint count, const ulong pi
 __kernel void krylov_start(const ulong n, __global const T* r, __global T* z, __global const T* inv_diag,
                            __global T* partials, STEP_ARGS) {
   REDUCING_LOCALS;
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) { PRECONDITION_AND_CLOSE(i); }
   FINISH_REDUCTION(1);
 }
@@ -207,7 +207,7 @@ __kernel void cg_update(const ulong n, __global T* x, __global T* r, __global T*
                         __global const T* q, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
   REDUCING_LOCALS;
   const T alpha = scalars[ALPHA];
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(alpha, p[i], x[i]);
     r[i] = fma(-alpha, q[i], r[i]);
@@ -225,7 +225,7 @@ __kernel void cg_gear_update(const ulong n, __global T* x, __global T* r, __glob
                              __global const T* w, __global const T* inv_diag, __global T* partials, STEP_ARGS) {
   REDUCING_LOCALS;
   const T alpha = scalars[ALPHA], beta = scalars[BETA];
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     const T direction = fma(beta, p[i], JACOBI ? z[i] : r[i]), product = fma(beta, s[i], w[i]);
     p[i] = direction;
@@ -242,7 +242,7 @@ __kernel void cg_direction(const ulong n, __global T* p, __global const T* z, __
                            __global const uint* status) {
   if (status[STATE]) return;
   const T beta = scalars[BETA];
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) p[i] = fma(beta, p[i], z[i]);
 }
 
@@ -251,7 +251,7 @@ __kernel void bicgstab_s(const ulong n, __global T* s, __global T* s_hat, __glob
                          __global const T* inv_diag, __global const T* scalars, __global const uint* status) {
   if (status[STATE]) return;
   const T alpha = scalars[ALPHA];
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) {
     s[i] = fma(-alpha, v[i], r[i]);
 #if JACOBI
@@ -267,7 +267,7 @@ __kernel void bicgstab_update(const ulong n, __global T* x, __global T* r, __glo
                               __global const T* t, __global T* partials, STEP_ARGS) {
   REDUCING_LOCALS;
   const T alpha = scalars[ALPHA], omega = scalars[OMEGA];
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, live ? n : 0) {
     x[i] = fma(omega, s_hat[i], fma(alpha, p_hat[i], x[i]));
     r[i] = fma(-omega, t[i], s[i]);
@@ -282,7 +282,7 @@ __kernel void bicgstab_direction(const ulong n, __global T* p, __global T* p_hat
                                  __global const uint* status) {
   if (status[STATE]) return;
   const T beta = scalars[BETA], omega = scalars[OMEGA];
-#pragma unroll 4
+  #pragma unroll 4
   PORTACL_FOR_UNITS(i, n) {
     p[i] = fma(beta, fma(-omega, v[i], p[i]), r[i]);
 #if JACOBI

@@ -44,9 +44,8 @@ TrsvLaunches plan_trsv_chain(LaunchPlan plan, const TuningSpace& space, std::siz
               "cpu.avoid-barriers",
               "no local-memory tiles and no barriers: each row read once, a vector at a time; a block waits only "
               "for the blocks above it, whose work-items already run");
-  plan.local = {{1, 1, 1}};
-  plan.work_groups = l.blocks;
-  plan.global = {{l.blocks, 1, 1}};
+  groups_of_one(plan);  // a block waits for other groups' blocks, never for its own work-items
+  grid_of_groups(plan, l.blocks);
   plan.items_per_work_item = l.block;
   plan.decide("work_groups", std::to_string(l.blocks), "general.cover-problem", "a work-group of one per block");
   plan.decide("items_per_work_item", std::to_string(l.block), "cpu.trsv-blocks", "a block's rows per work-item");

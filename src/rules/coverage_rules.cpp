@@ -61,6 +61,11 @@ void grid_of_groups(LaunchPlan& plan, std::size_t groups) {
   plan.global = {{plan.work_groups * (plan.local[0] ? plan.local[0] : 1), 1, 1}};
 }
 
+void groups_of_one(LaunchPlan& plan) {
+  plan.local = {{1, 1, 1}};
+  plan.macros["WG_SIZE"] = plan.macros["WG_X"] = plan.macros["WG_Y"] = plan.macros["WG_Z"] = "1";
+}
+
 void share_build(LaunchPlan& plan, const LaunchPlan& from) {
   plan.macros.insert(from.macros.begin(), from.macros.end());
 }

@@ -33,6 +33,11 @@ void cover_2d(LaunchPlan& plan, std::size_t x, std::size_t y);
 /// A 1D launch of `groups` work-groups (at least one) of the plan's
 /// work-group size: sets work_groups and global (geometry, no decision).
 void grid_of_groups(LaunchPlan& plan, std::size_t groups);
+/// Work-groups of one work-item: the local shape 1 x 1 x 1 and the macros
+/// that state it (WG_SIZE, WG_X, WG_Y, WG_Z), for forms where a work-item
+/// may wait for another group but never for one of its own (geometry, no
+/// decision; the grid is the caller's).
+void groups_of_one(LaunchPlan& plan);
 /// A 2D launch repeated over `batch` problems: a third dimension of
 /// `batch` work-items, one per work-group.
 void over_batch(LaunchPlan& plan, std::size_t batch);

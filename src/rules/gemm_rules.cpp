@@ -57,8 +57,7 @@ void square_work_group(LaunchPlan& plan) {
 // contiguous, and stream through the caches without 4 KiB-strided lines.
 void cpu_block_work_group(LaunchPlan& plan) {
   if (decided_by_tuning(plan, "local_shape") || decided_by_tuning(plan, "work_group_size")) return;
-  plan.local = {{1, 1, 1}};
-  plan.macros["WG_X"] = plan.macros["WG_Y"] = plan.macros["WG_SIZE"] = "1";
+  groups_of_one(plan);
   plan.decide("local_shape", "1x1", "cpu.gemm-register-block",
               "a work-item a group: its panels of A and B are contiguous, its own");
 }

@@ -48,7 +48,7 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n, c
     // on the FMA units. 2 AMD Zen 4 cores (232 GFLOP/s: 512-bit FMAs at
     // half rate), 16384 bodies, the quiet rounds: the built-in rsqrt
     // 44.4-45.5 ms, Newton's steps 56.4-59.9 ms.
-    const bool wide = plan.macros.count("T") && plan.macros.at("T") == "double";
+    // The vendor by name: PoCL reports vendor id 0x8086 on AMD's CPUs too.
     if (classify(device).device_class == DeviceClass::cpu && device.vendor.find("AMD") != std::string::npos &&
         device.native_vector_width.of(ElementType::f32) >= 16) {
       plan.decide("NEWTON_RSQRT", "0", "particles.nbody-rsqrt",
@@ -56,6 +56,7 @@ NbodyShape shape_of(LaunchPlan& plan, const TuningSpace& space, std::size_t n, c
       return s;
     }
     s.newton_rsqrt = true;
+    const bool wide = plan.macros.count("T") && plan.macros.at("T") == "double";
     plan.decide("NEWTON_RSQRT", "1", "particles.nbody-rsqrt",
                 std::string("1/sqrt(r^2) from a first guess and ") + (wide ? "four" : "three") +
                     " Newton steps: FMAs instead of the divider");

@@ -48,9 +48,7 @@ std::size_t choose_scan_chunk(LaunchPlan& plan, const TuningSpace& space, std::s
   // work-groups took their ticket first and so are running; no work-item
   // ever waits for another of its own group, whose order of execution
   // OpenCL leaves open.
-  plan.local = {{1, 1, 1}};
-  plan.macros["WG_SIZE"] = "1";
-  plan.macros["WG_X"] = "1";
+  groups_of_one(plan);
   plan.decide("scan", "single pass, chunks of " + std::to_string(chunk) + " elements", "general.scan-chunks",
               chunk == cached ? std::to_string(kib) +
                                     " KiB of input a chunk: summed from memory, then scanned "
