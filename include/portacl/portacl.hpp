@@ -23,6 +23,7 @@
 // The families, one header each (the MPI layer, portacl/mpi.hpp, is apart:
 // it needs MPI and libportacl_mpi).
 #include "portacl/blas.hpp"
+#include "portacl/fft.hpp"
 #include "portacl/group.hpp"
 #include "portacl/ml.hpp"
 #include "portacl/particles.hpp"

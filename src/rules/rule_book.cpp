@@ -109,6 +109,23 @@ const std::vector<Rule>& rule_book() {
        "CPUs and Xeon Phi count without atomics (they serialise there): each work-item counts a contiguous chunk of "
        "keys into its own row, at least 4096 keys and up to 4 rows per compute unit, and a second kernel adds the rows "
        "up bin by bin (the textbook's per-thread histograms scaled linearly on 8 cores)."},
+      {"fft.bluestein", "all", "-",
+       "A length with a prime factor above 13 (the largest radix) is transformed by Bluestein's chirp-z: x_j w_j, a "
+       "cyclic convolution with conj(w) by transforms of the smallest 2^a 3^b 5^c 7^d at least 2n - 1, times w_k "
+       "(w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n in integers; the kernel's spectrum made once a plan)."},
+      {"fft.stage-length", "all", "-",
+       "A transform is as few Stockham stages as fit a work-group's two local buffers (GPUs: their local memory; "
+       "CPUs and Xeon Phi: 256 KiB, a core's second-level cache), the prime factors dealt largest first to the "
+       "shortest stage: each stage reads and writes every value once, so fewer stages move fewer bytes."},
+      {"fft.radices", "all", "-",
+       "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2, then 3, 5, 7, 11 and 13: the fewest passes "
+       "over local memory; 2, 3, 4, 5 and 8 by their own butterflies, the others by their definition."},
+      {"fft.slots", "all", "-",
+       "A work-group holds as many of a stage's sequences as give it about its planned size in butterflies a pass "
+       "(at least one, within its local memory), in a work-group of the next power of two up to that size."},
+      {"fft.coalescing", "all", "1.5.2",
+       "A stage loads and stores through local memory cooperatively: consecutive work-items take consecutive slots "
+       "or consecutive values of one slot, whichever lies nearer in memory, so that a warp's accesses coalesce."},
       {"sort.work-item-chunks", "cpu", "-",
        "CPUs and Xeon Phi radix-sort without local memory or barriers: each work-item counts a contiguous chunk of at "
        "least 4096 keys into 256 private counters (8-bit digits, 4 passes over 32-bit keys, 8 over 64-bit ones) and "

@@ -26,7 +26,7 @@ rank() {
     plan.hpp) echo 2 ;;
     programs.hpp) echo 3 ;;
     context.hpp | buffer.hpp) echo 4 ;;
-    group.hpp | vectors.hpp | blas.hpp | sparse.hpp | stencil.hpp | particles.hpp | ml.hpp) echo 5 ;;
+    group.hpp | vectors.hpp | blas.hpp | sparse.hpp | stencil.hpp | particles.hpp | ml.hpp | fft.hpp) echo 5 ;;
     mpi.hpp) echo 6 ;;
     tuning.hpp) echo 7 ;;
     portacl.hpp | tooling.hpp) echo 99 ;;

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The fast Fourier transform family: complex-to-complex, real-to-complex
+/// and complex-to-real transforms of 1 to 3 dimensions, batched, of any
+/// length, in float or double.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "portacl/buffer.hpp"
+#include "portacl/context.hpp"
+#include "portacl/plan.hpp"
+
+// ---- fft ---------------------------------------------------------------------
+/// A transform is planned once (a BasicFft) and run many times, as FFTW's
+/// and cuFFT's plans are. Conventions are FFTW's and cuFFT's:
+///   forward  X_k = sum_j x_j exp(-2 pi i j k / n)
+///   inverse  x_j = sum_k X_k exp(+2 pi i j k / n)
+/// unnormalised (an inverse after a forward gives n x, n the product of the
+/// lengths). Complex values are interleaved (real, imaginary) pairs of T in
+/// a Buffer<T>; a real-to-complex transform of lengths (..., n) keeps the
+/// n / 2 + 1 first values of the last axis (the rest follow by symmetry),
+/// and a complex-to-real one reads them.
+///
+/// Lengths: any from 1 up. Lengths whose prime factors are at most 13 run
+/// as mixed-radix stages; others by Bluestein's chirp-z through a smooth
+/// length at least 2n - 1 (the plan's explain() says which).
+///
+/// Layouts (FFTW's advanced interface, cuFFT's stride and distance):
+/// element e of axis-shaped position p of batch b sits at offset +
+/// b distance + (the packed index of p) stride, counted in the array's own
+/// elements (complex values for a complex array, reals for a real one);
+/// distance 0 means packed batches. A C2C transform may run in place (the
+/// same buffer, the same layout); R2C and C2R run out of place, and C2R
+/// leaves its input unchanged (FFTW's and cuFFT's may overwrite theirs).
+///
+/// Errors, before any launch: no lengths or more than 3, a length or a
+/// batch of 0, a stride of 0, double on a device without fp64; at a call,
+/// a buffer of another context, a buffer smaller than the layout reaches,
+/// the wrong direction for R2C or C2R, an in-place call of R2C or C2R or
+/// with two layouts, output batches that overlap.
+namespace portacl {
+
+/// What a transform takes and gives.
+enum class FftKind {
+  c2c,  ///< complex to complex, either direction
+  r2c,  ///< real to complex, forward
+  c2r,  ///< complex to real, inverse
+};
+
+/// Where a batch of transforms sits in a buffer.
+struct FftLayout {
+  std::size_t offset = 0;    ///< elements before the first
+  std::size_t stride = 1;    ///< between consecutive elements of the last axis
+  std::size_t distance = 0;  ///< between consecutive transforms; 0: packed (stride x the lengths' product)
+};
+
+/// A transform's kind, batch and layouts.
+struct FftOptions {
+  FftKind kind = FftKind::c2c;  ///< C2C, R2C or C2R
+  std::size_t batch = 1;        ///< transforms of the shape, one after another (FftLayout::distance apart)
+  FftLayout input;              ///< the input's layout
+  FftLayout output;             ///< the output's layout
+  PlanOptions plan;             ///< for every launch of the transform
+};
+
+/// The elements (T) a transform's buffers must hold at least.
+struct FftElements {
+  std::size_t input = 0;   ///< the input's layout's reach
+  std::size_t output = 0;  ///< the output's
+};
+
+/// A planned transform of lengths `shape` (the last the fastest-varying) in
+/// precision T (float or double).
+template <class T>
+class BasicFft {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value, "the FFT runs in float or double");
+
+ public:
+  /// Plans the transform and makes its tables (twiddles in double, rounded
+  /// once; Bluestein's chirp and its spectrum) on ctx's device.
+  BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOptions& options = {});
+  ~BasicFft();
+  BasicFft(BasicFft&&) noexcept;  ///< takes the other's plan
+
+  /// C2C forward, or R2C: out = F(in).
+  void forward(const Buffer<T>& in, Buffer<T>& out) const;
+  /// C2C inverse, or C2R: out = F^-1(in), unnormalised.
+  void inverse(const Buffer<T>& in, Buffer<T>& out) const;
+  /// C2C in place.
+  void forward(Buffer<T>& data) const;
+  /// C2C inverse in place.
+  void inverse(Buffer<T>& data) const;
+
+  /// Elements (T) the input's and output's layouts reach: a buffer must
+  /// hold at least this many.
+  FftElements elements() const;
+  /// Each launch's plan, forward (inverse for C2R) then, for C2C, inverse.
+  std::vector<LaunchPlan> plans() const;
+  /// The algorithm, stages and radices of every axis, and every launch's
+  /// decisions with their rules.
+  std::string explain() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+using Fft = BasicFft<float>;         ///< in float
+using FftDouble = BasicFft<double>;  ///< in double
+
+extern template class BasicFft<float>;
+extern template class BasicFft<double>;
+
+}  // namespace portacl

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// The FFT family's declarations for the runtime, the tuner and the tests:
+// its stage kernel's traits (what the rules see), its tuning space (what
+// the tuner may change) and the plan of a transform. Tuner plumbing, not
+// user API: never installed.
+#pragma once
+
+#include "planner.hpp"
+#include "portacl/fft.hpp"
+#include "portacl/plan.hpp"
+#include "rules/fft_rules.hpp"
+#include "rules/tuning_space.hpp"
+
+namespace portacl {
+
+/// A stage: a work-group's sequences in local memory, passes behind
+/// barriers; a value read and written once a stage.
+KernelTraits fft_traits(ElementType element);
+/// work-group size: the butterflies a work-group takes a pass (rule
+/// fft.slots fits the sequences to it).
+const TuningSpace& fft_tunables();
+
+/// A transform's launches (FftLaunches: src/rules/fft_rules.hpp), planned
+/// whole by the rules (plan_fft_launches), each stage's work-group within
+/// its compiled kernel's limit.
+FftLaunches plan_fft(const Planner& planner, const FftProblem& problem, ElementType element);
+
+}  // namespace portacl

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rules/fft_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "rules/coverage_rules.hpp"
+
+namespace portacl {
+
+namespace {
+
+// The largest prime the kernels take as a radix.
+constexpr std::size_t kLargestRadix = 13;
+// CPUs and Xeon Phi: a stage's two buffers within a core's second-level
+// cache.
+constexpr std::size_t kCpuStageBytes = std::size_t{256} << 10;
+
+std::string list_text(const std::vector<unsigned>& v) {
+  std::string s;
+  for (unsigned x : v) s += (s.empty() ? "" : " x ") + std::to_string(x);
+  return s.empty() ? "none (length 1)" : s;
+}
+
+// Complex values one of a stage's two local buffers holds for one slot.
+std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std::size_t complex_bytes,
+                           std::string& why) {
+  const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
+  std::uint64_t bytes = device.local_mem_size ? device.local_mem_size : 16384;
+  if (cpu_like) {
+    bytes = std::min<std::uint64_t>(bytes, kCpuStageBytes);
+    why = std::to_string(bytes >> 10) + " KiB (a core's second-level cache)";
+  } else {
+    why = std::to_string(bytes >> 10) + " KiB of local memory";
+  }
+  return std::max<std::size_t>(1, static_cast<std::size_t>(bytes / (2 * complex_bytes)));
+}
+
+// The radices of one stage: eights, then a four or a two, then the odd
+// primes as they come.
+std::vector<unsigned> stage_radices(std::size_t length) {
+  std::vector<unsigned> r;
+  unsigned twos = 0;
+  while (length % 2 == 0) {
+    length /= 2;
+    ++twos;
+  }
+  for (; twos >= 3; twos -= 3) r.push_back(8);
+  if (twos) r.push_back(twos == 2 ? 4 : 2);
+  for (std::size_t p = 3; length > 1; p += 2)
+    while (length % p == 0) {
+      r.push_back(static_cast<unsigned>(p));
+      length /= p;
+    }
+  return r;
+}
+
+// The prime factors of m split into `count` stages each at most `cap`
+// long, the largest factor first into the shortest stage that takes it;
+// empty when they do not fit.
+std::vector<std::size_t> split_stages(std::vector<std::size_t> factors, std::size_t count, std::size_t cap) {
+  std::sort(factors.rbegin(), factors.rend());
+  std::vector<std::size_t> stages(count, 1);
+  for (std::size_t f : factors) {
+    std::size_t best = count;
+    for (std::size_t s = 0; s < count; ++s)
+      if (stages[s] * f <= cap && (best == count || stages[s] < stages[best])) best = s;
+    if (best == count) return {};
+    stages[best] *= f;
+  }
+  return stages;
+}
+
+}  // namespace
+
+std::vector<std::size_t> fft_prime_factors(std::size_t n) {
+  std::vector<std::size_t> f;
+  for (std::size_t p = 2; p * p <= n; p += (p == 2 ? 1 : 2))
+    while (n % p == 0) {
+      f.push_back(p);
+      n /= p;
+    }
+  if (n > 1) f.push_back(n);
+  return f;
+}
+
+bool fft_smooth(std::size_t n) {
+  const std::vector<std::size_t> f = fft_prime_factors(n);
+  return f.empty() || f.back() <= kLargestRadix;
+}
+
+std::size_t fft_smooth_at_least(std::size_t least) {
+  std::size_t best = ~std::size_t{0};
+  for (std::size_t a = 1; a < 2 * least && a; a *= 2)
+    for (std::size_t b = a; b < 2 * least; b *= 3)
+      for (std::size_t c = b; c < 2 * least; c *= 5)
+        for (std::size_t d = c; d < 2 * least; d *= 7)
+          if (d >= least) best = std::min(best, d);
+  return best;
+}
+
+FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes) {
+  FftLength l;
+  l.n = n;
+  l.m = n;
+  const std::string len = std::to_string(n);
+  if (!fft_smooth(n)) {
+    l.bluestein = true;
+    l.m = fft_smooth_at_least(2 * n - 1);
+    plan.decide("fft_algorithm", "Bluestein, length " + std::to_string(l.m), "fft.bluestein",
+                "length " + len + " has the prime factor " + std::to_string(fft_prime_factors(n).back()) +
+                    ", above the largest radix (13): a cyclic convolution of length " + std::to_string(l.m) +
+                    " (the smallest 2^a 3^b 5^c 7^d at least 2n - 1 = " + std::to_string(2 * n - 1) + ")");
+  }
+  std::string why;
+  const std::size_t cap = stage_capacity(plan, device, 2 * element_bytes, why);
+  const std::vector<std::size_t> factors = fft_prime_factors(l.m);
+  std::vector<std::size_t> lengths;
+  for (std::size_t count = 1; lengths.empty(); ++count) lengths = split_stages(factors, count, cap);
+  if (l.m == 1) lengths = {1};
+  std::size_t before = 1;
+  std::string text;
+  for (std::size_t length : lengths) {
+    FftStage s;
+    s.length = length;
+    s.before = before;
+    s.radices = stage_radices(length);
+    before *= length;
+    text += (text.empty() ? "" : ", ") + std::to_string(length) + " (" + list_text(s.radices) + ")";
+    l.stages.push_back(std::move(s));
+  }
+  plan.decide("fft_stages", std::to_string(lengths.size()) + (lengths.size() == 1 ? " stage" : " stages"),
+              "fft.stage-length",
+              "length " + std::to_string(l.m) + ": a stage's two buffers take at most " + why + ", " +
+                  std::to_string(cap) + " values each; stages " + text);
+  plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
+              "eights while they divide, then a four or a two, then the odd primes up to 13 (fewest passes "
+              "over local memory)");
+  return l;
+}
+
+namespace {
+
+// An operand's packed strides (the user's innermost stride outward) and
+// its batch distance.
+struct ArrayShape {
+  FftOperand operand;
+  std::vector<std::size_t> dims, strides;
+  std::size_t offset = 0, distance = 0;
+};
+
+ArrayShape array_shape(FftOperand operand, std::vector<std::size_t> dims, std::size_t offset, std::size_t stride,
+                       std::size_t distance) {
+  ArrayShape a;
+  a.operand = operand;
+  a.dims = std::move(dims);
+  a.strides.assign(a.dims.size(), stride);
+  for (std::size_t k = a.dims.size() - 1; k-- > 0;) a.strides[k] = a.strides[k + 1] * a.dims[k + 1];
+  a.offset = offset;
+  a.distance = distance ? distance : a.strides[0] * a.dims[0];
+  return a;
+}
+
+// The view of axis `axis` of `a`: its other axes (at most two) and the
+// batch as the view's three levels.
+FftView axis_view(const ArrayShape& a, std::size_t axis, std::size_t& c0, std::size_t& c1) {
+  FftView v;
+  v.operand = a.operand;
+  v.offset = a.offset;
+  v.stride = a.strides[axis];
+  std::vector<std::size_t> others;
+  for (std::size_t k = a.dims.size(); k-- > 0;)
+    if (k != axis) others.push_back(k);  // innermost first
+  c0 = others.size() > 0 ? a.dims[others[0]] : 1;
+  c1 = others.size() > 1 ? a.dims[others[1]] : 1;
+  v.distance = {
+      {others.size() > 0 ? a.strides[others[0]] : 0, others.size() > 1 ? a.strides[others[1]] : 0, a.distance}};
+  return v;
+}
+
+// A temporary holding each transform's `length` values one after another.
+FftView packed_view(FftOperand operand, std::size_t length, std::size_t c0, std::size_t c1) {
+  FftView v;
+  v.operand = operand;
+  v.distance = {{length, c0 * length, c0 * c1 * length}};
+  return v;
+}
+
+// Address steps, in elements, between consecutive slots and between a
+// slot's consecutive values, for the cooperative load and store.
+std::size_t batch_step(const FftView& v, std::size_t c0, std::size_t c1) {
+  return c0 > 1 ? v.distance[0] : c1 > 1 ? v.distance[1] : v.distance[2];
+}
+
+struct AxisJob {
+  std::size_t axis;  // index into the lengths
+  FftView in, out;
+  std::size_t c0, c1, transforms;
+  int sign;
+  std::string in_kind, out_kind;  // REAL_IN / HERM_IN, REAL_OUT / HALF_OUT
+};
+
+// A step of `job` under `plan`: the batch's counts, the direction and the
+// data kinds it reads and writes as macros.
+FftStep job_step(const AxisJob& job, LaunchPlan plan, FftStep::Kind kind, const char* entry, int sign,
+                 const std::string& in_kind, const std::string& out_kind) {
+  FftStep s;
+  s.kind = kind;
+  s.entry = entry;
+  s.plan = std::move(plan);
+  s.c0 = job.c0;
+  s.c1 = job.c1;
+  s.transforms = job.transforms;
+  s.axis = job.axis;
+  s.plan.macros["SIGN"] = sign < 0 ? "-1" : "1";
+  for (const std::string& k : {in_kind, out_kind})
+    if (!k.empty()) s.plan.macros[k] = "1";
+  return s;
+}
+
+FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJob& job, const FftStage& shape,
+                   std::size_t m, const FftView& in, const FftView& out, int sign, const std::string& in_kind,
+                   const std::string& out_kind, std::size_t element_bytes) {
+  FftStep s = job_step(job, base, FftStep::stage, "fft_stage", sign, in_kind, out_kind);
+  s.in = in;
+  s.out = out;
+  s.n = m;
+  s.shape = shape;
+  LaunchPlan& p = s.plan;
+  const std::size_t c0 = job.c0, c1 = job.c1;
+  const std::size_t L = shape.length, per_batch = m / L;
+  const std::size_t slots_total = job.transforms * per_batch;
+  std::string why;
+  const std::size_t cap = stage_capacity(p, device, 2 * element_bytes, why);
+  unsigned qmin = 0;
+  for (unsigned q : shape.radices) qmin = qmin ? std::min(qmin, q) : q;
+  const std::size_t butterflies = qmin ? L / qmin : 1;  // a slot's, in the pass with the most
+  const std::size_t planned = std::max<std::size_t>(1, p.work_group_size());
+  s.shape.slots = std::clamp<std::size_t>(planned / butterflies, 1, std::max<std::size_t>(1, cap / L));
+  s.shape.slots = std::min(s.shape.slots, std::max<std::size_t>(slots_total, 1));
+  std::size_t wg = 1;
+  while (wg < s.shape.slots * butterflies && wg < planned) wg *= 2;
+  p.local = {{wg, 1, 1}};
+  p.macros["WG_SIZE"] = std::to_string(wg);
+  p.use_local_memory = true;
+  s.local_bytes = s.shape.slots * L * 2 * element_bytes;
+  p.decide("fft_slots", std::to_string(s.shape.slots), "fft.slots",
+           std::to_string(s.shape.slots) + " sequences of " + std::to_string(L) + " a work-group of " +
+               std::to_string(wg) + " (" + std::to_string(s.shape.slots * butterflies) +
+               " butterflies a pass against the planned " + std::to_string(planned) + "), two buffers of " +
+               std::to_string(s.local_bytes) + " bytes");
+  grid_of_groups(p, (slots_total + s.shape.slots - 1) / s.shape.slots);
+  // Consecutive slots are consecutive indices j (several per batch) or
+  // consecutive batches; a slot's values are n / L (load) or `before`
+  // (store) elements apart.
+  const std::size_t in_slot = per_batch > 1 ? in.stride : batch_step(in, c0, c1);
+  const std::size_t out_slot =
+      per_batch > 1 ? (shape.before > 1 ? out.stride : L * out.stride) : batch_step(out, c0, c1);
+  s.in_slot_first = in_slot < per_batch * in.stride;
+  s.out_slot_first = out_slot < shape.before * out.stride;
+  p.decide("fft_access",
+           std::string("load ") + (s.in_slot_first ? "across slots" : "along a slot") + ", store " +
+               (s.out_slot_first ? "across slots" : "along a slot"),
+           "fft.coalescing",
+           "consecutive work-items take the order whose addresses are nearer: slots " + std::to_string(in_slot) +
+               " / " + std::to_string(out_slot) + " elements apart, a slot's values " +
+               std::to_string(per_batch * in.stride) + " / " + std::to_string(shape.before * out.stride));
+  return s;
+}
+
+// One axis's steps: its stages (through the temporaries when more than
+// one), or the chirp-z around forward and inverse stages of length m.
+void axis_steps(FftLaunches& l, const LaunchPlan& base, const DeviceInfo& device, const AxisJob& job,
+                std::size_t element_bytes) {
+  const FftLength& len = l.lengths[job.axis];
+  auto run_stages = [&](FftView from, const FftView& to, int sign, const std::string& in_kind,
+                        const std::string& out_kind) {
+    const std::size_t count = len.stages.size();
+    FftOperand spare = FftOperand::temp_a;
+    for (std::size_t k = 0; k < count; ++k) {
+      const bool last = k + 1 == count;
+      FftView dest = to;
+      if (!last) {
+        if (from.operand == FftOperand::temp_a)
+          spare = FftOperand::temp_b;
+        else if (from.operand == FftOperand::temp_b)
+          spare = FftOperand::temp_a;
+        dest = packed_view(spare, len.m, job.c0, job.c1);
+      }
+      l.steps.push_back(stage_step(base, device, job, len.stages[k], len.m, from, dest, sign, k == 0 ? in_kind : "",
+                                   last ? out_kind : "", element_bytes));
+      from = dest;
+    }
+  };
+  if (!len.bluestein) {
+    if (len.stages.size() > 1) l.temp_values = std::max(l.temp_values, job.transforms * len.m);
+    run_stages(job.in, job.out, job.sign, job.in_kind, job.out_kind);
+    return;
+  }
+  l.temp_values = std::max(l.temp_values, job.transforms * len.m);
+  const FftView work = packed_view(FftOperand::temp_a, len.m, job.c0, job.c1);
+  const std::size_t kept = job.out_kind == "HALF_OUT" ? fft_half(len.n) : len.n;
+  const std::size_t values = job.transforms * len.m;
+  FftStep in = job_step(job, one_per_item(base, values), FftStep::chirp_in, "fft_chirp_in", job.sign, job.in_kind, "");
+  FftStep product =
+      job_step(job, one_per_item(base, values), FftStep::chirp_product, "fft_chirp_product", job.sign, "", "");
+  FftStep out = job_step(job, one_per_item(base, job.transforms * kept), FftStep::chirp_out, "fft_chirp_out", job.sign,
+                         "", job.out_kind);
+  in.in = job.in;
+  in.out = product.in = product.out = out.in = work;
+  out.out = job.out;
+  for (FftStep* s : {&in, &product, &out}) {
+    s->chirp_n = len.n;
+    s->chirp_m = len.m;
+  }
+  l.steps.push_back(in);
+  run_stages(work, work, -1, "", "");
+  l.steps.push_back(product);
+  run_stages(work, work, +1, "", "");
+  l.steps.push_back(out);
+}
+
+}  // namespace
+
+FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, const FftProblem& p) {
+  FftLaunches l;
+  const std::size_t dims = p.shape.size();
+  std::vector<std::size_t> complex_dims = p.shape;
+  if (p.kind != FftProblem::c2c) complex_dims.back() = fft_half(p.shape.back());
+  LaunchPlan base = plan;
+  for (std::size_t a = 0; a < dims; ++a)
+    l.lengths.push_back(choose_fft_length(base, device, p.shape[a], p.element_bytes));
+  // The decisions of every axis's length, then each step's own.
+  const ArrayShape in = array_shape(FftOperand::input, p.kind == FftProblem::r2c ? p.shape : complex_dims, p.in_offset,
+                                    p.in_stride, p.in_distance);
+  const ArrayShape out = array_shape(FftOperand::output, p.kind == FftProblem::c2r ? p.shape : complex_dims,
+                                     p.out_offset, p.out_stride, p.out_distance);
+  const int sign = p.kind == FftProblem::r2c ? -1 : p.kind == FftProblem::c2r ? +1 : (p.inverse ? +1 : -1);
+  auto job = [&](std::size_t axis, const ArrayShape& from, const ArrayShape& to, const std::string& in_kind,
+                 const std::string& out_kind) {
+    AxisJob j;
+    j.axis = axis;
+    j.in = axis_view(from, axis, j.c0, j.c1);
+    std::size_t c0 = 1, c1 = 1;
+    j.out = axis_view(to, axis, c0, c1);
+    j.transforms = p.batch * j.c0 * j.c1;
+    j.sign = sign;
+    j.in_kind = in_kind;
+    j.out_kind = out_kind;
+    axis_steps(l, base, device, j, p.element_bytes);
+  };
+  if (p.kind == FftProblem::c2r) {
+    // The other axes inverse, from the input into a packed copy, in place
+    // there; then the last axis from the copy (or the input) to the reals.
+    const ArrayShape copy = array_shape(FftOperand::copy, complex_dims, 0, 1, 0);
+    if (dims > 1) l.copy_values = p.batch * copy.distance;
+    for (std::size_t a = dims - 1; a-- > 0;) job(a, a == dims - 2 ? in : copy, copy, "", "");
+    job(dims - 1, dims > 1 ? copy : in, out, "HERM_IN", "REAL_OUT");
+    return l;
+  }
+  // C2C and R2C: the last axis from the input to the output, the others in
+  // place there.
+  job(dims - 1, in, out, p.kind == FftProblem::r2c ? "REAL_IN" : "", p.kind == FftProblem::r2c ? "HALF_OUT" : "");
+  for (std::size_t a = dims - 1; a-- > 0;) job(a, out, out, "", "");
+  return l;
+}
+
+void fit_fft_group(FftStep& step, std::size_t compiled_limit) {
+  LaunchPlan& p = step.plan;
+  const std::size_t planned = p.work_group_size();
+  if (!compiled_limit || planned <= compiled_limit) return;
+  std::size_t fitted = 1;
+  while (fitted * 2 <= compiled_limit) fitted *= 2;
+  const std::size_t groups = p.work_groups;
+  p.local = {{fitted, 1, 1}};
+  p.macros["WG_SIZE"] = std::to_string(fitted);
+  grid_of_groups(p, groups);
+  p.decide("work_group_size", std::to_string(fitted), "limits.kernel-work-group-size",
+           "the compiled stage kernel takes at most " + std::to_string(compiled_limit) + " work-items, not " +
+               std::to_string(planned));
+}
+
+}  // namespace portacl

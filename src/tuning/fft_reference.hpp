@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host reference of the FFT, shared by the tests, the tuner and
+// portacl-bench: the discrete Fourier transform in double, by its
+// definition up to 64 points and by recursive decimation in time above
+// (a prime above 64 by Bluestein's identity through a power of two), with
+// every root taken from (j k mod n) so that large indices lose nothing; and
+// the error bound a transform in a given precision is held to.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace portacl::reference {
+
+using cplx = std::complex<double>;
+
+// exp(sign 2 pi i k / n), k reduced modulo n first.
+inline cplx fft_root(std::size_t k, std::size_t n, int sign) {
+  const double a = sign * 2.0 * M_PI * (double(k % n) / double(n));
+  return {std::cos(a), std::sin(a)};
+}
+
+// X_k = sum_j x_j exp(sign 2 pi i j k / n), by the definition.
+inline std::vector<cplx> dft(const std::vector<cplx>& x, int sign) {
+  const std::size_t n = x.size();
+  std::vector<cplx> X(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    cplx acc = 0;
+    for (std::size_t j = 0; j < n; ++j) acc += x[j] * fft_root((j * k) % n, n, sign);
+    X[k] = acc;
+  }
+  return X;
+}
+
+std::vector<cplx> fft(const std::vector<cplx>& x, int sign);
+
+// A prime length by Bluestein's identity jk = (j^2 + k^2 - (k - j)^2) / 2:
+// a cyclic convolution of length 2^a >= 2n - 1.
+inline std::vector<cplx> fft_bluestein(const std::vector<cplx>& x, int sign) {
+  const std::size_t n = x.size();
+  std::size_t m = 1;
+  while (m < 2 * n - 1) m *= 2;
+  std::vector<cplx> w(n), a(m, 0.0), b(m, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    const double r = double((j * j) % (2 * n));
+    w[j] = std::polar(1.0, sign * M_PI * r / double(n));
+    a[j] = x[j] * w[j];
+    b[j] = b[(m - j) % m] = std::conj(w[j]);
+  }
+  const std::vector<cplx> A = fft(a, -1), B = fft(b, -1);
+  std::vector<cplx> c(m);
+  for (std::size_t k = 0; k < m; ++k) c[k] = A[k] * B[k];
+  const std::vector<cplx> conv = fft(c, +1);
+  std::vector<cplx> X(n);
+  for (std::size_t k = 0; k < n; ++k) X[k] = w[k] * conv[k] / double(m);
+  return X;
+}
+
+// Decimation in time by the smallest prime factor p: X_k = sum_r
+// W^(r k) Y_r[k mod n/p], Y_r the transform of x_(j p + r).
+inline std::vector<cplx> fft(const std::vector<cplx>& x, int sign) {
+  const std::size_t n = x.size();
+  if (n <= 64) return dft(x, sign);
+  std::size_t p = 2;
+  while (p * p <= n && n % p) ++p;
+  if (n % p) return fft_bluestein(x, sign);
+  const std::size_t q = n / p;
+  std::vector<std::vector<cplx>> y(p);
+  for (std::size_t r = 0; r < p; ++r) {
+    std::vector<cplx> part(q);
+    for (std::size_t j = 0; j < q; ++j) part[j] = x[j * p + r];
+    y[r] = fft(part, sign);
+  }
+  std::vector<cplx> X(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    cplx acc = 0;
+    for (std::size_t r = 0; r < p; ++r) acc += fft_root(r * k, n, sign) * y[r][k % q];
+    X[k] = acc;
+  }
+  return X;
+}
+
+// The transform of every `shape` array of a packed batch, along each axis
+// (the last fastest-varying).
+inline std::vector<cplx> fftn(std::vector<cplx> x, const std::vector<std::size_t>& shape, std::size_t batch, int sign) {
+  std::size_t total = 1;
+  for (std::size_t n : shape) total *= n;
+  for (std::size_t axis = 0; axis < shape.size(); ++axis) {
+    std::size_t inner = 1;
+    for (std::size_t k = axis + 1; k < shape.size(); ++k) inner *= shape[k];
+    const std::size_t n = shape[axis], outer = total / (n * inner);
+    std::vector<cplx> line(n);
+    for (std::size_t b = 0; b < batch; ++b)
+      for (std::size_t o = 0; o < outer; ++o)
+        for (std::size_t i = 0; i < inner; ++i) {
+          const std::size_t base = b * total + o * n * inner + i;
+          for (std::size_t j = 0; j < n; ++j) line[j] = x[base + j * inner];
+          const std::vector<cplx> X = fft(line, sign);
+          for (std::size_t j = 0; j < n; ++j) x[base + j * inner] = X[j];
+        }
+  }
+  return x;
+}
+
+// ||got - want|| / ||want|| over every value (0 when both are 0).
+inline double fft_relative_error(const std::vector<cplx>& got, const std::vector<cplx>& want) {
+  double e = 0, w = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    e += std::norm(got[i] - want[i]);
+    w += std::norm(want[i]);
+  }
+  return w > 0 ? std::sqrt(e / w) : std::sqrt(e);
+}
+
+// The normwise relative error a transform of `n` points may have when its
+// arithmetic rounds to unit roundoff u (2^-24 float, 2^-53 double), after
+// Higham (Accuracy and Stability of Numerical Algorithms, 24.1): each pass
+// of radix p adds at most mu + sqrt2 gamma_4 (a twiddle of relative error
+// mu = 9u, two rounded table values and their product, times a value) and,
+// for p > 2, sqrt2 sqrt(p) gamma_(p+2) (its outputs' sums of p products,
+// relative to the pass's gain sqrt(p)); the passes of n's prime factors add
+// up. A length with a prime factor above 13 runs by Bluestein's chirp-z:
+// two transforms of m >= 2n - 1 and the spectrum's, times (2n - 1) /
+// sqrt(m n) <= sqrt((2n - 1) / n) (the convolution's kernel's largest
+// coefficient over the gain), and two chirp products.
+inline double fft_pass_bound(std::size_t p, double u) {
+  auto gamma = [u](double k) { return k * u / (1 - k * u); };
+  double e = 9 * u + std::sqrt(2.0) * gamma(4);
+  if (p > 2) e += std::sqrt(2.0) * std::sqrt(double(p)) * gamma(double(p) + 2);
+  return e;
+}
+
+inline double fft_smooth_bound(std::size_t n, double u) {
+  double e = 0;
+  for (std::size_t p = 2; n > 1;) {
+    if (n % p == 0) {
+      e += fft_pass_bound(p, u);
+      n /= p;
+    } else {
+      ++p;
+    }
+  }
+  return e;
+}
+
+inline double fft_error_bound(std::size_t n, double u) {
+  std::size_t largest = 1, r = n;
+  for (std::size_t p = 2; r > 1; ++p)
+    while (r % p == 0) {
+      largest = p;
+      r /= p;
+    }
+  if (largest <= 13) return fft_smooth_bound(n, u);
+  // The smallest 2^a 3^b 5^c 7^d >= 2n - 1 bounds m's passes by those of
+  // the power of two at least 2n - 1 with a 7 in place of each 2 (the
+  // worst a smooth length of that size can have).
+  std::size_t m = 1;
+  while (m < 2 * n - 1) m *= 2;
+  const double passes = std::log2(double(m));
+  const double em = passes * fft_pass_bound(7, u);
+  const double ratio = std::sqrt((2.0 * n - 1) / double(n));
+  return ratio * (3 * em + 2 * u) + 2 * (9 * u + std::sqrt(2.0) * 4 * u / (1 - 4 * u));
+}
+
+// The bound of a transform over several axes: each axis's, added.
+inline double fft_error_bound(const std::vector<std::size_t>& shape, double u) {
+  double e = 0;
+  for (std::size_t n : shape) e += fft_error_bound(n, u);
+  return e;
+}
+
+}  // namespace portacl::reference
