@@ -8,6 +8,7 @@
 #include "gemm_plans.hpp"
 #include "binary_gemm_tunables.hpp"
 #include "gemv_tunables.hpp"
+#include "fft_tunables.hpp"
 #include "histogram_tunables.hpp"
 #include "packed_symv_tunables.hpp"
 #include "particles/nbody_tunables.hpp"
@@ -104,6 +105,15 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     o.plan = options;
     add(c, plan_ncc<std::uint8_t>(planner, 4096, 4096, 16, 16, o));
   }));
+  for (std::size_t n : {std::size_t{4096}, std::size_t{65537}})
+    calls.push_back(call(
+        "fft", "fft float, " + std::to_string(n) + "-point C2C forward x " + std::to_string((std::size_t{1} << 24) / n),
+        [&](ReferenceCall& c) {
+          FftProblem p;
+          p.shape = {n};
+          p.batch = (std::size_t{1} << 24) / n;
+          for (const FftStep& s : plan_fft(planner, p, ElementType::f32).steps) c.launches.push_back({s.entry, s.plan});
+        }));
   for (std::size_t bins : {std::size_t{256}, std::size_t{65536}})
     calls.push_back(call("histogram", "histogram, 2^24 keys, " + std::to_string(bins) + " bins", [&](ReferenceCall& c) {
       HistogramOptions o;

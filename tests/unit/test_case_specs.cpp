@@ -55,12 +55,12 @@ TEST_CASE("one descriptor per family: the families --explain shows, each registe
   for (const ReferenceCall& c : reference_calls(test::load_fixture("nvidia_h100.clinfo"), PlanOptions{}))
     explained.insert(c.family);
   CHECK(described == explained);
-  CHECK(described.size() == 18);
+  CHECK(described.size() == 19);
   // The tuner's and the bench's operation list is the descriptors'
   // operations, in the families' order; the bench sections are theirs.
   CHECK(operations().size() == operations_counted);
   CHECK(operations().front().name == family("stream").operations().front().name);
   CHECK(scaling_counted == 5);  // nbody, train, cg, spmv, heat
-  for (const char* name : {"gemm", "sparse", "stencil"}) CHECK(family(name).cases != nullptr);
+  for (const char* name : {"gemm", "sparse", "stencil", "fft"}) CHECK(family(name).cases != nullptr);
   CHECK_THROWS_WITH(family("nonesuch"), Catch::Contains("known: stream, reduce"));
 }

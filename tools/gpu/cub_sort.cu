@@ -12,6 +12,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
+#include "cuda_timing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -26,38 +28,6 @@ namespace {
 bool ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
   return e == cudaSuccess;
-}
-
-struct Times {
-  double device_ms, wall_ms, device_min, device_max;
-};
-
-template <class F>
-Times time_calls(F&& call) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<double> dev, wall;
-  for (int rep = 0; rep < 23; ++rep) {
-    cudaDeviceSynchronize();
-    const auto t0 = std::chrono::steady_clock::now();
-    cudaEventRecord(start);
-    call();
-    cudaEventRecord(stop);
-    cudaStreamSynchronize(0);
-    const double w = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    float d = 0;
-    cudaEventElapsedTime(&d, start, stop);
-    if (rep >= 3) {
-      dev.push_back(d);
-      wall.push_back(w);
-    }
-  }
-  std::sort(dev.begin(), dev.end());
-  std::sort(wall.begin(), wall.end());
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return {dev[dev.size() / 2], wall[wall.size() / 2], dev.front(), dev.back()};
 }
 
 // K: std::uint32_t or std::uint64_t keys (the same draws as portacl-bench's sort cases).

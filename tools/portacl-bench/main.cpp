@@ -22,6 +22,7 @@
 #include "boost_compute_baseline.hpp"
 #include "cpu_library_baseline.hpp"
 #include "cpu_table.hpp"
+#include "fftw_baseline.hpp"
 #include "viennacl_baseline.hpp"
 #include "tuning/bench_cases.hpp"
 #include "tuning/operations.hpp"
@@ -57,6 +58,8 @@ const char* kUsage =
     "                     for tools/gpu/cusparse_direct.cu and tools/gpu/cusparse.py)\n"
     "  --stencils LIST    also stencils, every variant of each of these forms:\n"
     "@STENCILS@"
+    "  --ffts LIST        also FFTs (beside FFTW on a CPU device) of these forms:\n"
+    "@FFTS@"
     "  --group SEL        also strong and weak scaling over the device group SEL\n"
     "                     (\"cpu/2\", \"gpu+cpu\"), each member alone first (table output)\n"
     "  --group-reference SEL  a single device timed alone beside the group (\"cpu\")\n"
@@ -96,7 +99,7 @@ std::string usage() {
   };
   text.replace(text.find("@GROUP@"), 7, bench::scaling_forms_text());
   for (const auto& [mark, family] :
-       {std::pair<std::string, std::string>{"@SPARSE@", "sparse"}, {"@STENCILS@", "stencil"}})
+       {std::pair<std::string, std::string>{"@SPARSE@", "sparse"}, {"@STENCILS@", "stencil"}, {"@FFTS@", "fft"}})
     text.replace(text.find(mark), mark.size(), forms(case_forms(family)));
   return text;
 }
@@ -107,7 +110,7 @@ struct Args {
   std::vector<std::string> kernels, skipped;
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
-  std::vector<std::string> sparse, matrices, stencils;
+  std::vector<std::string> sparse, matrices, stencils, ffts;
   std::string save_matrices;  // "" or where the sparse cases' matrices are written
   int reps = 20, warmup = 3;
   std::optional<unsigned long long> seed;
@@ -276,6 +279,9 @@ int main(int argc, char** argv) {
       } else if (arg == "--stencils") {
         a.stencils = cli::split(args.value());
         bench::check_specs("stencil", a.stencils);
+      } else if (arg == "--ffts") {
+        a.ffts = cli::split(args.value());
+        bench::check_specs("fft", a.ffts);
       } else if (arg == "--matrix") {
         a.matrices.push_back(args.value());
       } else if (arg == "--save-matrices") {
@@ -465,6 +471,17 @@ int main(int argc, char** argv) {
       if (!a.json && !a.csv) std::cerr << "  stencils\n";
       r.stencils = bench::run_family(ctx, "stencil", a.stencils, r.seed, timing);
       for (const auto& w : r.stencils) all_ok = all_ok && bench::row_ok(w);
+    }
+    if (!a.ffts.empty()) {
+      if (!a.json && !a.csv) std::cerr << "  ffts\n";
+      r.fftw_missing = !a.baseline ? "not asked for (--no-baseline)"
+                       : ctx.info().type != portacl::DeviceType::cpu
+                           ? "a CPU library, set beside a CPU device only (cuFFT: tools/gpu/cufft_direct.cu)"
+                           : bench::fftw_missing();
+      r.ffts = bench::run_family(ctx, "fft", a.ffts, r.seed, timing, [&](portacl::BenchCase& c) {
+        if (a.baseline) bench::attach_fftw(ctx, c);
+      });
+      for (const auto& w : r.ffts) all_ok = all_ok && bench::row_ok(w);
     }
     if (a.transfers) {
       if (!a.json && !a.csv) std::cerr << "  end-to-end transfers n=" << largest << "\n";

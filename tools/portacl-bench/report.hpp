@@ -54,8 +54,9 @@ struct Report {
   std::vector<TransferRow> transfers;
   std::vector<LatencyRow> latency;
   // The families' sections, all run from the families' own cases.
-  std::vector<CaseRow> gemm, sparse, stencils;
+  std::vector<CaseRow> gemm, sparse, stencils, ffts;
   std::string viennacl_missing;  // "" when ViennaCL ran beside the sparse cases
+  std::string fftw_missing;      // "" when FFTW could run beside the FFT cases (a CPU device)
   // The CPU libraries table (CPU devices): its rows, and what the libraries
   // are ("" when the table was not run).
   std::vector<CpuRow> cpu;

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// The FFT floor: cuFFT's C2C and R2C transforms (single precision, forward,
+// out of place, packed batches) called as a CUDA C++ user calls them: the
+// plan made once by cufftPlanMany outside the timing, then cudaEvents
+// around each cufftExec call and the host's steady clock around it and a
+// synchronize (cuda_timing.hpp: median of 20 after 3 warm-ups).
+// The cases take portacl-bench --ffts' forms (c2c:N:BATCH, r2c:N:BATCH,
+// c2c2d:N0:N1, c2c3d:N0:N1:N2), and its GB/s are the same count: one read
+// and one write of every value. Two outputs of the first transform are
+// checked against the definition in double, and the relative RMS error of
+// the first transform against a double DFT where it is at most 4096 points
+// (the error table of docs/fft.md).
+// build: nvcc -O2 -o cufft_direct cufft_direct.cu -lcufft   usage: cufft_direct SPEC...
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include "cuda_timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Spec {
+  std::string text, kind;
+  std::vector<int> n;
+  int batch = 1;
+};
+
+Spec parse(const char* text) {
+  Spec s;
+  s.text = text;
+  std::vector<long> v;
+  std::string t = text;
+  const std::size_t colon = t.find(':');
+  s.kind = t.substr(0, colon);
+  for (std::size_t at = colon; at != std::string::npos;) {
+    const std::size_t next = t.find(':', at + 1);
+    v.push_back(std::atol(t.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1).c_str()));
+    at = next;
+  }
+  if (s.kind == "c2c" || s.kind == "r2c") {
+    s.n = {int(v[0])};
+    s.batch = int(v[1]);
+  } else {
+    for (long x : v) s.n.push_back(int(x));
+  }
+  return s;
+}
+
+int run(const Spec& s) {
+  long per = 1;
+  for (int x : s.n) per *= x;
+  const bool r2c = s.kind == "r2c";
+  const long per_out = r2c ? per / s.n.back() * (s.n.back() / 2 + 1) : per;
+  const std::size_t in_floats = std::size_t(per) * s.batch * (r2c ? 1 : 2);
+  const std::size_t out_floats = std::size_t(per_out) * s.batch * 2;
+  std::vector<float> host(in_floats);
+  std::mt19937 gen(per);
+  std::uniform_real_distribution<float> d(-1, 1);
+  for (float& v : host) v = d(gen);
+  float *in, *out;
+  if (cudaMalloc(&in, in_floats * 4) || cudaMalloc(&out, out_floats * 4)) return std::printf("cudaMalloc failed\n"), 1;
+  cudaMemcpy(in, host.data(), in_floats * 4, cudaMemcpyHostToDevice);
+  cufftHandle plan;
+  std::vector<int> n = s.n;
+  if (cufftPlanMany(&plan, int(n.size()), n.data(), nullptr, 1, int(per), nullptr, 1, int(per_out),
+                    r2c ? CUFFT_R2C : CUFFT_C2C, s.batch) != CUFFT_SUCCESS)
+    return std::printf("%s: cufftPlanMany failed\n", s.text.c_str()), 1;
+  auto exec = [&] {
+    return r2c ? cufftExecR2C(plan, in, reinterpret_cast<cufftComplex*>(out))
+               : cufftExecC2C(plan, reinterpret_cast<cufftComplex*>(in), reinterpret_cast<cufftComplex*>(out),
+                              CUFFT_FORWARD);
+  };
+  bool failed = false;
+  const Times t = time_calls([&] { failed = failed || exec() != CUFFT_SUCCESS; });
+  if (failed) return std::printf("%s: cufftExec failed\n", s.text.c_str()), 1;
+  std::vector<float> got(out_floats);
+  cudaMemcpy(got.data(), out, out_floats * 4, cudaMemcpyDeviceToHost);
+  // The first transform: outputs 0 and 1 by the definition (1D), and where
+  // it is short, every output's relative RMS error.
+  const long length = per;
+  auto x = [&](long j) {
+    return r2c ? std::complex<double>(host[j], 0) : std::complex<double>(host[2 * j], host[2 * j + 1]);
+  };
+  double err = 0, norm = 0;
+  const long checked = s.n.size() == 1 ? (length <= 4096 ? per_out : 2) : 0;
+  for (long k = 0; k < checked; ++k) {
+    std::complex<double> want = 0;
+    for (long j = 0; j < length; ++j)
+      want += x(j) * std::polar(1.0, -2 * M_PI * double((j * k) % length) / double(length));
+    const std::complex<double> have(got[2 * k], got[2 * k + 1]);
+    err += std::norm(have - want);
+    norm += std::norm(want);
+  }
+  const double bytes = 4.0 * double(in_floats + out_floats);
+  std::printf("%-22s device %.4f ms (%.4f-%.4f)  wall %.4f ms  %.1f GB/s  rel.rms %s %.3g\n", s.text.c_str(),
+              t.device_ms, t.device_min, t.device_max, t.wall_ms, bytes / t.device_ms / 1e6,
+              length <= 4096 && s.n.size() == 1 ? "(all outputs)" : "(outputs 0, 1)", norm > 0 ? std::sqrt(err / norm) : 0);
+  cufftDestroy(plan);
+  cudaFree(in);
+  cudaFree(out);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  int version = 0;
+  cufftGetVersion(&version);
+  std::printf("cuFFT %d on %s\n", version, p.name);
+  int rc = 0;
+  for (int i = 1; i < argc; ++i) rc |= run(parse(argv[i]));
+  return rc;
+}
