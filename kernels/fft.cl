@@ -170,6 +170,48 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
 
 // ---- a stage ----------------------------------------------------------------
 
+// One radix-q pass over a work-group's slots of r values each: Stockham's
+// butterfly i of a slot reads values i + k r / q, twiddles them by
+// W_(nsl q)^((i mod nsl) k) (nsl: the product of the earlier passes'
+// radices) and writes its outputs at (i / nsl) nsl q + i mod nsl + m nsl.
+inline void stage_pass(__local const C* src, __local C* dst, const uint q, const uint nsl, const uint r,
+                       const uint slots, __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
+  const uint span = r / q;
+  for (uint x = get_local_id(0); x < slots * span; x += WG_SIZE) {
+    const uint s = x / span, i = x % span, im = i % nsl;
+    C v[16];
+    for (uint k = 0; k < q; ++k) v[k] = src[s * r + i + k * span];
+    if (nsl > 1)
+      for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
+    dft(v, q, lo, hi, shift, n);
+    const uint to = s * r + (i / nsl) * nsl * q + im;
+    for (uint k = 0; k < q; ++k) dst[to + k * nsl] = v[k];
+  }
+}
+
+// The stage's shape: compiled in where the rules specialise the program
+// (fft.specialise: FFT_R, FFT_NS, FFT_N, FFT_SLOTS, FFT_PASSES and each
+// pass's FFT_Qk and FFT_Sk), so the passes unroll and a butterfly's values
+// stay in registers; else the arguments.
+#ifdef FFT_R
+#define STAGE_R ((uint)FFT_R)
+#define STAGE_NS ((ulong)FFT_NS)
+#define STAGE_N ((ulong)FFT_N)
+#define STAGE_SLOTS ((uint)FFT_SLOTS)
+#else
+#define STAGE_R r
+#define STAGE_NS ns
+#define STAGE_N n
+#define STAGE_SLOTS slots
+#endif
+
+#define FFT_PASS(k)                                                                          \
+  stage_pass(src, dst, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N); \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+  t = src;                                                                                   \
+  src = dst;                                                                                 \
+  dst = t;
+
 // Stage of length r after `ns` (the product of the earlier stages' lengths)
 // of a transform of length n: slot g = (batch b, index j < n / r) reads
 // elements j + k n / r, k < r, twiddled by W_(ns r)^((j mod ns) k), and
@@ -182,57 +224,101 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
                         __global T* out, ulong o_off, ulong o_str, ulong o_d0, ulong o_d1, ulong o_d2, ulong c0,
                         ulong c1, ulong slots_total, ulong n, uint r, ulong ns, ulong radices, uint passes,
                         uint slots, uint in_slot_first, uint out_slot_first, __global const C* lo,
-                        __global const C* hi, uint shift, __local C* buf_a, __local C* buf_b) {
+                        __global const C* hi, uint shift, __local C* buf_a, __local C* buf_b,
+                        __local ulong* slot_info) {
   const uint lid = get_local_id(0);
-  const ulong first = (ulong)get_group_id(0) * slots;
-  const ulong per_batch = n / r;
-  const uint items = slots * r;
+  const ulong first = (ulong)get_group_id(0) * STAGE_SLOTS;
+  const ulong per_batch = STAGE_N / STAGE_R;
+  const uint items = STAGE_SLOTS * STAGE_R;
+
+  // Each slot's index j and its first input and output element, once a
+  // slot (the batch's offsets take 64-bit divisions); ~0 past the last.
+  __local ulong* slot_j = slot_info;
+  __local ulong* slot_in = slot_info + STAGE_SLOTS;
+  __local ulong* slot_out = slot_info + 2 * STAGE_SLOTS;
+  for (uint s = lid; s < STAGE_SLOTS; s += WG_SIZE) {
+    const ulong g = first + s;
+    const ulong b = g / per_batch;
+    slot_j[s] = g < slots_total ? g % per_batch : ~0ul;
+    slot_in[s] = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
+    slot_out[s] = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
 
   for (uint x = lid; x < items; x += WG_SIZE) {
-    const uint s = in_slot_first ? x % slots : x / r, k = in_slot_first ? x / slots : x % r;
-    const ulong g = first + s;
+    const uint s = in_slot_first ? x % STAGE_SLOTS : x / STAGE_R, k = in_slot_first ? x / STAGE_SLOTS : x % STAGE_R;
+    const ulong j = slot_j[s];
     C v = (C)((T)0, (T)0);
-    if (g < slots_total) {
-      const ulong b = g / per_batch, j = g % per_batch;
-      const ulong base = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
-      v = load_element(in, base, i_str, j + k * per_batch, n);
-      if (ns > 1 && k) v = cmul(v, root(lo, hi, shift, (j % ns) * k * (n / (ns * r))));
+    if (j != ~0ul) {
+      v = load_element(in, slot_in[s], i_str, j + k * per_batch, STAGE_N);
+      if (STAGE_NS > 1 && k) v = cmul(v, root(lo, hi, shift, (j % STAGE_NS) * k * (STAGE_N / (STAGE_NS * STAGE_R))));
     }
-    buf_a[s * r + k] = v;
+    buf_a[s * STAGE_R + k] = v;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
   __local C* src = buf_a;
   __local C* dst = buf_b;
+  __local C* t;
+#ifdef FFT_PASSES
+#if FFT_PASSES > 0
+  FFT_PASS(0)
+#endif
+#if FFT_PASSES > 1
+  FFT_PASS(1)
+#endif
+#if FFT_PASSES > 2
+  FFT_PASS(2)
+#endif
+#if FFT_PASSES > 3
+  FFT_PASS(3)
+#endif
+#if FFT_PASSES > 4
+  FFT_PASS(4)
+#endif
+#if FFT_PASSES > 5
+  FFT_PASS(5)
+#endif
+#if FFT_PASSES > 6
+  FFT_PASS(6)
+#endif
+#if FFT_PASSES > 7
+  FFT_PASS(7)
+#endif
+#if FFT_PASSES > 8
+  FFT_PASS(8)
+#endif
+#if FFT_PASSES > 9
+  FFT_PASS(9)
+#endif
+#if FFT_PASSES > 10
+  FFT_PASS(10)
+#endif
+#if FFT_PASSES > 11
+  FFT_PASS(11)
+#endif
+#if FFT_PASSES > 12
+#error "fft_stage: at most 12 passes compiled in"
+#endif
+#else
   uint nsl = 1;
   for (uint p = 0; p < passes; ++p) {
     const uint q = (uint)(radices >> (4 * p)) & 15u;
-    const uint span = r / q;
-    for (uint x = lid; x < slots * span; x += WG_SIZE) {
-      const uint s = x / span, i = x % span, im = i % nsl;
-      C v[16];
-      for (uint k = 0; k < q; ++k) v[k] = src[s * r + i + k * span];
-      if (nsl > 1)
-        for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
-      dft(v, q, lo, hi, shift, n);
-      const uint to = s * r + (i / nsl) * nsl * q + im;
-      for (uint k = 0; k < q; ++k) dst[to + k * nsl] = v[k];
-    }
+    stage_pass(src, dst, q, nsl, r, slots, lo, hi, shift, n);
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local C* t = src;
+    t = src;
     src = dst;
     dst = t;
     nsl *= q;
   }
+#endif
 
   for (uint x = lid; x < items; x += WG_SIZE) {
-    const uint s = out_slot_first ? x % slots : x / r, m = out_slot_first ? x / slots : x % r;
-    const ulong g = first + s;
-    if (g < slots_total) {
-      const ulong b = g / per_batch, j = g % per_batch;
-      const ulong base = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
-      store_element(out, base, o_str, (j / ns) * ns * r + j % ns + m * ns, n, src[s * r + m]);
-    }
+    const uint s = out_slot_first ? x % STAGE_SLOTS : x / STAGE_R, m = out_slot_first ? x / STAGE_SLOTS : x % STAGE_R;
+    const ulong j = slot_j[s];
+    if (j != ~0ul)
+      store_element(out, slot_out[s], o_str, (j / STAGE_NS) * STAGE_NS * STAGE_R + j % STAGE_NS + m * STAGE_NS,
+                    STAGE_N, src[s * STAGE_R + m]);
   }
 }
 

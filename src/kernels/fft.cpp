@@ -259,7 +259,8 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
                u(st.shape.before), radices, static_cast<cl_uint>(st.shape.radices.size()),
                static_cast<cl_uint>(st.shape.slots), static_cast<cl_uint>(st.in_slot_first),
                static_cast<cl_uint>(st.out_slot_first), *tab.lo, *tab.hi, static_cast<cl_uint>(tab.shift),
-               kernel_call::LocalBytes{st.local_bytes}, kernel_call::LocalBytes{st.local_bytes});
+               kernel_call::LocalBytes{st.local_bytes}, kernel_call::LocalBytes{st.local_bytes},
+               kernel_call::LocalBytes{3 * sizeof(cl_ulong) * st.shape.slots});
         break;
       }
       case FftStep::chirp_in:

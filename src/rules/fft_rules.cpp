@@ -16,11 +16,20 @@ constexpr std::size_t kLargestRadix = 13;
 // CPUs and Xeon Phi: a stage's two buffers within a core's second-level
 // cache.
 constexpr std::size_t kCpuStageBytes = std::size_t{256} << 10;
+// GPUs: what a work-group's local memory keeps back from the device's
+// figure (NVIDIA reserves 1 KiB of each block's shared memory for itself).
+constexpr std::uint64_t kReservedLocalBytes = 1024;
 
 std::string list_text(const std::vector<unsigned>& v) {
   std::string s;
   for (unsigned x : v) s += (s.empty() ? "" : " x ") + std::to_string(x);
   return s.empty() ? "none (length 1)" : s;
+}
+
+unsigned qmax(const std::vector<unsigned>& radices) {
+  unsigned q = 1;
+  for (unsigned r : radices) q = std::max(q, r);
+  return q;
 }
 
 // Complex values one of a stage's two local buffers holds for one slot.
@@ -32,7 +41,8 @@ std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std
     bytes = std::min<std::uint64_t>(bytes, kCpuStageBytes);
     why = std::to_string(bytes >> 10) + " KiB (a core's second-level cache)";
   } else {
-    why = std::to_string(bytes >> 10) + " KiB of local memory";
+    bytes -= std::min<std::uint64_t>(bytes / 2, kReservedLocalBytes);
+    why = std::to_string(bytes) + " bytes of local memory (1 KiB kept back)";
   }
   return std::max<std::size_t>(1, static_cast<std::size_t>(bytes / (2 * complex_bytes)));
 }
@@ -237,7 +247,8 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
   for (unsigned q : shape.radices) qmin = qmin ? std::min(qmin, q) : q;
   const std::size_t butterflies = qmin ? L / qmin : 1;  // a slot's, in the pass with the most
   const std::size_t planned = std::max<std::size_t>(1, p.work_group_size());
-  s.shape.slots = std::clamp<std::size_t>(planned / butterflies, 1, std::max<std::size_t>(1, cap / L));
+  // The slots' offsets (three 8-byte words a slot) share the local memory.
+  s.shape.slots = std::clamp<std::size_t>(planned / butterflies, 1, std::max<std::size_t>(1, cap / (L + 2)));
   s.shape.slots = std::min(s.shape.slots, std::max<std::size_t>(slots_total, 1));
   std::size_t wg = 1;
   while (wg < s.shape.slots * butterflies && wg < planned) wg *= 2;
@@ -251,6 +262,26 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
                " butterflies a pass against the planned " + std::to_string(planned) + "), two buffers of " +
                std::to_string(s.local_bytes) + " bytes");
   grid_of_groups(p, (slots_total + s.shape.slots - 1) / s.shape.slots);
+  if (gpu_class(p.device_class)) {
+    p.macros["FFT_N"] = std::to_string(m);
+    p.macros["FFT_R"] = std::to_string(L);
+    p.macros["FFT_NS"] = std::to_string(shape.before);
+    p.macros["FFT_SLOTS"] = std::to_string(s.shape.slots);
+    p.macros["FFT_PASSES"] = std::to_string(shape.radices.size());
+    std::size_t before = 1;
+    for (std::size_t k = 0; k < shape.radices.size(); ++k) {
+      p.macros["FFT_Q" + std::to_string(k)] = std::to_string(shape.radices[k]);
+      p.macros["FFT_S" + std::to_string(k)] = std::to_string(before);
+      before *= shape.radices[k];
+    }
+    p.decide("fft_program", "a program for this stage", "fft.specialise",
+             "GPUs: the stage's length, slots and radices compiled in, so each pass unrolls and a butterfly's " +
+                 std::to_string(qmax(shape.radices)) + " values stay in registers");
+  } else {
+    p.decide("fft_program", "one program for every length", "fft.specialise",
+             "CPUs and Xeon Phi: lengths and radices as arguments (a program a length would be compiled for each "
+             "length a user transforms)");
+  }
   // Consecutive slots are consecutive indices j (several per batch) or
   // consecutive batches; a slot's values are n / L (load) or `before`
   // (store) elements apart.

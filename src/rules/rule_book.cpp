@@ -116,13 +116,19 @@ const std::vector<Rule>& rule_book() {
       {"fft.stage-length", "all", "-",
        "A transform is as few Stockham stages as fit a work-group's two local buffers (GPUs: their local memory; "
        "CPUs and Xeon Phi: 256 KiB, a core's second-level cache), the prime factors dealt largest first to the "
-       "shortest stage: each stage reads and writes every value once, so fewer stages move fewer bytes."},
+       "shortest stage: each stage reads and writes every value once, so fewer stages move fewer bytes. GPUs keep 1 "
+       "KiB "
+       "of the local memory back (NVIDIA reserves it in every block)."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2, then 3, 5, 7, 11 and 13: the fewest passes "
        "over local memory; 2, 3, 4, 5 and 8 by their own butterflies, the others by their definition."},
       {"fft.slots", "all", "-",
        "A work-group holds as many of a stage's sequences as give it about its planned size in butterflies a pass "
        "(at least one, within its local memory), in a work-group of the next power of two up to that size."},
+      {"fft.specialise", "all", "-",
+       "GPUs build a stage's program with its length, slots and radices compiled in: each pass unrolls, a "
+       "butterfly's values stay in registers and index arithmetic folds; CPUs and Xeon Phi take them as arguments, "
+       "one program for every length."},
       {"fft.coalescing", "all", "1.5.2",
        "A stage loads and stores through local memory cooperatively: consecutive work-items take consecutive slots "
        "or consecutive values of one slot, whichever lies nearer in memory, so that a warp's accesses coalesce."},
