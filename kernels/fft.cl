@@ -189,6 +189,38 @@ inline void stage_pass(__local const C* src, __local C* dst, const uint q, const
   }
 }
 
+#ifdef FFT_INPLACE
+// The same pass in place in one buffer: each work-item takes its
+// butterflies' values into registers (at most FFT_VMAX, known when the
+// specialised program is compiled), and writes them after a barrier.
+inline void stage_pass_in_place(__local C* buf, const uint q, const uint nsl, const uint r, const uint slots,
+                                __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
+  const uint span = r / q, total = slots * span, rounds = (total + WG_SIZE - 1) / WG_SIZE;
+  C v[FFT_VMAX];
+  for (uint b = 0; b < rounds; ++b) {
+    const uint x = get_local_id(0) + b * WG_SIZE;
+    if (x < total) {
+      const uint s = x / span, i = x % span, im = i % nsl;
+      for (uint k = 0; k < q; ++k) v[b * q + k] = buf[s * r + i + k * span];
+      if (nsl > 1)
+        for (uint k = 1; k < q; ++k)
+          v[b * q + k] = cmul(v[b * q + k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
+      dft(v + b * q, q, lo, hi, shift, n);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = 0; b < rounds; ++b) {
+    const uint x = get_local_id(0) + b * WG_SIZE;
+    if (x < total) {
+      const uint s = x / span, i = x % span, im = i % nsl;
+      const uint to = s * r + (i / nsl) * nsl * q + im;
+      for (uint k = 0; k < q; ++k) buf[to + k * nsl] = v[b * q + k];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
 // The stage's shape: compiled in where the rules specialise the program
 // (fft.specialise: FFT_R, FFT_NS, FFT_N, FFT_SLOTS, FFT_PASSES and each
 // pass's FFT_Qk and FFT_Sk), so the passes unroll and a butterfly's values
@@ -205,12 +237,16 @@ inline void stage_pass(__local const C* src, __local C* dst, const uint q, const
 #define STAGE_SLOTS slots
 #endif
 
+#ifdef FFT_INPLACE
+#define FFT_PASS(k) stage_pass_in_place(src, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N);
+#else
 #define FFT_PASS(k)                                                                          \
   stage_pass(src, dst, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N); \
   barrier(CLK_LOCAL_MEM_FENCE);                                                              \
   t = src;                                                                                   \
   src = dst;                                                                                 \
   dst = t;
+#endif
 
 // Stage of length r after `ns` (the product of the earlier stages' lengths)
 // of a transform of length n: slot g = (batch b, index j < n / r) reads

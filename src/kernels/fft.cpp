@@ -4,6 +4,7 @@
 // launch the plan's steps in order.
 #include "portacl/fft.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <optional>
@@ -259,7 +260,8 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
                u(st.shape.before), radices, static_cast<cl_uint>(st.shape.radices.size()),
                static_cast<cl_uint>(st.shape.slots), static_cast<cl_uint>(st.in_slot_first),
                static_cast<cl_uint>(st.out_slot_first), *tab.lo, *tab.hi, static_cast<cl_uint>(tab.shift),
-               kernel_call::LocalBytes{st.local_bytes}, kernel_call::LocalBytes{st.local_bytes},
+               kernel_call::LocalBytes{st.local_bytes},
+               kernel_call::LocalBytes{std::max<std::size_t>(st.second_buffer, 2 * sizeof(T))},
                kernel_call::LocalBytes{3 * sizeof(cl_ulong) * st.shape.slots});
         break;
       }

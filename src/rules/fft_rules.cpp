@@ -32,7 +32,13 @@ unsigned qmax(const std::vector<unsigned>& radices) {
   return q;
 }
 
-// Complex values one of a stage's two local buffers holds for one slot.
+// GPUs run a stage's passes in place in one local buffer, each work-item
+// holding its butterflies' values in registers across the barrier (the
+// program is specialised, so their number is known when it is compiled);
+// CPUs and Xeon Phi between two buffers (rule fft.specialise).
+bool passes_in_place(const LaunchPlan& plan) { return gpu_class(plan.device_class); }
+
+// Complex values a stage's local buffers hold for one slot.
 std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std::size_t complex_bytes,
                            std::string& why) {
   const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
@@ -44,7 +50,20 @@ std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std
     bytes -= std::min<std::uint64_t>(bytes / 2, kReservedLocalBytes);
     why = std::to_string(bytes) + " bytes of local memory (1 KiB kept back)";
   }
-  return std::max<std::size_t>(1, static_cast<std::size_t>(bytes / (2 * complex_bytes)));
+  const std::size_t buffers = passes_in_place(plan) ? 1 : 2;
+  why += buffers == 1 ? ", one buffer (passes in place)" : ", two buffers";
+  return std::max<std::size_t>(1, static_cast<std::size_t>(bytes / (buffers * complex_bytes)));
+}
+
+// A specialised in-place stage's registers: each pass's butterflies a
+// work-item takes, times their radix, at most (FFT_VMAX).
+void set_stage_registers(FftStep& s) {
+  if (!passes_in_place(s.plan)) return;
+  const std::size_t wg = s.plan.work_group_size(), L = s.shape.length;
+  std::size_t most = 1;
+  for (unsigned q : s.shape.radices) most = std::max(most, q * ((s.shape.slots * (L / q) + wg - 1) / wg));
+  s.plan.macros["FFT_INPLACE"] = "1";
+  s.plan.macros["FFT_VMAX"] = std::to_string(most);
 }
 
 // The radices of one stage: eights, then a four or a two, then the odd
@@ -142,7 +161,7 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
   }
   plan.decide("fft_stages", std::to_string(lengths.size()) + (lengths.size() == 1 ? " stage" : " stages"),
               "fft.stage-length",
-              "length " + std::to_string(l.m) + ": a stage's two buffers take at most " + why + ", " +
+              "length " + std::to_string(l.m) + ": a stage's local memory is at most " + why + ", " +
                   std::to_string(cap) + " values each; stages " + text);
   plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
               "eights while they divide, then a four or a two, then the odd primes up to 13 (fewest passes "
@@ -256,11 +275,12 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
   p.macros["WG_SIZE"] = std::to_string(wg);
   p.use_local_memory = true;
   s.local_bytes = s.shape.slots * L * 2 * element_bytes;
+  s.second_buffer = passes_in_place(p) ? 0 : s.local_bytes;
   p.decide("fft_slots", std::to_string(s.shape.slots), "fft.slots",
            std::to_string(s.shape.slots) + " sequences of " + std::to_string(L) + " a work-group of " +
                std::to_string(wg) + " (" + std::to_string(s.shape.slots * butterflies) +
-               " butterflies a pass against the planned " + std::to_string(planned) + "), two buffers of " +
-               std::to_string(s.local_bytes) + " bytes");
+               " butterflies a pass against the planned " + std::to_string(planned) + "), " +
+               (s.second_buffer ? "two buffers" : "one buffer") + " of " + std::to_string(s.local_bytes) + " bytes");
   grid_of_groups(p, (slots_total + s.shape.slots - 1) / s.shape.slots);
   if (gpu_class(p.device_class)) {
     p.macros["FFT_N"] = std::to_string(m);
@@ -274,9 +294,11 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
       p.macros["FFT_S" + std::to_string(k)] = std::to_string(before);
       before *= shape.radices[k];
     }
+    set_stage_registers(s);
     p.decide("fft_program", "a program for this stage", "fft.specialise",
-             "GPUs: the stage's length, slots and radices compiled in, so each pass unrolls and a butterfly's " +
-                 std::to_string(qmax(shape.radices)) + " values stay in registers");
+             "GPUs: the stage's length, slots and radices compiled in, so each pass unrolls and a work-item's " +
+                 p.macros["FFT_VMAX"] + " values (its butterflies of " + std::to_string(qmax(shape.radices)) +
+                 " at most) stay in registers across the pass's barrier: the passes run in place");
   } else {
     p.decide("fft_program", "one program for every length", "fft.specialise",
              "CPUs and Xeon Phi: lengths and radices as arguments (a program a length would be compiled for each "
@@ -407,6 +429,7 @@ void fit_fft_group(FftStep& step, std::size_t compiled_limit) {
   p.local = {{fitted, 1, 1}};
   p.macros["WG_SIZE"] = std::to_string(fitted);
   grid_of_groups(p, groups);
+  set_stage_registers(step);
   p.decide("work_group_size", std::to_string(fitted), "limits.kernel-work-group-size",
            "the compiled stage kernel takes at most " + std::to_string(compiled_limit) + " work-items, not " +
                std::to_string(planned));

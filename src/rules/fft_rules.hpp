@@ -96,7 +96,8 @@ struct FftStep {
   // stage
   FftStage shape;
   bool in_slot_first = false, out_slot_first = false;
-  std::size_t local_bytes = 0;  ///< each of the two local buffers
+  std::size_t local_bytes = 0;    ///< the first local buffer
+  std::size_t second_buffer = 0;  ///< the second's (0: the passes run in place)
   // chirp steps: the transform's length n and the convolution's m
   std::size_t chirp_n = 0, chirp_m = 0;
 };

@@ -114,11 +114,10 @@ const std::vector<Rule>& rule_book() {
        "cyclic convolution with conj(w) by transforms of the smallest 2^a 3^b 5^c 7^d at least 2n - 1, times w_k "
        "(w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n in integers; the kernel's spectrum made once a plan)."},
       {"fft.stage-length", "all", "-",
-       "A transform is as few Stockham stages as fit a work-group's two local buffers (GPUs: their local memory; "
-       "CPUs and Xeon Phi: 256 KiB, a core's second-level cache), the prime factors dealt largest first to the "
-       "shortest stage: each stage reads and writes every value once, so fewer stages move fewer bytes. GPUs keep 1 "
-       "KiB "
-       "of the local memory back (NVIDIA reserves it in every block)."},
+       "A transform is as few Stockham stages as fit a work-group's local memory (GPUs: one buffer, the passes in "
+       "place, less 1 KiB that NVIDIA reserves in every block; CPUs and Xeon Phi: two buffers within 256 KiB, a core's "
+       "second-level cache), the prime factors dealt largest first to the shortest stage: each stage reads and writes "
+       "every value once, so fewer stages move fewer bytes."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2, then 3, 5, 7, 11 and 13: the fewest passes "
        "over local memory; 2, 3, 4, 5 and 8 by their own butterflies, the others by their definition."},
@@ -126,9 +125,10 @@ const std::vector<Rule>& rule_book() {
        "A work-group holds as many of a stage's sequences as give it about its planned size in butterflies a pass "
        "(at least one, within its local memory), in a work-group of the next power of two up to that size."},
       {"fft.specialise", "all", "-",
-       "GPUs build a stage's program with its length, slots and radices compiled in: each pass unrolls, a "
-       "butterfly's values stay in registers and index arithmetic folds; CPUs and Xeon Phi take them as arguments, "
-       "one program for every length."},
+       "GPUs build a stage's program with its length, slots and radices compiled in: each pass unrolls, index "
+       "arithmetic folds, and a work-item keeps its butterflies' values in registers across the pass's barrier, so "
+       "the passes run in place in one local buffer; CPUs and Xeon Phi take them as arguments, one program for every "
+       "length, the passes between two buffers."},
       {"fft.coalescing", "all", "1.5.2",
        "A stage loads and stores through local memory cooperatively: consecutive work-items take consecutive slots "
        "or consecutive values of one slot, whichever lies nearer in memory, so that a warp's accesses coalesce."},
