@@ -16,6 +16,7 @@ void bind_vectors(py::module_& m);    // reductions, AXPY, scans, sort
 void bind_dense(py::module_& m);      // matmul (GEMM)
 void bind_sparse(py::module_& m);     // SpMV, CG
 void bind_stencil(py::module_& m);    // heat 2D, 2D convolution
+void bind_fft(py::module_& m);        // fast Fourier transforms
 void bind_particles(py::module_& m);  // N-body
 void bind_ml(py::module_& m);         // k-means
 void bind_interop(py::module_& m);    // pyopencl handles

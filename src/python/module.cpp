@@ -63,6 +63,7 @@ PYBIND11_MODULE(_portacl, m) {
   python::bind_dense(m);
   python::bind_sparse(m);
   python::bind_stencil(m);
+  python::bind_fft(m);
   python::bind_particles(m);
   python::bind_ml(m);
   python::bind_interop(m);

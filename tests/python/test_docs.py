@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Every public function of portacl and portacl.sparse carries a numpydoc
+"""Every public function of portacl, portacl.sparse and portacl.fft carries a numpydoc
 docstring (Parameters where it takes any, Returns, Raises, Examples), and
 every example runs and prints what its docstring says (doctest, on the
 default device: PORTACL_DEVICE)."""
@@ -10,11 +10,12 @@ import inspect
 import pytest
 
 import portacl
+import portacl.fft
 import portacl.sparse
 
 
 def _public_functions():
-    for module in (portacl, portacl.sparse):
+    for module in (portacl, portacl.sparse, portacl.fft):
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj) and not inspect.isclass(obj):

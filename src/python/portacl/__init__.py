@@ -23,7 +23,7 @@ from ._portacl import (BuildError, Buffer, Context, CsrMatrix, DeviceValue, Erro
 
 __all__ = ["Array", "BuildError", "Buffer", "Context", "CsrMatrix", "DeviceValue", "Error", "Plan", "SmallCnn", "__version__", "argsort",
            "asarray", "axpy", "bicgstab", "bincount", "buffer_from_pyopencl", "cg", "compact", "context_from_pyopencl",
-           "convolve2d", "cumsum", "default_context", "dot", "from_dlpack", "gemv", "heat2d", "kmeans", "knn", "map", "matmul", "max", "md",
+           "convolve2d", "cumsum", "default_context", "dot", "fft", "from_dlpack", "gemv", "heat2d", "kmeans", "knn", "map", "matmul", "max", "md",
            "min", "nbody", "ncc", "nrm2", "query", "sort", "sparse", "spmv", "stencil3d", "sum", "to_pyopencl", "trsv",
            "tunable_operations", "tune"]
 
@@ -1414,3 +1414,4 @@ from ._elementwise import install_operators as _install_operators, map  # noqa: 
 _install_operators()
 
 from . import sparse  # noqa: E402  (portacl.sparse.csr_matrix; it uses the helpers above)
+from . import fft  # noqa: E402  (portacl.fft.fft, numpy.fft's names; it uses the helpers above)

@@ -24,6 +24,62 @@ TypeError""",
 Returns
 -------
 numpy.ndarray""",
+    "fft_input": """\
+a : array_like
+    Real or complex; float32 and complex64 run in single precision.""",
+    "fft_one_axis": """\
+n : int, optional
+    The transform's length: a cut or zero-padded to it along axis.
+axis : int, default -1
+    The axis transformed; the others are a batch.""",
+    "fft_axes": """\
+s : sequence of int, optional
+    The lengths along the axes: a cut or zero-padded to them.""",
+    "fft_norm": """\
+norm : {"backward", "ortho", "forward"}, optional
+    As NumPy's: "backward" (default) leaves the forward unscaled and divides
+    the inverse by n, "ortho" scales both by 1 / sqrt(n), "forward" divides
+    the forward.
+context : Context, optional
+    The device to run on; by default ``default_context()``.""",
+    "fft_returns": """\
+Returns
+-------
+numpy.ndarray
+    complex64 for single-precision input, else complex128.""",
+    "fft_raises": """\
+Raises
+------
+ValueError
+    A length below 1, an axis given twice, sizes and axes of different
+    counts, an unknown norm, a 0-D array.
+Error
+    What the library refuses itself (a RuntimeError: double on a device
+    without fp64), with its message.""",
+    "fft_parameters": """\
+Parameters
+----------
+$fft_input
+$fft_one_axis
+$fft_norm
+
+$fft_returns
+
+$fft_raises""",
+    "fftn_parameters": """\
+Parameters
+----------
+$fft_input
+$fft_axes
+axes : sequence of int, optional
+    The axes transformed (fftn and ifftn: the last len(s), else all; fft2
+    and ifft2: (-2, -1)); the others are a batch. Any number: groups of 3
+    run one after another.
+$fft_norm
+
+$fft_returns
+
+$fft_raises""",
     "context": """\
 context : Context, optional
     The device to run on; by default a Buffer operand's context, else
