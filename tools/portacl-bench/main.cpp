@@ -22,6 +22,7 @@
 #include "boost_compute_baseline.hpp"
 #include "cpu_library_baseline.hpp"
 #include "cpu_table.hpp"
+#include "clfft_baseline.hpp"
 #include "fftw_baseline.hpp"
 #include "viennacl_baseline.hpp"
 #include "tuning/bench_cases.hpp"
@@ -58,8 +59,10 @@ const char* kUsage =
     "                     for tools/gpu/cusparse_direct.cu and tools/gpu/cusparse.py)\n"
     "  --stencils LIST    also stencils, every variant of each of these forms:\n"
     "@STENCILS@"
-    "  --ffts LIST        also FFTs (beside FFTW on a CPU device) of these forms:\n"
+    "  --ffts LIST        also FFTs of these forms, beside --fft-baseline:\n"
     "@FFTS@"
+    "  --fft-baseline LIB clfft (default on a GPU; the same context) or fftw (default\n"
+    "                     on a CPU device; FFTW_MEASURE, a thread a core)\n"
     "  --group SEL        also strong and weak scaling over the device group SEL\n"
     "                     (\"cpu/2\", \"gpu+cpu\"), each member alone first (table output)\n"
     "  --group-reference SEL  a single device timed alone beside the group (\"cpu\")\n"
@@ -111,6 +114,7 @@ struct Args {
   std::vector<std::size_t> gemm_sizes;
   std::vector<std::string> gemm_types{"float"};
   std::vector<std::string> sparse, matrices, stencils, ffts;
+  std::string fft_baseline;   // "clfft", "fftw", or "" for the device's default
   std::string save_matrices;  // "" or where the sparse cases' matrices are written
   int reps = 20, warmup = 3;
   std::optional<unsigned long long> seed;
@@ -282,6 +286,10 @@ int main(int argc, char** argv) {
       } else if (arg == "--ffts") {
         a.ffts = cli::split(args.value());
         bench::check_specs("fft", a.ffts);
+      } else if (arg == "--fft-baseline") {
+        a.fft_baseline = args.value();
+        if (a.fft_baseline != "clfft" && a.fft_baseline != "fftw")
+          throw std::invalid_argument("--fft-baseline: '" + a.fft_baseline + "' is neither clfft nor fftw");
       } else if (arg == "--matrix") {
         a.matrices.push_back(args.value());
       } else if (arg == "--save-matrices") {
@@ -474,12 +482,18 @@ int main(int argc, char** argv) {
     }
     if (!a.ffts.empty()) {
       if (!a.json && !a.csv) std::cerr << "  ffts\n";
-      r.fftw_missing = !a.baseline ? "not asked for (--no-baseline)"
-                       : ctx.info().type != portacl::DeviceType::cpu
-                           ? "a CPU library, set beside a CPU device only (cuFFT: tools/gpu/cufft_direct.cu)"
-                           : bench::fftw_missing();
+      const bool on_cpu = ctx.info().type == portacl::DeviceType::cpu;
+      const std::string library = !a.fft_baseline.empty() ? a.fft_baseline : on_cpu ? "fftw" : "clfft";
+      r.fft_baseline_missing = !a.baseline          ? "not asked for (--no-baseline)"
+                               : library == "clfft" ? bench::clfft_missing()
+                               : !on_cpu            ? "FFTW is a CPU library: it runs beside a CPU device only"
+                                                    : bench::fftw_missing();
       r.ffts = bench::run_family(ctx, "fft", a.ffts, r.seed, timing, [&](portacl::BenchCase& c) {
-        if (a.baseline) bench::attach_fftw(ctx, c);
+        if (!a.baseline) return;
+        if (library == "clfft")
+          bench::attach_clfft(ctx, c);
+        else
+          bench::attach_fftw(ctx, c);
       });
       for (const auto& w : r.ffts) all_ok = all_ok && bench::row_ok(w);
     }

@@ -55,8 +55,8 @@ struct Report {
   std::vector<LatencyRow> latency;
   // The families' sections, all run from the families' own cases.
   std::vector<CaseRow> gemm, sparse, stencils, ffts;
-  std::string viennacl_missing;  // "" when ViennaCL ran beside the sparse cases
-  std::string fftw_missing;      // "" when FFTW could run beside the FFT cases (a CPU device)
+  std::string viennacl_missing;      // "" when ViennaCL ran beside the sparse cases
+  std::string fft_baseline_missing;  // "" when the FFT cases' baseline (clFFT or FFTW) could run
   // The CPU libraries table (CPU devices): its rows, and what the libraries
   // are ("" when the table was not run).
   std::vector<CpuRow> cpu;
