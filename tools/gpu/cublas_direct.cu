@@ -2,14 +2,16 @@
 // The dense floor: cuBLAS's SGEMM and DGEMM (C = A B, n x n, column-major,
 // no transposes) called as a CUDA C++ user calls them: handle, operands and
 // math mode set up once (CUBLAS_DEFAULT_MATH: no TF32 for FP32), then
-// cudaEvents around each call, median of 15 after 3 warm-ups; the host's
-// steady clock around the call and a device synchronize as a second clock.
+// cudaEvents around each call and the host's steady clock around it and a
+// synchronize as a second clock (cuda_timing.hpp: median of 20 after 3 warm-ups).
 // A few entries of C are checked against a double-precision host sum.
 // portacl-bench's GEMM section reports the same products; tools/gpu/cublas.py
 // gives PyTorch's matmul as a second figure.
 // build: nvcc -O2 -o cublas_direct cublas_direct.cu -lcublas   usage: cublas_direct [N...]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+
+#include "cuda_timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -43,25 +45,9 @@ int run(cublasHandle_t h, int n, const char* name) {
     return std::printf("cudaMalloc failed\n"), 1;
   cudaMemcpy(a, ha.data(), count * sizeof(T), cudaMemcpyHostToDevice);
   cudaMemcpy(b, hb.data(), count * sizeof(T), cudaMemcpyHostToDevice);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<double> device_ms, wall_ms;
-  for (int rep = 0; rep < 18; ++rep) {
-    cudaDeviceSynchronize();
-    const auto t0 = std::chrono::steady_clock::now();
-    cudaEventRecord(e0);
-    if (gemm(h, n, a, b, c) != CUBLAS_STATUS_SUCCESS) return std::printf("cuBLAS call failed\n"), 1;
-    cudaEventRecord(e1);
-    cudaDeviceSynchronize();
-    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    if (rep >= 3) {
-      device_ms.push_back(ms);
-      wall_ms.push_back(wall);
-    }
-  }
+  bool failed = false;
+  const Times t = time_calls([&] { failed = failed || gemm(h, n, a, b, c) != CUBLAS_STATUS_SUCCESS; });
+  if (failed) return std::printf("cuBLAS call failed\n"), 1;
   std::vector<T> hc(count);
   cudaMemcpy(hc.data(), c, count * sizeof(T), cudaMemcpyDeviceToHost);
   double worst = 0;  // column-major: C(i, j) = sum_p A(i, p) B(p, j)
@@ -72,19 +58,15 @@ int run(cublasHandle_t h, int n, const char* name) {
     worst = std::max(worst, std::fabs(sum - hc[i + std::size_t(j) * n]) / std::sqrt(double(n)));
   }
   const bool ok = worst < (sizeof(T) == 4 ? 1e-4 : 1e-12);
-  std::sort(device_ms.begin(), device_ms.end());
-  std::sort(wall_ms.begin(), wall_ms.end());
-  const double dev = device_ms[device_ms.size() / 2], wall = wall_ms[wall_ms.size() / 2];
+  const double dev = t.device_ms, wall = t.wall_ms;
   std::printf(
       "cublas-direct %s n=%d events median %.4f ms (%.4f-%.4f) %.1f TFLOP/s wall median %.4f ms %.1f TFLOP/s "
       "check %s\n",
-      name, n, dev, device_ms.front(), device_ms.back(), 2.0 * n * n * double(n) / dev / 1e9, wall,
+      name, n, dev, t.device_min, t.device_max, 2.0 * n * n * double(n) / dev / 1e9, wall,
       2.0 * n * n * double(n) / wall / 1e9, ok ? "ok" : "WRONG");
   cudaFree(a);
   cudaFree(b);
   cudaFree(c);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   return ok ? 0 : 1;
 }
 
