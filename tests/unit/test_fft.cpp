@@ -352,6 +352,10 @@ TEST_CASE("fft refuses what it cannot transform, naming the problem, before any 
   CHECK_THROWS_WITH(r.forward(spectrum, spectrum), Catch::Contains("runs out of place"));
   Fft c(ctx, {8}, fft_batch(1, FftKind::c2r));
   CHECK_THROWS_WITH(c.forward(spectrum, reals), Catch::Contains("C2R plan runs inverse only"));
+  // Double precision on a device without fp64 (the Xeon Phi fixture's plan).
+  FftOptions no_fp64;
+  no_fp64.plan.plan_as = test::load_fixture("intel_xeon_phi_knc.clinfo");
+  CHECK_THROWS_WITH(FftDouble(ctx, {64}, no_fp64), Catch::Contains("double precision") && Catch::Contains("fp64"));
   FftOptions two;
   two.output.offset = 1;
   Fft t(ctx, {8}, two);
