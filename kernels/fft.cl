@@ -171,21 +171,32 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
 // ---- a stage ----------------------------------------------------------------
 
 // One radix-q pass over a work-group's slots of r values each: Stockham's
-// butterfly i of a slot reads values i + k r / q, twiddles them by
-// W_(nsl q)^((i mod nsl) k) (nsl: the product of the earlier passes'
-// radices) and writes its outputs at (i / nsl) nsl q + i mod nsl + m nsl.
+// butterfly x (slot s = x / (r / q), index i) reads values i + k r / q,
+// twiddles them by W_(nsl q)^((i mod nsl) k) (nsl: the product of the
+// earlier passes' radices) and writes its outputs at (i / nsl) nsl q +
+// i mod nsl + m nsl.
+inline void butterfly_in(__local const C* src, const uint x, const uint q, const uint nsl, const uint r,
+                         __global const C* lo, __global const C* hi, const uint shift, const ulong n, C* v) {
+  const uint span = r / q, s = x / span, i = x % span, im = i % nsl;
+  for (uint k = 0; k < q; ++k) v[k] = src[s * r + i + k * span];
+  if (nsl > 1)
+    for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
+  dft(v, q, lo, hi, shift, n);
+}
+
+inline void butterfly_out(__local C* dst, const uint x, const uint q, const uint nsl, const uint r, const C* v) {
+  const uint span = r / q, s = x / span, i = x % span;
+  const uint to = s * r + (i / nsl) * nsl * q + i % nsl;
+  for (uint k = 0; k < q; ++k) dst[to + k * nsl] = v[k];
+}
+
+// A pass from one local buffer to the other.
 inline void stage_pass(__local const C* src, __local C* dst, const uint q, const uint nsl, const uint r,
                        const uint slots, __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
-  const uint span = r / q;
-  for (uint x = get_local_id(0); x < slots * span; x += WG_SIZE) {
-    const uint s = x / span, i = x % span, im = i % nsl;
+  for (uint x = get_local_id(0); x < slots * (r / q); x += WG_SIZE) {
     C v[16];
-    for (uint k = 0; k < q; ++k) v[k] = src[s * r + i + k * span];
-    if (nsl > 1)
-      for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
-    dft(v, q, lo, hi, shift, n);
-    const uint to = s * r + (i / nsl) * nsl * q + im;
-    for (uint k = 0; k < q; ++k) dst[to + k * nsl] = v[k];
+    butterfly_in(src, x, q, nsl, r, lo, hi, shift, n, v);
+    butterfly_out(dst, x, q, nsl, r, v);
   }
 }
 
@@ -195,27 +206,16 @@ inline void stage_pass(__local const C* src, __local C* dst, const uint q, const
 // specialised program is compiled), and writes them after a barrier.
 inline void stage_pass_in_place(__local C* buf, const uint q, const uint nsl, const uint r, const uint slots,
                                 __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
-  const uint span = r / q, total = slots * span, rounds = (total + WG_SIZE - 1) / WG_SIZE;
+  const uint total = slots * (r / q), rounds = (total + WG_SIZE - 1) / WG_SIZE;
   C v[FFT_VMAX];
   for (uint b = 0; b < rounds; ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < total) {
-      const uint s = x / span, i = x % span, im = i % nsl;
-      for (uint k = 0; k < q; ++k) v[b * q + k] = buf[s * r + i + k * span];
-      if (nsl > 1)
-        for (uint k = 1; k < q; ++k)
-          v[b * q + k] = cmul(v[b * q + k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
-      dft(v + b * q, q, lo, hi, shift, n);
-    }
+    if (x < total) butterfly_in(buf, x, q, nsl, r, lo, hi, shift, n, v + b * q);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint b = 0; b < rounds; ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < total) {
-      const uint s = x / span, i = x % span, im = i % nsl;
-      const uint to = s * r + (i / nsl) * nsl * q + im;
-      for (uint k = 0; k < q; ++k) buf[to + k * nsl] = v[b * q + k];
-    }
+    if (x < total) butterfly_out(buf, x, q, nsl, r, v + b * q);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -294,8 +294,10 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
   barrier(CLK_LOCAL_MEM_FENCE);
 
   __local C* src = buf_a;
+#ifndef FFT_INPLACE
   __local C* dst = buf_b;
   __local C* t;
+#endif
 #ifdef FFT_PASSES
 #if FFT_PASSES > 0
   FFT_PASS(0)

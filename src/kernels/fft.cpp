@@ -88,7 +88,8 @@ struct BasicFft<T>::State {
     std::optional<Buffer<T>> lo, hi, chirp, spectrum_forward, spectrum_inverse;
     unsigned shift = 0;
   };
-  std::vector<Tables> tables;  // per axis
+  std::vector<Tables> tables;              // per distinct length
+  std::vector<std::size_t> table_of_axis;  // which tables each axis reads
   std::optional<Buffer<T>> temp_a, temp_b, copy;
 };
 
@@ -169,10 +170,19 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
     s.temp_b.emplace(ctx, checked_product(any.temp_values, 2, "fft: the temporaries"));
   }
   if (any.copy_values) s.copy.emplace(ctx, checked_product(any.copy_values, 2, "fft: the copy"));
-  s.tables.resize(shape.size());
+  // Tables once a distinct length: twiddles, and under Bluestein the chirp
+  // and the spectrum of each direction the plan runs.
   for (std::size_t a = 0; a < shape.size(); ++a) {
+    std::size_t same = 0;
+    while (same < a && shape[same] != shape[a]) ++same;
+    if (same < a) {
+      s.table_of_axis.push_back(s.table_of_axis[same]);
+      continue;
+    }
+    s.table_of_axis.push_back(s.tables.size());
+    s.tables.emplace_back();
     const FftLength& len = any.lengths[a];
-    typename State::Tables& t = s.tables[a];
+    typename State::Tables& t = s.tables.back();
     make_twiddles<T>(ctx, len.m, t.lo, t.hi, t.shift);
     if (!len.bluestein) continue;
     // w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n first (exact in integers).
@@ -183,29 +193,28 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
       w[j] = std::polar(1.0, -M_PI * (double(r) / double(n)));
     }
     t.chirp.emplace(ctx, interleave<T>(w));
-    // The convolution's kernel conj(w_k) at k and m - k, and its spectrum
-    // over 1 / m, each direction's, transformed on the device in double
-    // where it has fp64.
-    for (int dir = 0; dir < 2; ++dir) {
+    // The convolution's kernel conj(w_k) at k and m - k (forward; w_k
+    // inverse), and its spectrum over 1 / m, transformed on the device in
+    // the precision the rules chose (fft.bluestein), by the device's own
+    // rules: a table made once, whatever class's plan the transform runs.
+    for (const bool inverse : {false, true}) {
+      if ((inverse && o.kind == FftKind::r2c) || (!inverse && o.kind == FftKind::c2r)) continue;
       std::fill(b.begin(), b.end(), std::complex<double>(0));
-      for (std::size_t j = 0; j < n; ++j) b[j] = b[(m - j) % m] = dir == 0 ? std::conj(w[j]) : w[j];
+      for (std::size_t j = 0; j < n; ++j) b[j] = b[(m - j) % m] = inverse ? w[j] : std::conj(w[j]);
       std::vector<std::complex<double>> spectrum(m);
       auto transform = [&](auto one) {
         using U = decltype(one);
-        FftOptions inner;
-        inner.plan = o.plan;
-        BasicFft<U> f(ctx, {m}, inner);
+        BasicFft<U> f(ctx, {m});
         Buffer<U> data(ctx, interleave<U>(b));
         f.forward(data);
         const std::vector<U> got = data.download();
         for (std::size_t k = 0; k < m; ++k) spectrum[k] = std::complex<double>(got[2 * k], got[2 * k + 1]) / double(m);
       };
-      const DeviceInfo& rules_device = o.plan.plan_as ? *o.plan.plan_as : ctx.info();
-      if (ctx.info().fp64 && rules_device.fp64)
+      if (len.spectrum_in_double)
         transform(double{});
       else
         transform(float{});
-      (dir == 0 ? t.spectrum_forward : t.spectrum_inverse).emplace(ctx, interleave<T>(spectrum));
+      (inverse ? t.spectrum_inverse : t.spectrum_forward).emplace(ctx, interleave<T>(spectrum));
     }
   }
 }
@@ -243,10 +252,11 @@ cl_ulong u(std::size_t v) { return static_cast<cl_ulong>(v); }
 namespace {
 
 template <class T, class Tables>
-void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const std::vector<Tables>& tables) {
+void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const std::vector<Tables>& tables,
+               const std::vector<std::size_t>& table_of_axis) {
   using kernel_call::launch;
   for (const FftStep& st : l.steps) {
-    const auto& tab = tables[st.axis];
+    const auto& tab = tables[table_of_axis[st.axis]];
     const PreparedKernel k = ctx.prepare(KernelRef{"fft.cl", st.entry, ""}, st.plan);
     const FftView &i = st.in, &o = st.out;
     switch (st.kind) {
@@ -272,7 +282,7 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
         break;
       case FftStep::chirp_product:
         launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.chirp_m),
-               st.plan.macros.at("SIGN") == "-1" ? *tab.spectrum_forward : *tab.spectrum_inverse);
+               l.inverse ? *tab.spectrum_inverse : *tab.spectrum_forward);
         break;
       case FftStep::chirp_out:
         launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.chirp_n), u(st.chirp_m), *tab.chirp, ops.of(o.operand),
@@ -315,7 +325,7 @@ void BasicFft<T>::forward(const Buffer<T>& in, Buffer<T>& out) const {
   run_steps<T>(*s_->ctx, s_->forward,
                Operands<T>{in, out, s_->temp_a ? &*s_->temp_a : nullptr, s_->temp_b ? &*s_->temp_b : nullptr,
                            s_->copy ? &*s_->copy : nullptr},
-               s_->tables);
+               s_->tables, s_->table_of_axis);
 }
 
 template <class T>
@@ -325,7 +335,7 @@ void BasicFft<T>::inverse(const Buffer<T>& in, Buffer<T>& out) const {
   run_steps<T>(*s_->ctx, s_->inverse,
                Operands<T>{in, out, s_->temp_a ? &*s_->temp_a : nullptr, s_->temp_b ? &*s_->temp_b : nullptr,
                            s_->copy ? &*s_->copy : nullptr},
-               s_->tables);
+               s_->tables, s_->table_of_axis);
 }
 
 template <class T>

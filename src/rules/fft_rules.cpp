@@ -32,11 +32,12 @@ unsigned qmax(const std::vector<unsigned>& radices) {
   return q;
 }
 
-// GPUs run a stage's passes in place in one local buffer, each work-item
-// holding its butterflies' values in registers across the barrier (the
-// program is specialised, so their number is known when it is compiled);
-// CPUs and Xeon Phi between two buffers (rule fft.specialise).
-bool passes_in_place(const LaunchPlan& plan) { return gpu_class(plan.device_class); }
+// GPUs build a program per stage shape and run its passes in place in one
+// local buffer, each work-item holding its butterflies' values in
+// registers across the barrier (their number is known when the program is
+// compiled); CPUs and Xeon Phi take the shape as arguments and run the
+// passes between two buffers (rule fft.specialise).
+bool specialised(const LaunchPlan& plan) { return gpu_class(plan.device_class); }
 
 // Complex values a stage's local buffers hold for one slot.
 std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std::size_t complex_bytes,
@@ -50,7 +51,7 @@ std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std
     bytes -= std::min<std::uint64_t>(bytes / 2, kReservedLocalBytes);
     why = std::to_string(bytes) + " bytes of local memory (1 KiB kept back)";
   }
-  const std::size_t buffers = passes_in_place(plan) ? 1 : 2;
+  const std::size_t buffers = specialised(plan) ? 1 : 2;
   why += buffers == 1 ? ", one buffer (passes in place)" : ", two buffers";
   return std::max<std::size_t>(1, static_cast<std::size_t>(bytes / (buffers * complex_bytes)));
 }
@@ -58,7 +59,7 @@ std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std
 // A specialised in-place stage's registers: each pass's butterflies a
 // work-item takes, times their radix, at most (FFT_VMAX).
 void set_stage_registers(FftStep& s) {
-  if (!passes_in_place(s.plan)) return;
+  if (!specialised(s.plan)) return;
   const std::size_t wg = s.plan.work_group_size(), L = s.shape.length;
   std::size_t most = 1;
   for (unsigned q : s.shape.radices) most = std::max(most, q * ((s.shape.slots * (L / q) + wg - 1) / wg));
@@ -141,9 +142,16 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
                 "length " + len + " has the prime factor " + std::to_string(fft_prime_factors(n).back()) +
                     ", above the largest radix (13): a cyclic convolution of length " + std::to_string(l.m) +
                     " (the smallest 2^a 3^b 5^c 7^d at least 2n - 1 = " + std::to_string(2 * n - 1) + ")");
+    l.spectrum_in_double = device.fp64;
+    plan.decide("fft_spectrum", device.fp64 ? "double" : "the transform's precision", "fft.bluestein",
+                device.fp64
+                    ? "the convolution kernel's spectrum is transformed in double once a plan (the device has "
+                      "fp64), then rounded"
+                    : "the device has no fp64: the kernel's spectrum is transformed in the transform's precision");
   }
   std::string why;
   const std::size_t cap = stage_capacity(plan, device, 2 * element_bytes, why);
+  l.capacity = cap;
   const std::vector<std::size_t> factors = fft_prime_factors(l.m);
   std::vector<std::size_t> lengths;
   for (std::size_t count = 1; lengths.empty(); ++count) lengths = split_stages(factors, count, cap);
@@ -248,9 +256,10 @@ FftStep job_step(const AxisJob& job, LaunchPlan plan, FftStep::Kind kind, const 
   return s;
 }
 
-FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJob& job, const FftStage& shape,
-                   std::size_t m, const FftView& in, const FftView& out, int sign, const std::string& in_kind,
+FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& len, const FftStage& shape,
+                   const FftView& in, const FftView& out, int sign, const std::string& in_kind,
                    const std::string& out_kind, std::size_t element_bytes) {
+  const std::size_t m = len.m, cap = len.capacity;
   FftStep s = job_step(job, base, FftStep::stage, "fft_stage", sign, in_kind, out_kind);
   s.in = in;
   s.out = out;
@@ -260,8 +269,6 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
   const std::size_t c0 = job.c0, c1 = job.c1;
   const std::size_t L = shape.length, per_batch = m / L;
   const std::size_t slots_total = job.transforms * per_batch;
-  std::string why;
-  const std::size_t cap = stage_capacity(p, device, 2 * element_bytes, why);
   unsigned qmin = 0;
   for (unsigned q : shape.radices) qmin = qmin ? std::min(qmin, q) : q;
   const std::size_t butterflies = qmin ? L / qmin : 1;  // a slot's, in the pass with the most
@@ -275,14 +282,14 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
   p.macros["WG_SIZE"] = std::to_string(wg);
   p.use_local_memory = true;
   s.local_bytes = s.shape.slots * L * 2 * element_bytes;
-  s.second_buffer = passes_in_place(p) ? 0 : s.local_bytes;
+  s.second_buffer = specialised(p) ? 0 : s.local_bytes;
   p.decide("fft_slots", std::to_string(s.shape.slots), "fft.slots",
            std::to_string(s.shape.slots) + " sequences of " + std::to_string(L) + " a work-group of " +
                std::to_string(wg) + " (" + std::to_string(s.shape.slots * butterflies) +
                " butterflies a pass against the planned " + std::to_string(planned) + "), " +
                (s.second_buffer ? "two buffers" : "one buffer") + " of " + std::to_string(s.local_bytes) + " bytes");
   grid_of_groups(p, (slots_total + s.shape.slots - 1) / s.shape.slots);
-  if (gpu_class(p.device_class)) {
+  if (specialised(p)) {
     p.macros["FFT_N"] = std::to_string(m);
     p.macros["FFT_R"] = std::to_string(L);
     p.macros["FFT_NS"] = std::to_string(shape.before);
@@ -324,8 +331,7 @@ FftStep stage_step(const LaunchPlan& base, const DeviceInfo& device, const AxisJ
 
 // One axis's steps: its stages (through the temporaries when more than
 // one), or the chirp-z around forward and inverse stages of length m.
-void axis_steps(FftLaunches& l, const LaunchPlan& base, const DeviceInfo& device, const AxisJob& job,
-                std::size_t element_bytes) {
+void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std::size_t element_bytes) {
   const FftLength& len = l.lengths[job.axis];
   auto run_stages = [&](FftView from, const FftView& to, int sign, const std::string& in_kind,
                         const std::string& out_kind) {
@@ -341,7 +347,7 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const DeviceInfo& device
           spare = FftOperand::temp_a;
         dest = packed_view(spare, len.m, job.c0, job.c1);
       }
-      l.steps.push_back(stage_step(base, device, job, len.stages[k], len.m, from, dest, sign, k == 0 ? in_kind : "",
+      l.steps.push_back(stage_step(base, job, len, len.stages[k], from, dest, sign, k == 0 ? in_kind : "",
                                    last ? out_kind : "", element_bytes));
       from = dest;
     }
@@ -381,15 +387,16 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
   const std::size_t dims = p.shape.size();
   std::vector<std::size_t> complex_dims = p.shape;
   if (p.kind != FftProblem::c2c) complex_dims.back() = fft_half(p.shape.back());
-  LaunchPlan base = plan;
+  // Each axis's steps carry the decisions of its own length, then their own.
+  std::vector<LaunchPlan> axis_plans(dims, plan);
   for (std::size_t a = 0; a < dims; ++a)
-    l.lengths.push_back(choose_fft_length(base, device, p.shape[a], p.element_bytes));
-  // The decisions of every axis's length, then each step's own.
+    l.lengths.push_back(choose_fft_length(axis_plans[a], device, p.shape[a], p.element_bytes));
   const ArrayShape in = array_shape(FftOperand::input, p.kind == FftProblem::r2c ? p.shape : complex_dims, p.in_offset,
                                     p.in_stride, p.in_distance);
   const ArrayShape out = array_shape(FftOperand::output, p.kind == FftProblem::c2r ? p.shape : complex_dims,
                                      p.out_offset, p.out_stride, p.out_distance);
-  const int sign = p.kind == FftProblem::r2c ? -1 : p.kind == FftProblem::c2r ? +1 : (p.inverse ? +1 : -1);
+  l.inverse = p.kind == FftProblem::c2r || (p.kind == FftProblem::c2c && p.inverse);
+  const int sign = l.inverse ? +1 : -1;
   auto job = [&](std::size_t axis, const ArrayShape& from, const ArrayShape& to, const std::string& in_kind,
                  const std::string& out_kind) {
     AxisJob j;
@@ -401,7 +408,7 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
     j.sign = sign;
     j.in_kind = in_kind;
     j.out_kind = out_kind;
-    axis_steps(l, base, device, j, p.element_bytes);
+    axis_steps(l, axis_plans[axis], j, p.element_bytes);
   };
   if (p.kind == FftProblem::c2r) {
     // The other axes inverse, from the input into a packed copy, in place

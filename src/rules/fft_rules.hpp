@@ -55,13 +55,18 @@ struct FftLength {
   std::size_t n = 1;
   bool bluestein = false;
   std::size_t m = 1;  ///< the length the stages transform (n unless bluestein)
+  /// Bluestein: the convolution kernel's spectrum transformed in double
+  /// (the device has fp64), else in the transform's precision.
+  bool spectrum_in_double = false;
+  std::size_t capacity = 1;  ///< complex values a stage's local memory holds for one slot
   std::vector<FftStage> stages;
 };
 
 /// The stages for length n under `plan` (its class decides; limits are
 /// `device`'s) of reals of `element_bytes`:
 ///   Bluestein's chirp-z where a prime factor is above 13, through the
-///   smallest 2^a 3^b 5^c 7^d at least 2n - 1 (rule fft.bluestein);
+///   smallest 2^a 3^b 5^c 7^d at least 2n - 1, its kernel's spectrum made
+///   in double where the device has fp64 (rule fft.bluestein);
 ///   stages as long as a work-group's two local buffers hold, as few as
 ///   that allows, of near-equal length (fft.stage-length: GPUs their local
 ///   memory, CPUs and Xeon Phi 256 KiB, a core's second-level cache);
@@ -106,6 +111,7 @@ struct FftStep {
 /// axis; twiddle tables for each length's stages, chirp and spectrum
 /// tables under Bluestein) and the temporaries' sizes in complex values.
 struct FftLaunches {
+  bool inverse = false;            ///< the transform's direction (the chirp product's spectrum)
   std::vector<FftLength> lengths;  ///< per axis, the shape's order
   std::vector<FftStep> steps;
   std::size_t temp_values = 0;  ///< each of temp_a and temp_b

@@ -112,7 +112,9 @@ const std::vector<Rule>& rule_book() {
       {"fft.bluestein", "all", "-",
        "A length with a prime factor above 13 (the largest radix) is transformed by Bluestein's chirp-z: x_j w_j, a "
        "cyclic convolution with conj(w) by transforms of the smallest 2^a 3^b 5^c 7^d at least 2n - 1, times w_k "
-       "(w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n in integers; the kernel's spectrum made once a plan)."},
+       "(w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n in integers; the kernel's spectrum made once a plan, in "
+       "double "
+       "where the device has fp64)."},
       {"fft.stage-length", "all", "-",
        "A transform is as few Stockham stages as fit a work-group's local memory (GPUs: one buffer, the passes in "
        "place, less 1 KiB that NVIDIA reserves in every block; CPUs and Xeon Phi: two buffers within 256 KiB, a core's "

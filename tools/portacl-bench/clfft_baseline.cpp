@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "rules/fft_rules.hpp"
 #include "tuning/fft_cases.hpp"
 
 #ifdef PORTACL_HAVE_CLFFT
@@ -41,11 +42,7 @@ void attach_clfft(portacl::Context& ctx, portacl::BenchCase& c) {
   if (!c.state || !clfft_ready()) return;
   auto s = std::static_pointer_cast<portacl::FftBench>(c.state);
   for (std::size_t n : s->shape)
-    for (std::size_t p = 2; n > 1; ++p)
-      while (n % p == 0) {
-        if (p > 13) return;  // clFFT has no Bluestein: no baseline for this length
-        n /= p;
-      }
+    if (!portacl::fft_smooth(n)) return;  // clFFT takes factors up to 13 only (no Bluestein): no baseline
   auto f = std::make_shared<ClfftPlan>();
   std::vector<std::size_t> lengths(s->shape.rbegin(), s->shape.rend());  // clFFT: the fastest axis first
   const clfftDim dim = lengths.size() == 1 ? CLFFT_1D : lengths.size() == 2 ? CLFFT_2D : CLFFT_3D;
