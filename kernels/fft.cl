@@ -46,13 +46,37 @@ inline C conj_c(const C a) { return (C)(a.x, -a.y); }
 // a times -i (forward) or +i (inverse).
 inline C times_minus_i_sign(const C a) { return SIGN < 0 ? (C)(a.y, -a.x) : (C)(-a.y, a.x); }
 
-// W_n^m in the transform's direction.
-inline C root(__global const C* lo, __global const C* hi, uint shift, ulong m) {
-  C w = lo[m & ((1ul << shift) - 1)];
-  const ulong h = m >> shift;
+// A root's index: 32 bits where the specialised program's transform is
+// shorter than 2^32, else 64.
+#if defined(FFT_N) && FFT_N < 4294967296
+typedef uint tw_t;
+#else
+typedef ulong tw_t;
+#endif
+
+// W_n^m in the transform's direction. The specialised program knows the
+// tables' split (FFT_SHIFT): one table where n <= 2^FFT_SHIFT.
+inline C root(__global const C* lo, __global const C* hi, uint shift, tw_t m) {
+#if defined(FFT_SHIFT) && FFT_N <= (1 << FFT_SHIFT)
+  C w = lo[m];
+#else
+#ifdef FFT_SHIFT
+  shift = FFT_SHIFT;
+#endif
+  C w = lo[m & (((tw_t)1 << shift) - 1)];
+  const tw_t h = m >> shift;
   if (h) w = cmul(w, hi[h]);
+#endif
   return SIGN < 0 ? w : conj_c(w);
 }
+
+// A stage's local buffer index: the specialised program pads one value
+// after every FFT_PAD (rule fft.local-padding).
+#if defined(FFT_PAD) && FFT_PAD > 0
+#define LX(i) ((i) + (i) / FFT_PAD)
+#else
+#define LX(i) (i)
+#endif
 
 // A batch's first element: b = b0 + c0 (b1 + c1 b2).
 inline ulong batch_offset(ulong b, ulong c0, ulong c1, ulong d0, ulong d1, ulong d2) {
@@ -148,7 +172,7 @@ inline void dft5(C* v) {
 // Any other radix (7, 11, 13) by its definition, its roots from the table.
 inline void dft_any(C* v, uint q, __global const C* lo, __global const C* hi, uint shift, ulong n) {
   C w[16], out[16];
-  for (uint k = 0; k < q; ++k) w[k] = root(lo, hi, shift, (ulong)k * (n / q));
+  for (uint k = 0; k < q; ++k) w[k] = root(lo, hi, shift, (tw_t)k * (tw_t)(n / q));
   for (uint m = 0; m < q; ++m) {
     C acc = v[0];
     for (uint k = 1; k < q; ++k) acc += cmul(v[k], w[(k * m) % q]);
@@ -178,16 +202,16 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
 inline void butterfly_in(__local const C* src, const uint x, const uint q, const uint nsl, const uint r,
                          __global const C* lo, __global const C* hi, const uint shift, const ulong n, C* v) {
   const uint span = r / q, s = x / span, i = x % span, im = i % nsl;
-  for (uint k = 0; k < q; ++k) v[k] = src[s * r + i + k * span];
+  for (uint k = 0; k < q; ++k) v[k] = src[LX(s * r + i + k * span)];
   if (nsl > 1)
-    for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (ulong)im * k * (n / (nsl * q))));
+    for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (tw_t)(im * k) * (tw_t)(n / (nsl * q))));
   dft(v, q, lo, hi, shift, n);
 }
 
 inline void butterfly_out(__local C* dst, const uint x, const uint q, const uint nsl, const uint r, const C* v) {
   const uint span = r / q, s = x / span, i = x % span;
   const uint to = s * r + (i / nsl) * nsl * q + i % nsl;
-  for (uint k = 0; k < q; ++k) dst[to + k * nsl] = v[k];
+  for (uint k = 0; k < q; ++k) dst[LX(to + k * nsl)] = v[k];
 }
 
 // A pass from one local buffer to the other.
@@ -200,31 +224,10 @@ inline void stage_pass(__local const C* src, __local C* dst, const uint q, const
   }
 }
 
-#ifdef FFT_INPLACE
-// The same pass in place in one buffer: each work-item takes its
-// butterflies' values into registers (at most FFT_VMAX, known when the
-// specialised program is compiled), and writes them after a barrier.
-inline void stage_pass_in_place(__local C* buf, const uint q, const uint nsl, const uint r, const uint slots,
-                                __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
-  const uint total = slots * (r / q), rounds = (total + WG_SIZE - 1) / WG_SIZE;
-  C v[FFT_VMAX];
-  for (uint b = 0; b < rounds; ++b) {
-    const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < total) butterfly_in(buf, x, q, nsl, r, lo, hi, shift, n, v + b * q);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint b = 0; b < rounds; ++b) {
-    const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < total) butterfly_out(buf, x, q, nsl, r, v + b * q);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
-#endif
-
 // The stage's shape: compiled in where the rules specialise the program
-// (fft.specialise: FFT_R, FFT_NS, FFT_N, FFT_SLOTS, FFT_PASSES and each
-// pass's FFT_Qk and FFT_Sk), so the passes unroll and a butterfly's values
-// stay in registers; else the arguments.
+// (fft.specialise: FFT_R, FFT_NS, FFT_N, FFT_SLOTS, FFT_PASSES, each pass's
+// FFT_Qk and FFT_Sk, the last's FFT_QL and FFT_SL), so the passes unroll
+// and a work-item's values stay in registers; else the arguments.
 #ifdef FFT_R
 #define STAGE_R ((uint)FFT_R)
 #define STAGE_NS ((ulong)FFT_NS)
@@ -237,8 +240,109 @@ inline void stage_pass_in_place(__local C* buf, const uint q, const uint nsl, co
 #define STAGE_SLOTS slots
 #endif
 
+// Where a slot's value lives: its index j in the batch (~0 past the last
+// slot) and the first input and output elements of its batch, computed
+// once a slot (the batch's offsets take 64-bit divisions).
+typedef struct {
+  __local const ulong *j, *in, *out;
+} SlotInfo;
+
+// Value k of slot s as the stage reads it: element j + k n / r of the
+// slot's sequence, twiddled by W_(ns r)^((j mod ns) k); 0 past the last
+// slot.
+inline C stage_input(__global const T* in, const SlotInfo si, const ulong i_str, const uint s, const uint k,
+                     const ulong n, const uint r, const ulong ns, __global const C* lo, __global const C* hi,
+                     const uint shift) {
+  const ulong j = si.j[s];
+  if (j == ~0ul) return (C)((T)0, (T)0);
+  const C v = load_element(in, si.in[s], i_str, j + k * (n / r), n);
+  if (ns > 1 && k) return cmul(v, root(lo, hi, shift, (tw_t)(j % ns) * k * (tw_t)(n / (ns * r))));
+  return v;
+}
+
+// Output m of slot s to element (j / ns) ns r + j mod ns + m ns.
+inline void stage_output(__global T* out, const SlotInfo si, const ulong o_str, const uint s, const uint m,
+                         const ulong n, const uint r, const ulong ns, const C v) {
+  const ulong j = si.j[s];
+  if (j != ~0ul) store_element(out, si.out[s], o_str, (j / ns) * ns * r + j % ns + m * ns, n, v);
+}
+
+// The cooperative load into (store from) local memory, in the order rule
+// fft.coalescing chose: consecutive work-items on consecutive slots or on
+// consecutive values of one slot.
+inline void stage_load(__global const T* in, const SlotInfo si, const ulong i_str, const uint slot_first,
+                       const ulong n, const uint r, const ulong ns, const uint slots, __global const C* lo,
+                       __global const C* hi, const uint shift, __local C* buf) {
+  for (uint x = get_local_id(0); x < slots * r; x += WG_SIZE) {
+    const uint s = slot_first ? x % slots : x / r, k = slot_first ? x / slots : x % r;
+    buf[LX(s * r + k)] = stage_input(in, si, i_str, s, k, n, r, ns, lo, hi, shift);
+  }
+}
+
+inline void stage_store(__global T* out, const SlotInfo si, const ulong o_str, const uint slot_first, const ulong n,
+                        const uint r, const ulong ns, const uint slots, __local const C* buf) {
+  for (uint x = get_local_id(0); x < slots * r; x += WG_SIZE) {
+    const uint s = slot_first ? x % slots : x / r, m = slot_first ? x / slots : x % r;
+    stage_output(out, si, o_str, s, m, n, r, ns, buf[LX(s * r + m)]);
+  }
+}
+
 #ifdef FFT_INPLACE
-#define FFT_PASS(k) stage_pass_in_place(src, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N);
+// In place (GPUs): each work-item holds its butterflies' values in
+// registers (at most FFT_VMAX, butterfly b of a pass at v + b q); a pass
+// reads them from the buffer and transforms them, and after a barrier
+// writes them back where the next pass reads.
+#define FFT_ROUNDS(q) ((STAGE_SLOTS * (STAGE_R / (q)) + WG_SIZE - 1) / WG_SIZE)
+
+inline void pass_read(__local const C* buf, const uint q, const uint nsl, __global const C* lo, __global const C* hi,
+                      const uint shift, C* v) {
+  for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
+    const uint x = get_local_id(0) + b * WG_SIZE;
+    if (x < STAGE_SLOTS * (STAGE_R / q)) butterfly_in(buf, x, q, nsl, STAGE_R, lo, hi, shift, STAGE_N, v + b * q);
+  }
+}
+
+inline void pass_write(__local C* buf, const uint q, const uint nsl, const C* v) {
+  for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
+    const uint x = get_local_id(0) + b * WG_SIZE;
+    if (x < STAGE_SLOTS * (STAGE_R / q)) butterfly_out(buf, x, q, nsl, STAGE_R, v + b * q);
+  }
+}
+
+#if FFT_PASSES > 0
+// Along a slot (fft.coalescing), the first pass's butterflies read their
+// values from memory (butterfly x: slot x / span, values i + k span) ...
+inline void direct_read(__global const T* in, const SlotInfo si, const ulong i_str, __global const C* lo,
+                        __global const C* hi, const uint shift, C* v) {
+  const uint q = FFT_Q0, span = STAGE_R / q;
+  for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
+    const uint x = get_local_id(0) + b * WG_SIZE;
+    if (x < STAGE_SLOTS * span) {
+      for (uint k = 0; k < q; ++k)
+        v[b * q + k] =
+            stage_input(in, si, i_str, x / span, x % span + k * span, STAGE_N, STAGE_R, STAGE_NS, lo, hi, shift);
+      dft(v + b * q, q, lo, hi, shift, STAGE_N);
+    }
+  }
+}
+
+// ... and the last pass's write theirs (outputs i + k span).
+inline void direct_write(__global T* out, const SlotInfo si, const ulong o_str, const C* v) {
+  const uint q = FFT_QL, span = STAGE_R / q;
+  for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
+    const uint x = get_local_id(0) + b * WG_SIZE;
+    if (x < STAGE_SLOTS * span)
+      for (uint k = 0; k < q; ++k)
+        stage_output(out, si, o_str, x / span, x % span + k * span, STAGE_N, STAGE_R, STAGE_NS, v[b * q + k]);
+  }
+}
+#endif
+
+#define FFT_NEXT(a, b)                                      \
+  barrier(CLK_LOCAL_MEM_FENCE);                             \
+  pass_write(buf_a, FFT_Q##a, FFT_S##a, v);                 \
+  barrier(CLK_LOCAL_MEM_FENCE);                             \
+  pass_read(buf_a, FFT_Q##b, FFT_S##b, lo, hi, shift, v);
 #else
 #define FFT_PASS(k)                                                                          \
   stage_pass(src, dst, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N); \
@@ -253,9 +357,8 @@ inline void stage_pass_in_place(__local C* buf, const uint q, const uint nsl, co
 // elements j + k n / r, k < r, twiddled by W_(ns r)^((j mod ns) k), and
 // writes its transform's output m at (j / ns) ns r + j mod ns + m ns.
 // `radices` holds the passes' radices, 4 bits each, first pass lowest.
-// in_slot_first / out_slot_first: the cooperative load's (store's) order,
-// consecutive work-items on consecutive slots or on consecutive elements
-// of one slot (rule fft.coalescing).
+// in_slot_first / out_slot_first: the cooperative load's (store's) order
+// (rule fft.coalescing).
 __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_d0, ulong i_d1, ulong i_d2,
                         __global T* out, ulong o_off, ulong o_str, ulong o_d0, ulong o_d1, ulong o_d2, ulong c0,
                         ulong c1, ulong slots_total, ulong n, uint r, ulong ns, ulong radices, uint passes,
@@ -265,39 +368,77 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
   const uint lid = get_local_id(0);
   const ulong first = (ulong)get_group_id(0) * STAGE_SLOTS;
   const ulong per_batch = STAGE_N / STAGE_R;
-  const uint items = STAGE_SLOTS * STAGE_R;
 
-  // Each slot's index j and its first input and output element, once a
-  // slot (the batch's offsets take 64-bit divisions); ~0 past the last.
-  __local ulong* slot_j = slot_info;
-  __local ulong* slot_in = slot_info + STAGE_SLOTS;
-  __local ulong* slot_out = slot_info + 2 * STAGE_SLOTS;
+  const SlotInfo si = {slot_info, slot_info + STAGE_SLOTS, slot_info + 2 * STAGE_SLOTS};
   for (uint s = lid; s < STAGE_SLOTS; s += WG_SIZE) {
     const ulong g = first + s;
     const ulong b = g / per_batch;
-    slot_j[s] = g < slots_total ? g % per_batch : ~0ul;
-    slot_in[s] = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
-    slot_out[s] = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
+    slot_info[s] = g < slots_total ? g % per_batch : ~0ul;
+    slot_info[STAGE_SLOTS + s] = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
+    slot_info[2 * STAGE_SLOTS + s] = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  for (uint x = lid; x < items; x += WG_SIZE) {
-    const uint s = in_slot_first ? x % STAGE_SLOTS : x / STAGE_R, k = in_slot_first ? x / STAGE_SLOTS : x % STAGE_R;
-    const ulong j = slot_j[s];
-    C v = (C)((T)0, (T)0);
-    if (j != ~0ul) {
-      v = load_element(in, slot_in[s], i_str, j + k * per_batch, STAGE_N);
-      if (STAGE_NS > 1 && k) v = cmul(v, root(lo, hi, shift, (j % STAGE_NS) * k * (STAGE_N / (STAGE_NS * STAGE_R))));
-    }
-    buf_a[s * STAGE_R + k] = v;
-  }
+#if defined(FFT_INPLACE) && FFT_PASSES > 0
+  C v[FFT_VMAX];
+#if FFT_DIRECT_IN
+  direct_read(in, si, i_str, lo, hi, shift, v);
+#else
+  stage_load(in, si, i_str, in_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, lo, hi, shift, buf_a);
   barrier(CLK_LOCAL_MEM_FENCE);
-
+  pass_read(buf_a, FFT_Q0, FFT_S0, lo, hi, shift, v);
+#endif
+#if FFT_PASSES > 1
+  FFT_NEXT(0, 1)
+#endif
+#if FFT_PASSES > 2
+  FFT_NEXT(1, 2)
+#endif
+#if FFT_PASSES > 3
+  FFT_NEXT(2, 3)
+#endif
+#if FFT_PASSES > 4
+  FFT_NEXT(3, 4)
+#endif
+#if FFT_PASSES > 5
+  FFT_NEXT(4, 5)
+#endif
+#if FFT_PASSES > 6
+  FFT_NEXT(5, 6)
+#endif
+#if FFT_PASSES > 7
+  FFT_NEXT(6, 7)
+#endif
+#if FFT_PASSES > 8
+  FFT_NEXT(7, 8)
+#endif
+#if FFT_PASSES > 9
+  FFT_NEXT(8, 9)
+#endif
+#if FFT_PASSES > 10
+  FFT_NEXT(9, 10)
+#endif
+#if FFT_PASSES > 11
+  FFT_NEXT(10, 11)
+#endif
+#if FFT_PASSES > 12
+#error "fft_stage: at most 12 passes compiled in"
+#endif
+#if FFT_DIRECT_OUT
+  direct_write(out, si, o_str, v);
+#else
+  barrier(CLK_LOCAL_MEM_FENCE);
+  pass_write(buf_a, FFT_QL, FFT_SL, v);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  stage_store(out, si, o_str, out_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, buf_a);
+#endif
+#else
+  // Two buffers in turn (or a stage of length 1: no pass).
+  stage_load(in, si, i_str, in_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, lo, hi, shift, buf_a);
+  barrier(CLK_LOCAL_MEM_FENCE);
   __local C* src = buf_a;
-#ifndef FFT_INPLACE
   __local C* dst = buf_b;
   __local C* t;
-#endif
 #ifdef FFT_PASSES
 #if FFT_PASSES > 0
   FFT_PASS(0)
@@ -350,14 +491,8 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
     nsl *= q;
   }
 #endif
-
-  for (uint x = lid; x < items; x += WG_SIZE) {
-    const uint s = out_slot_first ? x % STAGE_SLOTS : x / STAGE_R, m = out_slot_first ? x / STAGE_SLOTS : x % STAGE_R;
-    const ulong j = slot_j[s];
-    if (j != ~0ul)
-      store_element(out, slot_out[s], o_str, (j / STAGE_NS) * STAGE_NS * STAGE_R + j % STAGE_NS + m * STAGE_NS,
-                    STAGE_N, src[s * STAGE_R + m]);
-  }
+  stage_store(out, si, o_str, out_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, src);
+#endif
 }
 
 // ---- Bluestein's chirp-z ----------------------------------------------------

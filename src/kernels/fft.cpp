@@ -97,10 +97,7 @@ namespace {
 
 template <class T>
 void make_twiddles(Context& ctx, std::size_t m, std::optional<Buffer<T>>& lo, std::optional<Buffer<T>>& hi,
-                   unsigned& shift) {
-  unsigned bits = 0;
-  while ((std::size_t{1} << bits) < m) ++bits;
-  shift = bits <= 12 ? bits : (bits + 1) / 2;  // one table up to 4096, else two of about sqrt(m)
+                   unsigned shift) {
   const std::size_t k = std::size_t{1} << shift, hs = (m + k - 1) / k;
   std::vector<std::complex<double>> l(std::min(k, m)), h(hs);
   for (std::size_t i = 0; i < l.size(); ++i) l[i] = unit_root(i, m);
@@ -183,6 +180,7 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
     s.tables.emplace_back();
     const FftLength& len = any.lengths[a];
     typename State::Tables& t = s.tables.back();
+    t.shift = len.twiddle_shift;
     make_twiddles<T>(ctx, len.m, t.lo, t.hi, t.shift);
     if (!len.bluestein) continue;
     // w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n first (exact in integers).

@@ -19,6 +19,10 @@ constexpr std::size_t kCpuStageBytes = std::size_t{256} << 10;
 // GPUs: what a work-group's local memory keeps back from the device's
 // figure (NVIDIA reserves 1 KiB of each block's shared memory for itself).
 constexpr std::uint64_t kReservedLocalBytes = 1024;
+// GPUs: the bytes of one row of local-memory banks (32 banks of 4 bytes on
+// NVIDIA, 32 of 4 on GCN's LDS) and of a DRAM sector (32 bytes).
+constexpr std::size_t kBankRowBytes = 128;
+constexpr std::size_t kSectorBytes = 32;
 
 std::string list_text(const std::vector<unsigned>& v) {
   std::string s;
@@ -39,6 +43,15 @@ unsigned qmax(const std::vector<unsigned>& radices) {
 // passes between two buffers (rule fft.specialise).
 bool specialised(const LaunchPlan& plan) { return gpu_class(plan.device_class); }
 
+// The specialised stage pads its local buffer by one value a bank row
+// (rule fft.local-padding); 0: no padding.
+std::size_t pad_every(const LaunchPlan& plan, std::size_t complex_bytes) {
+  return specialised(plan) ? std::max<std::size_t>(1, kBankRowBytes / complex_bytes) : 0;
+}
+
+// Values a buffer of `values` takes with its padding.
+std::size_t padded(std::size_t values, std::size_t every) { return every ? values + values / every + 1 : values; }
+
 // Complex values a stage's local buffers hold for one slot.
 std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std::size_t complex_bytes,
                            std::string& why) {
@@ -53,7 +66,12 @@ std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std
   }
   const std::size_t buffers = specialised(plan) ? 1 : 2;
   why += buffers == 1 ? ", one buffer (passes in place)" : ", two buffers";
-  return std::max<std::size_t>(1, static_cast<std::size_t>(bytes / (buffers * complex_bytes)));
+  std::size_t values = static_cast<std::size_t>(bytes / (buffers * complex_bytes));
+  if (const std::size_t every = pad_every(plan, complex_bytes)) {
+    values = (values - 1) * every / (every + 1);
+    why += ", padded by one value in " + std::to_string(every + 1);
+  }
+  return std::max<std::size_t>(1, values);
 }
 
 // A specialised in-place stage's registers: each pass's butterflies a
@@ -67,8 +85,9 @@ void set_stage_registers(FftStep& s) {
   s.plan.macros["FFT_VMAX"] = std::to_string(most);
 }
 
-// The radices of one stage: eights, then a four or a two, then the odd
-// primes as they come.
+// The radices of one stage: eights, then a four or a two (an eight and a
+// lone two become two fours: as many passes, none of radix 2), then the
+// odd primes as they come.
 std::vector<unsigned> stage_radices(std::size_t length) {
   std::vector<unsigned> r;
   unsigned twos = 0;
@@ -77,6 +96,10 @@ std::vector<unsigned> stage_radices(std::size_t length) {
     ++twos;
   }
   for (; twos >= 3; twos -= 3) r.push_back(8);
+  if (twos == 1 && !r.empty()) {
+    r.back() = 4;
+    twos = 2;
+  }
   if (twos) r.push_back(twos == 2 ? 4 : 2);
   for (std::size_t p = 3; length > 1; p += 2)
     while (length % p == 0) {
@@ -149,12 +172,24 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
                       "fp64), then rounded"
                     : "the device has no fp64: the kernel's spectrum is transformed in the transform's precision");
   }
+  unsigned bits = 0;
+  while ((std::size_t{1} << bits) < l.m) ++bits;
+  l.twiddle_shift = bits <= 12 ? bits : (bits + 1) / 2;
   std::string why;
   const std::size_t cap = stage_capacity(plan, device, 2 * element_bytes, why);
   l.capacity = cap;
   const std::vector<std::size_t> factors = fft_prime_factors(l.m);
-  std::vector<std::size_t> lengths;
-  for (std::size_t count = 1; lengths.empty(); ++count) lengths = split_stages(factors, count, cap);
+  std::vector<std::size_t> lengths = split_stages(factors, 1, cap);
+  if (lengths.empty()) {
+    // Several stages: on GPUs a work-group holds a DRAM sector's worth of
+    // sequences at least, so that the strided loads and stores coalesce.
+    const std::size_t least = specialised(plan) ? std::max<std::size_t>(1, kSectorBytes / (2 * element_bytes)) : 1;
+    const std::size_t shorter = std::max<std::size_t>(kLargestRadix, cap / least);
+    if (least > 1)
+      why += "; several stages, so at most " + std::to_string(shorter) + " values a sequence (" +
+             std::to_string(least) + " sequences a work-group fill a " + std::to_string(kSectorBytes) + "-byte sector)";
+    for (std::size_t count = 2; lengths.empty(); ++count) lengths = split_stages(factors, count, shorter);
+  }
   if (l.m == 1) lengths = {1};
   std::size_t before = 1;
   std::string text;
@@ -172,8 +207,8 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
               "length " + std::to_string(l.m) + ": a stage's local memory is at most " + why + ", " +
                   std::to_string(cap) + " values each; stages " + text);
   plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
-              "eights while they divide, then a four or a two, then the odd primes up to 13 (fewest passes "
-              "over local memory)");
+              "eights while they divide, then a four or a two (an eight and a lone two as two fours), then the "
+              "odd primes up to 13 (fewest passes over local memory)");
   return l;
 }
 
@@ -271,23 +306,34 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   const std::size_t slots_total = job.transforms * per_batch;
   unsigned qmin = 0;
   for (unsigned q : shape.radices) qmin = qmin ? std::min(qmin, q) : q;
-  const std::size_t butterflies = qmin ? L / qmin : 1;  // a slot's, in the pass with the most
+  // A slot's butterflies in the pass with the most (two buffers) or the
+  // fewest (in place: every work-item busy in the largest radix's passes,
+  // several butterflies each in the smaller radices').
+  const unsigned q_sized = specialised(p) ? qmax(shape.radices) : qmin;
+  const std::size_t butterflies = q_sized ? L / q_sized : 1;
   const std::size_t planned = std::max<std::size_t>(1, p.work_group_size());
+  const std::size_t complex_bytes = 2 * element_bytes, every = pad_every(p, complex_bytes);
   // The slots' offsets (three 8-byte words a slot) share the local memory.
-  s.shape.slots = std::clamp<std::size_t>(planned / butterflies, 1, std::max<std::size_t>(1, cap / (L + 2)));
+  const std::size_t fit = std::max<std::size_t>(1, cap / (L + 2));
+  // Several stages on a GPU: a sector's worth of slots (fft.stage-length).
+  const std::size_t least =
+      per_batch > 1 && specialised(p) ? std::max<std::size_t>(1, kSectorBytes / complex_bytes) : 1;
+  s.shape.slots = std::clamp<std::size_t>(std::max(planned / butterflies, least), 1, fit);
   s.shape.slots = std::min(s.shape.slots, std::max<std::size_t>(slots_total, 1));
   std::size_t wg = 1;
   while (wg < s.shape.slots * butterflies && wg < planned) wg *= 2;
   p.local = {{wg, 1, 1}};
   p.macros["WG_SIZE"] = std::to_string(wg);
   p.use_local_memory = true;
-  s.local_bytes = s.shape.slots * L * 2 * element_bytes;
+  s.local_bytes = padded(s.shape.slots * L, every) * complex_bytes;
   s.second_buffer = specialised(p) ? 0 : s.local_bytes;
   p.decide("fft_slots", std::to_string(s.shape.slots), "fft.slots",
            std::to_string(s.shape.slots) + " sequences of " + std::to_string(L) + " a work-group of " +
-               std::to_string(wg) + " (" + std::to_string(s.shape.slots * butterflies) +
-               " butterflies a pass against the planned " + std::to_string(planned) + "), " +
-               (s.second_buffer ? "two buffers" : "one buffer") + " of " + std::to_string(s.local_bytes) + " bytes");
+               std::to_string(wg) + " (" + std::to_string(s.shape.slots * butterflies) + " butterflies a " +
+               (specialised(p) ? "radix-" + std::to_string(q_sized) + " pass" : "pass") + " against the planned " +
+               std::to_string(planned) + (least > 1 ? ", at least " + std::to_string(least) + " for a sector" : "") +
+               "), " + (s.second_buffer ? "two buffers" : "one buffer") + " of " + std::to_string(s.local_bytes) +
+               " bytes");
   grid_of_groups(p, (slots_total + s.shape.slots - 1) / s.shape.slots);
   if (specialised(p)) {
     p.macros["FFT_N"] = std::to_string(m);
@@ -301,7 +347,15 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
       p.macros["FFT_S" + std::to_string(k)] = std::to_string(before);
       before *= shape.radices[k];
     }
+    p.macros["FFT_QL"] = std::to_string(shape.radices.empty() ? 1 : shape.radices.back());
+    p.macros["FFT_SL"] = std::to_string(before / (shape.radices.empty() ? 1 : shape.radices.back()));
+    p.macros["FFT_SHIFT"] = std::to_string(len.twiddle_shift);
+    p.macros["FFT_PAD"] = std::to_string(every);
     set_stage_registers(s);
+    p.decide("fft_padding", "one value in " + std::to_string(every + 1), "fft.local-padding",
+             "a value of " + std::to_string(complex_bytes) + " bytes after every " + std::to_string(every) + " (a " +
+                 std::to_string(kBankRowBytes) +
+                 "-byte row of banks): a pass's writes at strides of its radix spread over the banks");
     p.decide("fft_program", "a program for this stage", "fft.specialise",
              "GPUs: the stage's length, slots and radices compiled in, so each pass unrolls and a work-item's " +
                  p.macros["FFT_VMAX"] + " values (its butterflies of " + std::to_string(qmax(shape.radices)) +
@@ -319,10 +373,17 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
       per_batch > 1 ? (shape.before > 1 ? out.stride : L * out.stride) : batch_step(out, c0, c1);
   s.in_slot_first = in_slot < per_batch * in.stride;
   s.out_slot_first = out_slot < shape.before * out.stride;
-  p.decide("fft_access",
-           std::string("load ") + (s.in_slot_first ? "across slots" : "along a slot") + ", store " +
-               (s.out_slot_first ? "across slots" : "along a slot"),
-           "fft.coalescing",
+  // Along a slot, the first pass's butterflies read their values straight
+  // from memory and the last pass's write theirs (in place: in registers).
+  const bool direct = specialised(p) && !shape.radices.empty();
+  if (direct) {
+    p.macros["FFT_DIRECT_IN"] = s.in_slot_first ? "0" : "1";
+    p.macros["FFT_DIRECT_OUT"] = s.out_slot_first ? "0" : "1";
+  }
+  auto order = [&](bool across) {
+    return std::string(across ? "across slots" : direct ? "along a slot, from registers" : "along a slot");
+  };
+  p.decide("fft_access", "load " + order(s.in_slot_first) + ", store " + order(s.out_slot_first), "fft.coalescing",
            "consecutive work-items take the order whose addresses are nearer: slots " + std::to_string(in_slot) +
                " / " + std::to_string(out_slot) + " elements apart, a slot's values " +
                std::to_string(per_batch * in.stride) + " / " + std::to_string(shape.before * out.stride));

@@ -59,6 +59,9 @@ struct FftLength {
   /// (the device has fp64), else in the transform's precision.
   bool spectrum_in_double = false;
   std::size_t capacity = 1;  ///< complex values a stage's local memory holds for one slot
+  /// The twiddle table's split: W_m^k = lo[k mod 2^shift] hi[k >> shift]
+  /// (one table up to 4096 roots, else two of about sqrt(m)).
+  unsigned twiddle_shift = 0;
   std::vector<FftStage> stages;
 };
 

@@ -119,13 +119,21 @@ const std::vector<Rule>& rule_book() {
        "A transform is as few Stockham stages as fit a work-group's local memory (GPUs: one buffer, the passes in "
        "place, less 1 KiB that NVIDIA reserves in every block; CPUs and Xeon Phi: two buffers within 256 KiB, a core's "
        "second-level cache), the prime factors dealt largest first to the shortest stage: each stage reads and writes "
-       "every value once, so fewer stages move fewer bytes."},
+       "every value once, so fewer stages move fewer bytes. Where one stage does not fit, a GPU's stages are short "
+       "enough that a work-group holds a 32-byte sector's worth of sequences, whose strided values then coalesce."},
       {"fft.radices", "all", "-",
-       "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2, then 3, 5, 7, 11 and 13: the fewest passes "
-       "over local memory; 2, 3, 4, 5 and 8 by their own butterflies, the others by their definition."},
+       "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2 (an 8 and a lone 2 become two 4s), then 3, "
+       "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5 and 8 by "
+       "their own butterflies, the others by their definition."},
       {"fft.slots", "all", "-",
        "A work-group holds as many of a stage's sequences as give it about its planned size in butterflies a pass "
-       "(at least one, within its local memory), in a work-group of the next power of two up to that size."},
+       "(GPUs: in the largest radix's passes, so every work-item has a butterfly there; at least a 32-byte sector's "
+       "worth where the transform takes several stages; at least one, within its local memory), in a work-group of "
+       "the next power of two up to that size."},
+      {"fft.local-padding", "all", "1.5.2",
+       "GPUs pad the stage's local buffer by one value after each 128-byte row of banks: the early passes write "
+       "their butterflies' values a radix apart, which without padding falls on the same banks (an 8-way conflict "
+       "for radix 8)."},
       {"fft.specialise", "all", "-",
        "GPUs build a stage's program with its length, slots and radices compiled in: each pass unrolls, index "
        "arithmetic folds, and a work-item keeps its butterflies' values in registers across the pass's barrier, so "

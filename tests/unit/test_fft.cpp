@@ -306,7 +306,7 @@ TEST_CASE("fft runs right under every device class's plan", "[fft]") {
   Context& ctx = test::cpu_context();
   for (const auto& [fixture, opt] : test::class_plans(ElementType::f32)) {
     INFO(fixture);
-    for (std::size_t n : {60u, 1009u, 1u << 17}) {
+    for (std::size_t n : {1u, 2u, 7u, 60u, 1009u, 1u << 17}) {
       FftOptions o = fft_batch(n > 4096 ? 1 : 3);
       o.plan = opt;
       check_fft<float>(ctx, {n}, o);
