@@ -16,6 +16,8 @@
 // computed in double on the host and rounded once: lo[m mod 2^s] times
 // hi[m >> s] (hi holds a single 1 when n <= 2^s). Every root a stage or a
 // pass needs is one of them: W_(L)^k = W_n^(k n / L) for L dividing n.
+// The specialised (GPU) stage reads its passes' roots from a table a pass
+// instead, in the order its work-items take them (`pt`).
 //
 // Macros: T (float or double), WG_SIZE, SIGN (-1 forward, +1 inverse),
 // REAL_IN (input reals, imaginary parts 0), HERM_IN (input the n / 2 + 1
@@ -199,12 +201,22 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
 // twiddles them by W_(nsl q)^((i mod nsl) k) (nsl: the product of the
 // earlier passes' radices) and writes its outputs at (i / nsl) nsl q +
 // i mod nsl + m nsl.
+// The specialised stage reads the pass's roots from its own table `pt`
+// (rule fft.pass-twiddles: W_(nsl q)^(im k) at toff + k nsl + im).
 inline void butterfly_in(__local const C* src, const uint x, const uint q, const uint nsl, const uint r,
-                         __global const C* lo, __global const C* hi, const uint shift, const ulong n, C* v) {
+                         __global const C* lo, __global const C* hi, const uint shift, const ulong n,
+                         __global const C* pt, const uint toff, C* v) {
   const uint span = r / q, s = x / span, i = x % span, im = i % nsl;
   for (uint k = 0; k < q; ++k) v[k] = src[LX(s * r + i + k * span)];
   if (nsl > 1)
-    for (uint k = 1; k < q; ++k) v[k] = cmul(v[k], root(lo, hi, shift, (tw_t)(im * k) * (tw_t)(n / (nsl * q))));
+    for (uint k = 1; k < q; ++k) {
+#ifdef FFT_INPLACE
+      const C w = pt[toff + k * nsl + im];
+      v[k] = cmul(v[k], SIGN < 0 ? w : conj_c(w));
+#else
+      v[k] = cmul(v[k], root(lo, hi, shift, (tw_t)(im * k) * (tw_t)(n / (nsl * q))));
+#endif
+    }
   dft(v, q, lo, hi, shift, n);
 }
 
@@ -219,7 +231,7 @@ inline void stage_pass(__local const C* src, __local C* dst, const uint q, const
                        const uint slots, __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
   for (uint x = get_local_id(0); x < slots * (r / q); x += WG_SIZE) {
     C v[16];
-    butterfly_in(src, x, q, nsl, r, lo, hi, shift, n, v);
+    butterfly_in(src, x, q, nsl, r, lo, hi, shift, n, lo, 0, v);
     butterfly_out(dst, x, q, nsl, r, v);
   }
 }
@@ -294,11 +306,12 @@ inline void stage_store(__global T* out, const SlotInfo si, const ulong o_str, c
 // writes them back where the next pass reads.
 #define FFT_ROUNDS(q) ((STAGE_SLOTS * (STAGE_R / (q)) + WG_SIZE - 1) / WG_SIZE)
 
-inline void pass_read(__local const C* buf, const uint q, const uint nsl, __global const C* lo, __global const C* hi,
-                      const uint shift, C* v) {
+inline void pass_read(__local const C* buf, const uint q, const uint nsl, __global const C* pt, const uint toff,
+                      __global const C* lo, __global const C* hi, const uint shift, C* v) {
   for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < STAGE_SLOTS * (STAGE_R / q)) butterfly_in(buf, x, q, nsl, STAGE_R, lo, hi, shift, STAGE_N, v + b * q);
+    if (x < STAGE_SLOTS * (STAGE_R / q))
+      butterfly_in(buf, x, q, nsl, STAGE_R, lo, hi, shift, STAGE_N, pt, toff, v + b * q);
   }
 }
 
@@ -342,7 +355,7 @@ inline void direct_write(__global T* out, const SlotInfo si, const ulong o_str, 
   barrier(CLK_LOCAL_MEM_FENCE);                             \
   pass_write(buf_a, FFT_Q##a, FFT_S##a, v);                 \
   barrier(CLK_LOCAL_MEM_FENCE);                             \
-  pass_read(buf_a, FFT_Q##b, FFT_S##b, lo, hi, shift, v);
+  pass_read(buf_a, FFT_Q##b, FFT_S##b, pt, FFT_T##b, lo, hi, shift, v);
 #else
 #define FFT_PASS(k)                                                                          \
   stage_pass(src, dst, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N); \
@@ -363,7 +376,7 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
                         __global T* out, ulong o_off, ulong o_str, ulong o_d0, ulong o_d1, ulong o_d2, ulong c0,
                         ulong c1, ulong slots_total, ulong n, uint r, ulong ns, ulong radices, uint passes,
                         uint slots, uint in_slot_first, uint out_slot_first, __global const C* lo,
-                        __global const C* hi, uint shift, __local C* buf_a, __local C* buf_b,
+                        __global const C* hi, uint shift, __global const C* pt, __local C* buf_a, __local C* buf_b,
                         __local ulong* slot_info) {
   const uint lid = get_local_id(0);
   const ulong first = (ulong)get_group_id(0) * STAGE_SLOTS;
@@ -386,7 +399,7 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
 #else
   stage_load(in, si, i_str, in_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, lo, hi, shift, buf_a);
   barrier(CLK_LOCAL_MEM_FENCE);
-  pass_read(buf_a, FFT_Q0, FFT_S0, lo, hi, shift, v);
+  pass_read(buf_a, FFT_Q0, FFT_S0, pt, FFT_T0, lo, hi, shift, v);
 #endif
 #if FFT_PASSES > 1
   FFT_NEXT(0, 1)

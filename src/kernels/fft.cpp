@@ -85,7 +85,7 @@ struct BasicFft<T>::State {
   std::size_t in_elements = 0, out_elements = 0;
   FftLaunches forward, inverse;  // C2C both; R2C forward; C2R inverse
   struct Tables {
-    std::optional<Buffer<T>> lo, hi, chirp, spectrum_forward, spectrum_inverse;
+    std::optional<Buffer<T>> lo, hi, passes, chirp, spectrum_forward, spectrum_inverse;
     unsigned shift = 0;
   };
   std::vector<Tables> tables;              // per distinct length
@@ -104,6 +104,32 @@ void make_twiddles(Context& ctx, std::size_t m, std::optional<Buffer<T>>& lo, st
   for (std::size_t i = 0; i < hs; ++i) h[i] = unit_root(i * k, m);
   lo.emplace(ctx, interleave<T>(l));
   hi.emplace(ctx, interleave<T>(h));
+}
+
+// Whether two axes' lengths read the same tables: the same length in the
+// same stages (an axis whose values are strided may take shorter stages).
+bool same_tables(const FftLength& a, const FftLength& b) {
+  if (a.n != b.n || a.m != b.m || a.stages.size() != b.stages.size()) return false;
+  for (std::size_t k = 0; k < a.stages.size(); ++k)
+    if (a.stages[k].radices != b.stages[k].radices) return false;
+  return true;
+}
+
+// The specialised stages' pass roots (FftLength::pass_twiddles): for each
+// stage's passes after the first, W_(nsl q)^(i k) at k nsl + i.
+std::vector<std::complex<double>> pass_twiddles(const FftLength& len) {
+  std::vector<std::complex<double>> t(len.pass_twiddles);
+  for (const FftStage& s : len.stages) {
+    std::size_t at = s.twiddle_offset, nsl = 1;
+    for (unsigned q : s.radices) {
+      if (nsl > 1)
+        for (std::size_t k = 0; k < q; ++k)
+          for (std::size_t i = 0; i < nsl; ++i) t[at + k * nsl + i] = unit_root((i * k) % (nsl * q), nsl * q);
+      if (nsl > 1) at += nsl * q;
+      nsl *= q;
+    }
+  }
+  return t;
 }
 
 }  // namespace
@@ -171,7 +197,7 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
   // and the spectrum of each direction the plan runs.
   for (std::size_t a = 0; a < shape.size(); ++a) {
     std::size_t same = 0;
-    while (same < a && shape[same] != shape[a]) ++same;
+    while (same < a && !same_tables(any.lengths[same], any.lengths[a])) ++same;
     if (same < a) {
       s.table_of_axis.push_back(s.table_of_axis[same]);
       continue;
@@ -182,6 +208,7 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
     typename State::Tables& t = s.tables.back();
     t.shift = len.twiddle_shift;
     make_twiddles<T>(ctx, len.m, t.lo, t.hi, t.shift);
+    if (len.pass_twiddles) t.passes.emplace(ctx, interleave<T>(pass_twiddles(len)));
     if (!len.bluestein) continue;
     // w_j = exp(-pi i j^2 / n), j^2 reduced modulo 2n first (exact in integers).
     const std::size_t n = len.n, m = len.m;
@@ -268,7 +295,7 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
                u(st.shape.before), radices, static_cast<cl_uint>(st.shape.radices.size()),
                static_cast<cl_uint>(st.shape.slots), static_cast<cl_uint>(st.in_slot_first),
                static_cast<cl_uint>(st.out_slot_first), *tab.lo, *tab.hi, static_cast<cl_uint>(tab.shift),
-               kernel_call::LocalBytes{st.local_bytes},
+               tab.passes ? *tab.passes : *tab.lo, kernel_call::LocalBytes{st.local_bytes},
                kernel_call::LocalBytes{std::max<std::size_t>(st.second_buffer, 2 * sizeof(T))},
                kernel_call::LocalBytes{3 * sizeof(cl_ulong) * st.shape.slots});
         break;

@@ -49,6 +49,12 @@ std::size_t pad_every(const LaunchPlan& plan, std::size_t complex_bytes) {
   return specialised(plan) ? std::max<std::size_t>(1, kBankRowBytes / complex_bytes) : 0;
 }
 
+// GPUs: the sequences a work-group holds so that values taken across
+// them fill a DRAM sector (rules fft.stage-length, fft.slots); else 1.
+std::size_t sector_slots(const LaunchPlan& plan, std::size_t complex_bytes) {
+  return specialised(plan) ? std::max<std::size_t>(1, kSectorBytes / complex_bytes) : 1;
+}
+
 // Values a buffer of `values` takes with its padding.
 std::size_t padded(std::size_t values, std::size_t every) { return every ? values + values / every + 1 : values; }
 
@@ -182,8 +188,9 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
   std::vector<std::size_t> lengths = split_stages(factors, 1, cap);
   if (lengths.empty()) {
     // Several stages: on GPUs a work-group holds a DRAM sector's worth of
-    // sequences at least, so that the strided loads and stores coalesce.
-    const std::size_t least = specialised(plan) ? std::max<std::size_t>(1, kSectorBytes / (2 * element_bytes)) : 1;
+    // sequences at least, so that the loads and stores across sequences
+    // coalesce.
+    const std::size_t least = sector_slots(plan, 2 * element_bytes);
     const std::size_t shorter = std::max<std::size_t>(kLargestRadix, cap / least);
     if (least > 1)
       why += "; several stages, so at most " + std::to_string(shorter) + " values a sequence (" +
@@ -206,6 +213,22 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
               "fft.stage-length",
               "length " + std::to_string(l.m) + ": a stage's local memory is at most " + why + ", " +
                   std::to_string(cap) + " values each; stages " + text);
+  if (specialised(plan)) {
+    std::size_t values = 0;
+    for (FftStage& s : l.stages) {
+      s.twiddle_offset = values;
+      std::size_t nsl = 1;
+      for (unsigned q : s.radices) {
+        if (nsl > 1) values += nsl * q;
+        nsl *= q;
+      }
+    }
+    l.pass_twiddles = values;
+    plan.decide("fft_twiddles", std::to_string(values) + " pass roots", "fft.pass-twiddles",
+                "a table a pass, its roots in the order the pass's work-items read them (consecutive work-items, "
+                "consecutive roots), made in double once a plan; the stages' own twiddles from one table of the "
+                "length's roots");
+  }
   plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
               "eights while they divide, then a four or a two (an eight and a lone two as two fours), then the "
               "odd primes up to 13 (fewest passes over local memory)");
@@ -304,6 +327,14 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   const std::size_t c0 = job.c0, c1 = job.c1;
   const std::size_t L = shape.length, per_batch = m / L;
   const std::size_t slots_total = job.transforms * per_batch;
+  // Consecutive slots are consecutive indices j (several per batch) or
+  // consecutive batches; a slot's values are n / L (load) or `before`
+  // (store) elements apart.
+  const std::size_t in_slot = per_batch > 1 ? in.stride : batch_step(in, c0, c1);
+  const std::size_t out_slot =
+      per_batch > 1 ? (shape.before > 1 ? out.stride : L * out.stride) : batch_step(out, c0, c1);
+  s.in_slot_first = in_slot < per_batch * in.stride;
+  s.out_slot_first = out_slot < shape.before * out.stride;
   unsigned qmin = 0;
   for (unsigned q : shape.radices) qmin = qmin ? std::min(qmin, q) : q;
   // A slot's butterflies in the pass with the most (two buffers) or the
@@ -315,9 +346,9 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   const std::size_t complex_bytes = 2 * element_bytes, every = pad_every(p, complex_bytes);
   // The slots' offsets (three 8-byte words a slot) share the local memory.
   const std::size_t fit = std::max<std::size_t>(1, cap / (L + 2));
-  // Several stages on a GPU: a sector's worth of slots (fft.stage-length).
-  const std::size_t least =
-      per_batch > 1 && specialised(p) ? std::max<std::size_t>(1, kSectorBytes / complex_bytes) : 1;
+  // A GPU stage that loads or stores across slots: a sector's worth of
+  // slots where the local memory holds them (fft.slots).
+  const std::size_t least = s.in_slot_first || s.out_slot_first ? sector_slots(p, complex_bytes) : 1;
   s.shape.slots = std::clamp<std::size_t>(std::max(planned / butterflies, least), 1, fit);
   s.shape.slots = std::min(s.shape.slots, std::max<std::size_t>(slots_total, 1));
   std::size_t wg = 1;
@@ -331,9 +362,9 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
            std::to_string(s.shape.slots) + " sequences of " + std::to_string(L) + " a work-group of " +
                std::to_string(wg) + " (" + std::to_string(s.shape.slots * butterflies) + " butterflies a " +
                (specialised(p) ? "radix-" + std::to_string(q_sized) + " pass" : "pass") + " against the planned " +
-               std::to_string(planned) + (least > 1 ? ", at least " + std::to_string(least) + " for a sector" : "") +
-               "), " + (s.second_buffer ? "two buffers" : "one buffer") + " of " + std::to_string(s.local_bytes) +
-               " bytes");
+               std::to_string(planned) +
+               (least > 1 ? ", at least " + std::to_string(least) + " to fill a sector across slots" : "") + "), " +
+               (s.second_buffer ? "two buffers" : "one buffer") + " of " + std::to_string(s.local_bytes) + " bytes");
   grid_of_groups(p, (slots_total + s.shape.slots - 1) / s.shape.slots);
   if (specialised(p)) {
     p.macros["FFT_N"] = std::to_string(m);
@@ -341,10 +372,12 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
     p.macros["FFT_NS"] = std::to_string(shape.before);
     p.macros["FFT_SLOTS"] = std::to_string(s.shape.slots);
     p.macros["FFT_PASSES"] = std::to_string(shape.radices.size());
-    std::size_t before = 1;
+    std::size_t before = 1, table = shape.twiddle_offset;
     for (std::size_t k = 0; k < shape.radices.size(); ++k) {
       p.macros["FFT_Q" + std::to_string(k)] = std::to_string(shape.radices[k]);
       p.macros["FFT_S" + std::to_string(k)] = std::to_string(before);
+      p.macros["FFT_T" + std::to_string(k)] = std::to_string(before > 1 ? table : 0);
+      if (before > 1) table += before * shape.radices[k];
       before *= shape.radices[k];
     }
     p.macros["FFT_QL"] = std::to_string(shape.radices.empty() ? 1 : shape.radices.back());
@@ -365,14 +398,6 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
              "CPUs and Xeon Phi: lengths and radices as arguments (a program a length would be compiled for each "
              "length a user transforms)");
   }
-  // Consecutive slots are consecutive indices j (several per batch) or
-  // consecutive batches; a slot's values are n / L (load) or `before`
-  // (store) elements apart.
-  const std::size_t in_slot = per_batch > 1 ? in.stride : batch_step(in, c0, c1);
-  const std::size_t out_slot =
-      per_batch > 1 ? (shape.before > 1 ? out.stride : L * out.stride) : batch_step(out, c0, c1);
-  s.in_slot_first = in_slot < per_batch * in.stride;
-  s.out_slot_first = out_slot < shape.before * out.stride;
   // Along a slot, the first pass's butterflies read their values straight
   // from memory and the last pass's write theirs (in place: in registers).
   const bool direct = specialised(p) && !shape.radices.empty();
@@ -448,14 +473,14 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
   const std::size_t dims = p.shape.size();
   std::vector<std::size_t> complex_dims = p.shape;
   if (p.kind != FftProblem::c2c) complex_dims.back() = fft_half(p.shape.back());
-  // Each axis's steps carry the decisions of its own length, then their own.
-  std::vector<LaunchPlan> axis_plans(dims, plan);
-  for (std::size_t a = 0; a < dims; ++a)
-    l.lengths.push_back(choose_fft_length(axis_plans[a], device, p.shape[a], p.element_bytes));
   const ArrayShape in = array_shape(FftOperand::input, p.kind == FftProblem::r2c ? p.shape : complex_dims, p.in_offset,
                                     p.in_stride, p.in_distance);
   const ArrayShape out = array_shape(FftOperand::output, p.kind == FftProblem::c2r ? p.shape : complex_dims,
                                      p.out_offset, p.out_stride, p.out_distance);
+  // Each axis's steps carry the decisions of its own length, then their own.
+  std::vector<LaunchPlan> axis_plans(dims, plan);
+  for (std::size_t a = 0; a < dims; ++a)
+    l.lengths.push_back(choose_fft_length(axis_plans[a], device, p.shape[a], p.element_bytes));
   l.inverse = p.kind == FftProblem::c2r || (p.kind == FftProblem::c2c && p.inverse);
   const int sign = l.inverse ? +1 : -1;
   auto job = [&](std::size_t axis, const ArrayShape& from, const ArrayShape& to, const std::string& in_kind,

@@ -47,6 +47,9 @@ std::size_t fft_smooth_at_least(std::size_t least);
 struct FftStage {
   std::size_t length = 1, before = 1, slots = 1;
   std::vector<unsigned> radices;
+  /// The specialised stage: where its passes' twiddles start in the
+  /// length's pass table (FftLength::pass_twiddles).
+  std::size_t twiddle_offset = 0;
 };
 
 /// How one length is transformed: stages of n itself, or Bluestein's
@@ -62,6 +65,10 @@ struct FftLength {
   /// The twiddle table's split: W_m^k = lo[k mod 2^shift] hi[k >> shift]
   /// (one table up to 4096 roots, else two of about sqrt(m)).
   unsigned twiddle_shift = 0;
+  /// The specialised stages' pass table (rule fft.pass-twiddles): for each
+  /// stage's passes after the first, W_(nsl q)^(i k) at k nsl + i (i < nsl,
+  /// k < q; nsl the product of the earlier passes' radices); 0: none.
+  std::size_t pass_twiddles = 0;
   std::vector<FftStage> stages;
 };
 

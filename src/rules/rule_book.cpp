@@ -120,16 +120,22 @@ const std::vector<Rule>& rule_book() {
        "place, less 1 KiB that NVIDIA reserves in every block; CPUs and Xeon Phi: two buffers within 256 KiB, a core's "
        "second-level cache), the prime factors dealt largest first to the shortest stage: each stage reads and writes "
        "every value once, so fewer stages move fewer bytes. Where one stage does not fit, a GPU's stages are short "
-       "enough that a work-group holds a 32-byte sector's worth of sequences, whose strided values then coalesce."},
+       "enough that a work-group holds a 32-byte sector's worth of sequences, whose values then coalesce across "
+       "them."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2 (an 8 and a lone 2 become two 4s), then 3, "
        "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5 and 8 by "
        "their own butterflies, the others by their definition."},
       {"fft.slots", "all", "-",
        "A work-group holds as many of a stage's sequences as give it about its planned size in butterflies a pass "
-       "(GPUs: in the largest radix's passes, so every work-item has a butterfly there; at least a 32-byte sector's "
-       "worth where the transform takes several stages; at least one, within its local memory), in a work-group of "
-       "the next power of two up to that size."},
+       "(GPUs: in the largest radix's passes, so every work-item has a butterfly there; where it loads or stores "
+       "across "
+       "sequences, a 32-byte sector's worth if its local memory holds them; at least one, within its local memory), "
+       "in a work-group of the next power of two up to that size."},
+      {"fft.pass-twiddles", "all", "1.5.2",
+       "GPUs read a pass's twiddles from a table of that pass's roots, laid out in the order its work-items take "
+       "them, so a warp's loads fall on a few cache lines (indexing one table of the length's roots scatters them "
+       "over as many lines as work-items in the middle passes); made in double once a plan and rounded once."},
       {"fft.local-padding", "all", "1.5.2",
        "GPUs pad the stage's local buffer by one value after each 128-byte row of banks: the early passes write "
        "their butterflies' values a radix apart, which without padding falls on the same banks (an 8-way conflict "

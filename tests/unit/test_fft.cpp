@@ -316,6 +316,8 @@ TEST_CASE("fft runs right under every device class's plan", "[fft]") {
     FftOptions o = fft_batch(2);
     o.plan = opt;
     check_fft<float>(ctx, {12, 35}, o, true);
+    // A strided axis longer than a GPU's gathered stage: several stages.
+    check_fft<float>(ctx, {2048, 3}, o);
   }
 }
 
