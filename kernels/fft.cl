@@ -17,7 +17,8 @@
 // hi[m >> s] (hi holds a single 1 when n <= 2^s). Every root a stage or a
 // pass needs is one of them: W_(L)^k = W_n^(k n / L) for L dividing n.
 // The specialised (GPU) stage reads its passes' roots from a table a pass
-// instead, in the order its work-items take them (`pt`).
+// instead, in the order its work-items take them (`pt`), and computes a
+// stage's own twiddles from their angles (FFT_STAGE_SINCOS).
 //
 // Macros: T (float or double), WG_SIZE, SIGN (-1 forward, +1 inverse),
 // REAL_IN (input reals, imaginary parts 0), HERM_IN (input the n / 2 + 1
@@ -72,12 +73,37 @@ inline C root(__global const C* lo, __global const C* hi, uint shift, tw_t m) {
   return SIGN < 0 ? w : conj_c(w);
 }
 
-// A stage's local buffer index: the specialised program pads one value
-// after every FFT_PAD (rule fft.local-padding).
+#ifdef FFT_STAGE_SINCOS
+// W_n^m from its angle (rule fft.stage-twiddles), not from the tables: the
+// angle 2 pi m / n is reduced in integers, exactly, to a quadrant q and
+// the nearer half of it, so that sinpi and cospi see at most pi / 4.
+inline C root_by_angle(const ulong m, const ulong n) {
+  const ulong a = 4 * m;
+  const uint q = (uint)(a / n);
+  const ulong r = a - q * n;  // the angle within quadrant q: (pi / 2) r / n
+  const int swap = 2 * r > n;
+  const T x = (T)(swap ? n - r : r) / (T)n * (T)0.5;
+  T c = cospi(x), s = sinpi(x);
+  if (swap) {
+    const T t = c;
+    c = s;
+    s = t;
+  }
+  // cos and sin of q pi / 2 + (pi / 2) r / n
+  const T ct = q == 0 ? c : q == 1 ? -s : q == 2 ? -c : s;
+  const T st = q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+  return SIGN < 0 ? (C)(ct, -st) : (C)(ct, st);
+}
+#endif
+
+// Value e of slot s in a stage's local buffer, LX(s, e): the specialised
+// program pads one value after every FFT_PAD of a slot and starts slot s
+// at s FFT_RP, an odd number of values, so that consecutive work-items on
+// consecutive slots fall on different banks (rule fft.local-padding).
 #if defined(FFT_PAD) && FFT_PAD > 0
-#define LX(i) ((i) + (i) / FFT_PAD)
+#define LX(s, e) ((s) * (uint)FFT_RP + (e) + (e) / FFT_PAD)
 #else
-#define LX(i) (i)
+#define LX(s, e) ((s) * r + (e))
 #endif
 
 // A batch's first element: b = b0 + c0 (b1 + c1 b2).
@@ -207,7 +233,7 @@ inline void butterfly_in(__local const C* src, const uint x, const uint q, const
                          __global const C* lo, __global const C* hi, const uint shift, const ulong n,
                          __global const C* pt, const uint toff, C* v) {
   const uint span = r / q, s = x / span, i = x % span, im = i % nsl;
-  for (uint k = 0; k < q; ++k) v[k] = src[LX(s * r + i + k * span)];
+  for (uint k = 0; k < q; ++k) v[k] = src[LX(s, i + k * span)];
   if (nsl > 1)
     for (uint k = 1; k < q; ++k) {
 #ifdef FFT_INPLACE
@@ -222,8 +248,8 @@ inline void butterfly_in(__local const C* src, const uint x, const uint q, const
 
 inline void butterfly_out(__local C* dst, const uint x, const uint q, const uint nsl, const uint r, const C* v) {
   const uint span = r / q, s = x / span, i = x % span;
-  const uint to = s * r + (i / nsl) * nsl * q + i % nsl;
-  for (uint k = 0; k < q; ++k) dst[LX(to + k * nsl)] = v[k];
+  const uint to = (i / nsl) * nsl * q + i % nsl;
+  for (uint k = 0; k < q; ++k) dst[LX(s, to + k * nsl)] = v[k];
 }
 
 // A pass from one local buffer to the other.
@@ -268,7 +294,11 @@ inline C stage_input(__global const T* in, const SlotInfo si, const ulong i_str,
   const ulong j = si.j[s];
   if (j == ~0ul) return (C)((T)0, (T)0);
   const C v = load_element(in, si.in[s], i_str, j + k * (n / r), n);
+#ifdef FFT_STAGE_SINCOS
+  if (ns > 1 && k) return cmul(v, root_by_angle((j % ns) * k * (n / (ns * r)), n));
+#else
   if (ns > 1 && k) return cmul(v, root(lo, hi, shift, (tw_t)(j % ns) * k * (tw_t)(n / (ns * r))));
+#endif
   return v;
 }
 
@@ -287,7 +317,7 @@ inline void stage_load(__global const T* in, const SlotInfo si, const ulong i_st
                        __global const C* hi, const uint shift, __local C* buf) {
   for (uint x = get_local_id(0); x < slots * r; x += WG_SIZE) {
     const uint s = slot_first ? x % slots : x / r, k = slot_first ? x / slots : x % r;
-    buf[LX(s * r + k)] = stage_input(in, si, i_str, s, k, n, r, ns, lo, hi, shift);
+    buf[LX(s, k)] = stage_input(in, si, i_str, s, k, n, r, ns, lo, hi, shift);
   }
 }
 
@@ -295,7 +325,7 @@ inline void stage_store(__global T* out, const SlotInfo si, const ulong o_str, c
                         const uint r, const ulong ns, const uint slots, __local const C* buf) {
   for (uint x = get_local_id(0); x < slots * r; x += WG_SIZE) {
     const uint s = slot_first ? x % slots : x / r, m = slot_first ? x / slots : x % r;
-    stage_output(out, si, o_str, s, m, n, r, ns, buf[LX(s * r + m)]);
+    stage_output(out, si, o_str, s, m, n, r, ns, buf[LX(s, m)]);
   }
 }
 

@@ -55,8 +55,20 @@ std::size_t sector_slots(const LaunchPlan& plan, std::size_t complex_bytes) {
   return specialised(plan) ? std::max<std::size_t>(1, kSectorBytes / complex_bytes) : 1;
 }
 
-// Values a buffer of `values` takes with its padding.
-std::size_t padded(std::size_t values, std::size_t every) { return every ? values + values / every + 1 : values; }
+// The values from one slot's start to the next's in local memory: its
+// `length` padded by one after every `every` (0: none; a row of banks
+// holds `every` values), then a few more so that work-items on
+// consecutive slots and values (`slots` of them side by side, then the
+// next value) fall on different banks: an odd stride for a row's worth
+// of slots or more, else a stride of row / slots banks modulo a row.
+std::size_t slot_stride(std::size_t length, std::size_t every, std::size_t slots) {
+  if (!every) return length;
+  std::size_t s = length + (length - 1) / every;
+  if (slots >= every) return s % 2 ? s : s + 1;
+  const std::size_t target = every / std::max<std::size_t>(slots, 1) % every;
+  while (s % every != target) ++s;
+  return s;
+}
 
 // Complex values a stage's local buffers hold for one slot.
 std::size_t stage_capacity(const LaunchPlan& plan, const DeviceInfo& device, std::size_t complex_bytes,
@@ -344,8 +356,9 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   const std::size_t butterflies = q_sized ? L / q_sized : 1;
   const std::size_t planned = std::max<std::size_t>(1, p.work_group_size());
   const std::size_t complex_bytes = 2 * element_bytes, every = pad_every(p, complex_bytes);
-  // The slots' offsets (three 8-byte words a slot) share the local memory.
-  const std::size_t fit = std::max<std::size_t>(1, cap / (L + 2));
+  // The slots' offsets (three 8-byte words a slot) share the local memory,
+  // and padded slots start an odd number of values apart.
+  const std::size_t fit = std::max<std::size_t>(1, cap / (L + (every ? every + 2 : 2)));
   // A GPU stage that loads or stores across slots: a sector's worth of
   // slots where the local memory holds them (fft.slots).
   const std::size_t least = s.in_slot_first || s.out_slot_first ? sector_slots(p, complex_bytes) : 1;
@@ -356,7 +369,7 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   p.local = {{wg, 1, 1}};
   p.macros["WG_SIZE"] = std::to_string(wg);
   p.use_local_memory = true;
-  s.local_bytes = padded(s.shape.slots * L, every) * complex_bytes;
+  s.local_bytes = s.shape.slots * slot_stride(L, every, s.shape.slots) * complex_bytes;
   s.second_buffer = specialised(p) ? 0 : s.local_bytes;
   p.decide("fft_slots", std::to_string(s.shape.slots), "fft.slots",
            std::to_string(s.shape.slots) + " sequences of " + std::to_string(L) + " a work-group of " +
@@ -384,11 +397,20 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
     p.macros["FFT_SL"] = std::to_string(before / (shape.radices.empty() ? 1 : shape.radices.back()));
     p.macros["FFT_SHIFT"] = std::to_string(len.twiddle_shift);
     p.macros["FFT_PAD"] = std::to_string(every);
+    p.macros["FFT_RP"] = std::to_string(slot_stride(L, every, s.shape.slots));
+    if (shape.before > 1) {
+      p.macros["FFT_STAGE_SINCOS"] = "1";
+      p.decide("fft_stage_twiddles", "from their angles", "fft.stage-twiddles",
+               "a stage after the first twiddles each value by W_" + std::to_string(m) +
+                   "^m: computed (sinpi and cospi of the angle reduced exactly to an eighth of the circle) "
+                   "instead of two table reads per value scattered over the tables");
+    }
     set_stage_registers(s);
     p.decide("fft_padding", "one value in " + std::to_string(every + 1), "fft.local-padding",
              "a value of " + std::to_string(complex_bytes) + " bytes after every " + std::to_string(every) + " (a " +
-                 std::to_string(kBankRowBytes) +
-                 "-byte row of banks): a pass's writes at strides of its radix spread over the banks");
+                 std::to_string(kBankRowBytes) + "-byte row of banks), slots " + p.macros["FFT_RP"] +
+                 " values apart: a pass's writes at strides of its radix, and work-items on consecutive slots, "
+                 "spread over the banks");
     p.decide("fft_program", "a program for this stage", "fft.specialise",
              "GPUs: the stage's length, slots and radices compiled in, so each pass unrolls and a work-item's " +
                  p.macros["FFT_VMAX"] + " values (its butterflies of " + std::to_string(qmax(shape.radices)) +

@@ -137,9 +137,16 @@ const std::vector<Rule>& rule_book() {
        "them, so a warp's loads fall on a few cache lines (indexing one table of the length's roots scatters them "
        "over as many lines as work-items in the middle passes); made in double once a plan and rounded once."},
       {"fft.local-padding", "all", "1.5.2",
-       "GPUs pad the stage's local buffer by one value after each 128-byte row of banks: the early passes write "
-       "their butterflies' values a radix apart, which without padding falls on the same banks (an 8-way conflict "
-       "for radix 8)."},
+       "GPUs pad the stage's local buffer by one value after each 128-byte row of banks and start its sequences a "
+       "few values further apart (an odd number of values where a work-group holds a row's worth of sequences, "
+       "else a row over their count, modulo a row): the early passes write their butterflies' values a radix apart, "
+       "and loads across sequences write a sequence's length apart, which without padding fall on the same banks "
+       "(an 8-way conflict for radix 8, 16-way across sequences of 128)."},
+      {"fft.stage-twiddles", "all", "-",
+       "GPUs compute the twiddle a stage after the first applies to each value it loads, W_n^m, from its angle: "
+       "2 pi m / n reduced exactly in integers to a quadrant and the nearer half of it, then sinpi and cospi (within "
+       "4 ulp each; the angle's three roundings add under 2.4 ulp: inside the 9 ulp a table twiddle is allowed). "
+       "The table's two reads a value scatter over the tables, a cache line a work-item; CPUs read the tables."},
       {"fft.specialise", "all", "-",
        "GPUs build a stage's program with its length, slots and radices compiled in: each pass unrolls, index "
        "arithmetic folds, and a work-item keeps its butterflies' values in registers across the pass's barrier, so "

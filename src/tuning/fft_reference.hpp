@@ -119,7 +119,9 @@ inline double fft_relative_error(const std::vector<cplx>& got, const std::vector
 // arithmetic rounds to unit roundoff u (2^-24 float, 2^-53 double), after
 // Higham (Accuracy and Stability of Numerical Algorithms, 24.1): each pass
 // of radix p adds at most mu + sqrt2 gamma_4 (a twiddle of relative error
-// mu = 9u, two rounded table values and their product, times a value) and,
+// mu = 9u, two rounded table values and their product, or on GPUs a root
+// from its angle, three roundings and sinpi and cospi of 4 ulp, under
+// 8u; times a value) and,
 // for p > 2, sqrt2 sqrt(p) gamma_(p+2) (its outputs' sums of p products,
 // relative to the pass's gain sqrt(p)); the passes of n's prime factors add
 // up. A length with a prime factor above 13 runs by Bluestein's chirp-z:
