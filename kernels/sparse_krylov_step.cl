@@ -6,8 +6,8 @@
 // (src/kernels/sparse/krylov_loop.hpp: KRYLOV_REAL = double, run on the
 // host after the exchange of the sums). It is the common part of OpenCL C
 // and C++: plain structs, no address-space qualifiers (the device copies
-// its global scalars into private ones around the call), and sqrt and
-// isfinite from the including language.
+// its global scalars into private ones around the call), and sqrt,
+// isfinite and fma from the including language.
 //
 // The steps, each from the sums s0, s1 and the maximum m of one reduction:
 //   0 the start: the first measure (sqrt(s1) = ||r||, or m = max |r|) and
@@ -41,6 +41,17 @@ typedef struct {
   } while (0)
 #define KRYLOV_MET(measure) ((measure) < sc->threshold || (measure) == (KRYLOV_REAL)0)
 
+// A quotient as near as the arithmetic gives it: OpenCL C's single
+// precision division may be 2.5 ulp off (OpenCL C 1.2, 7.4) where the
+// program is not built with -cl-fp32-correctly-rounded-divide-sqrt; one
+// correction by the remainder a - q b, exact through fma, brings it within
+// about half an ulp, and an exact quotient out exact (so a system solved
+// exactly in one iteration converges in one everywhere).
+inline KRYLOV_REAL krylov_divide(const KRYLOV_REAL a, const KRYLOV_REAL b) {
+  const KRYLOV_REAL q = a / b;
+  return isfinite(q) ? q + fma(-q, b, a) / b : q;
+}
+
 // One step (above) in the iteration after the `closed` ones; nothing once
 // the state is not 0. Returns 1 where it closed an iteration: its measure
 // is then the history's entry for iteration st->closed.
@@ -66,22 +77,22 @@ inline int krylov_scalar_step(const uint step, const int max_norm, const int bic
       KRYLOV_FAIL(step);
       return 0;
     }
-    sc->alpha = sc->rho / s0;
+    sc->alpha = krylov_divide(sc->rho, s0);
     return 0;
   }
   if (step == 5u) {
     // beta is 0 in the first iteration (p = z), when alpha is not yet set.
-    const KRYLOV_REAL denominator = sc->beta != zero ? s0 - sc->beta * sc->rho / sc->alpha : s0;
+    const KRYLOV_REAL denominator = sc->beta != zero ? s0 - krylov_divide(sc->beta * sc->rho, sc->alpha) : s0;
     if (!(denominator != zero) || !isfinite(denominator)) {
       KRYLOV_FAIL(1u);
       return 0;
     }
-    sc->alpha = sc->rho / denominator;
+    sc->alpha = krylov_divide(sc->rho, denominator);
     return 0;
   }
   if (step == 4u) {
     // t . t = 0: t = A s is 0, so s is (numerically) the final residual.
-    sc->omega = s1 > zero ? s0 / s1 : zero;
+    sc->omega = s1 > zero ? krylov_divide(s0, s1) : zero;
     if (!isfinite(sc->omega)) KRYLOV_FAIL(step);
     return 0;
   }
@@ -98,7 +109,7 @@ inline int krylov_scalar_step(const uint step, const int max_norm, const int bic
     KRYLOV_FAIL(step);
     return 1;
   }
-  sc->beta = bicgstab ? (s0 / sc->rho) * (sc->alpha / sc->omega) : s0 / sc->rho;
+  sc->beta = bicgstab ? krylov_divide(s0, sc->rho) * krylov_divide(sc->alpha, sc->omega) : krylov_divide(s0, sc->rho);
   sc->rho = s0;
   return 1;
 }

@@ -53,6 +53,7 @@
 namespace portacl {
 
 namespace krylov {
+using std::fma;
 using std::isfinite;
 using std::sqrt;
 using uint = unsigned;
