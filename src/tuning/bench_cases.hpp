@@ -33,6 +33,9 @@ struct BenchVariant {
   std::function<std::string()> after = {};
   /// Why this variant is not run on this problem ("skipped: ..."); "": it runs.
   std::string skip = "";
+  /// Where the case measures it: the relative RMS error of one output
+  /// against the host reference in double (after `check`); empty: none.
+  std::function<double()> error = {};
 };
 
 /// The same computation in another library, called as its users call it

@@ -13,12 +13,14 @@ struct VariantRun {
   std::string check, label;
   LaunchPlan plan;
   Stats ours, ours_wall;
+  double error = -1;
 };
 
 VariantRun run_variant(Context& ctx, const BenchVariant& v, int warmup, int reps) {
   VariantRun r;
   const std::string wrong = v.check();
   r.check = wrong.empty() ? "ok" : wrong;
+  if (v.error) r.error = v.error();
   r.plan = v.run();
   r.label = v.describe ? v.describe(r.plan) : v.label;
   r.ours = measure(warmup, reps, [&] { return portacl_ms(ctx, [&] { v.run(); }); });
@@ -83,6 +85,7 @@ std::vector<CaseRow> run_case(Context& ctx, const BenchCase& c, const CaseTiming
         const VariantRun r = run_variant(ctx, v, t.warmup, t.reps);
         row.variant = r.label;
         row.check = r.check;
+        row.error = r.error;
         row.plan = r.plan.summary() + (r.plan.provenance.rfind("tuning database", 0) == 0 ? ", tuned" : "");
         row.ours = r.ours;
         row.ours_wall = r.ours_wall;

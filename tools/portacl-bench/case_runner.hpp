@@ -27,6 +27,7 @@ struct CaseRow {
   double fraction = 0;                      ///< of the ceiling the case is judged by (copy or FMA peak)
   double us_per_iteration = 0;              ///< solvers: wall median / iterations
   std::string check;                        ///< "ok", what was wrong, or "skipped: why"
+  double error = -1;                        ///< the variant's relative RMS error where it measures one; -1: none
   std::string plan;                         ///< the plan's summary
   // The baseline, on the rules' row only.
   std::string routine;  ///< "Sgemm", "ViennaCL prod"; "": none

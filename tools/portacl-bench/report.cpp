@@ -76,6 +76,9 @@ std::vector<Table> case_tables(const Report& r) {
           {number_field("gpoints", "Gpoint/s", 9, 2), [&](const CaseRow& w) { return when(ran(w), w.gpoints); }});
     c.push_back({median_field("wall", "wall ms", 10, 4),
                  [&](const CaseRow& w) { return when(ran(w), stats_value(w.ours_wall)); }});
+    if (any(rows, [](const CaseRow& w) { return w.error >= 0; }))
+      c.push_back({error_field("relative_rms_error", "rel.rms", 9),
+                   [](const CaseRow& w) { return w.error >= 0 ? Json(w.error) : Json(); }});
     if (any(rows, [](const CaseRow& w) { return w.iterations > 0; }))
       c.push_back({number_field("us_per_iteration", "us/it", 8, 1),
                    [&](const CaseRow& w) { return when(ran(w) && w.iterations > 0, w.us_per_iteration); }});
@@ -130,9 +133,11 @@ std::vector<Table> case_tables(const Report& r) {
           "ffts",
           "FFTs, forward (the whole call; GB/s: one read and one write of every value, VkFFT's measure, from "
           "the device time;\n%copy of the copy bandwidth above; GFLOP/s: 5 n log2 n a complex transform, 2.5 n "
-          "log2 n a real one;\ncheck: sampled outputs against the definition in double; baseline: clFFT on the same "
+          "log2 n a real one;\nrel.rms: the first transform's relative RMS error against its transform in double; "
+          "check: sampled outputs\nagainst the definition in double; baseline: clFFT on the same "
           "queue, or FFTW\n(FFTW_MEASURE, a thread a core) on a CPU device (--fft-baseline), wall clock; "
-          "speedup = its wall / portacl wall):",
+          "speedup = its wall / portacl wall;\nbatched ms: per call, 20 calls back to back and one wait, "
+          "the baseline's then portacl's, the speed-up's second method):",
           r.ffts, columns(r.ffts, true, "fraction_of_copy", "%copy", "baseline"))};
 }
 

@@ -58,6 +58,14 @@ Field percent_field(std::string key, std::string header, int width) {
   return {std::move(key), std::move(header), width, [](const Json& v) { return fixed(100 * v.as_number(), 1) + "%"; }};
 }
 
+Field error_field(std::string key, std::string header, int width) {
+  return {std::move(key), std::move(header), width, [](const Json& v) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.2e", v.as_number());
+            return std::string(text);
+          }};
+}
+
 Field size_field(std::string key, std::string header, int width) {
   return {std::move(key), std::move(header), width, [](const Json& v) {
             const std::uint64_t n = v.as_u64();

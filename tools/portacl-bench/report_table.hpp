@@ -27,6 +27,7 @@ Field text_field(std::string key, std::string header, int width);
 Field number_field(std::string key, std::string header, int width, int precision);
 Field ratio_field(std::string key, std::string header, int width);                  ///< a speed-up: "1.25x"
 Field percent_field(std::string key, std::string header, int width);                ///< a fraction, shown as percent
+Field error_field(std::string key, std::string header, int width);                  ///< a relative error: "1.87e-07"
 Field size_field(std::string key, std::string header, int width);                   ///< a count, 2^k where it is one
 Field median_field(std::string key, std::string header, int width, int precision);  ///< Stats: its median
 Field spread_field(std::string header, int width);                                  ///< Stats: min-max, text only

@@ -105,6 +105,7 @@ std::vector<BenchCase> fft_bench_cases(Context& ctx, const CaseSpec& spec, unsig
                        s->plan.forward(s->in, s->out);
                        return s->first;
                      }};
+  rules.error = [s] { return s->relative_rms(s->out.download()); };
   rules.describe = [s](const LaunchPlan&) {
     return std::to_string(s->launches) + (s->launches == 1 ? " launch" : " launches");
   };
