@@ -115,6 +115,21 @@ inline double fft_relative_error(const std::vector<cplx>& got, const std::vector
   return w > 0 ? std::sqrt(e / w) : std::sqrt(e);
 }
 
+// The relative RMS error of an array's forward transform `got` (pairs of
+// floats; `half`: the last axis's first n / 2 + 1 outputs only, an R2C
+// transform's) against the transform of its input `x` in double: the error
+// table of docs/fft.md, printed alike by portacl-bench and cufft_direct.
+inline double forward_error(std::vector<cplx> x, const std::vector<std::size_t>& shape, bool half, const float* got) {
+  const std::vector<cplx> want = fftn(std::move(x), shape, 1, -1);
+  const std::size_t last = shape.back(), kept = half ? last / 2 + 1 : last, outputs = want.size() / last * kept;
+  std::vector<cplx> have(outputs), want_kept(outputs);
+  for (std::size_t o = 0; o < outputs; ++o) {
+    have[o] = cplx(got[2 * o], got[2 * o + 1]);
+    want_kept[o] = want[o / kept * last + o % kept];
+  }
+  return fft_relative_error(have, want_kept);
+}
+
 // The normwise relative error a transform of `n` points may have when its
 // arithmetic rounds to unit roundoff u (2^-24 float, 2^-53 double), after
 // Higham (Accuracy and Stability of Numerical Algorithms, 24.1): each pass
