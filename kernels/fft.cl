@@ -98,8 +98,9 @@ inline C root_by_angle(const ulong m, const ulong n) {
 
 // Value e of slot s in a stage's local buffer, LX(s, e): the specialised
 // program pads one value after every FFT_PAD of a slot and starts slot s
-// at s FFT_RP, an odd number of values, so that consecutive work-items on
-// consecutive slots fall on different banks (rule fft.local-padding).
+// at s FFT_RP values (odd for a bank row's worth of slots or more, else
+// a bank row over the slots modulo a row), so that consecutive work-items
+// on consecutive slots fall on different banks (rule fft.local-padding).
 #if defined(FFT_PAD) && FFT_PAD > 0
 #define LX(s, e) ((s) * (uint)FFT_RP + (e) + (e) / FFT_PAD)
 #else

@@ -106,15 +106,6 @@ void make_twiddles(Context& ctx, std::size_t m, std::optional<Buffer<T>>& lo, st
   hi.emplace(ctx, interleave<T>(h));
 }
 
-// Whether two axes' lengths read the same tables: the same length in the
-// same stages (an axis whose values are strided may take shorter stages).
-bool same_tables(const FftLength& a, const FftLength& b) {
-  if (a.n != b.n || a.m != b.m || a.stages.size() != b.stages.size()) return false;
-  for (std::size_t k = 0; k < a.stages.size(); ++k)
-    if (a.stages[k].radices != b.stages[k].radices) return false;
-  return true;
-}
-
 // The specialised stages' pass roots (FftLength::pass_twiddles): for each
 // stage's passes after the first, W_(nsl q)^(i k) at k nsl + i.
 std::vector<std::complex<double>> pass_twiddles(const FftLength& len) {
@@ -197,7 +188,9 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
   // and the spectrum of each direction the plan runs.
   for (std::size_t a = 0; a < shape.size(); ++a) {
     std::size_t same = 0;
-    while (same < a && !same_tables(any.lengths[same], any.lengths[a])) ++same;
+    // An axis of a length already planned reads that length's tables (a
+    // length's stages depend on the length alone).
+    while (same < a && any.lengths[same].n != any.lengths[a].n) ++same;
     if (same < a) {
       s.table_of_axis.push_back(s.table_of_axis[same]);
       continue;

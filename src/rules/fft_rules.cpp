@@ -238,8 +238,8 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
     l.pass_twiddles = values;
     plan.decide("fft_twiddles", std::to_string(values) + " pass roots", "fft.pass-twiddles",
                 "a table a pass, its roots in the order the pass's work-items read them (consecutive work-items, "
-                "consecutive roots), made in double once a plan; the stages' own twiddles from one table of the "
-                "length's roots");
+                "consecutive roots), made in double once a plan; a later stage's own twiddles from their angles "
+                "(fft.stage-twiddles)");
   }
   plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
               "eights while they divide, then a four or a two (an eight and a lone two as two fours), then the "
