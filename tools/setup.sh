@@ -12,7 +12,7 @@ shift || true
 packages=(g++ cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-clhpp-headers libclblast-dev catch2
           pocl-opencl-icd clinfo clang-format python3-matplotlib doxygen libviennacl-dev libboost-dev
           libopenmpi-dev openmpi-bin python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-mypy lintian
-          python3-pyopencl libopenblas0-pthread libtbb-dev libfftw3-dev libclfft-dev)
+          python3-pyopencl libopenblas0-pthread libtbb-dev libfftw3-dev libclfft-dev libvkfft-dev)
 # Callers add their own (the fuzzers: clang and its libFuzzer runtime).
 read -r -a extra <<< "${PORTACL_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")

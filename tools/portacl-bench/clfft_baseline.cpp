@@ -3,8 +3,8 @@
 
 #include <cstdlib>
 
+#include "fft_opencl_baseline.hpp"
 #include "rules/fft_rules.hpp"
-#include "tuning/fft_cases.hpp"
 
 #ifdef PORTACL_HAVE_CLFFT
 #include <clFFT.h>
@@ -76,15 +76,7 @@ void attach_clfft(portacl::Context& ctx, portacl::BenchCase& c) {
     if (clfftEnqueueTransform(f->plan, CLFFT_FORWARD, 1, &q, 0, nullptr, nullptr, &in, &out, nullptr) != CLFFT_SUCCESS)
       throw portacl::Error("clFFT: clfftEnqueueTransform failed");
   };  // the timing finishes the queue (the context's own)
-  c.baseline = portacl::BenchBaseline{real ? "clfft r2c" : "clfft c2c", run,
-                                      [s, run, queue] {
-                                        s->out.upload(std::vector<float>(s->out.size(), std::nanf("")));
-                                        run();
-                                        run();
-                                        clFinish(queue);
-                                        return s->check(s->out.download(), 9);
-                                      },
-                                      20};  // a second method: 20 calls back to back, one wait (both libraries)
+  c.baseline = fft_opencl_baseline(real ? "clfft r2c" : "clfft c2c", s, run, queue);
 }
 
 #else

@@ -24,6 +24,7 @@
 #include "cpu_table.hpp"
 #include "clfft_baseline.hpp"
 #include "fftw_baseline.hpp"
+#include "vkfft_baseline.hpp"
 #include "viennacl_baseline.hpp"
 #include "tuning/bench_cases.hpp"
 #include "tuning/operations.hpp"
@@ -61,8 +62,9 @@ const char* kUsage =
     "@STENCILS@"
     "  --ffts LIST        also FFTs of these forms, beside --fft-baseline:\n"
     "@FFTS@"
-    "  --fft-baseline LIB clfft (default on a GPU; the same context) or fftw (default\n"
-    "                     on a CPU device; FFTW_MEASURE, a thread a core)\n"
+    "  --fft-baseline LIB clfft (default on a GPU; the same context), vkfft (its\n"
+    "                     OpenCL backend, the same context) or fftw (default on a\n"
+    "                     CPU device; FFTW_MEASURE, a thread a core)\n"
     "  --group SEL        also strong and weak scaling over the device group SEL\n"
     "                     (\"cpu/2\", \"gpu+cpu\"), each member alone first (table output)\n"
     "  --group-reference SEL  a single device timed alone beside the group (\"cpu\")\n"
@@ -288,8 +290,8 @@ int main(int argc, char** argv) {
         bench::check_specs("fft", a.ffts);
       } else if (arg == "--fft-baseline") {
         a.fft_baseline = args.value();
-        if (a.fft_baseline != "clfft" && a.fft_baseline != "fftw")
-          throw std::invalid_argument("--fft-baseline: '" + a.fft_baseline + "' is neither clfft nor fftw");
+        if (a.fft_baseline != "clfft" && a.fft_baseline != "vkfft" && a.fft_baseline != "fftw")
+          throw std::invalid_argument("--fft-baseline: '" + a.fft_baseline + "' is none of clfft, vkfft and fftw");
       } else if (arg == "--matrix") {
         a.matrices.push_back(args.value());
       } else if (arg == "--save-matrices") {
@@ -486,12 +488,15 @@ int main(int argc, char** argv) {
       const std::string library = !a.fft_baseline.empty() ? a.fft_baseline : on_cpu ? "fftw" : "clfft";
       r.fft_baseline_missing = !a.baseline          ? "not asked for (--no-baseline)"
                                : library == "clfft" ? bench::clfft_missing()
+                               : library == "vkfft" ? bench::vkfft_missing()
                                : !on_cpu            ? "FFTW is a CPU library: it runs beside a CPU device only"
                                                     : bench::fftw_missing();
       r.ffts = bench::run_family(ctx, "fft", a.ffts, r.seed, timing, [&](portacl::BenchCase& c) {
         if (!a.baseline) return;
         if (library == "clfft")
           bench::attach_clfft(ctx, c);
+        else if (library == "vkfft")
+          bench::attach_vkfft(ctx, c);
         else
           bench::attach_fftw(ctx, c);
       });

@@ -134,8 +134,8 @@ std::vector<Table> case_tables(const Report& r) {
           "FFTs, forward (the whole call; GB/s: one read and one write of every value, VkFFT's measure, from "
           "the device time;\n%copy of the copy bandwidth above; GFLOP/s: 5 n log2 n a complex transform, 2.5 n "
           "log2 n a real one;\nrel.rms: the first transform's relative RMS error against its transform in double; "
-          "check: sampled outputs\nagainst the definition in double; baseline: clFFT on the same "
-          "queue, or FFTW\n(FFTW_MEASURE, a thread a core) on a CPU device (--fft-baseline), wall clock; "
+          "check: sampled outputs\nagainst the definition in double; baseline: clFFT or VkFFT (OpenCL) on "
+          "the same queue, or FFTW\n(FFTW_MEASURE, a thread a core) on a CPU device (--fft-baseline), wall clock; "
           "speedup = its wall / portacl wall;\nbatched ms: per call, 20 calls back to back and one wait, "
           "the baseline's then portacl's, the speed-up's second method):",
           r.ffts, columns(r.ffts, true, "fraction_of_copy", "%copy", "baseline"))};
