@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The host reference of the FFT, shared by the tests, the tuner and
 // portacl-bench: the discrete Fourier transform in double, by its
-// definition up to 64 points and by recursive decimation in time above
-// (a prime above 64 by Bluestein's identity through a power of two), with
-// every root taken from (j k mod n) so that large indices lose nothing; and
+// definition up to 8 points and for primes up to 64, by recursive
+// decimation in time otherwise (a prime above 64 by Bluestein's identity
+// through a power of two), with every root taken from (j k mod n) so that
+// large indices lose nothing, out of one table of roots a transform; and
 // the error bound a transform in a given precision is held to.
 #pragma once
 
@@ -60,27 +61,51 @@ inline std::vector<cplx> fft_bluestein(const std::vector<cplx>& x, int sign) {
 }
 
 // Decimation in time by the smallest prime factor p: X_k = sum_r
-// W^(r k) Y_r[k mod n/p], Y_r the transform of x_(j p + r).
-inline std::vector<cplx> fft(const std::vector<cplx>& x, int sign) {
+// W^(r k) Y_r[k mod n/p], Y_r the transform of x_(j p + r). The roots of
+// n are read from w, the table of the first call's length N, as
+// W_n^k = w[k step] (step = N / n): N sines and cosines a transform
+// instead of n p a pass.
+inline std::vector<cplx> fft_by_table(const std::vector<cplx>& x, const std::vector<cplx>& w, std::size_t step,
+                                      int sign) {
   const std::size_t n = x.size();
-  if (n <= 64) return dft(x, sign);
   std::size_t p = 2;
   while (p * p <= n && n % p) ++p;
-  if (n % p) return fft_bluestein(x, sign);
+  const bool prime = n % p != 0 || n < 4;
+  if (n > 64 && prime) return fft_bluestein(x, sign);
+  if (n <= 8 || prime) {  // by the definition
+    std::vector<cplx> X(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      cplx acc = 0;
+      for (std::size_t j = 0; j < n; ++j) acc += x[j] * w[(j * k) % n * step];
+      X[k] = acc;
+    }
+    return X;
+  }
   const std::size_t q = n / p;
   std::vector<std::vector<cplx>> y(p);
   for (std::size_t r = 0; r < p; ++r) {
     std::vector<cplx> part(q);
     for (std::size_t j = 0; j < q; ++j) part[j] = x[j * p + r];
-    y[r] = fft(part, sign);
+    y[r] = fft_by_table(part, w, step * p, sign);
   }
   std::vector<cplx> X(n);
   for (std::size_t k = 0; k < n; ++k) {
     cplx acc = 0;
-    for (std::size_t r = 0; r < p; ++r) acc += fft_root(r * k, n, sign) * y[r][k % q];
+    for (std::size_t r = 0; r < p; ++r) acc += w[(r * k) % n * step] * y[r][k % q];
     X[k] = acc;
   }
   return X;
+}
+
+// The n roots exp(sign 2 pi i k / n), k < n.
+inline std::vector<cplx> fft_roots(std::size_t n, int sign) {
+  std::vector<cplx> w(n);
+  for (std::size_t k = 0; k < n; ++k) w[k] = fft_root(k, n, sign);
+  return w;
+}
+
+inline std::vector<cplx> fft(const std::vector<cplx>& x, int sign) {
+  return fft_by_table(x, fft_roots(x.size(), sign), 1, sign);
 }
 
 // The transform of every `shape` array of a packed batch, along each axis
@@ -93,12 +118,13 @@ inline std::vector<cplx> fftn(std::vector<cplx> x, const std::vector<std::size_t
     for (std::size_t k = axis + 1; k < shape.size(); ++k) inner *= shape[k];
     const std::size_t n = shape[axis], outer = total / (n * inner);
     std::vector<cplx> line(n);
+    const std::vector<cplx> w = fft_roots(n, sign);  // every line's
     for (std::size_t b = 0; b < batch; ++b)
       for (std::size_t o = 0; o < outer; ++o)
         for (std::size_t i = 0; i < inner; ++i) {
           const std::size_t base = b * total + o * n * inner + i;
           for (std::size_t j = 0; j < n; ++j) line[j] = x[base + j * inner];
-          const std::vector<cplx> X = fft(line, sign);
+          const std::vector<cplx> X = fft_by_table(line, w, 1, sign);
           for (std::size_t j = 0; j < n; ++j) x[base + j * inner] = X[j];
         }
   }

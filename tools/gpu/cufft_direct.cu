@@ -91,12 +91,12 @@ int run(const Spec& s) {
   std::vector<std::complex<double>> x(per);
   for (long j = 0; j < per; ++j)
     x[j] = r2c ? std::complex<double>(host[j], 0) : std::complex<double>(host[2 * j], host[2 * j + 1]);
-  const double error =
-      portacl::reference::forward_error(std::move(x), std::vector<std::size_t>(s.n.begin(), s.n.end()), r2c, got.data());
+  const double error = portacl::reference::forward_error(std::move(x), std::vector<std::size_t>(s.n.begin(), s.n.end()),
+                                                         r2c, got.data());
   const double bytes = 4.0 * double(in_floats + out_floats);
   std::printf("%-22s device %.4f ms (%.4f-%.4f)  wall %.4f ms  %.1f GB/s  rel.rms (first transform) %.3g\n",
-              s.text.c_str(), t.device_ms, t.device_min, t.device_max, t.wall_ms, bytes / t.device_ms / 1e6,
-              error);
+              s.text.c_str(), t.device_ms, t.device_min, t.device_max, t.wall_ms, bytes / t.device_ms / 1e6, error);
+  std::fflush(stdout);  // each case's line as it is made
   cufftDestroy(plan);
   cudaFree(in);
   cudaFree(out);
