@@ -9,7 +9,7 @@
 // and one write of every value. The relative RMS error of the first
 // transform against the double reference is printed (the error table of
 // docs/fft.md; portacl-bench prints portacl's by the same function).
-// build: nvcc -O2 -I src/tuning -o cufft_direct cufft_direct.cu -lcufft   usage: cufft_direct SPEC...
+// build: nvcc -O2 -I src/tuning -o cufft_direct cufft_direct.cu -lcufft   usage: cufft_direct [--seed S] SPEC...
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -56,6 +56,12 @@ Spec parse(const char* text) {
   return s;
 }
 
+// --seed S: the inputs portacl-bench --seed S gives the same case
+// (src/tuning/fft_cases.hpp: mt19937_64(S), uniform floats in [-1, 1)),
+// so that the two errors are of the very same input; else a draw of its own.
+unsigned long long bench_seed = 0;
+bool same_input = false;
+
 int run(const Spec& s) {
   long per = 1;
   for (int x : s.n) per *= x;
@@ -64,9 +70,14 @@ int run(const Spec& s) {
   const std::size_t in_floats = std::size_t(per) * s.batch * (r2c ? 1 : 2);
   const std::size_t out_floats = std::size_t(per_out) * s.batch * 2;
   std::vector<float> host(in_floats);
-  std::mt19937 gen(per);
   std::uniform_real_distribution<float> d(-1, 1);
-  for (float& v : host) v = d(gen);
+  if (same_input) {
+    std::mt19937_64 gen(bench_seed);
+    for (float& v : host) v = d(gen);
+  } else {
+    std::mt19937 gen(per);
+    for (float& v : host) v = d(gen);
+  }
   float *in, *out;
   if (cudaMalloc(&in, in_floats * 4) || cudaMalloc(&out, out_floats * 4)) return std::printf("cudaMalloc failed\n"), 1;
   cudaMemcpy(in, host.data(), in_floats * 4, cudaMemcpyHostToDevice);
@@ -112,6 +123,14 @@ int main(int argc, char** argv) {
   cufftGetVersion(&version);
   std::printf("cuFFT %d on %s\n", version, p.name);
   int rc = 0;
-  for (int i = 1; i < argc; ++i) rc |= run(parse(argv[i]));
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+      bench_seed = std::strtoull(argv[++i], nullptr, 10);
+      same_input = true;
+      std::printf("inputs of portacl-bench --seed %llu\n", bench_seed);
+      continue;
+    }
+    rc |= run(parse(argv[i]));
+  }
   return rc;
 }
