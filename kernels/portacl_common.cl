@@ -65,15 +65,19 @@ inline void publish_partial(void) {
 
 // Visits units 0..count-1 spread over the whole grid. CPUs (CHUNKED) give
 // each work-item one contiguous chunk, so a core streams consecutive cache
-// lines; GPUs stride by the grid so neighbouring work-items touch
-// neighbouring addresses (coalescing).
+// lines: count / G units each and one more for the first count % G work-
+// items (G the grid), so every work-group has work. (Chunks of
+// ceil(count / G) left the last work-groups empty, and PoCL hands a
+// thread its work-groups in runs: heat 4096^2 on 20 groups of 64 took
+// 6.1-6.8 ms a step against 5.0-5.3 on 16 or 32.) GPUs stride by the grid
+// so neighbouring work-items touch neighbouring addresses (coalescing).
 #ifndef CHUNKED
 #define CHUNKED 0
 #endif
 #if CHUNKED
-#define PORTACL_FOR_UNITS(i, count)                                                              \
-  for (size_t i##_per = ((count) + get_global_size(0) - 1) / get_global_size(0),                 \
-              i = get_global_id(0) * i##_per, i##_end = min((size_t)(count), i + i##_per); \
+#define PORTACL_FOR_UNITS(i, count)                                                                             \
+  for (size_t i##_q = (size_t)(count) / get_global_size(0), i##_r = (size_t)(count) % get_global_size(0),       \
+              i##_id = get_global_id(0), i = i##_id * i##_q + min(i##_id, i##_r), i##_end = i + i##_q + (i##_id < i##_r); \
        i < i##_end; ++i)
 #else
 #define PORTACL_FOR_UNITS(i, count) for (size_t i = get_global_id(0); i < (size_t)(count); i += get_global_size(0))

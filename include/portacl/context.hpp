@@ -77,7 +77,7 @@ struct ContextOptions {
 /// kernel objects are per thread (two threads never race on one cl_kernel's
 /// arguments), and an operation that uses the Context's scratch memory
 /// (reductions, scans, compaction, GEMM's panels, GEMV's and SPMV's partial
-/// sums) holds it from its first launch to its last read-back
+/// sums, heat2d's second grid) holds it from its first launch to its last read-back
 /// (hold_scratch), so such operations from several threads run one after
 /// the other on the shared in-order queue. For work that should overlap,
 /// give each thread its own Context.

@@ -220,7 +220,10 @@ struct HeatOptions {
   PlanOptions plan;  ///< for the steps' launches
 };
 
-/// Advances `u` (rows x cols) by options.steps steps, in place. Errors,
+/// Advances `u` (rows x cols) by options.steps steps, in place. The second
+/// grid of the ping-pong is the context's scratch memory (kept for the next
+/// call: a grid's worth of device memory stays with the context); a call
+/// with on_output makes its own, so the callback may call heat2d. Errors,
 /// before any launch: r above 1/4 or negative or not a number, zero steps,
 /// a buffer that does not hold rows x cols elements or belongs to another
 /// context, output_every without a callback, cells_x or cells_y out of

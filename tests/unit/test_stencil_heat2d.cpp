@@ -244,6 +244,44 @@ TEST_CASE("heat 2D: fixed sides, output every k steps, and bad input", "[stencil
   CHECK_THROWS_WITH(heat2d(ctx, u, rows, cols, bad), Catch::Contains("cells_y must be 1, 2, 4, 8 or 16"));
 }
 
+TEST_CASE("heat 2D: a call inside another's callback, and calls of other sizes, keep both fields right", "[stencil]") {
+  // heat2d's second grid is the context's scratch memory between calls; a
+  // call with a callback makes its own, so that a heat2d inside the
+  // callback (scratch) cannot overwrite the outer call's field.
+  Context& ctx = test::cpu_context();
+  // The inner grid is the smaller, so that it would reuse the outer's
+  // second grid, which after an odd step holds the outer's field.
+  const std::size_t rows = 23, cols = 31, inner_rows = 9, inner_cols = 12;
+  const std::vector<double> outer0 = test::random_vector<double>(rows * cols);
+  const std::vector<double> inner0 = test::random_vector<double>(inner_rows * inner_cols);
+  Buffer<double> outer(ctx, outer0);
+  HeatOptions<double> o;
+  o.r = 0.2;
+  o.steps = 7;  // odd: the result comes back from the second grid
+  o.output_every = 3;
+  std::size_t inner_steps = 0;
+  o.on_output = [&](std::size_t, const Buffer<double>&) {
+    Buffer<double> inner(ctx, inner0);
+    HeatOptions<double> i;
+    i.r = 0.25;
+    i.steps = 5 + inner_steps % 2;
+    const std::vector<double> want = reference::heat2d(inner0, inner_rows, inner_cols, 0.25, i.steps);
+    heat2d(ctx, inner, inner_rows, inner_cols, i);
+    const std::vector<double> got = inner.download();
+    double worst = 0;
+    for (std::size_t k = 0; k < got.size(); ++k) worst = std::max(worst, std::fabs(got[k] - want[k]));
+    CHECK(worst <= 2 * heat_step_margin(i.steps, 0.25, 2.0));  // random_vector: in [0.5, 2]
+    ++inner_steps;
+  };
+  heat2d(ctx, outer, rows, cols, o);
+  CHECK(inner_steps == 2);
+  const std::vector<double> want = reference::heat2d(outer0, rows, cols, 0.2, 7);
+  const std::vector<double> got = outer.download();
+  double worst = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) worst = std::max(worst, std::fabs(got[k] - want[k]));
+  CHECK(worst <= 2 * heat_step_margin(7, 0.2, 2.0));
+}
+
 TEMPLATE_TEST_CASE("heat 2D: fixed sides on the grids where several cells of a row per work-item lost them",
                    "[stencil]", float, double) {
   // Every edge cell holds its side's value after each launch shape: the

@@ -2,6 +2,8 @@
 #include "portacl/stencil.hpp"
 
 #include <cmath>
+#include <mutex>
+#include <optional>
 #include <utility>
 
 #include "portacl/error.hpp"
@@ -165,10 +167,22 @@ HeatStepsDone<T> heat2d_steps(Context& ctx, Buffer<T>& u, Buffer<T>& scratch, st
 
 template <class T, class>
 LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols, const HeatOptions<T>& o) {
-  Buffer<T> other(ctx, u.size());
-  const HeatStepsDone<T> done = heat2d_steps(ctx, u, other, rows, cols, o);
-  if (done.result != &u) copy(ctx, other, u, o.plan);
-  return done.plan;  // `other` may go: OpenCL keeps it until the queued steps are done
+  // The second grid is the context's scratch memory, kept for the next
+  // call (a new 4096^2 float grid cost 23 ms a call on PoCL, its pages
+  // first touched by the step); a call with a callback, which may itself
+  // call heat2d on this context, makes its own.
+  std::optional<std::unique_lock<std::recursive_mutex>> held;
+  std::optional<Buffer<T>> other;
+  if (o.on_output) {
+    other.emplace(ctx, u.size());
+  } else {
+    held.emplace(ctx.hold_scratch());
+    other.emplace(ctx, ctx.scratch("heat2d.grid", checked_product(u.size(), sizeof(T), "heat2d: the grid's bytes")),
+                  u.size());
+  }
+  const HeatStepsDone<T> done = heat2d_steps(ctx, u, *other, rows, cols, o);
+  if (done.result != &u) copy(ctx, *other, u, o.plan);
+  return done.plan;  // an own `other` may go: OpenCL keeps it until the queued steps are done
 }
 
 template HeatStepsDone<float> heat2d_steps<float>(Context&, Buffer<float>&, Buffer<float>&, std::size_t, std::size_t,
