@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The host reference of the FFT, shared by the tests, the tuner and
 // portacl-bench: the discrete Fourier transform in double, by its
-// definition up to 8 points and for primes up to 64, by recursive
-// decimation in time otherwise (a prime above 64 by Bluestein's identity
-// through a power of two), with every root taken from (j k mod n) so that
-// large indices lose nothing, out of one table of roots a transform; and
-// the error bound a transform in a given precision is held to.
+// definition up to 64 points (and inside a longer transform for a part of
+// 8 points or fewer, or a prime up to 64), by recursive decimation in time
+// otherwise (a prime above 64 by Bluestein's identity through a power of
+// two), every root taken from (j k mod n) so that large indices lose
+// nothing, out of one table of roots a transform; and the error bound a
+// transform in a given precision is held to.
 #pragma once
 
 #include <cmath>
@@ -22,18 +23,6 @@ using cplx = std::complex<double>;
 inline cplx fft_root(std::size_t k, std::size_t n, int sign) {
   const double a = sign * 2.0 * M_PI * (double(k % n) / double(n));
   return {std::cos(a), std::sin(a)};
-}
-
-// X_k = sum_j x_j exp(sign 2 pi i j k / n), by the definition.
-inline std::vector<cplx> dft(const std::vector<cplx>& x, int sign) {
-  const std::size_t n = x.size();
-  std::vector<cplx> X(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    cplx acc = 0;
-    for (std::size_t j = 0; j < n; ++j) acc += x[j] * fft_root((j * k) % n, n, sign);
-    X[k] = acc;
-  }
-  return X;
 }
 
 std::vector<cplx> fft(const std::vector<cplx>& x, int sign);
@@ -72,7 +61,10 @@ inline std::vector<cplx> fft_by_table(const std::vector<cplx>& x, const std::vec
   while (p * p <= n && n % p) ++p;
   const bool prime = n % p != 0 || n < 4;
   if (n > 64 && prime) return fft_bluestein(x, sign);
-  if (n <= 8 || prime) {  // by the definition
+  // By the definition: a small prime, a leaf of 8 points or fewer, and a
+  // whole transform (step 1) of up to 64 points, so that short lengths
+  // are checked against the DFT itself.
+  if (n <= 8 || prime || (step == 1 && n <= 64)) {
     std::vector<cplx> X(n);
     for (std::size_t k = 0; k < n; ++k) {
       cplx acc = 0;

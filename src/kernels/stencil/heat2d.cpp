@@ -111,18 +111,18 @@ HeatLaunches plan_heat2d(const Planner& planner, std::size_t rows, std::size_t c
 template HeatLaunches plan_heat2d<float>(const Planner&, std::size_t, std::size_t, const HeatOptions<float>&);
 template HeatLaunches plan_heat2d<double>(const Planner&, std::size_t, std::size_t, const HeatOptions<double>&);
 
+namespace {
+
+// heat2d's checks of the field and the options: before any work (the
+// second grid included). Returns the grid's cells.
 template <class T>
-HeatStepsDone<T> heat2d_steps(Context& ctx, Buffer<T>& u, Buffer<T>& scratch, std::size_t rows, std::size_t cols,
-                              const HeatOptions<T>& o) {
+std::size_t check_heat2d(Context& ctx, const Buffer<T>& u, std::size_t rows, std::size_t cols,
+                         const HeatOptions<T>& o) {
   kernel_call::same_context(ctx, u, "heat2d", "u");
-  kernel_call::same_context(ctx, scratch, "heat2d", "its second grid");
   const std::size_t cells = checked_product(rows, cols, "heat2d: rows x cols");
   if (u.size() != cells)
     throw Error("heat2d: u has " + std::to_string(u.size()) + " elements but the grid is " + std::to_string(rows) +
                 " x " + std::to_string(cols) + " = " + std::to_string(cells));
-  if (scratch.size() != cells)
-    throw Error("heat2d: its second grid has " + std::to_string(scratch.size()) + " elements, not " +
-                std::to_string(cells));
   if (!(o.r >= T(0)) || !std::isfinite(double(o.r)))
     throw Error("heat2d: r must be a finite number >= 0, not " + std::to_string(double(o.r)));
   if (o.r > T(0.25))
@@ -138,6 +138,19 @@ HeatStepsDone<T> heat2d_steps(Context& ctx, Buffer<T>& u, Buffer<T>& scratch, st
   if (o.cells_y && (*o.cells_y < 1 || *o.cells_y > 16 || (*o.cells_y & (*o.cells_y - 1)) != 0))
     throw Error("heat2d: cells_y must be 1, 2, 4, 8 or 16 (it divides the tile's height), not " +
                 std::to_string(*o.cells_y));
+  return cells;
+}
+
+}  // namespace
+
+template <class T>
+HeatStepsDone<T> heat2d_steps(Context& ctx, Buffer<T>& u, Buffer<T>& scratch, std::size_t rows, std::size_t cols,
+                              const HeatOptions<T>& o) {
+  const std::size_t cells = check_heat2d(ctx, u, rows, cols, o);
+  kernel_call::same_context(ctx, scratch, "heat2d", "its second grid");
+  if (scratch.size() != cells)
+    throw Error("heat2d: its second grid has " + std::to_string(scratch.size()) + " elements, not " +
+                std::to_string(cells));
 
   const HeatLaunches l = plan_heat2d(live_planner(ctx, o.plan), rows, cols, o);
   if (cells == 0) return {&u, l.step};
@@ -171,17 +184,14 @@ LaunchPlan heat2d(Context& ctx, Buffer<T>& u, std::size_t rows, std::size_t cols
   // call (a new 4096^2 float grid cost 23 ms a call on PoCL, its pages
   // first touched by the step); a call with a callback, which may itself
   // call heat2d on this context, makes its own.
-  std::optional<std::unique_lock<std::recursive_mutex>> held;
-  std::optional<Buffer<T>> other;
-  if (o.on_output) {
-    other.emplace(ctx, u.size());
-  } else {
-    held.emplace(ctx.hold_scratch());
-    other.emplace(ctx, ctx.scratch("heat2d.grid", checked_product(u.size(), sizeof(T), "heat2d: the grid's bytes")),
-                  u.size());
-  }
-  const HeatStepsDone<T> done = heat2d_steps(ctx, u, *other, rows, cols, o);
-  if (done.result != &u) copy(ctx, *other, u, o.plan);
+  // The input is checked first: bad input takes no memory.
+  const std::size_t cells = check_heat2d(ctx, u, rows, cols, o);
+  std::unique_lock<std::recursive_mutex> held;
+  if (!o.on_output) held = ctx.hold_scratch();
+  Buffer<T> other =
+      o.on_output ? Buffer<T>(ctx, cells) : Buffer<T>(ctx, ctx.scratch("heat2d.grid", cells * sizeof(T)), cells);
+  const HeatStepsDone<T> done = heat2d_steps(ctx, u, other, rows, cols, o);
+  if (done.result != &u) copy(ctx, other, u, o.plan);
   return done.plan;  // an own `other` may go: OpenCL keeps it until the queued steps are done
 }
 
