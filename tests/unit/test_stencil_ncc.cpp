@@ -34,6 +34,42 @@ std::vector<P> random_pixels(std::size_t n) {
   return v;
 }
 
+// How far reference::ncc's double coefficient at window (y, x) may stand
+// from the exact one. Its means carry the sum's roundings (none for
+// 8-bit pixels, whose sums are exact) and the division's: d_m, d_t. As
+// the deviations from the exact means sum to 0, the computed means move
+// cross only by n d_m d_t and squares only by n d_m^2. Each of the n
+// terms takes two subtractions and a product, the n-term sum up to n - 1
+// roundings of its running value: (n + 2) u of the sum of the terms'
+// magnitudes, an absolute error of cross that matters when the
+// coefficient is near 0, and a relative one of squares and t_squares;
+// then their product, root and the division.
+template <class P>
+double reference_error(const std::vector<P>& image, std::size_t cols, const std::vector<P>& templ, std::size_t tr,
+                       std::size_t tc, std::size_t y, std::size_t x, double want) {
+  const double n = double(tr * tc), u = test::kDoubleU;
+  const bool exact_sums = std::is_same<P, std::uint8_t>::value;
+  double t_mean = 0, t_abs = 0, mean = 0, abs = 0;
+  for (std::size_t i = 0; i < tr; ++i)
+    for (std::size_t j = 0; j < tc; ++j) {
+      const double v = double(image[(y + i) * cols + x + j]), t = double(templ[i * tc + j]);
+      mean += v, abs += std::fabs(v), t_mean += t, t_abs += std::fabs(t);
+    }
+  mean /= n, t_mean /= n;
+  const double d_m = (exact_sums ? 0 : (n - 1) * u * abs / n) + u * std::fabs(mean);
+  const double d_t = (exact_sums ? 0 : (n - 1) * u * t_abs / n) + u * std::fabs(t_mean);
+  double terms = 0, squares = 0, t_squares = 0;
+  for (std::size_t i = 0; i < tr; ++i)
+    for (std::size_t j = 0; j < tc; ++j) {
+      const double v = double(image[(y + i) * cols + x + j]) - mean, t = double(templ[i * tc + j]) - t_mean;
+      terms += std::fabs(v * t), squares += v * v, t_squares += t * t;
+    }
+  if (!(squares > 0) || !(t_squares > 0)) return 0;
+  const double scale = std::sqrt(squares * t_squares);
+  return ((n + 2) * u * terms + n * d_m * d_t) / scale +
+         std::fabs(want) * ((n + 2) * u + n * d_m * d_m / (2 * squares) + n * d_t * d_t / (2 * t_squares) + 3 * u);
+}
+
 // How far the device's coefficient at window (y, x) may stand from the
 // double reference's `want`, following ncc_coefficient and NCC_ROW_SUMS
 // under `plan` (REAL: double where the device has it, else float). 8-bit:
@@ -46,6 +82,8 @@ std::vector<P> random_pixels(std::size_t n) {
 // columns, the tr rows, and the products for s_ii and s_it); the template,
 // less its mean, rounded to float once on the host; the variance's
 // product, division and subtraction; then the coefficient as above.
+// Both add the double reference's own error (reference_error): its
+// absolute part decides when the coefficient is near 0.
 template <class P>
 double ncc_margin(const std::vector<P>& image, std::size_t cols, const std::vector<P>& templ, std::size_t tr,
                   std::size_t tc, std::size_t y, std::size_t x, double want, const LaunchPlan& plan) {
@@ -54,7 +92,8 @@ double ncc_margin(const std::vector<P>& image, std::size_t cols, const std::vect
   const double root_u = wide ? 1 : test::kSqrtU, divide_u = wide ? 1 : test::kDivisionU;
   const double c = std::fabs(want);
   if constexpr (std::is_same<P, std::uint8_t>::value) {
-    return ((wide ? 0 : 2) + 2 * root_u + 1 + divide_u) * u * c + test::kFloatU * c;
+    return ((wide ? 0 : 2) + 2 * root_u + 1 + divide_u) * u * c + test::kFloatU * c +
+           reference_error(image, cols, templ, tr, tc, y, x, want);
   } else {
     const double n = double(tr * tc), slides = std::stod(plan.macros.at("OUTPUTS_X")) - 1;
     double t_mean = 0;
@@ -87,7 +126,7 @@ double ncc_margin(const std::vector<P>& image, std::size_t cols, const std::vect
     const double scale = std::sqrt(var * t_var);
     return d_it / scale +
            c * (d_var / (2 * var) + ((wide ? 0 : 0.5) + 0.5 + root_u + 1 + divide_u) * u + test::kFloatU) +
-           test::kFloatU * c;
+           test::kFloatU * c + reference_error(image, cols, templ, tr, tc, y, x, want);
   }
 }
 
