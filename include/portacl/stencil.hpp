@@ -274,11 +274,16 @@ class ConvolutionMask {
   Context& context() const { return *ctx_; }                           ///< whose device holds it
 
  private:
+  /// Convolution by FFT keeps the mask's spectrum for the last grid it ran
+  /// on here (src/kernels/stencil/mask_spectrum.hpp), shared by copies.
+  friend struct MaskSpectra;
+  struct Spectrum;
   Context* ctx_;
   std::vector<T> weights_;
   std::size_t rows_, cols_;
   Buffer<T> buffer_;
   std::shared_ptr<const ConvolutionMask<T>> column_, row_;
+  std::shared_ptr<Spectrum> spectrum_;
 };
 
 /// How a 2D convolution reads beyond the image, and which variant runs.
@@ -299,6 +304,11 @@ struct ConvolutionOptions {
   std::optional<bool> constant_mask;
   /// false: one 2D pass even where the mask was found separable.
   bool use_separable = true;
+  /// Force the algorithm (true: by FFT, two real-to-complex transforms, a
+  /// product and a complex-to-real one over a zero-padded grid; false:
+  /// directly); unset: rule convolution.fft, which takes the FFT for large
+  /// masks. A separable mask runs in two direct passes unless forced.
+  std::optional<bool> fft;
   PlanOptions plan;  ///< for the passes' launches
 };
 

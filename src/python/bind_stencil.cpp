@@ -38,7 +38,10 @@ Boundary boundary_of(const std::string& name, const char* op) {
 }
 
 template <class T>
-py::tuple convolve(Context& ctx, const py::array& image, const py::array& mask, const std::string& boundary) {
+py::tuple convolve(Context& ctx, const py::array& image, const py::array& mask, const std::string& boundary,
+                   const std::string& method) {
+  if (method != "auto" && method != "direct" && method != "fft")
+    throw py::value_error("convolve2d: method must be 'auto', 'direct' or 'fft', not '" + method + "'");
   const auto hi = checked<T>(image, 2, "convolve2d: image"), hm = checked<T>(mask, 2, "convolve2d: mask");
   const std::size_t rows = std::size_t(hi.shape(0)), cols = std::size_t(hi.shape(1));
   const Boundary b = boundary_of(boundary, "convolve2d");
@@ -48,6 +51,7 @@ py::tuple convolve(Context& ctx, const py::array& image, const py::array& mask, 
   Buffer<T> out(ctx, out_rows * out_cols);
   ConvolutionOptions o;
   o.boundary = b;
+  if (method != "auto") o.fft = method == "fft";
   LaunchPlan plan;
   {
     py::gil_scoped_release release;
@@ -126,9 +130,10 @@ void bind_stencil(py::module_& m) {
   m.def("heat2d", [](Context& ctx, const py::array& u, std::size_t steps, double r, const py::object& sides) {
     return by_real_dtype("heat2d", u, [&](auto t) { return heat<decltype(t)>(ctx, u, steps, r, sides); });
   });
-  m.def("convolve2d", [](Context& ctx, const py::array& image, const py::array& mask, const std::string& boundary) {
+  m.def("convolve2d", [](Context& ctx, const py::array& image, const py::array& mask, const std::string& boundary,
+                         const std::string& method) {
     return by_real_dtype("convolve2d", image,
-                         [&](auto t) { return convolve<decltype(t)>(ctx, image, mask, boundary); });
+                         [&](auto t) { return convolve<decltype(t)>(ctx, image, mask, boundary, method); });
   });
 }
 

@@ -362,6 +362,13 @@ const std::vector<Rule>& rule_book() {
        "A separable mask runs as a vertical and a horizontal pass (MR + MC multiply-adds per output instead of MR x "
        "MC, but the image is moved twice) from 49 weights on CPUs and MIC and from 121 on GPUs, whose direct pass "
        "stays memory-bound longer."},
+      {"convolution.fft", "all", "-",
+       "A 2D convolution runs by FFT (the image extended by its boundary and the mask zero-padded to the smallest "
+       "2^a 3^b 5^c grid that holds the extended image, two real-to-complex transforms, the product with the "
+       "mask's spectrum conjugated, a complex-to-real transform and the grid's corner) when the direct form's "
+       "multiply-adds per output exceed the transforms' work per output, a per-class constant times log2 of the grid's "
+       "cells times cells per output, measured where the two cross (docs/stencils.md). A separable mask keeps its two "
+       "direct passes."},
       // Template matching (seed 003 chapter 15).
       {"ncc.image-tile", "all", "003 15",
        "Normalised cross-correlation stages the work-group's image block (its offsets plus the template less one "

@@ -3,6 +3,8 @@
 #include "rules/coverage_rules.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 #include <string>
 
 namespace portacl {
@@ -156,6 +158,28 @@ bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::s
                   " in two passes that move the image twice: two passes from " + std::to_string(least) +
                   " weights on " + (gpu ? "GPUs" : "CPUs and MIC"));
   return two;
+}
+
+bool convolution_uses_fft(LaunchPlan& plan, std::size_t weights, std::size_t outputs, std::size_t grid_rows,
+                          std::size_t grid_cols, std::optional<bool> forced) {
+  if (forced) {
+    plan.decide("algorithm", *forced ? "fft" : "direct", "caller.choice", "ConvolutionOptions::fft");
+    return *forced;
+  }
+  // The transforms' work an output, in multiply-adds of the direct form:
+  // `per_log` times log2 of the grid's size for each grid cell, measured
+  // where the two forms cross (docs/stencils.md, "Convolution by FFT").
+  const bool gpu = plan.device_class != DeviceClass::cpu && plan.device_class != DeviceClass::intel_mic;
+  const double per_log = gpu ? kConvolutionFftGpu : kConvolutionFftCpu;
+  const double cells = double(grid_rows) * double(grid_cols);
+  const double fft = per_log * std::log2(std::max(cells, 2.0)) * cells / double(std::max<std::size_t>(outputs, 1));
+  const bool by_fft = outputs > 0 && double(weights) > fft;
+  std::ostringstream why;
+  why << weights << " multiply-adds per output directly against about " << std::lround(fft)
+      << " for the transforms over a " << grid_rows << " x " << grid_cols << " grid (" << per_log
+      << " x log2 of its cells an output on " << (gpu ? "GPUs" : "CPUs and MIC") << ")";
+  plan.decide("algorithm", by_fft ? "fft" : "direct", "convolution.fft", why.str());
+  return by_fft;
 }
 
 void whole_rows_launch(LaunchPlan& rows, const LaunchPlan& plan, const std::string& variant) {

@@ -99,6 +99,16 @@ bool ncc_uses_tile(LaunchPlan& plan, const DeviceInfo& device, std::size_t tile_
 /// memory traffic costs. Records "passes".
 bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::size_t mask_cols);
 
+/// Rule convolution.fft: a 2D convolution runs by FFT (two real-to-complex
+/// transforms, a product and a complex-to-real one over a grid_rows x
+/// grid_cols grid) when the direct form's `weights` multiply-adds per
+/// output cost more than the transforms' work per output on this device
+/// class; `forced` (the caller's ConvolutionOptions::fft) wins. Records
+/// "algorithm".
+constexpr double kConvolutionFftCpu = 64, kConvolutionFftGpu = 16;
+bool convolution_uses_fft(LaunchPlan& plan, std::size_t weights, std::size_t outputs, std::size_t grid_rows,
+                          std::size_t grid_cols, std::optional<bool> forced);
+
 /// The work-group shape a tiled kernel builds with (WG_X, WG_Y: the plan's
 /// local size) where `tiled`; the other variants build without it, one
 /// binary for every shape.

@@ -419,6 +419,39 @@ def test_ncc_refusals(ctx):
 def test_convolve2d_refuses_a_bad_boundary(ctx):
     with pytest.raises(ValueError, match="boundary must be 'zero', 'clamp' or 'valid', not 'wrap'"):
         portacl.convolve2d(np.ones((3, 3)), np.ones((3, 3)), "wrap", context=ctx)
+    with pytest.raises(ValueError, match="method must be 'auto', 'direct' or 'fft', not 'overlap'"):
+        portacl.convolve2d(np.ones((3, 3)), np.ones((3, 3)), method="overlap", context=ctx)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (9, 13), (61, 67)])
+@pytest.mark.parametrize("mask_shape", [(1, 1), (5, 3), (15, 17)])
+def test_convolve2d_by_fft_against_scipy(ctx, rng, dtype, shape, mask_shape):
+    # The FFT's error spreads over the outputs: its 2-norm is at most three
+    # transforms' bounds (under 10 EPS a factor of 2 of the grid, the grid
+    # under 5/4 of the image extended by the mask) times |e|_2 |mask|_1, e
+    # the image as the boundary extends it (docs/stencils.md).
+    image = rng.uniform(-1, 1, shape).astype(dtype)
+    mask = rng.uniform(-1, 1, mask_shape).astype(dtype)
+    image64, mask64 = image.astype(np.float64), mask.astype(np.float64)
+    grid = [1.25 * (shape[k] + mask_shape[k]) for k in (0, 1)]
+    eps = 10 * EPS[dtype] * sum(np.log2(max(g, 2)) for g in grid)
+    edges = [((m - 1) // 2, m - 1 - (m - 1) // 2) for m in mask_shape]
+    bound = {b: 3 * eps * np.linalg.norm(e) * np.abs(mask64).sum()
+             for b, e in (("zero", image64), ("clamp", np.pad(image64, edges, mode="edge")))}
+    bound["valid"] = bound["zero"]
+    got, plan = portacl.convolve2d(image, mask, "zero", context=ctx, method="fft", return_plan=True)
+    assert {"what": "algorithm", "value": "fft", "rule": "caller.choice", "why": "ConvolutionOptions::fft"} in \
+        plan.to_dict()["decisions"]
+    assert got.dtype == dtype
+    assert np.linalg.norm(got - sig.correlate2d(image64, mask64, mode="same")) <= bound["zero"]
+    got = portacl.convolve2d(image, mask, "clamp", context=ctx, method="fft")
+    assert np.linalg.norm(got - ndi.correlate(image64, mask64, mode="nearest")) <= bound["clamp"]
+    if shape[0] >= mask_shape[0] and shape[1] >= mask_shape[1]:
+        got = portacl.convolve2d(image, mask, "valid", context=ctx, method="fft")
+        assert np.linalg.norm(got - sig.correlate2d(image64, mask64, mode="valid")) <= bound["valid"]
+    _, plan = portacl.convolve2d(image, mask, "zero", context=ctx, method="direct", return_plan=True)
+    assert any(d["what"] == "algorithm" and d["value"] == "direct" for d in plan.to_dict()["decisions"])
 
 
 def nbody_accelerations(bodies, softening):

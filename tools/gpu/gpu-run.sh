@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "conv-fft", "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 STEPS=${STEPS:-build tests bench}
@@ -265,4 +265,17 @@ if has md; then
     --kernels "md step lj,neighbour list lj,lj forces,rdf 1000 shells" --no-transfers --no-latency \
     > "$OUT/md_h100.txt" 2>&1
   grep -E "md step|neighbour list|lj forces|rdf|copy bandwidth" "$OUT/md_h100.txt"
+fi
+if has conv-fft; then
+  # Convolution directly against by FFT, by mask size (the crossover that sets rule convolution.fft's GPU
+  # constant), then the bench's conv2d cases with every variant, "by FFT" among them.
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include tools/gpu/conv_fft_crossover.cpp \
+    -o /tmp/conv_fft_crossover -L "$libdir" -lportacl -lOpenCL -Wl,-rpath,"$libdir" > "$OUT/conv_fft_gpu.txt" 2>&1
+  for n in ${CONV_FFT_SIZES:-2048 4096}; do
+    timeout 200 /tmp/conv_fft_crossover gpu "$n" >> "$OUT/conv_fft_gpu.txt" 2>&1
+  done
+  timeout 240 /tmp/build/tools/portacl-bench --device gpu --sizes 2^20 --kernels axpy --no-transfers --no-latency \
+    --stencils ${CONV_FFT_CASES:-conv2d:4096:5,conv2d:4096:17,conv2d:4096:33} > "$OUT/conv_fft_bench_gpu.txt" 2>&1
+  cat "$OUT/conv_fft_gpu.txt"
+  grep -E "conv2d|copy bandwidth" "$OUT/conv_fft_bench_gpu.txt"
 fi

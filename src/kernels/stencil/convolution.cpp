@@ -144,7 +144,7 @@ template <class T, class>
 LaunchPlan convolve2d(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
                       const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o) {
   check_call(ctx, in, rows, cols, mask, out, o);
-  if (mask.separable() && o.use_separable && rows > 0 && cols > 0) {
+  if (mask.separable() && o.use_separable && rows > 0 && cols > 0 && !o.fft.value_or(false)) {
     LaunchPlan probe = ctx.plan(convolution_traits(element_of<T>::value), ProblemSize(cols, rows), o.plan);
     if (convolution_uses_two_passes(probe, mask.rows(), mask.cols())) {
       // The vertical pass, then the horizontal one; the anchors split the
@@ -158,7 +158,17 @@ LaunchPlan convolve2d(Context& ctx, const Buffer<T>& in, std::size_t rows, std::
       return plan;
     }
   }
-  return one_pass(ctx, in, rows, cols, mask, out, o);
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
+  if (out_rows * out_cols == 0) return one_pass(ctx, in, rows, cols, mask, out, o);
+  const ConvolutionFftGrid grid = convolution_fft_grid(rows, cols, mask.rows(), mask.cols(), o.boundary);
+  LaunchPlan probe = ctx.plan(convolution_fft_traits(element_of<T>::value), ProblemSize(rows * cols), o.plan);
+  const bool by_fft =
+      convolution_uses_fft(probe, mask.rows() * mask.cols(), out_rows * out_cols, grid.rows, grid.cols, o.fft);
+  const Decision& algorithm = *probe.decision("algorithm");
+  if (by_fft) return convolve_by_fft(ctx, in, rows, cols, mask, out, o, algorithm);
+  LaunchPlan plan = one_pass(ctx, in, rows, cols, mask, out, o);
+  plan.decide(algorithm.what, algorithm.value, algorithm.rule, algorithm.why);
+  return plan;
 }
 
 template <class T, class>

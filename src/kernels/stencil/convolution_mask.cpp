@@ -5,6 +5,7 @@
 
 #include "portacl/error.hpp"
 #include "portacl/stencil.hpp"
+#include "mask_spectrum.hpp"
 
 namespace portacl {
 
@@ -57,7 +58,8 @@ ConvolutionMask<T>::ConvolutionMask(Context& ctx, std::vector<T> weights, std::s
       weights_(checked_weights(std::move(weights), rows, cols)),
       rows_(rows),
       cols_(cols),
-      buffer_(ctx, weights_) {
+      buffer_(ctx, weights_),
+      spectrum_(std::make_shared<Spectrum>()) {
   std::vector<T> column, row;
   if (detect_separable && rows > 1 && cols > 1 && rank_one(weights_, rows, cols, column, row)) {
     column_ = std::make_shared<const ConvolutionMask<T>>(ctx, std::move(column), rows, 1);

@@ -41,6 +41,30 @@ StencilLaunch plan_star3d(const Planner& planner, Extent3 extent, std::size_t ra
 template <class T>
 StencilLaunch plan_convolution(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t mask_rows,
                                std::size_t mask_cols, const ConvolutionOptions& o);
+/// Convolution by FFT: the image extended by its boundary (ext_rows x
+/// ext_cols, its first cell at (-anchor_y, -anchor_x) of the image) in a
+/// rows x cols grid of smooth lengths (1 row for a 1D convolution).
+struct ConvolutionFftGrid {
+  std::size_t ext_rows = 0, ext_cols = 0, anchor_y = 0, anchor_x = 0, rows = 1, cols = 1;
+};
+ConvolutionFftGrid convolution_fft_grid(std::size_t rows, std::size_t cols, std::size_t mask_rows,
+                                        std::size_t mask_cols, Boundary boundary);
+/// The pointwise launches around the transforms: extend (a work-item a
+/// grid cell, for the mask and the image), multiply (a spectrum value),
+/// crop (an output).
+struct ConvolutionFftLaunches {
+  ConvolutionFftGrid grid;
+  LaunchPlan extend, multiply, crop;
+};
+template <class T>
+ConvolutionFftLaunches plan_convolution_fft(const Planner& planner, std::size_t rows, std::size_t cols,
+                                            std::size_t mask_rows, std::size_t mask_cols, Boundary boundary);
+/// convolve2d by FFT under `algorithm` (rule convolution.fft's decision).
+template <class T>
+LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
+                           const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o,
+                           const Decision& algorithm);
+
 /// NCC of a template_rows x template_cols template over rows x cols pixels.
 template <class P>
 StencilLaunch plan_ncc(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t template_rows,

@@ -749,10 +749,10 @@ def heat2d(u: ArrayLike, steps: int = 1, r: float = 0.25, sides: Optional[Sequen
 
 @_shared_doc
 def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", context: Optional[Context] = None,
-               return_plan: bool = False) -> Any:
+               return_plan: bool = False, method: str = "auto") -> Any:
     """The 2-D convolution of an image with a mask, in correlation form.
 
-    As ``scipy.signal.correlate2d``.
+    As ``scipy.signal.correlate2d``; ``method`` as ``scipy.signal.correlate``'s.
 
     Parameters
     ----------
@@ -761,6 +761,9 @@ def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", contex
     boundary : {"zero", "clamp", "valid"}, default "zero"
         "zero": the image's size, zeros outside (mode "same"); "clamp": the
         nearest edge pixel outside; "valid": only where the mask lies inside.
+    method : {"auto", "direct", "fft"}, default "auto"
+        "fft": by FFT over a zero-padded grid (large masks); "direct": the
+        sum itself; "auto": rule convolution.fft chooses.
     $options_on_arrays
 
     $returns_array
@@ -768,7 +771,7 @@ def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", contex
     $raises_type
         Another dtype, or two dtypes.
     ValueError
-        Arrays that are not 2-D, or another boundary.
+        Arrays that are not 2-D, another boundary or another method.
     $library_error
 
     $examples
@@ -776,7 +779,7 @@ def convolve2d(image: ArrayLike, mask: ArrayLike, boundary: str = "zero", contex
     >>> portacl.convolve2d(image, np.ones((3, 3), np.float32), boundary="valid")
     array([[36.]], dtype=float32)
     """
-    return _result(_portacl.convolve2d(_context(context), _np.asarray(image), _np.asarray(mask), boundary),
+    return _result(_portacl.convolve2d(_context(context), _np.asarray(image), _np.asarray(mask), boundary, method),
                    return_plan)
 
 

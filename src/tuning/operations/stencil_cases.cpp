@@ -14,6 +14,7 @@
 
 #include "../family.hpp"
 #include "family_parts.hpp"
+#include "../fft_reference.hpp"
 #include "../stencil_reference.hpp"
 #include "portacl/stencil.hpp"
 
@@ -262,6 +263,7 @@ struct ConvVariant {
   const char* label;
   std::optional<bool> tile;
   std::optional<std::size_t> outputs, output_rows;
+  std::optional<bool> fft;
 };
 
 // Outputs per work-item: rows x columns.
@@ -274,7 +276,25 @@ const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::
                                      {"cached, 2 x 8 outputs", false, 8, 2},
                                      {"cached, 4 x 2 outputs", false, 2, 4},
                                      {"cached, 8 x 4 outputs", false, 4, 8},
-                                     {"tiled", true, std::nullopt, std::nullopt}};
+                                     {"tiled", true, std::nullopt, std::nullopt},
+                                     {"by FFT", std::nullopt, std::nullopt, std::nullopt, true}};
+
+// The 2-norm bound of convolution by FFT's error (tests/unit/
+// test_stencil_convolution_fft.cpp derives it): three transforms' bounds
+// over the plan's grid, the product's and scaling's roundings, times
+// |image|_2 |mask|_1 (zero boundary: the image is the extension's only
+// nonzero part). It bounds each output too.
+double fft_convolution_bound(const LaunchPlan& used, const std::vector<float>& image, const std::vector<float>& mask) {
+  const std::string named = used.decision("fft_grid")->value;  // "P0 x P1"
+  const std::size_t p0 = std::stoul(named), p1 = std::stoul(named.substr(named.find('x') + 1));
+  const double u = std::numeric_limits<float>::epsilon() / 2;
+  const double eps =
+      reference::fft_error_bound(p0 > 1 ? std::vector<std::size_t>{p0, p1} : std::vector<std::size_t>{p1}, u);
+  double e2 = 0, m1 = 0;
+  for (float v : image) e2 += double(v) * v;
+  for (float w : mask) m1 += std::fabs(double(w));
+  return (3 * eps + std::sqrt(2.0) * 2 * u / (1 - 2 * u) + 2 * u) * std::sqrt(e2) * m1;
+}
 
 struct ConvState {
   ConvState(Context& ctx, std::size_t rows, std::size_t cols, std::size_t check_rows, std::size_t check_cols,
@@ -311,14 +331,21 @@ BenchCase conv_case(const std::string& label, const std::shared_ptr<ConvState>& 
     o.local_tile = v.tile;
     o.outputs_per_work_item = v.outputs;
     o.output_rows_per_work_item = v.output_rows;
+    // A forced direct variant stays direct whatever rule convolution.fft says.
+    o.fft = v.fft ? v.fft : v.tile || v.outputs ? std::optional<bool>(false) : std::nullopt;
     BenchVariant b{v.label,
                    [&ctx, s, o, bound] {
-                     convolve2d(ctx, s->check_in, s->check_rows, s->check_cols, s->mask, s->check_out, o);
-                     return reference::within(s->check_out.download(), s->want, bound);
+                     const LaunchPlan used =
+                         convolve2d(ctx, s->check_in, s->check_rows, s->check_cols, s->mask, s->check_out, o);
+                     const bool fft = used.decision("algorithm")->value == "fft";
+                     return reference::within(s->check_out.download(), s->want,
+                                              fft ? fft_convolution_bound(used, s->small, s->mask.weights()) : bound);
                    },
                    [&ctx, s, o] { return convolve2d(ctx, s->image, s->rows, s->cols, s->mask, s->result, o); }};
-    if (!v.tile && !v.outputs)
+    if (!v.tile && !v.outputs && !v.fft)
       b.describe = [](const LaunchPlan& plan) {
+        const Decision* algorithm = plan.decision("algorithm");
+        if (algorithm && algorithm->value == "fft") return std::string("rules (by FFT)");
         const Decision* k = plan.decision("outputs_per_work_item");
         const Decision* q = plan.decision("output_rows_per_work_item");
         const Decision* variant = plan.decision("variant");
@@ -338,7 +365,7 @@ BenchVariant separable_variant(Context& ctx, std::size_t n, std::size_t m, std::
   for (std::size_t k = 1; k < m; ++k)
     for (std::size_t j = k; j > 0; --j) binomial[j] += binomial[j - 1];
   for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < m; ++j) outer[i * m + j] = binomial[i] * binomial[j] / float(1u << (2 * m - 2));
+    for (std::size_t j = 0; j < m; ++j) outer[i * m + j] = float(std::ldexp(double(binomial[i]) * binomial[j], -int(2 * m - 2)));
   struct State {
     State(Context& ctx, std::vector<float> w, std::size_t n, std::size_t m, std::mt19937_64& rng)
         : mask(ctx, w, m, m, true),

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// 2D convolution by FFT (kernels/stencil_convolution_fft.cl): the image,
+// extended by its boundary, and the mask are each zero-padded to a smooth
+// grid and transformed real-to-complex; their product (the mask's
+// spectrum conjugated: the correlation form) goes back complex-to-real and
+// the output is the grid's corner. The grid is large enough that the
+// circular correlation never wraps into an output cell.
+#include "portacl/fft.hpp"
+#include "portacl/stencil.hpp"
+
+#include "../kernel_call.hpp"
+#include "mask_spectrum.hpp"
+#include "kernels/kernel_traits.hpp"
+#include "plans.hpp"
+#include "rules/coverage_rules.hpp"
+
+namespace portacl {
+
+KernelTraits convolution_fft_traits(ElementType element) {
+  // The pointwise steps around the transforms: an element read and written.
+  return kernel_traits("convolution_fft", element, 1, traits::scalar, {2.0 * double(size_of(element)), 0});
+}
+
+namespace {
+
+// The smallest 2^a 3^b 5^c at least n: the radices of 8, 4, 2, 3 and 5
+// run fastest (a grid of 1029 = 3 x 7^3 took twice 1080's on PoCL).
+std::size_t five_smooth_at_least(std::size_t n) {
+  for (std::size_t m = std::max<std::size_t>(n, 1);; ++m) {
+    std::size_t r = m;
+    for (std::size_t p : {2, 3, 5})
+      while (r % p == 0) r /= p;
+    if (r == 1) return m;
+  }
+}
+
+}  // namespace
+
+ConvolutionFftGrid convolution_fft_grid(std::size_t rows, std::size_t cols, std::size_t mask_rows,
+                                        std::size_t mask_cols, Boundary boundary) {
+  ConvolutionFftGrid g;
+  const bool valid = boundary == Boundary::valid;
+  g.ext_rows = valid ? rows : rows + mask_rows - 1;
+  g.ext_cols = valid ? cols : cols + mask_cols - 1;
+  g.anchor_y = valid ? 0 : (mask_rows - 1) / 2;
+  g.anchor_x = valid ? 0 : (mask_cols - 1) / 2;
+  g.rows = rows > 1 || mask_rows > 1 ? five_smooth_at_least(g.ext_rows) : 1;
+  g.cols = five_smooth_at_least(g.ext_cols);
+  return g;
+}
+
+template <class T>
+ConvolutionFftLaunches plan_convolution_fft(const Planner& planner, std::size_t rows, std::size_t cols,
+                                            std::size_t mask_rows, std::size_t mask_cols, Boundary boundary) {
+  ConvolutionFftLaunches l;
+  l.grid = convolution_fft_grid(rows, cols, mask_rows, mask_cols, boundary);
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask_rows, mask_cols, boundary);
+  const KernelTraits traits = convolution_fft_traits(element_of<T>::value);
+  const std::size_t cells = l.grid.rows * l.grid.cols, values = l.grid.rows * (l.grid.cols / 2 + 1);
+  const auto pass = [&](std::size_t items) {
+    LaunchPlan p = planner.plan(traits, ProblemSize(std::max<std::size_t>(items, 1)));
+    cover_items(p, std::max<std::size_t>(items, 1), 1, "elements");
+    return p;
+  };
+  l.extend = pass(cells);
+  l.multiply = pass(values);
+  l.crop = pass(out_rows * out_cols);
+  return l;
+}
+
+template ConvolutionFftLaunches plan_convolution_fft<float>(const Planner&, std::size_t, std::size_t, std::size_t,
+                                                            std::size_t, Boundary);
+template ConvolutionFftLaunches plan_convolution_fft<double>(const Planner&, std::size_t, std::size_t, std::size_t,
+                                                             std::size_t, Boundary);
+
+template <class T>
+LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
+                           const ConvolutionMask<T>& mask, Buffer<T>& out, const ConvolutionOptions& o,
+                           const Decision& algorithm) {
+  const ConvolutionFftLaunches l =
+      plan_convolution_fft<T>(live_planner(ctx, o.plan), rows, cols, mask.rows(), mask.cols(), o.boundary);
+  const ConvolutionFftGrid& g = l.grid;
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
+  const std::vector<std::size_t> shape =
+      g.rows == 1 ? std::vector<std::size_t>{g.cols} : std::vector<std::size_t>{g.rows, g.cols};
+  FftOptions forward, back;
+  forward.kind = FftKind::r2c;
+  back.kind = FftKind::c2r;
+  forward.plan = back.plan = o.plan;
+  const BasicFft<T> r2c(ctx, shape, forward), c2r(ctx, shape, back);
+  Buffer<T> grid(ctx, g.rows * g.cols), spectrum(ctx, 2 * g.rows * (g.cols / 2 + 1));
+
+  const PreparedKernel extend = ctx.prepare(KernelRef{"stencil_convolution_fft.cl", "conv_fft_extend", ""}, l.extend);
+  const auto extend_into_grid = [&](const Buffer<T>& from, std::size_t from_rows, std::size_t from_cols,
+                                    std::size_t ext_rows, std::size_t ext_cols, std::size_t ay, std::size_t ax,
+                                    bool clamp_edges) {
+    kernel_call::launch(ctx, extend, cl_ulong(from_rows), cl_ulong(from_cols), cl_ulong(ext_rows), cl_ulong(ext_cols),
+                        cl_ulong(g.rows), cl_ulong(g.cols), cl_long(ay), cl_long(ax), cl_uint(clamp_edges), from, grid);
+  };
+  const Buffer<T> mask_spectrum = MaskSpectra::of<T>(mask, g.rows, g.cols, [&](Buffer<T>& fresh) {
+    extend_into_grid(mask.buffer(), mask.rows(), mask.cols(), mask.rows(), mask.cols(), 0, 0, false);
+    r2c.forward(grid, fresh);
+  });
+  extend_into_grid(in, rows, cols, g.ext_rows, g.ext_cols, g.anchor_y, g.anchor_x, o.boundary == Boundary::clamp);
+  r2c.forward(grid, spectrum);
+  const T scale = T(1) / (T(g.rows) * T(g.cols));
+  kernel_call::launch(ctx, ctx.prepare(KernelRef{"stencil_convolution_fft.cl", "conv_fft_multiply", ""}, l.multiply),
+                      cl_ulong(spectrum.size() / 2), scale, spectrum, mask_spectrum);
+  c2r.inverse(spectrum, grid);
+  const PreparedKernel crop = ctx.prepare(KernelRef{"stencil_convolution_fft.cl", "conv_fft_crop", ""}, l.crop);
+  kernel_call::launch(ctx, crop, cl_ulong(out_rows), cl_ulong(out_cols), cl_ulong(g.cols), grid, out);
+  LaunchPlan plan = crop.plan;
+  plan.decide(algorithm.what, algorithm.value, algorithm.rule, algorithm.why);
+  plan.decide("fft_grid", std::to_string(g.rows) + " x " + std::to_string(g.cols), "convolution.fft",
+              "the smallest 2^a 3^b 5^c at least the " + std::to_string(g.ext_rows) + " x " +
+                  std::to_string(g.ext_cols) +
+                  " extended image, so the circular correlation never wraps into an "
+                  "output");
+  return plan;
+}
+
+template LaunchPlan convolve_by_fft<float>(Context&, const Buffer<float>&, std::size_t, std::size_t,
+                                           const ConvolutionMask<float>&, Buffer<float>&, const ConvolutionOptions&,
+                                           const Decision&);
+template LaunchPlan convolve_by_fft<double>(Context&, const Buffer<double>&, std::size_t, std::size_t,
+                                            const ConvolutionMask<double>&, Buffer<double>&, const ConvolutionOptions&,
+                                            const Decision&);
+
+}  // namespace portacl
