@@ -5,6 +5,10 @@
 // spectrum conjugated: the correlation form) goes back complex-to-real and
 // the output is the grid's corner. The grid is large enough that the
 // circular correlation never wraps into an output cell.
+#include <memory>
+#include <tuple>
+#include <utility>
+
 #include "portacl/fft.hpp"
 #include "portacl/stencil.hpp"
 
@@ -83,13 +87,21 @@ LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, 
   const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
   const std::vector<std::size_t> shape =
       g.rows == 1 ? std::vector<std::size_t>{g.cols} : std::vector<std::size_t>{g.rows, g.cols};
-  FftOptions forward, back;
-  forward.kind = FftKind::r2c;
-  back.kind = FftKind::c2r;
-  forward.plan = back.plan = o.plan;
-  const BasicFft<T> r2c(ctx, shape, forward), c2r(ctx, shape, back);
-  Buffer<T> grid(ctx, g.rows * g.cols), spectrum(ctx, 2 * g.rows * (g.cols / 2 + 1));
-
+  const auto transforms = [&](const PlanOptions& with) {
+    FftOptions forward, back;
+    forward.kind = FftKind::r2c;
+    back.kind = FftKind::c2r;
+    forward.plan = back.plan = with;
+    return std::make_pair(std::make_shared<const BasicFft<T>>(ctx, shape, forward),
+                          std::make_shared<const BasicFft<T>>(ctx, shape, back));
+  };
+  // The grid and the image's spectrum are the context's scratch memory,
+  // kept for the next call; the mask keeps its spectrum and the grid's
+  // transforms as the rules plan them.
+  auto held = ctx.hold_scratch();
+  const std::size_t values = 2 * g.rows * (g.cols / 2 + 1);
+  Buffer<T> grid(ctx, ctx.scratch("convolution_fft.grid", g.rows * g.cols * sizeof(T)), g.rows * g.cols),
+      spectrum(ctx, ctx.scratch("convolution_fft.spectrum", values * sizeof(T)), values);
   const PreparedKernel extend = ctx.prepare(KernelRef{"stencil_convolution_fft.cl", "conv_fft_extend", ""}, l.extend);
   const auto extend_into_grid = [&](const Buffer<T>& from, std::size_t from_rows, std::size_t from_cols,
                                     std::size_t ext_rows, std::size_t ext_cols, std::size_t ay, std::size_t ax,
@@ -97,16 +109,20 @@ LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, 
     kernel_call::launch(ctx, extend, cl_ulong(from_rows), cl_ulong(from_cols), cl_ulong(ext_rows), cl_ulong(ext_cols),
                         cl_ulong(g.rows), cl_ulong(g.cols), cl_long(ay), cl_long(ax), cl_uint(clamp_edges), from, grid);
   };
-  const Buffer<T> mask_spectrum = MaskSpectra::of<T>(mask, g.rows, g.cols, [&](Buffer<T>& fresh) {
+  const MaskFft<T> kept = MaskSpectra::of<T>(mask, g.rows, g.cols, [&] {
+    MaskFft<T> made{nullptr, nullptr, Buffer<T>(ctx, values)};
+    std::tie(made.r2c, made.c2r) = transforms(PlanOptions{});
     extend_into_grid(mask.buffer(), mask.rows(), mask.cols(), mask.rows(), mask.cols(), 0, 0, false);
-    r2c.forward(grid, fresh);
+    made.r2c->forward(grid, made.spectrum);
+    return made;
   });
+  const auto [r2c, c2r] = o.plan.leaves_plan_to_device() ? std::make_pair(kept.r2c, kept.c2r) : transforms(o.plan);
   extend_into_grid(in, rows, cols, g.ext_rows, g.ext_cols, g.anchor_y, g.anchor_x, o.boundary == Boundary::clamp);
-  r2c.forward(grid, spectrum);
+  r2c->forward(grid, spectrum);
   const T scale = T(1) / (T(g.rows) * T(g.cols));
   kernel_call::launch(ctx, ctx.prepare(KernelRef{"stencil_convolution_fft.cl", "conv_fft_multiply", ""}, l.multiply),
-                      cl_ulong(spectrum.size() / 2), scale, spectrum, mask_spectrum);
-  c2r.inverse(spectrum, grid);
+                      cl_ulong(spectrum.size() / 2), scale, spectrum, kept.spectrum);
+  c2r->inverse(spectrum, grid);
   const PreparedKernel crop = ctx.prepare(KernelRef{"stencil_convolution_fft.cl", "conv_fft_crop", ""}, l.crop);
   kernel_call::launch(ctx, crop, cl_ulong(out_rows), cl_ulong(out_cols), cl_ulong(g.cols), grid, out);
   LaunchPlan plan = crop.plan;
