@@ -182,6 +182,13 @@ bool convolution_uses_fft(LaunchPlan& plan, std::size_t weights, std::size_t out
   return by_fft;
 }
 
+void decide_convolution_fft_grid(LaunchPlan& plan, std::size_t grid_rows, std::size_t grid_cols, std::size_t ext_rows,
+                                 std::size_t ext_cols) {
+  plan.decide("fft_grid", std::to_string(grid_rows) + " x " + std::to_string(grid_cols), "convolution.fft",
+              "the smallest 2^a 3^b 5^c lengths at least the " + std::to_string(ext_rows) + " x " +
+                  std::to_string(ext_cols) + " extended image: the circular correlation never wraps into an output");
+}
+
 void whole_rows_launch(LaunchPlan& rows, const LaunchPlan& plan, const std::string& variant) {
   share_build(rows, plan);  // the 1D launch's own shape wins
   rows.decisions = plan.decisions;

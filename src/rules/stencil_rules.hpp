@@ -105,9 +105,19 @@ bool convolution_uses_two_passes(LaunchPlan& plan, std::size_t mask_rows, std::s
 /// output cost more than the transforms' work per output on this device
 /// class; `forced` (the caller's ConvolutionOptions::fft) wins. Records
 /// "algorithm".
-constexpr double kConvolutionFftCpu = 64, kConvolutionFftGpu = 16;
+/// The transforms' work per grid cell and log2 of the cells, in direct
+/// multiply-adds, where the two forms cross (docs/bench/conv_fft_*): an
+/// H200 at 2048^2 and 4096^2 (27 and 31), PoCL on this 2-core VM at 512^2
+/// and 1024^2 (39 and 55).
+constexpr double kConvolutionFftCpu = 48, kConvolutionFftGpu = 29;
 bool convolution_uses_fft(LaunchPlan& plan, std::size_t weights, std::size_t outputs, std::size_t grid_rows,
                           std::size_t grid_cols, std::optional<bool> forced);
+
+/// Records the grid convolution by FFT runs on (rule convolution.fft):
+/// grid_rows x grid_cols, the smallest 2^a 3^b 5^c lengths at least the
+/// extended image's ext_rows x ext_cols. Records "fft_grid".
+void decide_convolution_fft_grid(LaunchPlan& plan, std::size_t grid_rows, std::size_t grid_cols, std::size_t ext_rows,
+                                 std::size_t ext_cols);
 
 /// The work-group shape a tiled kernel builds with (WG_X, WG_Y: the plan's
 /// local size) where `tiled`; the other variants build without it, one

@@ -17,6 +17,7 @@
 #include "kernels/kernel_traits.hpp"
 #include "plans.hpp"
 #include "rules/coverage_rules.hpp"
+#include "rules/stencil_rules.hpp"
 
 namespace portacl {
 
@@ -127,11 +128,7 @@ LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, 
   kernel_call::launch(ctx, crop, cl_ulong(out_rows), cl_ulong(out_cols), cl_ulong(g.cols), grid, out);
   LaunchPlan plan = crop.plan;
   plan.decide(algorithm.what, algorithm.value, algorithm.rule, algorithm.why);
-  plan.decide("fft_grid", std::to_string(g.rows) + " x " + std::to_string(g.cols), "convolution.fft",
-              "the smallest 2^a 3^b 5^c at least the " + std::to_string(g.ext_rows) + " x " +
-                  std::to_string(g.ext_cols) +
-                  " extended image, so the circular correlation never wraps into an "
-                  "output");
+  decide_convolution_fft_grid(plan, g.rows, g.cols, g.ext_rows, g.ext_cols);
   return plan;
 }
 

@@ -365,7 +365,8 @@ BenchVariant separable_variant(Context& ctx, std::size_t n, std::size_t m, std::
   for (std::size_t k = 1; k < m; ++k)
     for (std::size_t j = k; j > 0; --j) binomial[j] += binomial[j - 1];
   for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < m; ++j) outer[i * m + j] = float(std::ldexp(double(binomial[i]) * binomial[j], -int(2 * m - 2)));
+    for (std::size_t j = 0; j < m; ++j)
+      outer[i * m + j] = float(std::ldexp(double(binomial[i]) * binomial[j], -int(2 * m - 2)));
   struct State {
     State(Context& ctx, std::vector<float> w, std::size_t n, std::size_t m, std::mt19937_64& rng)
         : mask(ctx, w, m, m, true),
