@@ -3,6 +3,9 @@
 // leading axes a batch); portacl/fft.py gives NumPy's names, axes and
 // norms on top.
 #include <complex>
+#include <list>
+#include <memory>
+#include <mutex>
 
 #include "bindings.hpp"
 
@@ -28,9 +31,60 @@ std::vector<std::size_t> lengths_of(const py::array& a, int axes, std::size_t n_
   return lengths;
 }
 
+// Plans kept for repeated transforms, as scipy.fft's and CuPy's plan
+// caches keep theirs: the last kPlanCacheSize plans of each precision by
+// (context, kind, lengths, batch), the most recent first. An entry holds
+// its context; clear_plan_cache() (and the interpreter's exit) lets go.
+constexpr std::size_t kPlanCacheSize = 16;
+
 template <class T>
-py::tuple transform(Context& ctx, const py::array& a, int axes, const std::string& kind, bool inverse,
-                    std::size_t n_last) {
+struct PlanCache {
+  struct Entry {
+    std::shared_ptr<Context> ctx;
+    FftKind kind;
+    std::vector<std::size_t> lengths;
+    std::size_t batch;
+    std::shared_ptr<const BasicFft<T>> plan;
+  };
+  std::mutex lock;
+  std::list<Entry> entries;
+
+  static PlanCache& get() {
+    static PlanCache cache;
+    return cache;
+  }
+  std::shared_ptr<const BasicFft<T>> plan(const std::shared_ptr<Context>& ctx, const std::vector<std::size_t>& lengths,
+                                          const FftOptions& o) {
+    std::lock_guard<std::mutex> held(lock);
+    for (auto e = entries.begin(); e != entries.end(); ++e)
+      if (e->ctx == ctx && e->kind == o.kind && e->lengths == lengths && e->batch == o.batch) {
+        entries.splice(entries.begin(), entries, e);
+        return entries.front().plan;
+      }
+    auto made = std::make_shared<const BasicFft<T>>(*ctx, lengths, o);
+    entries.push_front(Entry{ctx, o.kind, lengths, o.batch, made});
+    if (entries.size() > kPlanCacheSize) entries.pop_back();
+    return made;
+  }
+  std::size_t size() {
+    std::lock_guard<std::mutex> held(lock);
+    return entries.size();
+  }
+  void clear() {
+    std::lock_guard<std::mutex> held(lock);
+    entries.clear();
+  }
+};
+
+void clear_plan_caches() {
+  PlanCache<float>::get().clear();
+  PlanCache<double>::get().clear();
+}
+
+template <class T>
+py::tuple transform(const std::shared_ptr<Context>& shared, const py::array& a, int axes, const std::string& kind,
+                    bool inverse, std::size_t n_last) {
+  Context& ctx = *shared;
   using Complex = std::complex<T>;
   std::size_t batch = 1;
   const std::vector<std::size_t> lengths = lengths_of(a, axes, kind == "c2r" ? n_last : 0, batch);
@@ -47,7 +101,8 @@ py::tuple transform(Context& ctx, const py::array& a, int axes, const std::strin
                             " needs n // 2 + 1 = " + std::to_string(lengths.back() / 2 + 1));
     out_shape.back() = py::ssize_t(lengths.back());
   }
-  BasicFft<T> plan(ctx, lengths, o);
+  const std::shared_ptr<const BasicFft<T>> kept = PlanCache<T>::get().plan(shared, lengths, o);
+  const BasicFft<T>& plan = *kept;
   Buffer<T> in(ctx, plan.elements().input), out(ctx, plan.elements().output);
   if (o.kind == FftKind::r2c) {
     const auto host = py::array_t<T, py::array::c_style>::ensure(a);
@@ -74,18 +129,22 @@ py::tuple transform(Context& ctx, const py::array& a, int axes, const std::strin
 }  // namespace
 
 void bind_fft(py::module_& m) {
-  m.def("fft_transform",
-        [](Context& ctx, const py::array& a, int axes, const std::string& kind, bool inverse, std::size_t n_last) {
-          if (kind != "c2c" && kind != "r2c" && kind != "c2r")
-            throw py::value_error("fft: kind must be 'c2c', 'r2c' or 'c2r', not '" + kind + "'");
-          const bool real_in = kind == "r2c";
-          if (real_in ? holds<float>(a) : holds<std::complex<float>>(a))
-            return transform<float>(ctx, a, axes, kind, inverse, n_last);
-          if (real_in ? holds<double>(a) : holds<std::complex<double>>(a))
-            return transform<double>(ctx, a, axes, kind, inverse, n_last);
-          throw py::type_error("fft: dtype " + dtype_name(a) + " is not " +
-                               (real_in ? "float32 or float64" : "complex64 or complex128"));
-        });
+  m.def("fft_plan_cache_size", [] { return PlanCache<float>::get().size() + PlanCache<double>::get().size(); });
+  m.def("fft_clear_plan_cache", &clear_plan_caches);
+  // The kept plans hold contexts: they go before the interpreter ends.
+  py::module_::import("atexit").attr("register")(py::cpp_function(&clear_plan_caches));
+  m.def("fft_transform", [](const std::shared_ptr<Context>& ctx, const py::array& a, int axes, const std::string& kind,
+                            bool inverse, std::size_t n_last) {
+    if (kind != "c2c" && kind != "r2c" && kind != "c2r")
+      throw py::value_error("fft: kind must be 'c2c', 'r2c' or 'c2r', not '" + kind + "'");
+    const bool real_in = kind == "r2c";
+    if (real_in ? holds<float>(a) : holds<std::complex<float>>(a))
+      return transform<float>(ctx, a, axes, kind, inverse, n_last);
+    if (real_in ? holds<double>(a) : holds<std::complex<double>>(a))
+      return transform<double>(ctx, a, axes, kind, inverse, n_last);
+    throw py::type_error("fft: dtype " + dtype_name(a) + " is not " +
+                         (real_in ? "float32 or float64" : "complex64 or complex128"));
+  });
 }
 
 }  // namespace portacl::python

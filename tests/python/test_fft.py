@@ -128,3 +128,23 @@ def test_refusals_name_the_problem():
         pfft.fft(np.float64(1.0))
     with pytest.raises(ValueError, match="irfft: the last axis holds"):
         portacl._portacl.fft_transform(portacl.default_context(), np.ones((2, 4), np.complex128), 1, "c2r", True, 16)
+
+
+def test_plans_are_kept_and_reused_right(rng):
+    """A repeated transform reuses its kept plan; the results stay right as
+    plans are reused, evicted (more than 16 shapes) and made again, and
+    clear_plan_cache() empties the cache."""
+    pfft.clear_plan_cache()
+    assert pfft.plan_cache_size() == 0
+    x = _signal(rng, (3, 64), np.complex64)
+    for _ in range(3):
+        _close(pfft.fft(x), np.fft.fft(x.astype(np.complex128)), 64)
+    assert pfft.plan_cache_size() == 1
+    shapes = [(2, n) for n in range(5, 25)]  # 20 lengths: more than the cache holds
+    for shape in shapes + shapes[:3]:
+        y = _signal(rng, shape, np.complex128)
+        _close(pfft.ifft(y), np.fft.ifft(y), shape[1])
+    assert 1 < pfft.plan_cache_size() <= 2 * 16
+    _close(pfft.fft(x), np.fft.fft(x.astype(np.complex128)), 64)
+    pfft.clear_plan_cache()
+    assert pfft.plan_cache_size() == 0

@@ -7,8 +7,10 @@
 on the device (portacl's FFT family: any length, batched over the axes not
 transformed). float32 and complex64 stay in single precision (complex64
 results, as NumPy 2 gives); other inputs run in double (complex128),
-which needs a device with fp64. A call plans its transform anew: to keep
-a plan for many calls, use the C++ API (``portacl::Fft``)."""
+which needs a device with fp64. Plans are kept for repeated calls, as
+``scipy.fft``'s and CuPy's plan caches keep theirs: the last 16 of each
+precision by context, kind, lengths and batch (``plan_cache_size()``;
+``clear_plan_cache()`` lets them, and the contexts they hold, go)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple
@@ -18,7 +20,7 @@ import numpy as _np
 from . import _context, _portacl
 from ._docs import shared_doc as _shared_doc
 
-__all__ = ["fft", "fft2", "fftn", "ifft", "ifft2", "ifftn", "irfft", "rfft"]
+__all__ = ["clear_plan_cache", "fft", "fft2", "fftn", "ifft", "ifft2", "ifftn", "irfft", "plan_cache_size", "rfft"]
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -56,6 +58,46 @@ def _axes_and_sizes(a: _np.ndarray, s: Optional[Sequence[int]], axes: Optional[S
         if int(n) < 1:
             raise ValueError(f"fft: invalid number of data points ({n}) specified")
     return axes, [int(n) for n in s]
+
+
+@_shared_doc
+def plan_cache_size() -> int:
+    """How many transforms' plans are kept.
+
+    Returns
+    -------
+    int
+        At most 16 of each precision.
+
+    Raises
+    ------
+    None
+
+    $examples
+    >>> portacl.fft.clear_plan_cache()
+    >>> _ = portacl.fft.fft(np.ones(8)); portacl.fft.plan_cache_size()
+    1
+    """
+    return int(_portacl.fft_plan_cache_size())
+
+
+@_shared_doc
+def clear_plan_cache() -> None:
+    """Drops every kept plan, and with them their hold on their contexts.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    None
+
+    $examples
+    >>> portacl.fft.clear_plan_cache(); portacl.fft.plan_cache_size()
+    0
+    """
+    _portacl.fft_clear_plan_cache()
 
 
 def _resized(a: _np.ndarray, axis: int, n: int) -> _np.ndarray:

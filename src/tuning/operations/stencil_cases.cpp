@@ -267,16 +267,16 @@ struct ConvVariant {
 };
 
 // Outputs per work-item: rows x columns.
-const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::nullopt},
-                                     {"cached, 1 x 1 outputs", false, 1, 1},
-                                     {"cached, 1 x 4 outputs", false, 4, 1},
-                                     {"cached, 1 x 8 outputs", false, 8, 1},
-                                     {"cached, 2 x 4 outputs", false, 4, 2},
-                                     {"cached, 4 x 4 outputs", false, 4, 4},
-                                     {"cached, 2 x 8 outputs", false, 8, 2},
-                                     {"cached, 4 x 2 outputs", false, 2, 4},
-                                     {"cached, 8 x 4 outputs", false, 4, 8},
-                                     {"tiled", true, std::nullopt, std::nullopt},
+const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::nullopt, std::nullopt},
+                                     {"cached, 1 x 1 outputs", false, 1, 1, std::nullopt},
+                                     {"cached, 1 x 4 outputs", false, 4, 1, std::nullopt},
+                                     {"cached, 1 x 8 outputs", false, 8, 1, std::nullopt},
+                                     {"cached, 2 x 4 outputs", false, 4, 2, std::nullopt},
+                                     {"cached, 4 x 4 outputs", false, 4, 4, std::nullopt},
+                                     {"cached, 2 x 8 outputs", false, 8, 2, std::nullopt},
+                                     {"cached, 4 x 2 outputs", false, 2, 4, std::nullopt},
+                                     {"cached, 8 x 4 outputs", false, 4, 8, std::nullopt},
+                                     {"tiled", true, std::nullopt, std::nullopt, std::nullopt},
                                      {"by FFT", std::nullopt, std::nullopt, std::nullopt, true}};
 
 // The 2-norm bound of convolution by FFT's error (tests/unit/
