@@ -100,6 +100,22 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     o.plan = options;
     add(c, plan_convolution<float>(planner, 4096, 4096, 5, 5, o));
   }));
+  calls.push_back(call("stencil", "convolve2d float, 4096^2, 33 x 33 mask", [&](ReferenceCall& c) {
+    ConvolutionOptions o;
+    o.plan = options;
+    c.decisions.push_back(plan_convolution_algorithm<float>(planner, 4096, 4096, 33, 33, o));
+    if (c.decisions.back().value != "fft") return add(c, plan_convolution<float>(planner, 4096, 4096, 33, 33, o));
+    const ConvolutionFftLaunches l = plan_convolution_fft<float>(planner, 4096, 4096, 33, 33, o.boundary);
+    FftProblem p;
+    p.shape = {l.grid.rows, l.grid.cols};
+    p.kind = FftProblem::r2c;
+    c.launches.push_back({"conv_fft_extend", l.extend});
+    for (const FftStep& s : plan_fft(planner, p, ElementType::f32).steps) c.launches.push_back({s.entry, s.plan});
+    c.launches.push_back({"conv_fft_multiply", l.multiply});
+    p.kind = FftProblem::c2r;
+    for (const FftStep& s : plan_fft(planner, p, ElementType::f32).steps) c.launches.push_back({s.entry, s.plan});
+    c.launches.push_back({"conv_fft_crop", l.crop});
+  }));
   calls.push_back(call("stencil", "ncc uint8, 4096^2 image, 16 x 16 template", [&](ReferenceCall& c) {
     NccOptions o;
     o.plan = options;

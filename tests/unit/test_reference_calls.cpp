@@ -42,7 +42,18 @@ TEST_CASE("every family's reference call plans on every device class from its de
     CHECK(families == std::set<std::string>{"sparse", "stencil", "histogram", "gemv", "trsv", "packed_symv", "reduce",
                                             "scan", "sort", "particles", "binary_gemm", "kmeans", "knn", "conv_layer",
                                             "pooling", "gemm", "stream", "ml", "fft"});
-    CHECK(calls.size() == 31);
+    CHECK(calls.size() == 32);
+    // A 33 x 33 mask on 4096^2: by FFT on GPUs, directly on CPUs and MIC
+    // (rule convolution.fft), the transforms' launches shown where it runs.
+    for (const ReferenceCall& c : calls)
+      if (c.label == "convolve2d float, 4096^2, 33 x 33 mask") {
+        REQUIRE(c.decisions.size() == 1);
+        CHECK(c.decisions[0].rule == "convolution.fft");
+        const bool gpu =
+            classify(d).device_class != DeviceClass::cpu && classify(d).device_class != DeviceClass::intel_mic;
+        CHECK(c.decisions[0].value == (gpu ? "fft" : "direct"));
+        CHECK((gpu ? c.launches.size() >= 7 : c.launches.size() == 1));
+      }
     // The SpMV calls name their method's rule; a banded matrix is stored by
     // diagonals wherever the rules allow it.
     REQUIRE(calls[0].decisions.size() >= 1);

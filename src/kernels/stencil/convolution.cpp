@@ -100,6 +100,22 @@ template StencilLaunch plan_convolution<float>(const Planner&, std::size_t, std:
 template StencilLaunch plan_convolution<double>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
                                                 const ConvolutionOptions&);
 
+template <class T>
+Decision plan_convolution_algorithm(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t mask_rows,
+                                    std::size_t mask_cols, const ConvolutionOptions& o) {
+  const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask_rows, mask_cols, o.boundary);
+  const ConvolutionFftGrid grid = convolution_fft_grid(rows, cols, mask_rows, mask_cols, o.boundary);
+  LaunchPlan probe =
+      planner.plan(convolution_fft_traits(element_of<T>::value), ProblemSize(std::max<std::size_t>(rows * cols, 1)));
+  convolution_uses_fft(probe, mask_rows * mask_cols, out_rows * out_cols, grid.rows, grid.cols, o.fft);
+  return *probe.decision("algorithm");
+}
+
+template Decision plan_convolution_algorithm<float>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                                    const ConvolutionOptions&);
+template Decision plan_convolution_algorithm<double>(const Planner&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                                     const ConvolutionOptions&);
+
 namespace {
 
 // One pass of an MR x MC mask over in (rows x cols) into out.
@@ -160,12 +176,9 @@ LaunchPlan convolve2d(Context& ctx, const Buffer<T>& in, std::size_t rows, std::
   }
   const auto [out_rows, out_cols] = convolution_output_size(rows, cols, mask.rows(), mask.cols(), o.boundary);
   if (out_rows * out_cols == 0) return one_pass(ctx, in, rows, cols, mask, out, o);
-  const ConvolutionFftGrid grid = convolution_fft_grid(rows, cols, mask.rows(), mask.cols(), o.boundary);
-  LaunchPlan probe = ctx.plan(convolution_fft_traits(element_of<T>::value), ProblemSize(rows * cols), o.plan);
-  const bool by_fft =
-      convolution_uses_fft(probe, mask.rows() * mask.cols(), out_rows * out_cols, grid.rows, grid.cols, o.fft);
-  const Decision& algorithm = *probe.decision("algorithm");
-  if (by_fft) return convolve_by_fft(ctx, in, rows, cols, mask, out, o, algorithm);
+  const Decision algorithm =
+      plan_convolution_algorithm<T>(live_planner(ctx, o.plan), rows, cols, mask.rows(), mask.cols(), o);
+  if (algorithm.value == "fft") return convolve_by_fft(ctx, in, rows, cols, mask, out, o, algorithm);
   LaunchPlan plan = one_pass(ctx, in, rows, cols, mask, out, o);
   plan.decide(algorithm.what, algorithm.value, algorithm.rule, algorithm.why);
   return plan;

@@ -59,6 +59,12 @@ struct ConvolutionFftLaunches {
 template <class T>
 ConvolutionFftLaunches plan_convolution_fft(const Planner& planner, std::size_t rows, std::size_t cols,
                                             std::size_t mask_rows, std::size_t mask_cols, Boundary boundary);
+/// Whether a one-pass convolution runs directly or by FFT (rule
+/// convolution.fft, or the caller's ConvolutionOptions::fft): the
+/// "algorithm" decision, "direct" or "fft".
+template <class T>
+Decision plan_convolution_algorithm(const Planner& planner, std::size_t rows, std::size_t cols, std::size_t mask_rows,
+                                    std::size_t mask_cols, const ConvolutionOptions& o);
 /// convolve2d by FFT under `algorithm` (rule convolution.fft's decision).
 template <class T>
 LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, std::size_t cols,
