@@ -77,6 +77,19 @@ enum class ConvAlgorithm {
   /// d_c the 4 x 4 input patch of its tile in channel c and g_c its
   /// filter's 3 x 3 weights there (eps = 2^-23).
   winograd,
+  /// By FFT: each image plane and each filter zero-padded to a grid of
+  /// 2^a 3^b 5^c cells a side (at least the image and its padding on one
+  /// side, and the dilated filter), transformed real-to-complex, the
+  /// products of their spectra summed over a group's channels and
+  /// transformed back. Any stride, padding, dilation or groups (a stride
+  /// past 1 still pays for every position). For large filters: the direct
+  /// sum's R S multiplications a position become a few a frequency. Its
+  /// rounding is normwise: each output plane of image n and filter f, as
+  /// a 2-norm, within (3 e + sqrt2 gamma_2 + gamma_{C / groups} + 2 u)
+  /// sum_c |x_nc|_2 |w_fc|_1 (+ u sqrt(P Q) |bias_f|) of the exact one,
+  /// x_nc the image's channel, w_fc the filter's weights there, e the
+  /// transforms' bound for the grid and u = 2^-24.
+  fft,
 };
 
 /// How a convolution layer runs.

@@ -161,13 +161,17 @@ bool fft_smooth(std::size_t n) {
   return f.empty() || f.back() <= kLargestRadix;
 }
 
-std::size_t fft_smooth_at_least(std::size_t least) {
+std::size_t fft_smooth_at_least(std::size_t least, std::size_t largest_prime) {
+  // Every product of the primes up to largest_prime below 2 least (a power
+  // of two at least `least` is one), the smallest at least `least` kept.
   std::size_t best = ~std::size_t{0};
-  for (std::size_t a = 1; a < 2 * least && a; a *= 2)
-    for (std::size_t b = a; b < 2 * least; b *= 3)
-      for (std::size_t c = b; c < 2 * least; c *= 5)
-        for (std::size_t d = c; d < 2 * least; d *= 7)
-          if (d >= least) best = std::min(best, d);
+  const std::size_t primes[] = {2, 3, 5, 7};
+  const auto walk = [&](auto& self, std::size_t product, std::size_t from) -> void {
+    if (product >= least) best = std::min(best, product);
+    for (std::size_t i = from; i < 4 && primes[i] <= largest_prime; ++i)
+      if (product < least) self(self, product * primes[i], i);
+  };
+  walk(walk, 1, 0);
   return best;
 }
 

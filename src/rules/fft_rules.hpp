@@ -38,8 +38,9 @@ inline std::size_t fft_half(std::size_t n) { return n / 2 + 1; }
 std::vector<std::size_t> fft_prime_factors(std::size_t n);
 /// Whether every prime factor of n is at most 13 (the kernels' radices).
 bool fft_smooth(std::size_t n);
-/// The smallest 2^a 3^b 5^c 7^d at least `least`.
-std::size_t fft_smooth_at_least(std::size_t least);
+/// The smallest 2^a 3^b 5^c 7^d at least `least`, of the primes up to
+/// `largest_prime` alone (2, 3, 5 or 7).
+std::size_t fft_smooth_at_least(std::size_t least, std::size_t largest_prime = 7);
 
 /// One stage: sub-sequences of `length` after stages whose lengths
 /// multiply to `before`, its passes' radices (each 2 to 13), and the

@@ -2,7 +2,11 @@
 #include "rules/ml_conv_rules.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
+
+#include "rules/fft_rules.hpp"
 
 namespace portacl {
 
@@ -12,17 +16,60 @@ constexpr std::size_t kMinTaps = 32, kMinFilters = 16, kChunkFloats = std::size_
 
 constexpr std::size_t kWinogradMinChannels = 16, kWinogradPoints = 16;
 
+// The FFT where the direct sum takes at least this many times its
+// multiplications (measured crossovers: tools/gpu/conv_layer_fft_crossover.cpp).
+constexpr double kFftGainGpu = 4, kFftGainCpu = 4.5;
+constexpr std::size_t kFftImages = 4, kFftFilters = 4;
+
 const char* name(ConvMethod m) {
-  return m == ConvMethod::direct ? "direct" : m == ConvMethod::im2col ? "im2col + GEMM" : "Winograd F(2x2, 3x3)";
+  return m == ConvMethod::direct   ? "direct"
+         : m == ConvMethod::im2col ? "im2col + GEMM"
+         : m == ConvMethod::fft    ? "FFT"
+                                   : "Winograd F(2x2, 3x3)";
 }
 
 ConvMethod method_of(int algorithm) {
-  return algorithm == 0 ? ConvMethod::direct : algorithm == 1 ? ConvMethod::im2col : ConvMethod::winograd;
+  return algorithm == 0   ? ConvMethod::direct
+         : algorithm == 1 ? ConvMethod::im2col
+         : algorithm == 3 ? ConvMethod::fft
+                          : ConvMethod::winograd;
+}
+
+// How many times the FFT's multiplications the direct sum's are: a
+// complex product (4) a frequency of the half spectrum for every image,
+// filter and channel of its group, against R S a position; the
+// transforms 5 / 2 G log2 G a real plane of G cells (an image's channels,
+// the filters' and the outputs').
+double fft_gain(const ConvGeometry& g) {
+  const double cells = double(g.fft_rows * g.fft_cols), half = double(g.fft_rows * (g.fft_cols / 2 + 1));
+  const double pairs = double(g.images * g.filters * g.channels_per_group);
+  const double planes = double(g.images * (g.channels + g.filters) + g.filters * g.channels_per_group);
+  const double fft = 4 * pairs * half + 2.5 * planes * cells * std::log2(std::max(cells, 2.0));
+  return pairs * double(g.positions * g.filter_positions) / fft;
+}
+
+// Records how many times the FFT's multiplications the direct sum's are,
+// against the class's least; whether the FFT clears it.
+bool decide_fft_gain(LaunchPlan& plan, const ConvGeometry& g, double gain, double least) {
+  char ratio[96];
+  std::snprintf(ratio, sizeof ratio, "%.2f", gain);
+  char least_text[32];
+  std::snprintf(least_text, sizeof least_text, "%.1f", least);
+  plan.decide("fft_gain", ratio, "conv.fft",
+              std::to_string(g.filter_positions) + " taps a channel over " + std::to_string(g.positions) +
+                  " positions, through a " + std::to_string(g.fft_rows) + " x " + std::to_string(g.fft_cols) +
+                  " grid: the direct sum's multiplications are " + ratio + " times the FFT's; " +
+                  (gain >= least ? "at least " : "below ") + least_text + " on this class");
+  return gain >= least;
 }
 
 }  // namespace
 
 bool prefers_channels_first(DeviceClass device_class) { return gpu_class(device_class); }
+
+std::size_t conv_fft_extent(std::size_t size, std::size_t pad, std::size_t extent) {
+  return fft_smooth_at_least(std::max(size + pad, extent), 5);
+}
 
 ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeometry& g, const ConvMethod* asked) {
   ConvChoice c;
@@ -35,6 +82,10 @@ ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeo
              tuned && (method_of(*tuned) != ConvMethod::winograd || g.winograd_tiles)) {
     c.method = method_of(*tuned);
     plan.decide("algorithm", name(c.method), "tuning.override", plan.provenance);
+  } else if (const double gain = fft_gain(g), least = gpu_class(plan.device_class) ? kFftGainGpu : kFftGainCpu;
+             decide_fft_gain(plan, g, gain, least)) {
+    c.method = ConvMethod::fft;
+    plan.decide("algorithm", name(c.method), "conv.fft", "the FFT's gain is at least this class's");
   } else if (g.winograd_tiles && g.channels_per_group >= kWinogradMinChannels &&
              g.filters_per_group >= kWinogradMinChannels) {
     c.method = ConvMethod::winograd;
@@ -73,14 +124,34 @@ ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeo
   }
   plan.macros["IB"] = "1";
   plan.macros["FB"] = "1";
+  if (c.method == ConvMethod::fft) {
+    c.grid_rows = g.fft_rows;
+    c.grid_cols = g.fft_cols;
+    c.images = std::min(kFftImages, g.images);
+    c.filters = std::min(kFftFilters, g.filters_per_group);
+    plan.macros["FFT_IB"] = std::to_string(c.images);
+    plan.macros["FFT_FB"] = std::to_string(c.filters);
+    plan.decide("fft_grid", std::to_string(g.fft_rows) + " x " + std::to_string(g.fft_cols), "conv.fft",
+                "the smallest 2^a 3^b 5^c at least the image and its padding on one side, and the dilated filter, "
+                "along each axis: no kept output's tap wraps onto the image");
+    plan.decide("fft_block", std::to_string(c.images) + " images x " + std::to_string(c.filters) + " filters",
+                "conv.fft-block",
+                "a work-item sums one frequency's products for " + std::to_string(c.images * c.filters) +
+                    " image-filter pairs: each spectrum value read serves " + std::to_string(c.filters) +
+                    " filters or " + std::to_string(c.images) + " images");
+  }
+  const std::size_t half = g.fft_rows * (g.fft_cols / 2 + 1), cells = g.fft_rows * g.fft_cols;
   const std::size_t per_image =
       c.method == ConvMethod::winograd
           ? kWinogradPoints * g.winograd_tiles * std::max(g.channels_per_group, g.filters_per_group)
-          : g.positions * std::max(g.taps, g.filters_per_group);
+      : c.method == ConvMethod::fft ? 2 * half * (g.channels + g.filters) + cells * std::max(g.channels, g.filters)
+                                    : g.positions * std::max(g.taps, g.filters_per_group);
   c.chunk = std::clamp<std::size_t>(kChunkFloats / std::max<std::size_t>(per_image, 1), 1, g.images);
   plan.decide("chunk", std::to_string(c.chunk) + " images", "conv.im2col-chunk",
-              std::string(c.method == ConvMethod::winograd ? "the tiles" : "the taps") + " of " +
-                  std::to_string(c.chunk) + " images transformed at a time: at most 2^26 floats of matrix");
+              std::string(c.method == ConvMethod::winograd ? "the tiles"
+                          : c.method == ConvMethod::fft    ? "the planes"
+                                                           : "the taps") +
+                  " of " + std::to_string(c.chunk) + " images transformed at a time: at most 2^26 floats of matrix");
   return c;
 }
 

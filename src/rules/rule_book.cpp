@@ -242,6 +242,16 @@ const std::vector<Rule>& rule_book() {
        "layers unroll their taps into a matrix (im2col) and multiply it by the filters with the library's GEMM "
        "where a group has at least 32 taps (C / groups x R x S) and 16 filters, so the product is deep and wide "
        "enough for the GEMM's tiles; otherwise each work-item sums directly."},
+      {"conv.fft", "all", "-",
+       "A convolution layer runs by FFT where the direct sum takes at least 4 times the FFT's multiplications: "
+       "R S a position, against 4 a frequency of the half spectrum (each image-filter pair over a group's "
+       "channels) and 5 / 2 G log2 G a transformed plane of G cells (the images' channels, the filters' and the "
+       "outputs'): large filters over planes the grid hardly exceeds. The grid along each axis is the smallest "
+       "2^a 3^b 5^c at least the image and its padding on one side, and the dilated filter, so that no kept "
+       "output's tap wraps onto the image."},
+      {"conv.fft-block", "all", "-",
+       "A convolution layer by FFT sums each frequency's products over a group's channels for a block of 4 "
+       "images x 4 filters a work-item: each spectrum value read serves 4 products."},
       {"conv.direct-block", "all", "000 5.4",
        "The direct convolution gives each work-item one output position for 4 images x 8 filters on GPUs and 1 x 8 "
        "on CPUs (tunable: IB, FB): each input value read serves 8 filters and each tap the block's images, the sums "

@@ -207,4 +207,32 @@ inline double fft_error_bound(const std::vector<std::size_t>& shape, double u) {
   return e;
 }
 
+// How far a correlation by FFT may stand from the exact one, as a 2-norm
+// over its outputs (and so for each one), to first order: the sum over
+// `terms` correlations added in the spectrum (a layer's channels; 1 for a
+// single image and mask) of x_c, zero-padded to `grid`, with w_c, whose
+// sum_c |x_c|_2 |w_c|_1 is `norms`. With e the transforms' bound over the
+// grid's axes (it bounds each spectrum value too, as every path from an
+// input to an output of a pass carries at most that pass's relative
+// error), the spectra X_c = F x_c and W_c = F w_c come out within
+// e sqrt(G) |x_c|_2 (normwise) and e |w_c|_1 (each value); each product
+// takes a complex product's sqrt2 gamma_2 and their sum gamma_{terms - 1}
+// of the magnitudes' sum; |W_ck| <= |w_c|_1 and |X_c|_2 = sqrt(G) |x_c|_2.
+// The inverse scaled by 1 / G multiplies norms by 1 / sqrt(G) and adds its
+// own e; the scaling and one more rounding after it (a bias, a product's
+// scale) two u of |y|_2 <= norms (Young). In all:
+//   (3 e + sqrt2 gamma_2 + gamma_{terms - 1} + 2 u) norms.
+inline double fft_correlation_bound(const std::vector<std::size_t>& grid, double u, double norms,
+                                    std::size_t terms = 1) {
+  const auto gamma = [u](double k) { return k * u / (1 - k * u); };
+  return (3 * fft_error_bound(grid, u) + std::sqrt(2.0) * gamma(2) + gamma(double(terms - 1)) + 2 * u) * norms;
+}
+
+// The grid a plan's decision "fft_grid" ("G0 x G1") names, as the
+// transform's shape: {G1} where G0 is 1.
+inline std::vector<std::size_t> fft_grid_named(const std::string& named) {
+  const std::size_t g0 = std::stoul(named), g1 = std::stoul(named.substr(named.find('x') + 1));
+  return g0 > 1 ? std::vector<std::size_t>{g0, g1} : std::vector<std::size_t>{g1};
+}
+
 }  // namespace portacl::reference

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "portacl/ml.hpp"
+#include "fft_reference.hpp"
 
 namespace portacl::reference {
 
@@ -152,6 +153,58 @@ inline std::string compare_conv(const std::vector<float>& got, const ConvReferen
     if (!(std::fabs(double(got[i]) - want.value[i]) <= margin[i] + 1e-30))
       return "output " + std::to_string(i) + ": " + std::to_string(got[i]) + ", want " + std::to_string(want.value[i]) +
              " (margin " + std::to_string(margin[i]) + ")";
+  return "";
+}
+
+// The FFT's bound (ConvAlgorithm::fft) on each output plane (n, f), as
+// the 2-norm of its error, in the order n F + f: fft_correlation_bound
+// over the plan's grid of sum_c |x_nc|_2 |w_fc|_1 over the group's C /
+// groups channels, and the bias's rounding, u sqrt(P Q) |bias_f|.
+inline std::vector<double> conv_fft_plane_bounds(const ConvLayerShape& s, TensorLayout layout,
+                                                 const std::vector<float>& input, const std::vector<float>& filters,
+                                                 const std::vector<float>* bias, const std::vector<std::size_t>& grid) {
+  const std::size_t cg = s.channels / s.groups, fg = s.filters / s.groups, taps = s.filter_height * s.filter_width;
+  const double u = std::numeric_limits<float>::epsilon() / 2;
+  std::vector<double> x2(s.images * s.channels, 0.0), bounds(s.images * s.filters);
+  for (std::size_t n = 0; n < s.images; ++n)
+    for (std::size_t c = 0; c < s.channels; ++c)
+      for (std::size_t y = 0; y < s.height; ++y)
+        for (std::size_t x = 0; x < s.width; ++x) {
+          const double v = input[tensor_index(layout, s.channels, s.height, s.width, n, c, y, x)];
+          x2[n * s.channels + c] += v * v;
+        }
+  for (std::size_t n = 0; n < s.images; ++n)
+    for (std::size_t f = 0; f < s.filters; ++f) {
+      double norms = 0;
+      for (std::size_t c = 0; c < cg; ++c) {
+        double w1 = 0;
+        for (std::size_t k = 0; k < taps; ++k) w1 += std::fabs(double(filters[(f * cg + c) * taps + k]));
+        norms += std::sqrt(x2[n * s.channels + (f / fg) * cg + c]) * w1;
+      }
+      const double b = bias ? std::fabs(double((*bias)[f])) : 0.0;
+      bounds[n * s.filters + f] =
+          fft_correlation_bound(grid, u, norms, cg) + u * std::sqrt(double(s.out_height() * s.out_width())) * b;
+    }
+  return bounds;
+}
+
+// "" when every output plane's error, as a 2-norm, is within its bound
+// (conv_fft_plane_bounds).
+inline std::string compare_conv_fft(const std::vector<float>& got, const ConvReference& want, const ConvLayerShape& s,
+                                    TensorLayout layout, const std::vector<double>& bounds) {
+  const std::size_t p_count = s.out_height(), q_count = s.out_width();
+  for (std::size_t n = 0; n < s.images; ++n)
+    for (std::size_t f = 0; f < s.filters; ++f) {
+      double e2 = 0;
+      for (std::size_t p = 0; p < p_count; ++p)
+        for (std::size_t q = 0; q < q_count; ++q) {
+          const std::size_t at = tensor_index(layout, s.filters, p_count, q_count, n, f, p, q);
+          e2 += (double(got[at]) - want.value[at]) * (double(got[at]) - want.value[at]);
+        }
+      if (!(std::sqrt(e2) <= bounds[n * s.filters + f]))
+        return "image " + std::to_string(n) + ", filter " + std::to_string(f) + ": error 2-norm " +
+               std::to_string(std::sqrt(e2)) + " past its bound " + std::to_string(bounds[n * s.filters + f]);
+    }
   return "";
 }
 

@@ -29,17 +29,20 @@ std::string describe(const ConvLayerShape& s) {
 bool ran_winograd(const LaunchPlan& p) {
   return p.decision("algorithm") && p.decision("algorithm")->value.find("Winograd") != std::string::npos;
 }
+bool ran_fft(const LaunchPlan& p) { return p.decision("algorithm") && p.decision("algorithm")->value == "FFT"; }
 
 // Runs the layer on fresh data, dyadic (sums exact in float, but for
-// Winograd's transforms) or uniform in [-1, 1), into a poisoned output
-// and compares every output with the seven loops in double, within the
-// bound of the algorithm that ran. Returns the plan.
+// Winograd's and the FFT's transforms) or uniform in [-1, 1), into a
+// poisoned output and compares every output with the seven loops in
+// double, within the bound of the algorithm that ran (the FFT's on each
+// output plane's 2-norm). Returns the plan.
 LaunchPlan check_layer(Context& ctx, const ConvLayerShape& s, TensorLayout layout, ConvAlgorithm algorithm,
                        bool with_bias, bool relu, const PlanOptions& plan = {}, bool dyadic = true) {
   INFO(describe(s) << (layout == TensorLayout::nchw ? ", NCHW" : ", NHWC")
                    << (algorithm == ConvAlgorithm::direct        ? ", direct"
                        : algorithm == ConvAlgorithm::im2col_gemm ? ", im2col"
                        : algorithm == ConvAlgorithm::winograd    ? ", Winograd"
+                       : algorithm == ConvAlgorithm::fft         ? ", FFT"
                                                                  : ", automatic")
                    << (with_bias ? ", bias" : "") << (relu ? ", ReLU" : ""));
   const auto data = [dyadic](std::size_t count, int bits, int scale) {
@@ -61,9 +64,33 @@ LaunchPlan check_layer(Context& ctx, const ConvLayerShape& s, TensorLayout layou
   std::vector<float> got = dout.download();
   CHECK(std::isnan(got[outputs]));  // nothing past the output
   got.resize(outputs);
-  if (algorithm != ConvAlgorithm::automatic) CHECK(ran_winograd(p) == (algorithm == ConvAlgorithm::winograd));
+  if (algorithm != ConvAlgorithm::automatic) {
+    CHECK(ran_winograd(p) == (algorithm == ConvAlgorithm::winograd));
+    CHECK(ran_fft(p) == (algorithm == ConvAlgorithm::fft));
+  }
   const reference::ConvReference want =
       reference::conv_layer(s, layout, input, filters, with_bias ? &bias : nullptr, relu);
+  if (ran_fft(p)) {
+    REQUIRE(p.decision("fft_grid"));
+    const std::vector<std::size_t> grid = reference::fft_grid_named(p.decision("fft_grid")->value);
+    CHECK(grid.back() >= std::max(s.width + s.pad_w, s.dilation_w * (s.filter_width - 1) + 1));
+    CHECK((grid.size() == 2 ? grid[0] : 1) >= std::max(s.height + s.pad_h, s.dilation_h * (s.filter_height - 1) + 1));
+    const std::vector<double> bounds =
+        reference::conv_fft_plane_bounds(s, layout, input, filters, with_bias ? &bias : nullptr, grid);
+    CHECK(reference::compare_conv_fft(got, want, s, layout, bounds) == "");
+    // The bound sees image 0's filter 0 moved by one column.
+    const std::size_t p_count = s.out_height(), q_count = s.out_width();
+    std::vector<float> shifted = got;
+    bool moved = false;
+    for (std::size_t y = 0; y < p_count; ++y)
+      for (std::size_t x = 0; x + 1 < q_count; ++x) {
+        const std::size_t at = reference::tensor_index(layout, s.filters, p_count, q_count, 0, 0, y, x);
+        shifted[at] = got[reference::tensor_index(layout, s.filters, p_count, q_count, 0, 0, y, x + 1)];
+        moved = moved || std::fabs(double(shifted[at]) - want.value[at]) > 1e-3;
+      }
+    if (moved) CHECK(reference::compare_conv_fft(shifted, want, s, layout, bounds) != "");
+    return p;
+  }
   CHECK(reference::compare_conv(got, want, ran_winograd(p)) == "");
   // The margins see the largest output off by one part in 10^4 (direct,
   // im2col); Winograd's documented bound, 81 (C + 16) eps times the
@@ -100,7 +127,7 @@ const std::vector<ConvLayerShape>& odd_shapes() {
 
 // The algorithms that compute `s`.
 std::vector<ConvAlgorithm> algorithms_for(const ConvLayerShape& s) {
-  std::vector<ConvAlgorithm> all{ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm};
+  std::vector<ConvAlgorithm> all{ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm, ConvAlgorithm::fft};
   if (winograd_fits(s)) all.push_back(ConvAlgorithm::winograd);
   return all;
 }
@@ -119,7 +146,7 @@ TEST_CASE("convolution layers equal the seven loops in double: every algorithm, 
   s.stride_h = 3;
   s.pad_w = 1;
   s.dilation_w = 3;
-  for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm})
+  for (ConvAlgorithm algorithm : {ConvAlgorithm::direct, ConvAlgorithm::im2col_gemm, ConvAlgorithm::fft})
     check_layer(ctx, s, TensorLayout::nchw, algorithm, true, true);
 }
 

@@ -19,19 +19,11 @@ using namespace portacl;
 
 namespace {
 
-// How far the FFT's outputs may stand from the exact correlation y of the
+// How far the FFT's outputs may stand from the exact correlation of the
 // extended image e (the image as the boundary reads it, zero-padded to
-// the P-cell grid the plan names, 1 row for a 1D convolution) with the
-// mask m, as a 2-norm over every output (and so
-// for each one). With eps the transforms' bound (reference::fft_error_
-// bound over the grid's axes; it bounds each spectrum value too, as every
-// path from an input to an output of a pass carries at most that pass's
-// relative error), the spectra Z = F e and W = F m come out within
-// eps sqrt(P) |e|_2 (normwise) and eps |m|_1 (each value); their product
-// times 1 / P takes a complex product's sqrt2 gamma_2 and the scaling's
-// two roundings; |W_k| <= |m|_1 and |Z|_2 = sqrt(P) |e|_2. The inverse
-// multiplies norms by sqrt(P) and adds its own eps. In all:
-// |y^ - y|_2 <= (3 eps + sqrt2 gamma_2 + 2 u) |e|_2 |m|_1, to first order.
+// the grid the plan names, 1 row for a 1D convolution) with the mask m,
+// as a 2-norm over every output (and so for each one):
+// reference::fft_correlation_bound, which derives it, of |e|_2 |m|_1.
 template <class T>
 double fft_convolution_bound(const std::vector<T>& image, std::size_t rows, std::size_t cols,
                              const std::vector<T>& mask, std::size_t mr, std::size_t mc, Boundary b,
@@ -54,16 +46,10 @@ double fft_convolution_bound(const std::vector<T>& image, std::size_t rows, std:
     }
   double m1 = 0;
   for (T w : mask) m1 += std::fabs(double(w));
-  const double u = std::numeric_limits<T>::epsilon() / 2;
-  const std::string named = plan.decision("fft_grid")->value;  // "P0 x P1"
-  const std::size_t p0 = std::stoul(named), p1 = std::stoul(named.substr(named.find('x') + 1));
-  REQUIRE(p0 >= (rows > 1 || mr > 1 ? er : 1));
-  REQUIRE(p1 >= ec);
-  std::vector<std::size_t> grid{p1};
-  if (p0 > 1) grid.insert(grid.begin(), p0);
-  const double eps = reference::fft_error_bound(grid, u);
-  const double gamma2 = 2 * u / (1 - 2 * u);
-  return (3 * eps + std::sqrt(2.0) * gamma2 + 2 * u) * std::sqrt(e2) * m1;
+  const std::vector<std::size_t> grid = reference::fft_grid_named(plan.decision("fft_grid")->value);
+  REQUIRE(grid.back() >= ec);
+  REQUIRE((grid.size() == 2 ? grid[0] : 1) >= (rows > 1 || mr > 1 ? er : 1));
+  return reference::fft_correlation_bound(grid, std::numeric_limits<T>::epsilon() / 2, std::sqrt(e2) * m1);
 }
 
 // The 2-norm of got - want, and whether every output is within `bound`.

@@ -13,6 +13,23 @@
 #include <utility>
 #include <vector>
 
+// One call's median, fastest and slowest of `runs` after 1 warm-up (the
+// builds, the tables), in milliseconds; the call waits for its device.
+struct WallTiming {
+  double median, low, high;
+};
+template <class F>
+WallTiming wall_timing(F&& call, int runs = 5) {
+  std::vector<double> t;
+  for (int r = 0; r <= runs; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    if (r > 0) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return {t[t.size() / 2], t.front(), t.back()};
+}
+
 template <class F>
 double median_ms(F&& call) {
   std::vector<double> t;

@@ -8,8 +8,9 @@
 //   conv_fft_crossover DEVICE N [MASK ...]
 #include <portacl/portacl.hpp>
 
+#include "call_timing.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -35,26 +36,19 @@ int main(int argc, char** argv) {
     std::vector<float> w(m * m);
     for (auto& v : w) v = d(g);
     const ConvolutionMask<float> mask(ctx, w, m, m);
-    double median[2], lo[2], hi[2];
+    WallTiming t[2];
     for (int a = 0; a < 2; ++a) {
       ConvolutionOptions o;
       o.fft = a == 1;
-      std::vector<double> s;
-      for (int r = 0; r < 6; ++r) {
-        ctx.finish();
-        const auto t0 = std::chrono::steady_clock::now();
+      t[a] = wall_timing([&] {
         convolve2d(ctx, in, n, n, mask, out, o);
         ctx.finish();
-        s.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      }
-      s.erase(s.begin());  // the warm-up (builds, the mask's spectrum)
-      std::sort(s.begin(), s.end());
-      median[a] = s[2], lo[a] = s.front(), hi[a] = s.back();
+      });  // the warm-up: the mask's spectrum
     }
     const LaunchPlan p = convolve2d(ctx, in, n, n, mask, out);
     const Decision* grid = p.decision("fft_grid");
-    std::printf("%5zu %10.3f (%7.3f-%7.3f) %10.3f (%7.3f-%7.3f) %7.2f  %s%s\n", m, median[0], lo[0], hi[0], median[1],
-                lo[1], hi[1], median[0] / median[1], p.decision("algorithm")->value.c_str(),
+    std::printf("%5zu %10.3f (%7.3f-%7.3f) %10.3f (%7.3f-%7.3f) %7.2f  %s%s\n", m, t[0].median, t[0].low, t[0].high,
+                t[1].median, t[1].low, t[1].high, t[0].median / t[1].median, p.decision("algorithm")->value.c_str(),
                 grid ? (" (" + grid->value + ")").c_str() : "");
     std::fflush(stdout);
   }

@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "conv-fft", "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "conv-fft", "conv-layer-fft", "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 STEPS=${STEPS:-build tests bench}
@@ -265,6 +265,14 @@ if has md; then
     --kernels "md step lj,neighbour list lj,lj forces,rdf 1000 shells" --no-transfers --no-latency \
     > "$OUT/md_h100.txt" 2>&1
   grep -E "md step|neighbour list|lj forces|rdf|copy bandwidth" "$OUT/md_h100.txt"
+fi
+if has conv-layer-fft; then
+  # Convolution layers by each algorithm against the FFT (the crossover that sets rule conv.fft's GPU constant).
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include tools/gpu/conv_layer_fft_crossover.cpp \
+    -o /tmp/conv_layer_fft_crossover -L "$libdir" -lportacl -lOpenCL -Wl,-rpath,"$libdir" \
+    > "$OUT/conv_layer_fft_gpu.txt" 2>&1
+  timeout 240 /tmp/conv_layer_fft_crossover gpu ${CONV_LAYER_IMAGES:-32} >> "$OUT/conv_layer_fft_gpu.txt" 2>&1
+  cat "$OUT/conv_layer_fft_gpu.txt"
 fi
 if has conv-fft; then
   # Convolution directly against by FFT, by mask size (the crossover that sets rule convolution.fft's GPU

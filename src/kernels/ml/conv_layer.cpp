@@ -2,7 +2,8 @@
 // Convolution layers (kernels/ml_conv_layer.cl, ml_conv_winograd.cl): validate,
 // plan (rules/conv_rules), then either the direct kernel, or per chunk of
 // images and per group the taps unrolled, portacl's GEMM and an epilogue
-// into the output's layout, or Winograd's transforms around 16 GEMMs.
+// into the output's layout, or Winograd's transforms around 16 GEMMs, or
+// the FFT (conv_layer_fft.cpp).
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "kernels/kernel_call.hpp"
 #include "kernels/ml/layer_kernels.hpp"
 #include "kernels/ml/tensor_strides.hpp"
+#include "kernels/ml/conv_layer_fft.hpp"
 #include "kernels/ml/conv_layer_tunables.hpp"
 #include "portacl/error.hpp"
 #include "portacl/blas.hpp"
@@ -45,10 +47,11 @@ KernelTraits conv_layer_traits() {
 const TuningSpace& conv_layer_tunables() {
   static const TuningSpace space{{knobs::work_group_size({64, 128, 256}),
                                   {"ALGORITHM",
-                                   {0, 1, 2},
+                                   {0, 1, 2, 3},
                                    std::nullopt,
-                                   "direct, the taps unrolled and multiplied by the GEMM, or Winograd F(2x2, 3x3)",
-                                   {"direct", "im2col", "winograd"}},
+                                   "direct, the taps unrolled and multiplied by the GEMM, Winograd F(2x2, 3x3), or "
+                                   "the FFT",
+                                   {"direct", "im2col", "winograd", "fft"}},
                                   {"IB", {1, 2, 4}, std::nullopt, "images a work-item (direct)"},
                                   {"FB", {1, 2, 4, 8}, std::nullopt, "filters a work-item (direct)"}},
                                  nullptr};
@@ -75,12 +78,21 @@ ConvLaunch plan_conv_layer(const Planner& planner, const ConvLayerShape& shape, 
                     {"DH", shape.dilation_h},
                     {"DW", shape.dilation_w}},
                    has_bias, options.relu);
-  const ConvGeometry g{
-      shape.images, cg * shape.filter_height * shape.filter_width,
-      fg,           positions,
-      cg,           winograd_fits(shape) ? winograd_tile_rows(shape) * winograd_tile_columns(shape) : 0};
+  ConvGeometry g;
+  g.images = shape.images;
+  g.taps = cg * shape.filter_height * shape.filter_width;
+  g.filters_per_group = fg;
+  g.positions = positions;
+  g.channels_per_group = cg;
+  g.winograd_tiles = winograd_fits(shape) ? winograd_tile_rows(shape) * winograd_tile_columns(shape) : 0;
+  g.channels = shape.channels;
+  g.filters = shape.filters;
+  g.fft_rows = conv_fft_extent(shape.height, shape.pad_h, shape.dilation_h * (shape.filter_height - 1) + 1);
+  g.fft_cols = conv_fft_extent(shape.width, shape.pad_w, shape.dilation_w * (shape.filter_width - 1) + 1);
+  g.filter_positions = shape.filter_height * shape.filter_width;
   const ConvMethod asked = options.algorithm == ConvAlgorithm::direct        ? ConvMethod::direct
                            : options.algorithm == ConvAlgorithm::im2col_gemm ? ConvMethod::im2col
+                           : options.algorithm == ConvAlgorithm::fft         ? ConvMethod::fft
                                                                              : ConvMethod::winograd;
   l.choice =
       choose_conv(l.plan, conv_layer_tunables(), g, options.algorithm == ConvAlgorithm::automatic ? nullptr : &asked);
@@ -247,6 +259,8 @@ LaunchPlan conv_layer_forward(Context& ctx, const ConvLayerShape& s, const Buffe
     run_direct(ctx, l, s, in, out, input, filters, bias_or_unused, output);
   else if (l.choice.method == ConvMethod::im2col)
     run_im2col(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
+  else if (l.choice.method == ConvMethod::fft)
+    run_conv_fft(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
   else
     run_winograd(ctx, l, s, in, out, input, filters, bias_or_unused, output, o.plan);
   return l.plan;

@@ -17,6 +17,7 @@
 #include "kernels/kernel_traits.hpp"
 #include "plans.hpp"
 #include "rules/coverage_rules.hpp"
+#include "rules/fft_rules.hpp"
 #include "rules/stencil_rules.hpp"
 
 namespace portacl {
@@ -26,21 +27,6 @@ KernelTraits convolution_fft_traits(ElementType element) {
   return kernel_traits("convolution_fft", element, 1, traits::scalar, {2.0 * double(size_of(element)), 0});
 }
 
-namespace {
-
-// The smallest 2^a 3^b 5^c at least n: the radices of 8, 4, 2, 3 and 5
-// run fastest (a grid of 1029 = 3 x 7^3 took twice 1080's on PoCL).
-std::size_t five_smooth_at_least(std::size_t n) {
-  for (std::size_t m = std::max<std::size_t>(n, 1);; ++m) {
-    std::size_t r = m;
-    for (std::size_t p : {2, 3, 5})
-      while (r % p == 0) r /= p;
-    if (r == 1) return m;
-  }
-}
-
-}  // namespace
-
 ConvolutionFftGrid convolution_fft_grid(std::size_t rows, std::size_t cols, std::size_t mask_rows,
                                         std::size_t mask_cols, Boundary boundary) {
   ConvolutionFftGrid g;
@@ -49,8 +35,10 @@ ConvolutionFftGrid convolution_fft_grid(std::size_t rows, std::size_t cols, std:
   g.ext_cols = valid ? cols : cols + mask_cols - 1;
   g.anchor_y = valid ? 0 : (mask_rows - 1) / 2;
   g.anchor_x = valid ? 0 : (mask_cols - 1) / 2;
-  g.rows = rows > 1 || mask_rows > 1 ? five_smooth_at_least(g.ext_rows) : 1;
-  g.cols = five_smooth_at_least(g.ext_cols);
+  // 5-smooth: the radices of 8, 4, 2, 3 and 5 run fastest (a grid of
+  // 1029 = 3 x 7^3 took twice 1080's on PoCL).
+  g.rows = rows > 1 || mask_rows > 1 ? fft_smooth_at_least(g.ext_rows, 5) : 1;
+  g.cols = fft_smooth_at_least(g.ext_cols, 5);
   return g;
 }
 

@@ -279,21 +279,16 @@ const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::
                                      {"tiled", true, std::nullopt, std::nullopt, std::nullopt},
                                      {"by FFT", std::nullopt, std::nullopt, std::nullopt, true}};
 
-// The 2-norm bound of convolution by FFT's error (tests/unit/
-// test_stencil_convolution_fft.cpp derives it): three transforms' bounds
-// over the plan's grid, the product's and scaling's roundings, times
-// |image|_2 |mask|_1 (zero boundary: the image is the extension's only
-// nonzero part). It bounds each output too.
+// The 2-norm bound of convolution by FFT's error (reference::fft_
+// correlation_bound) over the plan's grid, with |image|_2 |mask|_1 (zero
+// boundary: the image is the extension's only nonzero part). It bounds
+// each output too.
 double fft_convolution_bound(const LaunchPlan& used, const std::vector<float>& image, const std::vector<float>& mask) {
-  const std::string named = used.decision("fft_grid")->value;  // "P0 x P1"
-  const std::size_t p0 = std::stoul(named), p1 = std::stoul(named.substr(named.find('x') + 1));
-  const double u = std::numeric_limits<float>::epsilon() / 2;
-  const double eps =
-      reference::fft_error_bound(p0 > 1 ? std::vector<std::size_t>{p0, p1} : std::vector<std::size_t>{p1}, u);
   double e2 = 0, m1 = 0;
   for (float v : image) e2 += double(v) * v;
   for (float w : mask) m1 += std::fabs(double(w));
-  return (3 * eps + std::sqrt(2.0) * 2 * u / (1 - 2 * u) + 2 * u) * std::sqrt(e2) * m1;
+  return reference::fft_correlation_bound(reference::fft_grid_named(used.decision("fft_grid")->value),
+                                          std::numeric_limits<float>::epsilon() / 2, std::sqrt(e2) * m1);
 }
 
 struct ConvState {
