@@ -65,9 +65,20 @@ int main(int argc, char** argv) {
       });
       std::printf(" %8.3f (%5.2f-%5.2f)", t.median, t.low, t.high);
     }
+    // The FFT's launches by their device time (profiling events), in order.
+    std::string launches;
+    {
+      ConvLayerOptions o;
+      o.algorithm = ConvAlgorithm::fft;
+      LaunchRecorder recorder(ctx);
+      conv_layer_forward(ctx, s, in, filters, nullptr, out, o);
+      ctx.finish();
+      for (const auto& e : recorder.events()) launches += " " + std::to_string(Context::elapsed_ms(e)).substr(0, 5);
+    }
     const LaunchPlan p = conv_layer_forward(ctx, s, in, filters, nullptr, out);
     const Decision* gain = p.decision("fft_gain");
     std::printf(" %7s  %s\n", gain ? gain->value.c_str() : "-", p.decision("algorithm")->value.c_str());
+    std::printf("#   FFT launches, device ms:%s\n", launches.c_str());
     std::fflush(stdout);
   }
 }

@@ -4,6 +4,8 @@
 #include "kernels/ml/conv_layer_fft.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "kernels/kernel_call.hpp"
@@ -15,6 +17,10 @@ namespace portacl {
 namespace {
 
 KernelRef kernel(const char* entry) { return KernelRef{"ml_conv_fft.cl", entry, ""}; }
+
+struct Transforms {
+  Fft filters, images, outputs;
+};
 
 }  // namespace
 
@@ -42,26 +48,35 @@ void run_conv_fft(Context& ctx, const ConvLaunch& l, const ConvLayerShape& s, co
     o.plan.override_values.reset();  // the layer's knobs are not the FFT's
     return Fft(ctx, shape, o);
   };
+  // The filters', whole chunks' (the last one's spare planes carry what
+  // an earlier chunk left, never read back) and the outputs' transforms,
+  // kept by the context for the next call of this shape.
+  const auto make = [&] {
+    return Transforms{transform(FftKind::r2c, filter_planes), transform(FftKind::r2c, chunk * s.channels),
+                      transform(FftKind::c2r, chunk * s.filters)};
+  };
+  const std::string key = "conv_layer_fft " + std::to_string(rows) + "x" + std::to_string(cols) + " " +
+                          std::to_string(filter_planes) + " " + std::to_string(chunk * s.channels) + " " +
+                          std::to_string(chunk * s.filters);
+  const std::shared_ptr<const Transforms> kept = plan.leaves_plan_to_device()
+                                                     ? ctx.prepared_call<Transforms>(key, make)
+                                                     : std::make_shared<const Transforms>(make());
   const auto u = [](std::size_t v) { return static_cast<cl_uint>(v); };
   kernel_call::launch(ctx, ctx.prepare(kernel("conv_fft_filters"), one_per_item(l.plan, filter_planes * cells)),
                       u(rows), u(cols), filters, grid);
-  transform(FftKind::r2c, filter_planes).forward(grid, weights);
-  // Whole chunks through the transforms (the last one's spare planes
-  // carry what an earlier chunk left, never read back), so each plan is
-  // made once.
-  const Fft images = transform(FftKind::r2c, chunk * s.channels), back = transform(FftKind::c2r, chunk * s.filters);
+  kept->filters.forward(grid, weights);
   const float scale = 1.0f / float(cells);
   for (std::size_t first = 0; first < s.images; first += chunk) {
     const std::size_t count = std::min(chunk, s.images - first);
     kernel_call::launch(ctx, ctx.prepare(kernel("conv_fft_images"), one_per_item(l.plan, count * s.channels * cells)),
                         u(first), u(count), u(s.height), u(s.width), u(rows), u(cols), in.n, in.c, in.y, in.x, input,
                         grid);
-    images.forward(grid, spectra);
+    kept->images.forward(grid, spectra);
     const std::size_t blocks = (count + l.choice.images - 1) / l.choice.images *
                                ((s.filters / s.groups + l.choice.filters - 1) / l.choice.filters) * s.groups;
     kernel_call::launch(ctx, ctx.prepare(kernel("conv_fft_accumulate"), one_per_item(l.plan, blocks * values)),
                         u(count), cl_ulong(values), spectra, weights, products);
-    back.inverse(products, grid);
+    kept->outputs.inverse(products, grid);
     kernel_call::launch(ctx,
                         ctx.prepare(kernel("conv_fft_outputs"),
                                     one_per_item(l.plan, count * s.filters * s.out_height() * s.out_width())),
