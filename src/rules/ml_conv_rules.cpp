@@ -17,8 +17,12 @@ constexpr std::size_t kMinTaps = 32, kMinFilters = 16, kChunkFloats = std::size_
 constexpr std::size_t kWinogradMinChannels = 16, kWinogradPoints = 16;
 
 // The FFT where the direct sum takes at least this many times its
-// multiplications (measured crossovers: tools/gpu/conv_layer_fft_crossover.cpp).
-constexpr double kFftGainGpu = 4, kFftGainCpu = 4.5;
+// multiplications, and at least this many of them (below, its ten
+// launches and the filters' transforms cost more than the whole direct
+// sum); measured crossovers: tools/gpu/conv_layer_fft_crossover.cpp,
+// docs/bench/conv_layer_fft_crossover_*.
+constexpr double kFftGainGpu = 3.5, kFftGainCpu = 4.5;
+constexpr double kFftLeastProductsGpu = double(1ull << 30), kFftLeastProductsCpu = double(1ull << 26);
 constexpr std::size_t kFftImages = 4, kFftFilters = 4;
 
 const char* name(ConvMethod m) {
@@ -50,17 +54,20 @@ double fft_gain(const ConvGeometry& g) {
 
 // Records how many times the FFT's multiplications the direct sum's are,
 // against the class's least; whether the FFT clears it.
-bool decide_fft_gain(LaunchPlan& plan, const ConvGeometry& g, double gain, double least) {
-  char ratio[96];
-  std::snprintf(ratio, sizeof ratio, "%.2f", gain);
-  char least_text[32];
-  std::snprintf(least_text, sizeof least_text, "%.1f", least);
-  plan.decide("fft_gain", ratio, "conv.fft",
+bool decide_fft_gain(LaunchPlan& plan, const ConvGeometry& g) {
+  const bool gpu = gpu_class(plan.device_class);
+  const double gain = fft_gain(g), least = gpu ? kFftGainGpu : kFftGainCpu;
+  const double products =
+      double(g.images * g.filters * g.channels_per_group) * double(g.positions * g.filter_positions);
+  const double least_products = gpu ? kFftLeastProductsGpu : kFftLeastProductsCpu;
+  char text[160];
+  std::snprintf(text, sizeof text, "%.2f times the FFT's (at least %.1f on this class) and %.3g (at least 2^%d)", gain,
+                least, products, gpu ? 30 : 26);
+  plan.decide("fft_gain", std::to_string(gain).substr(0, std::to_string(gain).find('.') + 3), "conv.fft",
               std::to_string(g.filter_positions) + " taps a channel over " + std::to_string(g.positions) +
                   " positions, through a " + std::to_string(g.fft_rows) + " x " + std::to_string(g.fft_cols) +
-                  " grid: the direct sum's multiplications are " + ratio + " times the FFT's; " +
-                  (gain >= least ? "at least " : "below ") + least_text + " on this class");
-  return gain >= least;
+                  " grid: the direct sum's multiplications are " + text);
+  return gain >= least && products >= least_products;
 }
 
 }  // namespace
@@ -82,10 +89,10 @@ ConvChoice choose_conv(LaunchPlan& plan, const TuningSpace& space, const ConvGeo
              tuned && (method_of(*tuned) != ConvMethod::winograd || g.winograd_tiles)) {
     c.method = method_of(*tuned);
     plan.decide("algorithm", name(c.method), "tuning.override", plan.provenance);
-  } else if (const double gain = fft_gain(g), least = gpu_class(plan.device_class) ? kFftGainGpu : kFftGainCpu;
-             decide_fft_gain(plan, g, gain, least)) {
+  } else if (decide_fft_gain(plan, g)) {
     c.method = ConvMethod::fft;
-    plan.decide("algorithm", name(c.method), "conv.fft", "the FFT's gain is at least this class's");
+    plan.decide("algorithm", name(c.method), "conv.fft",
+                "the direct sum's multiplications are many and many times the FFT's (fft_gain)");
   } else if (g.winograd_tiles && g.channels_per_group >= kWinogradMinChannels &&
              g.filters_per_group >= kWinogradMinChannels) {
     c.method = ConvMethod::winograd;

@@ -71,9 +71,10 @@ std::size_t conv_fft_extent(std::size_t size, std::size_t pad, std::size_t exten
 /// its tiles need; directly otherwise. A tuned Winograd on a layer it
 /// does not fit falls back to the rule. The FFT where its multiplications
 /// (4 a complex product, an image's and a filter's spectra, over the
-/// channels, and the transforms' 5 G log2 G a plane) are at most a
-/// device class's fraction of the direct sum's (conv.fft): a large
-/// filter over a plane its grid hardly exceeds. The direct kernel's block:
+/// channels, and the transforms' 5 / 2 G log2 G a plane) are at most a
+/// device class's fraction of the direct sum's, and the direct sum's are
+/// many enough to outweigh the FFT's launches (conv.fft): a large filter
+/// over a plane its grid hardly exceeds. The direct kernel's block:
 /// 4 images x 8 filters a work-item on GPUs, 1 x 8 on CPUs, unless tuned
 /// (conv.direct-block); im2col's and Winograd's images at a time so that
 /// each transformed matrix holds at most 2^26 floats (conv.im2col-chunk);

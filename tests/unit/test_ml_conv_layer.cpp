@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "test_support.hpp"
+#include "kernels/ml/conv_layer_tunables.hpp"
 #include "tuning/ml_conv_layer_reference.hpp"
 
 using namespace portacl;
@@ -177,6 +178,13 @@ TEST_CASE("convolution layers run right under every device class's plan, each al
                                    false, tuned_winograd)));
     CHECK_FALSE(ran_winograd(check_layer(ctx, layer(2, 3, 9, 8, 4, 3, 3, 2, 1, 1, 1), layout, ConvAlgorithm::automatic,
                                          false, false, tuned_winograd)));
+    // A tuned FFT on a layer the rule gives another.
+    PlanOptions tuned_fft = opt;
+    PlanOverride fft_knob;
+    fft_knob.macros = {{"ALGORITHM", "3"}};
+    tuned_fft.override_values = fft_knob;
+    CHECK(ran_fft(check_layer(ctx, layer(3, 5, 9, 8, 6, 3, 5, 1, 2, 1, 1), layout, ConvAlgorithm::automatic, true, true,
+                              tuned_fft)));
     for (const auto& [ib, fb] : std::vector<std::pair<int, int>>{{1, 1}, {4, 8}, {2, 2}}) {
       INFO("IB " << ib << ", FB " << fb);
       PlanOptions tuned = opt;
@@ -185,6 +193,32 @@ TEST_CASE("convolution layers run right under every device class's plan, each al
       tuned.override_values = ov;
       check_layer(ctx, layer(5, 4, 6, 7, 6, 3, 3, 1, 1, 1, 2), layout, ConvAlgorithm::direct, true, false, tuned);
     }
+  }
+}
+
+TEST_CASE("convolution layers: rule conv.fft gives the FFT large filters over many products, on every class",
+          "[conv_layer]") {
+  Context& ctx = test::cpu_context();
+  for (const auto& [f, opt] : test::class_plans(ElementType::f32)) {
+    INFO(f);
+    const bool gpu = gpu_class(classify(*opt.plan_as).device_class);
+    ConvLayerOptions o;
+    o.plan = opt;
+    const auto algorithm = [&](const ConvLayerShape& s) {
+      const LaunchPlan p = plan_conv_layer(live_planner(ctx, opt), s, o, false).plan;
+      REQUIRE(p.decision("fft_gain"));
+      return p.decision("algorithm")->value;
+    };
+    // 32 images of 64 x 32 x 32 through 64 filters of 11 x 11: the direct
+    // sum's multiplications 20.6 times the FFT's, 1.6e10 of them.
+    CHECK(algorithm(layer(32, 64, 32, 32, 64, 11, 11, 1, 5, 1, 1)) == "FFT");
+    CHECK(algorithm(layer(32, 64, 32, 32, 64, 3, 3, 1, 1, 1, 1)) == "Winograd F(2x2, 3x3)");  // 1.9 times
+    // 8 images of 3 channels of 64 x 64, 64 filters of 11 x 11: 5.7 times
+    // but 7.6e8, under a GPU's 2^30.
+    CHECK((algorithm(layer(8, 3, 64, 64, 64, 11, 11, 1, 5, 1, 1)) == "FFT") == !gpu);
+    // 32 images of 32 x 64 x 64, 32 filters of 5 x 5: 3.99 times, past a
+    // GPU's 3.5, short of a CPU's 4.5.
+    CHECK((algorithm(layer(32, 32, 64, 64, 32, 5, 5, 1, 2, 1, 1)) == "FFT") == gpu);
   }
 }
 

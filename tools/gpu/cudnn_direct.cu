@@ -2,7 +2,8 @@
 // The convolution floor: cuDNN's forward, backward-data and
 // backward-filter passes of the book's layer (128 x 384 x 13 x 13 by
 // 256 x 384 x 3 x 3, padding 1, stride 1, NCHW, float) called as an expert
-// C++ user calls them. FMA math only (CUDNN_FMA_MATH: no TF32, as
+// C++ user calls them; or, given a layer "N C H K R" (square images and
+// filters, padding (R - 1) / 2), its forward pass alone. FMA math only (CUDNN_FMA_MATH: no TF32, as
 // portacl computes in full float). Descriptors, the algorithm (the fastest
 // that cudnnFind* measures) and its workspace are set up once, outside
 // every timed call. Each call is timed alone two ways: CUDA events around
@@ -11,6 +12,7 @@
 // of 30 after 5 warm-ups, with the spread. The forward output is checked
 // at 64 points against a double host sum.
 // build: nvcc -O3 -arch=sm_90 -I$CUDNN/include -o cudnn_direct cudnn_direct.cu -L$CUDNN/lib -l:libcudnn.so.9
+// run:   cudnn_direct [N C H K R]
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
@@ -41,8 +43,7 @@ namespace {
     }                                                                                   \
   } while (0)
 
-constexpr int N = 128, C = 384, H = 13, W = 13, K = 256, R = 3, S = 3;
-constexpr double kFlops = 2.0 * N * K * H * W * C * R * S;  // every tap, padded ones too
+int N = 128, C = 384, H = 13, W = 13, K = 256, R = 3, S = 3, PAD = 1;
 
 struct Timing {
   double device_ms, wall_ms, low_ms, high_ms;
@@ -89,7 +90,15 @@ std::vector<float> uniform(std::size_t n, unsigned seed) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool forward_only = argc == 6;
+  if (forward_only) {
+    N = std::atoi(argv[1]), C = std::atoi(argv[2]), H = W = std::atoi(argv[3]), K = std::atoi(argv[4]);
+    R = S = std::atoi(argv[5]);
+    PAD = (R - 1) / 2;
+  }
+  const double kFlops = 2.0 * N * K * H * W * C * R * S;  // every tap, padded ones too (stride 1, same size)
+  std::printf("layer %d x %d x %d x %d by %d x %d x %d x %d, padding %d\n", N, C, H, W, K, C, R, S, PAD);
   cudnnHandle_t dnn;
   cudaStream_t stream;
   CHECK_DNN(cudnnCreate(&dnn));
@@ -105,7 +114,7 @@ int main() {
   CHECK_DNN(cudnnCreateConvolutionDescriptor(&conv));
   CHECK_DNN(cudnnSetTensor4dDescriptor(x_desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, N, C, H, W));
   CHECK_DNN(cudnnSetFilter4dDescriptor(w_desc, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, K, C, R, S));
-  CHECK_DNN(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+  CHECK_DNN(cudnnSetConvolution2dDescriptor(conv, PAD, PAD, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
   CHECK_DNN(cudnnSetConvolutionMathType(conv, CUDNN_FMA_MATH));
   int n, k, p, q;
   CHECK_DNN(cudnnGetConvolution2dForwardOutputDim(conv, x_desc, w_desc, &n, &k, &p, &q));
@@ -130,6 +139,10 @@ int main() {
   CHECK_DNN(cudnnFindConvolutionForwardAlgorithm(dnn, x_desc, w_desc, conv, y_desc, 8, &found, fwd));
   const char* fwd_names[] = {"implicit GEMM", "implicit precomp GEMM", "GEMM", "direct", "FFT", "FFT tiling",
                              "Winograd", "Winograd nonfused"};
+  for (int a = 0; a < found; ++a)
+    if (fwd[a].status == CUDNN_STATUS_SUCCESS)
+      std::printf("cudnnFind forward: %-22s %.3f ms, workspace %zu MB\n", fwd_names[fwd[a].algo], fwd[a].time,
+                  fwd[a].memory >> 20);
   int best = 0;
   while (best < found && (fwd[best].status != CUDNN_STATUS_SUCCESS || fwd[best].mathType != CUDNN_FMA_MATH)) ++best;
   if (best == found) best = 0;
@@ -151,7 +164,7 @@ int main() {
     for (int c = 0; c < C; ++c)
       for (int i = 0; i < R; ++i)
         for (int j = 0; j < S; ++j) {
-          const int iy = oy + i - 1, ix = ox + j - 1;
+          const int iy = oy + i - PAD, ix = ox + j - PAD;
           if (iy < 0 || ix < 0 || iy >= H || ix >= W) continue;
           const double term = double(hx[((std::size_t(img) * C + c) * H + iy) * W + ix]) *
                               hw[((std::size_t(f) * C + c) * R + i) * S + j];
@@ -162,6 +175,7 @@ int main() {
   }
   std::printf("cuDNN direct forward check: largest error %.2e of the terms' magnitude (%s)\n", worst,
               worst < 1e-4 ? "ok" : "WRONG");
+  if (forward_only) return 0;
 
   // Backward data and filter, each with its fastest algorithm and workspace.
   cudnnConvolutionBwdDataAlgoPerf_t bwd_data[8];

@@ -10,6 +10,21 @@ set -u
 STEPS=${STEPS:-build tests bench}
 source tools/gpu/gpu-env.sh
 export PORTACL_TUNING_DB="$OUT/tuning_h100.json"
+# tools/gpu/cudnn_direct.cu through cuDNN's C API into /tmp/cudnn_direct: the system's cuDNN
+# (Debian/Ubuntu's multiarch paths), else the wheel's. Logs to $1; fails where there is no cudnn.h.
+build_cudnn_direct() {
+  local cudnn_inc=/usr/include/x86_64-linux-gnu cudnn_lib=/usr/lib/x86_64-linux-gnu wheel
+  if [ ! -f "$cudnn_inc/cudnn.h" ]; then
+    wheel=$(python3 -c "import nvidia.cudnn, os; print(os.path.dirname(list(nvidia.cudnn.__path__)[0] + '/x'))" 2>/dev/null)
+    cudnn_inc="$wheel/include" cudnn_lib="$wheel/lib"
+  fi
+  if [ ! -f "$cudnn_inc/cudnn.h" ]; then
+    echo "cuDNN direct: no cudnn.h found" >> "$1"
+    return 1
+  fi
+  nvcc -O3 -arch=sm_90 -I"$cudnn_inc" -o /tmp/cudnn_direct tools/gpu/cudnn_direct.cu -L"$cudnn_lib" -l:libcudnn.so.9 \
+    -Xlinker -rpath="$cudnn_lib" >> "$1" 2>&1
+}
 if has build; then
   build_portacl
   nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
@@ -210,18 +225,7 @@ if has ml; then
       --dry-run >> "$OUT/ml_h100.txt" 2>&1
   done
   timeout 120 python3 tools/gpu/torch_ml.py >> "$OUT/ml_h100.txt" 2>&1
-  # cuDNN through its C API: the system's cuDNN (Debian/Ubuntu's multiarch paths), else the wheel's.
-  cudnn_inc=/usr/include/x86_64-linux-gnu cudnn_lib=/usr/lib/x86_64-linux-gnu
-  if [ ! -f "$cudnn_inc/cudnn.h" ]; then
-    wheel=$(python3 -c "import nvidia.cudnn, os; print(os.path.dirname(list(nvidia.cudnn.__path__)[0] + '/x'))" 2>/dev/null)
-    cudnn_inc="$wheel/include" cudnn_lib="$wheel/lib"
-  fi
-  if [ -f "$cudnn_inc/cudnn.h" ]; then
-    nvcc -O3 -arch=sm_90 -I"$cudnn_inc" -o /tmp/cudnn_direct tools/gpu/cudnn_direct.cu -L"$cudnn_lib" -l:libcudnn.so.9 \
-      -Xlinker -rpath="$cudnn_lib" >> "$OUT/ml_h100.txt" 2>&1 && timeout 120 /tmp/cudnn_direct >> "$OUT/ml_h100.txt" 2>&1
-  else
-    echo "cuDNN direct: no cudnn.h found" >> "$OUT/ml_h100.txt"
-  fi
+  build_cudnn_direct "$OUT/ml_h100.txt" && timeout 120 /tmp/cudnn_direct >> "$OUT/ml_h100.txt" 2>&1
   grep -E "^  (kmeans|knn|conv|pool|train)|torch|cuDNN|operation|^(kmeans|knn|conv|pool|train)( d=[0-9]+| direct| im2col| winograd| backward| step)? +[0-9]|copy bandwidth|FP32" "$OUT/ml_h100.txt" | head -60
 fi
 if has binary-gemm; then
@@ -273,6 +277,14 @@ if has conv-layer-fft; then
     > "$OUT/conv_layer_fft_gpu.txt" 2>&1
   timeout 240 /tmp/conv_layer_fft_crossover gpu ${CONV_LAYER_IMAGES:-32} >> "$OUT/conv_layer_fft_gpu.txt" 2>&1
   cat "$OUT/conv_layer_fft_gpu.txt"
+  # cuDNN's forward pass of some of the same layers (its fastest algorithm, FFT ones among those it tries).
+  if build_cudnn_direct "$OUT/cudnn_layers_gpu.txt"; then
+    # N,C,H,K,R a layer (images, channels, side, filters, filter side).
+    for layer in ${CUDNN_LAYERS:-32,64,32,64,5 32,64,32,64,11 32,32,64,32,9 32,384,13,256,5 32,16,128,16,9 32,64,32,64,3}; do
+      timeout 60 /tmp/cudnn_direct ${layer//,/ } >> "$OUT/cudnn_layers_gpu.txt" 2>&1
+    done
+  fi
+  cat "$OUT/cudnn_layers_gpu.txt"
 fi
 if has conv-fft; then
   # Convolution directly against by FFT, by mask size (the crossover that sets rule convolution.fft's GPU
