@@ -36,12 +36,15 @@ unsigned qmax(const std::vector<unsigned>& radices) {
   return q;
 }
 
-// GPUs build a program per stage shape and run its passes in place in one
-// local buffer, each work-item holding its butterflies' values in
+// GPUs, and CPUs for a transform of at least kCpuSpecialisedValues
+// values, build a program per stage shape and run its passes in place in
+// one local buffer, each work-item holding its butterflies' values in
 // registers across the barrier (their number is known when the program is
-// compiled); CPUs and Xeon Phi take the shape as arguments and run the
-// passes between two buffers (rule fft.specialise).
-bool specialised(const LaunchPlan& plan) { return gpu_class(plan.device_class); }
+// compiled); CPUs and Xeon Phi take a smaller transform's shape as
+// arguments and run the passes between two buffers (rule fft.specialise).
+// plan_fft_launches marks the plans (FFT_SPECIALISED).
+constexpr std::size_t kCpuSpecialisedValues = std::size_t{1} << 16;
+bool specialised(const LaunchPlan& plan) { return plan.macros.count("FFT_SPECIALISED") > 0; }
 
 // The specialised stage pads its local buffer by one value a bank row
 // (rule fft.local-padding); 0: no padding.
@@ -402,7 +405,7 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
     p.macros["FFT_SHIFT"] = std::to_string(len.twiddle_shift);
     p.macros["FFT_PAD"] = std::to_string(every);
     p.macros["FFT_RP"] = std::to_string(slot_stride(L, every, s.shape.slots));
-    if (shape.before > 1) {
+    if (shape.before > 1 && gpu_class(p.device_class)) {
       p.macros["FFT_STAGE_SINCOS"] = "1";
       p.decide("fft_stage_twiddles", "from their angles", "fft.stage-twiddles",
                "a stage after the first twiddles each value by W_" + std::to_string(m) +
@@ -416,13 +419,15 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
                  " values apart: a pass's writes at strides of its radix, and work-items on consecutive slots, "
                  "spread over the banks");
     p.decide("fft_program", "a program for this stage", "fft.specialise",
-             "GPUs: the stage's length, slots and radices compiled in, so each pass unrolls and a work-item's " +
+             std::string(gpu_class(p.device_class) ? "GPUs" : "CPUs, a transform of at least 2^16 values") +
+                 ": the stage's length, slots and radices compiled in, so each pass unrolls and a work-item's " +
                  p.macros["FFT_VMAX"] + " values (its butterflies of " + std::to_string(qmax(shape.radices)) +
                  " at most) stay in registers across the pass's barrier: the passes run in place");
   } else {
     p.decide("fft_program", "one program for every length", "fft.specialise",
-             "CPUs and Xeon Phi: lengths and radices as arguments (a program a length would be compiled for each "
-             "length a user transforms)");
+             "CPUs and Xeon Phi, a transform of fewer than 2^16 values: lengths and radices as arguments (a "
+             "program a length would be compiled for each length a user transforms, and the compilation would "
+             "outweigh the call)");
   }
   // Along a slot, the first pass's butterflies read their values straight
   // from memory and the last pass's write theirs (in place: in registers).
@@ -504,7 +509,11 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
   const ArrayShape out = array_shape(FftOperand::output, p.kind == FftProblem::c2r ? p.shape : complex_dims,
                                      p.out_offset, p.out_stride, p.out_distance);
   // Each axis's steps carry the decisions of its own length, then their own.
-  std::vector<LaunchPlan> axis_plans(dims, plan);
+  LaunchPlan marked = plan;
+  std::size_t values = p.batch;
+  for (std::size_t n : p.shape) values *= n;
+  if (gpu_class(plan.device_class) || values >= kCpuSpecialisedValues) marked.macros["FFT_SPECIALISED"] = "1";
+  std::vector<LaunchPlan> axis_plans(dims, marked);
   for (std::size_t a = 0; a < dims; ++a)
     l.lengths.push_back(choose_fft_length(axis_plans[a], device, p.shape[a], p.element_bytes));
   l.inverse = p.kind == FftProblem::c2r || (p.kind == FftProblem::c2c && p.inverse);

@@ -332,7 +332,8 @@ BenchCase conv_case(const std::string& label, const std::shared_ptr<ConvState>& 
                    [&ctx, s, o, bound] {
                      const LaunchPlan used =
                          convolve2d(ctx, s->check_in, s->check_rows, s->check_cols, s->mask, s->check_out, o);
-                     const bool fft = used.decision("algorithm")->value == "fft";
+                     const Decision* algorithm = used.decision("algorithm");  // none for separable masks
+                     const bool fft = algorithm && algorithm->value == "fft";
                      return reference::within(s->check_out.download(), s->want,
                                               fft ? fft_convolution_bound(used, s->small, s->mask.weights()) : bound);
                    },
