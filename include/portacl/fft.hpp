@@ -5,6 +5,7 @@
 /// length, in float or double.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -115,5 +116,69 @@ using FftDouble = BasicFft<double>;  ///< in double
 
 extern template class BasicFft<float>;
 extern template class BasicFft<double>;
+
+}  // namespace portacl
+
+// ---- group fft ---------------------------------------------------------------
+/// A 3D complex transform over a device group, in slabs: member i holds
+/// planes plane_offsets()[i] to plane_offsets()[i + 1] of axis 0 (the
+/// group's split of n0 by its weights, rule group.split), each plane
+/// n1 x n2 complex values packed (the last axis fastest). A transform runs
+/// each member's 2D transforms of its planes, an all-to-all through the
+/// host that leaves member j the columns column_offsets()[j] to
+/// column_offsets()[j + 1] of axis 1 (for every i0 and i2, axis 0
+/// contiguous), their 1D transforms along axis 0, and the all-to-all back:
+/// the output has the input's slabs. The members' transforms run at the
+/// same time. Conventions are BasicFft's (unnormalised); the result is the
+/// single-device transform's within its rounding (the same passes).
+///
+/// Errors, before any launch: a length of 0, double on a member without
+/// fp64; at a call, not one slab a member, a slab of another member's
+/// context or smaller than its planes.
+namespace portacl {
+
+/// A 3D complex transform of n0 x n1 x n2 over a device group, in slabs
+/// of axis 0 (above), in precision T.
+template <class T>
+class BasicGroupFft3d {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value, "the FFT runs in float or double");
+
+ public:
+  /// Plans the transform of n0 x n1 x n2 (`shape`) over `group`: each
+  /// member's transforms of its planes and columns, both directions.
+  BasicGroupFft3d(DeviceGroup& group, std::array<std::size_t, 3> shape, const PlanOptions& plan = {});
+  ~BasicGroupFft3d();
+  BasicGroupFft3d(BasicGroupFft3d&&) noexcept;  ///< takes the other's plans
+
+  /// Forward, in place on the members' slabs (one a member, in order).
+  void forward(std::vector<Buffer<T>>& slabs) const;
+  /// Inverse, unnormalised, likewise.
+  void inverse(std::vector<Buffer<T>>& slabs) const;
+
+  /// Axis 0's split: members + 1 offsets.
+  const std::vector<std::size_t>& plane_offsets() const;
+  /// Axis 1's split between the all-to-alls: members + 1 offsets.
+  const std::vector<std::size_t>& column_offsets() const;
+  /// A whole n0 x n1 x n2 complex array (2 n0 n1 n2 values) cut into the
+  /// members' slabs, each uploaded to its member.
+  std::vector<Buffer<T>> scatter(const std::vector<T>& whole) const;
+  /// The slabs read back into one array.
+  std::vector<T> gather(const std::vector<Buffer<T>>& slabs) const;
+  /// Seconds in the all-to-alls (downloads, the host's reordering,
+  /// uploads), summed over calls.
+  double exchange_seconds() const;
+  /// The splits and why, then each member's transforms.
+  std::string explain() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+using GroupFft3d = BasicGroupFft3d<float>;         ///< in float
+using GroupFft3dDouble = BasicGroupFft3d<double>;  ///< in double
+
+extern template class BasicGroupFft3d<float>;
+extern template class BasicGroupFft3d<double>;
 
 }  // namespace portacl

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Across MPI ranks (libportacl_mpi): the rank's device, distributed CG,
-/// heat2d, N-body and training.
+/// heat2d, N-body, training and the 3D FFT.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <mpi.h>
@@ -13,6 +14,7 @@
 
 #include "portacl/buffer.hpp"
 #include "portacl/context.hpp"
+#include "portacl/fft.hpp"
 #include "portacl/ml.hpp"
 #include "portacl/particles.hpp"
 #include "portacl/sparse.hpp"
@@ -153,6 +155,58 @@ class DistributedHeat2d {
   double exchange_seconds() const;
   /// This rank's rows and neighbours ("rows 512 to 1024, neighbours above 0 and below 2"), then why k.
   std::string describe() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace portacl::mpi
+
+// ---- distributed fft ---------------------------------------------------------
+/// A 3D complex transform across the ranks of an MPI communicator, one
+/// device a rank, in slabs as the device group's (fft.hpp, "group fft"):
+/// rank r holds planes plane_offsets()[r] to plane_offsets()[r + 1] of
+/// axis 0 (an equal split, rank_split), each n1 x n2 complex values packed.
+/// A transform runs the rank's 2D transforms of its planes, an
+/// MPI_Alltoallv that leaves it the columns column_offsets()[r] to
+/// column_offsets()[r + 1] of axis 1 (axis 0 contiguous), their 1D
+/// transforms, and the all-to-all back: the output has the input's slabs.
+/// Device data goes through host copies (OpenCL has no GPU-direct
+/// transfer). Every rank calls forward and inverse together.
+///
+/// Errors name the rank: a length of 0, double on a device without fp64,
+/// a slab of another context or smaller than the rank's planes, a message
+/// past MPI's int count.
+namespace portacl::mpi {
+
+/// A 3D complex transform of n0 x n1 x n2 across the ranks of a
+/// communicator, in slabs of axis 0 (above), in precision T.
+template <class T>
+class DistributedFft3d {
+  using built = only_for<T, float, double>;
+
+ public:
+  /// Plans the transform of n0 x n1 x n2 (`shape`) over the ranks of
+  /// `comm`, this rank's transforms on `ctx`.
+  DistributedFft3d(Context& ctx, MPI_Comm comm, std::array<std::size_t, 3> shape, const PlanOptions& plan = {});
+  ~DistributedFft3d();
+  DistributedFft3d(const DistributedFft3d&) = delete;
+  DistributedFft3d& operator=(const DistributedFft3d&) = delete;
+
+  /// Forward, in place on this rank's slab (its planes, packed).
+  void forward(Buffer<T>& slab) const;
+  /// Inverse, unnormalised, likewise.
+  void inverse(Buffer<T>& slab) const;
+  /// Axis 0's split over the ranks: size + 1 offsets.
+  const std::vector<std::size_t>& plane_offsets() const;
+  /// Axis 1's split between the all-to-alls: size + 1 offsets.
+  const std::vector<std::size_t>& column_offsets() const;
+  /// Seconds this rank spent in the all-to-alls (downloads, packing,
+  /// MPI_Alltoallv, unpacking, uploads), summed over calls.
+  double exchange_seconds() const;
+  /// This rank's planes and columns, then its transforms' plans.
+  std::string explain() const;
 
  private:
   struct State;

@@ -5,7 +5,9 @@
 // and of a double host residual; BiCGStab (plain and Jacobi) on a
 // nonsymmetric matrix to the tolerance of a double host residual; heat 2D
 // and N-body bit for bit; two training steps within float rounding of one
-// replica on the whole batch. Awkward sizes include fewer rows or bodies
+// replica on the whole batch; the 3D FFT, forward and inverse, within the
+// single-device transform's bound of the transform in double and beside
+// the single-device result. Awkward sizes include fewer rows or bodies
 // than ranks (a rank with nothing). The seed is PORTACL_TEST_SEED or drawn
 // by rank 0, printed, and shared. Exit status: the number of failed checks
 // on any rank.
@@ -23,6 +25,7 @@
 #include "portacl/error.hpp"
 #include "portacl/sparse.hpp"
 #include "portacl/mpi.hpp"
+#include "tuning/fft_reference.hpp"
 #include "tuning/sparse_reference.hpp"
 #include "../unit/particles_leapfrog_margins.hpp"
 #include "../unit/ml_training_margins.hpp"
@@ -207,6 +210,50 @@ void check_heat(Context& ctx, std::size_t rows, std::size_t cols, std::size_t st
                                                          " steps, not bit for bit heat2d's\n" + heat.describe());
 }
 
+// The 3D FFT across the ranks: every rank draws the same array, keeps its
+// planes (poisoned one value past them) and transforms them; the squared
+// error against the transform in double, and the difference from the
+// single-device transform on the rank's device, are summed over the ranks.
+template <class T>
+void check_fft(Context& ctx, std::size_t n0, std::size_t n1, std::size_t n2, bool inverse) {
+  const std::vector<std::size_t> dims{n0, n1, n2};
+  const std::vector<T> x = uniform<T>(2 * n0 * n1 * n2, -1, 1);
+  mpi::DistributedFft3d<T> f(ctx, comm, {n0, n1, n2});
+  const std::size_t plane = 2 * n1 * n2, first = f.plane_offsets()[rank] * plane,
+                    last = f.plane_offsets()[rank + 1] * plane;
+  std::vector<T> part(x.begin() + std::ptrdiff_t(first), x.begin() + std::ptrdiff_t(last));
+  part.push_back(std::numeric_limits<T>::quiet_NaN());
+  Buffer<T> slab(ctx, part);
+  inverse ? f.inverse(slab) : f.forward(slab);
+  const std::vector<T> got = slab.download();
+  std::vector<reference::cplx> in(x.size() / 2);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = reference::cplx(x[2 * i], x[2 * i + 1]);
+  const std::vector<reference::cplx> want = reference::fftn(in, dims, 1, inverse ? +1 : -1);
+  Buffer<T> whole(ctx, x);
+  const BasicFft<T> single(ctx, dims);
+  inverse ? single.inverse(whole) : single.forward(whole);
+  const std::vector<T> one = whole.download();
+  double sums[4] = {0, 0, 0, 0};  // |got - want|^2, |want|^2, |got - one|^2, |one|^2
+  for (std::size_t k = first; k < last; k += 2) {
+    const reference::cplx g(got[k - first], got[k - first + 1]), w = want[k / 2], o(one[k], one[k + 1]);
+    sums[0] += std::norm(g - w);
+    sums[1] += std::norm(w);
+    sums[2] += std::norm(g - o);
+    sums[3] += std::norm(o);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_DOUBLE, MPI_SUM, comm);
+  const double u = std::numeric_limits<T>::epsilon() / 2;
+  const double bound = reference::fft_error_bound(dims, u) + reference::fft_error_bound(dims, 0x1p-53);
+  const double error = sums[1] > 0 ? std::sqrt(sums[0] / sums[1]) : std::sqrt(sums[0]);
+  const double apart = sums[3] > 0 ? std::sqrt(sums[2] / sums[3]) : std::sqrt(sums[2]);
+  const std::string what = "fft " + std::to_string(n0) + " x " + std::to_string(n1) + " x " + std::to_string(n2) +
+                           (inverse ? " inverse" : " forward");
+  check(error <= bound,
+        what + ": relative error " + std::to_string(error) + " past " + std::to_string(bound) + "\n" + f.explain());
+  check(apart <= 2 * bound, what + ": " + std::to_string(apart) + " from the single-device transform");
+  check(std::isnan(got.back()), what + ": a value past the planes was written");
+}
+
 void check_nbody(Context& ctx, std::size_t n, bool potential) {
   std::vector<float> bodies = uniform<float>(4 * n, -1, 1);
   for (std::size_t i = 0; i < n; ++i) bodies[4 * i + 3] = std::fabs(bodies[4 * i + 3]) + 0.5f;
@@ -312,6 +359,16 @@ void check_training(Context& ctx, std::size_t batch) {
 
 void check_refusals(Context& ctx) {
   std::string message;
+  message = refusal([&] { mpi::DistributedFft3d<float> f(ctx, comm, {4, 0, 3}); });
+  check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("length 1 is 0") != std::string::npos,
+        "a zero FFT length is refused naming the rank: '" + message + "'");
+  message = refusal([&] {
+    mpi::DistributedFft3d<float> f(ctx, comm, {6, 3, 2});
+    Buffer<float> slab(ctx, 2 * 6 * 2 - 1);  // short of a rank's planes at 2 or 3 ranks
+    f.forward(slab);
+  });
+  check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("planes") != std::string::npos,
+        "a short FFT slab is refused naming the rank: '" + message + "'");
   message = refusal([&] { mpi::DistributedHeat2d<float> heat(ctx, comm, std::vector<float>(10), 3, 4); });
   check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("but the grid is 3 x 4") != std::string::npos,
         "a wrong field is refused naming the rank: '" + message + "'");
@@ -387,6 +444,13 @@ int main(int argc, char** argv) {
     check_heat<float>(ctx, 61, 17, 11, 3);
     for (std::size_t n : {1, 2, 3, 67}) check_nbody(ctx, n, n % 2 == 1);
     for (std::size_t batch : {1, 7}) check_training(ctx, batch);
+    for (bool inverse : {false, true}) {
+      check_fft<float>(ctx, 8, 6, 10, inverse);
+      check_fft<float>(ctx, 7, 5, 9, inverse);
+      check_fft<float>(ctx, 1, 2, 3, inverse);  // fewer planes than ranks
+      check_fft<float>(ctx, 5, 1, 4, inverse);  // fewer columns than ranks
+      if (ctx.info().fp64) check_fft<double>(ctx, 3, 4, 17, inverse);
+    }
     check_refusals(ctx);
   } catch (const std::exception& e) {
     const std::string what = e.what();

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+// A 3D FFT over a device group, in slabs (include/portacl/fft.hpp, "group
+// fft"): each member's planes of axis 0 by its 2D transforms, an
+// all-to-all through the host into columns of axis 1 (axis 0 contiguous),
+// their 1D transforms, and the all-to-all back. The splits are the
+// group's (rule group.split); the transforms are BasicFft's plans.
+#include <chrono>
+#include <optional>
+#include <sstream>
+
+#include "fft_slabs.hpp"
+#include "kernel_call.hpp"
+#include "portacl/error.hpp"
+#include "portacl/fft.hpp"
+
+namespace portacl {
+
+template <class T>
+struct BasicGroupFft3d<T>::State {
+  DeviceGroup* group = nullptr;
+  std::size_t n0 = 0, n1 = 0, n2 = 0;
+  std::vector<std::size_t> planes, columns;  // axis 0's and axis 1's splits
+  std::vector<std::optional<BasicFft<T>>> plane_fft, column_fft;
+  std::vector<std::optional<Buffer<T>>> column_data;  // a member's columns: [i1][i2][i0]
+  double exchanging = 0;
+
+  std::size_t plane_values(std::size_t i) const { return 2 * (planes[i + 1] - planes[i]) * n1 * n2; }
+  std::size_t column_values(std::size_t j) const { return 2 * (columns[j + 1] - columns[j]) * n2 * n0; }
+  // Member i's planes of member j's columns, in i's whole rows.
+  FftSlabBlock block(std::size_t i, std::size_t j) const {
+    return {planes[i], planes[i + 1], columns[j], columns[j + 1], n0, n2, n1, 0};
+  }
+  void check(const char* op, const std::vector<Buffer<T>>& slabs) const;
+  void transform(std::vector<Buffer<T>>& slabs, bool inverse);
+  // The all-to-all: the slabs' planes into the members' columns, or back.
+  void to_columns(std::vector<Buffer<T>>& slabs);
+  void to_planes(std::vector<Buffer<T>>& slabs);
+};
+
+namespace {
+
+// The first `values` of `buffer` read into (written from) the host, on its
+// context's queue.
+template <class T>
+void read_prefix(const Buffer<T>& buffer, std::vector<T>& host) {
+  if (!host.empty())
+    buffer.context().queue().enqueueReadBuffer(buffer.cl_buffer(), CL_TRUE, 0, host.size() * sizeof(T), host.data());
+}
+template <class T>
+void write_prefix(Buffer<T>& buffer, const std::vector<T>& host) {
+  if (!host.empty())
+    buffer.context().queue().enqueueWriteBuffer(buffer.cl_buffer(), CL_TRUE, 0, host.size() * sizeof(T), host.data());
+}
+
+}  // namespace
+
+template <class T>
+BasicGroupFft3d<T>::BasicGroupFft3d(DeviceGroup& group, std::array<std::size_t, 3> shape, const PlanOptions& plan)
+    : s_(std::make_unique<State>()) {
+  State& s = *s_;
+  for (std::size_t k = 0; k < 3; ++k)
+    if (shape[k] == 0) throw Error("group fft: length " + std::to_string(k) + " is 0; every length is at least 1");
+  s.group = &group;
+  s.n0 = shape[0], s.n1 = shape[1], s.n2 = shape[2];
+  checked_product(checked_product(checked_product(s.n0, s.n1, "group fft"), s.n2, "group fft"), 2, "group fft");
+  s.planes = group.split(s.n0);
+  s.columns = group.split(s.n1);
+  const std::size_t members = group.size();
+  s.plane_fft.resize(members);
+  s.column_fft.resize(members);
+  s.column_data.resize(members);
+  for (std::size_t m = 0; m < members; ++m) {
+    Context& ctx = group.context(m);
+    FftOptions o;
+    o.plan = plan;
+    if (const std::size_t count = s.planes[m + 1] - s.planes[m]) {
+      o.batch = count;
+      s.plane_fft[m].emplace(ctx, std::vector<std::size_t>{s.n1, s.n2}, o);
+    }
+    if (const std::size_t count = s.columns[m + 1] - s.columns[m]) {
+      o.batch = count * s.n2;
+      s.column_fft[m].emplace(ctx, std::vector<std::size_t>{s.n0}, o);
+      s.column_data[m].emplace(ctx, s.column_values(m));
+    }
+  }
+}
+
+template <class T>
+BasicGroupFft3d<T>::~BasicGroupFft3d() = default;
+template <class T>
+BasicGroupFft3d<T>::BasicGroupFft3d(BasicGroupFft3d&&) noexcept = default;
+
+template <class T>
+void BasicGroupFft3d<T>::State::check(const char* op, const std::vector<Buffer<T>>& slabs) const {
+  const std::string o = std::string("group fft ") + op;
+  if (slabs.size() != group->size())
+    throw Error(o + ": " + std::to_string(slabs.size()) + " slabs for a group of " + std::to_string(group->size()) +
+                " members; one a member, in order");
+  for (std::size_t m = 0; m < slabs.size(); ++m) {
+    kernel_call::same_context(group->context(m), slabs[m], o.c_str(), ("slab " + std::to_string(m)).c_str());
+    kernel_call::need_elements(o.c_str(), ("slab " + std::to_string(m)).c_str(), slabs[m].size(), plane_values(m),
+                               std::to_string(planes[m + 1] - planes[m]) + " planes of " + std::to_string(n1) + " x " +
+                                   std::to_string(n2) + " complex values");
+  }
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::to_columns(std::vector<Buffer<T>>& slabs) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::vector<T>> x(slabs.size());
+  for (std::size_t i = 0; i < slabs.size(); ++i) {
+    x[i].resize(plane_values(i));
+    read_prefix(slabs[i], x[i]);
+  }
+  for (std::size_t j = 0; j < slabs.size(); ++j) {
+    if (!column_data[j]) continue;
+    std::vector<T> y(column_values(j));
+    for (std::size_t i = 0; i < slabs.size(); ++i) slab_block_to_columns(block(i, j), x[i].data(), y.data());
+    column_data[j]->upload(y);
+  }
+  exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::to_planes(std::vector<Buffer<T>>& slabs) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::vector<T>> y(slabs.size());
+  for (std::size_t j = 0; j < slabs.size(); ++j)
+    if (column_data[j]) y[j] = column_data[j]->download();
+  for (std::size_t i = 0; i < slabs.size(); ++i) {
+    std::vector<T> x(plane_values(i));
+    for (std::size_t j = 0; j < slabs.size(); ++j)
+      if (column_data[j]) slab_block_to_planes(block(i, j), y[j].data(), x.data());
+    write_prefix(slabs[i], x);
+  }
+  exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::transform(std::vector<Buffer<T>>& slabs, bool inverse) {
+  // Every member's transforms are enqueued before the exchange waits on any.
+  for (std::size_t m = 0; m < slabs.size(); ++m)
+    if (plane_fft[m]) inverse ? plane_fft[m]->inverse(slabs[m]) : plane_fft[m]->forward(slabs[m]);
+  to_columns(slabs);
+  for (std::size_t m = 0; m < slabs.size(); ++m)
+    if (column_fft[m]) inverse ? column_fft[m]->inverse(*column_data[m]) : column_fft[m]->forward(*column_data[m]);
+  to_planes(slabs);
+}
+
+template <class T>
+void BasicGroupFft3d<T>::forward(std::vector<Buffer<T>>& slabs) const {
+  s_->check("forward", slabs);
+  s_->transform(slabs, false);
+}
+
+template <class T>
+void BasicGroupFft3d<T>::inverse(std::vector<Buffer<T>>& slabs) const {
+  s_->check("inverse", slabs);
+  s_->transform(slabs, true);
+}
+
+template <class T>
+const std::vector<std::size_t>& BasicGroupFft3d<T>::plane_offsets() const {
+  return s_->planes;
+}
+template <class T>
+const std::vector<std::size_t>& BasicGroupFft3d<T>::column_offsets() const {
+  return s_->columns;
+}
+template <class T>
+double BasicGroupFft3d<T>::exchange_seconds() const {
+  return s_->exchanging;
+}
+
+template <class T>
+std::vector<Buffer<T>> BasicGroupFft3d<T>::scatter(const std::vector<T>& whole) const {
+  const State& s = *s_;
+  const std::size_t plane = 2 * s.n1 * s.n2;
+  if (whole.size() != s.n0 * plane)
+    throw Error("group fft scatter: the array has " + std::to_string(whole.size()) + " values, not " +
+                std::to_string(s.n0 * plane) + " (" + std::to_string(s.n0) + " x " + std::to_string(s.n1) + " x " +
+                std::to_string(s.n2) + " complex values)");
+  std::vector<Buffer<T>> slabs;
+  for (std::size_t m = 0; m < s.group->size(); ++m)
+    slabs.emplace_back(s.group->context(m), std::vector<T>(whole.begin() + std::ptrdiff_t(s.planes[m] * plane),
+                                                           whole.begin() + std::ptrdiff_t(s.planes[m + 1] * plane)));
+  return slabs;
+}
+
+template <class T>
+std::vector<T> BasicGroupFft3d<T>::gather(const std::vector<Buffer<T>>& slabs) const {
+  const State& s = *s_;
+  s.check("gather", slabs);
+  std::vector<T> whole;
+  whole.reserve(2 * s.n0 * s.n1 * s.n2);
+  for (std::size_t m = 0; m < slabs.size(); ++m) {
+    std::vector<T> part(s.plane_values(m));
+    read_prefix(slabs[m], part);
+    whole.insert(whole.end(), part.begin(), part.end());
+  }
+  return whole;
+}
+
+template <class T>
+std::string BasicGroupFft3d<T>::explain() const {
+  const State& s = *s_;
+  std::ostringstream text;
+  text << "group FFT of " << s.n0 << " x " << s.n1 << " x " << s.n2 << ", " << (sizeof(T) == 4 ? "float" : "double")
+       << ", over " << s.group->size() << " members\n"
+       << "planes of axis 0: " << s.group->explain_split(s.n0) << "\n"
+       << "columns of axis 1 between the all-to-alls: " << s.group->explain_split(s.n1) << "\n";
+  for (std::size_t m = 0; m < s.group->size(); ++m) {
+    text << "member " << m << ": planes " << s.planes[m] << " to " << s.planes[m + 1] << ", columns " << s.columns[m]
+         << " to " << s.columns[m + 1] << "\n";
+    if (s.plane_fft[m]) text << s.plane_fft[m]->explain();
+    if (s.column_fft[m]) text << s.column_fft[m]->explain();
+  }
+  return text.str();
+}
+
+template class BasicGroupFft3d<float>;
+template class BasicGroupFft3d<double>;
+
+}  // namespace portacl

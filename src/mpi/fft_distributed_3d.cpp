@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+// The 3D FFT across MPI ranks, in slabs: the rank's planes by its 2D
+// transforms, an MPI_Alltoallv into columns of axis 1, their 1D
+// transforms, and the all-to-all back (src/kernels/fft_slabs.hpp, as the
+// device group's).
+#include "portacl/mpi.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <optional>
+
+#include "kernels/fft_slabs.hpp"
+#include "kernels/kernel_call.hpp"
+#include "mpi/datatype.hpp"
+
+namespace portacl::mpi {
+
+template <class T>
+struct DistributedFft3d<T>::State {
+  Context* ctx = nullptr;
+  MPI_Comm comm;
+  std::size_t rank = 0, size = 1;
+  std::string prefix;
+  std::size_t n0 = 0, n1 = 0, n2 = 0;
+  std::vector<std::size_t> planes, columns;
+  std::optional<BasicFft<T>> plane_fft, column_fft;
+  std::optional<Buffer<T>> column_data;  // [i1 - c0][i2][i0]
+  double exchanging = 0;
+
+  std::size_t count(const std::vector<std::size_t>& split, std::size_t r) const { return split[r + 1] - split[r]; }
+  // Planes of rank i, columns of rank j, in rows of rank j's columns.
+  FftSlabBlock block(std::size_t i, std::size_t j) const {
+    return {planes[i], planes[i + 1], columns[j], columns[j + 1], n0, n2, count(columns, j), columns[j]};
+  }
+  // T values of the block rank i sends rank j on the way to the columns.
+  std::size_t block_values(std::size_t i, std::size_t j) const { return 2 * count(planes, i) * count(columns, j) * n2; }
+  void transform(Buffer<T>& slab, bool inverse);
+  void all_to_all(const std::vector<T>& send, std::vector<T>& receive, bool to_columns) const;
+};
+
+template <class T>
+DistributedFft3d<T>::DistributedFft3d(Context& ctx, MPI_Comm comm, std::array<std::size_t, 3> shape,
+                                      const PlanOptions& plan)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.ctx = &ctx;
+  s.comm = comm;
+  s.prefix = rank_prefix(comm);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  s.rank = std::size_t(rank), s.size = std::size_t(size);
+  for (std::size_t k = 0; k < 3; ++k)
+    if (shape[k] == 0)
+      throw Error(s.prefix + "distributed fft: length " + std::to_string(k) + " is 0; every length is at least 1");
+  s.n0 = shape[0], s.n1 = shape[1], s.n2 = shape[2];
+  s.planes = rank_split(s.n0, comm);
+  s.columns = rank_split(s.n1, comm);
+  FftOptions o;
+  o.plan = plan;
+  try {
+    if (const std::size_t planes = s.count(s.planes, s.rank)) {
+      o.batch = planes;
+      s.plane_fft.emplace(ctx, std::vector<std::size_t>{s.n1, s.n2}, o);
+    }
+    if (const std::size_t columns = s.count(s.columns, s.rank)) {
+      o.batch = columns * s.n2;
+      s.column_fft.emplace(ctx, std::vector<std::size_t>{s.n0}, o);
+      s.column_data.emplace(ctx, 2 * columns * s.n2 * s.n0);
+    }
+  } catch (const Error& e) {
+    throw Error(s.prefix + e.what());
+  }
+}
+
+template <class T>
+DistributedFft3d<T>::~DistributedFft3d() = default;
+
+// Each rank's blocks to every rank, in rank order: to the columns, rank i
+// sends its planes of j's columns; back, the columns' blocks return.
+template <class T>
+void DistributedFft3d<T>::State::all_to_all(const std::vector<T>& send, std::vector<T>& receive,
+                                            bool to_columns) const {
+  std::vector<int> send_counts(size), send_at(size), receive_counts(size), receive_at(size);
+  std::size_t sent = 0, received = 0;
+  for (std::size_t r = 0; r < size; ++r) {
+    const std::size_t out = to_columns ? block_values(rank, r) : block_values(r, rank);
+    const std::size_t in = to_columns ? block_values(r, rank) : block_values(rank, r);
+    send_counts[r] = message_count(out, comm);
+    send_at[r] = message_count(sent, comm);
+    receive_counts[r] = message_count(in, comm);
+    receive_at[r] = message_count(received, comm);
+    sent += out;
+    received += in;
+  }
+  receive.resize(received);
+  MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), datatype<T>(), receive.data(), receive_counts.data(),
+                receive_at.data(), datatype<T>(), comm);
+}
+
+template <class T>
+void DistributedFft3d<T>::State::transform(Buffer<T>& slab, bool inverse) {
+  const std::size_t mine = count(planes, rank), row = 2 * n2;
+  if (plane_fft) inverse ? plane_fft->inverse(slab) : plane_fft->forward(slab);
+  auto t0 = std::chrono::steady_clock::now();
+  // The planes' rows cut by the ranks' columns, rank after rank.
+  std::vector<T> x(2 * mine * n1 * n2), send, receive;
+  if (!x.empty()) ctx->queue().enqueueReadBuffer(slab.cl_buffer(), CL_TRUE, 0, x.size() * sizeof(T), x.data());
+  send.reserve(x.size());
+  for (std::size_t j = 0; j < size; ++j)
+    for (std::size_t i0 = 0; i0 < mine; ++i0)
+      send.insert(send.end(), x.begin() + std::ptrdiff_t((i0 * n1 + columns[j]) * row),
+                  x.begin() + std::ptrdiff_t((i0 * n1 + columns[j + 1]) * row));
+  all_to_all(send, receive, true);
+  std::size_t at = 0;
+  if (column_data) {
+    std::vector<T> y(column_data->size());
+    for (std::size_t i = 0; i < size; ++i) {
+      slab_block_to_columns(block(i, rank), receive.data() + at, y.data());
+      at += block_values(i, rank);
+    }
+    column_data->upload(y);
+  }
+  exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (column_fft) inverse ? column_fft->inverse(*column_data) : column_fft->forward(*column_data);
+  t0 = std::chrono::steady_clock::now();
+  send.clear();
+  if (column_data) {
+    const std::vector<T> y = column_data->download();
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::size_t first = send.size();
+      send.resize(first + block_values(i, rank));
+      slab_block_to_planes(block(i, rank), y.data(), send.data() + first);
+    }
+  }
+  all_to_all(send, receive, false);
+  at = 0;
+  for (std::size_t j = 0; j < size; ++j) {
+    const std::size_t width = count(columns, j) * row;
+    for (std::size_t i0 = 0; i0 < mine; ++i0, at += width)
+      std::memcpy(x.data() + (i0 * n1 + columns[j]) * row, receive.data() + at, width * sizeof(T));
+  }
+  if (!x.empty()) ctx->queue().enqueueWriteBuffer(slab.cl_buffer(), CL_TRUE, 0, x.size() * sizeof(T), x.data());
+  exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+namespace {
+
+template <class T>
+void check_slab(const std::string& prefix, Context& ctx, const Buffer<T>& slab, std::size_t need, std::size_t planes) {
+  const std::string op = prefix + "distributed fft";
+  kernel_call::same_context(ctx, slab, op.c_str(), "slab");
+  kernel_call::need_elements(op.c_str(), "the slab", slab.size(), need,
+                             "this rank's " + std::to_string(planes) + " planes");
+}
+
+}  // namespace
+
+template <class T>
+void DistributedFft3d<T>::forward(Buffer<T>& slab) const {
+  State& s = *state_;
+  check_slab(s.prefix, *s.ctx, slab, 2 * s.count(s.planes, s.rank) * s.n1 * s.n2, s.count(s.planes, s.rank));
+  s.transform(slab, false);
+}
+
+template <class T>
+void DistributedFft3d<T>::inverse(Buffer<T>& slab) const {
+  State& s = *state_;
+  check_slab(s.prefix, *s.ctx, slab, 2 * s.count(s.planes, s.rank) * s.n1 * s.n2, s.count(s.planes, s.rank));
+  s.transform(slab, true);
+}
+
+template <class T>
+const std::vector<std::size_t>& DistributedFft3d<T>::plane_offsets() const {
+  return state_->planes;
+}
+template <class T>
+const std::vector<std::size_t>& DistributedFft3d<T>::column_offsets() const {
+  return state_->columns;
+}
+template <class T>
+double DistributedFft3d<T>::exchange_seconds() const {
+  return state_->exchanging;
+}
+
+template <class T>
+std::string DistributedFft3d<T>::explain() const {
+  const State& s = *state_;
+  std::string text = s.prefix + "planes " + std::to_string(s.planes[s.rank]) + " to " +
+                     std::to_string(s.planes[s.rank + 1]) + " of " + std::to_string(s.n0) + ", columns " +
+                     std::to_string(s.columns[s.rank]) + " to " + std::to_string(s.columns[s.rank + 1]) + " of " +
+                     std::to_string(s.n1) + " (equal splits)\n";
+  if (s.plane_fft) text += s.plane_fft->explain();
+  if (s.column_fft) text += s.column_fft->explain();
+  return text;
+}
+
+template class DistributedFft3d<float>;
+template class DistributedFft3d<double>;
+
+}  // namespace portacl::mpi
