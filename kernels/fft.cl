@@ -224,16 +224,16 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
 // ---- a stage ----------------------------------------------------------------
 
 // One radix-q pass over a work-group's slots of r values each: Stockham's
-// butterfly x (slot s = x / (r / q), index i) reads values i + k r / q,
+// butterfly (slot s, index i < r / q) reads values i + k r / q,
 // twiddles them by W_(nsl q)^((i mod nsl) k) (nsl: the product of the
 // earlier passes' radices) and writes its outputs at (i / nsl) nsl q +
 // i mod nsl + m nsl.
 // The specialised stage reads the pass's roots from its own table `pt`
 // (rule fft.pass-twiddles: W_(nsl q)^(im k) at toff + k nsl + im).
-inline void butterfly_in(__local const C* src, const uint x, const uint q, const uint nsl, const uint r,
+inline void butterfly_in(__local const C* src, const uint s, const uint i, const uint q, const uint nsl, const uint r,
                          __global const C* lo, __global const C* hi, const uint shift, const ulong n,
                          __global const C* pt, const uint toff, C* v) {
-  const uint span = r / q, s = x / span, i = x % span, im = i % nsl;
+  const uint span = r / q, im = i % nsl;
   for (uint k = 0; k < q; ++k) v[k] = src[LX(s, i + k * span)];
   if (nsl > 1)
     for (uint k = 1; k < q; ++k) {
@@ -247,8 +247,8 @@ inline void butterfly_in(__local const C* src, const uint x, const uint q, const
   dft(v, q, lo, hi, shift, n);
 }
 
-inline void butterfly_out(__local C* dst, const uint x, const uint q, const uint nsl, const uint r, const C* v) {
-  const uint span = r / q, s = x / span, i = x % span;
+inline void butterfly_out(__local C* dst, const uint s, const uint i, const uint q, const uint nsl, const uint r,
+                          const C* v) {
   const uint to = (i / nsl) * nsl * q + i % nsl;
   for (uint k = 0; k < q; ++k) dst[LX(s, to + k * nsl)] = v[k];
 }
@@ -258,8 +258,9 @@ inline void stage_pass(__local const C* src, __local C* dst, const uint q, const
                        const uint slots, __global const C* lo, __global const C* hi, const uint shift, const ulong n) {
   for (uint x = get_local_id(0); x < slots * (r / q); x += WG_SIZE) {
     C v[16];
-    butterfly_in(src, x, q, nsl, r, lo, hi, shift, n, lo, 0, v);
-    butterfly_out(dst, x, q, nsl, r, v);
+    const uint span = r / q;
+    butterfly_in(src, x / span, x % span, q, nsl, r, lo, hi, shift, n, lo, 0, v);
+    butterfly_out(dst, x / span, x % span, q, nsl, r, v);
   }
 }
 
@@ -337,34 +338,54 @@ inline void stage_store(__global T* out, const SlotInfo si, const ulong o_str, c
 // writes them back where the next pass reads.
 #define FFT_ROUNDS(q) ((STAGE_SLOTS * (STAGE_R / (q)) + WG_SIZE - 1) / WG_SIZE)
 
-inline void pass_read(__local const C* buf, const uint q, const uint nsl, __global const C* pt, const uint toff,
-                      __global const C* lo, __global const C* hi, const uint shift, C* v) {
+// Which butterfly work-item x takes in a pass of `span` butterflies a
+// slot: along a slot (slot x / span, index x mod span), or across slots
+// (slot x mod SLOTS, index x / SLOTS) where the stage's first pass reads
+// (its last writes) memory across slots (FFT_DIRECT_IN / FFT_DIRECT_OUT
+// 2, rule fft.coalescing): a pass's reads and writes take the same order.
+#ifndef FFT_DIRECT_IN
+#define FFT_DIRECT_IN 0
+#endif
+#ifndef FFT_DIRECT_OUT
+#define FFT_DIRECT_OUT 0
+#endif
+#define FFT_ACROSS(k) (((k) == 0 && FFT_DIRECT_IN == 2) || ((k) == FFT_PASSES - 1 && FFT_DIRECT_OUT == 2))
+#define BF_SLOT(x, span, across) ((across) ? (x) % STAGE_SLOTS : (x) / (span))
+#define BF_INDEX(x, span, across) ((across) ? (x) / STAGE_SLOTS : (x) % (span))
+
+inline void pass_read(__local const C* buf, const uint q, const uint nsl, const int across, __global const C* pt,
+                      const uint toff, __global const C* lo, __global const C* hi, const uint shift, C* v) {
+  const uint span = STAGE_R / q;
   for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < STAGE_SLOTS * (STAGE_R / q))
-      butterfly_in(buf, x, q, nsl, STAGE_R, lo, hi, shift, STAGE_N, pt, toff, v + b * q);
+    if (x < STAGE_SLOTS * span)
+      butterfly_in(buf, BF_SLOT(x, span, across), BF_INDEX(x, span, across), q, nsl, STAGE_R, lo, hi, shift, STAGE_N,
+                   pt, toff, v + b * q);
   }
 }
 
-inline void pass_write(__local C* buf, const uint q, const uint nsl, const C* v) {
+inline void pass_write(__local C* buf, const uint q, const uint nsl, const int across, const C* v) {
+  const uint span = STAGE_R / q;
   for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < STAGE_SLOTS * (STAGE_R / q)) butterfly_out(buf, x, q, nsl, STAGE_R, v + b * q);
+    if (x < STAGE_SLOTS * span)
+      butterfly_out(buf, BF_SLOT(x, span, across), BF_INDEX(x, span, across), q, nsl, STAGE_R, v + b * q);
   }
 }
 
 #if FFT_PASSES > 0
-// Along a slot (fft.coalescing), the first pass's butterflies read their
-// values from memory (butterfly x: slot x / span, values i + k span) ...
+// The first pass's butterflies read their values from memory (butterfly
+// (s, i): values i + k span of slot s), consecutive work-items along a
+// slot or across slots (fft.coalescing) ...
 inline void direct_read(__global const T* in, const SlotInfo si, const ulong i_str, __global const C* lo,
                         __global const C* hi, const uint shift, C* v) {
   const uint q = FFT_Q0, span = STAGE_R / q;
   for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
     if (x < STAGE_SLOTS * span) {
+      const uint s = BF_SLOT(x, span, FFT_ACROSS(0)), i = BF_INDEX(x, span, FFT_ACROSS(0));
       for (uint k = 0; k < q; ++k)
-        v[b * q + k] =
-            stage_input(in, si, i_str, x / span, x % span + k * span, STAGE_N, STAGE_R, STAGE_NS, lo, hi, shift);
+        v[b * q + k] = stage_input(in, si, i_str, s, i + k * span, STAGE_N, STAGE_R, STAGE_NS, lo, hi, shift);
       dft(v + b * q, q, lo, hi, shift, STAGE_N);
     }
   }
@@ -375,18 +396,20 @@ inline void direct_write(__global T* out, const SlotInfo si, const ulong o_str, 
   const uint q = FFT_QL, span = STAGE_R / q;
   for (uint b = 0; b < FFT_ROUNDS(q); ++b) {
     const uint x = get_local_id(0) + b * WG_SIZE;
-    if (x < STAGE_SLOTS * span)
+    if (x < STAGE_SLOTS * span) {
+      const uint s = BF_SLOT(x, span, FFT_ACROSS(FFT_PASSES - 1)), i = BF_INDEX(x, span, FFT_ACROSS(FFT_PASSES - 1));
       for (uint k = 0; k < q; ++k)
-        stage_output(out, si, o_str, x / span, x % span + k * span, STAGE_N, STAGE_R, STAGE_NS, v[b * q + k]);
+        stage_output(out, si, o_str, s, i + k * span, STAGE_N, STAGE_R, STAGE_NS, v[b * q + k]);
+    }
   }
 }
 #endif
 
 #define FFT_NEXT(a, b)                                      \
   barrier(CLK_LOCAL_MEM_FENCE);                             \
-  pass_write(buf_a, FFT_Q##a, FFT_S##a, v);                 \
+  pass_write(buf_a, FFT_Q##a, FFT_S##a, FFT_ACROSS(a), v);  \
   barrier(CLK_LOCAL_MEM_FENCE);                             \
-  pass_read(buf_a, FFT_Q##b, FFT_S##b, pt, FFT_T##b, lo, hi, shift, v);
+  pass_read(buf_a, FFT_Q##b, FFT_S##b, FFT_ACROSS(b), pt, FFT_T##b, lo, hi, shift, v);
 #else
 #define FFT_PASS(k)                                                                          \
   stage_pass(src, dst, FFT_Q##k, FFT_S##k, STAGE_R, STAGE_SLOTS, lo, hi, shift, STAGE_N); \
@@ -416,8 +439,16 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
   const SlotInfo si = {slot_info, slot_info + STAGE_SLOTS, slot_info + 2 * STAGE_SLOTS};
   for (uint s = lid; s < STAGE_SLOTS; s += WG_SIZE) {
     const ulong g = first + s;
+#ifdef FFT_BATCH_MAJOR
+    // A column axis (rule fft.columns): neighbouring slots are neighbouring
+    // transforms at one index.
+    const ulong batches = slots_total / per_batch;
+    const ulong b = g % batches;
+    slot_info[s] = g < slots_total ? g / batches : ~0ul;
+#else
     const ulong b = g / per_batch;
     slot_info[s] = g < slots_total ? g % per_batch : ~0ul;
+#endif
     slot_info[STAGE_SLOTS + s] = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
     slot_info[2 * STAGE_SLOTS + s] = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
   }
@@ -430,7 +461,7 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
 #else
   stage_load(in, si, i_str, in_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, lo, hi, shift, buf_a);
   barrier(CLK_LOCAL_MEM_FENCE);
-  pass_read(buf_a, FFT_Q0, FFT_S0, pt, FFT_T0, lo, hi, shift, v);
+  pass_read(buf_a, FFT_Q0, FFT_S0, FFT_ACROSS(0), pt, FFT_T0, lo, hi, shift, v);
 #endif
 #if FFT_PASSES > 1
   FFT_NEXT(0, 1)
@@ -472,7 +503,7 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
   direct_write(out, si, o_str, v);
 #else
   barrier(CLK_LOCAL_MEM_FENCE);
-  pass_write(buf_a, FFT_QL, FFT_SL, v);
+  pass_write(buf_a, FFT_QL, FFT_SL, FFT_ACROSS(FFT_PASSES - 1), v);
   barrier(CLK_LOCAL_MEM_FENCE);
   stage_store(out, si, o_str, out_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, buf_a);
 #endif

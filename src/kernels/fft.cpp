@@ -33,10 +33,12 @@ const TuningSpace& fft_tunables() {
   return space;
 }
 
-FftLaunches plan_fft(const Planner& planner, const FftProblem& problem, ElementType element) {
+FftLaunches plan_fft(const Planner& planner, const FftProblem& problem, ElementType element,
+                     const PlanOptions& options) {
   std::size_t values = problem.batch;
   for (std::size_t n : problem.shape) values = checked_product(values, n, "fft: the values of a batch");
-  FftLaunches l = plan_fft_launches(planner.plan(fft_traits(element), ProblemSize(values)), planner.device, problem);
+  FftLaunches l = plan_fft_launches(planner.plan(fft_traits(element), ProblemSize(values)),
+                                    sizing_device(planner.device, options), problem);
   for (FftStep& s : l.steps)
     if (s.kind == FftStep::stage) fit_fft_group(s, planner.compiled_limit(KernelRef{"fft.cl", s.entry, ""}, s.plan));
   return l;
@@ -123,6 +125,15 @@ std::vector<std::complex<double>> pass_twiddles(const FftLength& len) {
   return t;
 }
 
+// Whether two axes' lengths read the same tables: the same length in the
+// same stages and radices.
+bool same_stages(const FftLength& a, const FftLength& b) {
+  if (a.n != b.n || a.stages.size() != b.stages.size()) return false;
+  for (std::size_t k = 0; k < a.stages.size(); ++k)
+    if (a.stages[k].length != b.stages[k].length || a.stages[k].radices != b.stages[k].radices) return false;
+  return true;
+}
+
 }  // namespace
 
 template <class T>
@@ -173,10 +184,10 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
   p.element_bytes = sizeof(T);
   const Planner planner = live_planner(ctx, s.options.plan);
   const ElementType element = element_of<T>::value;
-  if (o.kind != FftKind::c2r) s.forward = plan_fft(planner, p, element);
+  if (o.kind != FftKind::c2r) s.forward = plan_fft(planner, p, element, s.options.plan);
   if (o.kind != FftKind::r2c) {
     p.inverse = true;
-    s.inverse = plan_fft(planner, p, element);
+    s.inverse = plan_fft(planner, p, element, s.options.plan);
   }
   const FftLaunches& any = o.kind == FftKind::c2r ? s.inverse : s.forward;
   if (any.temp_values) {
@@ -188,9 +199,9 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
   // and the spectrum of each direction the plan runs.
   for (std::size_t a = 0; a < shape.size(); ++a) {
     std::size_t same = 0;
-    // An axis of a length already planned reads that length's tables (a
-    // length's stages depend on the length alone).
-    while (same < a && any.lengths[same].n != any.lengths[a].n) ++same;
+    // An axis of a length already planned with the same stages reads that
+    // length's tables (a column axis may split a length a row keeps whole).
+    while (same < a && !same_stages(any.lengths[same], any.lengths[a])) ++same;
     if (same < a) {
       s.table_of_axis.push_back(s.table_of_axis[same]);
       continue;

@@ -21,8 +21,10 @@ KernelTraits fft_traits(ElementType element);
 const TuningSpace& fft_tunables();
 
 /// A transform's launches (FftLaunches: src/rules/fft_rules.hpp), planned
-/// whole by the rules (plan_fft_launches), each stage's work-group within
-/// its compiled kernel's limit.
-FftLaunches plan_fft(const Planner& planner, const FftProblem& problem, ElementType element);
+/// whole by the rules (plan_fft_launches; stages sized for
+/// sizing_device(planner's, options)), each stage's work-group within its
+/// compiled kernel's limit.
+FftLaunches plan_fft(const Planner& planner, const FftProblem& problem, ElementType element,
+                     const PlanOptions& options);
 
 }  // namespace portacl

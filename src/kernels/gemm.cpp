@@ -108,13 +108,7 @@ GemmPlans plan_gemm(const Planner& planner, ElementType element, std::size_t m, 
   }
   const std::size_t element_bytes = size_of(element);
   const PlanOptions& options = gemm_options.plan;
-  // Another class's plan (plan_as) is sized for that class's local memory,
-  // but never beyond what the device it runs on has.
-  DeviceInfo shape_device = options.plan_as ? *options.plan_as : planner.device;
-  if (options.plan_as && planner.device.local_mem_size &&
-      (!shape_device.local_mem_size || planner.device.local_mem_size < shape_device.local_mem_size))
-    shape_device.local_mem_size = planner.device.local_mem_size;
-  l.g = choose_gemm_shape(plan, shape_device, gemm_tunables(), m, n, k);
+  l.g = choose_gemm_shape(plan, sizing_device(planner.device, options), gemm_tunables(), m, n, k);
   const GemmShape& g = l.g;
   check_local_memory(planner.device, plan, g, element_bytes);
   gemm_launches(l, planner.device, element_bytes, m, n, k);

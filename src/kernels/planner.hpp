@@ -29,6 +29,17 @@ inline Planner live_planner(Context& ctx, const PlanOptions& options) {
           [&ctx](const KernelRef& ref, const LaunchPlan& p) { return ctx.compiled_work_group_limit(ref, p); }};
 }
 
+/// The device a plan's shapes are sized for: another class's (`options.plan_as`,
+/// its local memory never beyond what `live`, the device it runs on, has),
+/// else `live`.
+inline DeviceInfo sizing_device(const DeviceInfo& live, const PlanOptions& options) {
+  if (!options.plan_as) return live;
+  DeviceInfo d = *options.plan_as;
+  if (live.local_mem_size && (!d.local_mem_size || live.local_mem_size < d.local_mem_size))
+    d.local_mem_size = live.local_mem_size;
+  return d;
+}
+
 inline Planner offline_planner(const DeviceInfo& device, const PlanOptions& options) {
   return {device,
           [&device, options](const KernelTraits& t, const ProblemSize& s) { return make_plan(device, t, s, options); },

@@ -110,10 +110,12 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
     p.shape = {l.grid.rows, l.grid.cols};
     p.kind = FftProblem::r2c;
     c.launches.push_back({"conv_fft_extend", l.extend});
-    for (const FftStep& s : plan_fft(planner, p, ElementType::f32).steps) c.launches.push_back({s.entry, s.plan});
+    for (const FftStep& s : plan_fft(planner, p, ElementType::f32, options).steps)
+      c.launches.push_back({s.entry, s.plan});
     c.launches.push_back({"conv_fft_multiply", l.multiply});
     p.kind = FftProblem::c2r;
-    for (const FftStep& s : plan_fft(planner, p, ElementType::f32).steps) c.launches.push_back({s.entry, s.plan});
+    for (const FftStep& s : plan_fft(planner, p, ElementType::f32, options).steps)
+      c.launches.push_back({s.entry, s.plan});
     c.launches.push_back({"conv_fft_crop", l.crop});
   }));
   calls.push_back(call("stencil", "ncc uint8, 4096^2 image, 16 x 16 template", [&](ReferenceCall& c) {
@@ -128,7 +130,8 @@ std::vector<ReferenceCall> reference_calls(const DeviceInfo& device, const PlanO
           FftProblem p;
           p.shape = {n};
           p.batch = (std::size_t{1} << 24) / n;
-          for (const FftStep& s : plan_fft(planner, p, ElementType::f32).steps) c.launches.push_back({s.entry, s.plan});
+          for (const FftStep& s : plan_fft(planner, p, ElementType::f32, options).steps)
+            c.launches.push_back({s.entry, s.plan});
         }));
   for (std::size_t bins : {std::size_t{256}, std::size_t{65536}})
     calls.push_back(call("histogram", "histogram, 2^24 keys, " + std::to_string(bins) + " bins", [&](ReferenceCall& c) {

@@ -178,7 +178,8 @@ std::size_t fft_smooth_at_least(std::size_t least, std::size_t largest_prime) {
   return best;
 }
 
-FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes) {
+FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes,
+                            bool across_batches) {
   FftLength l;
   l.n = n;
   l.m = n;
@@ -204,13 +205,19 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
   const std::size_t cap = stage_capacity(plan, device, 2 * element_bytes, why);
   l.capacity = cap;
   const std::vector<std::size_t> factors = fft_prime_factors(l.m);
-  std::vector<std::size_t> lengths = split_stages(factors, 1, cap);
+  // Where a work-group loads or stores across sequences (every stage of a
+  // column axis, and every stage of several), a GPU's work-group holds a
+  // DRAM sector's worth of them at least, so that those accesses coalesce.
+  const std::size_t least = sector_slots(plan, 2 * element_bytes);
+  const std::size_t shorter = std::max<std::size_t>(kLargestRadix, cap / least);
+  const bool columns = across_batches && least > 1;
+  std::vector<std::size_t> lengths = split_stages(factors, 1, columns ? shorter : cap);
+  if (columns)
+    plan.decide("fft_columns", "a sector's worth of transforms a work-group", "fft.columns",
+                "the axis's transforms lie side by side in memory: a work-group takes " + std::to_string(least) +
+                    " or more neighbouring transforms at the same index, so stages of at most " +
+                    std::to_string(shorter) + " values");
   if (lengths.empty()) {
-    // Several stages: on GPUs a work-group holds a DRAM sector's worth of
-    // sequences at least, so that the loads and stores across sequences
-    // coalesce.
-    const std::size_t least = sector_slots(plan, 2 * element_bytes);
-    const std::size_t shorter = std::max<std::size_t>(kLargestRadix, cap / least);
     if (least > 1)
       why += "; several stages, so at most " + std::to_string(shorter) + " values a sequence (" +
              std::to_string(least) + " sequences a work-group fill a " + std::to_string(kSectorBytes) + "-byte sector)";
@@ -307,10 +314,28 @@ std::size_t batch_step(const FftView& v, std::size_t c0, std::size_t c1) {
   return c0 > 1 ? v.distance[0] : c1 > 1 ? v.distance[1] : v.distance[2];
 }
 
+// A temporary holding the transforms side by side, value e of transform b
+// at e transforms + b (a column axis's stages between its first and last,
+// rule fft.columns).
+FftView interleaved_view(FftOperand operand, std::size_t transforms, std::size_t c0, std::size_t c1) {
+  FftView v;
+  v.operand = operand;
+  v.stride = transforms;
+  v.distance = {{1, c0, c0 * c1}};
+  return v;
+}
+
+// Whether a view's transforms lie nearer one another than a transform's
+// consecutive values (a column axis).
+bool across_batches(const FftView& v, std::size_t c0, std::size_t c1, std::size_t transforms) {
+  return transforms > 1 && batch_step(v, c0, c1) < v.stride;
+}
+
 struct AxisJob {
   std::size_t axis;  // index into the lengths
   FftView in, out;
   std::size_t c0, c1, transforms;
+  bool batch_major = false;  // slots are neighbouring transforms (fft.columns)
   int sign;
   std::string in_kind, out_kind;  // REAL_IN / HERM_IN, REAL_OUT / HALF_OUT
 };
@@ -349,9 +374,11 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   // Consecutive slots are consecutive indices j (several per batch) or
   // consecutive batches; a slot's values are n / L (load) or `before`
   // (store) elements apart.
-  const std::size_t in_slot = per_batch > 1 ? in.stride : batch_step(in, c0, c1);
+  s.batch_major = job.batch_major && per_batch > 1;
+  if (s.batch_major) p.macros["FFT_BATCH_MAJOR"] = "1";
+  const std::size_t in_slot = per_batch > 1 && !s.batch_major ? in.stride : batch_step(in, c0, c1);
   const std::size_t out_slot =
-      per_batch > 1 ? (shape.before > 1 ? out.stride : L * out.stride) : batch_step(out, c0, c1);
+      per_batch > 1 && !s.batch_major ? (shape.before > 1 ? out.stride : L * out.stride) : batch_step(out, c0, c1);
   s.in_slot_first = in_slot < per_batch * in.stride;
   s.out_slot_first = out_slot < shape.before * out.stride;
   unsigned qmin = 0;
@@ -429,17 +456,26 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
              "program a length would be compiled for each length a user transforms, and the compilation would "
              "outweigh the call)");
   }
-  // Along a slot, the first pass's butterflies read their values straight
-  // from memory and the last pass's write theirs (in place: in registers).
+  // In place, the first pass's butterflies read their values straight
+  // from memory into registers and the last pass's write theirs, in the
+  // order that coalesces: consecutive work-items along a slot (1) or across
+  // slots (2). A stage of one pass has one order of butterflies: where its
+  // load and store want different ones, the store goes through the local
+  // buffer (0).
   const bool direct = specialised(p) && !shape.radices.empty();
+  bool staged_store = false;
   if (direct) {
-    p.macros["FFT_DIRECT_IN"] = s.in_slot_first ? "0" : "1";
-    p.macros["FFT_DIRECT_OUT"] = s.out_slot_first ? "0" : "1";
+    staged_store = shape.radices.size() == 1 && s.in_slot_first != s.out_slot_first;
+    p.macros["FFT_DIRECT_IN"] = s.in_slot_first ? "2" : "1";
+    p.macros["FFT_DIRECT_OUT"] = staged_store ? "0" : s.out_slot_first ? "2" : "1";
   }
-  auto order = [&](bool across) {
-    return std::string(across ? "across slots" : direct ? "along a slot, from registers" : "along a slot");
+  auto order = [&](bool across, bool staged) {
+    return std::string(across ? "across slots" : "along a slot") + (direct && !staged ? ", from registers"
+                                                                    : direct          ? ", through local memory"
+                                                                                      : "");
   };
-  p.decide("fft_access", "load " + order(s.in_slot_first) + ", store " + order(s.out_slot_first), "fft.coalescing",
+  p.decide("fft_access", "load " + order(s.in_slot_first, false) + ", store " + order(s.out_slot_first, staged_store),
+           "fft.coalescing",
            "consecutive work-items take the order whose addresses are nearer: slots " + std::to_string(in_slot) +
                " / " + std::to_string(out_slot) + " elements apart, a slot's values " +
                std::to_string(per_batch * in.stride) + " / " + std::to_string(shape.before * out.stride));
@@ -462,7 +498,8 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std:
           spare = FftOperand::temp_b;
         else if (from.operand == FftOperand::temp_b)
           spare = FftOperand::temp_a;
-        dest = packed_view(spare, len.m, job.c0, job.c1);
+        dest = job.batch_major ? interleaved_view(spare, job.transforms, job.c0, job.c1)
+                               : packed_view(spare, len.m, job.c0, job.c1);
       }
       l.steps.push_back(stage_step(base, job, len, len.stages[k], from, dest, sign, k == 0 ? in_kind : "",
                                    last ? out_kind : "", element_bytes));
@@ -514,8 +551,7 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
   for (std::size_t n : p.shape) values *= n;
   if (gpu_class(plan.device_class) || values >= kCpuSpecialisedValues) marked.macros["FFT_SPECIALISED"] = "1";
   std::vector<LaunchPlan> axis_plans(dims, marked);
-  for (std::size_t a = 0; a < dims; ++a)
-    l.lengths.push_back(choose_fft_length(axis_plans[a], device, p.shape[a], p.element_bytes));
+  l.lengths.resize(dims);
   l.inverse = p.kind == FftProblem::c2r || (p.kind == FftProblem::c2c && p.inverse);
   const int sign = l.inverse ? +1 : -1;
   auto job = [&](std::size_t axis, const ArrayShape& from, const ArrayShape& to, const std::string& in_kind,
@@ -526,6 +562,13 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
     std::size_t c0 = 1, c1 = 1;
     j.out = axis_view(to, axis, c0, c1);
     j.transforms = p.batch * j.c0 * j.c1;
+    // A column axis (fft.columns): its slots are neighbouring transforms
+    // where both views have them side by side (Bluestein's stages run on
+    // a packed temporary).
+    const bool columns = fft_smooth(p.shape[axis]) && across_batches(j.in, j.c0, j.c1, j.transforms) &&
+                         across_batches(j.out, j.c0, j.c1, j.transforms);
+    l.lengths[axis] = choose_fft_length(axis_plans[axis], device, p.shape[axis], p.element_bytes, columns);
+    j.batch_major = columns && specialised(axis_plans[axis]) && l.lengths[axis].stages.size() > 1;
     j.sign = sign;
     j.in_kind = in_kind;
     j.out_kind = out_kind;

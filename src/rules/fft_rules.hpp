@@ -84,7 +84,12 @@ struct FftLength {
 ///   radices 8 first, then 4, 2, 3, 5, 7, 11 and 13 (fft.radices);
 ///   slots to give a work-group about its planned size of butterflies a
 ///   pass, within the local memory (fft.slots).
-FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes);
+/// `across_batches`: the axis's transforms lie side by side in memory (a
+/// column axis: consecutive transforms are nearer than a transform's
+/// consecutive values), so a GPU stage must also hold a sector's worth of
+/// them (fft.columns).
+FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes,
+                            bool across_batches = false);
 
 /// Where a launch reads or writes: the caller's input or output, the
 /// plan's two temporaries, or its copy of a C2R input (which the inverse
@@ -112,6 +117,9 @@ struct FftStep {
   // stage
   FftStage shape;
   bool in_slot_first = false, out_slot_first = false;
+  /// Consecutive slots are consecutive transforms at one index (a column
+  /// axis, rule fft.columns), not consecutive indices of one transform.
+  bool batch_major = false;
   std::size_t local_bytes = 0;    ///< the first local buffer
   std::size_t second_buffer = 0;  ///< the second's (0: the passes run in place)
   // chirp steps: the transform's length n and the convolution's m

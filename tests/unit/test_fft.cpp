@@ -318,6 +318,19 @@ TEST_CASE("fft runs right under every device class's plan", "[fft]") {
     check_fft<float>(ctx, {12, 35}, o, true);
     // A long axis whose values lie 3 apart: loaded and stored across slots.
     check_fft<float>(ctx, {2048, 3}, o);
+    // Column axes longer than a work-group holds in a sector's worth of
+    // transforms (fft.columns): neighbouring transforms a work-group, side
+    // by side in the temporaries between the stages.
+    check_fft<float>(ctx, {1u << 17, 3}, o);
+    // Both axes of one length, the column's split where the row's is whole
+    // (on GPUs' plans): each reads its own stages' tables.
+    FftOptions square = fft_batch(1);
+    square.plan = opt;
+    check_fft<float>(ctx, {1500, 1500}, square);
+    o.kind = FftKind::r2c;
+    check_fft<float>(ctx, {3u << 15, 6}, o);
+    o.kind = FftKind::c2r;
+    check_fft<float>(ctx, {3u << 15, 6}, o, true);
   }
 }
 

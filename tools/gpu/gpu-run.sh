@@ -4,7 +4,7 @@
 # builds portacl there, runs the unit tests on the GPU and on PoCL, and
 # portacl-bench on the GPU. Logs go to $OUT.
 # Needs the Debian .debs of CLBlast, Catch2 and clinfo in .debs/ (git-ignored).
-# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "conv-fft", "conv-layer-fft", "fft-group", "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
+# STEPS (default "build tests bench") picks what runs ("suite": the whole suite in parallel processes, "conv-fft", "conv-layer-fft", "fft-group", "fft-launches", "tune", "sparse", "stencil", "stencil-tuned", "registers", "cg-launches", "transfers", "gemm-shapes", "cublas", "scan-shapes", "spmv-shapes", "sort", "sort-shapes", "binary-gemm", "nbody", "md", "ml", "group" too); TESTS the
 # Catch2 tags; TUNE_ARGS and BENCH_ARGS are passed to portacl-tune / -bench.
 set -u
 STEPS=${STEPS:-build tests bench}
@@ -276,6 +276,13 @@ if has fft-group; then
     -o /tmp/fft_group_scaling -L "$libdir" -lportacl -lOpenCL -Wl,-rpath,"$libdir" > "$OUT/fft_group_gpu.txt" 2>&1
   timeout 240 /tmp/fft_group_scaling ${FFT_GROUP_SIDES:-128 256} >> "$OUT/fft_group_gpu.txt" 2>&1
   cat "$OUT/fft_group_gpu.txt"
+fi
+if has fft-launches; then
+  # Each launch of the FFT on its own: device ms, GB/s and the plan's stage, slots and access order.
+  g++ -O2 -std=c++17 -I include -I /tmp/build/generated/include tools/gpu/fft_launch_times.cpp \
+    -o /tmp/fft_launch_times -L "$libdir" -lportacl -lOpenCL -Wl,-rpath,"$libdir" > "$OUT/fft_launches_gpu.txt" 2>&1
+  timeout 240 /tmp/fft_launch_times gpu ${FFT_LAUNCH_CASES:-} >> "$OUT/fft_launches_gpu.txt" 2>&1
+  cat "$OUT/fft_launches_gpu.txt"
 fi
 if has conv-layer-fft; then
   # Convolution layers by each algorithm against the FFT (the crossover that sets rule conv.fft's GPU constant).
