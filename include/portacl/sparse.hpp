@@ -315,8 +315,13 @@ struct SolverResult {
   /// working precision.
   double true_residual = 0;
   /// Starts again from x (r = b - A x) after the recurrence met the
-  /// tolerance and the true residual did not; at most 4.
+  /// tolerance and the true residual did not, or after the method broke
+  /// down past its first iteration (BiCGStab's rho, omega or r0 . v
+  /// exactly 0 in finite precision: the new start takes the residual as its
+  /// shadow residual, the standard remedy); at most 4 in all.
   std::size_t restarts = 0;
+  /// The last start ended in a breakdown (stop_reason says which).
+  bool broke_down = false;
   std::vector<double> history;  ///< the measure after each iteration
   /// "converged", "iteration limit", or which breakdown ended it.
   std::string stop_reason;

@@ -253,8 +253,8 @@ py::tuple solve(Context& ctx, const std::string& method, const SparseMatrix<T>& 
       r = method == "cg" ? cg(ctx, matrix, *db, *dx, o) : bicgstab(ctx, matrix, *db, *dx, o);
   }
   const py::dict info("converged"_a = r.converged, "iterations"_a = r.iterations, "residual"_a = r.residual,
-                      "true_residual"_a = r.true_residual, "restarts"_a = r.restarts, "history"_a = r.history,
-                      "stop_reason"_a = r.stop_reason, "warning"_a = r.warning);
+                      "true_residual"_a = r.true_residual, "restarts"_a = r.restarts, "broke_down"_a = r.broke_down,
+                      "history"_a = r.history, "stop_reason"_a = r.stop_reason, "warning"_a = r.warning);
   if (!on_device) return py::make_tuple(download(*dx, {py::ssize_t(dx->size())}), info);
   PyBuffer x;
   x.ctx = a->ctx;

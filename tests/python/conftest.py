@@ -10,10 +10,11 @@ import pytest
 import portacl
 
 SEED = int(os.environ.get("PORTACL_TEST_SEED", np.random.SeedSequence().entropy % 2**32))
+SEED_LINE = f"portacl python tests: seed {SEED} (PORTACL_TEST_SEED={SEED} repeats it)"
 
 
 def pytest_report_header(config):
-    return f"portacl python tests: seed {SEED} (PORTACL_TEST_SEED={SEED} repeats it)"
+    return SEED_LINE
 
 
 @pytest.fixture(scope="module")
@@ -24,3 +25,9 @@ def ctx():
 @pytest.fixture
 def rng():
     return np.random.default_rng(SEED)
+
+
+def pytest_terminal_summary(terminalreporter):
+    # The header above is hidden under -q (as ctest runs the suite): the
+    # seed is repeated at the end, where every run shows it.
+    terminalreporter.write_line(SEED_LINE)

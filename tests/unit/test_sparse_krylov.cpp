@@ -10,6 +10,8 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "portacl/sparse.hpp"
 #include "kernels/sparse/generators.hpp"
@@ -323,6 +325,17 @@ TEST_CASE("non-convergence, breakdown and bad input are reported, never a silent
   r = cg(ctx, singular, b, x, SolverOptions{});
   CHECK_FALSE(r.converged);
   CHECK_THAT(r.stop_reason, Catch::StartsWith("breakdown: p . A p = 0"));
+  CHECK(r.broke_down);
+  CHECK(r.restarts == 0);  // broken down in its first iteration: a new start would only repeat it
+  // BiCGStab on a swap of two unknowns from b = e0: r0 . A r0 = 0 at once.
+  const SparseMatrix<double> swap =
+      SparseMatrix<double>::from_entries(ctx, CooEntries{2, 2, {0, 1}, {1, 0}, {1.0, 1.0}});
+  Buffer<double> e0(ctx, std::vector<double>{1, 0}), swap_x(ctx, std::vector<double>{0, 0});
+  r = bicgstab(ctx, swap, e0, swap_x, SolverOptions{});
+  CHECK_FALSE(r.converged);
+  CHECK(r.broke_down);
+  CHECK(r.restarts == 0);
+  CHECK_THAT(r.stop_reason, Catch::StartsWith("breakdown: r0 . v = 0"));
   // b = 0: x = 0 at once.
   Buffer<double> zero_b(ctx, std::vector<double>(225, 0.0));
   r = cg(ctx, a, zero_b, x, SolverOptions{});
@@ -349,6 +362,73 @@ TEST_CASE("non-convergence, breakdown and bad input are reported, never a silent
   Buffer<double> two(ctx, std::vector<double>{1, 2}), two_x(ctx, 2);
   CHECK_THROWS_WITH(cg(ctx, no_diagonal, two, two_x, jacobi),
                     Catch::Contains("cg: Jacobi preconditioning needs a non-zero diagonal, but row 0 has none"));
+}
+
+// verified_solve (every solver's stop) over a scripted solver: a breakdown
+// after some iterations starts again from x, at most kMostRestarts times
+// and within the iterations left; one at the start is returned at once.
+TEST_CASE("a breakdown past the first iteration starts again from x, within the restarts and iterations left",
+          "[solvers]") {
+  struct Run {
+    std::size_t iterations;
+    bool converged;
+  };
+  const auto script = [](std::vector<Run> runs, std::vector<double> measures, const SolverOptions& o) {
+    std::size_t next = 0, measured = 0;
+    std::vector<std::size_t> budgets;
+    SolverResult r = verified_solve(
+        o,
+        [&](const SolverOptions& run) {
+          budgets.push_back(run.max_iterations);
+          const Run& it = runs.at(next++);
+          SolverResult one;
+          one.iterations = it.iterations;
+          one.converged = it.converged;
+          one.broke_down = !it.converged;
+          one.history.assign(it.iterations, 1.0);
+          one.stop_reason = it.converged ? "converged" : "breakdown: rho = 0 or omega = 0";
+          return one;
+        },
+        [&] { return measures.at(measured++); });
+    return std::make_tuple(r, next, budgets);
+  };
+  SolverOptions o;
+  o.tolerance = 1e-4;
+  o.max_iterations = 100;
+  {  // broke down after 30, converged 12 iterations after the new start
+    const auto [r, runs, budgets] = script({{30, false}, {12, true}}, {3e-4, 5e-5}, o);
+    CHECK(runs == 2);
+    CHECK(budgets == std::vector<std::size_t>{100, 70});
+    CHECK(r.converged);
+    CHECK_FALSE(r.broke_down);
+    CHECK(r.restarts == 1);
+    CHECK(r.iterations == 42);
+    CHECK(r.history.size() == 42);
+    CHECK(r.true_residual == 5e-5);
+    CHECK(r.stop_reason == "converged");
+  }
+  {  // broke down in its first iteration: returned as it is
+    const auto [r, runs, budgets] = script({{0, false}}, {1.0}, o);
+    CHECK(runs == 1);
+    CHECK(r.broke_down);
+    CHECK(r.restarts == 0);
+    CHECK_THAT(r.stop_reason, Catch::StartsWith("breakdown"));
+  }
+  {  // breaks down every time: kMostRestarts new starts, then the breakdown is the answer
+    std::vector<Run> every(kMostRestarts + 1, Run{5, false});
+    const auto [r, runs, budgets] = script(every, std::vector<double>(kMostRestarts + 1, 1e-2), o);
+    CHECK(runs == kMostRestarts + 1);
+    CHECK_FALSE(r.converged);
+    CHECK(r.broke_down);
+    CHECK(r.restarts == kMostRestarts);
+    CHECK(r.iterations == 5 * (kMostRestarts + 1));
+  }
+  {  // no iterations left: no new start
+    const auto [r, runs, budgets] = script({{100, false}}, {1e-2}, o);
+    CHECK(runs == 1);
+    CHECK(r.broke_down);
+    CHECK(r.restarts == 0);
+  }
 }
 
 TEST_CASE("a matrix's asymmetry is found once; CG on a non-symmetric matrix warns and points to BiCGStab",

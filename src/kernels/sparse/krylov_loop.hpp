@@ -115,6 +115,7 @@ SolverResult krylov_solve(Policy& k, const SolverOptions& o, SolverResult result
   for (double& h : result.history) h /= scale;
   result.residual = end.measure / scale;
   result.converged = end.state == 1;
+  result.broke_down = end.state == 2;
   result.iterations = end.state ? end.stopped_at : o.max_iterations;
   static const char* breakdowns[] = {"the start: the residual is not finite, or rho = 0",
                                      "p . A p = 0: A may not be positive definite", "rho = 0 or omega = 0",

@@ -6,7 +6,10 @@
 // tolerance and the true residual did not, the solver starts again from x
 // (residual replacement: r = b - A x) with the iterations left, at most
 // kMostRestarts times; if the true residual still misses, the result is not
-// converged and says by how much.
+// converged and says by how much. A breakdown after at least one iteration
+// (BiCGStab: rho, omega or r0 . v exactly 0) starts again from x too, the
+// new start's residual its shadow residual; one at the start (no iteration
+// done) would only repeat itself and ends the solve.
 #pragma once
 
 #include <cstddef>
@@ -25,11 +28,15 @@ constexpr std::size_t kMostRestarts = 4;
 template <class Once, class Measure>
 SolverResult verified_solve(const SolverOptions& o, Once&& once, Measure&& measure) {
   SolverResult result = once(o);
+  std::size_t last_run = result.iterations;  // the iterations of the latest start
   for (;;) {
     result.true_residual = measure();
     const bool met = result.true_residual < o.tolerance || result.true_residual == 0;
-    if (!result.converged || met) return result;
-    if (result.iterations >= o.max_iterations || result.restarts == kMostRestarts) {
+    if (result.converged && met) return result;
+    if (!result.converged && !(result.broke_down && last_run > 0)) return result;
+    if (!result.converged) {  // a breakdown past the first iteration: start again while iterations are left
+      if (result.iterations >= o.max_iterations || result.restarts == kMostRestarts) return result;
+    } else if (result.iterations >= o.max_iterations || result.restarts == kMostRestarts) {
       std::ostringstream why;
       why.precision(3);
       why << "the recurrence's residual met the tolerance " << o.tolerance << " but the true residual of x is "
@@ -46,7 +53,9 @@ SolverResult verified_solve(const SolverOptions& o, Once&& once, Measure&& measu
     result.history.insert(result.history.end(), more.history.begin(), more.history.end());
     result.residual = more.residual;
     result.converged = more.converged;
+    result.broke_down = more.broke_down;
     result.stop_reason = more.stop_reason;
+    last_run = more.iterations;
     ++result.restarts;
   }
 }

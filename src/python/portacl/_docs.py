@@ -164,7 +164,7 @@ x : numpy.ndarray or Buffer
 info : dict
     converged (b - A x meets tol), iterations, residual (the
     recurrence's ``||r|| / ||b||``), true_residual (``||b - A x|| /
-    ||b||``), restarts, history, stop_reason and warning.
+    ||b||``), restarts, broke_down, history, stop_reason and warning.
 
 Raises
 ------
