@@ -60,13 +60,14 @@ bool decide_fft_gain(LaunchPlan& plan, const ConvGeometry& g) {
   const double products =
       double(g.images * g.filters * g.channels_per_group) * double(g.positions * g.filter_positions);
   const double least_products = gpu ? kFftLeastProductsGpu : kFftLeastProductsCpu;
-  char text[160];
-  std::snprintf(text, sizeof text, "%.2f times the FFT's (at least %.1f on this class) and %.3g (at least 2^%d)", gain,
-                least, products, gpu ? 30 : 26);
-  plan.decide("fft_gain", std::to_string(gain).substr(0, std::to_string(gain).find('.') + 3), "conv.fft",
+  char ratio[32], text[128];
+  std::snprintf(ratio, sizeof ratio, "%.2f", gain);
+  std::snprintf(text, sizeof text, " times the FFT's (at least %.1f on this class) and %.3g (at least 2^%d)", least,
+                products, gpu ? 30 : 26);
+  plan.decide("fft_gain", ratio, "conv.fft",
               std::to_string(g.filter_positions) + " taps a channel over " + std::to_string(g.positions) +
                   " positions, through a " + std::to_string(g.fft_rows) + " x " + std::to_string(g.fft_cols) +
-                  " grid: the direct sum's multiplications are " + text);
+                  " grid: the direct sum's multiplications are " + ratio + text);
   return gain >= least && products >= least_products;
 }
 

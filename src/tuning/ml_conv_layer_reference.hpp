@@ -165,7 +165,7 @@ inline std::vector<double> conv_fft_plane_bounds(const ConvLayerShape& s, Tensor
                                                  const std::vector<float>* bias, const std::vector<std::size_t>& grid) {
   const std::size_t cg = s.channels / s.groups, fg = s.filters / s.groups, taps = s.filter_height * s.filter_width;
   const double u = std::numeric_limits<float>::epsilon() / 2;
-  std::vector<double> x2(s.images * s.channels, 0.0), bounds(s.images * s.filters);
+  std::vector<double> x2(s.images * s.channels, 0.0), w1(s.filters * cg, 0.0), bounds(s.images * s.filters);
   for (std::size_t n = 0; n < s.images; ++n)
     for (std::size_t c = 0; c < s.channels; ++c)
       for (std::size_t y = 0; y < s.height; ++y)
@@ -173,14 +173,12 @@ inline std::vector<double> conv_fft_plane_bounds(const ConvLayerShape& s, Tensor
           const double v = input[tensor_index(layout, s.channels, s.height, s.width, n, c, y, x)];
           x2[n * s.channels + c] += v * v;
         }
+  for (std::size_t fc = 0; fc < s.filters * cg; ++fc)  // each filter channel's 1-norm, once
+    for (std::size_t k = 0; k < taps; ++k) w1[fc] += std::fabs(double(filters[fc * taps + k]));
   for (std::size_t n = 0; n < s.images; ++n)
     for (std::size_t f = 0; f < s.filters; ++f) {
       double norms = 0;
-      for (std::size_t c = 0; c < cg; ++c) {
-        double w1 = 0;
-        for (std::size_t k = 0; k < taps; ++k) w1 += std::fabs(double(filters[(f * cg + c) * taps + k]));
-        norms += std::sqrt(x2[n * s.channels + (f / fg) * cg + c]) * w1;
-      }
+      for (std::size_t c = 0; c < cg; ++c) norms += std::sqrt(x2[n * s.channels + (f / fg) * cg + c]) * w1[f * cg + c];
       const double b = bias ? std::fabs(double((*bias)[f])) : 0.0;
       bounds[n * s.filters + f] =
           fft_correlation_bound(grid, u, norms, cg) + u * std::sqrt(double(s.out_height() * s.out_width())) * b;

@@ -7,8 +7,11 @@
 #include <string>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
+#include "fft_reference.hpp"
+#include "portacl/plan.hpp"
 #include "portacl/stencil.hpp"
 
 namespace portacl::reference {
@@ -24,6 +27,19 @@ std::string within(const std::vector<T>& got, const std::vector<double>& want, d
       return "element " + std::to_string(i) + ": got " + std::to_string(double(got[i])) + ", want " +
              std::to_string(want[i]);
   return "";
+}
+
+// The 2-norm bound of convolution by FFT's error (fft_correlation_bound)
+// over the grid the plan `used` names, with |image|_2 |mask|_1 (zero
+// boundary: the image is the extension's only nonzero part). It bounds
+// each output too.
+inline double fft_convolution_bound(const LaunchPlan& used, const std::vector<float>& image,
+                                    const std::vector<float>& mask) {
+  double e2 = 0, m1 = 0;
+  for (float v : image) e2 += double(v) * v;
+  for (float w : mask) m1 += std::fabs(double(w));
+  return fft_correlation_bound(fft_grid_named(used.decision("fft_grid")->value),
+                               std::numeric_limits<float>::epsilon() / 2, std::sqrt(e2) * m1);
 }
 
 // `steps` explicit steps of the 2D heat equation on a rows x cols grid by

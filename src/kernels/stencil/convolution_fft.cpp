@@ -15,6 +15,7 @@
 #include "../kernel_call.hpp"
 #include "mask_spectrum.hpp"
 #include "kernels/kernel_traits.hpp"
+#include "kernels/stencil/tunables.hpp"
 #include "plans.hpp"
 #include "rules/coverage_rules.hpp"
 #include "rules/fft_rules.hpp"
@@ -24,7 +25,13 @@ namespace portacl {
 
 KernelTraits convolution_fft_traits(ElementType element) {
   // The pointwise steps around the transforms: an element read and written.
-  return kernel_traits("convolution_fft", element, 1, traits::scalar, {2.0 * double(size_of(element)), 0});
+  return kernel_traits("convolution_fft", element, 1, traits::scalar, {2.0 * double(size_of(element)), 0},
+                       &convolution_fft_tunables());
+}
+
+const TuningSpace& convolution_fft_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512})}, nullptr};
+  return space;
 }
 
 ConvolutionFftGrid convolution_fft_grid(std::size_t rows, std::size_t cols, std::size_t mask_rows,
@@ -105,7 +112,11 @@ LaunchPlan convolve_by_fft(Context& ctx, const Buffer<T>& in, std::size_t rows, 
     made.r2c->forward(grid, made.spectrum);
     return made;
   });
-  const auto [r2c, c2r] = o.plan.leaves_plan_to_device() ? std::make_pair(kept.r2c, kept.c2r) : transforms(o.plan);
+  const auto [r2c, c2r] = o.plan.leaves_plan_to_device() ? std::make_pair(kept.r2c, kept.c2r) : [&] {
+    PlanOptions fft_plan = o.plan;
+    fft_plan.override_values.reset();  // the pointwise steps' knobs are not the FFT's
+    return transforms(fft_plan);
+  }();
   extend_into_grid(in, rows, cols, g.ext_rows, g.ext_cols, g.anchor_y, g.anchor_x, o.boundary == Boundary::clamp);
   r2c->forward(grid, spectrum);
   const T scale = T(1) / (T(g.rows) * T(g.cols));

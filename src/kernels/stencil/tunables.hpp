@@ -30,6 +30,9 @@ KernelTraits convolution_traits(ElementType element);
 /// Convolution by FFT's pointwise steps (extend, multiply, crop): an
 /// element read and written, a work-item each.
 KernelTraits convolution_fft_traits(ElementType element);
+/// work-group size of the pointwise steps (the transforms keep the FFT's
+/// own plan and knobs).
+const TuningSpace& convolution_fft_tunables();
 /// work-group size, local memory on or off, OUTPUTS_X (outputs of a row
 /// per work-item), OUTPUTS_Y (output rows per work-item).
 const TuningSpace& convolution_tunables();

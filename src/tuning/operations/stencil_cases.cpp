@@ -279,18 +279,6 @@ const ConvVariant conv_variants[] = {{"rules", std::nullopt, std::nullopt, std::
                                      {"tiled", true, std::nullopt, std::nullopt, std::nullopt},
                                      {"by FFT", std::nullopt, std::nullopt, std::nullopt, true}};
 
-// The 2-norm bound of convolution by FFT's error (reference::fft_
-// correlation_bound) over the plan's grid, with |image|_2 |mask|_1 (zero
-// boundary: the image is the extension's only nonzero part). It bounds
-// each output too.
-double fft_convolution_bound(const LaunchPlan& used, const std::vector<float>& image, const std::vector<float>& mask) {
-  double e2 = 0, m1 = 0;
-  for (float v : image) e2 += double(v) * v;
-  for (float w : mask) m1 += std::fabs(double(w));
-  return reference::fft_correlation_bound(reference::fft_grid_named(used.decision("fft_grid")->value),
-                                          std::numeric_limits<float>::epsilon() / 2, std::sqrt(e2) * m1);
-}
-
 struct ConvState {
   ConvState(Context& ctx, std::size_t rows, std::size_t cols, std::size_t check_rows, std::size_t check_cols,
             std::vector<float> mask_weights, std::size_t mask_rows, std::size_t mask_cols, std::mt19937_64& rng)
@@ -328,16 +316,16 @@ BenchCase conv_case(const std::string& label, const std::shared_ptr<ConvState>& 
     o.output_rows_per_work_item = v.output_rows;
     // A forced direct variant stays direct whatever rule convolution.fft says.
     o.fft = v.fft ? v.fft : v.tile || v.outputs ? std::optional<bool>(false) : std::nullopt;
-    BenchVariant b{v.label,
-                   [&ctx, s, o, bound] {
-                     const LaunchPlan used =
-                         convolve2d(ctx, s->check_in, s->check_rows, s->check_cols, s->mask, s->check_out, o);
-                     const Decision* algorithm = used.decision("algorithm");  // none for separable masks
-                     const bool fft = algorithm && algorithm->value == "fft";
-                     return reference::within(s->check_out.download(), s->want,
-                                              fft ? fft_convolution_bound(used, s->small, s->mask.weights()) : bound);
-                   },
-                   [&ctx, s, o] { return convolve2d(ctx, s->image, s->rows, s->cols, s->mask, s->result, o); }};
+    BenchVariant b{
+        v.label,
+        [&ctx, s, o, bound] {
+          const LaunchPlan used = convolve2d(ctx, s->check_in, s->check_rows, s->check_cols, s->mask, s->check_out, o);
+          const Decision* algorithm = used.decision("algorithm");  // none for separable masks
+          const bool fft = algorithm && algorithm->value == "fft";
+          return reference::within(s->check_out.download(), s->want,
+                                   fft ? reference::fft_convolution_bound(used, s->small, s->mask.weights()) : bound);
+        },
+        [&ctx, s, o] { return convolve2d(ctx, s->image, s->rows, s->cols, s->mask, s->result, o); }};
     if (!v.tile && !v.outputs && !v.fft)
       b.describe = [](const LaunchPlan& plan) {
         const Decision* algorithm = plan.decision("algorithm");

@@ -84,23 +84,45 @@ GridCase& conv_case(Workload& w) {
   return kept<GridCase>(w, "stencil.conv", [&] { return std::make_shared<GridCase>(w.ctx, values(w, s * s), s * s); });
 }
 
-LaunchPlan run_conv(Workload& w, Options o) {
+// Convolution by FFT's mask (33 x 33, forced: the rule takes the FFT only
+// for large images); the tuner reaches its pointwise steps' knobs (the
+// transforms keep the FFT's plan).
+const ConvolutionMask<float>& fft_mask(Workload& w) {
+  return kept<ConvolutionMask<float>>(w, "stencil.fft_mask", [&] {
+    return std::make_shared<ConvolutionMask<float>>(w.ctx, values(w, 33 * 33, 11), 33, 33);
+  });
+}
+
+// The workload's image convolved directly with the 5 x 5 mask, or by FFT
+// with the 33 x 33 one, into a poisoned output.
+LaunchPlan convolve(Workload& w, Options o, bool fft) {
   const std::size_t s = side_2d(w.n);
   ConvolutionOptions c;
   c.plan = o;
+  if (fft) c.fft = true;
   GridCase& g = conv_case(w);
-  return convolve2d(w.ctx, g.a, s, s, conv_mask(w), g.b, c);
+  return convolve2d(w.ctx, g.a, s, s, fft ? fft_mask(w) : conv_mask(w), g.b, c);
 }
 
-std::string check_conv(Workload& w, Options o) {
+LaunchPlan run_conv(Workload& w, Options o) { return convolve(w, o, false); }
+LaunchPlan run_conv_fft(Workload& w, Options o) { return convolve(w, o, true); }
+
+// The output against the double reference: within each output's rounding
+// (direct) or the FFT's derived bound.
+std::string check_convolution(Workload& w, Options o, bool fft) {
   GridCase& g = conv_case(w);
   const std::size_t s = side_2d(w.n);
   g.b.upload(std::vector<float>(s * s, std::numeric_limits<float>::quiet_NaN()));
-  run_conv(w, o);
-  const auto& m = conv_mask(w);
-  return reference::within(g.b.download(), reference::convolve2d(g.host, s, s, m.weights(), 5, 5, Boundary::zero),
-                           4.0 * 26 * 4 * std::numeric_limits<float>::epsilon());
+  const LaunchPlan used = convolve(w, o, fft);
+  const auto& m = fft ? fft_mask(w) : conv_mask(w);
+  const double bound = fft ? reference::fft_convolution_bound(used, g.host, m.weights())
+                           : 4.0 * 26 * 4 * std::numeric_limits<float>::epsilon();
+  return reference::within(g.b.download(),
+                           reference::convolve2d(g.host, s, s, m.weights(), m.rows(), m.cols(), Boundary::zero), bound);
 }
+
+std::string check_conv(Workload& w, Options o) { return check_convolution(w, o, false); }
+std::string check_conv_fft(Workload& w, Options o) { return check_convolution(w, o, true); }
 
 const std::vector<float> star_weights{-3.0f, 0.5f, 0.25f, 0.125f, 0.0625f};
 
@@ -185,6 +207,7 @@ Operation stencil_operation(const char* name, double bytes, double flops, const 
 std::vector<Operation> stencil_operations() {
   return {stencil_operation("heat2d step", heat_steps * 8, heat_steps * 6, heat2d_tunables(), run_heat, check_heat),
           stencil_operation("conv2d 5x5", 8, 50, convolution_tunables(), run_conv, check_conv),
+          stencil_operation("conv2d fft 33x33", 8, 0, convolution_fft_tunables(), run_conv_fft, check_conv_fft),
           stencil_operation("star3d r4", 8, 50, stencil3d_tunables(), run_star, check_star),
           stencil_operation("ncc 16x16", 5, 6 * 256, ncc_tunables(), run_ncc, check_ncc)};
 }
