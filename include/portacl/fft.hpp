@@ -132,6 +132,13 @@ extern template class BasicFft<double>;
 /// same time. Conventions are BasicFft's (unnormalised); the result is the
 /// single-device transform's within its rounding (the same passes).
 ///
+/// forward_to_columns leaves the spectrum where the 1D transforms left it
+/// (FFTW's transposed output) and inverse_from_columns starts from there:
+/// one all-to-all a transform instead of two, for work in the spectrum
+/// between a forward and an inverse transform (a convolution, a Poisson
+/// solve). There value (k0, k1, k2) lies on the member j whose columns
+/// hold k1, complex value ((k1 - column_offsets()[j]) n2 + k2) n0 + k0.
+///
 /// Errors, before any launch: a length of 0, double on a member without
 /// fp64; at a call, not one slab a member, a slab of another member's
 /// context or smaller than its planes.
@@ -154,6 +161,16 @@ class BasicGroupFft3d {
   void forward(std::vector<Buffer<T>>& slabs) const;
   /// Inverse, unnormalised, likewise.
   void inverse(std::vector<Buffer<T>>& slabs) const;
+  /// Forward from the slabs (overwritten) into the members' columns (one a
+  /// member, make_columns()'s sizes at least), in the columns' layout
+  /// (above): one all-to-all.
+  void forward_to_columns(std::vector<Buffer<T>>& slabs, std::vector<Buffer<T>>& columns) const;
+  /// Inverse, unnormalised, from the columns' layout (overwritten) into the
+  /// slabs: one all-to-all.
+  void inverse_from_columns(std::vector<Buffer<T>>& columns, std::vector<Buffer<T>>& slabs) const;
+  /// Buffers for the columns' layout, one on each member, each holding its
+  /// columns of axis 1 (2 n0 n2 values a column; empty for a member with none).
+  std::vector<Buffer<T>> make_columns() const;
 
   /// Axis 0's split: members + 1 offsets.
   const std::vector<std::size_t>& plane_offsets() const;

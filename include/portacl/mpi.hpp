@@ -198,6 +198,17 @@ class DistributedFft3d {
   void forward(Buffer<T>& slab) const;
   /// Inverse, unnormalised, likewise.
   void inverse(Buffer<T>& slab) const;
+  /// Forward from this rank's slab (overwritten) into its columns (at
+  /// least column_elements() values): value (k0, k1, k2) of the spectrum
+  /// on the rank whose columns hold k1, complex value ((k1 -
+  /// column_offsets()[rank]) n2 + k2) n0 + k0 (FFTW's transposed output):
+  /// one all-to-all.
+  void forward_to_columns(Buffer<T>& slab, Buffer<T>& columns) const;
+  /// Inverse, unnormalised, from that layout (overwritten) into the slab:
+  /// one all-to-all.
+  void inverse_from_columns(Buffer<T>& columns, Buffer<T>& slab) const;
+  /// The values this rank's columns take: 2 n0 n2 a column of axis 1.
+  std::size_t column_elements() const;
   /// Axis 0's split over the ranks: size + 1 offsets.
   const std::vector<std::size_t>& plane_offsets() const;
   /// Axis 1's split between the all-to-alls: size + 1 offsets.

@@ -2,8 +2,9 @@
 // A 3D FFT over a device group, in slabs (include/portacl/fft.hpp, "group
 // fft"): each member's planes of axis 0 by its 2D transforms, an
 // all-to-all through the host into columns of axis 1 (axis 0 contiguous),
-// their 1D transforms, and the all-to-all back. The splits are the
-// group's (rule group.split); the transforms are BasicFft's plans.
+// their 1D transforms, and the all-to-all back (or the spectrum left in
+// the columns: forward_to_columns, inverse_from_columns). The splits are
+// the group's (rule group.split); the transforms are BasicFft's plans.
 #include <chrono>
 #include <optional>
 #include <sstream>
@@ -31,10 +32,20 @@ struct BasicGroupFft3d<T>::State {
     return {planes[i], planes[i + 1], columns[j], columns[j + 1], n0, n2, n1, 0};
   }
   void check(const char* op, const std::vector<Buffer<T>>& slabs) const;
+  void check_columns(const char* op, const std::vector<Buffer<T>>& columns) const;
+  // Both all-to-alls, the output in the slabs.
   void transform(std::vector<Buffer<T>>& slabs, bool inverse);
+  // One all-to-all: forward from the slabs into `columns`, or inverse back.
+  void one_way(std::vector<Buffer<T>>& slabs, std::vector<Buffer<T>>& columns, bool inverse);
+  // The kept columns' buffers (null for a member with none).
+  std::vector<Buffer<T>*> kept_columns();
+  // The members' 2D transforms of their planes, and their 1D transforms of
+  // their columns (`columns`: null for a member with none).
+  void plane_transforms(std::vector<Buffer<T>>& slabs, bool inverse);
+  void column_transforms(const std::vector<Buffer<T>*>& columns, bool inverse);
   // The all-to-all: the slabs' planes into the members' columns, or back.
-  void to_columns(std::vector<Buffer<T>>& slabs);
-  void to_planes(std::vector<Buffer<T>>& slabs);
+  void to_columns(std::vector<Buffer<T>>& slabs, const std::vector<Buffer<T>*>& columns);
+  void to_planes(const std::vector<Buffer<T>*>& columns, std::vector<Buffer<T>>& slabs);
 };
 
 namespace {
@@ -105,7 +116,41 @@ void BasicGroupFft3d<T>::State::check(const char* op, const std::vector<Buffer<T
 }
 
 template <class T>
-void BasicGroupFft3d<T>::State::to_columns(std::vector<Buffer<T>>& slabs) {
+void BasicGroupFft3d<T>::State::check_columns(const char* op, const std::vector<Buffer<T>>& columns) const {
+  const std::string o = std::string("group fft ") + op;
+  if (columns.size() != group->size())
+    throw Error(o + ": " + std::to_string(columns.size()) + " column buffers for a group of " +
+                std::to_string(group->size()) + " members; one a member, in order (make_columns())");
+  for (std::size_t m = 0; m < columns.size(); ++m) {
+    kernel_call::same_context(group->context(m), columns[m], o.c_str(), ("columns " + std::to_string(m)).c_str());
+    kernel_call::need_elements(o.c_str(), ("columns " + std::to_string(m)).c_str(), columns[m].size(), column_values(m),
+                               std::to_string(this->columns[m + 1] - this->columns[m]) + " columns of " +
+                                   std::to_string(n2) + " x " + std::to_string(n0) + " complex values");
+  }
+}
+
+template <class T>
+std::vector<Buffer<T>*> BasicGroupFft3d<T>::State::kept_columns() {
+  std::vector<Buffer<T>*> c;
+  for (std::optional<Buffer<T>>& d : column_data) c.push_back(d ? &*d : nullptr);
+  return c;
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::plane_transforms(std::vector<Buffer<T>>& slabs, bool inverse) {
+  // Every member's transforms are enqueued before the exchange waits on any.
+  for (std::size_t m = 0; m < slabs.size(); ++m)
+    if (plane_fft[m]) inverse ? plane_fft[m]->inverse(slabs[m]) : plane_fft[m]->forward(slabs[m]);
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::column_transforms(const std::vector<Buffer<T>*>& columns, bool inverse) {
+  for (std::size_t m = 0; m < columns.size(); ++m)
+    if (column_fft[m]) inverse ? column_fft[m]->inverse(*columns[m]) : column_fft[m]->forward(*columns[m]);
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::to_columns(std::vector<Buffer<T>>& slabs, const std::vector<Buffer<T>*>& columns) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::vector<T>> x(slabs.size());
   for (std::size_t i = 0; i < slabs.size(); ++i) {
@@ -113,24 +158,27 @@ void BasicGroupFft3d<T>::State::to_columns(std::vector<Buffer<T>>& slabs) {
     read_prefix(slabs[i], x[i]);
   }
   for (std::size_t j = 0; j < slabs.size(); ++j) {
-    if (!column_data[j]) continue;
+    if (!column_fft[j]) continue;
     std::vector<T> y(column_values(j));
     for (std::size_t i = 0; i < slabs.size(); ++i) slab_block_to_columns(block(i, j), x[i].data(), y.data());
-    column_data[j]->upload(y);
+    write_prefix(*columns[j], y);
   }
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 template <class T>
-void BasicGroupFft3d<T>::State::to_planes(std::vector<Buffer<T>>& slabs) {
+void BasicGroupFft3d<T>::State::to_planes(const std::vector<Buffer<T>*>& columns, std::vector<Buffer<T>>& slabs) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::vector<T>> y(slabs.size());
   for (std::size_t j = 0; j < slabs.size(); ++j)
-    if (column_data[j]) y[j] = column_data[j]->download();
+    if (column_fft[j]) {
+      y[j].resize(column_values(j));
+      read_prefix(*columns[j], y[j]);
+    }
   for (std::size_t i = 0; i < slabs.size(); ++i) {
     std::vector<T> x(plane_values(i));
     for (std::size_t j = 0; j < slabs.size(); ++j)
-      if (column_data[j]) slab_block_to_planes(block(i, j), y[j].data(), x.data());
+      if (column_fft[j]) slab_block_to_planes(block(i, j), y[j].data(), x.data());
     write_prefix(slabs[i], x);
   }
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -138,13 +186,11 @@ void BasicGroupFft3d<T>::State::to_planes(std::vector<Buffer<T>>& slabs) {
 
 template <class T>
 void BasicGroupFft3d<T>::State::transform(std::vector<Buffer<T>>& slabs, bool inverse) {
-  // Every member's transforms are enqueued before the exchange waits on any.
-  for (std::size_t m = 0; m < slabs.size(); ++m)
-    if (plane_fft[m]) inverse ? plane_fft[m]->inverse(slabs[m]) : plane_fft[m]->forward(slabs[m]);
-  to_columns(slabs);
-  for (std::size_t m = 0; m < slabs.size(); ++m)
-    if (column_fft[m]) inverse ? column_fft[m]->inverse(*column_data[m]) : column_fft[m]->forward(*column_data[m]);
-  to_planes(slabs);
+  const std::vector<Buffer<T>*> columns = kept_columns();
+  plane_transforms(slabs, inverse);
+  to_columns(slabs, columns);
+  column_transforms(columns, inverse);
+  to_planes(columns, slabs);
 }
 
 template <class T>
@@ -157,6 +203,42 @@ template <class T>
 void BasicGroupFft3d<T>::inverse(std::vector<Buffer<T>>& slabs) const {
   s_->check("inverse", slabs);
   s_->transform(slabs, true);
+}
+
+template <class T>
+void BasicGroupFft3d<T>::State::one_way(std::vector<Buffer<T>>& slabs, std::vector<Buffer<T>>& columns, bool inverse) {
+  const char* op = inverse ? "inverse_from_columns" : "forward_to_columns";
+  check(op, slabs);
+  check_columns(op, columns);
+  std::vector<Buffer<T>*> c;
+  for (Buffer<T>& b : columns) c.push_back(&b);
+  if (!inverse) {
+    plane_transforms(slabs, false);
+    to_columns(slabs, c);
+  }
+  column_transforms(c, inverse);
+  if (inverse) {
+    to_planes(c, slabs);
+    plane_transforms(slabs, true);
+  }
+}
+
+template <class T>
+void BasicGroupFft3d<T>::forward_to_columns(std::vector<Buffer<T>>& slabs, std::vector<Buffer<T>>& columns) const {
+  s_->one_way(slabs, columns, false);
+}
+
+template <class T>
+void BasicGroupFft3d<T>::inverse_from_columns(std::vector<Buffer<T>>& columns, std::vector<Buffer<T>>& slabs) const {
+  s_->one_way(slabs, columns, true);
+}
+
+template <class T>
+std::vector<Buffer<T>> BasicGroupFft3d<T>::make_columns() const {
+  const State& s = *s_;
+  std::vector<Buffer<T>> c;
+  for (std::size_t m = 0; m < s.group->size(); ++m) c.emplace_back(s.group->context(m), s.column_values(m));
+  return c;
 }
 
 template <class T>

@@ -2,7 +2,8 @@
 // The 3D FFT across MPI ranks, in slabs: the rank's planes by its 2D
 // transforms, an MPI_Alltoallv into columns of axis 1, their 1D
 // transforms, and the all-to-all back (src/kernels/fft_slabs.hpp, as the
-// device group's).
+// device group's), or the spectrum left in the columns (forward_to_columns,
+// inverse_from_columns: one all-to-all).
 #include "portacl/mpi.hpp"
 
 #include <chrono>
@@ -34,7 +35,15 @@ struct DistributedFft3d<T>::State {
   }
   // T values of the block rank i sends rank j on the way to the columns.
   std::size_t block_values(std::size_t i, std::size_t j) const { return 2 * count(planes, i) * count(columns, j) * n2; }
+  std::size_t slab_values() const { return 2 * count(planes, rank) * n1 * n2; }
+  std::size_t column_values() const { return 2 * count(columns, rank) * n2 * n0; }
   void transform(Buffer<T>& slab, bool inverse);
+  // One all-to-all: forward from the slab into `columns_here`, or inverse back.
+  void one_way(Buffer<T>& slab, Buffer<T>& columns_here, bool inverse);
+  // The all-to-all: the slab's planes into this rank's columns (`to`,
+  // null where it has none), or back.
+  void to_columns(const Buffer<T>& slab, Buffer<T>* to);
+  void to_planes(const Buffer<T>* from, Buffer<T>& slab);
   void all_to_all(const std::vector<T>& send, std::vector<T>& receive, bool to_columns) const;
 };
 
@@ -99,12 +108,11 @@ void DistributedFft3d<T>::State::all_to_all(const std::vector<T>& send, std::vec
 }
 
 template <class T>
-void DistributedFft3d<T>::State::transform(Buffer<T>& slab, bool inverse) {
+void DistributedFft3d<T>::State::to_columns(const Buffer<T>& slab, Buffer<T>* to) {
+  const auto t0 = std::chrono::steady_clock::now();
   const std::size_t mine = count(planes, rank), row = 2 * n2;
-  if (plane_fft) inverse ? plane_fft->inverse(slab) : plane_fft->forward(slab);
-  auto t0 = std::chrono::steady_clock::now();
   // The planes' rows cut by the ranks' columns, rank after rank.
-  std::vector<T> x(2 * mine * n1 * n2), send, receive;
+  std::vector<T> x(slab_values()), send, receive;
   if (!x.empty()) ctx->queue().enqueueReadBuffer(slab.cl_buffer(), CL_TRUE, 0, x.size() * sizeof(T), x.data());
   send.reserve(x.size());
   for (std::size_t j = 0; j < size; ++j)
@@ -112,21 +120,26 @@ void DistributedFft3d<T>::State::transform(Buffer<T>& slab, bool inverse) {
       send.insert(send.end(), x.begin() + std::ptrdiff_t((i0 * n1 + columns[j]) * row),
                   x.begin() + std::ptrdiff_t((i0 * n1 + columns[j + 1]) * row));
   all_to_all(send, receive, true);
-  std::size_t at = 0;
-  if (column_data) {
-    std::vector<T> y(column_data->size());
+  if (to) {
+    std::vector<T> y(column_values());
+    std::size_t at = 0;
     for (std::size_t i = 0; i < size; ++i) {
       slab_block_to_columns(block(i, rank), receive.data() + at, y.data());
       at += block_values(i, rank);
     }
-    column_data->upload(y);
+    ctx->queue().enqueueWriteBuffer(to->cl_buffer(), CL_TRUE, 0, y.size() * sizeof(T), y.data());
   }
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (column_fft) inverse ? column_fft->inverse(*column_data) : column_fft->forward(*column_data);
-  t0 = std::chrono::steady_clock::now();
-  send.clear();
-  if (column_data) {
-    const std::vector<T> y = column_data->download();
+}
+
+template <class T>
+void DistributedFft3d<T>::State::to_planes(const Buffer<T>* from, Buffer<T>& slab) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t mine = count(planes, rank), row = 2 * n2;
+  std::vector<T> send, receive, x(slab_values());
+  if (from) {
+    std::vector<T> y(column_values());
+    ctx->queue().enqueueReadBuffer(from->cl_buffer(), CL_TRUE, 0, y.size() * sizeof(T), y.data());
     for (std::size_t i = 0; i < size; ++i) {
       const std::size_t first = send.size();
       send.resize(first + block_values(i, rank));
@@ -134,7 +147,7 @@ void DistributedFft3d<T>::State::transform(Buffer<T>& slab, bool inverse) {
     }
   }
   all_to_all(send, receive, false);
-  at = 0;
+  std::size_t at = 0;
   for (std::size_t j = 0; j < size; ++j) {
     const std::size_t width = count(columns, j) * row;
     for (std::size_t i0 = 0; i0 < mine; ++i0, at += width)
@@ -144,14 +157,27 @@ void DistributedFft3d<T>::State::transform(Buffer<T>& slab, bool inverse) {
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+template <class T>
+void DistributedFft3d<T>::State::transform(Buffer<T>& slab, bool inverse) {
+  Buffer<T>* columns_here = column_data ? &*column_data : nullptr;
+  if (plane_fft) inverse ? plane_fft->inverse(slab) : plane_fft->forward(slab);
+  to_columns(slab, columns_here);
+  if (column_fft) inverse ? column_fft->inverse(*columns_here) : column_fft->forward(*columns_here);
+  to_planes(columns_here, slab);
+}
+
 namespace {
 
+// `part` ("slab" or "columns") on this rank's context, holding `need`
+// values: this rank's `count` planes (columns of axis 1).
 template <class T>
-void check_slab(const std::string& prefix, Context& ctx, const Buffer<T>& slab, std::size_t need, std::size_t planes) {
+void check_part(const std::string& prefix, Context& ctx, const Buffer<T>& buffer, const char* part, std::size_t need,
+                std::size_t count) {
   const std::string op = prefix + "distributed fft";
-  kernel_call::same_context(ctx, slab, op.c_str(), "slab");
-  kernel_call::need_elements(op.c_str(), "the slab", slab.size(), need,
-                             "this rank's " + std::to_string(planes) + " planes");
+  const bool slab = std::string(part) == "slab";
+  kernel_call::same_context(ctx, buffer, op.c_str(), part);
+  kernel_call::need_elements(op.c_str(), (std::string("the ") + part).c_str(), buffer.size(), need,
+                             "this rank's " + std::to_string(count) + (slab ? " planes" : " columns of axis 1"));
 }
 
 }  // namespace
@@ -159,15 +185,46 @@ void check_slab(const std::string& prefix, Context& ctx, const Buffer<T>& slab, 
 template <class T>
 void DistributedFft3d<T>::forward(Buffer<T>& slab) const {
   State& s = *state_;
-  check_slab(s.prefix, *s.ctx, slab, 2 * s.count(s.planes, s.rank) * s.n1 * s.n2, s.count(s.planes, s.rank));
+  check_part(s.prefix, *s.ctx, slab, "slab", s.slab_values(), s.count(s.planes, s.rank));
   s.transform(slab, false);
 }
 
 template <class T>
 void DistributedFft3d<T>::inverse(Buffer<T>& slab) const {
   State& s = *state_;
-  check_slab(s.prefix, *s.ctx, slab, 2 * s.count(s.planes, s.rank) * s.n1 * s.n2, s.count(s.planes, s.rank));
+  check_part(s.prefix, *s.ctx, slab, "slab", s.slab_values(), s.count(s.planes, s.rank));
   s.transform(slab, true);
+}
+
+template <class T>
+void DistributedFft3d<T>::State::one_way(Buffer<T>& slab, Buffer<T>& columns_here, bool inverse) {
+  check_part(prefix, *ctx, slab, "slab", slab_values(), count(planes, rank));
+  check_part(prefix, *ctx, columns_here, "columns", column_values(), count(columns, rank));
+  Buffer<T>* mine = column_fft ? &columns_here : nullptr;
+  if (!inverse) {
+    if (plane_fft) plane_fft->forward(slab);
+    to_columns(slab, mine);
+  }
+  if (column_fft) inverse ? column_fft->inverse(columns_here) : column_fft->forward(columns_here);
+  if (inverse) {
+    to_planes(mine, slab);
+    if (plane_fft) plane_fft->inverse(slab);
+  }
+}
+
+template <class T>
+void DistributedFft3d<T>::forward_to_columns(Buffer<T>& slab, Buffer<T>& columns) const {
+  state_->one_way(slab, columns, false);
+}
+
+template <class T>
+void DistributedFft3d<T>::inverse_from_columns(Buffer<T>& columns, Buffer<T>& slab) const {
+  state_->one_way(slab, columns, true);
+}
+
+template <class T>
+std::size_t DistributedFft3d<T>::column_elements() const {
+  return state_->column_values();
 }
 
 template <class T>

@@ -214,18 +214,54 @@ void check_heat(Context& ctx, std::size_t rows, std::size_t cols, std::size_t st
 // planes (poisoned one value past them) and transforms them; the squared
 // error against the transform in double, and the difference from the
 // single-device transform on the rank's device, are summed over the ranks.
+// Transposed: forward into this rank's columns (poisoned one value past
+// them), or inverse from them, holding the array in that layout.
 template <class T>
-void check_fft(Context& ctx, std::size_t n0, std::size_t n1, std::size_t n2, bool inverse) {
+void check_fft(Context& ctx, std::size_t n0, std::size_t n1, std::size_t n2, bool inverse, bool transposed = false) {
   const std::vector<std::size_t> dims{n0, n1, n2};
   const std::vector<T> x = uniform<T>(2 * n0 * n1 * n2, -1, 1);
   mpi::DistributedFft3d<T> f(ctx, comm, {n0, n1, n2});
   const std::size_t plane = 2 * n1 * n2, first = f.plane_offsets()[rank] * plane,
                     last = f.plane_offsets()[rank + 1] * plane;
+  const std::size_t c0 = f.column_offsets()[rank], c1 = f.column_offsets()[rank + 1];
   std::vector<T> part(x.begin() + std::ptrdiff_t(first), x.begin() + std::ptrdiff_t(last));
   part.push_back(std::numeric_limits<T>::quiet_NaN());
   Buffer<T> slab(ctx, part);
-  inverse ? f.inverse(slab) : f.forward(slab);
-  const std::vector<T> got = slab.download();
+  // This rank's outputs: (index of the complex value in the whole array,
+  // its place in `got`).
+  std::vector<std::pair<std::size_t, std::size_t>> mine;
+  std::vector<T> got;
+  const auto column_place = [&](std::size_t k0, std::size_t k1, std::size_t k2) {
+    return ((k1 - c0) * n2 + k2) * n0 + k0;
+  };
+  if (transposed) {
+    std::vector<T> c(f.column_elements() + 1, std::numeric_limits<T>::quiet_NaN());
+    if (inverse)  // the array itself, held in the columns' layout
+      for (std::size_t k0 = 0; k0 < n0; ++k0)
+        for (std::size_t k1 = c0; k1 < c1; ++k1)
+          for (std::size_t k2 = 0; k2 < n2; ++k2) {
+            const std::size_t at = column_place(k0, k1, k2), whole = (k0 * n1 + k1) * n2 + k2;
+            c[2 * at] = x[2 * whole];
+            c[2 * at + 1] = x[2 * whole + 1];
+          }
+    Buffer<T> columns(ctx, c);
+    if (inverse) {
+      f.inverse_from_columns(columns, slab);
+      got = slab.download();
+      for (std::size_t k = first; k < last; k += 2) mine.emplace_back(k / 2, k - first);
+    } else {
+      f.forward_to_columns(slab, columns);
+      got = columns.download();
+      for (std::size_t k0 = 0; k0 < n0; ++k0)
+        for (std::size_t k1 = c0; k1 < c1; ++k1)
+          for (std::size_t k2 = 0; k2 < n2; ++k2)
+            mine.emplace_back((k0 * n1 + k1) * n2 + k2, 2 * column_place(k0, k1, k2));
+    }
+  } else {
+    inverse ? f.inverse(slab) : f.forward(slab);
+    got = slab.download();
+    for (std::size_t k = first; k < last; k += 2) mine.emplace_back(k / 2, k - first);
+  }
   std::vector<reference::cplx> in(x.size() / 2);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = reference::cplx(x[2 * i], x[2 * i + 1]);
   const std::vector<reference::cplx> want = reference::fftn(in, dims, 1, inverse ? +1 : -1);
@@ -234,8 +270,8 @@ void check_fft(Context& ctx, std::size_t n0, std::size_t n1, std::size_t n2, boo
   inverse ? single.inverse(whole) : single.forward(whole);
   const std::vector<T> one = whole.download();
   double sums[4] = {0, 0, 0, 0};  // |got - want|^2, |want|^2, |got - one|^2, |one|^2
-  for (std::size_t k = first; k < last; k += 2) {
-    const reference::cplx g(got[k - first], got[k - first + 1]), w = want[k / 2], o(one[k], one[k + 1]);
+  for (const auto& [k, at] : mine) {
+    const reference::cplx g(got[at], got[at + 1]), w = want[k], o(one[2 * k], one[2 * k + 1]);
     sums[0] += std::norm(g - w);
     sums[1] += std::norm(w);
     sums[2] += std::norm(g - o);
@@ -247,11 +283,12 @@ void check_fft(Context& ctx, std::size_t n0, std::size_t n1, std::size_t n2, boo
   const double error = sums[1] > 0 ? std::sqrt(sums[0] / sums[1]) : std::sqrt(sums[0]);
   const double apart = sums[3] > 0 ? std::sqrt(sums[2] / sums[3]) : std::sqrt(sums[2]);
   const std::string what = "fft " + std::to_string(n0) + " x " + std::to_string(n1) + " x " + std::to_string(n2) +
-                           (inverse ? " inverse" : " forward");
+                           (inverse ? " inverse" : " forward") +
+                           (transposed ? (inverse ? " from the columns" : " to the columns") : "");
   check(error <= bound,
         what + ": relative error " + std::to_string(error) + " past " + std::to_string(bound) + "\n" + f.explain());
   check(apart <= 2 * bound, what + ": " + std::to_string(apart) + " from the single-device transform");
-  check(std::isnan(got.back()), what + ": a value past the planes was written");
+  check(std::isnan(got.back()), what + ": a value past the planes (columns) was written");
 }
 
 void check_nbody(Context& ctx, std::size_t n, bool potential) {
@@ -369,6 +406,13 @@ void check_refusals(Context& ctx) {
   });
   check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("planes") != std::string::npos,
         "a short FFT slab is refused naming the rank: '" + message + "'");
+  message = refusal([&] {
+    mpi::DistributedFft3d<float> f(ctx, comm, {6, 8, 2});  // a column or more a rank, up to 8 ranks
+    Buffer<float> slab(ctx, 2 * 6 * 8 * 2), columns(ctx, f.column_elements() - 1);
+    f.forward_to_columns(slab, columns);
+  });
+  check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("columns of axis 1") != std::string::npos,
+        "short FFT columns are refused naming the rank: '" + message + "'");
   message = refusal([&] { mpi::DistributedHeat2d<float> heat(ctx, comm, std::vector<float>(10), 3, 4); });
   check(message.find(mpi::rank_prefix(comm)) == 0 && message.find("but the grid is 3 x 4") != std::string::npos,
         "a wrong field is refused naming the rank: '" + message + "'");
@@ -445,11 +489,13 @@ int main(int argc, char** argv) {
     for (std::size_t n : {1, 2, 3, 67}) check_nbody(ctx, n, n % 2 == 1);
     for (std::size_t batch : {1, 7}) check_training(ctx, batch);
     for (bool inverse : {false, true}) {
-      check_fft<float>(ctx, 8, 6, 10, inverse);
-      check_fft<float>(ctx, 7, 5, 9, inverse);
-      check_fft<float>(ctx, 1, 2, 3, inverse);  // fewer planes than ranks
-      check_fft<float>(ctx, 5, 1, 4, inverse);  // fewer columns than ranks
-      if (ctx.info().fp64) check_fft<double>(ctx, 3, 4, 17, inverse);
+      for (bool transposed : {false, true}) {
+        check_fft<float>(ctx, 8, 6, 10, inverse, transposed);
+        check_fft<float>(ctx, 7, 5, 9, inverse, transposed);
+        check_fft<float>(ctx, 1, 2, 3, inverse, transposed);  // fewer planes than ranks
+        check_fft<float>(ctx, 5, 1, 4, inverse, transposed);  // fewer columns than ranks
+        if (ctx.info().fp64) check_fft<double>(ctx, 3, 4, 17, inverse, transposed);
+      }
     }
     check_refusals(ctx);
   } catch (const std::exception& e) {
