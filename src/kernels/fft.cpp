@@ -33,6 +33,22 @@ const TuningSpace& fft_tunables() {
   return space;
 }
 
+KernelTraits fft_slab_traits(ElementType element) {
+  return kernel_traits("fft_slab", element, 1, traits::scalar, {4.0 * double(size_of(element)), 0},
+                       &fft_slab_tunables());
+}
+
+const TuningSpace& fft_slab_tunables() {
+  static const TuningSpace space{{knobs::work_group_size({64, 128, 256, 512})}, nullptr};
+  return space;
+}
+
+LaunchPlan plan_fft_slab_transpose(const Planner& planner, ElementType element, std::size_t values) {
+  LaunchPlan p = planner.plan(fft_slab_traits(element), ProblemSize(std::max<std::size_t>(values, 1)));
+  cover_items(p, std::max<std::size_t>(values, 1), 1, "complex values");
+  return p;
+}
+
 FftLaunches plan_fft(const Planner& planner, const FftProblem& problem, ElementType element,
                      const PlanOptions& options) {
   std::size_t values = problem.batch;

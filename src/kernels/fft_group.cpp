@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // A 3D FFT over a device group, in slabs (include/portacl/fft.hpp, "group
 // fft"): each member's planes of axis 0 by its 2D transforms, an
-// all-to-all through the host into columns of axis 1 (axis 0 contiguous),
-// their 1D transforms, and the all-to-all back (or the spectrum left in
-// the columns: forward_to_columns, inverse_from_columns). The splits are
-// the group's (rule group.split); the transforms are BasicFft's plans.
+// all-to-all into columns of axis 1 (axis 0 contiguous), their 1D
+// transforms, and the all-to-all back (or the spectrum left in the
+// columns: forward_to_columns, inverse_from_columns). The all-to-all
+// (fft_slabs.hpp): each member transposes its slab on its device, reads it
+// whole into pinned host memory kept between calls, and every receiver
+// takes its block as a rectangle copy (a member's own block stays on its
+// device). The splits are the group's (rule group.split); the transforms
+// are BasicFft's plans.
 #include <chrono>
 #include <optional>
 #include <sstream>
@@ -13,6 +17,7 @@
 #include "kernel_call.hpp"
 #include "portacl/error.hpp"
 #include "portacl/fft.hpp"
+#include "portacl/vectors.hpp"
 
 namespace portacl {
 
@@ -23,13 +28,20 @@ struct BasicGroupFft3d<T>::State {
   std::vector<std::size_t> planes, columns;  // axis 0's and axis 1's splits
   std::vector<std::optional<BasicFft<T>>> plane_fft, column_fft;
   std::vector<std::optional<Buffer<T>>> column_data;  // a member's columns: [i1][i2][i0]
+  std::vector<std::optional<Buffer<T>>> packed;       // a member's slab transposed: [i1][i2][i0 - p0]
+  std::vector<std::optional<HostBuffer<T>>> staging;  // its copy in pinned host memory
+  std::vector<LaunchPlan> transpose;                  // a member's transposes (plan_fft_slab_transpose)
   double exchanging = 0;
 
   std::size_t plane_values(std::size_t i) const { return 2 * (planes[i + 1] - planes[i]) * n1 * n2; }
   std::size_t column_values(std::size_t j) const { return 2 * (columns[j + 1] - columns[j]) * n2 * n0; }
-  // Member i's planes of member j's columns, in i's whole rows.
-  FftSlabBlock block(std::size_t i, std::size_t j) const {
-    return {planes[i], planes[i + 1], columns[j], columns[j + 1], n0, n2, n1, 0};
+  // Member i's block of member j's columns: where its rows land.
+  FftSlabRows block(std::size_t i, std::size_t j) const {
+    return {planes[i], planes[i + 1] - planes[i], columns[j + 1] - columns[j], n0, n2};
+  }
+  // Where that block starts in member i's transposed slab, in T.
+  std::size_t block_start(std::size_t i, std::size_t j) const {
+    return 2 * columns[j] * n2 * (planes[i + 1] - planes[i]);
   }
   void check(const char* op, const std::vector<Buffer<T>>& slabs) const;
   void check_columns(const char* op, const std::vector<Buffer<T>>& columns) const;
@@ -50,17 +62,11 @@ struct BasicGroupFft3d<T>::State {
 
 namespace {
 
-// The first `values` of `buffer` read into (written from) the host, on its
-// context's queue.
+// The first `values` of `buffer` read into the host, on its context's queue.
 template <class T>
 void read_prefix(const Buffer<T>& buffer, std::vector<T>& host) {
   if (!host.empty())
     buffer.context().queue().enqueueReadBuffer(buffer.cl_buffer(), CL_TRUE, 0, host.size() * sizeof(T), host.data());
-}
-template <class T>
-void write_prefix(Buffer<T>& buffer, const std::vector<T>& host) {
-  if (!host.empty())
-    buffer.context().queue().enqueueWriteBuffer(buffer.cl_buffer(), CL_TRUE, 0, host.size() * sizeof(T), host.data());
 }
 
 }  // namespace
@@ -80,13 +86,19 @@ BasicGroupFft3d<T>::BasicGroupFft3d(DeviceGroup& group, std::array<std::size_t, 
   s.plane_fft.resize(members);
   s.column_fft.resize(members);
   s.column_data.resize(members);
+  s.packed.resize(members);
+  s.staging.resize(members);
   for (std::size_t m = 0; m < members; ++m) {
     Context& ctx = group.context(m);
     FftOptions o;
     o.plan = plan;
+    s.transpose.push_back(
+        plan_fft_slab_transpose(live_planner(ctx, plan), element_of<T>::value, s.plane_values(m) / 2));
     if (const std::size_t count = s.planes[m + 1] - s.planes[m]) {
       o.batch = count;
       s.plane_fft[m].emplace(ctx, std::vector<std::size_t>{s.n1, s.n2}, o);
+      s.packed[m].emplace(ctx, s.plane_values(m));
+      s.staging[m].emplace(ctx, s.plane_values(m));
     }
     if (const std::size_t count = s.columns[m + 1] - s.columns[m]) {
       o.batch = count * s.n2;
@@ -152,16 +164,25 @@ void BasicGroupFft3d<T>::State::column_transforms(const std::vector<Buffer<T>*>&
 template <class T>
 void BasicGroupFft3d<T>::State::to_columns(std::vector<Buffer<T>>& slabs, const std::vector<Buffer<T>*>& columns) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::vector<T>> x(slabs.size());
-  for (std::size_t i = 0; i < slabs.size(); ++i) {
-    x[i].resize(plane_values(i));
-    read_prefix(slabs[i], x[i]);
-  }
-  for (std::size_t j = 0; j < slabs.size(); ++j) {
+  const std::size_t members = slabs.size();
+  // Each slab transposed on its device and read whole into pinned memory.
+  for (std::size_t i = 0; i < members; ++i)
+    if (packed[i]) {
+      transpose_slab(transpose[i], slabs[i], *packed[i], planes[i + 1] - planes[i], n1 * n2);
+      slabs[i].context().queue().enqueueReadBuffer(packed[i]->cl_buffer(), CL_FALSE, 0, plane_values(i) * sizeof(T),
+                                                   staging[i]->data());
+    }
+  for (std::size_t i = 0; i < members; ++i)
+    if (packed[i]) slabs[i].context().finish();
+  // Every block into its receiver's columns (a member's own from its device).
+  for (std::size_t j = 0; j < members; ++j) {
     if (!column_fft[j]) continue;
-    std::vector<T> y(column_values(j));
-    for (std::size_t i = 0; i < slabs.size(); ++i) slab_block_to_columns(block(i, j), x[i].data(), y.data());
-    write_prefix(*columns[j], y);
+    for (std::size_t i = 0; i < members; ++i)
+      if (packed[i] && i == j)
+        copy_slab_rows(*packed[i], block_start(i, j), *columns[j], block(i, j), true);
+      else if (packed[i])
+        move_slab_rows(*columns[j], staging[i]->data() + block_start(i, j), block(i, j), true, false);
+    columns[j]->context().finish();  // the pinned copies are free again
   }
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -169,18 +190,24 @@ void BasicGroupFft3d<T>::State::to_columns(std::vector<Buffer<T>>& slabs, const 
 template <class T>
 void BasicGroupFft3d<T>::State::to_planes(const std::vector<Buffer<T>*>& columns, std::vector<Buffer<T>>& slabs) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::vector<T>> y(slabs.size());
-  for (std::size_t j = 0; j < slabs.size(); ++j)
-    if (column_fft[j]) {
-      y[j].resize(column_values(j));
-      read_prefix(*columns[j], y[j]);
+  const std::size_t members = slabs.size();
+  // Every block read back from its columns into its sender's pinned copy.
+  for (std::size_t j = 0; j < members; ++j)
+    if (column_fft[j])
+      for (std::size_t i = 0; i < members; ++i)
+        if (packed[i] && i != j)
+          move_slab_rows(*columns[j], staging[i]->data() + block_start(i, j), block(i, j), false, false);
+  for (std::size_t j = 0; j < members; ++j)
+    if (column_fft[j]) columns[j]->context().finish();
+  // Each slab written whole (its own block then from its device) and
+  // transposed back on its device.
+  for (std::size_t i = 0; i < members; ++i)
+    if (packed[i]) {
+      slabs[i].context().queue().enqueueWriteBuffer(packed[i]->cl_buffer(), CL_TRUE, 0, plane_values(i) * sizeof(T),
+                                                    staging[i]->data());
+      if (column_fft[i]) copy_slab_rows(*packed[i], block_start(i, i), *columns[i], block(i, i), false);
+      transpose_slab(transpose[i], *packed[i], slabs[i], n1 * n2, planes[i + 1] - planes[i]);
     }
-  for (std::size_t i = 0; i < slabs.size(); ++i) {
-    std::vector<T> x(plane_values(i));
-    for (std::size_t j = 0; j < slabs.size(); ++j)
-      if (column_fft[j]) slab_block_to_planes(block(i, j), y[j].data(), x.data());
-    write_prefix(slabs[i], x);
-  }
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -20,6 +20,14 @@ KernelTraits fft_traits(ElementType element);
 /// fft.slots fits the sequences to it).
 const TuningSpace& fft_tunables();
 
+/// The 3D FFT's all-to-all transpose across devices (kernels/fft_slabs.cl):
+/// a complex value read and written, a work-item each.
+KernelTraits fft_slab_traits(ElementType element);
+/// work-group size.
+const TuningSpace& fft_slab_tunables();
+/// The transpose of `values` complex values: a work-item each.
+LaunchPlan plan_fft_slab_transpose(const Planner& planner, ElementType element, std::size_t values);
+
 /// A transform's launches (FftLaunches: src/rules/fft_rules.hpp), planned
 /// whole by the rules (plan_fft_launches; stages sized for
 /// sizing_device(planner's, options)), each stage's work-group within its

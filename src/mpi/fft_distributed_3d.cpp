@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The 3D FFT across MPI ranks, in slabs: the rank's planes by its 2D
 // transforms, an MPI_Alltoallv into columns of axis 1, their 1D
-// transforms, and the all-to-all back (src/kernels/fft_slabs.hpp, as the
-// device group's), or the spectrum left in the columns (forward_to_columns,
-// inverse_from_columns: one all-to-all).
+// transforms, and the all-to-all back, or the spectrum left in the columns
+// (forward_to_columns, inverse_from_columns: one all-to-all). The slab is
+// transposed on the device so that each rank's block is contiguous
+// (src/kernels/fft_slabs.hpp, as the device group's); the messages go
+// between pinned host buffers kept between calls, and each received block
+// lands in the columns as a rectangle copy.
 #include "portacl/mpi.hpp"
 
 #include <chrono>
@@ -11,6 +14,7 @@
 #include <optional>
 
 #include "kernels/fft_slabs.hpp"
+#include "portacl/vectors.hpp"
 #include "kernels/kernel_call.hpp"
 #include "mpi/datatype.hpp"
 
@@ -25,13 +29,16 @@ struct DistributedFft3d<T>::State {
   std::size_t n0 = 0, n1 = 0, n2 = 0;
   std::vector<std::size_t> planes, columns;
   std::optional<BasicFft<T>> plane_fft, column_fft;
-  std::optional<Buffer<T>> column_data;  // [i1 - c0][i2][i0]
+  std::optional<Buffer<T>> column_data;         // [i1 - c0][i2][i0]
+  std::optional<Buffer<T>> packed;              // the slab transposed: [i1][i2][i0 - p0]
+  std::optional<HostBuffer<T>> sent, received;  // pinned: the packed slab, the blocks for the columns
+  LaunchPlan transpose;                         // plan_fft_slab_transpose
   double exchanging = 0;
 
   std::size_t count(const std::vector<std::size_t>& split, std::size_t r) const { return split[r + 1] - split[r]; }
-  // Planes of rank i, columns of rank j, in rows of rank j's columns.
-  FftSlabBlock block(std::size_t i, std::size_t j) const {
-    return {planes[i], planes[i + 1], columns[j], columns[j + 1], n0, n2, count(columns, j), columns[j]};
+  // Rank i's block of rank j's columns: where its rows land.
+  FftSlabRows block(std::size_t i, std::size_t j) const {
+    return {planes[i], count(planes, i), count(columns, j), n0, n2};
   }
   // T values of the block rank i sends rank j on the way to the columns.
   std::size_t block_values(std::size_t i, std::size_t j) const { return 2 * count(planes, i) * count(columns, j) * n2; }
@@ -43,8 +50,8 @@ struct DistributedFft3d<T>::State {
   // The all-to-all: the slab's planes into this rank's columns (`to`,
   // null where it has none), or back.
   void to_columns(const Buffer<T>& slab, Buffer<T>* to);
-  void to_planes(const Buffer<T>* from, Buffer<T>& slab);
-  void all_to_all(const std::vector<T>& send, std::vector<T>& receive, bool to_columns) const;
+  void to_planes(Buffer<T>* from, Buffer<T>& slab);
+  void all_to_all(const T* send, T* receive, bool to_columns) const;
 };
 
 template <class T>
@@ -77,6 +84,10 @@ DistributedFft3d<T>::DistributedFft3d(Context& ctx, MPI_Comm comm, std::array<st
       s.column_fft.emplace(ctx, std::vector<std::size_t>{s.n0}, o);
       s.column_data.emplace(ctx, 2 * columns * s.n2 * s.n0);
     }
+    s.transpose = plan_fft_slab_transpose(live_planner(ctx, plan), element_of<T>::value, s.slab_values() / 2);
+    if (s.slab_values()) s.packed.emplace(ctx, s.slab_values());
+    s.sent.emplace(ctx, s.slab_values());
+    s.received.emplace(ctx, s.column_values());
   } catch (const Error& e) {
     throw Error(s.prefix + e.what());
   }
@@ -88,8 +99,7 @@ DistributedFft3d<T>::~DistributedFft3d() = default;
 // Each rank's blocks to every rank, in rank order: to the columns, rank i
 // sends its planes of j's columns; back, the columns' blocks return.
 template <class T>
-void DistributedFft3d<T>::State::all_to_all(const std::vector<T>& send, std::vector<T>& receive,
-                                            bool to_columns) const {
+void DistributedFft3d<T>::State::all_to_all(const T* send, T* receive, bool to_columns) const {
   std::vector<int> send_counts(size), send_at(size), receive_counts(size), receive_at(size);
   std::size_t sent = 0, received = 0;
   for (std::size_t r = 0; r < size; ++r) {
@@ -102,58 +112,43 @@ void DistributedFft3d<T>::State::all_to_all(const std::vector<T>& send, std::vec
     sent += out;
     received += in;
   }
-  receive.resize(received);
-  MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), datatype<T>(), receive.data(), receive_counts.data(),
+  MPI_Alltoallv(send, send_counts.data(), send_at.data(), datatype<T>(), receive, receive_counts.data(),
                 receive_at.data(), datatype<T>(), comm);
 }
 
 template <class T>
 void DistributedFft3d<T>::State::to_columns(const Buffer<T>& slab, Buffer<T>* to) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t mine = count(planes, rank), row = 2 * n2;
-  // The planes' rows cut by the ranks' columns, rank after rank.
-  std::vector<T> x(slab_values()), send, receive;
-  if (!x.empty()) ctx->queue().enqueueReadBuffer(slab.cl_buffer(), CL_TRUE, 0, x.size() * sizeof(T), x.data());
-  send.reserve(x.size());
-  for (std::size_t j = 0; j < size; ++j)
-    for (std::size_t i0 = 0; i0 < mine; ++i0)
-      send.insert(send.end(), x.begin() + std::ptrdiff_t((i0 * n1 + columns[j]) * row),
-                  x.begin() + std::ptrdiff_t((i0 * n1 + columns[j + 1]) * row));
-  all_to_all(send, receive, true);
+  const std::size_t mine = count(planes, rank);
+  // The slab transposed on the device: rank j's block is the j-th run.
+  if (packed) {
+    transpose_slab(transpose, slab, *packed, mine, n1 * n2);
+    ctx->queue().enqueueReadBuffer(packed->cl_buffer(), CL_TRUE, 0, slab_values() * sizeof(T), sent->data());
+  }
+  all_to_all(sent->data(), received->data(), true);
+  // Rank i's block, its rows at plane planes[i] of the columns.
   if (to) {
-    std::vector<T> y(column_values());
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      slab_block_to_columns(block(i, rank), receive.data() + at, y.data());
-      at += block_values(i, rank);
-    }
-    ctx->queue().enqueueWriteBuffer(to->cl_buffer(), CL_TRUE, 0, y.size() * sizeof(T), y.data());
+    for (std::size_t i = 0; i < size; ++i)
+      move_slab_rows(*to, received->data() + 2 * planes[i] * count(columns, rank) * n2, block(i, rank), true, false);
+    ctx->finish();
   }
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 template <class T>
-void DistributedFft3d<T>::State::to_planes(const Buffer<T>* from, Buffer<T>& slab) {
+void DistributedFft3d<T>::State::to_planes(Buffer<T>* from, Buffer<T>& slab) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t mine = count(planes, rank), row = 2 * n2;
-  std::vector<T> send, receive, x(slab_values());
+  const std::size_t mine = count(planes, rank);
   if (from) {
-    std::vector<T> y(column_values());
-    ctx->queue().enqueueReadBuffer(from->cl_buffer(), CL_TRUE, 0, y.size() * sizeof(T), y.data());
-    for (std::size_t i = 0; i < size; ++i) {
-      const std::size_t first = send.size();
-      send.resize(first + block_values(i, rank));
-      slab_block_to_planes(block(i, rank), y.data(), send.data() + first);
-    }
+    for (std::size_t i = 0; i < size; ++i)
+      move_slab_rows(*from, received->data() + 2 * planes[i] * count(columns, rank) * n2, block(i, rank), false, false);
+    ctx->finish();
   }
-  all_to_all(send, receive, false);
-  std::size_t at = 0;
-  for (std::size_t j = 0; j < size; ++j) {
-    const std::size_t width = count(columns, j) * row;
-    for (std::size_t i0 = 0; i0 < mine; ++i0, at += width)
-      std::memcpy(x.data() + (i0 * n1 + columns[j]) * row, receive.data() + at, width * sizeof(T));
+  all_to_all(received->data(), sent->data(), false);
+  if (packed) {
+    ctx->queue().enqueueWriteBuffer(packed->cl_buffer(), CL_TRUE, 0, slab_values() * sizeof(T), sent->data());
+    transpose_slab(transpose, *packed, slab, n1 * n2, mine);
   }
-  if (!x.empty()) ctx->queue().enqueueWriteBuffer(slab.cl_buffer(), CL_TRUE, 0, x.size() * sizeof(T), x.data());
   exchanging += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
