@@ -60,7 +60,7 @@ TEST_CASE("one descriptor per family: the families --explain shows, each registe
   // operations, in the families' order; the bench sections are theirs.
   CHECK(operations().size() == operations_counted);
   CHECK(operations().front().name == family("stream").operations().front().name);
-  CHECK(scaling_counted == 5);  // nbody, train, cg, spmv, heat
+  CHECK(scaling_counted == 6);  // nbody, train, cg, spmv, heat, fft3d
   for (const char* name : {"gemm", "sparse", "stencil", "fft"}) CHECK(family(name).cases != nullptr);
   CHECK_THROWS_WITH(family("nonesuch"), Catch::Contains("known: stream, reduce"));
 }

@@ -40,7 +40,10 @@ const std::string& scaling_forms_text() {
 
 ScalingCase ScalingCase::grown(std::size_t p) const {
   ScalingCase g = *this;
-  g.n = kind == "train" ? n * p : std::size_t(std::lround(double(n) * std::sqrt(double(p))));
+  // Training's work is linear in its batch, the 3D FFT's about N^3, the rest's N^2.
+  g.n = kind == "train"   ? n * p
+        : kind == "fft3d" ? std::size_t(std::lround(double(n) * std::cbrt(double(p))))
+                          : std::size_t(std::lround(double(n) * std::sqrt(double(p))));
   return g;
 }
 
@@ -52,7 +55,7 @@ ScalingCase parse_scaling_case(const std::string& spec, const std::string& optio
 std::size_t scaling_units(const ScalingCase& c) {
   if (c.kind == "cg" || c.kind == "spmv") return 40;
   if (c.kind == "heat") return 32;
-  if (c.kind == "train") return 4;
+  if (c.kind == "train" || c.kind == "fft3d") return 4;
   return c.n >= 100000 ? 2 : 5;
 }
 
@@ -68,6 +71,14 @@ std::vector<float> scaling_bodies(std::size_t n, std::uint64_t seed) {
 }
 
 SmallCnnShape scaling_network() { return SmallCnnShape{3, 32, 32, 16, 10}; }
+
+std::vector<float> scaling_fft3d_values(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(2 * n * n * n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
 
 SolverOptions scaling_cg_options(std::size_t k) {
   SolverOptions o;
@@ -129,6 +140,12 @@ double alone_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_t seed
     run = [&ctx, u, c, k] {
       const HeatOptions<float> o = scaling_heat_options(k);
       heat2d(ctx, *u, c.n, c.n, o);
+    };
+  } else if (c.kind == "fft3d") {
+    auto data = std::make_shared<Buffer<float>>(ctx, scaling_fft3d_values(c.n, seed));
+    auto f = std::make_shared<Fft>(ctx, std::vector<std::size_t>{c.n, c.n, c.n});
+    run = [data, f, k] {
+      for (std::size_t s = 0; s < k; ++s) f->forward(*data);
     };
   } else if (c.kind == "nbody") {
     auto b = std::make_shared<Buffer<float>>(ctx, scaling_bodies(c.n, seed));

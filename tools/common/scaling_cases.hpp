@@ -17,7 +17,7 @@
 namespace bench {
 
 struct ScalingCase {
-  std::string kind;  // cg, heat, nbody, train
+  std::string kind;  // cg, spmv, heat, nbody, train, fft3d
   std::size_t n = 0;
   std::string spec() const { return kind + ":" + std::to_string(n); }
   // The case with its work grown p times (every case's work is N^2, but
@@ -30,10 +30,12 @@ const std::string& scaling_forms_text();
 // Parsed by the benches' one case parser (tuning/case_specs.hpp): throws
 // std::invalid_argument naming `option` and a malformed case.
 ScalingCase parse_scaling_case(const std::string& spec, const std::string& option);
-// Work units a timed run does: CG iterations, heat steps, N-body or training steps.
+// Work units a timed run does: CG iterations, heat steps, N-body or training steps, 3D FFTs.
 std::size_t scaling_units(const ScalingCase& c);
 // N bodies in the unit cube, mass 1/N each, from `seed`.
 std::vector<float> scaling_bodies(std::size_t n, std::uint64_t seed);
+// An fft3d:N case's N^3 complex values (2 N^3 floats) from `seed`.
+std::vector<float> scaling_fft3d_values(std::size_t n, std::uint64_t seed);
 // The network a train:B case trains: 3 x 32 x 32 images, 16 filters, 10 classes.
 portacl::SmallCnnShape scaling_network();
 // Each case's options, the same for every form timed: CG runs exactly k

@@ -70,6 +70,18 @@ Timing distributed_ms(Context& ctx, const ScalingCase& c, int reps, std::uint64_
     r = nbody_run(std::make_shared<mpi::DistributedNbody>(ctx, comm, scaling_bodies(c.n, seed),
                                                           std::vector<float>(4 * c.n, 0.0f), o),
                   k);
+  } else if (c.kind == "fft3d") {
+    auto f = std::make_shared<mpi::DistributedFft3d<float>>(ctx, comm, std::array<std::size_t, 3>{c.n, c.n, c.n});
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const std::vector<float> whole = scaling_fft3d_values(c.n, seed);
+    const std::size_t plane = 2 * c.n * c.n, first = f->plane_offsets()[std::size_t(rank)] * plane,
+                      last = f->plane_offsets()[std::size_t(rank) + 1] * plane;
+    auto slab = std::make_shared<Buffer<float>>(
+        ctx, std::vector<float>(whole.begin() + std::ptrdiff_t(first), whole.begin() + std::ptrdiff_t(last)));
+    r = scaling_run(f, [slab, k](const mpi::DistributedFft3d<float>& g) {
+      for (std::size_t s = 0; s < k; ++s) g.forward(*slab);
+    });
   } else {
     std::vector<float> images;
     std::vector<int> labels;
@@ -176,7 +188,9 @@ int run(int argc, char** argv) {
         << "% | " << fixed(one / t.ms, 2) << "x | " << fixed(100.0 * one / (double(size) * t.ms), 0) << "% | "
         << fixed(100.0 * t.exchange_share, 1) << "% |\n";
   }
-  out << "\nweak scaling (N becomes sqrt(P) N, as the work is N^2; a batch B becomes P B), rank 0 alone at the "
+  out << "\nweak scaling (N becomes sqrt(P) N, as the work is N^2; a batch B becomes P B; a 3D FFT's N cbrt(P) N), "
+         "rank "
+         "0 alone at the "
          "case's size against the ranks on the grown case:\n"
       << "| case | rank 0 alone | grown case | " << size << " ranks | efficiency | in exchange |\n"
       << "|---|---|---|---|---|---|\n";

@@ -51,6 +51,12 @@ GroupTiming group_ms(DeviceGroup& group, const Case& c, int reps) {
   } else if (c.kind == "nbody") {
     const NbodyOptions o = scaling_nbody_options();
     r = nbody_run(std::make_shared<GroupNbody>(group, scaling_bodies(c.n, 7), std::vector<float>(4 * c.n, 0.0f), o), k);
+  } else if (c.kind == "fft3d") {
+    auto f = std::make_shared<GroupFft3d>(group, std::array<std::size_t, 3>{c.n, c.n, c.n});
+    auto slabs = std::make_shared<std::vector<Buffer<float>>>(f->scatter(scaling_fft3d_values(c.n, 7)));
+    r = scaling_run(f, [slabs, k](const GroupFft3d& g) {
+      for (std::size_t s = 0; s < k; ++s) g.forward(*slabs);
+    });
   } else {
     // The group takes the batch from host memory (each member uploads its share every step).
     auto images = std::make_shared<std::vector<float>>();
@@ -139,7 +145,7 @@ bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, st
         << fixed(100.0 * g.exchange_share, 1) << "% |\n";
   }
   out << "\nweak scaling (the work grows with the members: N becomes sqrt(p) N, as the work is N^2; a batch B becomes "
-         "p B), "
+         "p B; a 3D FFT's N cbrt(p) N), "
          "member 0 alone at the case's size against the group, equal weights:\n"
       << "| case | member 0 alone | group | scaled case | efficiency | in exchange "
          "|\n|---|---|---|---|---|---|\n";

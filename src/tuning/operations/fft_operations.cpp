@@ -115,7 +115,13 @@ std::vector<BenchCase> fft_bench_cases(Context& ctx, const CaseSpec& spec, unsig
   return {std::move(c)};
 }
 
-const FamilyRegistration fft_family({"fft", 37, fft_operations, fft_cases, fft_bench_cases});
+const FamilyRegistration fft_family(
+    {"fft",
+     37,
+     fft_operations,
+     fft_cases,
+     fft_bench_cases,
+     {{"fft3d", {{"N"}}, "a 3D C2C transform of N^3 (float) in slabs, forward, per transform"}}});
 
 }  // namespace
 }  // namespace portacl
