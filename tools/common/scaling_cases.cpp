@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "kernels/sparse/generators.hpp"
+#include "rules/fft_rules.hpp"
 #include "tuning/family.hpp"
 #include "tuning/timing.hpp"
 
@@ -40,9 +41,11 @@ const std::string& scaling_forms_text() {
 
 ScalingCase ScalingCase::grown(std::size_t p) const {
   ScalingCase g = *this;
-  // Training's work is linear in its batch, the 3D FFT's about N^3, the rest's N^2.
+  // Training's work is linear in its batch, the 3D FFT's about N^3 (N
+  // kept a 2^a 3^b 5^c, as a Bluestein length would change the algorithm),
+  // the rest's N^2.
   g.n = kind == "train"   ? n * p
-        : kind == "fft3d" ? std::size_t(std::lround(double(n) * std::cbrt(double(p))))
+        : kind == "fft3d" ? fft_smooth_at_least(std::size_t(std::lround(double(n) * std::cbrt(double(p)))), 5)
                           : std::size_t(std::lround(double(n) * std::sqrt(double(p))));
   return g;
 }

@@ -188,10 +188,8 @@ int run(int argc, char** argv) {
         << "% | " << fixed(one / t.ms, 2) << "x | " << fixed(100.0 * one / (double(size) * t.ms), 0) << "% | "
         << fixed(100.0 * t.exchange_share, 1) << "% |\n";
   }
-  out << "\nweak scaling (N becomes sqrt(P) N, as the work is N^2; a batch B becomes P B; a 3D FFT's N cbrt(P) N), "
-         "rank "
-         "0 alone at the "
-         "case's size against the ranks on the grown case:\n"
+  out << "\nweak scaling (N becomes sqrt(P) N, as the work is N^2; a batch B becomes P B; a 3D FFT's N the smallest "
+         "2^a 3^b 5^c at least cbrt(P) N), rank 0 alone at the case's size against the ranks on the grown case:\n"
       << "| case | rank 0 alone | grown case | " << size << " ranks | efficiency | in exchange |\n"
       << "|---|---|---|---|---|---|\n";
   for (const ScalingCase& c : cases) {

@@ -145,7 +145,7 @@ bool run_group_scaling(const GroupScalingArgs& args, unsigned long long seed, st
         << fixed(100.0 * g.exchange_share, 1) << "% |\n";
   }
   out << "\nweak scaling (the work grows with the members: N becomes sqrt(p) N, as the work is N^2; a batch B becomes "
-         "p B; a 3D FFT's N cbrt(p) N), "
+         "p B; a 3D FFT's N the smallest 2^a 3^b 5^c at least cbrt(p) N), "
          "member 0 alone at the case's size against the group, equal weights:\n"
       << "| case | member 0 alone | group | scaled case | efficiency | in exchange "
          "|\n|---|---|---|---|---|---|\n";
