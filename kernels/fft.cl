@@ -198,7 +198,30 @@ inline void dft5(C* v) {
   v[3] = b - q;
 }
 
-// Any other radix (7, 11, 13) by its definition, its roots from the table.
+// Outputs m and q - m of an odd radix q: a + b and a - b.
+inline void pair_out(C* v, const uint m, const uint q, const C a, const C b) {
+  v[m] = a + b;
+  v[q - m] = a - b;
+}
+
+// Radix 7 by the conjugate pairs (v_k, v_(7-k)): three cosine sums and
+// three sine sums, constants compiled in (no table reads).
+inline void dft7(C* v) {
+  const T c1 = (T)0.62348980185873353053, c2 = (T)-0.22252093395631440429, c3 = (T)-0.90096886790241912624;
+  const T s1 = (T)0.78183148246802980871, s2 = (T)0.97492791218182360702, s3 = (T)0.43388373911755812048;
+  const C t1 = v[1] + v[6], t2 = v[2] + v[5], t3 = v[3] + v[4];
+  const C d1 = times_minus_i_sign(v[1] - v[6]), d2 = times_minus_i_sign(v[2] - v[5]),
+          d3 = times_minus_i_sign(v[3] - v[4]);
+  const C a1 = v[0] + c1 * t1 + c2 * t2 + c3 * t3, b1 = s1 * d1 + s2 * d2 + s3 * d3;
+  const C a2 = v[0] + c2 * t1 + c3 * t2 + c1 * t3, b2 = s2 * d1 - s3 * d2 - s1 * d3;
+  const C a3 = v[0] + c3 * t1 + c1 * t2 + c2 * t3, b3 = s3 * d1 - s1 * d2 + s2 * d3;
+  v[0] = v[0] + t1 + t2 + t3;
+  pair_out(v, 1, 7, a1, b1);
+  pair_out(v, 2, 7, a2, b2);
+  pair_out(v, 3, 7, a3, b3);
+}
+
+// Any other radix (11, 13) by its definition, its roots from the table.
 inline void dft_any(C* v, uint q, __global const C* lo, __global const C* hi, uint shift, ulong n) {
   C w[16], out[16];
   for (uint k = 0; k < q; ++k) w[k] = root(lo, hi, shift, (tw_t)k * (tw_t)(n / q));
@@ -216,6 +239,7 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
     case 3: dft3(v); break;
     case 4: dft4(v); break;
     case 5: dft5(v); break;
+    case 7: dft7(v); break;
     case 8: dft8(v); break;
     default: dft_any(v, q, lo, hi, shift, n); break;
   }

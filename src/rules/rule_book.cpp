@@ -129,8 +129,8 @@ const std::vector<Rule>& rule_book() {
        "load and store coalesces across transforms (one transform a work-group reads one value of each sector)."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2 (an 8 and a lone 2 become two 4s), then 3, "
-       "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5 and 8 by "
-       "their own butterflies, the others by their definition."},
+       "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5, 7 and 8 "
+       "by their own butterflies (constants compiled in), 11 and 13 by their definition."},
       {"fft.slots", "all", "-",
        "A work-group holds as many of a stage's sequences as give it about its planned size in butterflies a pass "
        "(GPUs: in the largest radix's passes, so every work-item has a butterfly there; where it loads or stores "
