@@ -125,7 +125,9 @@ extern template class BasicFft<double>;
 /// group's split of n0 by its weights, rule group.split), each plane
 /// n1 x n2 complex values packed (the last axis fastest). A transform runs
 /// each member's 2D transforms of its planes, an all-to-all through the
-/// host that leaves member j the columns column_offsets()[j] to
+/// host (each slab transposed on its device and read whole into pinned
+/// memory, each block written to its receiver as a rectangle) that leaves
+/// member j the columns column_offsets()[j] to
 /// column_offsets()[j + 1] of axis 1 (for every i0 and i2, axis 0
 /// contiguous), their 1D transforms along axis 0, and the all-to-all back:
 /// the output has the input's slabs. The members' transforms run at the
@@ -139,9 +141,14 @@ extern template class BasicFft<double>;
 /// solve). There value (k0, k1, k2) lies on the member j whose columns
 /// hold k1, complex value ((k1 - column_offsets()[j]) n2 + k2) n0 + k0.
 ///
+/// Memory: besides its slab, each member keeps its columns (the columns'
+/// share of the array), a device copy and a pinned host copy of its slab
+/// (the all-to-all's), made once with the plan.
+///
 /// Errors, before any launch: a length of 0, double on a member without
-/// fp64; at a call, not one slab a member, a slab of another member's
-/// context or smaller than its planes.
+/// fp64; at a call, not one slab (column buffer) a member, a slab of
+/// another member's context or smaller than its planes, a column buffer
+/// of another member's context or smaller than its columns.
 namespace portacl {
 
 /// A 3D complex transform of n0 x n1 x n2 over a device group, in slabs
@@ -181,8 +188,9 @@ class BasicGroupFft3d {
   std::vector<Buffer<T>> scatter(const std::vector<T>& whole) const;
   /// The slabs read back into one array.
   std::vector<T> gather(const std::vector<Buffer<T>>& slabs) const;
-  /// Seconds in the all-to-alls (downloads, the host's reordering,
-  /// uploads), summed over calls.
+  /// Seconds in the all-to-alls (the devices' transposes, the reads into
+  /// pinned memory, the rectangle writes, and the reverse), summed over
+  /// calls.
   double exchange_seconds() const;
   /// The splits and why, then each member's transforms.
   std::string explain() const;

@@ -172,12 +172,17 @@ class DistributedHeat2d {
 /// MPI_Alltoallv that leaves it the columns column_offsets()[r] to
 /// column_offsets()[r + 1] of axis 1 (axis 0 contiguous), their 1D
 /// transforms, and the all-to-all back: the output has the input's slabs.
-/// Device data goes through host copies (OpenCL has no GPU-direct
-/// transfer). Every rank calls forward and inverse together.
+/// Device data goes through pinned host copies (OpenCL has no GPU-direct
+/// transfer): the slab transposed on the device so that each rank's block
+/// is contiguous, one message each way, each received block written into
+/// the columns as a rectangle. Besides its slab, a rank keeps its columns,
+/// a device copy of its slab and pinned host buffers of its slab's and its
+/// columns' size, made once with the plan. Every rank calls forward and
+/// inverse (and the columns' forms) together.
 ///
 /// Errors name the rank: a length of 0, double on a device without fp64,
-/// a slab of another context or smaller than the rank's planes, a message
-/// past MPI's int count.
+/// a slab (columns) of another context or smaller than the rank's planes
+/// (columns), a message past MPI's int count.
 namespace portacl::mpi {
 
 /// A 3D complex transform of n0 x n1 x n2 across the ranks of a
@@ -213,8 +218,9 @@ class DistributedFft3d {
   const std::vector<std::size_t>& plane_offsets() const;
   /// Axis 1's split between the all-to-alls: size + 1 offsets.
   const std::vector<std::size_t>& column_offsets() const;
-  /// Seconds this rank spent in the all-to-alls (downloads, packing,
-  /// MPI_Alltoallv, unpacking, uploads), summed over calls.
+  /// Seconds this rank spent in the all-to-alls (the device's transpose,
+  /// the read into pinned memory, MPI_Alltoallv, the rectangle writes, and
+  /// the reverse), summed over calls.
   double exchange_seconds() const;
   /// This rank's planes and columns, then its transforms' plans.
   std::string explain() const;

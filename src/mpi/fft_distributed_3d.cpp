@@ -101,16 +101,16 @@ DistributedFft3d<T>::~DistributedFft3d() = default;
 template <class T>
 void DistributedFft3d<T>::State::all_to_all(const T* send, T* receive, bool to_columns) const {
   std::vector<int> send_counts(size), send_at(size), receive_counts(size), receive_at(size);
-  std::size_t sent = 0, received = 0;
+  std::size_t out_at = 0, in_at = 0;  // T values before rank r's message, each way
   for (std::size_t r = 0; r < size; ++r) {
     const std::size_t out = to_columns ? block_values(rank, r) : block_values(r, rank);
     const std::size_t in = to_columns ? block_values(r, rank) : block_values(rank, r);
     send_counts[r] = message_count(out, comm);
-    send_at[r] = message_count(sent, comm);
+    send_at[r] = message_count(out_at, comm);
     receive_counts[r] = message_count(in, comm);
-    receive_at[r] = message_count(received, comm);
-    sent += out;
-    received += in;
+    receive_at[r] = message_count(in_at, comm);
+    out_at += out;
+    in_at += in;
   }
   MPI_Alltoallv(send, send_counts.data(), send_at.data(), datatype<T>(), receive, receive_counts.data(),
                 receive_at.data(), datatype<T>(), comm);
