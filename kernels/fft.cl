@@ -23,7 +23,9 @@
 // Macros: T (float or double), WG_SIZE, SIGN (-1 forward, +1 inverse),
 // REAL_IN (input reals, imaginary parts 0), HERM_IN (input the n / 2 + 1
 // first values of a Hermitian sequence), REAL_OUT (the real parts only),
-// HALF_OUT (the first n / 2 + 1 outputs only).
+// HALF_OUT (the first n / 2 + 1 outputs only), PAIR_IN / PAIR_OUT (a real
+// array read or written as complex values, reals 2e and 2e + 1 as value e:
+// the packed real transform, rule fft.real-packed).
 #include "portacl_common.cl"
 
 #define C PORTACL_CAT(T, 2)
@@ -42,6 +44,12 @@
 #endif
 #ifndef HALF_OUT
 #define HALF_OUT 0
+#endif
+#ifndef PAIR_IN
+#define PAIR_IN 0
+#endif
+#ifndef PAIR_OUT
+#define PAIR_OUT 0
 #endif
 
 inline C cmul(const C a, const C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
@@ -114,9 +122,14 @@ inline ulong batch_offset(ulong b, ulong c0, ulong c1, ulong d0, ulong d1, ulong
 }
 
 // Element e of a sequence of n starting at `base`, stride `str` (in the
-// array's own elements: reals for a real array, pairs for a complex one).
+// array's own elements: reals for a real array, pairs for a complex one;
+// PAIR_IN: str is twice the reals' stride, value e the reals e str and
+// e str + str / 2).
 inline C load_element(__global const T* in, ulong base, ulong str, ulong e, ulong n) {
-#if REAL_IN
+#if PAIR_IN
+  if (str == 2) return vload2(0, in + base + 2 * e);
+  return (C)(in[base + e * str], in[base + e * str + str / 2]);
+#elif REAL_IN
   return (C)(in[base + e * str], (T)0);
 #elif HERM_IN
   const ulong k = e <= n / 2 ? e : n - e;
@@ -128,7 +141,14 @@ inline C load_element(__global const T* in, ulong base, ulong str, ulong e, ulon
 }
 
 inline void store_element(__global T* out, ulong base, ulong str, ulong e, ulong n, const C v) {
-#if REAL_OUT
+#if PAIR_OUT
+  if (str == 2) {
+    vstore2(v, 0, out + base + 2 * e);
+  } else {
+    out[base + e * str] = v.x;
+    out[base + e * str + str / 2] = v.y;
+  }
+#elif REAL_OUT
   out[base + e * str] = v.x;
 #elif HALF_OUT
   if (e <= n / 2) vstore2(v, base + e * str, out);
@@ -636,5 +656,50 @@ __kernel void fft_chirp_out(__global const C* a, ulong batches, ulong n, ulong m
     const ulong b = idx / kept, k = idx % kept;
     const ulong base = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
     store_element(out, base, o_str, k, n, cmul(a[b * m + k], chirp_at(chirp, k)));
+  }
+}
+
+// ---- the packed real transform (rule fft.real-packed) -----------------------
+// n = 2N reals x as N complex values z_j = x_2j + i x_2j+1, Z = F_N z. With
+// E_k = (Z_k + conj Z_(N-k)) / 2 and O_k = -i (Z_k - conj Z_(N-k)) / 2 (the
+// transforms of the even and the odd reals), X_k = E_k + W_n^k O_k and
+// X_(N-k) = conj(E_k - W_n^k O_k): a work-item a pair (k, N - k), k <= N / 2,
+// each Z read once. lo, hi, shift: the roots of n (root()).
+
+// X_k, k <= N, from a[b N + k] (the packed temporary).
+__kernel void fft_real_post(__global const C* a, ulong batches, ulong n, __global const C* lo, __global const C* hi,
+                            uint shift, __global T* out, ulong o_off, ulong o_str, ulong o_d0, ulong o_d1, ulong o_d2,
+                            ulong c0, ulong c1) {
+  const ulong N = n / 2, pairs = N / 2 + 1;
+  PORTACL_FOR_UNITS(idx, batches * pairs) {
+    const ulong b = idx / pairs, k = idx % pairs;
+    const C p = a[b * N + k], q = conj_c(a[b * N + (N - k) % N]);
+    const C e = (T)0.5 * (p + q), o = (T)0.5 * (C)(p.y - q.y, q.x - p.x);
+    const C t = cmul(root(lo, hi, shift, (tw_t)k), o);
+    const ulong base = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
+    vstore2(e + t, base + k * o_str, out);
+    if (N - k != k) vstore2(conj_c(e - t), base + (N - k) * o_str, out);
+  }
+}
+
+// The inverse: Z_k = (A + conj B) + i (A - conj B) W_n^-k and Z_(N-k) =
+// conj(A + conj B) + i conj((A - conj B) W_n^-k), A = X_k, B = X_(N-k)
+// (the imaginary parts of X_0 and X_N taken as 0), so that the inverse
+// F_N^-1 Z gives x_2j + i x_2j+1 (unnormalised, as the inverse of n).
+__kernel void fft_real_pre(__global const T* in, ulong i_off, ulong i_str, ulong i_d0, ulong i_d1, ulong i_d2,
+                           ulong c0, ulong c1, ulong batches, ulong n, __global const C* lo, __global const C* hi,
+                           uint shift, __global C* a) {
+  const ulong N = n / 2, pairs = N / 2 + 1;
+  PORTACL_FOR_UNITS(idx, batches * pairs) {
+    const ulong b = idx / pairs, k = idx % pairs;
+    const ulong base = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
+    C x = vload2(base + k * i_str, in), y = conj_c(vload2(base + (N - k) * i_str, in));
+    if (k == 0) {
+      x.y = (T)0;
+      y.y = (T)0;
+    }
+    const C e = x + y, t = cmul(x - y, root(lo, hi, shift, (tw_t)k));
+    a[b * N + k] = e + (C)(-t.y, t.x);
+    if (k && N - k != k) a[b * N + N - k] = conj_c(e) + (C)(t.y, t.x);
   }
 }

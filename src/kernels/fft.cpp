@@ -108,6 +108,7 @@ struct BasicFft<T>::State {
   };
   std::vector<Tables> tables;              // per distinct length
   std::vector<std::size_t> table_of_axis;  // which tables each axis reads
+  Tables real;                             // the packed real transform's roots of n (FftLaunches::real_n)
   std::optional<Buffer<T>> temp_a, temp_b, copy;
 };
 
@@ -211,6 +212,10 @@ BasicFft<T>::BasicFft(Context& ctx, std::vector<std::size_t> shape, const FftOpt
     s.temp_b.emplace(ctx, checked_product(any.temp_values, 2, "fft: the temporaries"));
   }
   if (any.copy_values) s.copy.emplace(ctx, checked_product(any.copy_values, 2, "fft: the copy"));
+  if (any.real_n) {
+    s.real.shift = any.real_shift;
+    make_twiddles<T>(ctx, any.real_n, s.real.lo, s.real.hi, s.real.shift);
+  }
   // Tables once a distinct length: twiddles, and under Bluestein the chirp
   // and the spectrum of each direction the plan runs.
   for (std::size_t a = 0; a < shape.size(); ++a) {
@@ -298,7 +303,7 @@ namespace {
 
 template <class T, class Tables>
 void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const std::vector<Tables>& tables,
-               const std::vector<std::size_t>& table_of_axis) {
+               const std::vector<std::size_t>& table_of_axis, const Tables& real) {
   using kernel_call::launch;
   for (const FftStep& st : l.steps) {
     const auto& tab = tables[table_of_axis[st.axis]];
@@ -332,6 +337,16 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
       case FftStep::chirp_out:
         launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.chirp_n), u(st.chirp_m), *tab.chirp, ops.of(o.operand),
                u(o.offset), u(o.stride), u(o.distance[0]), u(o.distance[1]), u(o.distance[2]), u(st.c0), u(st.c1));
+        break;
+      case FftStep::real_post:
+        launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.n), *real.lo, *real.hi,
+               static_cast<cl_uint>(real.shift), ops.of(o.operand), u(o.offset), u(o.stride), u(o.distance[0]),
+               u(o.distance[1]), u(o.distance[2]), u(st.c0), u(st.c1));
+        break;
+      case FftStep::real_pre:
+        launch(ctx, k, ops.of(i.operand), u(i.offset), u(i.stride), u(i.distance[0]), u(i.distance[1]),
+               u(i.distance[2]), u(st.c0), u(st.c1), u(st.transforms), u(st.n), *real.lo, *real.hi,
+               static_cast<cl_uint>(real.shift), ops.of(o.operand));
         break;
     }
   }
@@ -370,7 +385,7 @@ void BasicFft<T>::forward(const Buffer<T>& in, Buffer<T>& out) const {
   run_steps<T>(*s_->ctx, s_->forward,
                Operands<T>{in, out, s_->temp_a ? &*s_->temp_a : nullptr, s_->temp_b ? &*s_->temp_b : nullptr,
                            s_->copy ? &*s_->copy : nullptr},
-               s_->tables, s_->table_of_axis);
+               s_->tables, s_->table_of_axis, s_->real);
 }
 
 template <class T>
@@ -380,7 +395,7 @@ void BasicFft<T>::inverse(const Buffer<T>& in, Buffer<T>& out) const {
   run_steps<T>(*s_->ctx, s_->inverse,
                Operands<T>{in, out, s_->temp_a ? &*s_->temp_a : nullptr, s_->temp_b ? &*s_->temp_b : nullptr,
                            s_->copy ? &*s_->copy : nullptr},
-               s_->tables, s_->table_of_axis);
+               s_->tables, s_->table_of_axis, s_->real);
 }
 
 template <class T>

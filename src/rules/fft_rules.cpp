@@ -146,6 +146,14 @@ std::vector<std::size_t> split_stages(std::vector<std::size_t> factors, std::siz
   return stages;
 }
 
+// The split of a table of m roots: one table up to 4096, else two of
+// about sqrt(m) (W_m^k = lo[k mod 2^shift] hi[k >> shift]).
+unsigned twiddle_split(std::size_t m) {
+  unsigned bits = 0;
+  while ((std::size_t{1} << bits) < m) ++bits;
+  return bits <= 12 ? bits : (bits + 1) / 2;
+}
+
 }  // namespace
 
 std::vector<std::size_t> fft_prime_factors(std::size_t n) {
@@ -198,9 +206,7 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
                       "fp64), then rounded"
                     : "the device has no fp64: the kernel's spectrum is transformed in the transform's precision");
   }
-  unsigned bits = 0;
-  while ((std::size_t{1} << bits) < l.m) ++bits;
-  l.twiddle_shift = bits <= 12 ? bits : (bits + 1) / 2;
+  l.twiddle_shift = twiddle_split(l.m);
   std::string why;
   const std::size_t cap = stage_capacity(plan, device, 2 * element_bytes, why);
   l.capacity = cap;
@@ -534,6 +540,36 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std:
   l.steps.push_back(out);
 }
 
+// Whether the last axis's n reals run as n / 2 complex values (rule
+// fft.real-packed): an even smooth length that takes more than one stage
+// (n / 2's stages and the launch that joins the halves move fewer bytes
+// and do half the arithmetic; a single stage reads and writes each value
+// once already, and the joining launch would add a read and a write),
+// whose transforms do not lie side by side (a column axis keeps its reals
+// as complex values).
+bool real_packed(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes, bool columns) {
+  if (n % 2 || !fft_smooth(n)) return false;
+  const std::string len = std::to_string(n), half = std::to_string(n / 2);
+  if (columns) {
+    plan.decide(
+        "fft_real", "as complex values", "fft.real-packed",
+        "the length-" + len + " transforms lie side by side (a column axis): their reals run as complex values");
+    return false;
+  }
+  LaunchPlan scratch = plan;
+  const std::size_t stages = choose_fft_length(scratch, device, n, element_bytes).stages.size();
+  if (stages < 2) {
+    plan.decide("fft_real", "as complex values", "fft.real-packed",
+                "length " + len + " is one stage: each value is read and written once already");
+    return false;
+  }
+  plan.decide("fft_real", "packed, " + half + " complex values", "fft.real-packed",
+              "length " + len + " takes " + std::to_string(stages) + " stages; its reals as " + half +
+                  " complex values (2j, 2j + 1), whose stages and one launch joining the halves move fewer bytes "
+                  "and do half the arithmetic");
+  return true;
+}
+
 }  // namespace
 
 FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, const FftProblem& p) {
@@ -574,18 +610,72 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
     j.out_kind = out_kind;
     axis_steps(l, axis_plans[axis], j, p.element_bytes);
   };
+  // The last axis of R2C or C2R from `from` to `to`: its n reals as n / 2
+  // complex values where rule fft.real-packed takes them (R2C: the stages
+  // into a temporary, then fft_real_post into the half spectrum; C2R:
+  // fft_real_pre from the half spectrum into a temporary, then the
+  // stages), else the reals as complex values (REAL_IN, HALF_OUT; HERM_IN,
+  // REAL_OUT).
+  auto real_job = [&](const ArrayShape& from, const ArrayShape& to) {
+    const std::size_t axis = dims - 1, n = p.shape[axis], half = n / 2;
+    const bool r2c = p.kind == FftProblem::r2c;
+    AxisJob j;
+    j.axis = axis;
+    j.sign = sign;
+    std::size_t c0 = 1, c1 = 1;
+    FftView reals = axis_view(r2c ? from : to, axis, j.c0, j.c1);
+    const FftView spectrum = axis_view(r2c ? to : from, axis, c0, c1);
+    j.transforms = p.batch * j.c0 * j.c1;
+    if (!real_packed(axis_plans[axis], device, n, p.element_bytes, across_batches(reals, j.c0, j.c1, j.transforms))) {
+      if (r2c)
+        job(axis, from, to, "REAL_IN", "HALF_OUT");
+      else
+        job(axis, from, to, "HERM_IN", "REAL_OUT");
+      return;
+    }
+    reals.stride *= 2;  // value e: the reals e stride and e stride + stride / 2 (PAIR_IN, PAIR_OUT)
+    l.lengths[axis] = choose_fft_length(axis_plans[axis], device, half, p.element_bytes);
+    l.real_n = n;
+    l.real_shift = twiddle_split(n);
+    l.temp_values = std::max(l.temp_values, j.transforms * half);
+    FftStep edge =
+        job_step(j, one_per_item(axis_plans[axis], j.transforms * (half / 2 + 1)),
+                 r2c ? FftStep::real_post : FftStep::real_pre, r2c ? "fft_real_post" : "fft_real_pre", sign, "", "");
+    edge.n = n;
+    if (r2c) {
+      // The stages' last output: the temporary its input is not (they
+      // alternate from temp_a).
+      const FftOperand last = l.lengths[axis].stages.size() % 2 ? FftOperand::temp_a : FftOperand::temp_b;
+      j.in = reals;
+      j.out = edge.in = packed_view(last, half, j.c0, j.c1);
+      j.in_kind = "PAIR_IN";
+      axis_steps(l, axis_plans[axis], j, p.element_bytes);
+      edge.out = spectrum;
+      l.steps.push_back(edge);
+    } else {
+      edge.in = spectrum;
+      edge.out = j.in = packed_view(FftOperand::temp_a, half, j.c0, j.c1);
+      l.steps.push_back(edge);
+      j.out = reals;
+      j.out_kind = "PAIR_OUT";
+      axis_steps(l, axis_plans[axis], j, p.element_bytes);
+    }
+  };
   if (p.kind == FftProblem::c2r) {
     // The other axes inverse, from the input into a packed copy, in place
     // there; then the last axis from the copy (or the input) to the reals.
     const ArrayShape copy = array_shape(FftOperand::copy, complex_dims, 0, 1, 0);
     if (dims > 1) l.copy_values = p.batch * copy.distance;
     for (std::size_t a = dims - 1; a-- > 0;) job(a, a == dims - 2 ? in : copy, copy, "", "");
-    job(dims - 1, dims > 1 ? copy : in, out, "HERM_IN", "REAL_OUT");
+    real_job(dims > 1 ? copy : in, out);
     return l;
   }
   // C2C and R2C: the last axis from the input to the output, the others in
   // place there.
-  job(dims - 1, in, out, p.kind == FftProblem::r2c ? "REAL_IN" : "", p.kind == FftProblem::r2c ? "HALF_OUT" : "");
+  if (p.kind == FftProblem::r2c)
+    real_job(in, out);
+  else
+    job(dims - 1, in, out, "", "");
   for (std::size_t a = dims - 1; a-- > 0;) job(a, out, out, "", "");
   return l;
 }

@@ -106,14 +106,14 @@ struct FftView {
 
 /// One launch of a transform.
 struct FftStep {
-  enum Kind { stage, chirp_in, chirp_product, chirp_out } kind = stage;
-  std::string entry;  ///< fft_stage, fft_chirp_in, fft_chirp_product, fft_chirp_out
+  enum Kind { stage, chirp_in, chirp_product, chirp_out, real_post, real_pre } kind = stage;
+  std::string entry;  ///< fft_stage, fft_chirp_in, fft_chirp_product, fft_chirp_out, fft_real_post, fft_real_pre
   LaunchPlan plan;    ///< whole: macros, grid, local size
   FftView in, out;
   std::size_t c0 = 1, c1 = 1;  ///< the batch's inner counts (FftView)
   std::size_t transforms = 0;  ///< sequences transformed (every batch's)
-  std::size_t n = 0;           ///< the sequences' length (stage: the stage's transform, m under Bluestein)
-  std::size_t axis = 0;        ///< which length's tables (twiddles, chirp, spectrum): FftLaunches::lengths
+  std::size_t n = 0;  ///< the sequences' length (stage: the stage's transform, m under Bluestein; real_*: the reals')
+  std::size_t axis = 0;  ///< which length's tables (twiddles, chirp, spectrum): FftLaunches::lengths
   // stage
   FftStage shape;
   bool in_slot_first = false, out_slot_first = false;
@@ -135,11 +135,19 @@ struct FftLaunches {
   std::vector<FftStep> steps;
   std::size_t temp_values = 0;  ///< each of temp_a and temp_b
   std::size_t copy_values = 0;  ///< the C2R input's copy
+  /// The packed real transform (rule fft.real-packed): the last axis's n
+  /// reals run as n / 2 complex values (lengths.back() is n / 2's), and
+  /// fft_real_post / fft_real_pre read the roots W_n^k from a table of
+  /// n's split at real_shift (as FftLength::twiddle_shift); 0: not packed.
+  std::size_t real_n = 0;
+  unsigned real_shift = 0;
 };
 
 /// The launches of `problem` (already validated) under `plan` (the stage
 /// kernel's plan for this problem) on `device`: each axis in turn, the
-/// last first for R2C and last of all for C2R, each axis's length by
+/// last first for R2C and last of all for C2R (an even length's reals as
+/// half as many complex values where rule fft.real-packed takes them, with
+/// a launch after (R2C) or before (C2R) its stages), each axis's length by
 /// choose_fft_length, its stages' grids, work-groups and local memory
 /// (rule fft.slots), their loads' and stores' orders (fft.coalescing), and
 /// the chirp-z's elementwise passes a work-item per value.

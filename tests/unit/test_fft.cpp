@@ -277,6 +277,21 @@ TEST_CASE("fft: real to complex and complex to real, odd and even lengths", "[ff
   o.input = {1, 2, 0};
   o.output = {0, 1, 40};
   check_fft<float>(ctx, {31}, o);
+  // An even length of two stages: its reals as half as many complex values
+  // (fft.real-packed), through strided, offset and spaced layouts, and as
+  // the last axis of a 2D transform.
+  for (std::size_t n : {40000u, 2u * 3 * 5 * 7 * 11 * 13 * 4}) {
+    FftOptions r = fft_batch(2, FftKind::r2c);
+    r.input = {1, 2, 0};
+    r.output = {3, 1, n / 2 + 11};
+    check_fft<float>(ctx, {n}, r);
+    FftOptions c = fft_batch(2, FftKind::c2r);
+    c.input = {1, 1, n / 2 + 5};
+    c.output = {2, 3, 0};
+    check_fft<float>(ctx, {n}, c, true);
+    check_fft<float>(ctx, {3, n}, fft_batch(1, FftKind::r2c));
+    check_fft<float>(ctx, {3, n}, fft_batch(1, FftKind::c2r), true);
+  }
 }
 
 TEST_CASE("fft: 2D and 3D, complex and real, with a Bluestein axis", "[fft]") {
@@ -300,6 +315,8 @@ TEST_CASE("fft: double precision where the device has fp64", "[fft]") {
     check_fft<double>(ctx, {n}, fft_batch(2, FftKind::r2c));
   }
   check_fft<double>(ctx, {6, 10, 9}, fft_batch(1, FftKind::c2r), true);
+  check_fft<double>(ctx, {40000}, fft_batch(2, FftKind::r2c));  // packed (fft.real-packed)
+  check_fft<double>(ctx, {40000}, fft_batch(2, FftKind::c2r), true);
 }
 
 TEST_CASE("fft runs right under every device class's plan", "[fft]") {
@@ -348,6 +365,12 @@ TEST_CASE("fft explains its algorithm, stages and radices by their rules", "[fft
   Fft smooth(ctx, {4096});
   CHECK_THAT(smooth.explain(), Catch::Contains("[fft.stage-length]") && Catch::Contains("[fft.radices]") &&
                                    Catch::Contains("[fft.slots]") && Catch::Contains("[fft.coalescing]"));
+  FftOptions real = fft_batch(1, FftKind::r2c);
+  CHECK_THAT(Fft(ctx, {40000}, real).explain(),
+             Catch::Contains("packed, 20000 complex values  [fft.real-packed]") && Catch::Contains("fft_real_post"));
+  real.kind = FftKind::c2r;
+  CHECK_THAT(Fft(ctx, {40000}, real).explain(), Catch::Contains("fft_real_pre"));
+  CHECK_THAT(Fft(ctx, {64}, real).explain(), Catch::Contains("as complex values  [fft.real-packed]"));
   Fft prime(ctx, {65537});
   CHECK_THAT(prime.explain(), Catch::Contains("[fft.bluestein]") && Catch::Contains("prime factor 65537"));
   for (const LaunchPlan& p : prime.plans()) CHECK(p.provenance == "rules");
