@@ -81,7 +81,7 @@ inline C root(__global const C* lo, __global const C* hi, uint shift, tw_t m) {
   return SIGN < 0 ? w : conj_c(w);
 }
 
-#ifdef FFT_STAGE_SINCOS
+#if defined(FFT_STAGE_SINCOS) || defined(FFT_REAL_POST) || defined(FFT_REAL_PRE)
 // W_n^m from its angle (rule fft.stage-twiddles), not from the tables: the
 // angle 2 pi m / n is reduced in integers, exactly, to a quadrant q and
 // the nearer half of it, so that sinpi and cospi see at most pi / 4.
@@ -263,6 +263,35 @@ inline void dft(C* v, uint q, __global const C* lo, __global const C* hi, uint s
     case 8: dft8(v); break;
     default: dft_any(v, q, lo, hi, shift, n); break;
   }
+}
+
+// ---- the packed real transform (rule fft.real-packed) -----------------------
+// n = 2N reals x as N complex values z_j = x_2j + i x_2j+1, Z = F_N z. With
+// E_k = (Z_k + conj Z_(N-k)) / 2 and O_k = -i (Z_k - conj Z_(N-k)) / 2 (the
+// transforms of the even and the odd reals), X_k = E_k + W_n^k O_k and
+// X_(N-k) = conj(E_k - W_n^k O_k): a work-item a pair (k, N - k), k <= N / 2,
+// each Z read once. The inverse: Z_k = (A + conj B) + i (A - conj B) W_n^-k
+// and Z_(N-k) = conj(A + conj B) + i conj((A - conj B) W_n^-k), A = X_k,
+// B = X_(N-k) (the imaginary parts of X_0 and X_N taken as 0), so that
+// F_N^-1 Z gives x_2j + i x_2j+1 (unnormalised, as the inverse of n).
+// Where n / 2 is one specialised stage, its kernel joins (splits) the
+// halves in local memory (FFT_REAL_POST, FFT_REAL_PRE; roots from their
+// angles); else a launch of its own does (fft_real_post, fft_real_pre;
+// roots from a table of n's).
+
+// X_k and X_(N-k) from p = Z_k, q = conj Z_(N-k) and w = W_n^k.
+inline void real_join(const C p, const C q, const C w, C* xk, C* xnk) {
+  const C e = (T)0.5 * (p + q), o = (T)0.5 * (C)(p.y - q.y, q.x - p.x);
+  const C t = cmul(w, o);
+  *xk = e + t;
+  *xnk = conj_c(e - t);
+}
+
+// Z_k and Z_(N-k) from x = X_k, y = conj X_(N-k) and w = W_n^-k.
+inline void real_split(const C x, const C y, const C w, C* zk, C* znk) {
+  const C e = x + y, t = cmul(x - y, w);
+  *zk = e + (C)(-t.y, t.x);
+  *znk = conj_c(e) + (C)(t.y, t.x);
 }
 
 // ---- a stage ----------------------------------------------------------------
@@ -449,6 +478,44 @@ inline void direct_write(__global T* out, const SlotInfo si, const ulong o_str, 
 }
 #endif
 
+#ifdef FFT_REAL_POST
+// The packed real transform's halves joined in local memory after the
+// stage's last pass, which left Z_m of slot s at LX(s, m) (one stage: the
+// slot is the whole sequence of N = FFT_R values), and stored along a slot.
+inline void real_post_store(__global T* out, const SlotInfo si, const ulong o_str, __local const C* buf) {
+  const uint N = STAGE_R, pairs = N / 2 + 1;
+  for (uint x = get_local_id(0); x < STAGE_SLOTS * pairs; x += WG_SIZE) {
+    const uint s = x / pairs, k = x % pairs;
+    if (si.j[s] == ~0ul) continue;
+    C xk, xnk;
+    real_join(buf[LX(s, k)], conj_c(buf[LX(s, (N - k) % N)]), root_by_angle(k, 2 * (ulong)N), &xk, &xnk);
+    vstore2(xk, si.out[s] + k * o_str, out);
+    if (N - k != k) vstore2(xnk, si.out[s] + (N - k) * o_str, out);
+  }
+}
+#endif
+
+#ifdef FFT_REAL_PRE
+// The inverse's halves split into local memory before the first pass.
+inline void real_pre_load(__global const T* in, const SlotInfo si, const ulong i_str, __local C* buf) {
+  const uint N = STAGE_R, pairs = N / 2 + 1;
+  for (uint x = get_local_id(0); x < STAGE_SLOTS * pairs; x += WG_SIZE) {
+    const uint s = x / pairs, k = x % pairs;
+    C zk = (C)((T)0, (T)0), znk = zk;
+    if (si.j[s] != ~0ul) {
+      C a = vload2(si.in[s] + k * i_str, in), b = conj_c(vload2(si.in[s] + (N - k) * i_str, in));
+      if (k == 0) {
+        a.y = (T)0;
+        b.y = (T)0;
+      }
+      real_split(a, b, root_by_angle(k, 2 * (ulong)N), &zk, &znk);
+    }
+    buf[LX(s, k)] = zk;
+    if (k && N - k != k) buf[LX(s, N - k)] = znk;
+  }
+}
+#endif
+
 #define FFT_NEXT(a, b)                                      \
   barrier(CLK_LOCAL_MEM_FENCE);                             \
   pass_write(buf_a, FFT_Q##a, FFT_S##a, FFT_ACROSS(a), v);  \
@@ -503,7 +570,11 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
 #if FFT_DIRECT_IN
   direct_read(in, si, i_str, lo, hi, shift, v);
 #else
+#ifdef FFT_REAL_PRE
+  real_pre_load(in, si, i_str, buf_a);
+#else
   stage_load(in, si, i_str, in_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, lo, hi, shift, buf_a);
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   pass_read(buf_a, FFT_Q0, FFT_S0, FFT_ACROSS(0), pt, FFT_T0, lo, hi, shift, v);
 #endif
@@ -549,9 +620,16 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
   barrier(CLK_LOCAL_MEM_FENCE);
   pass_write(buf_a, FFT_QL, FFT_SL, FFT_ACROSS(FFT_PASSES - 1), v);
   barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef FFT_REAL_POST
+  real_post_store(out, si, o_str, buf_a);
+#else
   stage_store(out, si, o_str, out_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, buf_a);
 #endif
+#endif
 #else
+#if defined(FFT_REAL_POST) || defined(FFT_REAL_PRE)
+#error "fft_stage: the halves of a packed real transform join within the in-place stage only"
+#endif
   // Two buffers in turn (or a stage of length 1: no pass).
   stage_load(in, si, i_str, in_slot_first, STAGE_N, STAGE_R, STAGE_NS, STAGE_SLOTS, lo, hi, shift, buf_a);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -659,12 +737,9 @@ __kernel void fft_chirp_out(__global const C* a, ulong batches, ulong n, ulong m
   }
 }
 
-// ---- the packed real transform (rule fft.real-packed) -----------------------
-// n = 2N reals x as N complex values z_j = x_2j + i x_2j+1, Z = F_N z. With
-// E_k = (Z_k + conj Z_(N-k)) / 2 and O_k = -i (Z_k - conj Z_(N-k)) / 2 (the
-// transforms of the even and the odd reals), X_k = E_k + W_n^k O_k and
-// X_(N-k) = conj(E_k - W_n^k O_k): a work-item a pair (k, N - k), k <= N / 2,
-// each Z read once. lo, hi, shift: the roots of n (root()).
+
+// ---- the packed real transform's joining and splitting launches (rule fft.real-packed) ----
+// Where the halves do not join within the stage (n / 2 takes several stages).
 
 // X_k, k <= N, from a[b N + k] (the packed temporary).
 __kernel void fft_real_post(__global const C* a, ulong batches, ulong n, __global const C* lo, __global const C* hi,
@@ -673,19 +748,15 @@ __kernel void fft_real_post(__global const C* a, ulong batches, ulong n, __globa
   const ulong N = n / 2, pairs = N / 2 + 1;
   PORTACL_FOR_UNITS(idx, batches * pairs) {
     const ulong b = idx / pairs, k = idx % pairs;
-    const C p = a[b * N + k], q = conj_c(a[b * N + (N - k) % N]);
-    const C e = (T)0.5 * (p + q), o = (T)0.5 * (C)(p.y - q.y, q.x - p.x);
-    const C t = cmul(root(lo, hi, shift, (tw_t)k), o);
+    C xk, xnk;
+    real_join(a[b * N + k], conj_c(a[b * N + (N - k) % N]), root(lo, hi, shift, (tw_t)k), &xk, &xnk);
     const ulong base = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
-    vstore2(e + t, base + k * o_str, out);
-    if (N - k != k) vstore2(conj_c(e - t), base + (N - k) * o_str, out);
+    vstore2(xk, base + k * o_str, out);
+    if (N - k != k) vstore2(xnk, base + (N - k) * o_str, out);
   }
 }
 
-// The inverse: Z_k = (A + conj B) + i (A - conj B) W_n^-k and Z_(N-k) =
-// conj(A + conj B) + i conj((A - conj B) W_n^-k), A = X_k, B = X_(N-k)
-// (the imaginary parts of X_0 and X_N taken as 0), so that the inverse
-// F_N^-1 Z gives x_2j + i x_2j+1 (unnormalised, as the inverse of n).
+// Z_k, k < N, into a[b N + k] from the half spectrum.
 __kernel void fft_real_pre(__global const T* in, ulong i_off, ulong i_str, ulong i_d0, ulong i_d1, ulong i_d2,
                            ulong c0, ulong c1, ulong batches, ulong n, __global const C* lo, __global const C* hi,
                            uint shift, __global C* a) {
@@ -698,8 +769,9 @@ __kernel void fft_real_pre(__global const T* in, ulong i_off, ulong i_str, ulong
       x.y = (T)0;
       y.y = (T)0;
     }
-    const C e = x + y, t = cmul(x - y, root(lo, hi, shift, (tw_t)k));
-    a[b * N + k] = e + (C)(-t.y, t.x);
-    if (k && N - k != k) a[b * N + N - k] = conj_c(e) + (C)(t.y, t.x);
+    C zk, znk;
+    real_split(x, y, root(lo, hi, shift, (tw_t)k), &zk, &znk);
+    a[b * N + k] = zk;
+    if (k && N - k != k) a[b * N + N - k] = znk;
   }
 }

@@ -468,11 +468,14 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   // slots (2). A stage of one pass has one order of butterflies: where its
   // load and store want different ones, the store goes through the local
   // buffer (0).
+  // The packed real transform's halves split before the first pass
+  // (joined after the last) go through local memory (fft.real-packed).
   const bool direct = specialised(p) && !shape.radices.empty();
-  bool staged_store = false;
+  bool staged_store = out_kind == "FFT_REAL_POST";
+  const bool staged_load = in_kind == "FFT_REAL_PRE";
   if (direct) {
-    staged_store = shape.radices.size() == 1 && s.in_slot_first != s.out_slot_first;
-    p.macros["FFT_DIRECT_IN"] = s.in_slot_first ? "2" : "1";
+    staged_store = staged_store || (shape.radices.size() == 1 && s.in_slot_first != s.out_slot_first && !staged_load);
+    p.macros["FFT_DIRECT_IN"] = staged_load ? "0" : s.in_slot_first ? "2" : "1";
     p.macros["FFT_DIRECT_OUT"] = staged_store ? "0" : s.out_slot_first ? "2" : "1";
   }
   auto order = [&](bool across, bool staged) {
@@ -480,7 +483,8 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
                                                                     : direct          ? ", through local memory"
                                                                                       : "");
   };
-  p.decide("fft_access", "load " + order(s.in_slot_first, false) + ", store " + order(s.out_slot_first, staged_store),
+  p.decide("fft_access",
+           "load " + order(s.in_slot_first, staged_load) + ", store " + order(s.out_slot_first, staged_store),
            "fft.coalescing",
            "consecutive work-items take the order whose addresses are nearer: slots " + std::to_string(in_slot) +
                " / " + std::to_string(out_slot) + " elements apart, a slot's values " +
@@ -540,34 +544,47 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std:
   l.steps.push_back(out);
 }
 
-// Whether the last axis's n reals run as n / 2 complex values (rule
-// fft.real-packed): an even smooth length that takes more than one stage
-// (n / 2's stages and the launch that joins the halves move fewer bytes
-// and do half the arithmetic; a single stage reads and writes each value
-// once already, and the joining launch would add a read and a write),
-// whose transforms do not lie side by side (a column axis keeps its reals
-// as complex values).
-bool real_packed(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes, bool columns) {
-  if (n % 2 || !fft_smooth(n)) return false;
+// How the last axis's n reals run (rule fft.real-packed): as n / 2
+// complex values, the halves joined (split) within the stage where n / 2
+// is one stage of a GPU's in-place program (on PoCL, 4096 transforms of
+// 1000 reals took 20.6 ms joined in the stage against 16.8 as complex
+// values, so CPUs keep a single stage whole), or by a launch of their own where n
+// takes several stages (n / 2's stages and the joining launch move fewer
+// bytes); else as complex values (a single stage of n moves each value
+// once already, and a launch more would add a read and a write). A column
+// axis keeps its reals as complex values.
+enum class RealForm { complex, joined_in_stage, joined_by_launch };
+
+RealForm real_form(LaunchPlan& plan, const DeviceInfo& device, std::size_t n, std::size_t element_bytes, bool columns) {
+  if (n % 2 || !fft_smooth(n)) return RealForm::complex;
   const std::string len = std::to_string(n), half = std::to_string(n / 2);
   if (columns) {
     plan.decide(
         "fft_real", "as complex values", "fft.real-packed",
         "the length-" + len + " transforms lie side by side (a column axis): their reals run as complex values");
-    return false;
+    return RealForm::complex;
   }
   LaunchPlan scratch = plan;
   const std::size_t stages = choose_fft_length(scratch, device, n, element_bytes).stages.size();
+  const std::size_t half_stages = n > 2 ? choose_fft_length(scratch, device, n / 2, element_bytes).stages.size() : 0;
+  if (gpu_class(plan.device_class) && specialised(plan) && half_stages == 1) {
+    plan.decide("fft_real", "packed, " + half + " complex values, joined in the stage", "fft.real-packed",
+                "the reals as " + half + " complex values (2j, 2j + 1), one stage of an in-place program that joins " +
+                    "(splits) the halves in local memory: " +
+                    (stages > 1 ? "one launch where length " + len + " takes " + std::to_string(stages)
+                                : "half the arithmetic of length " + len));
+    return RealForm::joined_in_stage;
+  }
   if (stages < 2) {
     plan.decide("fft_real", "as complex values", "fft.real-packed",
                 "length " + len + " is one stage: each value is read and written once already");
-    return false;
+    return RealForm::complex;
   }
-  plan.decide("fft_real", "packed, " + half + " complex values", "fft.real-packed",
+  plan.decide("fft_real", "packed, " + half + " complex values, joined by a launch", "fft.real-packed",
               "length " + len + " takes " + std::to_string(stages) + " stages; its reals as " + half +
                   " complex values (2j, 2j + 1), whose stages and one launch joining the halves move fewer bytes "
                   "and do half the arithmetic");
-  return true;
+  return RealForm::joined_by_launch;
 }
 
 }  // namespace
@@ -626,7 +643,9 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
     FftView reals = axis_view(r2c ? from : to, axis, j.c0, j.c1);
     const FftView spectrum = axis_view(r2c ? to : from, axis, c0, c1);
     j.transforms = p.batch * j.c0 * j.c1;
-    if (!real_packed(axis_plans[axis], device, n, p.element_bytes, across_batches(reals, j.c0, j.c1, j.transforms))) {
+    const RealForm form =
+        real_form(axis_plans[axis], device, n, p.element_bytes, across_batches(reals, j.c0, j.c1, j.transforms));
+    if (form == RealForm::complex) {
       if (r2c)
         job(axis, from, to, "REAL_IN", "HALF_OUT");
       else
@@ -635,6 +654,14 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
     }
     reals.stride *= 2;  // value e: the reals e stride and e stride + stride / 2 (PAIR_IN, PAIR_OUT)
     l.lengths[axis] = choose_fft_length(axis_plans[axis], device, half, p.element_bytes);
+    if (form == RealForm::joined_in_stage) {
+      j.in = r2c ? reals : spectrum;
+      j.out = r2c ? spectrum : reals;
+      j.in_kind = r2c ? "PAIR_IN" : "FFT_REAL_PRE";
+      j.out_kind = r2c ? "FFT_REAL_POST" : "PAIR_OUT";
+      axis_steps(l, axis_plans[axis], j, p.element_bytes);
+      return;
+    }
     l.real_n = n;
     l.real_shift = twiddle_split(n);
     l.temp_values = std::max(l.temp_values, j.transforms * half);

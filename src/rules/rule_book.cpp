@@ -129,13 +129,14 @@ const std::vector<Rule>& rule_book() {
        "load and store coalesces across transforms (one transform a work-group reads one value of each sector)."},
       {"fft.real-packed", "all", "-",
        "R2C and C2R of an even length n along the last axis run its reals as n / 2 complex values (reals 2j and "
-       "2j + 1 as value j), transformed by the complex stages, and one launch joins the halves (X_k and X_(n/2-k) "
-       "from Z_k and Z_(n/2-k), a root of n each) after them, or splits them before the inverse: half the "
-       "arithmetic and half the values a stage moves. Only where n takes more than one stage: a single stage reads "
-       "and writes each value once already, and the joining launch would add a read and a write (on PoCL, 4096 "
-       "transforms of 1000 reals took 20.1 ms packed against 16.8; 2^22 reals, two stages, 31.6 against 53.4). A "
-       "column axis "
-       "(transforms side by side) keeps its reals as complex values."},
+       "2j + 1 as value j), transformed by the complex stages; the halves are joined after them (X_k and "
+       "X_(n/2-k) from Z_k and Z_(n/2-k) and a root of n) or split before the inverse: within the stage where n / "
+       "2 is one stage of a GPU's in-place program (in local memory, roots from their angles), else by a launch of "
+       "their own where n takes more than one stage (a table of n's roots). Half the arithmetic and half the values "
+       "a stage moves. A single stage of n on a CPU stays whole (it reads and writes each value once already; on "
+       "PoCL 4096 transforms of 1000 reals took 20.6 ms joined in the stage and 20.1 joined by a launch, against "
+       "16.8 whole, while 2^22 reals in two stages took 31.6 against 53.4). A column axis (transforms side by "
+       "side) keeps its reals as complex values."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2 (an 8 and a lone 2 become two 4s), then 3, "
        "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5, 7 and 8 "

@@ -365,12 +365,27 @@ TEST_CASE("fft explains its algorithm, stages and radices by their rules", "[fft
   Fft smooth(ctx, {4096});
   CHECK_THAT(smooth.explain(), Catch::Contains("[fft.stage-length]") && Catch::Contains("[fft.radices]") &&
                                    Catch::Contains("[fft.slots]") && Catch::Contains("[fft.coalescing]"));
+  // Reals as half as many complex values, the halves joined by a launch of
+  // their own, or within the stage of a GPU's in-place program, or not
+  // packed (one stage on a CPU).
   FftOptions real = fft_batch(1, FftKind::r2c);
   CHECK_THAT(Fft(ctx, {40000}, real).explain(),
-             Catch::Contains("packed, 20000 complex values  [fft.real-packed]") && Catch::Contains("fft_real_post"));
-  real.kind = FftKind::c2r;
-  CHECK_THAT(Fft(ctx, {40000}, real).explain(), Catch::Contains("fft_real_pre"));
+             Catch::Contains("packed, 20000 complex values, joined by a launch  [fft.real-packed]") &&
+                 Catch::Contains("fft_real_post"));
   CHECK_THAT(Fft(ctx, {64}, real).explain(), Catch::Contains("as complex values  [fft.real-packed]"));
+  bool gpu_plan = false;
+  for (const auto& [fixture, opt] : test::class_plans(ElementType::f32))
+    if (fixture.find("h100") != std::string::npos) {
+      gpu_plan = true;
+      real.plan = opt;
+      CHECK_THAT(Fft(ctx, {8192}, real).explain(),
+                 Catch::Contains("joined in the stage  [fft.real-packed]") && !Catch::Contains("fft_real_post"));
+    }
+  REQUIRE(gpu_plan);
+  real.kind = FftKind::c2r;
+  CHECK_THAT(Fft(ctx, {8192}, real).explain(), Catch::Contains("joined in the stage  [fft.real-packed]"));
+  real.plan = {};
+  CHECK_THAT(Fft(ctx, {40000}, real).explain(), Catch::Contains("fft_real_pre"));
   Fft prime(ctx, {65537});
   CHECK_THAT(prime.explain(), Catch::Contains("[fft.bluestein]") && Catch::Contains("prime factor 65537"));
   for (const LaunchPlan& p : prime.plans()) CHECK(p.provenance == "rules");
