@@ -284,7 +284,7 @@ inline void real_join(const C p, const C q, const C w, C* xk, C* xnk) {
   const C e = (T)0.5 * (p + q), o = (T)0.5 * (C)(p.y - q.y, q.x - p.x);
   const C t = cmul(w, o);
   *xk = e + t;
-  *xnk = conj_c(e - t);
+  *xnk = (C)(e.x - t.x, t.y - e.y);  // conj(e - t), an imaginary 0 as +0 (X_0 and X_N)
 }
 
 // Z_k and Z_(N-k) from x = X_k, y = conj X_(N-k) and w = W_n^-k.
