@@ -692,6 +692,171 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
 #endif
 }
 
+// ---- lanes across the batch (CPUs, rule fft.lanes) -------------------------
+#ifdef FFT_LANES
+// A work-item transforms FFT_LANES sequences of the batch at once: value e
+// of all of them is one vector of FFT_LANES lanes (real and imaginary parts
+// apart), so each butterfly is the SIMD instruction of every lane. The
+// whole sequence of FFT_LANE_N values stays in private memory (two arrays in
+// turn, Stockham's passes as in the stage kernel); its roots come from the
+// table. No local memory and no barrier.
+#define VL PORTACL_CAT(T, FFT_LANES)
+
+inline void lanes_times_minus_i(VL* re, VL* im) {  // (re + i im) times -i (forward) or +i (inverse)
+  const VL r = *re;
+  *re = SIGN < 0 ? *im : -*im;
+  *im = SIGN < 0 ? -r : r;
+}
+
+// dft4_ on the vectors at a, b, c, d.
+inline void lanes_dft4(VL* r, VL* i, const uint a, const uint b, const uint c, const uint d) {
+  const VL t0r = r[a] + r[c], t0i = i[a] + i[c], t1r = r[a] - r[c], t1i = i[a] - i[c];
+  const VL t2r = r[b] + r[d], t2i = i[b] + i[d];
+  VL t3r = r[b] - r[d], t3i = i[b] - i[d];
+  lanes_times_minus_i(&t3r, &t3i);
+  r[a] = t0r + t2r;
+  i[a] = t0i + t2i;
+  r[c] = t0r - t2r;
+  i[c] = t0i - t2i;
+  r[b] = t1r + t3r;
+  i[b] = t1i + t3i;
+  r[d] = t1r - t3r;
+  i[d] = t1i - t3i;
+}
+
+// The radix-q butterfly on vectors: q = 2, 3, 4, 5 or 8.
+inline void lanes_dft(VL* r, VL* i, const uint q) {
+  if (q == 2) {
+    const VL ar = r[0], ai = i[0];
+    r[0] = ar + r[1];
+    i[0] = ai + i[1];
+    r[1] = ar - r[1];
+    i[1] = ai - i[1];
+  } else if (q == 4) {
+    lanes_dft4(r, i, 0, 1, 2, 3);
+  } else if (q == 8) {
+    // as dft8: radix 4 on the even and on the odd values, joined by W_8^k
+    lanes_dft4(r, i, 0, 2, 4, 6);
+    lanes_dft4(r, i, 1, 3, 5, 7);
+    const T h = (T)0.70710678118654752440;
+    VL wr[4], wi[4];
+    wr[0] = r[1];
+    wi[0] = i[1];
+    wr[1] = h * (r[3] - SIGN * i[3]);
+    wi[1] = h * (i[3] + SIGN * r[3]);
+    wr[2] = r[5];
+    wi[2] = i[5];
+    lanes_times_minus_i(&wr[2], &wi[2]);
+    wr[3] = -h * (r[7] + SIGN * i[7]);
+    wi[3] = h * (SIGN * r[7] - i[7]);
+    const VL er[4] = {r[0], r[2], r[4], r[6]}, ei[4] = {i[0], i[2], i[4], i[6]};
+    for (uint k = 0; k < 4; ++k) {
+      r[k] = er[k] + wr[k];
+      i[k] = ei[k] + wi[k];
+      r[k + 4] = er[k] - wr[k];
+      i[k + 4] = ei[k] - wi[k];
+    }
+  } else if (q == 3) {
+    const T s = (T)0.86602540378443864676;
+    const VL tr = r[1] + r[2], ti = i[1] + i[2];
+    VL dr = r[1] - r[2], di = i[1] - i[2];
+    lanes_times_minus_i(&dr, &di);
+    const VL mr = r[0] - (T)0.5 * tr, mi = i[0] - (T)0.5 * ti;
+    r[0] += tr;
+    i[0] += ti;
+    r[1] = mr + s * dr;
+    i[1] = mi + s * di;
+    r[2] = mr - s * dr;
+    i[2] = mi - s * di;
+  } else {  // q == 5
+    const T c1 = (T)0.30901699437494742410, c2 = (T)-0.80901699437494742410;
+    const T s1 = (T)0.95105651629515357212, s2 = (T)0.58778525229247312917;
+    const VL t1r = r[1] + r[4], t1i = i[1] + i[4], t2r = r[2] + r[3], t2i = i[2] + i[3];
+    VL d1r = r[1] - r[4], d1i = i[1] - i[4], d2r = r[2] - r[3], d2i = i[2] - i[3];
+    lanes_times_minus_i(&d1r, &d1i);
+    lanes_times_minus_i(&d2r, &d2i);
+    const VL ar = r[0] + c1 * t1r + c2 * t2r, ai = i[0] + c1 * t1i + c2 * t2i;
+    const VL br = r[0] + c2 * t1r + c1 * t2r, bi = i[0] + c2 * t1i + c1 * t2i;
+    const VL pr = s1 * d1r + s2 * d2r, pi = s1 * d1i + s2 * d2i;
+    const VL qr = s2 * d1r - s1 * d2r, qi = s2 * d1i - s1 * d2i;
+    r[0] += t1r + t2r;
+    i[0] += t1i + t2i;
+    r[1] = ar + pr;
+    i[1] = ai + pi;
+    r[4] = ar - pr;
+    i[4] = ai - pi;
+    r[2] = br + qr;
+    i[2] = bi + qi;
+    r[3] = br - qr;
+    i[3] = bi - qi;
+  }
+}
+
+// Sequences g FFT_LANES .. of the batch (`transforms` in all; lanes past the
+// last read 0 and write nothing), each of FFT_LANE_N values from `in`'s view to
+// `out`'s. FFT_LANE_RADICES: the FFT_LANE_PASSES passes' radices, 4 bits each, first lowest.
+__kernel void fft_lanes(__global const T* in, ulong i_off, ulong i_str, ulong i_d0, ulong i_d1, ulong i_d2,
+                        __global T* out, ulong o_off, ulong o_str, ulong o_d0, ulong o_d1, ulong o_d2, ulong c0,
+                        ulong c1, ulong transforms, __global const C* lo, __global const C* hi, uint shift) {
+  const ulong first = (ulong)get_global_id(0) * FFT_LANES;
+  if (first >= transforms) return;
+  ulong ib[FFT_LANES], ob[FFT_LANES];
+  for (uint l = 0; l < FFT_LANES; ++l) {
+    const ulong b = first + l < transforms ? first + l : first;
+    ib[l] = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
+    ob[l] = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
+  }
+  VL ar[FFT_LANE_N], ai[FFT_LANE_N], br[FFT_LANE_N], bi[FFT_LANE_N];
+  T tr[FFT_LANES], ti[FFT_LANES];
+  for (uint e = 0; e < FFT_LANE_N; ++e) {
+    for (uint l = 0; l < FFT_LANES; ++l) {
+      const C v = first + l < transforms ? load_element(in, ib[l], i_str, e, FFT_LANE_N) : (C)((T)0, (T)0);
+      tr[l] = v.x;
+      ti[l] = v.y;
+    }
+    ar[e] = PORTACL_CAT(vload, FFT_LANES)(0, tr);
+    ai[e] = PORTACL_CAT(vload, FFT_LANES)(0, ti);
+  }
+  VL *sr = ar, *si = ai, *dr = br, *di = bi;
+  uint nsl = 1;
+  for (uint p = 0; p < FFT_LANE_PASSES; ++p) {
+    const uint q = (uint)((ulong)FFT_LANE_RADICES >> (4 * p)) & 15u, span = FFT_LANE_N / q;
+    for (uint x = 0; x < span; ++x) {
+      const uint im = x % nsl, to = (x / nsl) * nsl * q + im;
+      VL vr[8], vi[8];
+      for (uint k = 0; k < q; ++k) {
+        vr[k] = sr[x + k * span];
+        vi[k] = si[x + k * span];
+        if (nsl > 1 && k) {
+          const C w = root(lo, hi, shift, (tw_t)(im * k) * (tw_t)(FFT_LANE_N / (nsl * q)));
+          const VL t = vr[k] * w.x - vi[k] * w.y;
+          vi[k] = vr[k] * w.y + vi[k] * w.x;
+          vr[k] = t;
+        }
+      }
+      lanes_dft(vr, vi, q);
+      for (uint k = 0; k < q; ++k) {
+        dr[to + k * nsl] = vr[k];
+        di[to + k * nsl] = vi[k];
+      }
+    }
+    VL* t = sr;
+    sr = dr;
+    dr = t;
+    t = si;
+    si = di;
+    di = t;
+    nsl *= q;
+  }
+  for (uint e = 0; e < FFT_LANE_N; ++e) {
+    PORTACL_CAT(vstore, FFT_LANES)(sr[e], 0, tr);
+    PORTACL_CAT(vstore, FFT_LANES)(si[e], 0, ti);
+    for (uint l = 0; l < FFT_LANES; ++l)
+      if (first + l < transforms) store_element(out, ob[l], o_str, e, FFT_LANE_N, (C)(tr[l], ti[l]));
+  }
+}
+#endif
+
 // ---- Bluestein's chirp-z ----------------------------------------------------
 // X_k = w_k sum_j (x_j w_j) conj(w_(k-j)), w_j = exp(-pi i j^2 / n) (forward;
 // conjugated inverse): the sum is a cyclic convolution of length m >= 2n - 1,

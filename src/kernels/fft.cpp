@@ -338,6 +338,12 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
         launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.chirp_n), u(st.chirp_m), *tab.chirp, ops.of(o.operand),
                u(o.offset), u(o.stride), u(o.distance[0]), u(o.distance[1]), u(o.distance[2]), u(st.c0), u(st.c1));
         break;
+      case FftStep::lanes:
+        launch(ctx, k, ops.of(i.operand), u(i.offset), u(i.stride), u(i.distance[0]), u(i.distance[1]),
+               u(i.distance[2]), ops.of(o.operand), u(o.offset), u(o.stride), u(o.distance[0]), u(o.distance[1]),
+               u(o.distance[2]), u(st.c0), u(st.c1), u(st.transforms), *tab.lo, *tab.hi,
+               static_cast<cl_uint>(tab.shift));
+        break;
       case FftStep::real_post:
         launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.n), *real.lo, *real.hi,
                static_cast<cl_uint>(real.shift), ops.of(o.operand), u(o.offset), u(o.stride), u(o.distance[0]),

@@ -146,6 +146,35 @@ std::vector<std::size_t> split_stages(std::vector<std::size_t> factors, std::siz
   return stages;
 }
 
+// CPUs and Xeon Phi (rule fft.lanes): a length of radices 2, 3, 4, 5 and 8
+// whose two arrays of vectors fit a core's second-level cache runs a
+// work-item per SIMD width of sequences, the width in elements of the
+// class's vector unit (4, 8 or 16).
+void choose_lanes(LaunchPlan& plan, const DeviceInfo& device, FftLength& l, std::size_t element_bytes) {
+  const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
+  if (!cpu_like) return;
+  const std::size_t width = std::size_t{classify(device).execution_width} * 4 / element_bytes;
+  const std::size_t lanes = width >= 16 ? 16 : width >= 8 ? 8 : 4;
+  const std::size_t most = kCpuStageBytes / (4 * lanes * element_bytes);  // two arrays, real and imaginary parts
+  const std::vector<std::size_t> f = fft_prime_factors(l.m);
+  const bool radices = f.empty() || f.back() <= 5;
+  if (!radices || l.m > most) {
+    plan.decide("fft_lanes", "none (the stages)", "fft.lanes",
+                !radices
+                    ? "length " + std::to_string(l.m) + " has a factor above 5 (the vector butterflies: 2, 3, 4, 5, 8)"
+                    : "length " + std::to_string(l.m) + " exceeds the " + std::to_string(most) +
+                          " values whose two arrays of " + std::to_string(lanes) + "-lane vectors fit 256 KiB");
+    return;
+  }
+  l.lanes = lanes;
+  plan.decide("fft_lanes", std::to_string(lanes) + " sequences a work-item", "fft.lanes",
+              std::to_string(lanes) + " " + (element_bytes == 8 ? "double" : "float") +
+                  " lanes a SIMD instruction: a work-item transforms " + std::to_string(lanes) +
+                  " sequences of the batch at once, value by value a vector, the whole length in private memory "
+                  "(two arrays of " +
+                  std::to_string(l.m) + " vectors within 256 KiB), one launch, no barrier");
+}
+
 // The split of a table of m roots: one table up to 4096, else two of
 // about sqrt(m) (W_m^k = lo[k mod 2^shift] hi[k >> shift]).
 unsigned twiddle_split(std::size_t m) {
@@ -261,6 +290,7 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
                 "consecutive roots), made in double once a plan; a later stage's own twiddles from their angles "
                 "(fft.stage-twiddles)");
   }
+  choose_lanes(plan, device, l, element_bytes);
   plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
               "eights while they divide, then a four or a two (an eight and a lone two as two fours), then the "
               "odd primes up to 13 (fewest passes over local memory)");
@@ -492,12 +522,39 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   return s;
 }
 
+// The whole length in one launch of fft_lanes (rule fft.lanes): a
+// work-item a SIMD width of sequences, a work-group of one.
+FftStep lanes_step(const LaunchPlan& base, const AxisJob& job, const FftLength& len, const FftView& in,
+                   const FftView& out, int sign, const std::string& in_kind, const std::string& out_kind) {
+  FftStep s = job_step(job, base, FftStep::lanes, "fft_lanes", sign, in_kind, out_kind);
+  s.in = in;
+  s.out = out;
+  s.n = len.m;
+  LaunchPlan& p = s.plan;
+  const std::vector<unsigned> radices = stage_radices(len.m);
+  unsigned long long packed = 0;
+  for (std::size_t k = radices.size(); k-- > 0;) packed = (packed << 4) | radices[k];
+  p.macros["FFT_LANES"] = std::to_string(len.lanes);
+  p.macros["FFT_LANE_N"] = std::to_string(len.m);
+  p.macros["FFT_LANE_PASSES"] = std::to_string(radices.size());
+  p.macros["FFT_LANE_RADICES"] = std::to_string(packed) + "UL";
+  groups_of_one(p);
+  p.use_local_memory = false;
+  p.items_per_work_item = 1;  // a work-item's sequences are its lanes
+  grid_of_groups(p, (job.transforms + len.lanes - 1) / len.lanes);
+  return s;
+}
+
 // One axis's steps: its stages (through the temporaries when more than
 // one), or the chirp-z around forward and inverse stages of length m.
 void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std::size_t element_bytes) {
   const FftLength& len = l.lengths[job.axis];
   auto run_stages = [&](FftView from, const FftView& to, int sign, const std::string& in_kind,
                         const std::string& out_kind) {
+    if (len.lanes) {
+      l.steps.push_back(lanes_step(base, job, len, from, to, sign, in_kind, out_kind));
+      return;
+    }
     const std::size_t count = len.stages.size();
     FftOperand spare = FftOperand::temp_a;
     for (std::size_t k = 0; k < count; ++k) {
@@ -517,7 +574,7 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std:
     }
   };
   if (!len.bluestein) {
-    if (len.stages.size() > 1) l.temp_values = std::max(l.temp_values, job.transforms * len.m);
+    if (len.stages.size() > 1 && !len.lanes) l.temp_values = std::max(l.temp_values, job.transforms * len.m);
     run_stages(job.in, job.out, job.sign, job.in_kind, job.out_kind);
     return;
   }

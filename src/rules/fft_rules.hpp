@@ -71,6 +71,11 @@ struct FftLength {
   /// k < q; nsl the product of the earlier passes' radices); 0: none.
   std::size_t pass_twiddles = 0;
   std::vector<FftStage> stages;
+  /// CPUs and Xeon Phi (rule fft.lanes): a work-item transforms this many
+  /// sequences of the batch at once, one SIMD lane each, the whole length
+  /// in private memory, in one launch (fft_lanes) instead of the stages;
+  /// 0: the stages.
+  std::size_t lanes = 0;
 };
 
 /// The stages for length n under `plan` (its class decides; limits are
@@ -106,9 +111,10 @@ struct FftView {
 
 /// One launch of a transform.
 struct FftStep {
-  enum Kind { stage, chirp_in, chirp_product, chirp_out, real_post, real_pre } kind = stage;
-  std::string entry;  ///< fft_stage, fft_chirp_in, fft_chirp_product, fft_chirp_out, fft_real_post, fft_real_pre
-  LaunchPlan plan;    ///< whole: macros, grid, local size
+  enum Kind { stage, chirp_in, chirp_product, chirp_out, real_post, real_pre, lanes } kind = stage;
+  /// fft_stage, fft_chirp_in, fft_chirp_product, fft_chirp_out, fft_real_post, fft_real_pre, fft_lanes
+  std::string entry;
+  LaunchPlan plan;  ///< whole: macros, grid, local size
   FftView in, out;
   std::size_t c0 = 1, c1 = 1;  ///< the batch's inner counts (FftView)
   std::size_t transforms = 0;  ///< sequences transformed (every batch's)

@@ -137,6 +137,14 @@ const std::vector<Rule>& rule_book() {
        "PoCL 4096 transforms of 1000 reals took 20.6 ms joined in the stage and 20.1 joined by a launch, against "
        "16.8 whole, while 2^22 reals in two stages took 31.6 against 53.4). A column axis (transforms side by "
        "side) keeps its reals as complex values."},
+      {"fft.lanes", "cpu, mic", "-",
+       "On CPUs and Xeon Phi a length whose prime factors are 2, 3 and 5 and whose two arrays of vectors fit 256 "
+       "KiB (1024 values in float or double at 16 and 8 lanes) runs a work-item per SIMD width of sequences of the "
+       "batch: value j of all of them is one vector, each butterfly one vector instruction for every lane, the "
+       "whole length in private memory, one launch and no barrier, a program per length (compiled once, then "
+       "cached). PoCL's compiler vectorises work-items only "
+       "where no value is a vector already (a float2 complex value stops it), so the stages' work-items run one "
+       "lane each there."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2 (an 8 and a lone 2 become two 4s), then 3, "
        "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5, 7 and 8 "

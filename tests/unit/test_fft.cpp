@@ -379,6 +379,14 @@ TEST_CASE("fft explains its algorithm, stages and radices by their rules", "[fft
     if (fixture.find("intel_cpu") != std::string::npos) {
       cpu_plan = true;
       CHECK_THAT(Fft(ctx, {64}, real).explain(), Catch::Contains("as complex values  [fft.real-packed]"));
+      // A SIMD width of sequences a work-item where the radices are 2, 3, 4,
+      // 5 and 8 and the length fits; else the stages.
+      FftOptions c = fft_batch(16);
+      c.plan = opt;
+      CHECK_THAT(Fft(ctx, {1000}, c).explain(), Catch::Contains("sequences a work-item  [fft.lanes]") &&
+                                                    Catch::Contains("fft_lanes:") && !Catch::Contains("fft_stage:"));
+      CHECK_THAT(Fft(ctx, {1001}, c).explain(), Catch::Contains("none (the stages)  [fft.lanes]"));
+      CHECK_THAT(Fft(ctx, {4096}, c).explain(), Catch::Contains("none (the stages)  [fft.lanes]"));
     }
     if (fixture.find("h100") != std::string::npos) {
       gpu_plan = true;
