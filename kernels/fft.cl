@@ -692,12 +692,12 @@ __kernel void fft_stage(__global const T* in, ulong i_off, ulong i_str, ulong i_
 #endif
 }
 
-// ---- lanes across the batch (CPUs, rule fft.lanes) -------------------------
+// ---- lanes (CPUs, rule fft.lanes) -------------------------------------------
 #ifdef FFT_LANES
-// A work-item transforms FFT_LANES sequences of the batch at once: value e
-// of all of them is one vector of FFT_LANES lanes (real and imaginary parts
-// apart), so each butterfly is the SIMD instruction of every lane. The
-// whole sequence of FFT_LANE_N values stays in private memory (two arrays in
+// A work-item transforms FFT_LANES sequences of a stage at once: value e of
+// all of them is one vector of FFT_LANES lanes (real and imaginary parts
+// apart), so each butterfly is the SIMD instruction of every lane. A
+// sequence of FFT_LANE_L values stays in private memory (two arrays in
 // turn, Stockham's passes as in the stage kernel); its roots come from the
 // table. No local memory and no barrier.
 #define VL PORTACL_CAT(T, FFT_LANES)
@@ -792,49 +792,165 @@ inline void lanes_dft(VL* r, VL* i, const uint q) {
   }
 }
 
-// Sequences g FFT_LANES .. of the batch (`transforms` in all; lanes past the
-// last read 0 and write nothing), each of FFT_LANE_N values from `in`'s view to
-// `out`'s. FFT_LANE_RADICES: the FFT_LANE_PASSES passes' radices, 4 bits each, first lowest.
+// (r0, i0, r1, i1, ...): half a vector's values as complex pairs.
+#if FFT_LANES == 16
+#define VH PORTACL_CAT(T, 8)
+#elif FFT_LANES == 8
+#define VH PORTACL_CAT(T, 4)
+#else
+#define VH PORTACL_CAT(T, 2)
+#endif
+inline VL lanes_zip(const VH r, const VH i) {
+#if FFT_LANES == 16
+  return (VL)(r.s0, i.s0, r.s1, i.s1, r.s2, i.s2, r.s3, i.s3, r.s4, i.s4, r.s5, i.s5, r.s6, i.s6, r.s7, i.s7);
+#elif FFT_LANES == 8
+  return (VL)(r.s0, i.s0, r.s1, i.s1, r.s2, i.s2, r.s3, i.s3);
+#else
+  return (VL)(r.s0, i.s0, r.s1, i.s1);
+#endif
+}
+
+// Whether every lane's address is the one before it plus one (value k of
+// all lanes one run of memory), every lane a slot, as plain complex values
+// (`plain`).
+inline int lanes_side_by_side(const int plain, const ulong* at, const ulong first, const ulong slots) {
+  if (!plain || first + FFT_LANES > slots) return 0;
+  for (uint l = 1; l < FFT_LANES; ++l)
+    if (at[l] != at[0] + l) return 0;
+  return 1;
+}
+
+// Whether a lane's values lie closer together (`step` apart) than the
+// lanes do: then a lane's whole sequence at a time walks memory in order,
+// where value k of every lane at a time would put the lanes' values, a
+// sequence apart, in one cache set.
+inline int lanes_along(const ulong* at, const ulong step, const ulong first, const ulong slots) {
+  return FFT_LANES > 1 && first + 1 < slots && at[1] > at[0] && at[1] - at[0] > step;
+}
+
+// A Stockham stage of L = FFT_LANE_L values after stages whose lengths
+// multiply to `ns` (NS; FFT_LANE_TWIDDLED: above 1), of a transform of `n`
+// (N; L itself for one stage): slot j < N / L of a sequence reads its
+// elements j + k N / L, twiddled by W_(NS L)^((j mod NS) k) (the table
+// `tw` from `tw_at`: (k - 1) NS + j mod NS, in the forward direction), and
+// writes output m at (j / NS) NS L + j mod NS + m NS. A work-item takes
+// FFT_LANES slots, one a lane: the same slot of consecutive sequences
+// (FFT_LANE_ACROSS: sequences side by side in memory), else consecutive
+// slots of a sequence, then of the next. Lanes past the last slot read 0
+// and write nothing. FFT_LANE_RADICES: the FFT_LANE_PASSES passes' radices,
+// 4 bits each, first lowest. Value k of lane l is scalar k FFT_LANES + l of
+// the private arrays.
 __kernel void fft_lanes(__global const T* in, ulong i_off, ulong i_str, ulong i_d0, ulong i_d1, ulong i_d2,
                         __global T* out, ulong o_off, ulong o_str, ulong o_d0, ulong o_d1, ulong o_d2, ulong c0,
-                        ulong c1, ulong transforms, __global const C* lo, __global const C* hi, uint shift) {
+                        ulong c1, ulong transforms, __global const C* lo, __global const C* hi, uint shift,
+                        __global const T* tw, ulong tw_at, ulong n, ulong ns) {
+  const ulong per = n / FFT_LANE_L, slots = transforms * per;
   const ulong first = (ulong)get_global_id(0) * FFT_LANES;
-  if (first >= transforms) return;
-  ulong ib[FFT_LANES], ob[FFT_LANES];
+  if (first >= slots) return;
+  // Each lane's sequence's start, slot, output 0's index, and the
+  // addresses of its value 0 and output 0.
+  ulong ib[FFT_LANES], ob[FFT_LANES], jl[FFT_LANES], om[FFT_LANES], ia[FFT_LANES], oa[FFT_LANES];
   for (uint l = 0; l < FFT_LANES; ++l) {
-    const ulong b = first + l < transforms ? first + l : first;
+    const ulong g = first + l < slots ? first + l : first;
+#if FFT_LANE_ACROSS
+    const ulong b = g % transforms, j = g / transforms;
+#else
+    const ulong b = g / per, j = g % per;
+#endif
+    jl[l] = j;
     ib[l] = i_off + batch_offset(b, c0, c1, i_d0, i_d1, i_d2);
     ob[l] = o_off + batch_offset(b, c0, c1, o_d0, o_d1, o_d2);
+    ia[l] = ib[l] + j * i_str;
+    om[l] = (j / ns) * ns * FFT_LANE_L + j % ns;
+    oa[l] = ob[l] + om[l] * o_str;
   }
-  VL ar[FFT_LANE_N], ai[FFT_LANE_N], br[FFT_LANE_N], bi[FFT_LANE_N];
+  VL ar[FFT_LANE_L], ai[FFT_LANE_L], br[FFT_LANE_L], bi[FFT_LANE_L];
   T tr[FFT_LANES], ti[FFT_LANES];
-  for (uint e = 0; e < FFT_LANE_N; ++e) {
-    for (uint l = 0; l < FFT_LANES; ++l) {
-      const C v = first + l < transforms ? load_element(in, ib[l], i_str, e, FFT_LANE_N) : (C)((T)0, (T)0);
-      tr[l] = v.x;
-      ti[l] = v.y;
+  if (lanes_side_by_side(!(PAIR_IN || REAL_IN || HERM_IN), ia, first, slots)) {
+    for (uint k = 0; k < FFT_LANE_L; ++k) {
+      const __global T* p = in + 2 * (ia[0] + k * per * i_str);
+      const VL a = PORTACL_CAT(vload, FFT_LANES)(0, p), b = PORTACL_CAT(vload, FFT_LANES)(0, p + FFT_LANES);
+      ar[k] = (VL)(a.even, b.even);
+      ai[k] = (VL)(a.odd, b.odd);
     }
-    ar[e] = PORTACL_CAT(vload, FFT_LANES)(0, tr);
-    ai[e] = PORTACL_CAT(vload, FFT_LANES)(0, ti);
+  } else if (lanes_along(ia, per * i_str, first, slots)) {
+    T* fr = (T*)ar;
+    T* fi = (T*)ai;
+    for (uint l = 0; l < FFT_LANES; ++l)
+      for (uint k = 0; k < FFT_LANE_L; ++k) {
+        const C v =
+            first + l < slots ? load_element(in, ib[l], i_str, jl[l] + k * per, n) : (C)((T)0, (T)0);
+        fr[k * FFT_LANES + l] = v.x;
+        fi[k * FFT_LANES + l] = v.y;
+      }
+  } else {
+    for (uint k = 0; k < FFT_LANE_L; ++k) {
+      for (uint l = 0; l < FFT_LANES; ++l) {
+        const C v =
+            first + l < slots ? load_element(in, ib[l], i_str, jl[l] + k * per, n) : (C)((T)0, (T)0);
+        tr[l] = v.x;
+        ti[l] = v.y;
+      }
+      ar[k] = PORTACL_CAT(vload, FFT_LANES)(0, tr);
+      ai[k] = PORTACL_CAT(vload, FFT_LANES)(0, ti);
+    }
   }
+#if FFT_LANE_TWIDDLED
+  // The stage's twiddles: a vector load where the lanes' slots are
+  // consecutive within NS, one root where they are the same slot.
+  ulong jn[FFT_LANES];
+  int same = 1;
+  for (uint l = 0; l < FFT_LANES; ++l) {
+    jn[l] = jl[l] % ns;
+    same = same && jn[l] == jn[0];
+  }
+  const int runs = lanes_side_by_side(1, jn, first, slots);
+  for (uint k = 1; k < FFT_LANE_L; ++k) {
+    const ulong row = tw_at + (k - 1) * ns;
+    VL wr, wi;
+    if (runs) {
+      const __global T* p = tw + 2 * (row + jn[0]);
+      const VL a = PORTACL_CAT(vload, FFT_LANES)(0, p), b = PORTACL_CAT(vload, FFT_LANES)(0, p + FFT_LANES);
+      wr = (VL)(a.even, b.even);
+      wi = (VL)(a.odd, b.odd);
+    } else if (same) {
+      wr = (VL)tw[2 * (row + jn[0])];
+      wi = (VL)tw[2 * (row + jn[0]) + 1];
+    } else {
+      for (uint l = 0; l < FFT_LANES; ++l) {
+        tr[l] = tw[2 * (row + jn[l])];
+        ti[l] = tw[2 * (row + jn[l]) + 1];
+      }
+      wr = PORTACL_CAT(vload, FFT_LANES)(0, tr);
+      wi = PORTACL_CAT(vload, FFT_LANES)(0, ti);
+    }
+    if (SIGN > 0) wi = -wi;
+    const VL t = ar[k] * wr - ai[k] * wi;
+    ai[k] = ar[k] * wi + ai[k] * wr;
+    ar[k] = t;
+  }
+#endif
   VL *sr = ar, *si = ai, *dr = br, *di = bi;
   uint nsl = 1;
+#pragma unroll
   for (uint p = 0; p < FFT_LANE_PASSES; ++p) {
-    const uint q = (uint)((ulong)FFT_LANE_RADICES >> (4 * p)) & 15u, span = FFT_LANE_N / q;
+    const uint q = (uint)((ulong)FFT_LANE_RADICES >> (4 * p)) & 15u, span = FFT_LANE_L / q;
     for (uint x = 0; x < span; ++x) {
       const uint im = x % nsl, to = (x / nsl) * nsl * q + im;
       VL vr[8], vi[8];
+#pragma unroll
       for (uint k = 0; k < q; ++k) {
         vr[k] = sr[x + k * span];
         vi[k] = si[x + k * span];
         if (nsl > 1 && k) {
-          const C w = root(lo, hi, shift, (tw_t)(im * k) * (tw_t)(FFT_LANE_N / (nsl * q)));
+          const C w = root(lo, hi, shift, (tw_t)(im * k) * (tw_t)per * (tw_t)(FFT_LANE_L / (nsl * q)));
           const VL t = vr[k] * w.x - vi[k] * w.y;
           vi[k] = vr[k] * w.y + vi[k] * w.x;
           vr[k] = t;
         }
       }
       lanes_dft(vr, vi, q);
+#pragma unroll
       for (uint k = 0; k < q; ++k) {
         dr[to + k * nsl] = vr[k];
         di[to + k * nsl] = vi[k];
@@ -848,11 +964,30 @@ __kernel void fft_lanes(__global const T* in, ulong i_off, ulong i_str, ulong i_
     di = t;
     nsl *= q;
   }
-  for (uint e = 0; e < FFT_LANE_N; ++e) {
-    PORTACL_CAT(vstore, FFT_LANES)(sr[e], 0, tr);
-    PORTACL_CAT(vstore, FFT_LANES)(si[e], 0, ti);
+  const ulong o_step = ns * o_str;
+  if (lanes_side_by_side(!(PAIR_OUT || REAL_OUT || HALF_OUT), oa, first, slots)) {
+    for (uint m = 0; m < FFT_LANE_L; ++m) {
+      __global T* p = out + 2 * (oa[0] + m * o_step);
+      PORTACL_CAT(vstore, FFT_LANES)(lanes_zip(sr[m].lo, si[m].lo), 0, p);
+      PORTACL_CAT(vstore, FFT_LANES)(lanes_zip(sr[m].hi, si[m].hi), 0, p + FFT_LANES);
+    }
+  } else if (lanes_along(oa, o_step, first, slots)) {
+    const T* fr = (const T*)sr;
+    const T* fi = (const T*)si;
     for (uint l = 0; l < FFT_LANES; ++l)
-      if (first + l < transforms) store_element(out, ob[l], o_str, e, FFT_LANE_N, (C)(tr[l], ti[l]));
+      if (first + l < slots)
+        for (uint m = 0; m < FFT_LANE_L; ++m)
+          store_element(out, ob[l], o_str, om[l] + m * ns, n,
+                        (C)(fr[m * FFT_LANES + l], fi[m * FFT_LANES + l]));
+  } else {
+    for (uint m = 0; m < FFT_LANE_L; ++m) {
+      PORTACL_CAT(vstore, FFT_LANES)(sr[m], 0, tr);
+      PORTACL_CAT(vstore, FFT_LANES)(si[m], 0, ti);
+      for (uint l = 0; l < FFT_LANES; ++l)
+        if (first + l < slots)
+          store_element(out, ob[l], o_str, om[l] + m * ns, n,
+                        (C)(tr[l], ti[l]));
+    }
   }
 }
 #endif

@@ -129,6 +129,14 @@ void make_twiddles(Context& ctx, std::size_t m, std::optional<Buffer<T>>& lo, st
 // stage's passes after the first, W_(nsl q)^(i k) at k nsl + i.
 std::vector<std::complex<double>> pass_twiddles(const FftLength& len) {
   std::vector<std::complex<double>> t(len.pass_twiddles);
+  if (len.lanes) {  // lanes stages after the first: W_(before length)^(j k) at (k - 1) before + j
+    for (const FftStage& s : len.stages)
+      for (std::size_t k = 1; s.before > 1 && k < s.length; ++k)
+        for (std::size_t j = 0; j < s.before; ++j)
+          t[s.twiddle_offset + (k - 1) * s.before + j] =
+              unit_root((j * k) % (s.before * s.length), s.before * s.length);
+    return t;
+  }
   for (const FftStage& s : len.stages) {
     std::size_t at = s.twiddle_offset, nsl = 1;
     for (unsigned q : s.radices) {
@@ -145,7 +153,7 @@ std::vector<std::complex<double>> pass_twiddles(const FftLength& len) {
 // Whether two axes' lengths read the same tables: the same length in the
 // same stages and radices.
 bool same_stages(const FftLength& a, const FftLength& b) {
-  if (a.n != b.n || a.stages.size() != b.stages.size()) return false;
+  if (a.n != b.n || a.lanes != b.lanes || a.stages.size() != b.stages.size()) return false;
   for (std::size_t k = 0; k < a.stages.size(); ++k)
     if (a.stages[k].length != b.stages[k].length || a.stages[k].radices != b.stages[k].radices) return false;
   return true;
@@ -342,7 +350,8 @@ void run_steps(Context& ctx, const FftLaunches& l, const Operands<T>& ops, const
         launch(ctx, k, ops.of(i.operand), u(i.offset), u(i.stride), u(i.distance[0]), u(i.distance[1]),
                u(i.distance[2]), ops.of(o.operand), u(o.offset), u(o.stride), u(o.distance[0]), u(o.distance[1]),
                u(o.distance[2]), u(st.c0), u(st.c1), u(st.transforms), *tab.lo, *tab.hi,
-               static_cast<cl_uint>(tab.shift));
+               static_cast<cl_uint>(tab.shift), tab.passes ? *tab.passes : *tab.lo, u(st.shape.twiddle_offset), u(st.n),
+               u(st.shape.before));
         break;
       case FftStep::real_post:
         launch(ctx, k, ops.of(i.operand), u(st.transforms), u(st.n), *real.lo, *real.hi,

@@ -147,32 +147,53 @@ std::vector<std::size_t> split_stages(std::vector<std::size_t> factors, std::siz
 }
 
 // CPUs and Xeon Phi (rule fft.lanes): a length of radices 2, 3, 4, 5 and 8
-// whose two arrays of vectors fit a core's second-level cache runs a
-// work-item per SIMD width of sequences, the width in elements of the
-// class's vector unit (4, 8 or 16).
-void choose_lanes(LaunchPlan& plan, const DeviceInfo& device, FftLength& l, std::size_t element_bytes) {
+// runs a work-item per SIMD width of sequences, the width in elements of
+// the class's vector unit (4, 8 or 16), in as few stages as keep a
+// sequence's two arrays of vectors within a core's second-level cache.
+void choose_lanes(LaunchPlan& plan, const DeviceInfo& device, FftLength& l, std::size_t element_bytes,
+                  bool across_batches) {
   const bool cpu_like = plan.device_class == DeviceClass::cpu || plan.device_class == DeviceClass::intel_mic;
   if (!cpu_like) return;
   const std::size_t width = std::size_t{classify(device).execution_width} * 4 / element_bytes;
   const std::size_t lanes = width >= 16 ? 16 : width >= 8 ? 8 : 4;
   const std::size_t most = kCpuStageBytes / (4 * lanes * element_bytes);  // two arrays, real and imaginary parts
   const std::vector<std::size_t> f = fft_prime_factors(l.m);
-  const bool radices = f.empty() || f.back() <= 5;
-  if (!radices || l.m > most) {
+  if (!f.empty() && f.back() > 5) {
     plan.decide("fft_lanes", "none (the stages)", "fft.lanes",
-                !radices
-                    ? "length " + std::to_string(l.m) + " has a factor above 5 (the vector butterflies: 2, 3, 4, 5, 8)"
-                    : "length " + std::to_string(l.m) + " exceeds the " + std::to_string(most) +
-                          " values whose two arrays of " + std::to_string(lanes) + "-lane vectors fit 256 KiB");
+                "length " + std::to_string(l.m) + " has a factor above 5 (the vector butterflies: 2, 3, 4, 5, 8)");
     return;
   }
+  std::vector<std::size_t> lengths = {1};
+  for (std::size_t count = 1; l.m > 1 && (count == 1 || lengths.empty()); ++count)
+    lengths = split_stages(f, count, most);
   l.lanes = lanes;
-  plan.decide("fft_lanes", std::to_string(lanes) + " sequences a work-item", "fft.lanes",
+  l.lanes_across = across_batches && lengths.size() > 1;
+  std::size_t before = 1;
+  std::string text;
+  for (std::size_t length : lengths) {
+    FftStage s;
+    s.length = length;
+    s.before = before;
+    s.radices = stage_radices(length);
+    s.twiddle_offset = l.pass_twiddles;
+    if (before > 1) l.pass_twiddles += (length - 1) * before;
+    before *= length;
+    text += (text.empty() ? "" : ", ") + std::to_string(length) + " (" + list_text(s.radices) + ")";
+    l.stages.push_back(std::move(s));
+  }
+  const std::string count = std::to_string(lengths.size()) + (lengths.size() == 1 ? " stage" : " stages");
+  plan.decide("fft_lanes", std::to_string(lanes) + " sequences a work-item, " + count, "fft.lanes",
               std::to_string(lanes) + " " + (element_bytes == 8 ? "double" : "float") +
                   " lanes a SIMD instruction: a work-item transforms " + std::to_string(lanes) +
-                  " sequences of the batch at once, value by value a vector, the whole length in private memory "
-                  "(two arrays of " +
-                  std::to_string(l.m) + " vectors within 256 KiB), one launch, no barrier");
+                  " sequences at once, value by value a vector, a sequence in private memory (two arrays of at "
+                  "most " +
+                  std::to_string(most) + " vectors within 256 KiB), no barrier; stages " + text +
+                  (lengths.size() == 1 ? ""
+                   : l.lanes_across
+                       ? "; the lanes take one slot of neighbouring transforms (they lie side by side)"
+                       : "; the lanes take neighbouring slots of a transform, a later stage's twiddles from a table "
+                         "of " +
+                             std::to_string(l.pass_twiddles) + " roots made in double once a plan"));
 }
 
 // The split of a table of m roots: one table up to 4096, else two of
@@ -236,6 +257,9 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
                     : "the device has no fp64: the kernel's spectrum is transformed in the transform's precision");
   }
   l.twiddle_shift = twiddle_split(l.m);
+  // Lanes take their own stages (no local memory, no pass table).
+  choose_lanes(plan, device, l, element_bytes, across_batches);
+  if (l.lanes) return l;
   std::string why;
   const std::size_t cap = stage_capacity(plan, device, 2 * element_bytes, why);
   l.capacity = cap;
@@ -290,7 +314,6 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
                 "consecutive roots), made in double once a plan; a later stage's own twiddles from their angles "
                 "(fft.stage-twiddles)");
   }
-  choose_lanes(plan, device, l, element_bytes);
   plan.decide("fft_radices", list_text(l.stages.front().radices), "fft.radices",
               "eights while they divide, then a four or a two (an eight and a lone two as two fours), then the "
               "odd primes up to 13 (fewest passes over local memory)");
@@ -522,26 +545,29 @@ FftStep stage_step(const LaunchPlan& base, const AxisJob& job, const FftLength& 
   return s;
 }
 
-// The whole length in one launch of fft_lanes (rule fft.lanes): a
-// work-item a SIMD width of sequences, a work-group of one.
-FftStep lanes_step(const LaunchPlan& base, const AxisJob& job, const FftLength& len, const FftView& in,
-                   const FftView& out, int sign, const std::string& in_kind, const std::string& out_kind) {
+// A stage in one launch of fft_lanes (rule fft.lanes): a work-item a SIMD
+// width of its sequences, a work-group of one.
+FftStep lanes_step(const LaunchPlan& base, const AxisJob& job, const FftLength& len, const FftStage& stage,
+                   const FftView& in, const FftView& out, int sign, const std::string& in_kind,
+                   const std::string& out_kind) {
   FftStep s = job_step(job, base, FftStep::lanes, "fft_lanes", sign, in_kind, out_kind);
   s.in = in;
   s.out = out;
   s.n = len.m;
+  s.shape = stage;
   LaunchPlan& p = s.plan;
-  const std::vector<unsigned> radices = stage_radices(len.m);
   unsigned long long packed = 0;
-  for (std::size_t k = radices.size(); k-- > 0;) packed = (packed << 4) | radices[k];
+  for (std::size_t k = stage.radices.size(); k-- > 0;) packed = (packed << 4) | stage.radices[k];
   p.macros["FFT_LANES"] = std::to_string(len.lanes);
-  p.macros["FFT_LANE_N"] = std::to_string(len.m);
-  p.macros["FFT_LANE_PASSES"] = std::to_string(radices.size());
+  p.macros["FFT_LANE_L"] = std::to_string(stage.length);
+  p.macros["FFT_LANE_TWIDDLED"] = stage.before > 1 ? "1" : "0";
+  p.macros["FFT_LANE_ACROSS"] = len.lanes_across ? "1" : "0";
+  p.macros["FFT_LANE_PASSES"] = std::to_string(stage.radices.size());
   p.macros["FFT_LANE_RADICES"] = std::to_string(packed) + "UL";
   groups_of_one(p);
   p.use_local_memory = false;
   p.items_per_work_item = 1;  // a work-item's sequences are its lanes
-  grid_of_groups(p, (job.transforms + len.lanes - 1) / len.lanes);
+  grid_of_groups(p, (job.transforms * (len.m / stage.length) + len.lanes - 1) / len.lanes);
   return s;
 }
 
@@ -551,10 +577,6 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std:
   const FftLength& len = l.lengths[job.axis];
   auto run_stages = [&](FftView from, const FftView& to, int sign, const std::string& in_kind,
                         const std::string& out_kind) {
-    if (len.lanes) {
-      l.steps.push_back(lanes_step(base, job, len, from, to, sign, in_kind, out_kind));
-      return;
-    }
     const std::size_t count = len.stages.size();
     FftOperand spare = FftOperand::temp_a;
     for (std::size_t k = 0; k < count; ++k) {
@@ -568,13 +590,17 @@ void axis_steps(FftLaunches& l, const LaunchPlan& base, const AxisJob& job, std:
         dest = job.batch_major ? interleaved_view(spare, job.transforms, job.c0, job.c1)
                                : packed_view(spare, len.m, job.c0, job.c1);
       }
-      l.steps.push_back(stage_step(base, job, len, len.stages[k], from, dest, sign, k == 0 ? in_kind : "",
-                                   last ? out_kind : "", element_bytes));
+      if (len.lanes)
+        l.steps.push_back(
+            lanes_step(base, job, len, len.stages[k], from, dest, sign, k == 0 ? in_kind : "", last ? out_kind : ""));
+      else
+        l.steps.push_back(stage_step(base, job, len, len.stages[k], from, dest, sign, k == 0 ? in_kind : "",
+                                     last ? out_kind : "", element_bytes));
       from = dest;
     }
   };
   if (!len.bluestein) {
-    if (len.stages.size() > 1 && !len.lanes) l.temp_values = std::max(l.temp_values, job.transforms * len.m);
+    if (len.stages.size() > 1) l.temp_values = std::max(l.temp_values, job.transforms * len.m);
     run_stages(job.in, job.out, job.sign, job.in_kind, job.out_kind);
     return;
   }
@@ -678,7 +704,8 @@ FftLaunches plan_fft_launches(const LaunchPlan& plan, const DeviceInfo& device, 
     const bool columns = fft_smooth(p.shape[axis]) && across_batches(j.in, j.c0, j.c1, j.transforms) &&
                          across_batches(j.out, j.c0, j.c1, j.transforms);
     l.lengths[axis] = choose_fft_length(axis_plans[axis], device, p.shape[axis], p.element_bytes, columns);
-    j.batch_major = columns && specialised(axis_plans[axis]) && l.lengths[axis].stages.size() > 1;
+    const FftLength& len = l.lengths[axis];
+    j.batch_major = columns && (len.lanes ? len.lanes_across : specialised(axis_plans[axis])) && len.stages.size() > 1;
     j.sign = sign;
     j.in_kind = in_kind;
     j.out_kind = out_kind;

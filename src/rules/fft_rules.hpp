@@ -49,7 +49,8 @@ struct FftStage {
   std::size_t length = 1, before = 1, slots = 1;
   std::vector<unsigned> radices;
   /// The specialised stage: where its passes' twiddles start in the
-  /// length's pass table (FftLength::pass_twiddles).
+  /// length's pass table (FftLength::pass_twiddles); a lanes stage after
+  /// others: where its own twiddles start there.
   std::size_t twiddle_offset = 0;
 };
 
@@ -68,14 +69,18 @@ struct FftLength {
   unsigned twiddle_shift = 0;
   /// The specialised stages' pass table (rule fft.pass-twiddles): for each
   /// stage's passes after the first, W_(nsl q)^(i k) at k nsl + i (i < nsl,
-  /// k < q; nsl the product of the earlier passes' radices); 0: none.
+  /// k < q; nsl the product of the earlier passes' radices). Lanes
+  /// (fft.lanes): for each stage after the first, W_(before length)^(j k)
+  /// at (k - 1) before + j (j < before, 1 <= k < length). 0: none.
   std::size_t pass_twiddles = 0;
   std::vector<FftStage> stages;
-  /// CPUs and Xeon Phi (rule fft.lanes): a work-item transforms this many
-  /// sequences of the batch at once, one SIMD lane each, the whole length
-  /// in private memory, in one launch (fft_lanes) instead of the stages;
-  /// 0: the stages.
+  /// CPUs and Xeon Phi (rule fft.lanes): each stage is a launch of
+  /// fft_lanes, a work-item this many of its sequences at once, one SIMD
+  /// lane each, a sequence in private memory; 0: the stage kernel.
   std::size_t lanes = 0;
+  /// Lanes: a work-item's lanes take the same slot of consecutive
+  /// transforms (they lie side by side), else consecutive slots of one.
+  bool lanes_across = false;
 };
 
 /// The stages for length n under `plan` (its class decides; limits are

@@ -138,13 +138,17 @@ const std::vector<Rule>& rule_book() {
        "16.8 whole, while 2^22 reals in two stages took 31.6 against 53.4). A column axis (transforms side by "
        "side) keeps its reals as complex values."},
       {"fft.lanes", "cpu, mic", "-",
-       "On CPUs and Xeon Phi a length whose prime factors are 2, 3 and 5 and whose two arrays of vectors fit 256 "
-       "KiB (1024 values in float or double at 16 and 8 lanes) runs a work-item per SIMD width of sequences of the "
-       "batch: value j of all of them is one vector, each butterfly one vector instruction for every lane, the "
-       "whole length in private memory, one launch and no barrier, a program per length (compiled once, then "
-       "cached). PoCL's compiler vectorises work-items only "
-       "where no value is a vector already (a float2 complex value stops it), so the stages' work-items run one "
-       "lane each there."},
+       "On CPUs and Xeon Phi a length whose prime factors are 2, 3 and 5 runs a work-item per SIMD width of "
+       "sequences: value j of all of them is one vector, each butterfly one vector instruction for every lane, a "
+       "sequence in private memory, no barrier, a program per stage (compiled once, then cached). As few stages "
+       "as keep a sequence's two arrays of vectors within 256 KiB (1024 values in float or double at 16 and 8 "
+       "lanes), each a Stockham stage of its own launch: the lanes take the same slot of neighbouring transforms "
+       "where the transforms lie side by side (a column axis, side by side in the temporaries too), else "
+       "neighbouring slots of one transform, a later stage's twiddles from a table made in double once a plan. "
+       "Memory is walked in the order it lies: lanes at neighbouring addresses a vector load and store of every "
+       "lane's value at a time; lanes a sequence apart (rows) a lane's whole sequence at a time, since value j of "
+       "every row lies in one cache set. PoCL's vectoriser left the stage kernel's work-item loops over float2 "
+       "values scalar (its remarks, docs/bench), so the stages run one lane a work-item there."},
       {"fft.radices", "all", "-",
        "Within a stage, radix-8 passes while 8 divides, then a 4 or a 2 (an 8 and a lone 2 become two 4s), then 3, "
        "5, 7, 11 and 13: the fewest passes over local memory, none of radix 2 where a 4 serves; 2, 3, 4, 5, 7 and 8 "

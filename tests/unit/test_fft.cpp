@@ -362,7 +362,7 @@ TEST_CASE("fft: column axes take neighbouring transforms a work-group under ever
 
 TEST_CASE("fft explains its algorithm, stages and radices by their rules", "[fft]") {
   Context& ctx = test::cpu_context();
-  Fft smooth(ctx, {4096});
+  Fft smooth(ctx, {2401});  // 7^4: the stages on every class (fft.lanes takes radices 2, 3, 4, 5 and 8)
   CHECK_THAT(smooth.explain(), Catch::Contains("[fft.stage-length]") && Catch::Contains("[fft.radices]") &&
                                    Catch::Contains("[fft.slots]") && Catch::Contains("[fft.coalescing]"));
   // Reals as half as many complex values, the halves joined by a launch of
@@ -381,12 +381,22 @@ TEST_CASE("fft explains its algorithm, stages and radices by their rules", "[fft
       CHECK_THAT(Fft(ctx, {64}, real).explain(), Catch::Contains("as complex values  [fft.real-packed]"));
       // A SIMD width of sequences a work-item where the radices are 2, 3, 4,
       // 5 and 8 and the length fits; else the stages.
-      FftOptions c = fft_batch(16);
+      FftOptions c = fft_batch(80);  // 80000 values: a CPU plan specialises its stages
       c.plan = opt;
-      CHECK_THAT(Fft(ctx, {1000}, c).explain(), Catch::Contains("sequences a work-item  [fft.lanes]") &&
-                                                    Catch::Contains("fft_lanes:") && !Catch::Contains("fft_stage:"));
+      CHECK_THAT(Fft(ctx, {1000}, c).explain(), Catch::Contains("sequences a work-item, 1 stage  [fft.lanes]") &&
+                                                    Catch::Contains("fft_lanes:") && !Catch::Contains("fft_stage:") &&
+                                                    !Catch::Contains("[fft.stage-length]") &&
+                                                    !Catch::Contains("[fft.pass-twiddles]"));
       CHECK_THAT(Fft(ctx, {1001}, c).explain(), Catch::Contains("none (the stages)  [fft.lanes]"));
-      CHECK_THAT(Fft(ctx, {4096}, c).explain(), Catch::Contains("none (the stages)  [fft.lanes]"));
+      // Longer: stages of lanes, neighbouring slots of a transform, or one
+      // slot of neighbouring transforms on a column axis.
+      CHECK_THAT(Fft(ctx, {4096}, c).explain(), Catch::Contains("sequences a work-item, 2 stages  [fft.lanes]") &&
+                                                    Catch::Contains("neighbouring slots of a transform") &&
+                                                    !Catch::Contains("fft_stage:"));
+      FftOptions column = fft_batch(1);
+      column.plan = opt;
+      CHECK_THAT(Fft(ctx, {4096, 64}, column).explain(),
+                 Catch::Contains("one slot of neighbouring transforms") && !Catch::Contains("fft_stage:"));
     }
     if (fixture.find("h100") != std::string::npos) {
       gpu_plan = true;
