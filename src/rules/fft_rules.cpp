@@ -146,6 +146,23 @@ std::vector<std::size_t> split_stages(std::vector<std::size_t> factors, std::siz
   return stages;
 }
 
+// The stages of these lengths, in order, each after the ones before it;
+// their lengths and radices as text.
+std::string set_stages(FftLength& l, const std::vector<std::size_t>& lengths) {
+  std::size_t before = 1;
+  std::string text;
+  for (std::size_t length : lengths) {
+    FftStage s;
+    s.length = length;
+    s.before = before;
+    s.radices = stage_radices(length);
+    before *= length;
+    text += (text.empty() ? "" : ", ") + std::to_string(length) + " (" + list_text(s.radices) + ")";
+    l.stages.push_back(std::move(s));
+  }
+  return text;
+}
+
 // CPUs and Xeon Phi (rule fft.lanes): a length of radices 2, 3, 4, 5 and 8
 // runs a work-item per SIMD width of sequences, the width in elements of
 // the class's vector unit (4, 8 or 16), in as few stages as keep a
@@ -168,18 +185,10 @@ void choose_lanes(LaunchPlan& plan, const DeviceInfo& device, FftLength& l, std:
     lengths = split_stages(f, count, most);
   l.lanes = lanes;
   l.lanes_across = across_batches && lengths.size() > 1;
-  std::size_t before = 1;
-  std::string text;
-  for (std::size_t length : lengths) {
-    FftStage s;
-    s.length = length;
-    s.before = before;
-    s.radices = stage_radices(length);
+  const std::string text = set_stages(l, lengths);
+  for (FftStage& s : l.stages) {
     s.twiddle_offset = l.pass_twiddles;
-    if (before > 1) l.pass_twiddles += (length - 1) * before;
-    before *= length;
-    text += (text.empty() ? "" : ", ") + std::to_string(length) + " (" + list_text(s.radices) + ")";
-    l.stages.push_back(std::move(s));
+    l.pass_twiddles += (s.length - 1) * (s.before > 1 ? s.before : 0);
   }
   const std::string count = std::to_string(lengths.size()) + (lengths.size() == 1 ? " stage" : " stages");
   plan.decide("fft_lanes", std::to_string(lanes) + " sequences a work-item, " + count, "fft.lanes",
@@ -283,17 +292,7 @@ FftLength choose_fft_length(LaunchPlan& plan, const DeviceInfo& device, std::siz
     for (std::size_t count = 2; lengths.empty(); ++count) lengths = split_stages(factors, count, shorter);
   }
   if (l.m == 1) lengths = {1};
-  std::size_t before = 1;
-  std::string text;
-  for (std::size_t length : lengths) {
-    FftStage s;
-    s.length = length;
-    s.before = before;
-    s.radices = stage_radices(length);
-    before *= length;
-    text += (text.empty() ? "" : ", ") + std::to_string(length) + " (" + list_text(s.radices) + ")";
-    l.stages.push_back(std::move(s));
-  }
+  const std::string text = set_stages(l, lengths);
   plan.decide("fft_stages", std::to_string(lengths.size()) + (lengths.size() == 1 ? " stage" : " stages"),
               "fft.stage-length",
               "length " + std::to_string(l.m) + ": a stage's local memory is at most " + why + ", " +
