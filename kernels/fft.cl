@@ -810,13 +810,14 @@ inline VL lanes_zip(const VH r, const VH i) {
 #endif
 }
 
-// Whether every lane's address is the one before it plus one (value k of
-// all lanes one run of memory), every lane a slot, as plain complex values
-// (`plain`).
-inline int lanes_side_by_side(const int plain, const ulong* at, const ulong first, const ulong slots) {
-  if (!plain || first + FFT_LANES > slots) return 0;
+// Whether every lane's address is the one before it plus `step` (value k
+// of all lanes one run of memory), every lane a slot, as complex values
+// stored whole (`whole`: not reals alone, not half a spectrum).
+inline int lanes_side_by_side(const int whole, const ulong* at, const ulong step, const ulong first,
+                              const ulong slots) {
+  if (!whole || first + FFT_LANES > slots) return 0;
   for (uint l = 1; l < FFT_LANES; ++l)
-    if (at[l] != at[0] + l) return 0;
+    if (at[l] != at[0] + l * step) return 0;
   return 1;
 }
 
@@ -866,9 +867,11 @@ __kernel void fft_lanes(__global const T* in, ulong i_off, ulong i_str, ulong i_
   }
   VL ar[FFT_LANE_L], ai[FFT_LANE_L], br[FFT_LANE_L], bi[FFT_LANE_L];
   T tr[FFT_LANES], ti[FFT_LANES];
-  if (lanes_side_by_side(!(PAIR_IN || REAL_IN || HERM_IN), ia, first, slots)) {
+  // Addresses count complex values, or reals where the input's reals are
+  // read as pairs (PAIR_IN: a pair of neighbours where i_str is 2).
+  if (lanes_side_by_side(!(REAL_IN || HERM_IN) && (!PAIR_IN || i_str == 2), ia, PAIR_IN ? 2 : 1, first, slots)) {
     for (uint k = 0; k < FFT_LANE_L; ++k) {
-      const __global T* p = in + 2 * (ia[0] + k * per * i_str);
+      const __global T* p = in + (PAIR_IN ? 1 : 2) * (ia[0] + k * per * i_str);
       const VL a = PORTACL_CAT(vload, FFT_LANES)(0, p), b = PORTACL_CAT(vload, FFT_LANES)(0, p + FFT_LANES);
       ar[k] = (VL)(a.even, b.even);
       ai[k] = (VL)(a.odd, b.odd);
@@ -904,7 +907,7 @@ __kernel void fft_lanes(__global const T* in, ulong i_off, ulong i_str, ulong i_
     jn[l] = jl[l] % ns;
     same = same && jn[l] == jn[0];
   }
-  const int runs = lanes_side_by_side(1, jn, first, slots);
+  const int runs = lanes_side_by_side(1, jn, 1, first, slots);
   for (uint k = 1; k < FFT_LANE_L; ++k) {
     const ulong row = tw_at + (k - 1) * ns;
     VL wr, wi;
@@ -965,9 +968,10 @@ __kernel void fft_lanes(__global const T* in, ulong i_off, ulong i_str, ulong i_
     nsl *= q;
   }
   const ulong o_step = ns * o_str;
-  if (lanes_side_by_side(!(PAIR_OUT || REAL_OUT || HALF_OUT), oa, first, slots)) {
+  if (lanes_side_by_side(!(REAL_OUT || HALF_OUT) && (!PAIR_OUT || o_str == 2), oa, PAIR_OUT ? 2 : 1, first,
+                         slots)) {
     for (uint m = 0; m < FFT_LANE_L; ++m) {
-      __global T* p = out + 2 * (oa[0] + m * o_step);
+      __global T* p = out + (PAIR_OUT ? 1 : 2) * (oa[0] + m * o_step);
       PORTACL_CAT(vstore, FFT_LANES)(lanes_zip(sr[m].lo, si[m].lo), 0, p);
       PORTACL_CAT(vstore, FFT_LANES)(lanes_zip(sr[m].hi, si[m].hi), 0, p + FFT_LANES);
     }
