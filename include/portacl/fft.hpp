@@ -39,6 +39,16 @@
 /// same buffer, the same layout); R2C and C2R run out of place, and C2R
 /// leaves its input unchanged (FFTW's and cuFFT's may overwrite theirs).
 ///
+/// Memory a plan holds on the device: two temporaries, each as large as the
+/// batch's complex values (along an axis's padded length under Bluestein),
+/// where an axis takes more than one stage or runs Bluestein, a copy of a
+/// C2R input, and
+/// tables of roots made in double once, rounded to T: a length's roots
+/// (all of them up to 4096, else two tables of about sqrt(n)), the GPUs'
+/// pass tables (small), on CPUs the later lanes stages' twiddles (about n
+/// roots for a length that takes several stages: 33.6 MB for 2^22 in
+/// float), and under Bluestein the chirp and the kernel's spectra.
+///
 /// Errors, before any launch: no lengths or more than 3, a length or a
 /// batch of 0, a stride of 0, double on a device without fp64; at a call,
 /// a buffer of another context, a buffer smaller than the layout reaches,
